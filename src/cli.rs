@@ -1,0 +1,173 @@
+//! The command line: `grundy run FILE`, `grundy test PATH`, `grundy repl`.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::report::render;
+use crate::{Limits, RunResult, Session};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "grundy",
+    version,
+    about = "Sprague-Grundy values of impartial games from rule files"
+)]
+pub struct Cli {
+    /// Most positions kept in memo tables before a search stops with an error.
+    #[arg(long, global = true, default_value_t = Limits::default().max_states)]
+    pub max_states: usize,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a rule file: its prints and assertions.
+    Run {
+        file: PathBuf,
+        /// Give a top-level `let NAME` another value: --set N=128.
+        #[arg(long = "set", value_name = "NAME=EXPR")]
+        sets: Vec<String>,
+    },
+    /// Run every .game file under PATH as a test; ends with "N passed, M failed".
+    Test { path: PathBuf },
+    /// Interactive session, after loading FILES.
+    Repl { files: Vec<PathBuf> },
+}
+
+/// Parses arguments and runs the command on a thread with a large stack
+/// (deeply recursive rule functions need it).
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || run_cli(cli))
+        .expect("spawn the evaluator thread");
+    worker.join().unwrap_or(ExitCode::from(3))
+}
+
+fn limits(cli: &Cli) -> Limits {
+    Limits {
+        max_states: cli.max_states,
+        ..Limits::default()
+    }
+}
+
+pub fn run_cli(cli: Cli) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    match &cli.command {
+        Command::Run { file, sets } => {
+            let mut session = Session::new(limits(&cli));
+            for s in sets {
+                let Some((name, expr)) = s.split_once('=') else {
+                    eprintln!("error: --set takes NAME=EXPR, got `{s}`");
+                    return ExitCode::from(2);
+                };
+                if let Err(f) = session.set_override(name.trim(), expr) {
+                    eprintln!("{}", render(&f, &session.sources, color));
+                    return ExitCode::from(2);
+                }
+            }
+            let result = match run_file(&mut session, file, &mut std::io::stdout()) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", file.display());
+                    return ExitCode::from(2);
+                }
+            };
+            for f in &result.failures {
+                eprintln!("{}", render(f, &session.sources, color));
+            }
+            if result.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Command::Test { path } => test_path(path, &limits(&cli), color),
+        Command::Repl { files } => crate::repl_basic(files, limits(&cli)),
+    }
+}
+
+/// Reads and runs one file in the session.
+pub fn run_file(
+    session: &mut Session,
+    file: &Path,
+    out: &mut dyn Write,
+) -> std::io::Result<RunResult> {
+    let text = std::fs::read_to_string(file)?;
+    Ok(session.run(&file.display().to_string(), &text, out))
+}
+
+/// Every `.game` file under `path` (or `path` itself), sorted.
+pub fn game_files(path: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if path.is_file() {
+        out.push(path.to_path_buf());
+    } else if let Ok(entries) = std::fs::read_dir(path) {
+        let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                out.extend(game_files(&p));
+            } else if p.extension().is_some_and(|e| e == "game") {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a file is meant to fail (error examples are checked by snapshot
+/// tests, not run as passing tests).
+fn is_error_example(p: &Path) -> bool {
+    p.components().any(|c| c.as_os_str() == "errors")
+}
+
+fn test_path(path: &Path, limits: &Limits, color: bool) -> ExitCode {
+    let files: Vec<PathBuf> = game_files(path)
+        .into_iter()
+        .filter(|p| !is_error_example(p))
+        .collect();
+    if files.is_empty() {
+        eprintln!("error: no .game files under {}", path.display());
+        return ExitCode::from(2);
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for file in &files {
+        let mut session = Session::new(limits.clone());
+        let start = std::time::Instant::now();
+        let mut sink = Vec::new();
+        match run_file(&mut session, file, &mut sink) {
+            Ok(r) if r.ok() => {
+                passed += 1;
+                println!(
+                    "PASS {} ({} assertions, {:.2}s)",
+                    file.display(),
+                    r.assertions_passed,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Ok(r) => {
+                failed += 1;
+                println!("FAIL {}", file.display());
+                for f in &r.failures {
+                    eprintln!("{}", render(f, &session.sources, color));
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {}: cannot read: {e}", file.display());
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

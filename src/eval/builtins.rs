@@ -1,0 +1,446 @@
+//! Built-in functions: their names and arities (for lowering) and the pure
+//! ones' implementations. Game questions (`sg`, `options` ...) live in
+//! `query`; aggregates over generators (`all`, `table` ...) in `compile`.
+
+use std::rc::Rc;
+
+use super::value::Value;
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::syntax::Span;
+
+macro_rules! builtins {
+    ($($variant:ident $name:literal $min:literal $max:literal $doc:literal,)*) => {
+        /// Every built-in function, with its name and arity.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Builtin { $($variant,)* }
+
+        impl Builtin {
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$variant,)*];
+
+            pub fn name(self) -> &'static str {
+                match self { $(Builtin::$variant => $name,)* }
+            }
+
+            /// Fewest and most arguments (a generator counts as one).
+            pub fn arity(self) -> (usize, usize) {
+                match self { $(Builtin::$variant => ($min, $max),)* }
+            }
+
+            /// One line for `:help` and the reference.
+            pub fn doc(self) -> &'static str {
+                match self { $(Builtin::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+builtins! {
+    Min "min" 1 2 "min(a, b), min(list) or min(e for ...): the smallest",
+    Max "max" 1 2 "max(a, b), max(list) or max(e for ...): the largest",
+    Abs "abs" 1 1 "abs(n): absolute value",
+    Len "len" 1 1 "len(xs): number of items of a list, set, tuple or string",
+    Sum "sum" 1 1 "sum(xs) or sum(e for ...): sum of integers",
+    Sorted "sorted" 1 1 "sorted(xs): the items as an ascending list",
+    Distinct "distinct" 1 1 "distinct(xs): true when no item repeats",
+    Update "update" 3 3 "update(xs, i, v): copy of list xs with item i replaced by v",
+    Remove "remove" 2 2 "remove(s, v): copy of set or list s without (the first) v",
+    Insert "insert" 2 2 "insert(s, v): copy of set s with v added (list: appended)",
+    Matches "matches" 2 2 "matches(xs, pattern): indices where the list pattern occurs in xs",
+    Splice "splice" 3 3 "splice(xs, i, ys): copy of xs with len(ys) items from index i replaced by ys",
+    Log2 "log2" 1 1 "log2(n): floor of the base-2 logarithm, n >= 1",
+    Pow "pow" 2 2 "pow(a, b): a to the power b (b >= 0)",
+    Mex "mex" 1 1 "mex(xs): the least non-negative integer not in xs",
+    Low0 "low0" 1 1 "low0(n): index of the lowest zero bit of n >= 0",
+    Nimsum "nimsum" 1 1 "nimsum(xs): xor of a list of integers",
+    Str "str" 1 1 "str(v): the value as text",
+    List "list" 1 1 "list(xs) or list(e for ...): the items as a list",
+    Set "set" 1 1 "set(xs) or set(e for ...): the items as a set",
+    Reversed "reversed" 1 1 "reversed(xs): the items in reverse order",
+    Sg "sg" 1 1 "sg(G): the Sprague-Grundy value of game G",
+    Outcome "outcome" 1 1 "outcome(G): P (previous player wins) or N (next player wins)",
+    Options "options" 1 1 "options(G): the moves of G with labels, bindings, results and SG values",
+    Winning "winning" 1 1 "winning(G): the moves of G to a position of SG value 0",
+    All "all" 1 1 "all(c for ...): every c holds; a failing assert names the first counterexample",
+    Any "any" 1 1 "any(c for ...): some c holds",
+    Count "count" 1 1 "count(c for ...): how many c hold",
+    Table "table" 1 1 "table(e for r in R, c in C): a two-dimensional table with headers",
+    Period "period" 1 1 "period(e for n in R): (preperiod, period) of the sequence",
+    Histogram "histogram" 1 1 "histogram(e for ...): h[v] = how many times value v occurs",
+    Subtraction "subtraction" 1 1 "subtraction(S): the subtraction game with set S; positions subtraction(S)(n)",
+    Octal "octal" 1 1 "octal(\"0.137\"): the octal game with that code; positions octal(code)(n)",
+}
+
+impl Builtin {
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// Built-ins that accept a generator as their single argument.
+    pub fn takes_generator(self) -> bool {
+        use Builtin::*;
+        matches!(
+            self,
+            Min | Max | Sum | All | Any | Count | Table | Period | Histogram | List | Set
+        )
+    }
+}
+
+pub fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diag> {
+    Diag::new(
+        ErrorKind::Type,
+        span,
+        format!("expected {expected}, found {} `{found:#}`", found.kind()),
+    )
+    .label(format!("this is a {}", found.kind()))
+    .boxed()
+}
+
+pub fn expect_int(v: &Value, span: Span) -> Fallible<i64> {
+    match v {
+        Value::Int(n) => Ok(*n),
+        other => Err(type_error(span, "an integer", other)),
+    }
+}
+
+pub fn expect_bool(v: &Value, span: Span) -> Fallible<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(type_error(span, "a boolean", other)),
+    }
+}
+
+pub fn expect_items(v: &Value, span: Span) -> Fallible<&[Value]> {
+    v.items()
+        .ok_or_else(|| type_error(span, "a list, set or tuple", v))
+}
+
+pub fn overflow(span: Span, what: &str) -> Box<Diag> {
+    Diag::new(
+        ErrorKind::Overflow,
+        span,
+        format!("integer overflow in {what}"),
+    )
+    .label("the result does not fit in 64 bits")
+    .help("integers are 64-bit; values beyond ±9223372036854775807 are errors, never wrapped")
+    .boxed()
+}
+
+fn index_in(len: usize, i: i64, span: Span) -> Fallible<usize> {
+    if i < 0 || i as usize >= len {
+        return Diag::new(
+            ErrorKind::Index,
+            span,
+            format!("index {i} is out of range for a list of length {len}"),
+        )
+        .label("out of range")
+        .help("lists are indexed from 0")
+        .err();
+    }
+    Ok(i as usize)
+}
+
+/// `xs[i]`.
+pub fn index(target: &Value, i: &Value, span: Span) -> Fallible<Value> {
+    let i = expect_int(i, span)?;
+    match target {
+        Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
+            Ok(xs[index_in(xs.len(), i, span)?].clone())
+        }
+        Value::Table(t) => Ok(Value::list(
+            t.rows[index_in(t.rows.len(), i, span)?].clone(),
+        )),
+        Value::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            Ok(Value::str(
+                &chars[index_in(chars.len(), i, span)?].to_string(),
+            ))
+        }
+        other => Err(type_error(span, "a list, tuple or set to index", other)),
+    }
+}
+
+/// Rebuilds a collection of the same kind as `like` from items.
+fn same_kind(like: &Value, items: Vec<Value>) -> Value {
+    match like {
+        Value::Set(_) => Value::set(items),
+        Value::Tuple(_) => Value::tuple(items),
+        _ => Value::list(items),
+    }
+}
+
+fn min_max(args: &[Value], span: Span, want_max: bool) -> Fallible<Value> {
+    let pick = |a: &Value, b: &Value| {
+        if (b > a) == want_max && b != a {
+            b.clone()
+        } else {
+            a.clone()
+        }
+    };
+    match args {
+        [a, b] => Ok(pick(a, b)),
+        [xs] => {
+            let items = expect_items(xs, span)?;
+            let Some(first) = items.first() else {
+                return Diag::new(ErrorKind::Invalid, span, "min/max of an empty collection")
+                    .label("this is empty")
+                    .err();
+            };
+            Ok(items[1..]
+                .iter()
+                .fold(first.clone(), |acc, x| pick(&acc, x)))
+        }
+        _ => unreachable!("arity checked in lowering"),
+    }
+}
+
+pub fn sum_ints(items: &[Value], span: Span) -> Fallible<i64> {
+    let mut total: i64 = 0;
+    for v in items {
+        total = total
+            .checked_add(expect_int(v, span)?)
+            .ok_or_else(|| overflow(span, "sum"))?;
+    }
+    Ok(total)
+}
+
+pub fn mex_of(items: &[Value], span: Span) -> Fallible<i64> {
+    let mut seen: Vec<i64> = Vec::with_capacity(items.len());
+    for v in items {
+        seen.push(expect_int(v, span)?);
+    }
+    seen.sort_unstable();
+    let mut m = 0;
+    for s in seen {
+        if s == m {
+            m += 1;
+        } else if s > m {
+            break;
+        }
+    }
+    Ok(m)
+}
+
+/// Applies a pure built-in to evaluated arguments. Game questions and
+/// families are not pure and are dispatched elsewhere.
+pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
+    use Builtin::*;
+    let int = |i: usize| expect_int(&args[i], span);
+    Ok(match b {
+        Min => min_max(args, span, false)?,
+        Max => min_max(args, span, true)?,
+        Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| overflow(span, "abs"))?),
+        Len => match &args[0] {
+            Value::Str(s) => Value::Int(s.chars().count() as i64),
+            Value::Table(t) => Value::Int(t.rows.len() as i64),
+            v => Value::Int(expect_items(v, span)?.len() as i64),
+        },
+        Sum => Value::Int(sum_ints(expect_items(&args[0], span)?, span)?),
+        Sorted => {
+            let mut items = expect_items(&args[0], span)?.to_vec();
+            items.sort();
+            Value::list(items)
+        }
+        Distinct => {
+            let items = expect_items(&args[0], span)?;
+            let mut sorted: Vec<&Value> = items.iter().collect();
+            sorted.sort();
+            Value::Bool(sorted.windows(2).all(|w| w[0] != w[1]))
+        }
+        Update => {
+            let items = expect_items(&args[0], span)?;
+            let i = index_in(items.len(), int(1)?, span)?;
+            let mut copy = items.to_vec();
+            copy[i] = args[2].clone();
+            same_kind(&args[0], copy)
+        }
+        Remove => {
+            let items = expect_items(&args[0], span)?;
+            let mut copy = items.to_vec();
+            if let Some(pos) = copy.iter().position(|x| *x == args[1]) {
+                copy.remove(pos);
+            }
+            same_kind(&args[0], copy)
+        }
+        Insert => {
+            let mut copy = expect_items(&args[0], span)?.to_vec();
+            copy.push(args[1].clone());
+            same_kind(&args[0], copy)
+        }
+        Matches => {
+            let xs = expect_items(&args[0], span)?;
+            let pat = expect_items(&args[1], span)?;
+            let hits = if pat.is_empty() || pat.len() > xs.len() {
+                Vec::new()
+            } else {
+                (0..=xs.len() - pat.len())
+                    .filter(|&i| xs[i..i + pat.len()] == *pat)
+                    .map(|i| Value::Int(i as i64))
+                    .collect()
+            };
+            Value::list(hits)
+        }
+        Splice => {
+            let xs = expect_items(&args[0], span)?;
+            let ys = expect_items(&args[2], span)?;
+            let i = int(1)?;
+            if i < 0 || i as usize + ys.len() > xs.len() {
+                return Diag::new(
+                    ErrorKind::Index,
+                    span,
+                    format!(
+                        "splice of {} items at index {i} does not fit in a list of length {}",
+                        ys.len(),
+                        xs.len()
+                    ),
+                )
+                .label("out of range")
+                .err();
+            }
+            let mut copy = xs.to_vec();
+            copy[i as usize..i as usize + ys.len()].clone_from_slice(ys);
+            same_kind(&args[0], copy)
+        }
+        Log2 => {
+            let n = int(0)?;
+            if n < 1 {
+                return Diag::new(ErrorKind::Invalid, span, format!("log2 of {n}"))
+                    .label("log2 needs an integer >= 1")
+                    .err();
+            }
+            Value::Int(63 - n.leading_zeros() as i64)
+        }
+        Pow => {
+            let (a, e) = (int(0)?, int(1)?);
+            if e < 0 {
+                return Diag::new(ErrorKind::Invalid, span, format!("pow with exponent {e}"))
+                    .label("the exponent must be >= 0")
+                    .err();
+            }
+            let e = u32::try_from(e).map_err(|_| overflow(span, "pow"))?;
+            Value::Int(a.checked_pow(e).ok_or_else(|| overflow(span, "pow"))?)
+        }
+        Mex => Value::Int(mex_of(expect_items(&args[0], span)?, span)?),
+        Low0 => {
+            let n = int(0)?;
+            if n < 0 {
+                return Diag::new(ErrorKind::Invalid, span, format!("low0 of {n}"))
+                    .label("low0 needs an integer >= 0")
+                    .err();
+            }
+            Value::Int((!n).trailing_zeros() as i64)
+        }
+        Nimsum => {
+            let mut x = 0i64;
+            for v in expect_items(&args[0], span)? {
+                x ^= expect_int(v, span)?;
+            }
+            Value::Int(x)
+        }
+        Str => Value::Str(Rc::from(format!("{}", args[0]))),
+        List => Value::list(collection_items(&args[0], span)?),
+        Set => Value::set(collection_items(&args[0], span)?),
+        Reversed => {
+            let mut items = expect_items(&args[0], span)?.to_vec();
+            items.reverse();
+            same_kind(&Value::list(vec![]), items)
+        }
+        All | Any | Count => {
+            let items = expect_items(&args[0], span)?;
+            let mut n = 0i64;
+            for v in items {
+                n += expect_bool(v, span)? as i64;
+            }
+            match b {
+                All => Value::Bool(n as usize == items.len()),
+                Any => Value::Bool(n > 0),
+                _ => Value::Int(n),
+            }
+        }
+        Period => {
+            let items = expect_items(&args[0], span)?;
+            let (pre, per) = period_of(items);
+            Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)])
+        }
+        Histogram => histogram(expect_items(&args[0], span)?, span)?,
+        Sg | Outcome | Options | Winning | Table | Subtraction | Octal => {
+            unreachable!("{} is not a pure built-in", b.name())
+        }
+    })
+}
+
+fn collection_items(v: &Value, span: Span) -> Fallible<Vec<Value>> {
+    match v {
+        Value::Table(t) => Ok(t.rows.iter().map(|r| Value::list(r.clone())).collect()),
+        Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),
+        _ => Ok(expect_items(v, span)?.to_vec()),
+    }
+}
+
+/// h[v] = number of items equal to v, for non-negative integers.
+pub fn histogram(items: &[Value], span: Span) -> Fallible<Value> {
+    let mut h: Vec<i64> = Vec::new();
+    for v in items {
+        let n = expect_int(v, span)?;
+        if !(0..1 << 24).contains(&n) {
+            return Diag::new(
+                ErrorKind::Invalid,
+                span,
+                format!("histogram of the value {n}"),
+            )
+            .label("histogram counts integers from 0 to 2^24")
+            .err();
+        }
+        if h.len() <= n as usize {
+            h.resize(n as usize + 1, 0);
+        }
+        h[n as usize] += 1;
+    }
+    Ok(Value::list(h.into_iter().map(Value::Int).collect()))
+}
+
+/// The shortest period p of the sequence (eventually: from some index on,
+/// s[i] = s[i + p] up to the end), then the shortest preperiod for that p.
+/// A sequence too short to show a repeat counts as having period its length.
+pub fn period_of(items: &[Value]) -> (usize, usize) {
+    let n = items.len();
+    // For each p, the smallest preperiod is found from the end backwards;
+    // a period is only believed when it repeats at least twice after it.
+    for p in 1..=n / 2 {
+        let mut start = n - p;
+        while start > 0 && items[start - 1] == items[start - 1 + p] {
+            start -= 1;
+        }
+        if n - start >= 2 * p {
+            return (start, p);
+        }
+    }
+    (0, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(xs: &[i64]) -> Vec<Value> {
+        xs.iter().map(|&x| Value::Int(x)).collect()
+    }
+
+    #[test]
+    fn period_finds_shortest_period_and_preperiod() {
+        assert_eq!(period_of(&ints(&[0, 1, 2, 0, 1, 2, 0, 1, 2])), (0, 3));
+        assert_eq!(period_of(&ints(&[5, 0, 1, 0, 1, 0, 1])), (1, 2));
+        assert_eq!(period_of(&ints(&[7, 7, 7, 7])), (0, 1));
+    }
+
+    #[test]
+    fn mex_skips_repeats_and_gaps() {
+        assert_eq!(mex_of(&ints(&[0, 1, 1, 3]), Span::default()).unwrap(), 2);
+        assert_eq!(mex_of(&ints(&[1, 2]), Span::default()).unwrap(), 0);
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        let r = apply_pure(Builtin::Pow, &ints(&[2, 64]), Span::default());
+        assert_eq!(r.unwrap_err().kind, ErrorKind::Overflow);
+    }
+}

@@ -1,0 +1,1042 @@
+//! IR -> closures. Every expression becomes a `Code` closure over the value
+//! stack, so evaluation never walks a tree of names. Moves become loops that
+//! hand each option to a `Sink`, writing the option's position straight into
+//! a reusable key (no allocation per option on the common paths).
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
+use super::memo::{Key, Tag};
+use super::ops;
+use super::query;
+use super::runtime::Env;
+use super::value::{Callable, Game, InstanceId, Position, Table, Value};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::Span;
+
+pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
+/// Runs one move rule, giving every option it yields to the sink.
+pub type MoveCode = Box<dyn Fn(&mut Env, &mut dyn Sink) -> Fallible<()>>;
+/// Writes one argument of a position into a key; false when the value does
+/// not flatten (the caller then falls back to values).
+type Writer = Box<dyn Fn(&mut Env, &mut Key) -> Fallible<bool>>;
+
+/// Where a move leads.
+pub enum Target<'a> {
+    Zero,
+    Position(InstanceId, &'a Key),
+    Game(&'a Game),
+}
+
+/// Receives the options of a position, one at a time. The bindings of the
+/// move are in the current frame of `env` while `option` runs.
+pub trait Sink {
+    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()>;
+}
+
+pub struct CompiledFn {
+    pub name: Rc<str>,
+    pub n_args: usize,
+    pub n_slots: usize,
+    pub body: Code,
+    pub span: Span,
+}
+
+pub struct CompiledGame {
+    pub id: GameId,
+    pub name: Rc<str>,
+    pub param_names: Vec<Rc<str>>,
+    pub n_statics: usize,
+    pub n_params: usize,
+    pub n_slots: usize,
+    pub where_clause: Option<Code>,
+    pub where_span: Option<Span>,
+    pub body: CompiledBody,
+    pub span: Span,
+}
+
+pub enum CompiledBody {
+    Moves(Vec<CompiledMove>),
+    Alias(Code),
+}
+
+pub struct CompiledMove {
+    pub label: Rc<str>,
+    /// Binding names and slots, for listing options.
+    pub names: Vec<(Rc<str>, Slot)>,
+    pub run: MoveCode,
+}
+
+/// Compiles the IR of one program. `aliases` are the game ids whose bodies
+/// are aliases (their positions must be expanded, not keyed).
+pub struct Compiler<'a> {
+    pub aliases: &'a HashSet<GameId>,
+}
+
+enum IterCode {
+    Range {
+        start: Code,
+        end: Code,
+        inclusive: bool,
+    },
+    Values(Code),
+}
+
+enum CClause {
+    For {
+        pattern: IrPattern,
+        iter: IterCode,
+        span: Span,
+    },
+    If(Code, Span),
+}
+
+/// Runs the clauses as nested loops; `body` returns false to stop early.
+/// Returns false if stopped.
+fn run_clauses(
+    env: &mut Env,
+    clauses: &[CClause],
+    body: &mut dyn FnMut(&mut Env) -> Fallible<bool>,
+) -> Fallible<bool> {
+    let Some((first, rest)) = clauses.split_first() else {
+        return body(env);
+    };
+    match first {
+        CClause::If(cond, span) => {
+            if expect_bool(&cond(env)?, *span)? {
+                run_clauses(env, rest, body)
+            } else {
+                Ok(true)
+            }
+        }
+        CClause::For {
+            pattern,
+            iter,
+            span,
+        } => match iter {
+            IterCode::Range {
+                start,
+                end,
+                inclusive,
+            } => {
+                let a = expect_int(&start(env)?, *span)?;
+                let b = expect_int(&end(env)?, *span)?;
+                let b = if *inclusive { b.saturating_add(1) } else { b };
+                let IrPattern::Slot { slot, .. } = pattern else {
+                    return Diag::new(ErrorKind::Type, *span, "cannot destructure an integer")
+                        .label("a range yields integers")
+                        .err();
+                };
+                for k in a..b {
+                    env.set_local(*slot, Value::Int(k));
+                    if !run_clauses(env, rest, body)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            IterCode::Values(code) => {
+                let v = code(env)?;
+                let items: Rc<Vec<Value>> = match v {
+                    Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs,
+                    Value::Table(t) => {
+                        Rc::new(t.rows.iter().map(|r| Value::list(r.clone())).collect())
+                    }
+                    other => {
+                        return Err(type_error(
+                            *span,
+                            "a list, set, tuple or range to iterate",
+                            &other,
+                        ))
+                    }
+                };
+                for item in items.iter() {
+                    bind(env, pattern, item.clone())?;
+                    if !run_clauses(env, rest, body)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        },
+    }
+}
+
+fn bind(env: &mut Env, pattern: &IrPattern, v: Value) -> Fallible<()> {
+    match pattern {
+        IrPattern::Slot { slot, .. } => {
+            env.set_local(*slot, v);
+            Ok(())
+        }
+        IrPattern::Tuple(parts, span) => {
+            let items = match v.items() {
+                Some(items) if items.len() == parts.len() => items.to_vec(),
+                _ => {
+                    return Diag::new(
+                        ErrorKind::Type,
+                        *span,
+                        format!(
+                            "cannot unpack {} `{v:#}` into {} names",
+                            v.kind(),
+                            parts.len()
+                        ),
+                    )
+                    .label("this pattern")
+                    .err()
+                }
+            };
+            for (p, item) in parts.iter().zip(items) {
+                bind(env, p, item)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Describes the current bindings of the clauses, e.g. `a = 3, b = 5`.
+fn describe_bindings(env: &Env, clauses: &[CClause]) -> String {
+    let mut names = Vec::new();
+    for c in clauses {
+        if let CClause::For { pattern, .. } = c {
+            pattern.names(&mut names);
+        }
+    }
+    names
+        .iter()
+        .map(|(n, s)| format!("{n} = {:#}", env.local(*s)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl<'a> Compiler<'a> {
+    pub fn function(&self, f: &IrFn) -> CompiledFn {
+        CompiledFn {
+            name: f.name.clone(),
+            n_args: f.n_statics + f.n_params,
+            n_slots: f.n_slots,
+            body: self.expr(&f.body),
+            span: f.span,
+        }
+    }
+
+    pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
+        let body = match &g.body {
+            IrGameBody::Moves(moves) => {
+                CompiledBody::Moves(moves.iter().map(|m| self.compile_move(id, g, m)).collect())
+            }
+            IrGameBody::Alias(e) => CompiledBody::Alias(self.expr(e)),
+        };
+        CompiledGame {
+            id,
+            name: g.name.clone(),
+            param_names: g.param_names.clone(),
+            n_statics: g.n_statics,
+            n_params: g.n_params,
+            n_slots: g.n_slots,
+            where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
+            where_span: g.where_clause.as_ref().map(|w| w.span),
+            body,
+            span: g.span,
+        }
+    }
+
+    fn compile_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> CompiledMove {
+        let clauses: Vec<CClause> = m.bindings.iter().map(|b| self.clause_for(b)).collect();
+        let mut names = Vec::new();
+        for b in &m.bindings {
+            b.pattern.names(&mut names);
+        }
+        let guard = m.guard.as_ref().map(|e| (self.expr(e), e.span));
+        let emit = self.result(game, g.n_statics, &m.result);
+        let run: MoveCode = Box::new(move |env, sink| {
+            run_clauses(env, &clauses, &mut |env| {
+                if let Some((guard, span)) = &guard {
+                    if !expect_bool(&guard(env)?, *span)? {
+                        return Ok(true);
+                    }
+                }
+                emit(env, sink)?;
+                Ok(true)
+            })?;
+            Ok(())
+        });
+        CompiledMove {
+            label: m.label.clone(),
+            names,
+            run,
+        }
+    }
+
+    fn clause_for(&self, b: &IrBinding) -> CClause {
+        let iter = match &b.iterable.kind {
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } if matches!(b.pattern, IrPattern::Slot { .. }) => IterCode::Range {
+                start: self.expr(start),
+                end: self.expr(end),
+                inclusive: *inclusive,
+            },
+            _ => IterCode::Values(self.expr(&b.iterable)),
+        };
+        CClause::For {
+            pattern: b.pattern.clone(),
+            iter,
+            span: b.iterable.span,
+        }
+    }
+
+    fn clauses(&self, comp: &IrComp) -> Vec<CClause> {
+        comp.clauses
+            .iter()
+            .map(|c| match c {
+                IrClause::For(b) => self.clause_for(b),
+                IrClause::If(e) => CClause::If(self.expr(e), e.span),
+            })
+            .collect()
+    }
+
+    /// The result of a move: positions of keyed games are written straight
+    /// into a key; anything else is evaluated as a game value.
+    fn result(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        e: &IrExpr,
+    ) -> Box<dyn Fn(&mut Env, &mut dyn Sink) -> Fallible<()>> {
+        match &e.kind {
+            IrKind::Const(Value::Int(0)) => Box::new(|env, sink| sink.option(env, Target::Zero)),
+            IrKind::Position {
+                game: target,
+                statics,
+                args,
+            } if !self.aliases.contains(target) => {
+                let same_instance = *target == game
+                    && statics.len() == n_statics
+                    && statics
+                        .iter()
+                        .enumerate()
+                        .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+                let target = *target;
+                let static_codes: Vec<Code> = statics.iter().map(|s| self.expr(s)).collect();
+                let writers: Vec<Writer> = args.iter().map(|a| self.writer(a)).collect();
+                let values: Vec<Code> = args.iter().map(|a| self.expr(a)).collect();
+                Box::new(move |env, sink| {
+                    let instance = if same_instance {
+                        env.instance
+                    } else {
+                        let statics = eval_all(env, &static_codes)?;
+                        env.rt.user_instance(target, Rc::from(statics))
+                    };
+                    let mut key = env.keys.pop().unwrap_or_default();
+                    key.clear();
+                    let mut flat = true;
+                    for w in &writers {
+                        if !w(env, &mut key)? {
+                            flat = false;
+                            break;
+                        }
+                    }
+                    if !flat {
+                        let args = eval_all(env, &values)?;
+                        key.set_args(&args);
+                    }
+                    let r = sink.option(env, Target::Position(instance, &key));
+                    env.keys.push(key);
+                    r
+                })
+            }
+            _ => {
+                let code = self.expr(e);
+                let span = e.span;
+                Box::new(move |env, sink| {
+                    let v = match code(env) {
+                        Ok(v) => v,
+                        // A result that is not a position is not an option.
+                        Err(e) if e.kind == ErrorKind::WhereViolated && within(e.span, span) => {
+                            return Ok(())
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    let g = ops::as_game(&v, span)?;
+                    sink.option(env, Target::Game(&g))
+                })
+            }
+        }
+    }
+
+    /// A writer for one position argument, with allocation-free forms for
+    /// locals, `update(xs, i, v)` and `sorted(...)`.
+    fn writer(&self, e: &IrExpr) -> Writer {
+        match &e.kind {
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Box::new(move |env, key| Ok(key.push_value(env.local(slot))))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Update,
+                args,
+            } if matches!(args[0].kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!()
+                };
+                let index = self.expr(&args[1]);
+                let value = self.expr(&args[2]);
+                Box::new(move |env, key| {
+                    let (Value::Int(i), Value::Int(v)) = (index(env)?, value(env)?) else {
+                        return Ok(false);
+                    };
+                    let Value::List(xs) = env.local(slot) else {
+                        return Ok(false);
+                    };
+                    if i < 0 || i as usize >= xs.len() {
+                        return Ok(false); // the value path reports the error
+                    }
+                    let start = key.coords.len();
+                    for (j, x) in xs.iter().enumerate() {
+                        match x {
+                            _ if j == i as usize => key.coords.push(v),
+                            Value::Int(n) => key.coords.push(*n),
+                            _ => {
+                                key.coords.truncate(start);
+                                return Ok(false);
+                            }
+                        }
+                    }
+                    key.tags.push(Tag::List(xs.len() as u32));
+                    Ok(true)
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Sorted,
+                args,
+            } => {
+                let inner = self.writer(&args[0]);
+                Box::new(move |env, key| {
+                    let start = key.coords.len();
+                    if !inner(env, key)? {
+                        return Ok(false);
+                    }
+                    let n = match key.tags.last() {
+                        Some(Tag::List(n) | Tag::Set(n) | Tag::Tuple(n)) => *n,
+                        _ => return Ok(false),
+                    };
+                    key.coords[start..].sort_unstable();
+                    *key.tags.last_mut().expect("just pushed") = Tag::List(n);
+                    Ok(true)
+                })
+            }
+            _ => {
+                let code = self.expr(e);
+                Box::new(move |env, key| {
+                    let v = code(env)?;
+                    Ok(key.push_value(&v))
+                })
+            }
+        }
+    }
+
+    pub fn expr(&self, e: &IrExpr) -> Code {
+        let span = e.span;
+        match &e.kind {
+            IrKind::Const(v) => {
+                let v = v.clone();
+                Box::new(move |_| Ok(v.clone()))
+            }
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Box::new(move |env| Ok(env.local(slot).clone()))
+            }
+            IrKind::Global(g) => {
+                let g = *g as usize;
+                Box::new(move |env| {
+                    env.rt
+                        .globals
+                        .borrow()
+                        .get(g)
+                        .cloned()
+                        .flatten()
+                        .ok_or_else(|| {
+                            Diag::new(
+                                ErrorKind::Invalid,
+                                span,
+                                "constant used before its `let` ran",
+                            )
+                            .label("no value yet")
+                            .help("move the `let` above its first use")
+                            .boxed()
+                        })
+                })
+            }
+            IrKind::List(items) => {
+                let codes = self.exprs(items);
+                Box::new(move |env| Ok(Value::list(eval_all(env, &codes)?)))
+            }
+            IrKind::Set(items) => {
+                let codes = self.exprs(items);
+                Box::new(move |env| Ok(Value::set(eval_all(env, &codes)?)))
+            }
+            IrKind::Tuple(items) => {
+                let codes = self.exprs(items);
+                Box::new(move |env| Ok(Value::tuple(eval_all(env, &codes)?)))
+            }
+            IrKind::Collect { set, comp } => {
+                let clauses = self.clauses(comp);
+                let body = self.expr(&comp.body);
+                let set = *set;
+                Box::new(move |env| {
+                    let mut out = Vec::new();
+                    run_clauses(env, &clauses, &mut |env| {
+                        out.push(body(env)?);
+                        Ok(true)
+                    })?;
+                    Ok(if set {
+                        Value::set(out)
+                    } else {
+                        Value::list(out)
+                    })
+                })
+            }
+            IrKind::Unary(op, operand) => {
+                let (op, operand) = (*op, self.expr(operand));
+                match op {
+                    UnaryOp::Neg => Box::new(move |env| match operand(env)? {
+                        Value::Int(n) => n
+                            .checked_neg()
+                            .map(Value::Int)
+                            .ok_or_else(|| builtins::overflow(span, "negation")),
+                        v => ops::unary(op, &v, span),
+                    }),
+                    UnaryOp::Not => Box::new(move |env| ops::unary(op, &operand(env)?, span)),
+                }
+            }
+            IrKind::Binary { op, lhs, rhs, .. } => self.binary(*op, lhs, rhs, span),
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } => {
+                let (start, end, inclusive) = (self.expr(start), self.expr(end), *inclusive);
+                Box::new(move |env| {
+                    let a = expect_int(&start(env)?, span)?;
+                    let b = expect_int(&end(env)?, span)?;
+                    let b = if inclusive { b.saturating_add(1) } else { b };
+                    if b.saturating_sub(a) > 100_000_000 {
+                        return Diag::new(
+                            ErrorKind::TooManyStates,
+                            span,
+                            "range too large to make a list of",
+                        )
+                        .label(format!("{a}..{b}"))
+                        .help("iterate over it in a comprehension instead")
+                        .err();
+                    }
+                    Ok(Value::list((a..b).map(Value::Int).collect()))
+                })
+            }
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (c, t, o) = (self.expr(cond), self.expr(then), self.expr(otherwise));
+                let cspan = cond.span;
+                Box::new(move |env| {
+                    if expect_bool(&c(env)?, cspan)? {
+                        t(env)
+                    } else {
+                        o(env)
+                    }
+                })
+            }
+            IrKind::CallFn { func, args } => {
+                let (func, args) = (*func, self.exprs(args));
+                Box::new(move |env| {
+                    let vals = eval_all(env, &args)?;
+                    call_user(env, func, vals, span)
+                })
+            }
+            IrKind::CallBuiltin { builtin, args } => {
+                let (b, args) = (*builtin, self.exprs(args));
+                Box::new(move |env| {
+                    let vals = eval_all(env, &args)?;
+                    call_builtin(env, b, &vals, span)
+                })
+            }
+            IrKind::CallValue { callee, args } => {
+                let (callee, args) = (self.expr(callee), self.exprs(args));
+                Box::new(move |env| {
+                    let f = callee(env)?;
+                    let vals = eval_all(env, &args)?;
+                    call_value(env, &f, vals, span)
+                })
+            }
+            IrKind::Position {
+                game,
+                statics,
+                args,
+            } => {
+                let (game, statics, args) = (*game, self.exprs(statics), self.exprs(args));
+                Box::new(move |env| {
+                    let statics = eval_all(env, &statics)?;
+                    let args = eval_all(env, &args)?;
+                    make_position(env, game, statics, args, span)
+                })
+            }
+            IrKind::GameRef { game, statics } => {
+                let (game, statics) = (*game, self.exprs(statics));
+                Box::new(move |env| {
+                    let statics = eval_all(env, &statics)?;
+                    game_callable(env, game, statics)
+                })
+            }
+            IrKind::FnRef { func, statics } => {
+                let (func, statics) = (*func, self.exprs(statics));
+                Box::new(move |env| {
+                    let statics = eval_all(env, &statics)?;
+                    let name = env.rt.func(func).name.clone();
+                    Ok(Value::Func(Rc::new(Callable::User {
+                        id: func,
+                        name,
+                        statics: Rc::new(statics),
+                    })))
+                })
+            }
+            IrKind::BuiltinRef(b) => {
+                let v = Value::Func(Rc::new(Callable::Builtin {
+                    id: Builtin::ALL.iter().position(|x| x == b).expect("listed") as u32,
+                    name: b.name(),
+                }));
+                Box::new(move |_| Ok(v.clone()))
+            }
+            IrKind::Aggregate { builtin, comp } => self.aggregate(*builtin, comp, span),
+            IrKind::Index { target, index } => {
+                let (t, i) = (self.expr(target), self.expr(index));
+                Box::new(move |env| {
+                    let tv = t(env)?;
+                    let iv = i(env)?;
+                    builtins::index(&tv, &iv, span)
+                })
+            }
+            IrKind::Field { target, name } => {
+                let (t, name) = (self.expr(target), name.clone());
+                Box::new(move |env| field(&t(env)?, &name, span))
+            }
+        }
+    }
+
+    fn exprs(&self, es: &[IrExpr]) -> Vec<Code> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn binary(&self, op: BinaryOp, lhs: &IrExpr, rhs: &IrExpr, span: Span) -> Code {
+        let lspan = lhs.span;
+        let rspan = rhs.span;
+        match op {
+            BinaryOp::And | BinaryOp::Or => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let want = op == BinaryOp::Or;
+                Box::new(move |env| {
+                    if expect_bool(&l(env)?, lspan)? == want {
+                        return Ok(Value::Bool(want));
+                    }
+                    Ok(Value::Bool(expect_bool(&r(env)?, rspan)?))
+                })
+            }
+            BinaryOp::In | BinaryOp::NotIn if matches!(rhs.kind, IrKind::Range { .. }) => {
+                let IrKind::Range {
+                    start,
+                    end,
+                    inclusive,
+                } = &rhs.kind
+                else {
+                    unreachable!()
+                };
+                let (x, a, b, inclusive) =
+                    (self.expr(lhs), self.expr(start), self.expr(end), *inclusive);
+                let negate = op == BinaryOp::NotIn;
+                Box::new(move |env| {
+                    let x = expect_int(&x(env)?, lspan)?;
+                    let a = expect_int(&a(env)?, rspan)?;
+                    let b = expect_int(&b(env)?, rspan)?;
+                    let inside = a <= x && (x < b || (inclusive && x == b));
+                    Ok(Value::Bool(inside != negate))
+                })
+            }
+            _ => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let int_op = matches!(
+                    op,
+                    BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::Mul
+                        | BinaryOp::BitOr
+                        | BinaryOp::Xor
+                        | BinaryOp::BitAnd
+                );
+                let cmp = matches!(
+                    op,
+                    BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                        | BinaryOp::Eq
+                        | BinaryOp::Ne
+                );
+                Box::new(move |env| {
+                    let a = l(env)?;
+                    let b = r(env)?;
+                    // Integer fast paths; everything else (and every error) goes
+                    // through `ops::binary`.
+                    if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+                        if int_op {
+                            if let Some(z) = ops::int_op(op, *x, *y) {
+                                return Ok(Value::Int(z));
+                            }
+                        } else if cmp {
+                            return Ok(Value::Bool(match op {
+                                BinaryOp::Lt => x < y,
+                                BinaryOp::Le => x <= y,
+                                BinaryOp::Gt => x > y,
+                                BinaryOp::Ge => x >= y,
+                                BinaryOp::Eq => x == y,
+                                _ => x != y,
+                            }));
+                        }
+                    }
+                    ops::binary(op, &a, &b, span)
+                })
+            }
+        }
+    }
+
+    fn aggregate(&self, b: Builtin, comp: &IrComp, span: Span) -> Code {
+        let clauses = self.clauses(comp);
+        let body = self.expr(&comp.body);
+        let body_span = comp.body.span;
+        match b {
+            Builtin::All | Builtin::Any => {
+                let want = b == Builtin::Any;
+                Box::new(move |env| {
+                    let mut found = None;
+                    run_clauses(env, &clauses, &mut |env| {
+                        if expect_bool(&body(env)?, body_span)? == want {
+                            found = Some(describe_bindings(env, &clauses));
+                            return Ok(false);
+                        }
+                        Ok(true)
+                    })?;
+                    if !want {
+                        env.counterexample = found.clone();
+                    }
+                    Ok(Value::Bool(found.is_some() == want))
+                })
+            }
+            Builtin::Count => Box::new(move |env| {
+                let mut n = 0i64;
+                run_clauses(env, &clauses, &mut |env| {
+                    n += expect_bool(&body(env)?, body_span)? as i64;
+                    Ok(true)
+                })?;
+                Ok(Value::Int(n))
+            }),
+            Builtin::Sum => Box::new(move |env| {
+                let mut total = 0i64;
+                run_clauses(env, &clauses, &mut |env| {
+                    let v = expect_int(&body(env)?, body_span)?;
+                    total = total
+                        .checked_add(v)
+                        .ok_or_else(|| builtins::overflow(span, "sum"))?;
+                    Ok(true)
+                })?;
+                Ok(Value::Int(total))
+            }),
+            Builtin::Histogram => Box::new(move |env| {
+                let mut h: Vec<i64> = Vec::new();
+                run_clauses(env, &clauses, &mut |env| {
+                    let v = body(env)?;
+                    let n = expect_int(&v, body_span)?;
+                    if !(0..1 << 24).contains(&n) {
+                        return builtins::histogram(&[v], body_span).map(|_| true);
+                    }
+                    if h.len() <= n as usize {
+                        h.resize(n as usize + 1, 0);
+                    }
+                    h[n as usize] += 1;
+                    Ok(true)
+                })?;
+                Ok(Value::list(h.into_iter().map(Value::Int).collect()))
+            }),
+            Builtin::Table => {
+                let names: Vec<Rc<str>> = comp
+                    .clauses
+                    .iter()
+                    .filter_map(|c| match c {
+                        IrClause::For(b) => {
+                            let mut n = Vec::new();
+                            b.pattern.names(&mut n);
+                            Some(n.into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(","))
+                        }
+                        IrClause::If(_) => None,
+                    })
+                    .map(Rc::from)
+                    .collect();
+                let well_formed =
+                    clauses.len() == 2 && clauses.iter().all(|c| matches!(c, CClause::For { .. }));
+                Box::new(move |env| {
+                    if !well_formed {
+                        return Diag::new(
+                            ErrorKind::Invalid,
+                            span,
+                            "table needs exactly two bindings: table(e for r in R, c in C)",
+                        )
+                        .label("rows come from the first binding, columns from the second")
+                        .err();
+                    }
+                    let (mut row_keys, mut col_keys, mut rows) =
+                        (Vec::new(), Vec::new(), Vec::new());
+                    run_clauses(env, &clauses[..1], &mut |env| {
+                        row_keys.push(pattern_value(env, &clauses[0]));
+                        let (mut cols, mut row) = (Vec::new(), Vec::new());
+                        run_clauses(env, &clauses[1..], &mut |env| {
+                            cols.push(pattern_value(env, &clauses[1]));
+                            row.push(body(env)?);
+                            Ok(true)
+                        })?;
+                        if cols.len() > col_keys.len() {
+                            col_keys = cols;
+                        }
+                        rows.push(row);
+                        Ok(true)
+                    })?;
+                    Ok(Value::Table(Rc::new(Table {
+                        row_name: names[0].clone(),
+                        col_name: names[1].clone(),
+                        row_keys,
+                        col_keys,
+                        rows,
+                    })))
+                })
+            }
+            _ => {
+                // list, set, min, max, period: collect, then apply the built-in.
+                Box::new(move |env| {
+                    let mut out = Vec::new();
+                    run_clauses(env, &clauses, &mut |env| {
+                        out.push(body(env)?);
+                        Ok(true)
+                    })?;
+                    builtins::apply_pure(b, &[Value::list(out)], span)
+                })
+            }
+        }
+    }
+}
+
+/// The value a binding clause bound, as a table header shows it.
+fn pattern_value(env: &Env, clause: &CClause) -> Value {
+    let CClause::For { pattern, .. } = clause else {
+        return Value::tuple(vec![]);
+    };
+    let mut names = Vec::new();
+    pattern.names(&mut names);
+    match names.as_slice() {
+        [(_, slot)] => env.local(*slot).clone(),
+        _ => Value::tuple(names.iter().map(|(_, s)| env.local(*s).clone()).collect()),
+    }
+}
+
+pub fn eval_all(env: &mut Env, codes: &[Code]) -> Fallible<Vec<Value>> {
+    codes.iter().map(|c| c(env)).collect()
+}
+
+pub fn call_user(env: &mut Env, func: FnId, args: Vec<Value>, span: Span) -> Fallible<Value> {
+    let f = env.rt.func(func).clone();
+    env.with_frame(args, f.n_slots, span, |env| (f.body)(env))
+}
+
+fn call_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
+    match b {
+        Builtin::Sg => Ok(Value::Int(query::sg_value(env, &args[0], span)? as i64)),
+        Builtin::Outcome => query::outcome(env, &args[0], span),
+        Builtin::Options => query::options(env, &args[0], span, false),
+        Builtin::Winning => query::options(env, &args[0], span, true),
+        _ => builtins::apply_pure(b, args, span),
+    }
+}
+
+fn call_value(env: &mut Env, f: &Value, mut args: Vec<Value>, span: Span) -> Fallible<Value> {
+    let Value::Func(c) = f else {
+        return Err(type_error(span, "a function or game to call", f));
+    };
+    let arity_error = |expected: usize, found: usize| {
+        Diag::new(
+            ErrorKind::Arity,
+            span,
+            format!("`{c}` takes {expected} arguments, but {found} were given"),
+        )
+        .label("wrong number of arguments")
+        .boxed()
+    };
+    match &**c {
+        Callable::User { id, statics, .. } => {
+            let f = env.rt.func(*id).clone();
+            let mut all: Vec<Value> = statics.to_vec();
+            all.append(&mut args);
+            if all.len() != f.n_args {
+                return Err(arity_error(
+                    f.n_args - statics.len(),
+                    all.len() - statics.len(),
+                ));
+            }
+            call_user(env, *id, all, span)
+        }
+        Callable::Builtin { id, .. } => {
+            let b = Builtin::ALL[*id as usize];
+            let (lo, hi) = b.arity();
+            if args.len() < lo || args.len() > hi {
+                return Err(arity_error(lo, args.len()));
+            }
+            call_builtin(env, b, &args, span)
+        }
+        Callable::Game { instance, .. } => {
+            let inst = env.rt.instance(*instance);
+            let super::runtime::Rules::User(g) = &inst.rules;
+            if args.len() != g.n_params {
+                return Err(arity_error(g.n_params, args.len()));
+            }
+            make_position(env, g.id, inst.statics.to_vec(), args, span)
+        }
+    }
+}
+
+fn game_callable(env: &mut Env, game: GameId, statics: Vec<Value>) -> Fallible<Value> {
+    let instance = env.rt.user_instance(game, Rc::from(statics));
+    let name = env.rt.instance(instance).name.clone();
+    Ok(Value::Func(Rc::new(Callable::Game { instance, name })))
+}
+
+/// `Game[statics](args)`: checks the `where` condition (an error if it
+/// fails) and builds the position, or expands an alias.
+pub fn make_position(
+    env: &mut Env,
+    game: GameId,
+    statics: Vec<Value>,
+    args: Vec<Value>,
+    span: Span,
+) -> Fallible<Value> {
+    let g = env.rt.game(game).clone();
+    if let CompiledBody::Alias(body) = &g.body {
+        let frame: Vec<Value> = statics.into_iter().chain(args.iter().cloned()).collect();
+        return env.with_frame(frame, g.n_slots, span, |env| {
+            check_where_here(env, &g, &args, span)?;
+            let v = body(env)?;
+            ops::as_game(&v, span).map(Value::Game)
+        });
+    }
+    let instance = env.rt.user_instance(game, Rc::from(statics));
+    let inst = env.rt.instance(instance);
+    let frame: Vec<Value> = inst.statics.iter().chain(args.iter()).cloned().collect();
+    env.with_frame(frame, g.n_slots, span, |env| {
+        check_where_here(env, &g, &args, span)
+    })?;
+    Ok(Value::game(Game::Position(Position {
+        instance,
+        name: inst.name.clone(),
+        args: Rc::from(args),
+    })))
+}
+
+/// Evaluates the `where` of `g` in the current frame (set up for `args`).
+fn check_where_here(env: &mut Env, g: &CompiledGame, args: &[Value], span: Span) -> Fallible<()> {
+    let Some(cond) = &g.where_clause else {
+        return Ok(());
+    };
+    let wspan = g.where_span.unwrap_or(g.span);
+    if expect_bool(&cond(env)?, wspan)? {
+        return Ok(());
+    }
+    let shown: Vec<String> = args.iter().map(|a| format!("{a:#}")).collect();
+    let mut d = Diag::new(
+        ErrorKind::WhereViolated,
+        span,
+        format!(
+            "{}({}) is not a position of {}: its `where` condition is false",
+            g.name,
+            shown.join(", "),
+            g.name
+        ),
+    )
+    .label("this position violates the condition");
+    if wspan.source == span.source {
+        d = d.note(wspan, "the condition");
+    }
+    d.help(
+        "as a move result such a position is simply not an option; queried directly it is an error",
+    )
+    .err()
+}
+
+/// Whether the position `key` of `instance` satisfies its `where`.
+pub fn satisfies_where(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<bool> {
+    let inst = env.rt.instance(instance);
+    let super::runtime::Rules::User(g) = &inst.rules;
+    let Some(cond) = &g.where_clause else {
+        return Ok(true);
+    };
+    let args = key.to_args();
+    let frame: Vec<Value> = inst.statics.iter().chain(args.iter()).cloned().collect();
+    let wspan = g.where_span.unwrap_or(span);
+    env.with_frame(frame, g.n_slots, span, |env| {
+        expect_bool(&cond(env)?, wspan)
+    })
+}
+
+fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
+    let unknown = |fields: &str| {
+        Diag::new(
+            ErrorKind::UnknownName,
+            span,
+            format!("{} has no field `{name}`", v.kind()),
+        )
+        .label("unknown field")
+        .help(format!("the fields are {fields}"))
+        .boxed()
+    };
+    match v {
+        Value::Move(m) => Ok(match name {
+            "label" => Value::Str(m.label.clone()),
+            "args" => Value::tuple(m.bindings.iter().map(|(_, v)| v.clone()).collect()),
+            "to" => Value::game(m.to.clone()),
+            "sg" => Value::Int(m.sg as i64),
+            "component" => Value::Int(m.component as i64),
+            _ => return Err(unknown("label, args, to, sg, component")),
+        }),
+        Value::Table(t) => Ok(match name {
+            "rows" => Value::list(t.row_keys.clone()),
+            "cols" => Value::list(t.col_keys.clone()),
+            _ => return Err(unknown("rows, cols")),
+        }),
+        Value::Game(g) => match (&**g, name) {
+            (Game::Position(p), "args") => Ok(Value::tuple(p.args.to_vec())),
+            (Game::Sum(parts), "parts") => Ok(Value::list(
+                parts.iter().map(|p| Value::game(p.clone())).collect(),
+            )),
+            _ => Err(unknown("args (of a position), parts (of a sum)")),
+        },
+        other => Err(type_error(span, "a move, table or game with fields", other)),
+    }
+}
+
+fn within(inner: Span, outer: Span) -> bool {
+    inner.source == outer.source && outer.start <= inner.start && inner.end <= outer.end
+}

@@ -1,0 +1,10 @@
+//! IR -> values: compiled code, the SG search and its memo tables, built-ins.
+
+pub mod builtins;
+pub mod compile;
+pub mod memo;
+pub mod ops;
+pub mod query;
+pub mod runtime;
+pub mod search;
+pub mod value;

@@ -1,0 +1,264 @@
+//! Operators on values: checked integer arithmetic, comparisons,
+//! membership, string and list concatenation, and the disjunctive sum.
+
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+use super::builtins::{expect_bool, overflow, type_error};
+use super::value::{Game, Value};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::Span;
+
+pub fn unary(op: UnaryOp, v: &Value, span: Span) -> Fallible<Value> {
+    match (op, v) {
+        (UnaryOp::Neg, Value::Int(n)) => n
+            .checked_neg()
+            .map(Value::Int)
+            .ok_or_else(|| overflow(span, "negation")),
+        (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+        (UnaryOp::Neg, other) => Err(type_error(span, "an integer to negate", other)),
+        (UnaryOp::Not, other) => Err(type_error(span, "a boolean after `not`", other)),
+    }
+}
+
+/// Integer arithmetic; `None` means overflow, which the caller reports.
+#[inline]
+pub fn int_op(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
+    use BinaryOp::*;
+    match op {
+        Add => a.checked_add(b),
+        Sub => a.checked_sub(b),
+        Mul => a.checked_mul(b),
+        Div => a.checked_div_euclid(b).map(|q| {
+            // Floor division: round towards minus infinity.
+            if b < 0 && a.rem_euclid(b) != 0 {
+                q - 1
+            } else {
+                q
+            }
+        }),
+        Mod => a.checked_rem_euclid(b),
+        BitOr => Some(a | b),
+        Xor => Some(a ^ b),
+        BitAnd => Some(a & b),
+        Shl => (0..63)
+            .contains(&b)
+            .then(|| a.checked_mul(1i64 << b))
+            .flatten(),
+        Shr => (b >= 0).then(|| if b >= 64 { a >> 63 } else { a >> b }),
+        _ => unreachable!("not an integer operator"),
+    }
+}
+
+fn int_binary(op: BinaryOp, a: i64, b: i64, span: Span) -> Fallible<Value> {
+    if b == 0 && matches!(op, BinaryOp::Div | BinaryOp::Mod) {
+        return Diag::new(
+            ErrorKind::DivisionByZero,
+            span,
+            format!("division by zero in `{a} {} 0`", op.symbol()),
+        )
+        .label("the divisor is 0")
+        .help("guard the division, e.g. `if d == 0 then ... else n / d`")
+        .err();
+    }
+    if b < 0 && matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+        return Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!("negative shift `{a} {} {b}`", op.symbol()),
+        )
+        .label("shift by a negative amount")
+        .err();
+    }
+    int_op(op, a, b)
+        .map(Value::Int)
+        .ok_or_else(|| overflow(span, &format!("`{a} {} {b}`", op.symbol())))
+}
+
+/// The disjunctive sum, flattened, without zero components.
+pub fn game_sum(a: &Game, b: &Game) -> Game {
+    let mut parts = Vec::new();
+    for g in [a, b] {
+        match g {
+            Game::Zero => {}
+            Game::Sum(gs) => parts.extend(gs.iter().cloned()),
+            other => parts.push(other.clone()),
+        }
+    }
+    match parts.len() {
+        0 => Game::Zero,
+        1 => parts.pop().expect("one part"),
+        _ => Game::Sum(parts),
+    }
+}
+
+/// A value used as a game: a game, or the integer 0 (the zero game).
+pub fn as_game(v: &Value, span: Span) -> Fallible<Rc<Game>> {
+    match v {
+        Value::Game(g) => Ok(g.clone()),
+        Value::Int(0) => Ok(Rc::new(Game::Zero)),
+        other => Err(type_error(span, "a game (or 0, the zero game)", other).help_boxed(
+            "positions are written like Heap(3); sums like Heap(3) + Heap(4); 0 is the zero game",
+        )),
+    }
+}
+
+trait HelpBoxed {
+    fn help_boxed(self, help: &str) -> Self;
+}
+
+impl HelpBoxed for Box<Diag> {
+    fn help_boxed(mut self, help: &str) -> Self {
+        self.help = Some(help.to_string());
+        self
+    }
+}
+
+pub fn contains(container: &Value, item: &Value, span: Span) -> Fallible<bool> {
+    match container {
+        Value::Set(xs) => Ok(xs.binary_search(item).is_ok()),
+        Value::List(xs) | Value::Tuple(xs) => Ok(xs.contains(item)),
+        Value::Str(s) => match item {
+            Value::Str(sub) => Ok(s.contains(&**sub)),
+            other => Err(type_error(span, "a string to look for in a string", other)),
+        },
+        Value::Table(t) => Ok(t.rows.iter().any(|r| Value::list(r.clone()) == *item)),
+        other => Err(type_error(
+            span,
+            "a list, set, tuple or range after `in`",
+            other,
+        )),
+    }
+}
+
+fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
+    let comparable = matches!(
+        (a, b),
+        (Value::Int(_), Value::Int(_))
+            | (Value::Str(_), Value::Str(_))
+            | (Value::List(_), Value::List(_))
+            | (Value::Tuple(_), Value::Tuple(_))
+            | (Value::Set(_), Value::Set(_))
+    );
+    if !comparable {
+        return Diag::new(
+            ErrorKind::Type,
+            span,
+            format!(
+                "cannot order a {} and a {} with `{}`",
+                a.kind(),
+                b.kind(),
+                op.symbol()
+            ),
+        )
+        .label(format!("{} {} {}", a.kind(), op.symbol(), b.kind()))
+        .help("`<`, `<=`, `>`, `>=` compare two integers, strings, lists or tuples")
+        .err();
+    }
+    let ord = a.cmp(b);
+    Ok(Value::Bool(match op {
+        BinaryOp::Lt => ord == Ordering::Less,
+        BinaryOp::Le => ord != Ordering::Greater,
+        BinaryOp::Gt => ord == Ordering::Greater,
+        _ => ord != Ordering::Less,
+    }))
+}
+
+/// Applies a binary operator to two evaluated operands. (`and` and `or`
+/// short-circuit in compiled code; here they take two booleans.)
+pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
+    use BinaryOp::*;
+    match (op, a, b) {
+        (
+            Add | Sub | Mul | Div | Mod | BitOr | Xor | BitAnd | Shl | Shr,
+            Value::Int(x),
+            Value::Int(y),
+        ) => int_binary(op, *x, *y, span),
+        (Eq, _, _) => Ok(Value::Bool(a == b)),
+        (Ne, _, _) => Ok(Value::Bool(a != b)),
+        (Lt | Le | Gt | Ge, _, _) => compare(op, a, b, span),
+        (In, _, _) => Ok(Value::Bool(contains(b, a, span)?)),
+        (NotIn, _, _) => Ok(Value::Bool(!contains(b, a, span)?)),
+        (And, _, _) => Ok(Value::Bool(expect_bool(a, span)? && expect_bool(b, span)?)),
+        (Or, _, _) => Ok(Value::Bool(expect_bool(a, span)? || expect_bool(b, span)?)),
+        (Add, Value::Str(x), Value::Str(y)) => Ok(Value::Str(Rc::from(format!("{x}{y}")))),
+        (Add, Value::List(x), Value::List(y)) => {
+            Ok(Value::list(x.iter().chain(y.iter()).cloned().collect()))
+        }
+        (BitOr, Value::Set(x), Value::Set(y)) => {
+            Ok(Value::set(x.iter().chain(y.iter()).cloned().collect()))
+        }
+        (BitAnd, Value::Set(x), Value::Set(y)) => Ok(Value::Set(Rc::new(
+            x.iter()
+                .filter(|v| y.binary_search(v).is_ok())
+                .cloned()
+                .collect(),
+        ))),
+        (Sub, Value::Set(x), Value::Set(y)) => Ok(Value::Set(Rc::new(
+            x.iter()
+                .filter(|v| y.binary_search(v).is_err())
+                .cloned()
+                .collect(),
+        ))),
+        (Add, Value::Game(_), _) | (Add, _, Value::Game(_)) => {
+            let (ga, gb) = (as_game(a, span)?, as_game(b, span)?);
+            Ok(Value::game(game_sum(&ga, &gb)))
+        }
+        _ => Diag::new(
+            ErrorKind::Type,
+            span,
+            format!(
+                "`{}` does not apply to a {} and a {}",
+                op.symbol(),
+                a.kind(),
+                b.kind()
+            ),
+        )
+        .label(format!("{} {} {}", a.kind(), op.symbol(), b.kind()))
+        .help(match op {
+            Add => "`+` adds integers, joins strings or lists, and sums games",
+            _ => "arithmetic and bit operators take two integers",
+        })
+        .err(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(op: BinaryOp, a: i64, b: i64) -> Fallible<Value> {
+        binary(op, &Value::Int(a), &Value::Int(b), Span::default())
+    }
+
+    #[test]
+    fn division_floors_and_modulo_is_never_negative() {
+        assert_eq!(int(BinaryOp::Div, -7, 2).unwrap(), Value::Int(-4));
+        assert_eq!(int(BinaryOp::Div, 7, -2).unwrap(), Value::Int(-4));
+        assert_eq!(int(BinaryOp::Div, -7, -2).unwrap(), Value::Int(3));
+        assert_eq!(int(BinaryOp::Mod, -7, 3).unwrap(), Value::Int(2));
+        assert_eq!(int(BinaryOp::Mod, 7, -3).unwrap(), Value::Int(1));
+    }
+
+    #[test]
+    fn overflow_and_zero_division_are_errors() {
+        let e = int(BinaryOp::Mul, i64::MAX, 2).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Overflow);
+        let e = int(BinaryOp::Div, 1, 0).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::DivisionByZero);
+        assert_eq!(int(BinaryOp::Shl, 1, 62).unwrap(), Value::Int(1 << 62));
+        assert!(int(BinaryOp::Shl, 1, 63).is_err());
+    }
+
+    #[test]
+    fn adding_a_list_to_an_integer_is_a_type_error() {
+        let e = binary(
+            BinaryOp::Add,
+            &Value::Int(1),
+            &Value::list(vec![]),
+            Span::default(),
+        );
+        assert_eq!(e.unwrap_err().kind, ErrorKind::Type);
+    }
+}

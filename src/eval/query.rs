@@ -1,0 +1,163 @@
+//! The game questions: `sg`, `outcome`, `options`, `winning`.
+
+use std::rc::Rc;
+
+use super::compile::{satisfies_where, CompiledBody, Sink, Target};
+use super::memo::{Key, State};
+use super::ops::{as_game, game_sum};
+use super::runtime::{Env, Rules};
+use super::search::{enumerate, sg_of_game, MoveSink};
+use super::value::{Game, MoveRecord, Outcome, Position, Value};
+use crate::diag::Fallible;
+use crate::syntax::Span;
+
+pub fn sg_value(env: &mut Env, v: &Value, span: Span) -> Fallible<u64> {
+    let g = as_game(v, span)?;
+    sg_of_game(env, &g, span)
+}
+
+pub fn outcome(env: &mut Env, v: &Value, span: Span) -> Fallible<Value> {
+    let sg = sg_value(env, v, span)?;
+    Ok(Value::Outcome(if sg == 0 {
+        Outcome::P
+    } else {
+        Outcome::N
+    }))
+}
+
+/// `options(G)` (every move) or `winning(G)` (moves to SG value 0).
+pub fn options(env: &mut Env, v: &Value, span: Span, winning_only: bool) -> Fallible<Value> {
+    let g = as_game(v, span)?;
+    let mut records = Vec::new();
+    for (component, part, to) in game_options(env, &g, span)? {
+        let sg = sg_of_game(env, &to, span)?;
+        if winning_only && sg != 0 {
+            continue;
+        }
+        records.push(Value::Move(Rc::new(MoveRecord {
+            label: part.label,
+            bindings: part.bindings,
+            component,
+            to,
+            sg,
+        })));
+    }
+    Ok(Value::list(records))
+}
+
+/// A move of one position, before its SG value is known.
+struct RawMove {
+    label: Rc<str>,
+    bindings: Vec<(Rc<str>, Value)>,
+}
+
+/// Every option of `g` as (component, move, resulting game).
+fn game_options(env: &mut Env, g: &Game, span: Span) -> Fallible<Vec<(usize, RawMove, Game)>> {
+    match g {
+        Game::Zero => Ok(Vec::new()),
+        Game::Position(p) => Ok(position_options(env, p, span)?
+            .into_iter()
+            .map(|(m, to)| (0, m, to))
+            .collect()),
+        Game::Sum(parts) => {
+            let mut out = Vec::new();
+            for (i, part) in parts.iter().enumerate() {
+                for (_, m, to) in game_options(env, part, span)? {
+                    let mut sum = Game::Zero;
+                    for (j, other) in parts.iter().enumerate() {
+                        sum = game_sum(&sum, if i == j { &to } else { other });
+                    }
+                    out.push((i, m, sum));
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+struct RecordSink<'g> {
+    moves: &'g [super::compile::CompiledMove],
+    current: usize,
+    out: Vec<(RawMove, Game)>,
+    span: Span,
+}
+
+impl RecordSink<'_> {
+    fn record(&mut self, env: &Env, to: Game) {
+        let m = &self.moves[self.current];
+        let bindings = m
+            .names
+            .iter()
+            .map(|(n, s)| (n.clone(), env.local(*s).clone()))
+            .collect();
+        self.out.push((
+            RawMove {
+                label: m.label.clone(),
+                bindings,
+            },
+            to,
+        ));
+    }
+}
+
+impl Sink for RecordSink<'_> {
+    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
+        match target {
+            Target::Zero => self.record(env, Game::Zero),
+            Target::Position(instance, key) => {
+                if !is_position(env, instance, key, self.span)? {
+                    return Ok(());
+                }
+                let name = env.rt.instance(instance).name.clone();
+                let to = Game::Position(Position {
+                    instance,
+                    name,
+                    args: key.to_args(),
+                });
+                self.record(env, to);
+            }
+            Target::Game(g) => self.record(env, g.clone()),
+        }
+        Ok(())
+    }
+}
+
+impl MoveSink for RecordSink<'_> {
+    fn start_move(&mut self, index: usize) {
+        self.current = index;
+    }
+    fn as_sink(&mut self) -> &mut dyn Sink {
+        self
+    }
+}
+
+fn is_position(
+    env: &mut Env,
+    instance: super::value::InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<bool> {
+    let inst = env.rt.instance(instance);
+    let state = inst.memo.borrow_mut().get(key);
+    match state {
+        State::Invalid => Ok(false),
+        State::Unknown => satisfies_where(env, instance, key, span),
+        _ => Ok(true),
+    }
+}
+
+fn position_options(env: &mut Env, p: &Position, span: Span) -> Fallible<Vec<(RawMove, Game)>> {
+    let inst = env.rt.instance(p.instance);
+    let Rules::User(g) = &inst.rules;
+    let CompiledBody::Moves(moves) = &g.body else {
+        unreachable!("aliases are expanded when built")
+    };
+    let mut sink = RecordSink {
+        moves,
+        current: 0,
+        out: Vec::new(),
+        span,
+    };
+    enumerate(env, p.instance, &Key::from_args(&p.args), span, &mut sink)?;
+    Ok(sink.out)
+}

@@ -1,0 +1,249 @@
+//! The evaluator's state: compiled functions and games, global values, game
+//! instances with their memo tables, limits; and `Env`, the value stack that
+//! compiled code runs on.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::compile::{CompiledFn, CompiledGame};
+use super::memo::{Key, Memo};
+use super::value::{InstanceId, Value};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::ir::ir::{FnId, GameId};
+use crate::syntax::Span;
+
+/// How a game instance generates its options.
+#[derive(Clone)]
+pub enum Rules {
+    User(Rc<CompiledGame>),
+}
+
+/// One game instance: a game with its static arguments, and its memo.
+pub struct Instance {
+    pub rules: Rules,
+    pub statics: Rc<[Value]>,
+    pub name: Rc<str>,
+    pub memo: RefCell<Memo>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Most positions stored over all memo tables before the search stops.
+    pub max_states: usize,
+    /// Deepest nesting of user function calls.
+    pub max_call_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_states: 200_000_000,
+            max_call_depth: 20_000,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Runtime {
+    pub fns: Vec<Option<Rc<CompiledFn>>>,
+    pub games: Vec<Option<Rc<CompiledGame>>>,
+    pub globals: RefCell<Vec<Option<Value>>>,
+    instances: RefCell<Vec<Rc<Instance>>>,
+    instance_ids: RefCell<FxHashMap<(GameId, Rc<[Value]>), InstanceId>>,
+    pub limits: Limits,
+    /// Positions stored over all memo tables.
+    pub stored: Cell<usize>,
+    /// Set from another thread (Ctrl-C) to stop a long computation.
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl Runtime {
+    pub fn new(limits: Limits) -> Runtime {
+        Runtime {
+            limits,
+            ..Runtime::default()
+        }
+    }
+
+    pub fn set_fn(&mut self, id: FnId, f: CompiledFn) {
+        let i = id as usize;
+        if self.fns.len() <= i {
+            self.fns.resize(i + 1, None);
+        }
+        self.fns[i] = Some(Rc::new(f));
+    }
+
+    pub fn set_game(&mut self, id: GameId, g: CompiledGame) {
+        let i = id as usize;
+        if self.games.len() <= i {
+            self.games.resize(i + 1, None);
+        }
+        self.games[i] = Some(Rc::new(g));
+    }
+
+    pub fn game(&self, id: GameId) -> &Rc<CompiledGame> {
+        self.games[id as usize]
+            .as_ref()
+            .expect("lowering only refers to compiled games")
+    }
+
+    pub fn func(&self, id: FnId) -> &Rc<CompiledFn> {
+        self.fns[id as usize]
+            .as_ref()
+            .expect("lowering only refers to compiled functions")
+    }
+
+    pub fn instance(&self, id: InstanceId) -> Rc<Instance> {
+        self.instances.borrow()[id.0 as usize].clone()
+    }
+
+    /// The instance of a user game with these static arguments, created on
+    /// first use.
+    pub fn user_instance(&self, game: GameId, statics: Rc<[Value]>) -> InstanceId {
+        let key = (game, statics);
+        if let Some(id) = self.instance_ids.borrow().get(&key) {
+            return *id;
+        }
+        let g = self.game(game).clone();
+        let name: Rc<str> = if key.1.is_empty() {
+            g.name.clone()
+        } else {
+            let args: Vec<String> = key.1.iter().map(|v| format!("{v:#}")).collect();
+            Rc::from(format!("{}[{}]", g.name, args.join(", ")))
+        };
+        let mut list = self.instances.borrow_mut();
+        let id = InstanceId(list.len() as u32);
+        list.push(Rc::new(Instance {
+            rules: Rules::User(g),
+            statics: key.1.clone(),
+            name,
+            memo: RefCell::new(Memo::default()),
+        }));
+        self.instance_ids.borrow_mut().insert(key, id);
+        id
+    }
+
+    /// Drops every memo table (the instances stay valid).
+    pub fn clear_memos(&self) {
+        for inst in self.instances.borrow().iter() {
+            *inst.memo.borrow_mut() = Memo::default();
+        }
+        self.stored.set(0);
+    }
+
+    /// Forgets every instance: needed when game definitions change.
+    pub fn reset_instances(&self) {
+        self.instances.borrow_mut().clear();
+        self.instance_ids.borrow_mut().clear();
+        self.stored.set(0);
+    }
+
+    pub fn check_interrupt(&self, span: Span) -> Fallible<()> {
+        if self.interrupt.swap(false, Ordering::Relaxed) {
+            return Diag::new(ErrorKind::Interrupted, span, "interrupted")
+                .label("stopped while computing this")
+                .help("the memo tables keep what was computed so far")
+                .err();
+        }
+        Ok(())
+    }
+
+    pub fn count_stored(&self, span: Span, name: &str) -> Fallible<()> {
+        let n = self.stored.get() + 1;
+        self.stored.set(n);
+        if n > self.limits.max_states {
+            return Diag::new(
+                ErrorKind::TooManyStates,
+                span,
+                format!(
+                    "state space too large: more than {} positions stored (while searching {name})",
+                    self.limits.max_states
+                ),
+            )
+            .label("this search needs more positions than the limit")
+            .help(
+                "raise the limit with --max-states N if memory allows, or query a smaller position",
+            )
+            .err();
+        }
+        Ok(())
+    }
+}
+
+/// The value stack compiled code runs on. A frame is `base..base + n_slots`.
+pub struct Env<'r> {
+    pub rt: &'r Runtime,
+    pub stack: Vec<Value>,
+    pub base: usize,
+    pub depth: usize,
+    /// The instance whose options are being enumerated.
+    pub instance: InstanceId,
+    /// Spare keys, so that writing an option's key allocates nothing.
+    pub keys: Vec<Key>,
+    /// The bindings at which the last `all(...)` failed, for `assert`.
+    pub counterexample: Option<String>,
+}
+
+impl<'r> Env<'r> {
+    pub fn new(rt: &'r Runtime) -> Env<'r> {
+        Env {
+            rt,
+            stack: Vec::with_capacity(256),
+            base: 0,
+            depth: 0,
+            instance: InstanceId(0),
+            keys: Vec::new(),
+            counterexample: None,
+        }
+    }
+
+    #[inline]
+    pub fn local(&self, slot: u32) -> &Value {
+        &self.stack[self.base + slot as usize]
+    }
+
+    #[inline]
+    pub fn set_local(&mut self, slot: u32, v: Value) {
+        let i = self.base + slot as usize;
+        self.stack[i] = v;
+    }
+
+    /// Runs `f` in a new frame whose first slots are `args` and which has
+    /// `n_slots` slots in all.
+    pub fn with_frame<T>(
+        &mut self,
+        args: impl IntoIterator<Item = Value>,
+        n_slots: usize,
+        span: Span,
+        f: impl FnOnce(&mut Env<'r>) -> Fallible<T>,
+    ) -> Fallible<T> {
+        if self.depth >= self.rt.limits.max_call_depth {
+            return Diag::new(
+                ErrorKind::Invalid,
+                span,
+                format!(
+                    "recursion deeper than {} calls",
+                    self.rt.limits.max_call_depth
+                ),
+            )
+            .label("this call nests too deeply")
+            .help("check that the recursion reaches its base case")
+            .err();
+        }
+        let new_base = self.stack.len();
+        self.stack.extend(args);
+        self.stack.resize(new_base + n_slots, Value::Int(0));
+        let (old_base, old_depth) = (self.base, self.depth);
+        self.base = new_base;
+        self.depth += 1;
+        let result = f(self);
+        self.stack.truncate(new_base);
+        self.base = old_base;
+        self.depth = old_depth;
+        result
+    }
+}

@@ -1,0 +1,335 @@
+//! The SG search: iterative depth-first, memoised, with loop detection and a
+//! state limit. Sums never reach it as products: their value is the xor of
+//! their components' values (the Sprague-Grundy theorem).
+
+use std::rc::Rc;
+
+use super::compile::{satisfies_where, CompiledBody, Sink, Target};
+use super::memo::{Key, State};
+use super::runtime::{Env, Rules};
+use super::value::{Game, InstanceId, Position};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::syntax::Span;
+
+/// The SG value of any game value.
+pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
+    match g {
+        Game::Zero => Ok(0),
+        Game::Position(p) => sg_of_position(env, p.instance, &Key::from_args(&p.args), span),
+        Game::Sum(parts) => {
+            let mut x = 0;
+            for part in parts {
+                x ^= sg_of_game(env, part, span)?;
+            }
+            Ok(x)
+        }
+    }
+}
+
+/// Runs every move rule of the position `key` of `instance`, in a frame
+/// holding its static arguments and arguments.
+pub fn enumerate(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+    sink: &mut dyn MoveSink,
+) -> Fallible<()> {
+    let inst = env.rt.instance(instance);
+    let Rules::User(g) = &inst.rules;
+    let CompiledBody::Moves(moves) = &g.body else {
+        unreachable!("aliases are expanded when built")
+    };
+    let args = key.to_args();
+    let frame = inst.statics.iter().chain(args.iter()).cloned();
+    let saved = env.instance;
+    let result = env.with_frame(frame, g.n_slots, span, |env| {
+        env.instance = instance;
+        for (i, m) in moves.iter().enumerate() {
+            sink.start_move(i);
+            (m.run)(env, sink.as_sink())?;
+        }
+        Ok(())
+    });
+    env.instance = saved;
+    result
+}
+
+/// A sink that also wants to know which move rule is running.
+pub trait MoveSink {
+    fn start_move(&mut self, index: usize);
+    fn as_sink(&mut self) -> &mut dyn Sink;
+}
+
+struct Frame {
+    instance: InstanceId,
+    key: Key,
+    expanded: bool,
+}
+
+/// Collects the values of a position's options and the options still unknown.
+struct SgSink {
+    /// seen[v] == stamp: value v occurs among the current options.
+    seen: Vec<u32>,
+    stamp: u32,
+    options: usize,
+    pending: Vec<(InstanceId, Key)>,
+    /// Set when an option is on the current path: a cycle.
+    cycle_at: Option<(InstanceId, Key)>,
+    span: Span,
+}
+
+impl SgSink {
+    fn start(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        self.options = 0;
+        self.pending.clear();
+    }
+
+    #[inline]
+    fn add(&mut self, v: u64) {
+        self.options += 1;
+        // The mex is at most the number of options, so larger values never
+        // matter; the array grows with the options.
+        if (v as usize) < self.seen.len() {
+            self.seen[v as usize] = self.stamp;
+        } else if v < (1 << 26) {
+            self.seen.resize((v as usize + 1).next_power_of_two(), 0);
+            self.seen[v as usize] = self.stamp;
+        }
+    }
+
+    fn mex(&self) -> u64 {
+        let mut m = 0;
+        while m < self.seen.len() && self.seen[m] == self.stamp {
+            m += 1;
+        }
+        m as u64
+    }
+
+    /// The value of an option position, or None if it is pending or not a
+    /// position (then `invalid` is set).
+    fn lookup(&mut self, env: &mut Env, instance: InstanceId, key: &Key) -> Fallible<Lookup> {
+        let inst = env.rt.instance(instance);
+        let state = inst.memo.borrow_mut().get(key);
+        match state {
+            State::Value(v) => Ok(Lookup::Value(v)),
+            State::Invalid => Ok(Lookup::Invalid),
+            State::OnPath => {
+                self.cycle_at = Some((instance, key.clone()));
+                Ok(Lookup::Pending)
+            }
+            State::Valid => {
+                self.pending.push((instance, key.clone()));
+                Ok(Lookup::Pending)
+            }
+            State::Unknown => {
+                if satisfies_where(env, instance, key, self.span)? {
+                    inst.memo.borrow_mut().set(key, State::Valid);
+                    self.pending.push((instance, key.clone()));
+                    Ok(Lookup::Pending)
+                } else {
+                    inst.memo.borrow_mut().set(key, State::Invalid);
+                    Ok(Lookup::Invalid)
+                }
+            }
+        }
+    }
+}
+
+enum Lookup {
+    Value(u64),
+    Pending,
+    Invalid,
+}
+
+impl Sink for SgSink {
+    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
+        match target {
+            Target::Zero => self.add(0),
+            Target::Position(instance, key) => {
+                if let Lookup::Value(v) = self.lookup(env, instance, key)? {
+                    self.add(v);
+                }
+            }
+            Target::Game(g) => {
+                let mut parts: Vec<&Position> = Vec::new();
+                collect_positions(g, &mut parts);
+                let mut x = 0;
+                let mut known = true;
+                for p in parts {
+                    match self.lookup(env, p.instance, &Key::from_args(&p.args))? {
+                        Lookup::Value(v) => x ^= v,
+                        Lookup::Pending => known = false,
+                        Lookup::Invalid => return Ok(()),
+                    }
+                }
+                if known {
+                    self.add(x);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MoveSink for SgSink {
+    fn start_move(&mut self, _index: usize) {}
+    fn as_sink(&mut self) -> &mut dyn Sink {
+        self
+    }
+}
+
+pub fn collect_positions<'g>(g: &'g Game, out: &mut Vec<&'g Position>) {
+    match g {
+        Game::Zero => {}
+        Game::Position(p) => out.push(p),
+        Game::Sum(parts) => parts.iter().for_each(|p| collect_positions(p, out)),
+    }
+}
+
+/// The SG value of one position, searching (iteratively) what the memo
+/// does not know yet.
+pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
+    let inst = env.rt.instance(instance);
+    match inst.memo.borrow_mut().get(key) {
+        State::Value(v) => return Ok(v),
+        State::OnPath => {
+            return Diag::new(
+                ErrorKind::Loopy,
+                span,
+                format!(
+                    "loopy game: {}({}) is needed while its own value is being computed",
+                    inst.name,
+                    show_args(key)
+                ),
+            )
+            .label("reached again here")
+            .help("the position can be reached from itself, so it has no SG value under the normal play convention")
+            .err()
+        }
+        _ => {}
+    }
+    let mut stack = vec![Frame {
+        instance,
+        key: key.clone(),
+        expanded: false,
+    }];
+    let mut sink = SgSink {
+        seen: vec![0; 64],
+        stamp: 0,
+        options: 0,
+        pending: Vec::new(),
+        cycle_at: None,
+        span,
+    };
+    let result = run_search(env, &mut stack, &mut sink, span);
+    if result.is_err() {
+        // Leave the memo consistent: the path's positions are valid, unsolved.
+        for f in stack.iter().filter(|f| f.expanded) {
+            let inst = env.rt.instance(f.instance);
+            let mut memo = inst.memo.borrow_mut();
+            if memo.get(&f.key) == State::OnPath {
+                memo.set(&f.key, State::Valid);
+            }
+        }
+    }
+    result
+}
+
+fn run_search(
+    env: &mut Env,
+    stack: &mut Vec<Frame>,
+    sink: &mut SgSink,
+    span: Span,
+) -> Fallible<u64> {
+    let mut steps: u32 = 0;
+    let mut last = 0;
+    while let Some(top) = stack.last_mut() {
+        steps = steps.wrapping_add(1);
+        if steps % 4096 == 0 {
+            env.rt.check_interrupt(span)?;
+        }
+        let instance = top.instance;
+        let inst = env.rt.instance(instance);
+        if !top.expanded {
+            match inst.memo.borrow_mut().get(&top.key) {
+                State::Value(v) => {
+                    last = v;
+                    stack.pop();
+                    continue;
+                }
+                State::Invalid => {
+                    stack.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            inst.memo.borrow_mut().set(&top.key, State::OnPath);
+            top.expanded = true;
+        }
+        let key = top.key.clone();
+        sink.start();
+        enumerate(env, instance, &key, span, sink)?;
+        if let Some((ci, ck)) = sink.cycle_at.take() {
+            return Err(loop_error(env, stack, ci, &ck, span));
+        }
+        if sink.pending.is_empty() {
+            let v = sink.mex();
+            inst.memo.borrow_mut().set(&key, State::Value(v));
+            env.rt.count_stored(span, &inst.name)?;
+            last = v;
+            stack.pop();
+        } else {
+            stack.extend(sink.pending.drain(..).map(|(instance, key)| Frame {
+                instance,
+                key,
+                expanded: false,
+            }));
+        }
+    }
+    Ok(last)
+}
+
+fn show_args(key: &Key) -> String {
+    key.to_args()
+        .iter()
+        .map(|a| format!("{a:#}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn loop_error(
+    env: &Env,
+    stack: &[Frame],
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Box<Diag> {
+    let path: Vec<&Frame> = stack.iter().filter(|f| f.expanded).collect();
+    let start = path
+        .iter()
+        .position(|f| f.instance == instance && f.key == *key)
+        .unwrap_or(0);
+    let show = |f: &Frame| {
+        let name: Rc<str> = env.rt.instance(f.instance).name.clone();
+        format!("{name}({})", show_args(&f.key))
+    };
+    let mut cycle: Vec<String> = path[start..].iter().map(|f| show(f)).collect();
+    cycle.push(cycle[0].clone());
+    Diag::new(
+        ErrorKind::Loopy,
+        span,
+        format!(
+            "loopy game: a position is reachable from itself: {}",
+            cycle.join(" -> ")
+        ),
+    )
+    .label("while computing the SG value of this")
+    .help("SG values exist only for games in which every play ends; check the moves for a cycle")
+    .boxed()
+}

@@ -1,0 +1,403 @@
+//! Runtime values: integers, lists, sets, games, outcomes and move records.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// An identifier of one game instance: a game definition together with its
+/// static (square-bracket) arguments. Each instance has its own memo table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstanceId(pub u32);
+
+/// A callable value: a user function (with its static arguments bound) or a
+/// built-in, or a game family such as `subtraction({1, 2, 5})`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Callable {
+    /// A user function, with static arguments already applied.
+    User {
+        id: u32,
+        name: Rc<str>,
+        statics: Rc<Vec<Value>>,
+    },
+    Builtin {
+        id: u32,
+        name: &'static str,
+    },
+    /// A game instance not yet given a position: `Heap`, `CB[F1]`,
+    /// `subtraction({1, 2, 5})`.
+    Game {
+        instance: InstanceId,
+        name: Rc<str>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    P,
+    N,
+}
+
+/// A game value: the zero game, a position, a disjunctive sum, or a compound.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Game {
+    Zero,
+    Position(Position),
+    /// At least two components, none of them zero, none of them a sum.
+    Sum(Vec<Game>),
+}
+
+/// A position of one game instance.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    pub instance: InstanceId,
+    /// How the instance is written, e.g. `Heap` or `CB[F1]`; for display.
+    pub name: Rc<str>,
+    pub args: Rc<[Value]>,
+}
+
+/// One option of a game as the questions `options` and `winning` report it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveRecord {
+    pub label: Rc<str>,
+    /// Binding names and their values, in order.
+    pub bindings: Vec<(Rc<str>, Value)>,
+    /// Which component of a sum the move was made in (0 outside sums).
+    pub component: usize,
+    pub to: Game,
+    pub sg: u64,
+}
+
+/// A two-dimensional table of values with its row and column headers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Table {
+    pub row_name: Rc<str>,
+    pub col_name: Rc<str>,
+    pub row_keys: Vec<Value>,
+    pub col_keys: Vec<Value>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(Rc<str>),
+    List(Rc<Vec<Value>>),
+    /// Sorted, without repeats.
+    Set(Rc<Vec<Value>>),
+    Tuple(Rc<Vec<Value>>),
+    Outcome(Outcome),
+    Game(Rc<Game>),
+    Func(Rc<Callable>),
+    Move(Rc<MoveRecord>),
+    Table(Rc<Table>),
+}
+
+impl Value {
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(items))
+    }
+
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+
+    /// A set from any items: sorts and removes repeats.
+    pub fn set(mut items: Vec<Value>) -> Value {
+        items.sort();
+        items.dedup();
+        Value::Set(Rc::new(items))
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    pub fn game(g: Game) -> Value {
+        Value::Game(Rc::new(g))
+    }
+
+    /// The kind of value, as error messages name it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "integer",
+            Value::Bool(_) => "boolean",
+            Value::Str(_) => "string",
+            Value::List(_) => "list",
+            Value::Set(_) => "set",
+            Value::Tuple(_) => "tuple",
+            Value::Outcome(_) => "outcome",
+            Value::Game(_) => "game",
+            Value::Func(_) => "function",
+            Value::Move(_) => "move",
+            Value::Table(_) => "table",
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Int(_) => 0,
+            Value::Bool(_) => 1,
+            Value::Str(_) => 2,
+            Value::List(_) => 3,
+            Value::Set(_) => 4,
+            Value::Tuple(_) => 5,
+            Value::Outcome(_) => 6,
+            Value::Game(_) => 7,
+            Value::Func(_) => 8,
+            Value::Move(_) => 9,
+            Value::Table(_) => 10,
+        }
+    }
+
+    /// The items of a list, set or tuple; a table gives its rows.
+    pub fn items(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => Some(xs),
+            _ => None,
+        }
+    }
+
+    /// A table compares equal to the list of its rows.
+    fn table_rows(t: &Table) -> Vec<Value> {
+        t.rows.iter().map(|r| Value::list(r.clone())).collect()
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Int(a), Int(b)) => a.cmp(b),
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (Str(a), Str(b)) => a.cmp(b),
+            (List(a), List(b)) | (Set(a), Set(b)) | (Tuple(a), Tuple(b)) => a.cmp(b),
+            (Outcome(a), Outcome(b)) => a.cmp(b),
+            (Game(a), Game(b)) => a.cmp(b),
+            (Func(a), Func(b)) => a.cmp(b),
+            (Move(a), Move(b)) => a.cmp(b),
+            (Table(a), Table(b)) => a.rows.cmp(&b.rows),
+            (Table(t), List(xs)) => Value::table_rows(t).as_slice().cmp(xs.as_slice()),
+            (List(xs), Table(t)) => xs.as_slice().cmp(Value::table_rows(t).as_slice()),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            // Tables hash as lists, since they compare equal to them.
+            Value::Table(t) => {
+                3u8.hash(state);
+                for row in &t.rows {
+                    3u8.hash(state);
+                    row.hash(state);
+                }
+            }
+            Value::Int(n) => {
+                0u8.hash(state);
+                n.hash(state)
+            }
+            Value::Bool(b) => {
+                1u8.hash(state);
+                b.hash(state)
+            }
+            Value::Str(s) => {
+                2u8.hash(state);
+                s.hash(state)
+            }
+            Value::List(xs) => {
+                3u8.hash(state);
+                xs.hash(state)
+            }
+            Value::Set(xs) => {
+                4u8.hash(state);
+                xs.hash(state)
+            }
+            Value::Tuple(xs) => {
+                5u8.hash(state);
+                xs.hash(state)
+            }
+            Value::Outcome(o) => o.hash(state),
+            Value::Game(g) => g.hash(state),
+            Value::Func(f) => f.hash(state),
+            Value::Move(m) => m.hash(state),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::P => write!(f, "P"),
+            Outcome::N => write!(f, "N"),
+        }
+    }
+}
+
+/// Writes items separated by ", ".
+pub fn write_items(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
+    for (i, v) in items.iter().enumerate() {
+        if i > 0 {
+            write!(f, ", ")?;
+        }
+        write!(f, "{v:#}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Value {
+    /// `{}` prints strings raw (for `print`); `{:#}` quotes them, as inside a list.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Str(s) if f.alternate() => write!(f, "{s:?}"),
+            Value::Str(s) => write!(f, "{s}"),
+            Value::List(xs) => {
+                write!(f, "[")?;
+                write_items(f, xs)?;
+                write!(f, "]")
+            }
+            Value::Set(xs) => {
+                write!(f, "{{")?;
+                write_items(f, xs)?;
+                write!(f, "}}")
+            }
+            Value::Tuple(xs) => {
+                write!(f, "(")?;
+                write_items(f, xs)?;
+                if xs.len() == 1 {
+                    write!(f, ",")?;
+                }
+                write!(f, ")")
+            }
+            Value::Outcome(o) => write!(f, "{o}"),
+            Value::Game(g) => write!(f, "{g}"),
+            Value::Func(c) => write!(f, "{c}"),
+            Value::Move(m) => write!(f, "{m}"),
+            Value::Table(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Game::Zero => write!(f, "0"),
+            Game::Position(p) => write!(f, "{p}"),
+            Game::Sum(parts) => {
+                for (i, g) in parts.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, " + ")?;
+                    }
+                    write!(f, "{g}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}(", self.name)?;
+        write_items(f, &self.args)?;
+        write!(f, ")")
+    }
+}
+
+impl fmt::Display for Callable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Callable::User { name, statics, .. } => {
+                write!(f, "{name}")?;
+                if !statics.is_empty() {
+                    write!(f, "[")?;
+                    write_items(f, statics)?;
+                    write!(f, "]")?;
+                }
+                Ok(())
+            }
+            Callable::Builtin { name, .. } => write!(f, "{name}"),
+            Callable::Game { name, .. } => write!(f, "{name}"),
+        }
+    }
+}
+
+impl fmt::Display for MoveRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.label)?;
+        if !self.bindings.is_empty() {
+            write!(f, "(")?;
+            for (i, (name, v)) in self.bindings.iter().enumerate() {
+                if i > 0 {
+                    write!(f, ", ")?;
+                }
+                write!(f, "{name}={v:#}")?;
+            }
+            write!(f, ")")?;
+        }
+        write!(f, " -> {} [sg {}]", self.to, self.sg)
+    }
+}
+
+impl fmt::Display for Table {
+    /// A grid with the column keys on top and the row keys on the left.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cell = |v: &Value| format!("{v:#}");
+        let corner = format!("{}\\{}", self.row_name, self.col_name);
+        let row_heads: Vec<String> = self.row_keys.iter().map(cell).collect();
+        let head_width = row_heads
+            .iter()
+            .map(|s| s.len())
+            .chain([corner.len()])
+            .max();
+        let head_width = head_width.unwrap_or(0);
+        let cols = self.col_keys.len();
+        let mut widths: Vec<usize> = self.col_keys.iter().map(|k| cell(k).len()).collect();
+        let cells: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| r.iter().map(cell).collect())
+            .collect();
+        for row in &cells {
+            for (j, c) in row.iter().enumerate().take(cols) {
+                widths[j] = widths[j].max(c.len());
+            }
+        }
+        write!(f, "{corner:>head_width$} |")?;
+        for (j, k) in self.col_keys.iter().enumerate() {
+            write!(f, " {:>w$}", cell(k), w = widths[j])?;
+        }
+        writeln!(f)?;
+        let rule_len = head_width + 2 + widths.iter().map(|w| w + 1).sum::<usize>();
+        writeln!(f, "{}", "-".repeat(rule_len))?;
+        for (i, row) in cells.iter().enumerate() {
+            write!(f, "{:>head_width$} |", row_heads[i])?;
+            for (j, c) in row.iter().enumerate().take(cols) {
+                write!(f, " {c:>w$}", w = widths[j])?;
+            }
+            if i + 1 < cells.len() {
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,101 @@
+//! The session's table of top-level names: functions, games and globals,
+//! with their arities, so that lowering can resolve and check every use.
+
+use std::rc::Rc;
+
+use indexmap::IndexMap;
+
+use super::ir::{FnId, GameId, GlobalId};
+use crate::syntax::Span;
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Fn {
+        id: FnId,
+        n_statics: usize,
+        n_params: usize,
+        span: Span,
+    },
+    Game {
+        id: GameId,
+        n_statics: usize,
+        n_params: usize,
+        span: Span,
+    },
+    Global {
+        id: GlobalId,
+        span: Span,
+    },
+}
+
+impl Item {
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Fn { span, .. } | Item::Game { span, .. } | Item::Global { span, .. } => *span,
+        }
+    }
+
+    pub fn what(&self) -> &'static str {
+        match self {
+            Item::Fn { .. } => "function",
+            Item::Game { .. } => "game",
+            Item::Global { .. } => "constant",
+        }
+    }
+}
+
+/// Top-level names and the next free ids. Ids are never reused, so a
+/// redefinition in the REPL gets fresh ids and old compiled code stays valid.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub items: IndexMap<Rc<str>, Item>,
+    pub fn_count: u32,
+    pub game_count: u32,
+    pub global_count: u32,
+}
+
+impl Names {
+    pub fn get(&self, name: &str) -> Option<&Item> {
+        self.items.get(name)
+    }
+}
+
+/// The closest of `candidates` to `name`, if it is close enough to be a
+/// plausible typo.
+pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, c.len()))
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        let names = ["Heap", "Welter", "EmptyDivide"];
+        assert_eq!(suggest("Haep", names.iter().copied()), Some("Heap"));
+        assert_eq!(suggest("Welterr", names.iter().copied()), Some("Welter"));
+        assert_eq!(suggest("Chocolate", names.iter().copied()), None);
+    }
+}

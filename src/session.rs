@@ -1,0 +1,372 @@
+//! The whole pipeline for one session: text -> AST -> IR -> compiled code ->
+//! statements run. A session keeps its definitions, globals and memo tables
+//! between texts (files, REPL entries).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::io::Write;
+use std::rc::Rc;
+
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::builtins::expect_bool;
+use crate::eval::compile::{Code, Compiler};
+use crate::eval::runtime::{Env, Limits, Runtime};
+use crate::eval::value::Value;
+use crate::ir::ir::{IrExpr, IrGameBody, IrKind, IrStmt};
+use crate::ir::names::Names;
+use crate::ir::{lower_program, Lowered};
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::{parse, SourceId, Span, SyntaxError};
+
+/// The texts a session has read, by `SourceId`.
+#[derive(Default)]
+pub struct Sources {
+    texts: Vec<(String, Rc<str>)>,
+}
+
+impl Sources {
+    pub fn add(&mut self, name: &str, text: &str) -> SourceId {
+        self.texts.push((name.to_string(), Rc::from(text)));
+        SourceId(self.texts.len() as u32 - 1)
+    }
+
+    pub fn get(&self, id: SourceId) -> (&str, &str) {
+        match self.texts.get(id.0 as usize) {
+            Some((n, t)) => (n, t),
+            None => ("<unknown>", ""),
+        }
+    }
+
+    /// The text a span covers.
+    pub fn snippet(&self, span: Span) -> &str {
+        let (_, text) = self.get(span.source);
+        text.get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+}
+
+/// Something that went wrong in a text: a syntax error or a later error.
+#[derive(Debug, Clone)]
+pub enum Failure {
+    Syntax(SyntaxError),
+    Error(Diag),
+}
+
+impl Failure {
+    pub fn kind(&self) -> Option<ErrorKind> {
+        match self {
+            Failure::Syntax(_) => None,
+            Failure::Error(d) => Some(d.kind),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Syntax(e) => write!(f, "{e}"),
+            Failure::Error(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+/// What running one text did.
+#[derive(Debug, Default)]
+pub struct RunResult {
+    pub assertions_passed: usize,
+    /// Failed assertions, then the error that stopped the run, if any.
+    pub failures: Vec<Failure>,
+}
+
+impl RunResult {
+    pub fn ok(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+pub struct Session {
+    pub sources: Sources,
+    names: Names,
+    rt: Runtime,
+    /// Top-level `let` values given from outside (`--set N=10`): a file's
+    /// own `let` of the same name is skipped.
+    overrides: Vec<(String, Value)>,
+}
+
+impl Session {
+    pub fn new(limits: Limits) -> Session {
+        Session {
+            sources: Sources::default(),
+            names: Names::default(),
+            rt: Runtime::new(limits),
+            overrides: Vec::new(),
+        }
+    }
+
+    pub fn runtime(&self) -> &Runtime {
+        &self.rt
+    }
+
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// Fixes the value of a top-level `let NAME` for texts run later.
+    pub fn set_override(&mut self, name: &str, expr_text: &str) -> Result<(), Failure> {
+        let mut sink = Vec::new();
+        let text = format!("let __override = {expr_text}");
+        let r = self.run(&format!("--set {name}"), &text, &mut sink);
+        if let Some(f) = r.failures.into_iter().next() {
+            return Err(f);
+        }
+        let Some(crate::ir::names::Item::Global { id, .. }) = self.names.get("__override") else {
+            unreachable!("just defined")
+        };
+        let v = self.rt.globals.borrow()[*id as usize]
+            .clone()
+            .expect("just set");
+        self.overrides.push((name.to_string(), v));
+        Ok(())
+    }
+
+    /// Parses, lowers, compiles and runs `text`, writing `print` output and
+    /// shown values to `out`.
+    pub fn run(&mut self, name: &str, text: &str, out: &mut dyn Write) -> RunResult {
+        let source = self.sources.add(name, text);
+        let mut result = RunResult::default();
+        let program = match parse(text, source) {
+            Ok(p) => p,
+            Err(e) => {
+                result.failures.push(Failure::Syntax(e));
+                return result;
+            }
+        };
+        let lowered = match lower_program(&program, &mut self.names) {
+            Ok(l) => l,
+            Err(errors) => {
+                result
+                    .failures
+                    .extend(errors.into_iter().map(Failure::Error));
+                return result;
+            }
+        };
+        let overridden: Vec<u32> = self.apply_overrides(&program);
+        self.install(&lowered);
+        for stmt in &lowered.stmts {
+            if let IrStmt::Let { global, .. } = stmt {
+                if overridden.contains(global) {
+                    continue;
+                }
+            }
+            match self.run_stmt(stmt, out) {
+                Ok(true) => result.assertions_passed += 1,
+                Ok(false) => {}
+                Err(e) if e.kind == ErrorKind::AssertFailed => {
+                    result.failures.push(Failure::Error(*e))
+                }
+                Err(e) => {
+                    result.failures.push(Failure::Error(*e));
+                    break;
+                }
+            }
+        }
+        result
+    }
+
+    /// Sets overridden globals of this program; returns their ids.
+    fn apply_overrides(&mut self, program: &crate::syntax::ast::Program) -> Vec<u32> {
+        let mut ids = Vec::new();
+        for stmt in &program.stmts {
+            if let crate::syntax::ast::StmtKind::Let { name, .. } = &stmt.kind {
+                if let Some((_, v)) = self.overrides.iter().find(|(n, _)| *n == name.name) {
+                    if let Some(crate::ir::names::Item::Global { id, .. }) =
+                        self.names.get(&name.name)
+                    {
+                        self.set_global(*id, v.clone());
+                        ids.push(*id);
+                    }
+                }
+            }
+        }
+        ids
+    }
+
+    fn set_global(&self, id: u32, v: Value) {
+        let mut globals = self.rt.globals.borrow_mut();
+        if globals.len() <= id as usize {
+            globals.resize(id as usize + 1, None);
+        }
+        globals[id as usize] = Some(v);
+    }
+
+    /// Compiles the program's definitions into the runtime.
+    fn install(&mut self, lowered: &Lowered) {
+        let aliases: HashSet<u32> = self
+            .rt
+            .games
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| {
+                g.as_ref()
+                    .is_some_and(|g| matches!(g.body, crate::eval::compile::CompiledBody::Alias(_)))
+            })
+            .map(|(i, _)| i as u32)
+            .chain(
+                lowered
+                    .games
+                    .iter()
+                    .filter(|(_, g)| matches!(g.body, IrGameBody::Alias(_)))
+                    .map(|(id, _)| *id),
+            )
+            .collect();
+        let compiler = Compiler { aliases: &aliases };
+        for (id, f) in &lowered.fns {
+            self.rt.set_fn(*id, compiler.function(f));
+        }
+        for (id, g) in &lowered.games {
+            self.rt.set_game(*id, compiler.game(*id, g));
+        }
+    }
+
+    /// Runs one statement; Ok(true) for a passed assertion.
+    fn run_stmt(&mut self, stmt: &IrStmt, out: &mut dyn Write) -> Fallible<bool> {
+        let compiler = Compiler {
+            aliases: &HashSet::new(),
+        };
+        match stmt {
+            IrStmt::Let {
+                global,
+                value,
+                n_slots,
+            } => {
+                let code = compiler.expr(value);
+                let v = self.eval(&code, *n_slots, value.span)?;
+                self.set_global(*global, v);
+                Ok(false)
+            }
+            IrStmt::Print { exprs, n_slots } => {
+                let mut parts = Vec::new();
+                for e in exprs {
+                    let code = compiler.expr(e);
+                    parts.push(format!("{}", self.eval(&code, *n_slots, e.span)?));
+                }
+                let _ = writeln!(out, "{}", parts.join(" "));
+                Ok(false)
+            }
+            IrStmt::Show { expr, n_slots } => {
+                let code = compiler.expr(expr);
+                let v = self.eval(&code, *n_slots, expr.span)?;
+                let _ = writeln!(out, "{v:#}");
+                Ok(false)
+            }
+            IrStmt::Assert { expr, n_slots } => self.assert(&compiler, expr, *n_slots),
+        }
+    }
+
+    fn eval(&self, code: &Code, n_slots: usize, span: Span) -> Fallible<Value> {
+        let mut env = Env::new(&self.rt);
+        env.with_frame([], n_slots, span, |env| code(env))
+    }
+
+    /// Checks an assertion; a comparison shows both sides when it fails.
+    fn assert(&self, compiler: &Compiler, expr: &IrExpr, n_slots: usize) -> Fallible<bool> {
+        let mut env = Env::new(&self.rt);
+        let text = self.sources.snippet(expr.span).to_string();
+        let failed = |detail: String, help: Option<String>| {
+            let mut d = Diag::new(
+                ErrorKind::AssertFailed,
+                expr.span,
+                format!("assertion failed: {text}"),
+            )
+            .label(detail);
+            if let Some(h) = help {
+                d = d.help(h);
+            }
+            Err(d.boxed())
+        };
+        if let IrKind::Binary {
+            op: op @ (BinaryOp::Eq | BinaryOp::Ne),
+            lhs,
+            rhs,
+            op_span,
+        } = &expr.kind
+        {
+            let (l, r) = (compiler.expr(lhs), compiler.expr(rhs));
+            let (a, b) = env.with_frame([], n_slots, expr.span, |env| Ok((l(env)?, r(env)?)))?;
+            let holds = (a == b) == (*op == BinaryOp::Eq);
+            if holds {
+                return Ok(true);
+            }
+            let _ = op_span;
+            return failed(
+                format!("left side is {}", short(&a)),
+                Some(format!(
+                    "left:  {}\nright: {}{}",
+                    long(&a),
+                    long(&b),
+                    first_difference(&a, &b)
+                )),
+            );
+        }
+        let code = compiler.expr(expr);
+        env.counterexample = None;
+        let v = env.with_frame([], n_slots, expr.span, |env| code(env))?;
+        if expect_bool(&v, expr.span)? {
+            return Ok(true);
+        }
+        match env.counterexample.take() {
+            Some(c) => failed(
+                format!("false for {c}"),
+                Some(format!("first counterexample: {c}")),
+            ),
+            None => failed("this is false".to_string(), None),
+        }
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = format!("{v:#}");
+    if s.len() > 60 && !s.contains('\n') {
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(57).map_or(s.len(), |(i, _)| i)]
+        )
+    } else if s.contains('\n') {
+        format!("a {}", v.kind())
+    } else {
+        s
+    }
+}
+
+fn long(v: &Value) -> String {
+    match v {
+        Value::Table(_) => format!("\n{v:#}"),
+        _ => format!("{v:#}"),
+    }
+}
+
+/// Where two lists first differ, for long lists and tables.
+fn first_difference(a: &Value, b: &Value) -> String {
+    let rows = |v: &Value| -> Option<Vec<Value>> {
+        match v {
+            Value::Table(t) => Some(t.rows.iter().map(|r| Value::list(r.clone())).collect()),
+            _ => v.items().map(|i| i.to_vec()),
+        }
+    };
+    let (Some(xs), Some(ys)) = (rows(a), rows(b)) else {
+        return String::new();
+    };
+    for (i, (x, y)) in xs.iter().zip(&ys).enumerate() {
+        if x != y {
+            return format!(
+                "\nfirst difference at index {i}: {} vs {}",
+                short(x),
+                short(y)
+            );
+        }
+    }
+    if xs.len() != ys.len() {
+        return format!("\nlengths differ: {} vs {}", xs.len(), ys.len());
+    }
+    String::new()
+}

@@ -89,7 +89,7 @@ pub fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diag> {
     Diag::new(
         ErrorKind::Type,
         span,
-        format!("expected {expected}, found {} `{found:#}`", found.kind()),
+        format!("expected {expected}, found {} `{found:#}`", found.kind_a()),
     )
     .label(format!("this is a {}", found.kind()))
     .boxed()

@@ -146,9 +146,9 @@ fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
             ErrorKind::Type,
             span,
             format!(
-                "cannot order a {} and a {} with `{}`",
-                a.kind(),
-                b.kind(),
+                "cannot order {} and {} with `{}`",
+                a.kind_a(),
+                b.kind_a(),
                 op.symbol()
             ),
         )
@@ -209,10 +209,10 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
             ErrorKind::Type,
             span,
             format!(
-                "`{}` does not apply to a {} and a {}",
+                "`{}` does not apply to {} and {}",
                 op.symbol(),
-                a.kind(),
-                b.kind()
+                a.kind_a(),
+                b.kind_a()
             ),
         )
         .label(format!("{} {} {}", a.kind(), op.symbol(), b.kind()))

@@ -119,13 +119,10 @@ fn describe(rule: Rule) -> Option<(u8, &'static str)> {
         label => (1, "a move label"),
         bind_name | pattern | tuple_pattern | binding => (1, "a name to bind"),
         field_name => (1, "a field name"),
-        item | expr | and_expr | not_expr | cmp_expr | range_expr | bor_expr | xor_expr
-        | band_expr | shift_expr | add_expr | mul_expr | unary | postfix | if_expr | paren
-        | list | set | int | bool | string | omega_pow | name | not_op | neg_op => {
-            (2, "an expression")
-        }
+        item | expr | iter_expr | postfix | if_expr | paren | list | set | int | bool | string
+        | omega_pow | name | not_op | neg_op => (2, "an expression"),
         or_op | and_op | cmp_op | range_op | bor_op | xor_op | band_op | shift_op | add_op
-        | mul_op | call | index | field => (3, "an operator"),
+        | mul_op | call | index | field | call_open | index_open => (3, "an operator"),
         program | game_def | fn_def | let_stmt | assert_stmt | print_stmt | expr_stmt | kw_game
         | kw_fn | kw_let | kw_assert | kw_print => (4, "a statement"),
         EOI => (5, "end of input"),

@@ -144,9 +144,10 @@ struct Builder {
 }
 
 impl Builder {
+    /// The text of `p` without the whitespace pest skipped after its last
+    /// token (a rule ending in a failed `x?` or `x*` keeps that whitespace).
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
-        let s = p.as_span();
-        Span::new(self.source, s.start(), s.end())
+        Span::new(self.source, p.as_span().start(), end_of(p))
     }
 
     fn ident(&self, p: Pair<'_, Rule>) -> Ident {
@@ -414,117 +415,17 @@ impl Builder {
 
     fn expr(&self, p: Pair<'_, Rule>) -> Res<Expr> {
         match p.as_rule() {
-            Rule::expr
-            | Rule::and_expr
-            | Rule::bor_expr
-            | Rule::xor_expr
-            | Rule::band_expr
-            | Rule::shift_expr
-            | Rule::add_expr
-            | Rule::mul_expr => self.left_assoc(p),
-            Rule::not_expr => {
-                let span = self.span(&p);
-                let mut it = p.into_inner();
-                let first = it.next().expect("not_expr child");
-                if first.as_rule() == Rule::not_op {
-                    let operand = self.expr(it.next().expect("operand of not"))?;
-                    Ok(Expr {
-                        kind: ExprKind::Unary {
-                            op: UnaryOp::Not,
-                            operand: Box::new(operand),
-                        },
-                        span,
-                    })
-                } else {
-                    self.expr(first)
-                }
+            Rule::expr | Rule::iter_expr => {
+                let mut climber = Climber {
+                    builder: self,
+                    toks: p.into_inner().collect(),
+                    pos: 0,
+                };
+                climber.climb(0)
             }
-            Rule::cmp_expr => self.comparison(p),
-            Rule::range_expr => {
-                let span = self.span(&p);
-                let mut it = p.into_inner();
-                let start = self.expr(it.next().expect("range start"))?;
-                match it.next() {
-                    None => Ok(start),
-                    Some(op) => {
-                        let end = self.expr(it.next().expect("range end"))?;
-                        Ok(Expr {
-                            kind: ExprKind::Range {
-                                start: Box::new(start),
-                                end: Box::new(end),
-                                inclusive: op.as_str() == "..=",
-                            },
-                            span,
-                        })
-                    }
-                }
-            }
-            Rule::unary => self.unary(p),
             Rule::postfix => self.postfix(p),
             _ => self.primary(p),
         }
-    }
-
-    fn left_assoc(&self, p: Pair<'_, Rule>) -> Res<Expr> {
-        let mut it = p.into_inner();
-        let mut lhs = self.expr(it.next().expect("operand"))?;
-        while let Some(op) = it.next() {
-            let rhs = self.expr(it.next().expect("right operand"))?;
-            lhs = binary(binary_op(op.as_str()), self.span(&op), lhs, rhs);
-        }
-        Ok(lhs)
-    }
-
-    /// `a < b <= c` becomes `(a < b) and (b <= c)`; the synthesised `and`
-    /// has the span of the operator that continues the chain.
-    fn comparison(&self, p: Pair<'_, Rule>) -> Res<Expr> {
-        let mut it = p.into_inner();
-        let mut operands = vec![self.expr(it.next().expect("operand"))?];
-        let mut ops = Vec::new();
-        while let Some(op) = it.next() {
-            ops.push((binary_op(op.as_str()), self.span(&op)));
-            operands.push(self.expr(it.next().expect("right operand"))?);
-        }
-        if ops.is_empty() {
-            return Ok(operands.pop().expect("one operand"));
-        }
-        let mut acc: Option<Expr> = None;
-        for (i, (op, op_span)) in ops.into_iter().enumerate() {
-            let cmp = binary(op, op_span, operands[i].clone(), operands[i + 1].clone());
-            acc = Some(match acc {
-                None => cmp,
-                Some(prev) => binary(BinaryOp::And, op_span, prev, cmp),
-            });
-        }
-        Ok(acc.expect("at least one comparison"))
-    }
-
-    fn unary(&self, p: Pair<'_, Rule>) -> Res<Expr> {
-        let mut children: Vec<Pair<'_, Rule>> = p.into_inner().collect();
-        let operand = children.pop().expect("postfix operand");
-        let mut negs = children;
-        // `-9223372036854775808` is i64::MIN although its digits overflow.
-        let mut expr = match (negs.last(), bare_int(&operand)) {
-            (Some(neg), Some(digits)) if digits.parse::<i128>() == Ok(1i128 << 63) => {
-                let span = self.span(neg).to(self.span(&operand));
-                negs.pop();
-                Expr {
-                    kind: ExprKind::Int(i64::MIN),
-                    span,
-                }
-            }
-            _ => self.expr(operand)?,
-        };
-        for neg in negs.iter().rev() {
-            expr = Expr {
-                span: self.span(neg).to(expr.span),
-                kind: ExprKind::Unary {
-                    op: UnaryOp::Neg,
-                    operand: Box::new(expr),
-                },
-            };
-        }
-        Ok(expr)
     }
 
     fn postfix(&self, p: Pair<'_, Rule>) -> Res<Expr> {
@@ -595,6 +496,178 @@ impl Builder {
     }
 }
 
+/// Binding strength of a binary operator (higher binds tighter).
+fn precedence(rule: Rule) -> u8 {
+    match rule {
+        Rule::or_op => 1,
+        Rule::and_op => 2,
+        // `not` (prefix) sits at 3: its operand is everything from 4 up.
+        Rule::cmp_op => 4,
+        Rule::range_op => 5,
+        Rule::bor_op => 6,
+        Rule::xor_op => 7,
+        Rule::band_op => 8,
+        Rule::shift_op => 9,
+        Rule::add_op => 10,
+        Rule::mul_op => 11,
+        r => unreachable!("not a binary operator: {r:?}"),
+    }
+}
+const NOT_OPERAND: u8 = 4;
+const CMP_OPERAND: u8 = 5;
+const RANGE_OPERAND: u8 = 6;
+
+/// Precedence climbing over the flat operand/operator sequence of an
+/// `expr` (or `iter_expr`) pair. Recursion grows with the number of
+/// precedence levels, not with the length of the input.
+struct Climber<'b, 'i> {
+    builder: &'b Builder,
+    toks: Vec<Pair<'i, Rule>>,
+    pos: usize,
+}
+
+impl<'i> Climber<'_, 'i> {
+    fn peek(&self) -> Option<Rule> {
+        self.toks.get(self.pos).map(|t| t.as_rule())
+    }
+
+    fn next(&mut self) -> Pair<'i, Rule> {
+        self.pos += 1;
+        self.toks[self.pos - 1].clone()
+    }
+
+    /// Operators binding at least as tight as `min`, left-associative,
+    /// except chained comparisons and non-associative ranges.
+    fn climb(&mut self, min: u8) -> Res<Expr> {
+        let b = self.builder;
+        let mut lhs = self.unary()?;
+        while let Some(rule) = self.peek() {
+            let prec = precedence(rule);
+            if prec < min {
+                break;
+            }
+            let op = self.next();
+            let op_span = b.span(&op);
+            lhs = match rule {
+                Rule::cmp_op => {
+                    let rhs = self.climb(CMP_OPERAND)?;
+                    let mut acc = binary(binary_op(op.as_str()), op_span, lhs, rhs);
+                    // `a < b <= c`: (a < b) and (b <= c); the `and` gets the
+                    // span of the operator that continues the chain.
+                    while self.peek() == Some(Rule::cmp_op) {
+                        let op = self.next();
+                        let op_span = b.span(&op);
+                        let middle = match &acc.kind {
+                            ExprKind::Binary {
+                                op: BinaryOp::And,
+                                rhs,
+                                ..
+                            } => match &rhs.kind {
+                                ExprKind::Binary { rhs, .. } => (**rhs).clone(),
+                                _ => unreachable!("chain link is a comparison"),
+                            },
+                            ExprKind::Binary { rhs, .. } => (**rhs).clone(),
+                            _ => unreachable!("chain is a comparison"),
+                        };
+                        let rhs = self.climb(CMP_OPERAND)?;
+                        let link = binary(binary_op(op.as_str()), op_span, middle, rhs);
+                        acc = binary(BinaryOp::And, op_span, acc, link);
+                    }
+                    acc
+                }
+                Rule::range_op => {
+                    let end = self.climb(RANGE_OPERAND)?;
+                    if self.peek() == Some(Rule::range_op) {
+                        let again = self.next();
+                        return Err(SyntaxError::new(
+                            format!("a range cannot be followed by `{}`", again.as_str()),
+                            b.span(&again),
+                            "ranges do not chain",
+                        )
+                        .with_help("a range is `a..b` or `a..=b`; add parentheses if a bound is itself a range"));
+                    }
+                    Expr {
+                        span: lhs.span.to(end.span),
+                        kind: ExprKind::Range {
+                            start: Box::new(lhs),
+                            end: Box::new(end),
+                            inclusive: op.as_str() == "..=",
+                        },
+                    }
+                }
+                _ => {
+                    let rhs = self.climb(prec + 1)?;
+                    binary(binary_op(op.as_str()), op_span, lhs, rhs)
+                }
+            };
+        }
+        Ok(lhs)
+    }
+
+    /// `not`s (whose operand reaches down to comparisons), then `-`s, then
+    /// a postfix operand. Built iteratively: `- - - x` does not recurse.
+    fn unary(&mut self) -> Res<Expr> {
+        let b = self.builder;
+        let mut nots = Vec::new();
+        while self.peek() == Some(Rule::not_op) {
+            nots.push(b.span(&self.next()));
+        }
+        let mut expr = if nots.is_empty() {
+            self.negated()?
+        } else {
+            self.climb(NOT_OPERAND)?
+        };
+        for not in nots.into_iter().rev() {
+            expr = Expr {
+                span: not.to(expr.span),
+                kind: ExprKind::Unary {
+                    op: UnaryOp::Not,
+                    operand: Box::new(expr),
+                },
+            };
+        }
+        Ok(expr)
+    }
+
+    fn negated(&mut self) -> Res<Expr> {
+        let b = self.builder;
+        let mut negs = Vec::new();
+        while self.peek() == Some(Rule::neg_op) {
+            negs.push(b.span(&self.next()));
+        }
+        let operand = self.next();
+        // `-9223372036854775808` is i64::MIN although its digits overflow.
+        let mut expr = match (negs.last(), bare_int(&operand)) {
+            (Some(&neg), Some(digits)) if digits.parse::<i128>() == Ok(1i128 << 63) => {
+                negs.pop();
+                Expr {
+                    kind: ExprKind::Int(i64::MIN),
+                    span: neg.to(b.span(&operand)),
+                }
+            }
+            _ => b.postfix(operand)?,
+        };
+        for neg in negs.into_iter().rev() {
+            expr = Expr {
+                span: neg.to(expr.span),
+                kind: ExprKind::Unary {
+                    op: UnaryOp::Neg,
+                    operand: Box::new(expr),
+                },
+            };
+        }
+        Ok(expr)
+    }
+}
+
+/// Where the last token inside `p` ends.
+fn end_of(p: &Pair<'_, Rule>) -> usize {
+    match p.clone().into_inner().last() {
+        Some(last) => end_of(&last),
+        None => p.as_span().end(),
+    }
+}
+
 /// The digits of a postfix node that is just an integer literal.
 fn bare_int<'i>(postfix: &Pair<'i, Rule>) -> Option<&'i str> {
     let mut inner = postfix.clone().into_inner();
@@ -645,4 +718,741 @@ fn misplaced_generator(span: Span) -> SyntaxError {
     .with_help(
         "write `all(c for x in R)`, `count(...)`, `table(...)` ..., or build a list `[e for x in R]` or a set `{e for x in R}`",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: SourceId = SourceId(7);
+
+    fn program(src: &str) -> Program {
+        match parse(src, SRC) {
+            Ok(p) => p,
+            Err(e) => panic!("{src:?} failed: {} at {:?}", e.message, e.span),
+        }
+    }
+
+    fn err(src: &str) -> SyntaxError {
+        match parse(src, SRC) {
+            Ok(p) => panic!("{src:?} parsed: {p:?}"),
+            Err(e) => e,
+        }
+    }
+
+    /// The single expression statement of `src`.
+    fn expr(src: &str) -> Expr {
+        let mut p = program(src);
+        assert_eq!(p.stmts.len(), 1, "{src:?}");
+        match p.stmts.pop().unwrap().kind {
+            StmtKind::Expr(e) => e,
+            k => panic!("not an expression statement: {k:?}"),
+        }
+    }
+
+    fn text(src: &str, span: Span) -> &str {
+        assert_eq!(span.source, SRC);
+        &src[span.start as usize..span.end as usize]
+    }
+
+    fn pat(p: &Pattern) -> String {
+        match p {
+            Pattern::Name(i) => i.name.clone(),
+            Pattern::Tuple(ps, _) => {
+                let inner: Vec<String> = ps.iter().map(pat).collect();
+                format!("(pat {})", inner.join(" "))
+            }
+        }
+    }
+
+    fn clause(c: &Clause) -> String {
+        match c {
+            Clause::For(b) => format!("(for {} {})", pat(&b.pattern), sx(&b.iterable)),
+            Clause::If(e) => format!("(if {})", sx(e)),
+        }
+    }
+
+    fn all(es: &[Expr]) -> String {
+        es.iter().map(sx).collect::<Vec<_>>().join(" ")
+    }
+
+    /// An S-expression, to check shapes and precedence compactly.
+    fn sx(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(n) => n.to_string(),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Str(s) => format!("{s:?}"),
+            ExprKind::Name(i) => i.name.clone(),
+            ExprKind::List(es) => format!("[{}]", all(es)),
+            ExprKind::Set(es) => format!("{{{}}}", all(es)),
+            ExprKind::Tuple(es) => format!("(tuple {})", all(es)).replace(" )", ")"),
+            ExprKind::Comprehension(c) => {
+                let kind = match c.kind {
+                    CompKind::List => "list",
+                    CompKind::Set => "set",
+                    CompKind::Generator => "gen",
+                };
+                let cs: Vec<String> = c.clauses.iter().map(clause).collect();
+                format!("({kind} {} {})", sx(&c.body), cs.join(" "))
+            }
+            ExprKind::Unary { op, operand } => {
+                let op = if *op == UnaryOp::Neg { "-" } else { "not" };
+                format!("({op} {})", sx(operand))
+            }
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                format!("({} {} {})", op.symbol(), sx(lhs), sx(rhs))
+            }
+            ExprKind::Range {
+                start,
+                end,
+                inclusive,
+            } => {
+                let op = if *inclusive { "..=" } else { ".." };
+                format!("({op} {} {})", sx(start), sx(end))
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => format!("(if {} {} {})", sx(cond), sx(then), sx(otherwise)),
+            ExprKind::Call { callee, args } => {
+                format!("(call {} {})", sx(callee), all(args)).replace(" )", ")")
+            }
+            ExprKind::Index { target, indices } => {
+                format!("(index {} {})", sx(target), all(indices))
+            }
+            ExprKind::Field { target, name } => format!("(. {} {})", sx(target), name.name),
+            ExprKind::OmegaPow { base, exponent } => {
+                format!("(pow {} {})", base.name, sx(exponent))
+            }
+        }
+    }
+
+    fn check(src: &str, expected: &str) {
+        assert_eq!(sx(&expr(src)), expected, "source: {src}");
+    }
+
+    const EXAMPLES: &str = r#"
+game Heap(n) where n >= 0 {
+    move take(k in 1..=n) -> Heap(n - k)
+}
+game Sub125(n) where n >= 0 {
+    move take(k in {1, 2, 5}) if k <= n -> Sub125(n - k)
+}
+game EmptyDivide(a, b) where a >= 1 and b >= 1 {
+    move split_b(k in 1..b) -> EmptyDivide(k, b - k)
+    move split_a(k in 1..a) -> EmptyDivide(k, a - k)
+}
+game Welter(coins) where distinct(coins) {
+    move slide(i in 0..len(coins), t in 0..coins[i]) -> Welter(update(coins, i, t))
+}
+fn F(x, z) = (x + z) / 3
+game Chocolate(x, y, z) where x >= 0 and z >= 0 and 0 <= y and y <= F(x, z) {
+    move cut_x(u in 0..x) -> Chocolate(u, min(F(u, z), y), z)
+}
+game Stair(x, y, z) = pass(Heap(x) + Chocolate(0, y, z))   # an alias
+game CB[F](x, y, z) where 0 <= y <= F(x, z) { move a(u in 0..x) -> CB[F](u, min(F(u, z), y), z) }
+let t = table(sg(EmptyDivide(a, b)) for a in 1..=9, b in 1..=9)
+assert all(sg(Heap(n)) == n for n in 0..20)
+assert a ^ b == 0
+print "sum=" + str(3), sg(Heap(3) + Heap(4))
+fn f(n) = if n == 0 then 0 else n + f(n - 1)
+print octal("0.137")(5), subtraction({1, 2, 5})(7), [o.sg for o in options(Heap(3))]
+game Empty() { }
+game Twice(n) { move m -> 0 }
+print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
+"#;
+
+    fn game(s: &Stmt) -> &GameDef {
+        match &s.kind {
+            StmtKind::Game(g) => g,
+            k => panic!("not a game: {k:?}"),
+        }
+    }
+
+    fn moves(g: &GameDef) -> &[MoveDef] {
+        match &g.body {
+            GameBody::Moves(ms) => ms,
+            GameBody::Alias(e) => panic!("alias {e:?}"),
+        }
+    }
+
+    fn names(ids: &[Ident]) -> Vec<&str> {
+        ids.iter().map(|i| i.name.as_str()).collect()
+    }
+
+    #[test]
+    fn examples_parse() {
+        let p = program(EXAMPLES);
+        assert_eq!(p.stmts.len(), 19);
+        for s in &p.stmts {
+            // Every statement span starts with its keyword or expression.
+            let t = text(EXAMPLES, s.span);
+            assert!(!t.starts_with(char::is_whitespace) && !t.ends_with(char::is_whitespace));
+        }
+
+        let heap = game(&p.stmts[0]);
+        assert_eq!(heap.name.name, "Heap");
+        assert_eq!(names(&heap.params), ["n"]);
+        assert_eq!(sx(heap.where_clause.as_ref().unwrap()), "(>= n 0)");
+        let take = &moves(heap)[0];
+        assert_eq!(take.label.name, "take");
+        assert_eq!(take.bindings.len(), 1);
+        assert_eq!(pat(&take.bindings[0].pattern), "k");
+        assert_eq!(sx(&take.bindings[0].iterable), "(..= 1 n)");
+        assert_eq!(take.guard, None);
+        assert_eq!(sx(&take.result), "(call Heap (- n k))");
+
+        let sub = moves(game(&p.stmts[1]));
+        assert_eq!(sx(&sub[0].bindings[0].iterable), "{1 2 5}");
+        assert_eq!(sx(sub[0].guard.as_ref().unwrap()), "(<= k n)");
+
+        let ed = game(&p.stmts[2]);
+        assert_eq!(moves(ed).len(), 2);
+        assert_eq!(
+            sx(ed.where_clause.as_ref().unwrap()),
+            "(and (>= a 1) (>= b 1))"
+        );
+
+        let welter = moves(game(&p.stmts[3]));
+        assert_eq!(
+            sx(&welter[0].bindings[1].iterable),
+            "(.. 0 (index coins i))"
+        );
+
+        match &p.stmts[4].kind {
+            StmtKind::Fn(f) => {
+                assert_eq!(f.name.name, "F");
+                assert_eq!(names(&f.params), ["x", "z"]);
+                assert!(f.static_params.is_empty());
+                assert_eq!(sx(&f.body), "(/ (+ x z) 3)");
+            }
+            k => panic!("{k:?}"),
+        }
+
+        let choc = game(&p.stmts[5]);
+        assert_eq!(
+            sx(choc.where_clause.as_ref().unwrap()),
+            "(and (and (and (>= x 0) (>= z 0)) (<= 0 y)) (<= y (call F x z)))"
+        );
+
+        let stair = game(&p.stmts[6]);
+        match &stair.body {
+            GameBody::Alias(e) => assert_eq!(
+                sx(e),
+                "(call pass (+ (call Heap x) (call Chocolate 0 y z)))"
+            ),
+            b => panic!("{b:?}"),
+        }
+
+        let cb = game(&p.stmts[7]);
+        assert_eq!(names(&cb.static_params), ["F"]);
+        assert_eq!(names(&cb.params), ["x", "y", "z"]);
+        assert_eq!(
+            sx(cb.where_clause.as_ref().unwrap()),
+            "(and (<= 0 y) (<= y (call F x z)))"
+        );
+        assert_eq!(
+            sx(&moves(cb)[0].result),
+            "(call (index CB F) u (call min (call F u z) y) z)"
+        );
+
+        match &p.stmts[8].kind {
+            StmtKind::Let { name, value } => {
+                assert_eq!(name.name, "t");
+                assert_eq!(
+                    sx(value),
+                    "(call table (gen (call sg (call EmptyDivide a b)) (for a (..= 1 9)) (for b (..= 1 9))))"
+                );
+            }
+            k => panic!("{k:?}"),
+        }
+        match &p.stmts[9].kind {
+            StmtKind::Assert(e) => assert_eq!(
+                sx(e),
+                "(call all (gen (== (call sg (call Heap n)) n) (for n (.. 0 20))))"
+            ),
+            k => panic!("{k:?}"),
+        }
+        match &p.stmts[10].kind {
+            StmtKind::Assert(e) => assert_eq!(sx(e), "(== (^ a b) 0)"),
+            k => panic!("{k:?}"),
+        }
+        match &p.stmts[11].kind {
+            StmtKind::Print(es) => {
+                assert_eq!(es.len(), 2);
+                assert_eq!(sx(&es[0]), r#"(+ "sum=" (call str 3))"#);
+                assert_eq!(sx(&es[1]), "(call sg (+ (call Heap 3) (call Heap 4)))");
+            }
+            k => panic!("{k:?}"),
+        }
+        match &p.stmts[12].kind {
+            StmtKind::Fn(f) => assert_eq!(
+                sx(&f.body),
+                "(if (== n 0) 0 (+ n (call f (- n 1))))"
+            ),
+            k => panic!("{k:?}"),
+        }
+        match &p.stmts[13].kind {
+            StmtKind::Print(es) => {
+                assert_eq!(sx(&es[0]), r#"(call (call octal "0.137") 5)"#);
+                assert_eq!(sx(&es[1]), "(call (call subtraction {1 2 5}) 7)");
+                assert_eq!(sx(&es[2]), "(list (. o sg) (for o (call options (call Heap 3))))");
+            }
+            k => panic!("{k:?}"),
+        }
+        let empty = game(&p.stmts[14]);
+        assert!(empty.params.is_empty());
+        assert!(moves(empty).is_empty());
+        let twice = moves(game(&p.stmts[15]));
+        assert!(twice[0].bindings.is_empty());
+        assert_eq!(sx(&twice[0].result), "0");
+        match &p.stmts[16].kind {
+            StmtKind::Print(es) => {
+                let got: Vec<String> = es.iter().map(sx).collect();
+                assert_eq!(
+                    got,
+                    [
+                        "(tuple 1 2)",
+                        "(tuple 1)",
+                        "(tuple)",
+                        "(list (tuple a b) (for (pat a b) pairs) (if (< a b)))"
+                    ]
+                );
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn precedence() {
+        let cases = [
+            ("a ^ b == 0", "(== (^ a b) 0)"),
+            ("x in 1..10", "(in x (.. 1 10))"),
+            ("-2 * 3", "(* (- 2) 3)"),
+            ("not a and b", "(and (not a) b)"),
+            ("1..n+1", "(.. 1 (+ n 1))"),
+            ("a or b and c", "(or a (and b c))"),
+            ("not a == b", "(not (== a b))"),
+            ("not not a", "(not (not a))"),
+            ("a | b ^ c & d", "(| a (^ b (& c d)))"),
+            ("a & b << 1", "(& a (<< b 1))"),
+            ("1 << 2 + 3", "(<< 1 (+ 2 3))"),
+            ("a + b * c % d", "(+ a (% (* b c) d))"),
+            ("a - b - c", "(- (- a b) c)"),
+            ("a / b / c", "(/ (/ a b) c)"),
+            ("a | b | c", "(| (| a b) c)"),
+            ("a or b or c", "(or (or a b) c)"),
+            ("- - x", "(- (- x))"),
+            ("-x.y[0](1)", "(- (call (index (. x y) 0) 1))"),
+            ("a..=b | c", "(..= a (| b c))"),
+            ("x not in S", "(not in x S)"),
+            ("x not # comment\n in S", "(not in x S)"),
+            ("a != b", "(!= a b)"),
+            ("a < b", "(< a b)"),
+            ("a > b >> 1", "(> a (>> b 1))"),
+            ("0 <= y <= F(x, z)", "(and (<= 0 y) (<= y (call F x z)))"),
+            ("a < b < c < d", "(and (and (< a b) (< b c)) (< c d))"),
+            ("(a < b) < c", "(< (< a b) c)"),
+            ("a == b in S", "(and (== a b) (in b S))"),
+            ("if a then b else c or d", "(if a b (or c d))"),
+            ("if a then if b then 1 else 2 else 3", "(if a (if b 1 2) 3)"),
+            ("1 + if c then 2 else 3 + 4", "(+ 1 (if c 2 (+ 3 4)))"),
+            ("(if c then 2 else 3) + 4", "(+ (if c 2 3) 4)"),
+            ("x == 1 and y == 2 or z", "(or (and (== x 1) (== y 2)) z)"),
+            ("w^2*3 + w*2 + 4", "(+ (+ (* (pow w 2) 3) (* w 2)) 4)"),
+            ("ω^2*3 + ω", "(+ (* (pow ω 2) 3) ω)"),
+            ("w ^ 2", "(^ w 2)"),
+            ("a^w^3", "(^ a (pow w 3))"),
+            ("1..5", "(.. 1 5)"),
+            ("xs[1..3]", "(index xs (.. 1 3))"),
+        ];
+        for (src, want) in cases {
+            check(src, want);
+        }
+    }
+
+    #[test]
+    fn literals_and_names() {
+        check("42", "42");
+        check("9223372036854775807", "9223372036854775807");
+        check("-9223372036854775808", "-9223372036854775808");
+        check("- -9223372036854775808", "(- -9223372036854775808)");
+        check("true", "true");
+        check("false", "false");
+        check(r#""a\"b\\c\nd\te""#, r#""a\"b\\c\nd\te""#);
+        check(r##""# not a comment""##, r##""# not a comment""##);
+        check("ω", "ω");
+        check("_x1", "_x1");
+        // Keywords need a word boundary; these are ordinary names.
+        for name in [
+            "index", "notes", "passive", "format", "iffy", "order", "android", "inx", "printer",
+            "letter", "gamer", "fns", "movement", "elsewhere", "thence", "forty", "trueish",
+            "pass", "misere", "P", "N", "w",
+        ] {
+            check(name, name);
+        }
+        check("notes or android", "(or notes android)");
+        check("index in inbox", "(in index inbox)");
+        // Comments and newlines are whitespace.
+        check("1 # one\n + # plus\n 2", "(+ 1 2)");
+    }
+
+    #[test]
+    fn collections_and_comprehensions() {
+        check("[]", "[]");
+        check("[1, 2,]", "[1 2]");
+        check("{}", "{}");
+        check("{1, 2, 5}", "{1 2 5}");
+        check("((1))", "1");
+        check("(1, 2, 3,)", "(tuple 1 2 3)");
+        check("[[1], {2}, (3,)]", "[[1] {2} (tuple 3)]");
+        check(
+            "[x for x in R if x > 2 for y in S]",
+            "(list x (for x R) (if (> x 2)) (for y S))",
+        );
+        check(
+            "[e for x in R, y in R2 if c]",
+            "(list e (for x R) (for y R2) (if c))",
+        );
+        check("{x * 2 for x in 0..n}", "(set (* x 2) (for x (.. 0 n)))");
+        check(
+            "count(x > 2 for x in S if x != 4)",
+            "(call count (gen (> x 2) (for x S) (if (!= x 4))))",
+        );
+        check(
+            "period(sg(H(n)) for n in 0..100)",
+            "(call period (gen (call sg (call H n)) (for n (.. 0 100))))",
+        );
+        check(
+            "sum(x for x in xs if x in S and x > 0)",
+            "(call sum (gen x (for x xs) (if (and (in x S) (> x 0)))))",
+        );
+        check(
+            "min(a for (a, (b, c)) in t)",
+            "(call min (gen a (for (pat a (pat b c)) t)))",
+        );
+        check("[a for (a,) in t]", "(list a (for (pat a) t))");
+        check("[a for (a) in t]", "(list a (for a t))");
+        check("[x for x in 1..=n if if x then a else b]", "(list x (for x (..= 1 n)) (if (if x a b)))");
+        check(
+            "[if c then a else b for x in R]",
+            "(list (if c a b) (for x R))",
+        );
+        check("f()", "(call f)");
+        check("f(1, 2,)", "(call f 1 2)");
+        check("F[a, b](1)", "(call (index F a b) 1)");
+        check("g(x)(y)[0].z", "(. (index (call (call g x) y) 0) z)");
+        check("x . y", "(. x y)");
+    }
+
+    #[test]
+    fn statements() {
+        let src = "fn f[G](x) = G(x)\nlet ω2 = 3\nassert not x\nprint 1\nx + 1\ngame Sub[S](n) where n >= 0 { move take(k in S) if k <= n -> Sub[S](n - k) }\ngame A(n) where n > 0 = Heap(n)";
+        let p = program(src);
+        assert_eq!(p.stmts.len(), 7);
+        match &p.stmts[0].kind {
+            StmtKind::Fn(f) => {
+                assert_eq!(names(&f.static_params), ["G"]);
+                assert_eq!(sx(&f.body), "(call G x)");
+            }
+            k => panic!("{k:?}"),
+        }
+        assert!(matches!(&p.stmts[1].kind, StmtKind::Let { name, .. } if name.name == "ω2"));
+        assert!(matches!(&p.stmts[2].kind, StmtKind::Assert(_)));
+        assert!(matches!(&p.stmts[3].kind, StmtKind::Print(es) if es.len() == 1));
+        assert!(matches!(&p.stmts[4].kind, StmtKind::Expr(_)));
+        let sub = game(&p.stmts[5]);
+        assert_eq!(names(&sub.static_params), ["S"]);
+        assert_eq!(sx(&moves(sub)[0].result), "(call (index Sub S) (- n k))");
+        let alias = game(&p.stmts[6]);
+        assert_eq!(sx(alias.where_clause.as_ref().unwrap()), "(> n 0)");
+        assert!(matches!(&alias.body, GameBody::Alias(_)));
+        let spans: Vec<&str> = p.stmts.iter().map(|s| text(src, s.span)).collect();
+        assert_eq!(spans[1], "let ω2 = 3");
+        assert_eq!(spans[4], "x + 1");
+        assert_eq!(spans[6], "game A(n) where n > 0 = Heap(n)");
+
+        // Empty programs, comments only, and trailing commas in parameter lists.
+        assert!(program("").stmts.is_empty());
+        assert!(program("  # nothing\n\n").stmts.is_empty());
+        let g = program("game G(a, b,) { move m(x in a, (p, q) in b,) -> 0 }");
+        let g = game(&g.stmts[0]);
+        assert_eq!(names(&g.params), ["a", "b"]);
+        assert_eq!(pat(&moves(g)[0].bindings[1].pattern), "(pat p q)");
+    }
+
+    #[test]
+    fn spans() {
+        let src = "print (1 + 2) * x, f(a)[0].b, -3 .. 5\ngame G(n) {\n  move take(k in 1..=n) if k < 3 -> G(n - k)\n}\nassert all(c for x in R)";
+        let p = program(src);
+        let es = match &p.stmts[0].kind {
+            StmtKind::Print(es) => es,
+            k => panic!("{k:?}"),
+        };
+        assert_eq!(text(src, p.stmts[0].span), "print (1 + 2) * x, f(a)[0].b, -3 .. 5");
+        assert_eq!(text(src, es[0].span), "(1 + 2) * x");
+        match &es[0].kind {
+            ExprKind::Binary {
+                op_span, lhs, rhs, ..
+            } => {
+                assert_eq!(text(src, *op_span), "*");
+                assert_eq!(text(src, lhs.span), "(1 + 2)");
+                assert_eq!(text(src, rhs.span), "x");
+                match &lhs.kind {
+                    ExprKind::Binary { op_span, lhs, .. } => {
+                        assert_eq!(text(src, *op_span), "+");
+                        assert_eq!(text(src, lhs.span), "1");
+                    }
+                    k => panic!("{k:?}"),
+                }
+            }
+            k => panic!("{k:?}"),
+        }
+        assert_eq!(text(src, es[1].span), "f(a)[0].b");
+        match &es[1].kind {
+            ExprKind::Field { target, name } => {
+                assert_eq!(text(src, target.span), "f(a)[0]");
+                assert_eq!(text(src, name.span), "b");
+            }
+            k => panic!("{k:?}"),
+        }
+        assert_eq!(text(src, es[2].span), "-3 .. 5");
+
+        let g = game(&p.stmts[1]);
+        assert_eq!(text(src, g.name.span), "G");
+        let m = &moves(g)[0];
+        assert_eq!(text(src, m.span), "move take(k in 1..=n) if k < 3 -> G(n - k)");
+        assert_eq!(text(src, m.label.span), "take");
+        assert_eq!(text(src, m.bindings[0].span), "k in 1..=n");
+        assert_eq!(text(src, m.bindings[0].iterable.span), "1..=n");
+        assert_eq!(text(src, m.guard.as_ref().unwrap().span), "k < 3");
+        assert_eq!(text(src, m.result.span), "G(n - k)");
+
+        match &p.stmts[2].kind {
+            StmtKind::Assert(e) => match &e.kind {
+                ExprKind::Call { args, .. } => {
+                    assert_eq!(text(src, args[0].span), "c for x in R");
+                    match &args[0].kind {
+                        ExprKind::Comprehension(c) => assert_eq!(c.kind, CompKind::Generator),
+                        k => panic!("{k:?}"),
+                    }
+                }
+                k => panic!("{k:?}"),
+            },
+            k => panic!("{k:?}"),
+        }
+
+        // Chains: the synthesised `and` spans the chain, its op_span is the
+        // second operator; the comparisons keep their own spans.
+        let src = "0 <= y < 5";
+        match &expr(src).kind {
+            ExprKind::Binary {
+                op: BinaryOp::And,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                assert_eq!(text(src, *op_span), "<");
+                assert_eq!(text(src, lhs.span), "0 <= y");
+                assert_eq!(text(src, rhs.span), "y < 5");
+            }
+            k => panic!("{k:?}"),
+        }
+        let src = "w^12 + 1";
+        match &expr(src).kind {
+            ExprKind::Binary { lhs, .. } => match &lhs.kind {
+                ExprKind::OmegaPow { base, exponent } => {
+                    assert_eq!(text(src, lhs.span), "w^12");
+                    assert_eq!(text(src, base.span), "w");
+                    assert_eq!(text(src, exponent.span), "12");
+                }
+                k => panic!("{k:?}"),
+            },
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn error_unclosed_paren_in_params() {
+        let src = "game Heap(n { }";
+        let e = err(src);
+        assert_eq!(e.message, "expected `,` or `)`, found `{`");
+        assert_eq!(text(src, e.span), "{");
+        assert_eq!(e.note.as_deref(), Some("this `(` is not closed"));
+        assert_eq!(e.note_at, Some((9, 1).into()));
+        assert!(!e.incomplete);
+    }
+
+    #[test]
+    fn error_missing_operand() {
+        let src = "assert 1 +";
+        let e = err(src);
+        assert_eq!(e.message, "expected an expression, found end of input");
+        assert_eq!((e.span.start, e.span.end), (10, 10));
+        assert!(e.incomplete);
+        assert!(e.help.is_some());
+    }
+
+    #[test]
+    fn error_let_needs_a_name() {
+        let e = err("let 3 = 4");
+        assert_eq!(e.message, "expected a name, found `3`");
+        assert_eq!((e.span.start, e.span.end), (4, 5));
+        assert_eq!(
+            e.help.as_deref(),
+            Some("a name must start with a letter or `_`")
+        );
+    }
+
+    #[test]
+    fn error_integer_too_large() {
+        let src = "print 1, 99999999999999999999";
+        let e = err(src);
+        assert_eq!(e.message, "integer literal too large for 64 bits");
+        assert_eq!(text(src, e.span), "99999999999999999999");
+        assert_eq!(err("print 9223372036854775808").message, e.message);
+        assert_eq!(err("print w^99999999999999999999").message, e.message);
+    }
+
+    #[test]
+    fn error_keyword_as_name() {
+        let src = "game in(n) {}";
+        let e = err(src);
+        assert_eq!(e.message, "expected a game name, found keyword `in`");
+        assert_eq!(text(src, e.span), "in");
+        assert_eq!(
+            e.help.as_deref(),
+            Some("`in` is a keyword, so it cannot be used as a name")
+        );
+        let e = err("fn f(x, for) = 1");
+        assert_eq!(e.message, "expected a parameter name, found keyword `for`");
+        let e = err("let if = 1");
+        assert_eq!(e.message, "expected a name, found keyword `if`");
+        let e = err("game G(n) { move then -> 0 }");
+        assert_eq!(e.message, "expected a move label, found keyword `then`");
+    }
+
+    #[test]
+    fn error_misplaced_generator() {
+        let src = "print f(x for x in R, 1)";
+        let e = err(src);
+        assert_eq!(
+            e.message,
+            "a generator `... for ...` must be the only argument of a call"
+        );
+        assert_eq!(text(src, e.span), "x for x in R");
+        let src = "print f(1, x for x in R)";
+        assert_eq!(text(src, err(src).span), "x for x in R");
+        for src in [
+            "print x for x in R",
+            "assert (x > 0 for x in R)",
+            "let a = x for x in R",
+            "x for x in R",
+        ] {
+            let e = err(src);
+            assert!(e.message.starts_with("a generator"), "{src}: {}", e.message);
+            assert_eq!(text(src, e.span), src[src.find('x').unwrap()..].trim_end_matches(')'));
+        }
+        let src = "print [1, x for x in R]";
+        let e = err(src);
+        assert_eq!(e.message, "a comprehension must be alone in its `[...]`");
+        assert_eq!(text(src, e.span), "x for x in R");
+    }
+
+    #[test]
+    fn error_strings() {
+        let src = "print \"abc\nprint 1";
+        let e = err(src);
+        assert_eq!(e.message, "unterminated string");
+        assert_eq!(text(src, e.span), "\"abc");
+        let src = "print 1, \"ab";
+        assert_eq!(text(src, err(src).span), "\"ab");
+        let src = r#"print "a\qb""#;
+        let e = err(src);
+        assert_eq!(e.message, r"unknown escape `\q` in a string");
+        assert_eq!(text(src, e.span), r"\q");
+        // A quote in a comment is no string.
+        program("print 1 # say \"hi\n");
+    }
+
+    #[test]
+    fn error_unclosed_brackets_at_end() {
+        for (src, opener) in [
+            ("print f(1, 2", 7),
+            ("print [1, 2", 6),
+            ("game G(n) {\n move m -> 0\n", 10),
+            ("print {1, (2, 3), [4]", 6),
+        ] {
+            let e = err(src);
+            assert!(e.incomplete, "{src}");
+            assert_eq!(e.note_at, Some((opener, 1).into()), "{src}: {e:?}");
+            assert!(e.message.ends_with("found end of input"), "{src}: {}", e.message);
+        }
+        let e = err("print (1, 2]");
+        assert_eq!(e.message, "expected `,` or `)`, found `]`");
+        assert!(!e.incomplete);
+    }
+
+    #[test]
+    fn error_other_messages() {
+        let e = err("print a..b..c");
+        assert!(e.message.ends_with("found `..`"), "{}", e.message);
+        let e = err("game G(n) where n > 0 move m -> 0");
+        assert_eq!(
+            e.message,
+            "expected `{`, `=` or an operator, found keyword `move`"
+        );
+        let e = err("game G(n) { move m(k in S) 0 }");
+        assert_eq!(e.message, "expected `if`, `->` or an operator, found `0`");
+        let e = err("game G(n) { take(k in S) -> 0 }");
+        assert_eq!(e.message, "expected `move` or `}`, found `take`");
+        let e = err("print if a then b");
+        assert_eq!(e.message, "expected `else` or an operator, found end of input");
+        let e = err("assert x = 3");
+        assert_eq!(e.help.as_deref(), Some("to compare, write `==`"));
+        let e = err("print 1 )");
+        assert_eq!(
+            e.message,
+            "expected `,`, an operator, a statement or end of input, found `)`"
+        );
+        let e = err("[x for 3 in R]");
+        assert_eq!(e.message, "expected a name to bind, found `3`");
+        let e = err("print 12abc");
+        assert_eq!(e.message, "expected an expression, found `12abc`");
+    }
+
+    #[test]
+    fn errors_render_with_a_source() {
+        let src = "game Heap(n { }";
+        let report = miette::Report::new(err(src))
+            .with_source_code(miette::NamedSource::new("heap.game", src.to_string()));
+        let mut out = String::new();
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .render_report(&mut out, report.as_ref())
+            .unwrap();
+        assert!(out.contains("grundy::syntax"), "{out}");
+        assert!(out.contains("expected `,` or `)`"), "{out}");
+        assert!(out.contains("heap.game:1:13"), "{out}");
+        assert!(out.contains("this `(` is not closed"), "{out}");
+    }
+
+    #[test]
+    fn depth_probe() {
+        for d in [10, 20, 30, 40, 50, 60, 80] {
+            let src = format!("print {}1{}", "(".repeat(d), ")".repeat(d));
+            eprintln!("depth {d}: {:?}", parse(&src, SRC).map(|_| ()).map_err(|e| e.message));
+            let src = format!("print {}1{}", "f(".repeat(d), ")".repeat(d));
+            eprintln!("call depth {d}: {:?}", parse(&src, SRC).map(|_| ()).map_err(|e| e.message));
+        }
+    }
+
+    #[test]
+    fn deep_nesting_does_not_crash() {
+        let src = format!("print {}1{}", "(".repeat(200), ")".repeat(200));
+        assert_eq!(sx(&match &program(&src).stmts[0].kind {
+            StmtKind::Print(es) => es[0].clone(),
+            k => panic!("{k:?}"),
+        }), "1");
+    }
 }

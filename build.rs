@@ -23,7 +23,13 @@ fn test_name(rel: &Path) -> String {
     let s = rel.with_extension("").display().to_string();
     let mut name: String = s
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert(0, '_');
@@ -42,7 +48,13 @@ fn main() {
         let is_error = rel.components().any(|c| c.as_os_str() == "errors");
         let target = if is_error { &mut failing } else { &mut passing };
         let macro_name = if is_error { "error_example" } else { "example" };
-        writeln!(target, "{macro_name}!({}, {:?});", test_name(rel), rel.display().to_string()).unwrap();
+        writeln!(
+            target,
+            "{macro_name}!({}, {:?});",
+            test_name(rel),
+            rel.display().to_string()
+        )
+        .unwrap();
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     std::fs::write(out.join("example_tests.rs"), passing).unwrap();

@@ -95,12 +95,21 @@ pub struct Session {
 
 impl Session {
     pub fn new(limits: Limits) -> Session {
-        Session {
+        let mut session = Session {
             sources: Sources::default(),
             names: Names::default(),
             rt: Runtime::new(limits),
             overrides: Vec::new(),
+        };
+        let prelude = include_str!("prelude/families.game");
+        let result = session.run("<prelude>", prelude, &mut std::io::sink());
+        debug_assert!(result.ok(), "the prelude runs");
+        for name in ["subtraction_game", "octal_game"] {
+            if let Some(crate::ir::names::Item::Game { id, .. }) = session.names.get(name) {
+                session.rt.prelude.push((name, *id));
+            }
         }
+        session
     }
 
     pub fn runtime(&self) -> &Runtime {

@@ -400,17 +400,17 @@ pub fn histogram(items: &[Value], span: Span) -> Fallible<Value> {
 
 /// The shortest period p of the sequence (eventually: from some index on,
 /// s[i] = s[i + p] up to the end), then the shortest preperiod for that p.
-/// A sequence too short to show a repeat counts as having period its length.
+/// A finite sequence only suggests a period, so one is believed only when
+/// its periodic part repeats at least twice and covers at least half of the
+/// sequence; otherwise the answer is `(0, len)`.
 pub fn period_of(items: &[Value]) -> (usize, usize) {
     let n = items.len();
-    // For each p, the smallest preperiod is found from the end backwards;
-    // a period is only believed when it repeats at least twice after it.
     for p in 1..=n / 2 {
         let mut start = n - p;
         while start > 0 && items[start - 1] == items[start - 1 + p] {
             start -= 1;
         }
-        if n - start >= 2 * p {
+        if n - start >= (2 * p).max(n.div_ceil(2)) {
             return (start, p);
         }
     }
@@ -430,6 +430,9 @@ mod tests {
         assert_eq!(period_of(&ints(&[0, 1, 2, 0, 1, 2, 0, 1, 2])), (0, 3));
         assert_eq!(period_of(&ints(&[5, 0, 1, 0, 1, 0, 1])), (1, 2));
         assert_eq!(period_of(&ints(&[7, 7, 7, 7])), (0, 1));
+        // A short run at the end is not taken for a period.
+        let pnnn: Vec<i64> = (0..200).map(|n| (n % 4 != 0) as i64).collect();
+        assert_eq!(period_of(&ints(&pnnn)), (0, 4));
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub type MoveCode = Box<dyn Fn(&mut Env, &mut dyn Sink) -> Fallible<()>>;
 /// Writes one argument of a position into a key; false when the value does
 /// not flatten (the caller then falls back to values).
 type Writer = Box<dyn Fn(&mut Env, &mut Key) -> Fallible<bool>>;
+/// Integer-only code; `None` means "not the simple case".
+type IntCode = Box<dyn Fn(&Env) -> Option<i64>>;
 
 /// Where a move leads.
 pub enum Target<'a> {
@@ -431,12 +433,64 @@ impl<'a> Compiler<'a> {
                 })
             }
             _ => {
+                if let Some(int) = self.int_expr(e) {
+                    return Box::new(move |env, key| match int(env) {
+                        Some(n) => {
+                            key.tags.push(Tag::Int);
+                            key.coords.push(n);
+                            Ok(true)
+                        }
+                        None => Ok(false),
+                    });
+                }
                 let code = self.expr(e);
                 Box::new(move |env, key| {
                     let v = code(env)?;
                     Ok(key.push_value(&v))
                 })
             }
+        }
+    }
+
+    /// Integer arithmetic on locals and constants without building values.
+    /// `None` at run time (not an integer, overflow, division by zero) sends
+    /// the caller to the value path, which reports the error properly.
+    fn int_expr(&self, e: &IrExpr) -> Option<IntCode> {
+        match &e.kind {
+            IrKind::Const(Value::Int(n)) => {
+                let n = *n;
+                Some(Box::new(move |_| Some(n)))
+            }
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Some(Box::new(move |env| match env.local(slot) {
+                    Value::Int(n) => Some(*n),
+                    _ => None,
+                }))
+            }
+            IrKind::Binary { op, lhs, rhs, .. }
+                if matches!(
+                    op,
+                    BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::Mul
+                        | BinaryOp::Div
+                        | BinaryOp::Mod
+                        | BinaryOp::BitOr
+                        | BinaryOp::Xor
+                        | BinaryOp::BitAnd
+                ) =>
+            {
+                let (op, l, r) = (*op, self.int_expr(lhs)?, self.int_expr(rhs)?);
+                Some(Box::new(move |env| {
+                    let (a, b) = (l(env)?, r(env)?);
+                    if b == 0 && matches!(op, BinaryOp::Div | BinaryOp::Mod) {
+                        return None;
+                    }
+                    ops::int_op(op, a, b)
+                }))
+            }
+            _ => None,
         }
     }
 
@@ -865,6 +919,11 @@ fn call_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fallib
         Builtin::Outcome => query::outcome(env, &args[0], span),
         Builtin::Options => query::options(env, &args[0], span, false),
         Builtin::Winning => query::options(env, &args[0], span, true),
+        Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
+        Builtin::Octal => {
+            let digits = octal_digits(&args[0], span)?;
+            family(env, "octal_game", digits, span)
+        }
         _ => builtins::apply_pure(b, args, span),
     }
 }
@@ -1039,4 +1098,48 @@ fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
 
 fn within(inner: Span, outer: Span) -> bool {
     inner.source == outer.source && outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// `subtraction(S)` and `octal(code)`: members of the prelude's families.
+fn family(env: &mut Env, game: &str, statics: Value, span: Span) -> Fallible<Value> {
+    let Some((_, id)) = env.rt.prelude.iter().find(|(n, _)| *n == game) else {
+        return Diag::new(
+            ErrorKind::UnknownName,
+            span,
+            format!("no built-in family {game}"),
+        )
+        .label("the prelude did not load")
+        .err();
+    };
+    game_callable(env, *id, vec![statics])
+}
+
+/// The digits after the point of an octal code such as "0.137" or "4.007".
+fn octal_digits(code: &Value, span: Span) -> Fallible<Value> {
+    let Value::Str(s) = code else {
+        return Err(type_error(
+            span,
+            "an octal code as a string, like \"0.137\"",
+            code,
+        ));
+    };
+    let bad = || {
+        Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!("`{s}` is not an octal game code"),
+        )
+        .label("expected digits 0-7 like \"0.137\"")
+        .help("the code is d0.d1d2d3...; only the digits after the point are used")
+        .boxed()
+    };
+    let after = s.split_once('.').map_or("", |(_, a)| a);
+    if after.is_empty() || after.len() > 64 {
+        return Err(bad());
+    }
+    let digits = after
+        .chars()
+        .map(|c| c.to_digit(8).map(|d| Value::Int(d as i64)).ok_or_else(bad))
+        .collect::<Fallible<Vec<_>>>()?;
+    Ok(Value::list(digits))
 }

@@ -57,6 +57,8 @@ pub struct Runtime {
     pub limits: Limits,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
+    /// Games of the built-in prelude (`subtraction_game`, `octal_game`).
+    pub prelude: Vec<(&'static str, GameId)>,
     /// Set from another thread (Ctrl-C) to stop a long computation.
     pub interrupt: Arc<AtomicBool>,
 }

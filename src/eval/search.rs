@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::compile::{satisfies_where, CompiledBody, Sink, Target};
 use super::memo::{Key, State};
-use super::runtime::{Env, Rules};
+use super::runtime::{Env, Instance, Rules};
 use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
@@ -76,6 +76,7 @@ struct SgSink {
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path: a cycle.
     cycle_at: Option<(InstanceId, Key)>,
+    last: Option<(InstanceId, Rc<Instance>)>,
     span: Span,
 }
 
@@ -114,7 +115,15 @@ impl SgSink {
     /// The value of an option position, or None if it is pending or not a
     /// position (then `invalid` is set).
     fn lookup(&mut self, env: &mut Env, instance: InstanceId, key: &Key) -> Fallible<Lookup> {
-        let inst = env.rt.instance(instance);
+        // Options almost always lead to the same instance: keep it at hand.
+        let inst = match &self.last {
+            Some((id, inst)) if *id == instance => inst.clone(),
+            _ => {
+                let inst = env.rt.instance(instance);
+                self.last = Some((instance, inst.clone()));
+                inst
+            }
+        };
         let state = inst.memo.borrow_mut().get(key);
         match state {
             State::Value(v) => Ok(Lookup::Value(v)),
@@ -225,6 +234,7 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
         options: 0,
         pending: Vec::new(),
         cycle_at: None,
+        last: None,
         span,
     };
     let result = run_search(env, &mut stack, &mut sink, span);

@@ -138,7 +138,11 @@ impl Value {
     /// The kind with its article: "an integer", "a list".
     pub fn kind_a(&self) -> String {
         let k = self.kind();
-        let article = if k.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let article = if k.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         format!("{article} {k}")
     }
 

@@ -20,7 +20,7 @@
 //! | `print "a\q"` | unknown escape `\q` in a string |
 
 use super::span::Span;
-use miette::SourceSpan;
+use miette::{LabeledSpan, SourceSpan};
 
 /// A syntax error in one source text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
@@ -29,19 +29,17 @@ use miette::SourceSpan;
 pub struct SyntaxError {
     /// The headline, e.g. "expected an expression, found `)`".
     pub message: String,
-    /// Where, with the source id (for the caller to pick the source text).
-    pub span: Span,
-    /// The same place for miette.
+    /// Where, with the source id (for the caller to pick the source text);
+    /// also miette's primary label (`Span` converts to `SourceSpan`).
     #[label(primary, "{label}")]
-    pub at: SourceSpan,
-    /// The text under the primary label, e.g. "unexpected `)`".
+    pub span: Span,
+    /// The text under the primary label, e.g. "expected an expression".
     pub label: String,
     #[help]
     pub help: Option<String>,
-    /// A second place worth showing, e.g. an unclosed bracket.
-    #[label("{}", note.as_deref().unwrap_or(""))]
-    pub note_at: Option<SourceSpan>,
-    pub note: Option<String>,
+    /// Secondary labels in the same source, e.g. "this `(` is not closed".
+    #[label(collection)]
+    pub notes: Vec<LabeledSpan>,
     /// True when the text ended too early: more input could make it valid
     /// (an open bracket, `assert 1 +`). The REPL uses this to ask for
     /// another line instead of reporting an error.
@@ -53,13 +51,16 @@ impl SyntaxError {
         SyntaxError {
             message: message.into(),
             span,
-            at: span.into(),
             label: label.into(),
             help: None,
-            note_at: None,
-            note: None,
+            notes: Vec::new(),
             incomplete: false,
         }
+    }
+
+    /// The primary span as miette's `SourceSpan`.
+    pub fn source_span(&self) -> SourceSpan {
+        self.span.into()
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> SyntaxError {
@@ -69,8 +70,8 @@ impl SyntaxError {
 
     /// Adds a secondary label.
     pub fn with_note(mut self, span: Span, note: impl Into<String>) -> SyntaxError {
-        self.note_at = Some(span.into());
-        self.note = Some(note.into());
+        self.notes
+            .push(LabeledSpan::new_with_span(Some(note.into()), span));
         self
     }
 
@@ -97,35 +98,35 @@ fn describe(rule: Rule) -> Option<(u8, &'static str)> {
     use Rule::*;
     Some(match rule {
         comma => (0, "`,`"),
-        lparen | params | move_bindings => (0, "`(`"),
-        rparen => (0, "`)`"),
-        lbracket | static_params => (0, "`[`"),
-        rbracket => (0, "`]`"),
-        lbrace | move_block => (0, "`{`"),
-        rbrace => (0, "`}`"),
-        assign | alias_body => (0, "`=`"),
-        arrow => (0, "`->`"),
-        kw_move | move_def => (0, "`move`"),
-        kw_where | where_clause => (0, "`where`"),
-        kw_if | guard | comp_if => (0, "`if`"),
-        kw_then => (0, "`then`"),
-        kw_else => (0, "`else`"),
-        kw_for | comp_for | comp_clauses => (0, "`for`"),
-        kw_in => (0, "`in`"),
-        game_name => (1, "a game name"),
-        fn_name => (1, "a function name"),
-        let_name => (1, "a name"),
-        param => (1, "a parameter name"),
-        label => (1, "a move label"),
-        bind_name | pattern | tuple_pattern | binding => (1, "a name to bind"),
-        field_name => (1, "a field name"),
+        rparen => (1, "`)`"),
+        rbracket => (2, "`]`"),
+        rbrace => (3, "`}`"),
+        lparen | params | move_bindings => (4, "`(`"),
+        lbracket | static_params => (5, "`[`"),
+        lbrace | move_block => (6, "`{`"),
+        assign | alias_body => (7, "`=`"),
+        arrow => (8, "`->`"),
+        kw_move | move_def => (9, "`move`"),
+        kw_where | where_clause => (9, "`where`"),
+        kw_if | guard | comp_if => (9, "`if`"),
+        kw_then => (9, "`then`"),
+        kw_else => (9, "`else`"),
+        kw_for | comp_for | comp_clauses => (9, "`for`"),
+        kw_in => (9, "`in`"),
+        game_name => (10, "a game name"),
+        fn_name => (10, "a function name"),
+        let_name => (10, "a name"),
+        param => (10, "a parameter name"),
+        label => (10, "a move label"),
+        bind_name | pattern | tuple_pattern | binding => (10, "a name to bind"),
+        field_name => (10, "a field name"),
         item | expr | iter_expr | postfix | if_expr | paren | list | set | int | bool | string
-        | omega_pow | name | not_op | neg_op => (2, "an expression"),
+        | omega_pow | name | not_op | neg_op => (11, "an expression"),
         or_op | and_op | cmp_op | range_op | bor_op | xor_op | band_op | shift_op | add_op
-        | mul_op | call | index | field | call_open | index_open => (3, "an operator"),
+        | mul_op | call | index | field | call_open | index_open => (12, "an operator"),
         program | game_def | fn_def | let_stmt | assert_stmt | print_stmt | expr_stmt | kw_game
-        | kw_fn | kw_let | kw_assert | kw_print => (4, "a statement"),
-        EOI => (5, "end of input"),
+        | kw_fn | kw_let | kw_assert | kw_print => (13, "a statement"),
+        EOI => (14, "end of input"),
         _ => return None,
     })
 }
@@ -243,11 +244,13 @@ pub(crate) fn from_pest(src: &str, source: SourceId, e: pest::error::Error<Rule>
     }
     .min(src.len());
 
-    // Unclosed brackets before the failure, innermost last.
+    // The innermost bracket open at the failure, if the whole text never
+    // closes it (a mismatched closer closes nothing).
     let mut open: Vec<(usize, char)> = Vec::new();
+    let mut innermost_at_pos = None;
     let bad_string = walk(src, source, |i, c| {
-        if i >= pos {
-            return;
+        if i >= pos && innermost_at_pos.is_none() {
+            innermost_at_pos = Some(open.last().copied());
         }
         match c {
             '(' | '[' | '{' => open.push((i, c)),
@@ -269,6 +272,8 @@ pub(crate) fn from_pest(src: &str, source: SourceId, e: pest::error::Error<Rule>
             return err;
         }
     }
+    let innermost = innermost_at_pos.unwrap_or_else(|| open.last().copied());
+    let unclosed = innermost.filter(|o| open.contains(o));
 
     let positives = match e.variant {
         ErrorVariant::ParsingError { positives, .. } => positives,
@@ -284,8 +289,13 @@ pub(crate) fn from_pest(src: &str, source: SourceId, e: pest::error::Error<Rule>
     let mut described: Vec<(u8, &str)> = positives.into_iter().filter_map(describe).collect();
     described.sort();
     described.dedup();
+    // An expression is a statement; `for` after a complete expression is
+    // only right inside brackets or a call, and the operators say enough.
     if described.iter().any(|&(_, d)| d == "a statement") {
         described.retain(|&(_, d)| d != "an expression");
+    }
+    if described.iter().any(|&(_, d)| d == "an operator") {
+        described.retain(|&(_, d)| d != "`for`");
     }
     let expected: Vec<&str> = described.iter().map(|&(_, d)| d).collect();
 
@@ -304,54 +314,66 @@ pub(crate) fn from_pest(src: &str, source: SourceId, e: pest::error::Error<Rule>
     };
     let mut err = SyntaxError::new(message, span, label).incomplete(at_end);
 
-    let closer_of = |c: char| match c {
-        '(' => ')',
-        '[' => ']',
-        _ => '}',
-    };
-    if let Some(&(at, c)) = open.last() {
-        let closer = format!("`{}`", closer_of(c));
-        if at_end || expected.contains(&closer.as_str()) {
-            err = err
-                .with_note(
-                    Span::new(source, at, at + 1),
-                    format!("this `{c}` is not closed"),
-                )
-                .with_help(format!("close the `{c}` with {closer}"));
-        }
+    let unclosed = unclosed.map(|(at, c)| {
+        let closer = match c {
+            '(' => "`)`",
+            '[' => "`]`",
+            _ => "`}`",
+        };
+        (at, c, closer)
+    });
+    if let Some((at, c, _)) = unclosed {
+        err = err.with_note(
+            Span::new(source, at, at + 1),
+            format!("this `{c}` is not closed"),
+        );
     }
-
-    let word = found.strip_prefix("keyword ");
-    if let Some(word) = word.filter(|_| expected.iter().any(|d| is_name_role(d))) {
-        err = err.with_help(format!(
-            "{word} is a keyword, so it cannot be used as a name"
-        ));
-    } else if found == "`=`" && expected.contains(&"an operator") {
-        err = err.with_help("to compare, write `==`");
-    } else if expected.iter().any(|d| is_name_role(d))
-        && src[pos..].starts_with(|c: char| c.is_ascii_digit())
-    {
-        err = err.with_help("a name must start with a letter or `_`");
-    } else if err.help.is_none() {
-        err.help = generic_help(&expected);
-    }
+    let bracket_help = unclosed.map(|(_, c, closer)| format!("close the `{c}` with {closer}"));
+    err.help = specific_help(src, pos, &found, &expected)
+        .or(bracket_help)
+        .or_else(|| general_help(&expected));
     err
 }
 
-fn generic_help(expected: &[&str]) -> Option<String> {
+/// Help for a mistake recognisable from what was found and expected.
+fn specific_help(src: &str, pos: usize, found: &str, expected: &[&str]) -> Option<String> {
     let has = |d: &str| expected.contains(&d);
-    let help = if has("`->`") {
-        "a move is written `move label(x in S) if guard -> result`"
-    } else if has("`where`") || (has("`{`") && has("`=`")) {
-        "a game is written `game Name(params) where cond { moves }` or `game Name(params) = expr`"
-    } else if has("`then`") || has("`else`") {
-        "a conditional is written `if c then a else b`"
-    } else if has("`in`") {
-        "a binding is written `x in S` or `(a, b) in pairs`"
-    } else if has("a statement") {
+    let wants_name = expected.iter().any(|d| is_name_role(d));
+    let help = match found.strip_prefix("keyword ") {
+        Some(word) if wants_name => {
+            return Some(format!("{word} is a keyword, so it cannot be used as a name"))
+        }
+        Some("`not`") if has("an expression") => {
+            "`not` binds more loosely than comparisons and arithmetic: put it in parentheses, as in `a == (not b)`"
+        }
+        _ if found == "`=`" && has("an operator") => "to compare, write `==`",
+        _ if wants_name && src[pos..].starts_with(|c: char| c.is_ascii_digit()) => {
+            "a name must start with a letter or `_`"
+        }
+        _ if has("`->`") => "a move is written `move label(x in S) if guard -> result`",
+        _ if has("`where`") || has("a game name") => {
+            "a game is written `game Name(params) where cond { moves }` or `game Name(params) = expr`"
+        }
+        _ if has("a function name") => "a function is written `fn name(params) = expr`",
+        _ if has("a name") => "a constant is written `let name = expr`",
+        _ if has("`[`") && has("`(`") => {
+            "parameters follow the name in parentheses, `Name(a, b)`, after optional static ones: `Name[F](a, b)`"
+        }
+        _ if has("`then`") || has("`else`") => "a conditional is written `if c then a else b`",
+        _ if has("`in`") => "a binding is written `x in S` or `(a, b) in pairs`",
+        _ => return None,
+    };
+    Some(help.to_string())
+}
+
+fn general_help(expected: &[&str]) -> Option<String> {
+    let has = |d: &str| expected.contains(&d);
+    let help = if has("a statement") {
         "a statement is `game`, `fn`, `let`, `assert`, `print`, or an expression"
     } else if has("an expression") {
         "an expression is a number, a name, a call like `Heap(3)`, a list `[...]`, a set `{...}` or a tuple `(...)`"
+    } else if has("`=`") {
+        "definitions are written `fn name(params) = expr` and `let name = expr`"
     } else {
         return None;
     };

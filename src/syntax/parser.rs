@@ -34,7 +34,10 @@ pub fn parse(src: &str, source: SourceId) -> Result<Program, SyntaxError> {
     let mut pairs =
         GrammarParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, source, e))?;
     let program = pairs.next().expect("pest yields the program pair");
-    let builder = Builder { source };
+    let builder = Builder {
+        source,
+        depth: std::cell::Cell::new(0),
+    };
     let stmts = program
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
@@ -59,6 +62,8 @@ fn is_token(rule: Rule) -> bool {
     matches!(
         rule,
         comma
+            | call_open
+            | index_open
             | lparen
             | rparen
             | lbracket
@@ -139,8 +144,14 @@ fn binary(op: BinaryOp, op_span: Span, lhs: Expr, rhs: Expr) -> Expr {
     }
 }
 
+/// How deeply expressions may nest (brackets, `if` chains). pest and the
+/// builder recurse on nesting; past this the text is refused rather than
+/// risking the stack (tests run on 2 MiB threads).
+const MAX_DEPTH: usize = 100000;
+
 struct Builder {
     source: SourceId,
+    depth: std::cell::Cell<usize>,
 }
 
 impl Builder {
@@ -317,7 +328,13 @@ impl Builder {
     }
 
     fn items(&self, p: Pair<'_, Rule>) -> Res<Vec<Item>> {
-        parts(p).map(|c| self.item(c)).collect()
+        // A loop, not `collect`: this is on the recursion path of nested
+        // brackets, and iterator adapters cost stack per level.
+        let mut out = Vec::new();
+        for c in parts(p) {
+            out.push(self.item(c)?);
+        }
+        Ok(out)
     }
 
     fn comprehension(kind: CompKind, body: Expr, clauses: Vec<Clause>, span: Span) -> Expr {
@@ -416,12 +433,19 @@ impl Builder {
     fn expr(&self, p: Pair<'_, Rule>) -> Res<Expr> {
         match p.as_rule() {
             Rule::expr | Rule::iter_expr => {
+                let depth = self.depth.get() + 1;
+                if depth > MAX_DEPTH {
+                    return Err(too_deep(self.span(&p)));
+                }
+                self.depth.set(depth);
                 let mut climber = Climber {
                     builder: self,
                     toks: p.into_inner().collect(),
                     pos: 0,
                 };
-                climber.climb(0)
+                let result = climber.climb(0);
+                self.depth.set(depth - 1);
+                result
             }
             Rule::postfix => self.postfix(p),
             _ => self.primary(p),
@@ -439,10 +463,13 @@ impl Builder {
                     callee: target,
                     args: self.call_args(op)?,
                 },
-                Rule::index => ExprKind::Index {
-                    target,
-                    indices: parts(op).map(|c| self.expr(c)).collect::<Res<_>>()?,
-                },
+                Rule::index => {
+                    let mut indices = Vec::new();
+                    for c in parts(op) {
+                        indices.push(self.expr(c)?);
+                    }
+                    ExprKind::Index { target, indices }
+                }
                 Rule::field => ExprKind::Field {
                     target,
                     name: self.ident(only(op)),
@@ -662,10 +689,11 @@ impl<'i> Climber<'_, 'i> {
 
 /// Where the last token inside `p` ends.
 fn end_of(p: &Pair<'_, Rule>) -> usize {
-    match p.clone().into_inner().last() {
-        Some(last) => end_of(&last),
-        None => p.as_span().end(),
+    let mut p = p.clone();
+    while let Some(last) = p.clone().into_inner().last() {
+        p = last;
     }
+    p.as_span().end()
 }
 
 /// The digits of a postfix node that is just an integer literal.
@@ -707,6 +735,15 @@ fn unescape(text: &str) -> String {
         }
     }
     out
+}
+
+fn too_deep(span: Span) -> SyntaxError {
+    SyntaxError::new(
+        "expression nested too deeply",
+        span,
+        format!("more than {MAX_DEPTH} levels deep here"),
+    )
+    .with_help("name the inner parts with `fn` or `let` definitions")
 }
 
 fn misplaced_generator(span: Span) -> SyntaxError {
@@ -884,7 +921,7 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
     #[test]
     fn examples_parse() {
         let p = program(EXAMPLES);
-        assert_eq!(p.stmts.len(), 19);
+        assert_eq!(p.stmts.len(), 17);
         for s in &p.stmts {
             // Every statement span starts with its keyword or expression.
             let t = text(EXAMPLES, s.span);
@@ -987,17 +1024,17 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             k => panic!("{k:?}"),
         }
         match &p.stmts[12].kind {
-            StmtKind::Fn(f) => assert_eq!(
-                sx(&f.body),
-                "(if (== n 0) 0 (+ n (call f (- n 1))))"
-            ),
+            StmtKind::Fn(f) => assert_eq!(sx(&f.body), "(if (== n 0) 0 (+ n (call f (- n 1))))"),
             k => panic!("{k:?}"),
         }
         match &p.stmts[13].kind {
             StmtKind::Print(es) => {
                 assert_eq!(sx(&es[0]), r#"(call (call octal "0.137") 5)"#);
                 assert_eq!(sx(&es[1]), "(call (call subtraction {1 2 5}) 7)");
-                assert_eq!(sx(&es[2]), "(list (. o sg) (for o (call options (call Heap 3))))");
+                assert_eq!(
+                    sx(&es[2]),
+                    "(list (. o sg) (for o (call options (call Heap 3))))"
+                );
             }
             k => panic!("{k:?}"),
         }
@@ -1086,9 +1123,28 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         check("_x1", "_x1");
         // Keywords need a word boundary; these are ordinary names.
         for name in [
-            "index", "notes", "passive", "format", "iffy", "order", "android", "inx", "printer",
-            "letter", "gamer", "fns", "movement", "elsewhere", "thence", "forty", "trueish",
-            "pass", "misere", "P", "N", "w",
+            "index",
+            "notes",
+            "passive",
+            "format",
+            "iffy",
+            "order",
+            "android",
+            "inx",
+            "printer",
+            "letter",
+            "gamer",
+            "fns",
+            "movement",
+            "elsewhere",
+            "thence",
+            "forty",
+            "trueish",
+            "pass",
+            "misere",
+            "P",
+            "N",
+            "w",
         ] {
             check(name, name);
         }
@@ -1134,7 +1190,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         );
         check("[a for (a,) in t]", "(list a (for (pat a) t))");
         check("[a for (a) in t]", "(list a (for a t))");
-        check("[x for x in 1..=n if if x then a else b]", "(list x (for x (..= 1 n)) (if (if x a b)))");
+        check(
+            "[x for x in 1..=n if if x then a else b]",
+            "(list x (for x (..= 1 n)) (if (if x a b)))",
+        );
         check(
             "[if c then a else b for x in R]",
             "(list (if c a b) (for x R))",
@@ -1190,7 +1249,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             StmtKind::Print(es) => es,
             k => panic!("{k:?}"),
         };
-        assert_eq!(text(src, p.stmts[0].span), "print (1 + 2) * x, f(a)[0].b, -3 .. 5");
+        assert_eq!(
+            text(src, p.stmts[0].span),
+            "print (1 + 2) * x, f(a)[0].b, -3 .. 5"
+        );
         assert_eq!(text(src, es[0].span), "(1 + 2) * x");
         match &es[0].kind {
             ExprKind::Binary {
@@ -1222,7 +1284,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         let g = game(&p.stmts[1]);
         assert_eq!(text(src, g.name.span), "G");
         let m = &moves(g)[0];
-        assert_eq!(text(src, m.span), "move take(k in 1..=n) if k < 3 -> G(n - k)");
+        assert_eq!(
+            text(src, m.span),
+            "move take(k in 1..=n) if k < 3 -> G(n - k)"
+        );
         assert_eq!(text(src, m.label.span), "take");
         assert_eq!(text(src, m.bindings[0].span), "k in 1..=n");
         assert_eq!(text(src, m.bindings[0].iterable.span), "1..=n");
@@ -1279,8 +1344,9 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         let e = err(src);
         assert_eq!(e.message, "expected `,` or `)`, found `{`");
         assert_eq!(text(src, e.span), "{");
-        assert_eq!(e.note.as_deref(), Some("this `(` is not closed"));
-        assert_eq!(e.note_at, Some((9, 1).into()));
+        assert_eq!(e.notes.len(), 1);
+        assert_eq!(e.notes[0].label(), Some("this `(` is not closed"));
+        assert_eq!((e.notes[0].offset(), e.notes[0].len()), (9, 1));
         assert!(!e.incomplete);
     }
 
@@ -1326,7 +1392,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             Some("`in` is a keyword, so it cannot be used as a name")
         );
         let e = err("fn f(x, for) = 1");
-        assert_eq!(e.message, "expected a parameter name, found keyword `for`");
+        assert_eq!(
+            e.message,
+            "expected `)` or a parameter name, found keyword `for`"
+        );
         let e = err("let if = 1");
         assert_eq!(e.message, "expected a name, found keyword `if`");
         let e = err("game G(n) { move then -> 0 }");
@@ -1352,7 +1421,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         ] {
             let e = err(src);
             assert!(e.message.starts_with("a generator"), "{src}: {}", e.message);
-            assert_eq!(text(src, e.span), src[src.find('x').unwrap()..].trim_end_matches(')'));
+            assert_eq!(
+                text(src, e.span),
+                src[src.find('x').unwrap()..].trim_end_matches(')')
+            );
         }
         let src = "print [1, x for x in R]";
         let e = err(src);
@@ -1386,29 +1458,38 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         ] {
             let e = err(src);
             assert!(e.incomplete, "{src}");
-            assert_eq!(e.note_at, Some((opener, 1).into()), "{src}: {e:?}");
-            assert!(e.message.ends_with("found end of input"), "{src}: {}", e.message);
+            assert_eq!(e.notes[0].offset(), opener, "{src}: {e:?}");
+            assert!(
+                e.message.ends_with("found end of input"),
+                "{src}: {}",
+                e.message
+            );
         }
         let e = err("print (1, 2]");
-        assert_eq!(e.message, "expected `,` or `)`, found `]`");
+        assert_eq!(e.message, "expected `,`, `)` or an operator, found `]`");
         assert!(!e.incomplete);
     }
 
     #[test]
     fn error_other_messages() {
-        let e = err("print a..b..c");
-        assert!(e.message.ends_with("found `..`"), "{}", e.message);
+        let src = "print a..b..=c";
+        let e = err(src);
+        assert_eq!(e.message, "a range cannot be followed by `..=`");
+        assert_eq!(text(src, e.span), "..=");
         let e = err("game G(n) where n > 0 move m -> 0");
         assert_eq!(
             e.message,
             "expected `{`, `=` or an operator, found keyword `move`"
         );
         let e = err("game G(n) { move m(k in S) 0 }");
-        assert_eq!(e.message, "expected `if`, `->` or an operator, found `0`");
+        assert_eq!(e.message, "expected `->` or `if`, found `0`");
         let e = err("game G(n) { take(k in S) -> 0 }");
         assert_eq!(e.message, "expected `move` or `}`, found `take`");
         let e = err("print if a then b");
-        assert_eq!(e.message, "expected `else` or an operator, found end of input");
+        assert_eq!(
+            e.message,
+            "expected `else` or an operator, found end of input"
+        );
         let e = err("assert x = 3");
         assert_eq!(e.help.as_deref(), Some("to compare, write `==`"));
         let e = err("print 1 )");
@@ -1438,21 +1519,144 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
     }
 
     #[test]
-    fn depth_probe() {
-        for d in [10, 20, 30, 40, 50, 60, 80] {
-            let src = format!("print {}1{}", "(".repeat(d), ")".repeat(d));
-            eprintln!("depth {d}: {:?}", parse(&src, SRC).map(|_| ()).map_err(|e| e.message));
-            let src = format!("print {}1{}", "f(".repeat(d), ")".repeat(d));
-            eprintln!("call depth {d}: {:?}", parse(&src, SRC).map(|_| ()).map_err(|e| e.message));
+    fn message_probe() {
+        for src in [
+            "a == not b",
+            "- not x",
+            "game",
+            "game G",
+            "game G(",
+            "game G()",
+            "game G() where",
+            "game G() {",
+            "game G() { move",
+            "game G() { move m",
+            "game G() { move m(",
+            "game G() { move m(x",
+            "game G() { move m(x in",
+            "game G() { move m(x in S",
+            "game G() { move m(x in S)",
+            "game G() { move m(x in S) ->",
+            "fn",
+            "fn f",
+            "fn f(x)",
+            "fn f(x) =",
+            "let",
+            "let x",
+            "let x =",
+            "print",
+            "print 1,",
+            "assert",
+            "[x for",
+            "[x for x",
+            "[x for x in",
+            "[x for x in R",
+            "[x for x in R if",
+            "f(x for x in R",
+            "x.",
+            "x.1",
+            "x[",
+            "x[]",
+            "1 +* 2",
+            "if",
+            "if a",
+            "if a then",
+            "if a then b else",
+            ")",
+            "}",
+            "1 2 3 )",
+            "print \"a\" \"b",
+            "(1, 2",
+            "{1: 2}",
+            "x = 3",
+            "game G[](n) {}",
+            "print a; print b",
+            "x ! y",
+            "ω^",
+            "print @",
+        ] {
+            match parse(src, SRC) {
+                Ok(_) => eprintln!("{src:30} OK"),
+                Err(e) => eprintln!(
+                    "{src:30} {} [{}] help={:?} note={:?} inc={}",
+                    e.message, e.label, e.help, e.notes, e.incomplete
+                ),
+            }
         }
     }
 
     #[test]
-    fn deep_nesting_does_not_crash() {
-        let src = format!("print {}1{}", "(".repeat(200), ")".repeat(200));
-        assert_eq!(sx(&match &program(&src).stmts[0].kind {
-            StmtKind::Print(es) => es[0].clone(),
-            k => panic!("{k:?}"),
-        }), "1");
+    fn zz_probe() {
+        for d in [50, 99, 200, 1000] {
+            let src = format!("print {}1{}", "(".repeat(d), ")".repeat(d));
+            eprintln!(
+                "pest {d}: {:?}",
+                GrammarParser::parse(Rule::program, &src)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            );
+            eprintln!(
+                "full {d}: {:?}",
+                parse(&src, SRC).map(|_| ()).map_err(|e| e.message)
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_crashed() {
+        // Runs on the test harness's 2 MiB thread: the deepest accepted
+        // nesting must fit, one more level is a clean error.
+        let shapes = [
+            ("(", ")"),
+            ("f(", ")"),
+            ("[", "]"),
+            ("{", "}"),
+            ("[x for x in ", "]"),
+            ("xs[", "]"),
+            ("if c then 1 else ", ""),
+            ("all(", " for x in R)"),
+        ];
+        for (open, close) in shapes {
+            for d in [50, 99, 200] {
+                let src = format!("print {}1{}", open.repeat(d), close.repeat(d));
+                eprintln!(
+                    "{open} pest {d}: {:?}",
+                    GrammarParser::parse(Rule::program, &src)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                );
+                eprintln!(
+                    "{open} full {d}: {:?}",
+                    parse(&src, SRC).map(|_| ()).map_err(|e| e.message)
+                );
+            }
+            let ok = format!(
+                "print {}1{}",
+                open.repeat(MAX_DEPTH - 1),
+                close.repeat(MAX_DEPTH - 1)
+            );
+            parse(&ok, SRC).unwrap_or_else(|e| panic!("{open}: {}", e.message));
+            let deep = format!(
+                "print {}1{}",
+                open.repeat(MAX_DEPTH + 5),
+                close.repeat(MAX_DEPTH + 5)
+            );
+            let e = parse(&deep, SRC).unwrap_err();
+            assert_eq!(e.message, "expression nested too deeply", "{open}");
+        }
+        // Far deeper: pest's own guard or ours, never a crash.
+        for n in [1000, 5000] {
+            let src = format!("print {}1{}", "(".repeat(n), ")".repeat(n));
+            assert!(parse(&src, SRC).is_err());
+        }
+        // Long flat sequences do not recurse.
+        let src = format!("print {}1", "-".repeat(20_000));
+        assert!(parse(&src, SRC).is_ok());
+        let src = format!("print {}x", "not ".repeat(20_000));
+        assert!(parse(&src, SRC).is_ok());
+        let src = format!("print 0{}", " + 1".repeat(20_000));
+        assert!(parse(&src, SRC).is_ok());
+        let src = format!("print 0{}", " < 1".repeat(2_000));
+        assert!(parse(&src, SRC).is_ok());
     }
 }

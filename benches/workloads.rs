@@ -1,0 +1,562 @@
+//! Speed benchmark: `grundy` against the hand-written Rust baselines.
+//!
+//! Four workloads from `../shared/bench/README.md` are written as rule files in
+//! this folder (`nim3pass.game`, `emptydivide.game`, `welter4.game`,
+//! `chocolate3d.game`). Each computes the SG value of every position of the
+//! workload by searching the game's moves and prints one checksum line,
+//!
+//! ```text
+//! workload=welter4 states=635376 sum=19998720 p=10416 max=63
+//! ```
+//!
+//! which must equal, byte for byte, the line printed by the baseline program
+//! and the line recorded in the README for that size.
+//!
+//! For every workload the harness runs `grundy run benches/<name>.game --set
+//! N=<size>` and, when `../shared/bench/baselines` exists, the baseline binary
+//! `<name> <size>`, alternating the two, and reports the median wall time and
+//! the median peak resident set size of each. Any mismatch of a checksum line
+//! (or a failing child) ends the bench with a non-zero exit status.
+//!
+//! Usage (arguments after `--`; the words may be combined):
+//!
+//! ```text
+//! cargo bench --bench workloads                      # large sizes, median of 3 runs
+//! cargo bench --bench workloads -- --quick           # smoke run: default sizes, 1 run
+//! cargo bench --bench workloads -- welter4 nim       # only workloads containing a filter
+//! cargo bench --bench workloads -- --sizes default --runs 5
+//! cargo bench --bench workloads -- --no-baseline     # grundy's figures only
+//! ```
+//!
+//! Environment: `GRUNDY_BENCH_SIZES=default|large` and `GRUNDY_BENCH_RUNS=<k>`
+//! (defaults for `--sizes` / `--runs`), `GRUNDY_BENCH_BASELINES=<dir>` (the
+//! baselines' cargo project, instead of `../shared/bench/baselines`),
+//! `GRUNDY_BENCH_TIMER=wait4` (measure with wait4(2) even when `/usr/bin/time`
+//! is present).
+//!
+//! Measurement: wall time is taken around the child process; peak RSS is
+//! `/usr/bin/time -v`'s "Maximum resident set size" when `/usr/bin/time`
+//! exists (as in the README's `run_bench.py`), otherwise `ru_maxrss` from
+//! wait4(2). The baselines are built with `cargo build --release --locked` into
+//! `target/baselines/`, so nothing is written into `../shared`.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+/// One workload: its name (rule file `benches/<name>.game`, baseline binary
+/// `<name>`), its two sizes, and the README's checksum line at each size.
+struct Workload {
+    name: &'static str,
+    default_n: u64,
+    default_line: &'static str,
+    large_n: u64,
+    large_line: &'static str,
+}
+
+/// Sizes and checksum lines as recorded in `../shared/bench/README.md`.
+const WORKLOADS: [Workload; 4] = [
+    Workload {
+        name: "nim3pass",
+        default_n: 40,
+        default_line: "workload=nim3pass states=137842 sum=3597194 p=2770 max=65",
+        large_n: 120,
+        large_line: "workload=nim3pass states=3543122 sum=239085261 p=26518 max=207",
+    },
+    Workload {
+        name: "emptydivide",
+        default_n: 400,
+        default_line: "workload=emptydivide states=160000 sum=428727 p=40000 max=9",
+        large_n: 2000,
+        large_line: "workload=emptydivide states=4000000 sum=11356374 p=1000000 max=11",
+    },
+    Workload {
+        name: "welter4",
+        default_n: 64,
+        default_line: "workload=welter4 states=635376 sum=19998720 p=10416 max=63",
+        large_n: 128,
+        large_line: "workload=welter4 states=10668000 sum=677289984 p=85344 max=127",
+    },
+    Workload {
+        name: "chocolate3d",
+        default_n: 60,
+        default_line: "workload=chocolate3d states=76901 sum=2748866 p=1183 max=94",
+        large_n: 200,
+        large_line: "workload=chocolate3d states=2720334 sum=323153106 p=10791 max=324",
+    },
+];
+
+const USAGE: &str = "\
+usage: cargo bench --bench workloads -- [--quick] [--sizes default|large] [--runs K]
+                                        [--no-baseline] [FILTER ...]
+  --quick          smoke run: default sizes, 1 run (same as --sizes default --runs 1)
+  --sizes S        'large' (default; the README's larger sizes) or 'default'
+  --runs K         timed runs per program; the median is reported (default 3)
+  --no-baseline    do not build or run the baselines
+  FILTER           run only the workloads whose name contains one of the filters
+env: GRUNDY_BENCH_SIZES, GRUNDY_BENCH_RUNS, GRUNDY_BENCH_BASELINES=<dir>, GRUNDY_BENCH_TIMER=wait4";
+
+#[derive(Clone, Copy, PartialEq)]
+enum Sizes {
+    Default,
+    Large,
+}
+
+struct Options {
+    sizes: Sizes,
+    runs: usize,
+    baseline: bool,
+    filters: Vec<String>,
+}
+
+fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    match s {
+        "default" | "quick" | "small" => Ok(Sizes::Default),
+        "large" => Ok(Sizes::Large),
+        _ => Err(format!(
+            "unknown sizes {s:?} (expected 'default' or 'large')"
+        )),
+    }
+}
+
+fn parse_runs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(k) if k >= 1 => Ok(k),
+        _ => Err(format!("bad number of runs {s:?}")),
+    }
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut opts = Options {
+        sizes: match std::env::var("GRUNDY_BENCH_SIZES") {
+            Ok(s) => parse_sizes(&s)?,
+            Err(_) => Sizes::Large,
+        },
+        runs: match std::env::var("GRUNDY_BENCH_RUNS") {
+            Ok(s) => parse_runs(&s)?,
+            Err(_) => 3,
+        },
+        baseline: true,
+        filters: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            // `cargo bench` passes `--bench` to every bench target.
+            "--bench" => {}
+            "--quick" => {
+                opts.sizes = Sizes::Default;
+                opts.runs = 1;
+            }
+            "--sizes" => opts.sizes = parse_sizes(&args.next().ok_or("--sizes needs a value")?)?,
+            "--runs" => opts.runs = parse_runs(&args.next().ok_or("--runs needs a value")?)?,
+            "--no-baseline" => opts.baseline = false,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            a if a.starts_with('-') => return Err(format!("unknown option {a:?}")),
+            a => opts.filters.push(a.to_string()),
+        }
+    }
+    Ok(opts)
+}
+
+/// The result of one timed run of a child process.
+struct Sample {
+    stdout: String,
+    wall_s: f64,
+    /// Peak resident set size in KiB (None if it could not be measured).
+    rss_kib: Option<u64>,
+}
+
+const GNU_TIME: &str = "/usr/bin/time";
+
+fn use_gnu_time() -> bool {
+    std::env::var("GRUNDY_BENCH_TIMER").map_or(true, |t| t != "wait4")
+        && Path::new(GNU_TIME).exists()
+}
+
+/// Runs `program args` once, returning its standard output, wall time and peak RSS.
+/// A non-zero exit status is an error carrying the child's standard error.
+fn measure(program: &Path, args: &[OsString]) -> Result<Sample, String> {
+    let shown = format!(
+        "{} {}",
+        program.display(),
+        args.iter()
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    if use_gnu_time() {
+        let start = Instant::now();
+        let out = Command::new(GNU_TIME)
+            .arg("-v")
+            .arg(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {GNU_TIME} {shown}: {e}"))?;
+        let wall_s = start.elapsed().as_secs_f64();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            return Err(format!("`{shown}` failed ({}):\n{stderr}", out.status));
+        }
+        let rss_kib = stderr
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+            .and_then(|v| v.trim().parse().ok());
+        Ok(Sample {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            wall_s,
+            rss_kib,
+        })
+    } else {
+        measure_wait4(program, args, &shown)
+    }
+}
+
+/// Fallback without `/usr/bin/time`: reap the child with wait4(2) to get its rusage.
+#[cfg(unix)]
+fn measure_wait4(program: &Path, args: &[OsString], shown: &str) -> Result<Sample, String> {
+    let start = Instant::now();
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    // Drain stderr on a thread so that neither pipe can fill up and block the child.
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err_pipe.read_to_string(&mut s);
+        s
+    });
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_string(&mut stdout)
+        .map_err(|e| format!("reading the output of {shown}: {e}"))?;
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own, not yet reaped child; the pointers are valid for the call.
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall_s = start.elapsed().as_secs_f64();
+    let stderr = err_thread.join().unwrap_or_default();
+    if rc != pid {
+        return Err(format!(
+            "wait4 on {shown} failed: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        return Err(format!(
+            "`{shown}` failed (wait status {status}):\n{stderr}"
+        ));
+    }
+    // ru_maxrss is in KiB on Linux and in bytes on macOS.
+    let maxrss = usage.ru_maxrss as u64;
+    let rss_kib = if cfg!(target_os = "macos") {
+        maxrss / 1024
+    } else {
+        maxrss
+    };
+    Ok(Sample {
+        stdout,
+        wall_s,
+        rss_kib: Some(rss_kib),
+    })
+}
+
+/// Fallback on systems without wait4(2): wall time only.
+#[cfg(not(unix))]
+fn measure_wait4(program: &Path, args: &[OsString], shown: &str) -> Result<Sample, String> {
+    let start = Instant::now();
+    let out = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    let wall_s = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("`{shown}` failed ({}):\n{stderr}", out.status));
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    Ok(Sample {
+        stdout,
+        wall_s,
+        rss_kib: None,
+    })
+}
+
+/// Builds the baselines into `target/baselines/` and returns the folder holding the
+/// binaries, or None if the baselines' project is absent.
+fn build_baselines(root: &Path) -> Result<Option<PathBuf>, String> {
+    let dir = match std::env::var_os("GRUNDY_BENCH_BASELINES") {
+        Some(d) => PathBuf::from(d),
+        None => root.join("../shared/bench/baselines"),
+    };
+    let manifest = dir.join("Cargo.toml");
+    if !manifest.exists() {
+        eprintln!(
+            "baselines: {} not found; reporting grundy's figures only",
+            manifest.display()
+        );
+        return Ok(None);
+    }
+    let target_dir = root.join("target/baselines");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    eprintln!(
+        "baselines: building {} into {}",
+        manifest.display(),
+        target_dir.display()
+    );
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .status()
+        .map_err(|e| format!("cannot run cargo to build the baselines: {e}"))?;
+    if !status.success() {
+        return Err(format!("building the baselines failed ({status})"));
+    }
+    Ok(Some(target_dir.join("release")))
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Median wall time and median peak RSS (MiB) of a program's runs.
+struct Summary {
+    wall_s: f64,
+    rss_mib: Option<f64>,
+}
+
+fn summarise(samples: &[Sample]) -> Summary {
+    let walls: Vec<f64> = samples.iter().map(|s| s.wall_s).collect();
+    let rss: Option<Vec<f64>> = samples
+        .iter()
+        .map(|s| s.rss_kib.map(|k| k as f64 / 1024.0))
+        .collect();
+    Summary {
+        wall_s: median(&walls),
+        rss_mib: rss.map(|r| median(&r)),
+    }
+}
+
+struct Row {
+    name: &'static str,
+    n: u64,
+    grundy: Summary,
+    baseline: Option<Summary>,
+    ok: bool,
+}
+
+fn fmt_opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    x.map_or_else(|| "-".to_string(), f)
+}
+
+fn print_table(rows: &[Row]) {
+    let header = [
+        "workload",
+        "N",
+        "grundy (s)",
+        "baseline (s)",
+        "ratio",
+        "grundy RSS (MiB)",
+        "baseline RSS (MiB)",
+        "RSS ratio",
+        "checksum",
+    ];
+    let mut cells: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for r in rows {
+        let b_wall = r.baseline.as_ref().map(|b| b.wall_s);
+        let b_rss = r.baseline.as_ref().and_then(|b| b.rss_mib);
+        let ratio = b_wall.map(|b| r.grundy.wall_s / b);
+        let rss_ratio = match (r.grundy.rss_mib, b_rss) {
+            (Some(g), Some(b)) => Some(g / b),
+            _ => None,
+        };
+        cells.push(vec![
+            r.name.to_string(),
+            r.n.to_string(),
+            format!("{:.3}", r.grundy.wall_s),
+            fmt_opt(b_wall, |x| format!("{x:.3}")),
+            fmt_opt(ratio, |x| format!("{x:.1}x")),
+            fmt_opt(r.grundy.rss_mib, |x| format!("{x:.1}")),
+            fmt_opt(b_rss, |x| format!("{x:.1}")),
+            fmt_opt(rss_ratio, |x| format!("{x:.1}x")),
+            (if r.ok { "ok" } else { "MISMATCH" }).to_string(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| cells.iter().map(|row| row[c].len()).max().unwrap_or(0))
+        .collect();
+    for (i, row) in cells.iter().enumerate() {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (s, w))| {
+                if c == 0 {
+                    format!("{s:<w$}")
+                } else {
+                    format!("{s:>w$}")
+                }
+            })
+            .collect();
+        println!("| {} |", line.join(" | "));
+        if i == 0 {
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            println!("|-{}-|", rule.join("-|-"));
+        }
+    }
+}
+
+fn run() -> Result<bool, String> {
+    let opts = parse_options()?;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // Cargo builds the `grundy` binary (bench profile = release settings) for benches.
+    // Time a private copy of it, so that a `cargo build --release` running alongside
+    // cannot swap the binary between runs.
+    let built = PathBuf::from(env!("CARGO_BIN_EXE_grundy"));
+    let grundy = root
+        .join("target/workloads-bench")
+        .join(built.file_name().expect("a file name"));
+    std::fs::create_dir_all(grundy.parent().expect("has a parent"))
+        .and_then(|()| std::fs::copy(&built, &grundy))
+        .map_err(|e| {
+            format!(
+                "cannot copy {} to {}: {e}",
+                built.display(),
+                grundy.display()
+            )
+        })?;
+    let baselines = if opts.baseline {
+        build_baselines(&root)?
+    } else {
+        None
+    };
+
+    let selected: Vec<&Workload> = WORKLOADS
+        .iter()
+        .filter(|w| {
+            opts.filters.is_empty() || opts.filters.iter().any(|f| w.name.contains(f.as_str()))
+        })
+        .collect();
+    if selected.is_empty() {
+        return Err(format!("no workload matches {:?}\n{USAGE}", opts.filters));
+    }
+    eprintln!(
+        "grundy: {}\nsizes: {}, runs: {} (median), timer: {}",
+        grundy.display(),
+        if opts.sizes == Sizes::Large {
+            "large"
+        } else {
+            "default"
+        },
+        opts.runs,
+        if use_gnu_time() {
+            "/usr/bin/time -v"
+        } else {
+            "wait4"
+        }
+    );
+
+    let mut rows = Vec::new();
+    let mut all_ok = true;
+    for w in selected {
+        let (n, expected) = match opts.sizes {
+            Sizes::Default => (w.default_n, w.default_line),
+            Sizes::Large => (w.large_n, w.large_line),
+        };
+        let game = root.join("benches").join(format!("{}.game", w.name));
+        let g_args: Vec<OsString> = vec![
+            "run".into(),
+            game.into_os_string(),
+            "--set".into(),
+            format!("N={n}").into(),
+        ];
+        let b_prog = baselines.as_ref().map(|d| d.join(w.name));
+        let b_args: Vec<OsString> = vec![n.to_string().into()];
+
+        let (mut g_samples, mut b_samples) = (Vec::new(), Vec::new());
+        // Alternate the two programs, so that a noisy stretch hurts both alike.
+        for run in 1..=opts.runs {
+            let g = measure(&grundy, &g_args)?;
+            eprintln!(
+                "  {} N={n} grundy   run {run}/{}: {:8.3} s",
+                w.name, opts.runs, g.wall_s
+            );
+            g_samples.push(g);
+            if let Some(b_prog) = &b_prog {
+                let b = measure(b_prog, &b_args)?;
+                eprintln!(
+                    "  {} N={n} baseline run {run}/{}: {:8.3} s",
+                    w.name, opts.runs, b.wall_s
+                );
+                b_samples.push(b);
+            }
+        }
+
+        // Every output must be exactly the README's checksum line.
+        let mut ok = true;
+        for (who, s) in g_samples
+            .iter()
+            .map(|s| ("grundy", s))
+            .chain(b_samples.iter().map(|s| ("baseline", s)))
+        {
+            let got = s.stdout.trim_end_matches(['\n', '\r']);
+            if got != expected {
+                ok = false;
+                eprintln!(
+                    "CHECKSUM MISMATCH: {} N={n} ({who})\n  expected: {expected}\n  got:      {got}",
+                    w.name
+                );
+            }
+        }
+        all_ok &= ok;
+        rows.push(Row {
+            name: w.name,
+            n,
+            grundy: summarise(&g_samples),
+            baseline: (!b_samples.is_empty()).then(|| summarise(&b_samples)),
+            ok,
+        });
+    }
+    println!();
+    print_table(&rows);
+    Ok(all_ok)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("error: at least one checksum line differs (see above)");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

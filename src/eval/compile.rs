@@ -304,12 +304,7 @@ impl<'a> Compiler<'a> {
 
     /// The result of a move: positions of keyed games are written straight
     /// into a key; anything else is evaluated as a game value.
-    fn result(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        e: &IrExpr,
-    ) -> Box<dyn Fn(&mut Env, &mut dyn Sink) -> Fallible<()>> {
+    fn result(&self, game: GameId, n_statics: usize, e: &IrExpr) -> MoveCode {
         match &e.kind {
             IrKind::Const(Value::Int(0)) => Box::new(|env, sink| sink.option(env, Target::Zero)),
             IrKind::Position {

@@ -16,6 +16,9 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::ir::ir::{FnId, GameId};
 use crate::syntax::Span;
 
+/// A game and its static arguments.
+type InstanceKey = (GameId, Rc<[Value]>);
+
 /// How a game instance generates its options.
 #[derive(Clone)]
 pub enum Rules {
@@ -53,7 +56,7 @@ pub struct Runtime {
     pub games: Vec<Option<Rc<CompiledGame>>>,
     pub globals: RefCell<Vec<Option<Value>>>,
     instances: RefCell<Vec<Rc<Instance>>>,
-    instance_ids: RefCell<FxHashMap<(GameId, Rc<[Value]>), InstanceId>>,
+    instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
     pub limits: Limits,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,

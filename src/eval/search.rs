@@ -261,7 +261,7 @@ fn run_search(
     let mut last = 0;
     while let Some(top) = stack.last_mut() {
         steps = steps.wrapping_add(1);
-        if steps % 4096 == 0 {
+        if steps.is_multiple_of(4096) {
             env.rt.check_interrupt(span)?;
         }
         let instance = top.instance;

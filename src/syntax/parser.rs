@@ -144,10 +144,11 @@ fn binary(op: BinaryOp, op_span: Span, lhs: Expr, rhs: Expr) -> Expr {
     }
 }
 
-/// How deeply expressions may nest (brackets, `if` chains). pest and the
-/// builder recurse on nesting; past this the text is refused rather than
-/// risking the stack (tests run on 2 MiB threads).
-const MAX_DEPTH: usize = 100000;
+/// How deeply expressions may nest (brackets, `if` branches). pest and the
+/// builder recurse on nesting, a few KiB of stack per level; past this the
+/// text is refused rather than risking the stack (tests run on 2 MiB
+/// threads, and the `deep_nesting` test checks the limit fits there).
+pub const MAX_DEPTH: usize = 100;
 
 struct Builder {
     source: SourceId,
@@ -1484,7 +1485,7 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         let e = err("game G(n) { move m(k in S) 0 }");
         assert_eq!(e.message, "expected `->` or `if`, found `0`");
         let e = err("game G(n) { take(k in S) -> 0 }");
-        assert_eq!(e.message, "expected `move` or `}`, found `take`");
+        assert_eq!(e.message, "expected `}` or `move`, found `take`");
         let e = err("print if a then b");
         assert_eq!(
             e.message,
@@ -1519,90 +1520,6 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
     }
 
     #[test]
-    fn message_probe() {
-        for src in [
-            "a == not b",
-            "- not x",
-            "game",
-            "game G",
-            "game G(",
-            "game G()",
-            "game G() where",
-            "game G() {",
-            "game G() { move",
-            "game G() { move m",
-            "game G() { move m(",
-            "game G() { move m(x",
-            "game G() { move m(x in",
-            "game G() { move m(x in S",
-            "game G() { move m(x in S)",
-            "game G() { move m(x in S) ->",
-            "fn",
-            "fn f",
-            "fn f(x)",
-            "fn f(x) =",
-            "let",
-            "let x",
-            "let x =",
-            "print",
-            "print 1,",
-            "assert",
-            "[x for",
-            "[x for x",
-            "[x for x in",
-            "[x for x in R",
-            "[x for x in R if",
-            "f(x for x in R",
-            "x.",
-            "x.1",
-            "x[",
-            "x[]",
-            "1 +* 2",
-            "if",
-            "if a",
-            "if a then",
-            "if a then b else",
-            ")",
-            "}",
-            "1 2 3 )",
-            "print \"a\" \"b",
-            "(1, 2",
-            "{1: 2}",
-            "x = 3",
-            "game G[](n) {}",
-            "print a; print b",
-            "x ! y",
-            "ω^",
-            "print @",
-        ] {
-            match parse(src, SRC) {
-                Ok(_) => eprintln!("{src:30} OK"),
-                Err(e) => eprintln!(
-                    "{src:30} {} [{}] help={:?} note={:?} inc={}",
-                    e.message, e.label, e.help, e.notes, e.incomplete
-                ),
-            }
-        }
-    }
-
-    #[test]
-    fn zz_probe() {
-        for d in [50, 99, 200, 1000] {
-            let src = format!("print {}1{}", "(".repeat(d), ")".repeat(d));
-            eprintln!(
-                "pest {d}: {:?}",
-                GrammarParser::parse(Rule::program, &src)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            );
-            eprintln!(
-                "full {d}: {:?}",
-                parse(&src, SRC).map(|_| ()).map_err(|e| e.message)
-            );
-        }
-    }
-
-    #[test]
     fn deep_nesting_is_refused_not_crashed() {
         // Runs on the test harness's 2 MiB thread: the deepest accepted
         // nesting must fit, one more level is a clean error.
@@ -1617,19 +1534,6 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             ("all(", " for x in R)"),
         ];
         for (open, close) in shapes {
-            for d in [50, 99, 200] {
-                let src = format!("print {}1{}", open.repeat(d), close.repeat(d));
-                eprintln!(
-                    "{open} pest {d}: {:?}",
-                    GrammarParser::parse(Rule::program, &src)
-                        .map(|_| ())
-                        .map_err(|e| e.to_string())
-                );
-                eprintln!(
-                    "{open} full {d}: {:?}",
-                    parse(&src, SRC).map(|_| ()).map_err(|e| e.message)
-                );
-            }
             let ok = format!(
                 "print {}1{}",
                 open.repeat(MAX_DEPTH - 1),

@@ -37,6 +37,34 @@ pub enum Target<'a> {
 /// move are in the current frame of `env` while `option` runs.
 pub trait Sink {
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()>;
+
+    /// A run of options `instance(base + coef * k)` (all integer arguments)
+    /// for `k` in `lo..hi`, with `k` bound in `slot`. The SG search reads
+    /// such runs with a stride through the memo; this default goes one by one.
+    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        let mut key = Key::default();
+        for k in run.lo..run.hi {
+            env.set_local(run.slot, Value::Int(k));
+            key.clear();
+            for (b, c) in run.bases.iter().zip(run.coefs) {
+                key.tags.push(Tag::Int);
+                key.coords.push(b + c * k);
+            }
+            self.option(env, Target::Position(run.instance, &key))?;
+        }
+        Ok(())
+    }
+}
+
+/// Options `instance(bases + coefs * k)` for `k` in `lo..hi`; every
+/// coordinate is known to fit in 64 bits over the whole run.
+pub struct AffineRun<'a> {
+    pub instance: InstanceId,
+    pub slot: Slot,
+    pub lo: i64,
+    pub hi: i64,
+    pub bases: &'a [i64],
+    pub coefs: &'a [i64],
 }
 
 pub struct CompiledFn {
@@ -246,11 +274,18 @@ impl<'a> Compiler<'a> {
     }
 
     fn compile_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> CompiledMove {
-        let clauses: Vec<CClause> = m.bindings.iter().map(|b| self.clause_for(b)).collect();
         let mut names = Vec::new();
         for b in &m.bindings {
             b.pattern.names(&mut names);
         }
+        if let Some(run) = self.affine_move(game, g.n_statics, m) {
+            return CompiledMove {
+                label: m.label.clone(),
+                names,
+                run,
+            };
+        }
+        let clauses: Vec<CClause> = m.bindings.iter().map(|b| self.clause_for(b)).collect();
         let guard = m.guard.as_ref().map(|e| (self.expr(e), e.span));
         let emit = self.result(game, g.n_statics, &m.result);
         let run: MoveCode = Box::new(move |env, sink| {
@@ -269,6 +304,157 @@ impl<'a> Compiler<'a> {
             label: m.label.clone(),
             names,
             run,
+        }
+    }
+
+    /// A move `label(..., k in lo..hi) -> G(args)` without a guard, whose
+    /// arguments are all `base + coef * k` with integer bases computed from
+    /// outer names and constant coefficients: the innermost loop then runs
+    /// without evaluating any code per option.
+    fn affine_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<MoveCode> {
+        if m.guard.is_some() {
+            return None;
+        }
+        let (last, outer) = m.bindings.split_last()?;
+        let IrPattern::Slot { slot: k, .. } = last.pattern else {
+            return None;
+        };
+        let IrKind::Range {
+            start,
+            end,
+            inclusive,
+        } = &last.iterable.kind
+        else {
+            return None;
+        };
+        let IrKind::Position {
+            game: target,
+            statics,
+            args,
+        } = &m.result.kind
+        else {
+            return None;
+        };
+        let same_instance = *target == game
+            && statics.len() == n_statics
+            && statics
+                .iter()
+                .enumerate()
+                .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+        if !same_instance || self.aliases.contains(target) || args.is_empty() || args.len() > 8 {
+            return None;
+        }
+        let mut bases = Vec::new();
+        let mut coefs = Vec::new();
+        for a in args {
+            let (base, coef) = self.affine_in(a, k)?;
+            bases.push(base);
+            coefs.push(coef);
+        }
+        let lo = self.int_expr(start)?;
+        let hi = self.int_expr(end)?;
+        let inclusive = *inclusive;
+        let clauses: Vec<CClause> = outer.iter().map(|b| self.clause_for(b)).collect();
+        // The generic form, for when a bound or base is not a plain integer.
+        let fallback_clauses: Vec<CClause> =
+            m.bindings.iter().map(|b| self.clause_for(b)).collect();
+        let fallback = self.result(game, n_statics, &m.result);
+        Some(Box::new(move |env, sink| {
+            run_clauses(env, &clauses, &mut |env| {
+                let mut base_vals = [0i64; 8];
+                let mut ok = true;
+                for (v, b) in base_vals.iter_mut().zip(&bases) {
+                    match b(env) {
+                        Some(x) => *v = x,
+                        None => ok = false,
+                    }
+                }
+                let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
+                    let b = if inclusive { b.checked_add(1)? } else { b };
+                    Some((a, b))
+                });
+                let n = bases.len();
+                match bounds {
+                    Some((a, b)) if ok => {
+                        if a >= b {
+                            return Ok(true);
+                        }
+                        // Every coordinate is monotone in k: checking both
+                        // ends rules out overflow inside the run.
+                        let fits = (0..n).all(|j| {
+                            [a, b - 1].iter().all(|&k| {
+                                coefs[j]
+                                    .checked_mul(k)
+                                    .and_then(|x| x.checked_add(base_vals[j]))
+                                    .is_some()
+                            })
+                        });
+                        if fits {
+                            let run = AffineRun {
+                                instance: env.instance,
+                                slot: k,
+                                lo: a,
+                                hi: b,
+                                bases: &base_vals[..n],
+                                coefs: &coefs,
+                            };
+                            sink.affine(env, &run)?;
+                            return Ok(true);
+                        }
+                        generic_innermost(env, &fallback_clauses, &fallback, sink)
+                    }
+                    _ => generic_innermost(env, &fallback_clauses, &fallback, sink),
+                }
+            })?;
+            Ok(())
+        }))
+    }
+
+    /// `e` as `base + coef * k`: an integer base not mentioning `k` and a
+    /// constant coefficient.
+    fn affine_in(&self, e: &IrExpr, k: Slot) -> Option<(IntCode, i64)> {
+        if !mentions(e, k) {
+            return Some((self.int_expr(e)?, 0));
+        }
+        match &e.kind {
+            IrKind::Local(s) if *s == k => Some((Box::new(|_| Some(0)), 1)),
+            IrKind::Binary { op, lhs, rhs, .. } => match op {
+                BinaryOp::Add | BinaryOp::Sub => {
+                    let (lb, lc) = self.affine_in(lhs, k)?;
+                    let (rb, rc) = self.affine_in(rhs, k)?;
+                    let sub = *op == BinaryOp::Sub;
+                    let coef = if sub {
+                        lc.checked_sub(rc)?
+                    } else {
+                        lc.checked_add(rc)?
+                    };
+                    Some((
+                        Box::new(move |env| {
+                            let (x, y) = (lb(env)?, rb(env)?);
+                            if sub {
+                                x.checked_sub(y)
+                            } else {
+                                x.checked_add(y)
+                            }
+                        }),
+                        coef,
+                    ))
+                }
+                BinaryOp::Mul => {
+                    let (c, other) = match (&lhs.kind, &rhs.kind) {
+                        (IrKind::Const(Value::Int(c)), _) => (*c, rhs),
+                        (_, IrKind::Const(Value::Int(c))) => (*c, lhs),
+                        _ => return None,
+                    };
+                    let (b, coef) = self.affine_in(other, k)?;
+                    Some((
+                        Box::new(move |env| b(env)?.checked_mul(c)),
+                        coef.checked_mul(c)?,
+                    ))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -1137,4 +1323,45 @@ fn octal_digits(code: &Value, span: Span) -> Fallible<Value> {
         .map(|c| c.to_digit(8).map(|d| Value::Int(d as i64)).ok_or_else(bad))
         .collect::<Fallible<Vec<_>>>()?;
     Ok(Value::list(digits))
+}
+
+/// Runs only the innermost binding of `clauses` (the outer ones are bound
+/// already) and emits each option the generic way.
+fn generic_innermost(
+    env: &mut Env,
+    clauses: &[CClause],
+    emit: &MoveCode,
+    sink: &mut dyn Sink,
+) -> Fallible<bool> {
+    let last = &clauses[clauses.len() - 1..];
+    run_clauses(env, last, &mut |env| {
+        emit(env, sink)?;
+        Ok(true)
+    })
+}
+
+/// Whether `e` reads the local `slot`.
+fn mentions(e: &IrExpr, slot: Slot) -> bool {
+    let any = |es: &[IrExpr]| es.iter().any(|x| mentions(x, slot));
+    match &e.kind {
+        IrKind::Local(s) => *s == slot,
+        IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => false,
+        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => any(xs),
+        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => any(args),
+        IrKind::CallValue { callee, args } => mentions(callee, slot) || any(args),
+        IrKind::Position { statics, args, .. } => any(statics) || any(args),
+        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => any(statics),
+        IrKind::Unary(_, x) => mentions(x, slot),
+        IrKind::Binary { lhs, rhs, .. } => mentions(lhs, slot) || mentions(rhs, slot),
+        IrKind::Range { start, end, .. } => mentions(start, slot) || mentions(end, slot),
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => mentions(cond, slot) || mentions(then, slot) || mentions(otherwise, slot),
+        IrKind::Index { target, index } => mentions(target, slot) || mentions(index, slot),
+        IrKind::Field { target, .. } => mentions(target, slot),
+        // Comprehensions may bind the same slot again; be conservative.
+        IrKind::Collect { .. } | IrKind::Aggregate { .. } => true,
+    }
 }

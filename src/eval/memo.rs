@@ -335,6 +335,47 @@ impl Memo {
         }
     }
 
+    /// The states of the positions `bases + coefs * k` (integer arguments)
+    /// for `k` in `lo..hi`, in order. Inside the dense window the index moves
+    /// by a fixed stride, so no key is built per position.
+    pub fn scan_ints(
+        &mut self,
+        bases: &[i64],
+        coefs: &[i64],
+        lo: i64,
+        hi: i64,
+        mut f: impl FnMut(i64, State),
+    ) {
+        let tags: Tags = bases.iter().map(|_| Tag::Int).collect();
+        let Some(s) = self.shape_of(&tags) else {
+            (lo..hi).for_each(|k| f(k, State::Unknown));
+            return;
+        };
+        self.last_shape = s;
+        let table = &self.shapes[s];
+        let at = |k: i64| -> Coords { bases.iter().zip(coefs).map(|(b, c)| b + c * k).collect() };
+        if let (Some(first), Some(_)) = (table.index(&at(lo)), table.index(&at(hi - 1))) {
+            let stride: isize = coefs
+                .iter()
+                .zip(&table.shifts)
+                .map(|(&c, &sh)| (c as isize) << sh)
+                .sum();
+            let mut idx = first as isize;
+            for k in lo..hi {
+                let code = match table.dense[idx as usize] {
+                    BIG => table.big[&(idx as u64)],
+                    c => c as u64,
+                };
+                f(k, State::decode(code));
+                idx += stride;
+            }
+        } else {
+            for k in lo..hi {
+                f(k, State::decode(table.get(&at(k))));
+            }
+        }
+    }
+
     pub fn set(&mut self, key: &Key, state: State) {
         if matches!(state, State::Value(_) | State::Invalid) {
             self.stored += 1;

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::compile::{satisfies_where, CompiledBody, Sink, Target};
+use super::compile::{satisfies_where, AffineRun, CompiledBody, Sink, Target};
 use super::memo::{Key, State};
 use super::runtime::{Env, Instance, Rules};
 use super::value::{Game, InstanceId, Position};
@@ -77,6 +77,8 @@ struct SgSink {
     /// Set when an option is on the current path: a cycle.
     cycle_at: Option<(InstanceId, Key)>,
     last: Option<(InstanceId, Rc<Instance>)>,
+    /// Reused buffer: option indices of a run the memo could not answer.
+    slow: Vec<i64>,
     span: Span,
 }
 
@@ -116,14 +118,7 @@ impl SgSink {
     /// position (then `invalid` is set).
     fn lookup(&mut self, env: &mut Env, instance: InstanceId, key: &Key) -> Fallible<Lookup> {
         // Options almost always lead to the same instance: keep it at hand.
-        let inst = match &self.last {
-            Some((id, inst)) if *id == instance => inst.clone(),
-            _ => {
-                let inst = env.rt.instance(instance);
-                self.last = Some((instance, inst.clone()));
-                inst
-            }
-        };
+        let inst = self.instance(env, instance);
         let state = inst.memo.borrow_mut().get(key);
         match state {
             State::Value(v) => Ok(Lookup::Value(v)),
@@ -157,6 +152,10 @@ enum Lookup {
 }
 
 impl Sink for SgSink {
+    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        self.scan(env, run)
+    }
+
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
         match target {
             Target::Zero => self.add(0),
@@ -182,6 +181,65 @@ impl Sink for SgSink {
                 }
             }
         }
+        Ok(())
+    }
+}
+
+impl SgSink {
+    fn instance(&mut self, env: &Env, instance: InstanceId) -> Rc<Instance> {
+        match &self.last {
+            Some((id, inst)) if *id == instance => inst.clone(),
+            _ => {
+                let inst = env.rt.instance(instance);
+                self.last = Some((instance, inst.clone()));
+                inst
+            }
+        }
+    }
+}
+
+impl SgSink {
+    /// Reads a run of options through the memo with a stride; positions
+    /// the memo cannot answer yet go through `lookup` one by one.
+    fn scan(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        let inst = self.instance(env, run.instance);
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.clear();
+        {
+            let mut memo = inst.memo.borrow_mut();
+            let (seen, stamp, options) = (&mut self.seen, self.stamp, &mut self.options);
+            memo.scan_ints(
+                run.bases,
+                run.coefs,
+                run.lo,
+                run.hi,
+                |k, state| match state {
+                    State::Value(v) => {
+                        *options += 1;
+                        if (v as usize) < seen.len() {
+                            seen[v as usize] = stamp;
+                        } else if v < (1 << 26) {
+                            seen.resize((v as usize + 1).next_power_of_two(), 0);
+                            seen[v as usize] = stamp;
+                        }
+                    }
+                    State::Invalid => {}
+                    _ => slow.push(k),
+                },
+            );
+        }
+        let mut key = Key::default();
+        for &k in &slow {
+            key.clear();
+            for (b, c) in run.bases.iter().zip(run.coefs) {
+                key.tags.push(super::memo::Tag::Int);
+                key.coords.push(b + c * k);
+            }
+            if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
+                self.add(v);
+            }
+        }
+        self.slow = slow;
         Ok(())
     }
 }
@@ -235,6 +293,7 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
         pending: Vec::new(),
         cycle_at: None,
         last: None,
+        slow: Vec::new(),
         span,
     };
     let result = run_search(env, &mut stack, &mut sink, span);

@@ -18,6 +18,11 @@
 //! | `print f(x for x in R, 1)` | a generator `... for ...` must be the only argument of a call |
 //! | `print "abc` | unterminated string |
 //! | `print "a\q"` | unknown escape `\q` in a string |
+//! | `print [1, x for x in R]` | a comprehension must be alone in its `[...]` |
+//! | `print x for x in R` | a generator `... for ...` may only stand alone as the argument of a call |
+//! | `print a..b..=c` | a range cannot be followed by `..=` |
+//! | `print a == not b` | expected an expression, found keyword `not` |
+//! | 101 nested brackets | expression nested too deeply |
 
 use super::span::Span;
 use miette::{LabeledSpan, SourceSpan};

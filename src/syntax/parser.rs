@@ -2,19 +2,24 @@
 //!
 //! The grammar is `grammar/rules.pest`; its head summarises it. In short:
 //! a program is a list of statements (`game`, `fn`, `let`, `assert`,
-//! `print`, or a bare expression); newlines are ordinary whitespace.
-//! Expressions, loosest to tightest: `if c then a else b` (its branches
-//! extend as far right as possible), `or`, `and`, `not`, comparisons and
-//! `in`/`not in` (chains `a < b <= c` mean `(a < b) and (b <= c)`), ranges
-//! `a..b`/`a..=b` (non-associative), `|`, `^`, `&`, `<<`/`>>`, `+`/`-`,
-//! `*`/`/`/`%`, unary `-`, postfix call/index/field, primaries. A
+//! `print`, or a bare expression) with no separators; newlines are
+//! ordinary whitespace. Expressions, loosest to tightest: `if c then a else
+//! b` (a primary whose branches extend as far right as possible), `or`,
+//! `and`, `not` (prefix; only at the start of an operand of `or`/`and`),
+//! comparisons and `in`/`not in` (chains `a < b <= c` mean `(a < b) and
+//! (b <= c)`), ranges `a..b`/`a..=b` (non-associative), `|`, `^`, `&`,
+//! `<<`/`>>`, `+`/`-`, `*`/`/`/`%`, unary `-`, postfix call/index/field,
+//! primaries (`ω^k`/`w^k` written without spaces is one primary). A
 //! comprehension body with `for` clauses stands in `[...]`, `{...}`, or
 //! alone as the argument of a call (a generator: `all(c for x in R)`).
 //!
-//! pest does the recognising; this module walks the pair tree and builds
-//! `ast` nodes with byte spans, and reports what pest cannot: integers that
-//! do not fit in 64 bits and misplaced generators. pest's own failures are
-//! turned into a [`SyntaxError`] by `error::from_pest`.
+//! pest recognises the text, with each expression as a flat sequence of
+//! operands and operators; this module walks the pair tree, resolves
+//! precedence by precedence climbing, builds `ast` nodes with byte spans,
+//! and reports what pest cannot: integers that do not fit in 64 bits,
+//! misplaced generators, chained ranges, nesting deeper than [`MAX_DEPTH`].
+//! pest's own failures are turned into a [`SyntaxError`] by
+//! `error::from_pest`.
 
 use pest::iterators::Pair;
 use pest::Parser;
@@ -1374,6 +1379,11 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
 
     #[test]
     fn error_integer_too_large() {
+        let src = "print 99999999999999999999";
+        let e = err(src);
+        assert_eq!(e.message, "integer literal too large for 64 bits");
+        assert_eq!((e.span.start, e.span.end), (6, 26));
+        assert!(e.help.unwrap().contains("9223372036854775807"));
         let src = "print 1, 99999999999999999999";
         let e = err(src);
         assert_eq!(e.message, "integer literal too large for 64 bits");
@@ -1502,6 +1512,30 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         assert_eq!(e.message, "expected a name to bind, found `3`");
         let e = err("print 12abc");
         assert_eq!(e.message, "expected an expression, found `12abc`");
+    }
+
+    #[test]
+    fn error_not_inside_an_operand() {
+        for src in ["print a == not b", "print - not x", "print 1 + not x"] {
+            let e = err(src);
+            assert_eq!(
+                e.message, "expected an expression, found keyword `not`",
+                "{src}"
+            );
+            assert!(e.help.unwrap().contains("(not b)"));
+        }
+        check("a and not b", "(and a (not b))");
+        check("a == (not b)", "(== a (not b))");
+    }
+
+    #[test]
+    fn statements_need_no_separator() {
+        // Newlines are whitespace: statements simply follow each other.
+        let p = program("print 1 print 2 assert x let y = 1 game G() {} 3 4");
+        assert_eq!(p.stmts.len(), 7);
+        // ... so an expression continues onto the next line when it can.
+        let p = program("let x = 3\n-1");
+        assert_eq!(p.stmts.len(), 1);
     }
 
     #[test]

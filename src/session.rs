@@ -208,10 +208,10 @@ impl Session {
         globals[id as usize] = Some(v);
     }
 
-    /// Compiles the program's definitions into the runtime.
-    fn install(&mut self, lowered: &Lowered) {
-        let aliases: HashSet<u32> = self
-            .rt
+    /// The games whose bodies are aliases: their positions are expanded,
+    /// never keyed.
+    fn aliases(&self) -> HashSet<u32> {
+        self.rt
             .games
             .iter()
             .enumerate()
@@ -220,14 +220,19 @@ impl Session {
                     .is_some_and(|g| matches!(g.body, crate::eval::compile::CompiledBody::Alias(_)))
             })
             .map(|(i, _)| i as u32)
-            .chain(
-                lowered
-                    .games
-                    .iter()
-                    .filter(|(_, g)| matches!(g.body, IrGameBody::Alias(_)))
-                    .map(|(id, _)| *id),
-            )
-            .collect();
+            .collect()
+    }
+
+    /// Compiles the program's definitions into the runtime.
+    fn install(&mut self, lowered: &Lowered) {
+        let mut aliases = self.aliases();
+        aliases.extend(
+            lowered
+                .games
+                .iter()
+                .filter(|(_, g)| matches!(g.body, IrGameBody::Alias(_)))
+                .map(|(id, _)| *id),
+        );
         let compiler = Compiler { aliases: &aliases };
         for (id, f) in &lowered.fns {
             self.rt.set_fn(*id, compiler.function(f));
@@ -239,8 +244,9 @@ impl Session {
 
     /// Runs one statement; Ok(true) for a passed assertion.
     fn run_stmt(&mut self, stmt: &IrStmt, out: &mut dyn Write) -> Fallible<bool> {
+        let aliases = self.aliases();
         let compiler = Compiler {
-            aliases: &HashSet::new(),
+            aliases: &aliases,
         };
         match stmt {
             IrStmt::Let {

@@ -795,6 +795,37 @@ impl<'a> Compiler<'a> {
                     call_user(env, func, vals, span)
                 })
             }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Sg | Builtin::Outcome),
+                args,
+            } if self.keyed_position(&args[0]).is_some() => {
+                let (game, pargs) = self.keyed_position(&args[0]).expect("checked");
+                let writers: Vec<Writer> = pargs.iter().map(|a| self.writer(a)).collect();
+                let position = self.expr(&args[0]);
+                let general = move |env: &mut Env| {
+                    let p = position(env)?;
+                    call_builtin(env, Builtin::Sg, &[p], span)
+                };
+                let cached = std::cell::Cell::new(None);
+                let outcome = *b == Builtin::Outcome;
+                // Already-known positions answer from the memo directly: no
+                // position value is built, no `where` evaluated again.
+                Box::new(move |env| {
+                    let sg = match known_sg(env, game, &cached, &writers)? {
+                        Some(v) => Value::Int(v as i64),
+                        None => general(env)?,
+                    };
+                    Ok(if outcome {
+                        Value::Outcome(if sg == Value::Int(0) {
+                            super::value::Outcome::P
+                        } else {
+                            super::value::Outcome::N
+                        })
+                    } else {
+                        sg
+                    })
+                })
+            }
             IrKind::CallBuiltin { builtin, args } => {
                 let (b, args) = (*builtin, self.exprs(args));
                 Box::new(move |env| {
@@ -861,6 +892,18 @@ impl<'a> Compiler<'a> {
                 let (t, name) = (self.expr(target), name.clone());
                 Box::new(move |env| field(&t(env)?, &name, span))
             }
+        }
+    }
+
+    /// `G(args)` for a game without static arguments that is not an alias.
+    fn keyed_position<'e>(&self, e: &'e IrExpr) -> Option<(GameId, &'e [IrExpr])> {
+        match &e.kind {
+            IrKind::Position {
+                game,
+                statics,
+                args,
+            } if statics.is_empty() && !self.aliases.contains(game) => Some((*game, args)),
+            _ => None,
         }
     }
 
@@ -1364,4 +1407,41 @@ fn mentions(e: &IrExpr, slot: Slot) -> bool {
         // Comprehensions may bind the same slot again; be conservative.
         IrKind::Collect { .. } | IrKind::Aggregate { .. } => true,
     }
+}
+
+/// The SG value of `game(args)` if the memo already has it.
+fn known_sg(
+    env: &mut Env,
+    game: GameId,
+    cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
+    writers: &[Writer],
+) -> Fallible<Option<u64>> {
+    let generation = env.rt.generation.get();
+    let instance = match cached.get() {
+        Some((g, id)) if g == generation => id,
+        _ => {
+            let id = env.rt.user_instance(game, Rc::from(Vec::new()));
+            cached.set(Some((generation, id)));
+            id
+        }
+    };
+    let mut key = env.keys.pop().unwrap_or_default();
+    key.clear();
+    let mut flat = true;
+    for w in writers {
+        if !w(env, &mut key)? {
+            flat = false;
+            break;
+        }
+    }
+    let state = if flat {
+        Some(env.rt.instance(instance).memo.borrow_mut().get(&key))
+    } else {
+        None
+    };
+    env.keys.push(key);
+    Ok(match state {
+        Some(super::memo::State::Value(v)) => Some(v),
+        _ => None,
+    })
 }

@@ -95,37 +95,35 @@ impl Key {
             return g.clone();
         }
         let mut out = Vec::with_capacity(self.tags.len());
-        let mut at = 0;
-        for tag in &self.tags {
-            let mut take = |n: u32| {
-                let items: Vec<Value> = self.coords[at..at + n as usize]
-                    .iter()
-                    .map(|&c| Value::Int(c))
-                    .collect();
-                at += n as usize;
-                items
-            };
-            out.push(match *tag {
-                Tag::Int => Value::Int(take(1)[0].clone_int()),
-                Tag::Bool => Value::Bool(take(1)[0].clone_int() != 0),
-                Tag::List(n) => Value::list(take(n)),
-                Tag::Set(n) => Value::Set(Rc::new(take(n))),
-                Tag::Tuple(n) => Value::tuple(take(n)),
-            });
-        }
+        self.push_args(&mut out);
         Rc::from(out)
     }
-}
 
-trait CloneInt {
-    fn clone_int(&self) -> i64;
-}
-
-impl CloneInt for Value {
-    fn clone_int(&self) -> i64 {
-        match self {
-            Value::Int(n) => *n,
-            _ => unreachable!("coordinates are integers"),
+    /// Appends the arguments as values (no allocation for integer arguments).
+    pub fn push_args(&self, out: &mut Vec<Value>) {
+        if let Some(g) = &self.generic {
+            out.extend(g.iter().cloned());
+            return;
+        }
+        let mut at = 0;
+        for tag in &self.tags {
+            let ints = |n: u32| -> Vec<Value> {
+                self.coords[at..at + n as usize]
+                    .iter()
+                    .map(|&c| Value::Int(c))
+                    .collect()
+            };
+            out.push(match *tag {
+                Tag::Int => Value::Int(self.coords[at]),
+                Tag::Bool => Value::Bool(self.coords[at] != 0),
+                Tag::List(n) => Value::list(ints(n)),
+                Tag::Set(n) => Value::Set(Rc::new(ints(n))),
+                Tag::Tuple(n) => Value::tuple(ints(n)),
+            });
+            at += match *tag {
+                Tag::Int | Tag::Bool => 1,
+                Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,
+            };
         }
     }
 }
@@ -168,6 +166,12 @@ impl State {
 
 /// Dense byte codes above this live in `big` (the byte holds `BIG`).
 const BIG: u8 = u8::MAX;
+
+/// The SG value a dense byte holds, if it holds one itself.
+#[inline]
+pub fn dense_value(code: u8) -> Option<u64> {
+    (4..BIG).contains(&code).then(|| code as u64 - 4)
+}
 /// Largest dense index space, in bits (2^30 bytes of address space, touched
 /// only where positions are).
 const MAX_DENSE_BITS: u32 = 30;
@@ -335,45 +339,30 @@ impl Memo {
         }
     }
 
-    /// The states of the positions `bases + coefs * k` (integer arguments)
-    /// for `k` in `lo..hi`, in order. Inside the dense window the index moves
-    /// by a fixed stride, so no key is built per position.
-    pub fn scan_ints(
+    /// Where the positions `bases + coefs * k` (integer arguments), `k` in
+    /// `lo..hi`, lie in the dense window, if they all do: the window's
+    /// bytes, the first index and the stride between consecutive `k`.
+    /// Bytes 4..255 are values 0..250 (see `dense_value`).
+    pub fn dense_run(
         &mut self,
         bases: &[i64],
         coefs: &[i64],
         lo: i64,
         hi: i64,
-        mut f: impl FnMut(i64, State),
-    ) {
+    ) -> Option<(&[u8], usize, isize)> {
         let tags: Tags = bases.iter().map(|_| Tag::Int).collect();
-        let Some(s) = self.shape_of(&tags) else {
-            (lo..hi).for_each(|k| f(k, State::Unknown));
-            return;
-        };
+        let s = self.shape_of(&tags)?;
         self.last_shape = s;
         let table = &self.shapes[s];
         let at = |k: i64| -> Coords { bases.iter().zip(coefs).map(|(b, c)| b + c * k).collect() };
-        if let (Some(first), Some(_)) = (table.index(&at(lo)), table.index(&at(hi - 1))) {
-            let stride: isize = coefs
-                .iter()
-                .zip(&table.shifts)
-                .map(|(&c, &sh)| (c as isize) << sh)
-                .sum();
-            let mut idx = first as isize;
-            for k in lo..hi {
-                let code = match table.dense[idx as usize] {
-                    BIG => table.big[&(idx as u64)],
-                    c => c as u64,
-                };
-                f(k, State::decode(code));
-                idx += stride;
-            }
-        } else {
-            for k in lo..hi {
-                f(k, State::decode(table.get(&at(k))));
-            }
-        }
+        let first = table.index(&at(lo))?;
+        table.index(&at(hi - 1))?;
+        let stride: isize = coefs
+            .iter()
+            .zip(&table.shifts)
+            .map(|(&c, &sh)| (c as isize) << sh)
+            .sum();
+        Some((&table.dense, first, stride))
     }
 
     pub fn set(&mut self, key: &Key, state: State) {

@@ -60,6 +60,8 @@ pub struct Runtime {
     pub limits: Limits,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
+    /// Bumped whenever instance ids are forgotten, so caches of them expire.
+    pub generation: Cell<u32>,
     /// Games of the built-in prelude (`subtraction_game`, `octal_game`).
     pub prelude: Vec<(&'static str, GameId)>,
     /// Set from another thread (Ctrl-C) to stop a long computation.
@@ -144,6 +146,7 @@ impl Runtime {
     pub fn reset_instances(&self) {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
+        self.generation.set(self.generation.get() + 1);
         self.stored.set(0);
     }
 
@@ -191,6 +194,10 @@ pub struct Env<'r> {
     pub keys: Vec<Key>,
     /// The bindings at which the last `all(...)` failed, for `assert`.
     pub counterexample: Option<String>,
+    /// Reused buffer for a position's arguments.
+    pub args_buf: Vec<Value>,
+    /// Buffers of finished searches, for the next one.
+    pub scratch: Vec<super::search::SearchScratch>,
 }
 
 impl<'r> Env<'r> {
@@ -203,6 +210,8 @@ impl<'r> Env<'r> {
             instance: InstanceId(0),
             keys: Vec::new(),
             counterexample: None,
+            scratch: Vec::new(),
+            args_buf: Vec::new(),
         }
     }
 

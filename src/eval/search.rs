@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::compile::{satisfies_where, AffineRun, CompiledBody, Sink, Target};
-use super::memo::{Key, State};
+use super::memo::{dense_value, Key, State};
 use super::runtime::{Env, Instance, Rules};
 use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -40,10 +40,12 @@ pub fn enumerate(
     let CompiledBody::Moves(moves) = &g.body else {
         unreachable!("aliases are expanded when built")
     };
-    let args = key.to_args();
-    let frame = inst.statics.iter().chain(args.iter()).cloned();
+    let mut frame = std::mem::take(&mut env.args_buf);
+    frame.clear();
+    frame.extend(inst.statics.iter().cloned());
+    key.push_args(&mut frame);
     let saved = env.instance;
-    let result = env.with_frame(frame, g.n_slots, span, |env| {
+    let result = env.with_frame(frame.drain(..), g.n_slots, span, |env| {
         env.instance = instance;
         for (i, m) in moves.iter().enumerate() {
             sink.start_move(i);
@@ -52,6 +54,7 @@ pub fn enumerate(
         Ok(())
     });
     env.instance = saved;
+    env.args_buf = frame;
     result
 }
 
@@ -72,7 +75,6 @@ struct SgSink {
     /// seen[v] == stamp: value v occurs among the current options.
     seen: Vec<u32>,
     stamp: u32,
-    options: usize,
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path: a cycle.
     cycle_at: Option<(InstanceId, Key)>,
@@ -89,13 +91,11 @@ impl SgSink {
             self.seen.fill(0);
             self.stamp = 1;
         }
-        self.options = 0;
         self.pending.clear();
     }
 
     #[inline]
     fn add(&mut self, v: u64) {
-        self.options += 1;
         // The mex is at most the number of options, so larger values never
         // matter; the array grows with the options.
         if (v as usize) < self.seen.len() {
@@ -207,26 +207,21 @@ impl SgSink {
         slow.clear();
         {
             let mut memo = inst.memo.borrow_mut();
-            let (seen, stamp, options) = (&mut self.seen, self.stamp, &mut self.options);
-            memo.scan_ints(
-                run.bases,
-                run.coefs,
-                run.lo,
-                run.hi,
-                |k, state| match state {
-                    State::Value(v) => {
-                        *options += 1;
-                        if (v as usize) < seen.len() {
-                            seen[v as usize] = stamp;
-                        } else if v < (1 << 26) {
-                            seen.resize((v as usize + 1).next_power_of_two(), 0);
-                            seen[v as usize] = stamp;
+            match memo.dense_run(run.bases, run.coefs, run.lo, run.hi) {
+                Some((dense, first, stride)) => {
+                    // The hot loop: one byte read per option.
+                    let (seen, stamp) = (&mut self.seen, self.stamp);
+                    let mut idx = first as isize;
+                    for k in run.lo..run.hi {
+                        match dense_value(dense[idx as usize]) {
+                            Some(v) => seen[v as usize] = stamp,
+                            None => slow.push(k),
                         }
+                        idx += stride;
                     }
-                    State::Invalid => {}
-                    _ => slow.push(k),
-                },
-            );
+                }
+                None => slow.extend(run.lo..run.hi),
+            }
         }
         let mut key = Key::default();
         for &k in &slow {
@@ -281,21 +276,21 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
         }
         _ => {}
     }
-    let mut stack = vec![Frame {
+    // Searches reuse their buffers: a table of many small queries would
+    // otherwise allocate them for every position.
+    let SearchScratch {
+        mut stack,
+        mut sink,
+    } = env.scratch.pop().unwrap_or_default();
+    stack.clear();
+    stack.push(Frame {
         instance,
         key: key.clone(),
         expanded: false,
-    }];
-    let mut sink = SgSink {
-        seen: vec![0; 64],
-        stamp: 0,
-        options: 0,
-        pending: Vec::new(),
-        cycle_at: None,
-        last: None,
-        slow: Vec::new(),
-        span,
-    };
+    });
+    sink.span = span;
+    sink.last = None;
+    sink.cycle_at = None;
     let result = run_search(env, &mut stack, &mut sink, span);
     if result.is_err() {
         // Leave the memo consistent: the path's positions are valid, unsolved.
@@ -307,7 +302,29 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
             }
         }
     }
+    env.scratch.push(SearchScratch { stack, sink });
     result
+}
+
+/// The buffers of one search, kept in `Env` between searches.
+#[derive(Default)]
+pub struct SearchScratch {
+    stack: Vec<Frame>,
+    sink: SgSink,
+}
+
+impl Default for SgSink {
+    fn default() -> SgSink {
+        SgSink {
+            seen: vec![0; 256],
+            stamp: 0,
+            pending: Vec::new(),
+            cycle_at: None,
+            last: None,
+            slow: Vec::new(),
+            span: Span::default(),
+        }
+    }
 }
 
 fn run_search(

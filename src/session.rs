@@ -233,21 +233,36 @@ impl Session {
                 .filter(|(_, g)| matches!(g.body, IrGameBody::Alias(_)))
                 .map(|(id, _)| *id),
         );
-        let compiler = Compiler { aliases: &aliases };
         for (id, f) in &lowered.fns {
-            self.rt.set_fn(*id, compiler.function(f));
+            let i = *id as usize;
+            if self.rt.fn_ir.len() <= i {
+                self.rt.fn_ir.resize(i + 1, None);
+            }
+            self.rt.fn_ir[i] = Some(Rc::new(f.clone()));
         }
-        for (id, g) in &lowered.games {
-            self.rt.set_game(*id, compiler.game(*id, g));
+        let compiler = Compiler::new(&aliases, &self.rt.fn_ir);
+        let fns: Vec<_> = lowered
+            .fns
+            .iter()
+            .map(|(id, f)| (*id, compiler.function(f)))
+            .collect();
+        let games: Vec<_> = lowered
+            .games
+            .iter()
+            .map(|(id, g)| (*id, compiler.game(*id, g)))
+            .collect();
+        for (id, f) in fns {
+            self.rt.set_fn(id, f);
+        }
+        for (id, g) in games {
+            self.rt.set_game(id, g);
         }
     }
 
     /// Runs one statement; Ok(true) for a passed assertion.
     fn run_stmt(&mut self, stmt: &IrStmt, out: &mut dyn Write) -> Fallible<bool> {
         let aliases = self.aliases();
-        let compiler = Compiler {
-            aliases: &aliases,
-        };
+        let compiler = Compiler::new(&aliases, &self.rt.fn_ir);
         match stmt {
             IrStmt::Let {
                 global,

@@ -47,8 +47,7 @@ pub trait Sink {
             env.set_local(run.slot, Value::Int(k));
             key.clear();
             for (b, c) in run.bases.iter().zip(run.coefs) {
-                key.tags.push(Tag::Int);
-                key.coords.push(b + c * k);
+                key.push_int(b + c * k);
             }
             self.option(env, Target::Position(run.instance, &key))?;
         }
@@ -104,6 +103,19 @@ pub struct CompiledMove {
 /// are aliases (their positions must be expanded, not keyed).
 pub struct Compiler<'a> {
     pub aliases: &'a HashSet<GameId>,
+    /// Function bodies, for inlining small integer functions.
+    pub fn_ir: &'a [Option<Rc<IrFn>>],
+    pub inline_depth: std::cell::Cell<u32>,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(aliases: &'a HashSet<GameId>, fn_ir: &'a [Option<Rc<IrFn>>]) -> Compiler<'a> {
+        Compiler {
+            aliases,
+            fn_ir,
+            inline_depth: std::cell::Cell::new(0),
+        }
+    }
 }
 
 enum IterCode {
@@ -579,19 +591,17 @@ impl<'a> Compiler<'a> {
                     if i < 0 || i as usize >= xs.len() {
                         return Ok(false); // the value path reports the error
                     }
-                    let start = key.coords.len();
                     for (j, x) in xs.iter().enumerate() {
-                        match x {
-                            _ if j == i as usize => key.coords.push(v),
-                            Value::Int(n) => key.coords.push(*n),
-                            _ => {
-                                key.coords.truncate(start);
-                                return Ok(false);
-                            }
+                        let c = match x {
+                            _ if j == i as usize => v,
+                            Value::Int(n) => *n,
+                            _ => return Ok(false),
+                        };
+                        if !key.push_coord(c) {
+                            return Ok(false);
                         }
                     }
-                    key.tags.push(Tag::List(xs.len() as u32));
-                    Ok(true)
+                    Ok(key.push_tag(Tag::List(xs.len() as u32)))
                 })
             }
             IrKind::CallBuiltin {
@@ -600,27 +610,23 @@ impl<'a> Compiler<'a> {
             } => {
                 let inner = self.writer(&args[0]);
                 Box::new(move |env, key| {
-                    let start = key.coords.len();
+                    let start = key.len();
                     if !inner(env, key)? {
                         return Ok(false);
                     }
-                    let n = match key.tags.last() {
-                        Some(Tag::List(n) | Tag::Set(n) | Tag::Tuple(n)) => *n,
+                    let n = match key.last_tag() {
+                        Some(Tag::List(n) | Tag::Set(n) | Tag::Tuple(n)) => n,
                         _ => return Ok(false),
                     };
-                    key.coords[start..].sort_unstable();
-                    *key.tags.last_mut().expect("just pushed") = Tag::List(n);
+                    key.coords_from_mut(start).sort_unstable();
+                    key.set_last_tag(Tag::List(n));
                     Ok(true)
                 })
             }
             _ => {
                 if let Some(int) = self.int_expr(e) {
                     return Box::new(move |env, key| match int(env) {
-                        Some(n) => {
-                            key.tags.push(Tag::Int);
-                            key.coords.push(n);
-                            Ok(true)
-                        }
+                        Some(n) => Ok(key.push_int(n)),
                         None => Ok(false),
                     });
                 }
@@ -670,6 +676,34 @@ impl<'a> Compiler<'a> {
                     }
                     ops::int_op(op, a, b)
                 }))
+            }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Min | Builtin::Max),
+                args,
+            } if args.len() == 2 => {
+                let (l, r) = (self.int_expr(&args[0])?, self.int_expr(&args[1])?);
+                let max = *b == Builtin::Max;
+                Some(Box::new(move |env| {
+                    let (a, b) = (l(env)?, r(env)?);
+                    Some(if max { a.max(b) } else { a.min(b) })
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Abs,
+                args,
+            } => {
+                let x = self.int_expr(&args[0])?;
+                Some(Box::new(move |env| x(env)?.checked_abs()))
+            }
+            IrKind::CallFn { func, args } if self.inline_depth.get() < 8 => {
+                // A small integer function is inlined: its body with the
+                // arguments put in for the parameters.
+                let f = self.fn_ir.get(*func as usize)?.as_ref()?;
+                let body = substitute(&f.body, args)?;
+                self.inline_depth.set(self.inline_depth.get() + 1);
+                let code = self.int_expr(&body);
+                self.inline_depth.set(self.inline_depth.get() - 1);
+                code
             }
             _ => None,
         }
@@ -791,7 +825,7 @@ impl<'a> Compiler<'a> {
             IrKind::CallFn { func, args } => {
                 let (func, args) = (*func, self.exprs(args));
                 Box::new(move |env| {
-                    let vals = eval_all(env, &args)?;
+                    let vals = eval_small(env, &args)?;
                     call_user(env, func, vals, span)
                 })
             }
@@ -811,7 +845,7 @@ impl<'a> Compiler<'a> {
                 // Already-known positions answer from the memo directly: no
                 // position value is built, no `where` evaluated again.
                 Box::new(move |env| {
-                    let sg = match known_sg(env, game, &cached, &writers)? {
+                    let sg = match keyed_sg(env, game, &cached, &writers, span)? {
                         Some(v) => Value::Int(v as i64),
                         None => general(env)?,
                     };
@@ -829,7 +863,7 @@ impl<'a> Compiler<'a> {
             IrKind::CallBuiltin { builtin, args } => {
                 let (b, args) = (*builtin, self.exprs(args));
                 Box::new(move |env| {
-                    let vals = eval_all(env, &args)?;
+                    let vals = eval_small(env, &args)?;
                     call_builtin(env, b, &vals, span)
                 })
             }
@@ -1128,11 +1162,21 @@ fn pattern_value(env: &Env, clause: &CClause) -> Value {
     }
 }
 
+/// Arguments of a call, without a heap allocation for up to four.
+fn eval_small(env: &mut Env, codes: &[Code]) -> Fallible<smallvec::SmallVec<[Value; 4]>> {
+    codes.iter().map(|c| c(env)).collect()
+}
+
 pub fn eval_all(env: &mut Env, codes: &[Code]) -> Fallible<Vec<Value>> {
     codes.iter().map(|c| c(env)).collect()
 }
 
-pub fn call_user(env: &mut Env, func: FnId, args: Vec<Value>, span: Span) -> Fallible<Value> {
+pub fn call_user(
+    env: &mut Env,
+    func: FnId,
+    args: impl IntoIterator<Item = Value>,
+    span: Span,
+) -> Fallible<Value> {
     let f = env.rt.func(func).clone();
     env.with_frame(args, f.n_slots, span, |env| (f.body)(env))
 }
@@ -1409,13 +1453,17 @@ fn mentions(e: &IrExpr, slot: Slot) -> bool {
     }
 }
 
-/// The SG value of `game(args)` if the memo already has it.
-fn known_sg(
+/// The SG value of `game(args)` computed from its key, without building
+/// the position as a value; `None` when the arguments do not flatten or the
+/// position violates its `where` (the general path then reports it).
+fn keyed_sg(
     env: &mut Env,
     game: GameId,
     cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
     writers: &[Writer],
+    span: Span,
 ) -> Fallible<Option<u64>> {
+    use super::memo::State;
     let generation = env.rt.generation.get();
     let instance = match cached.get() {
         Some((g, id)) if g == generation => id,
@@ -1434,14 +1482,57 @@ fn known_sg(
             break;
         }
     }
-    let state = if flat {
-        Some(env.rt.instance(instance).memo.borrow_mut().get(&key))
+    let result = if flat {
+        let inst = env.rt.instance(instance);
+        let state = inst.memo.borrow_mut().get(&key);
+        match state {
+            State::Value(v) => Ok(Some(v)),
+            State::Invalid => Ok(None),
+            State::Unknown if !satisfies_where(env, instance, &key, span)? => Ok(None),
+            _ => super::search::sg_of_position(env, instance, &key, span).map(Some),
+        }
     } else {
-        None
+        Ok(None)
     };
     env.keys.push(key);
-    Ok(match state {
-        Some(super::memo::State::Value(v)) => Some(v),
-        _ => None,
+    result
+}
+
+/// `body` with parameter `i` replaced by `args[i]`, for the integer forms
+/// `int_expr` understands; `None` for anything else.
+fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
+    let kind = match &body.kind {
+        IrKind::Const(v) => IrKind::Const(v.clone()),
+        IrKind::Local(s) => return args.get(*s as usize).cloned(),
+        IrKind::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } => IrKind::Binary {
+            op: *op,
+            op_span: *op_span,
+            lhs: Box::new(substitute(lhs, args)?),
+            rhs: Box::new(substitute(rhs, args)?),
+        },
+        IrKind::CallBuiltin { builtin, args: xs } => IrKind::CallBuiltin {
+            builtin: *builtin,
+            args: xs
+                .iter()
+                .map(|x| substitute(x, args))
+                .collect::<Option<_>>()?,
+        },
+        IrKind::CallFn { func, args: xs } => IrKind::CallFn {
+            func: *func,
+            args: xs
+                .iter()
+                .map(|x| substitute(x, args))
+                .collect::<Option<_>>()?,
+        },
+        _ => return None,
+    };
+    Some(IrExpr {
+        kind,
+        span: body.span,
     })
 }

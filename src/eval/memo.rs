@@ -24,54 +24,172 @@ pub enum Tag {
     Tuple(u32),
 }
 
-pub type Tags = SmallVec<[Tag; 4]>;
+impl Tag {
+    /// A 16-bit code: the kind in the low 3 bits, the length above.
+    fn code(self) -> u128 {
+        let (kind, n) = match self {
+            Tag::Int => (1, 0),
+            Tag::Bool => (2, 0),
+            Tag::List(n) => (3, n),
+            Tag::Set(n) => (4, n),
+            Tag::Tuple(n) => (5, n),
+        };
+        (kind | (n << 3)) as u128
+    }
+
+    fn from_code(code: u128) -> Tag {
+        let n = (code >> 3) as u32;
+        match code & 7 {
+            1 => Tag::Int,
+            2 => Tag::Bool,
+            3 => Tag::List(n),
+            4 => Tag::Set(n),
+            _ => Tag::Tuple(n),
+        }
+    }
+
+    fn width(self) -> usize {
+        match self {
+            Tag::Int | Tag::Bool => 1,
+            Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,
+        }
+    }
+}
+
+/// Most integers a flattened key holds; longer positions are keyed by value.
+pub const MAX_COORDS: usize = 16;
+/// Most arguments a flattened key holds (16 bits of shape each).
+const MAX_ARGS: u8 = 8;
+
+/// The shape of a key: one tag code per argument, the first one highest.
+pub type Shape = u128;
 pub type Coords = SmallVec<[i64; 8]>;
 
-/// A position key: flattened when every argument flattens, else the values.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// A position key: flattened into integers when every argument flattens
+/// (and fits), else the argument values themselves.
+#[derive(Clone, Debug)]
 pub struct Key {
-    pub tags: Tags,
-    pub coords: Coords,
+    shape: Shape,
+    n_args: u8,
+    len: u8,
+    coords: [i64; MAX_COORDS],
     pub generic: Option<Rc<[Value]>>,
 }
 
+impl Default for Key {
+    fn default() -> Key {
+        Key {
+            shape: 0,
+            n_args: 0,
+            len: 0,
+            coords: [0; MAX_COORDS],
+            generic: None,
+        }
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.shape == other.shape
+            && self.n_args == other.n_args
+            && self.coords() == other.coords()
+            && self.generic == other.generic
+    }
+}
+
+impl Eq for Key {}
+
 impl Key {
     pub fn clear(&mut self) {
-        self.tags.clear();
-        self.coords.clear();
+        self.shape = 0;
+        self.n_args = 0;
+        self.len = 0;
         self.generic = None;
+    }
+
+    pub fn coords(&self) -> &[i64] {
+        &self.coords[..self.len as usize]
+    }
+
+    /// The integers from index `start` on, to reorder them (`sorted`).
+    pub fn coords_from_mut(&mut self, start: usize) -> &mut [i64] {
+        &mut self.coords[start..self.len as usize]
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The tags, first argument first.
+    pub fn tags(&self) -> impl Iterator<Item = Tag> + '_ {
+        (0..self.n_args)
+            .rev()
+            .map(move |i| Tag::from_code((self.shape >> (16 * i as u32)) & 0xffff))
+    }
+
+    pub fn last_tag(&self) -> Option<Tag> {
+        (self.n_args > 0).then(|| Tag::from_code(self.shape & 0xffff))
+    }
+
+    /// Replaces the tag of the last argument (same width).
+    pub fn set_last_tag(&mut self, tag: Tag) {
+        self.shape = (self.shape & !0xffff) | tag.code();
+    }
+
+    /// Appends one integer coordinate (part of an argument being written);
+    /// false if the key is full.
+    #[inline]
+    pub fn push_coord(&mut self, n: i64) -> bool {
+        if self.len as usize >= MAX_COORDS {
+            return false;
+        }
+        self.coords[self.len as usize] = n;
+        self.len += 1;
+        true
+    }
+
+    /// Ends an argument: its tag. False if the key has too many arguments.
+    #[inline]
+    pub fn push_tag(&mut self, tag: Tag) -> bool {
+        if self.n_args >= MAX_ARGS {
+            return false;
+        }
+        self.shape = (self.shape << 16) | tag.code();
+        self.n_args += 1;
+        true
+    }
+
+    /// Appends an integer argument.
+    #[inline]
+    pub fn push_int(&mut self, n: i64) -> bool {
+        self.push_coord(n) && self.push_tag(Tag::Int)
     }
 
     /// Appends one argument; false if it does not flatten to integers.
     pub fn push_value(&mut self, v: &Value) -> bool {
         let (tag, items) = match v {
-            Value::Int(n) => {
-                self.tags.push(Tag::Int);
-                self.coords.push(*n);
-                return true;
-            }
-            Value::Bool(b) => {
-                self.tags.push(Tag::Bool);
-                self.coords.push(*b as i64);
-                return true;
-            }
+            Value::Int(n) => return self.push_int(*n),
+            Value::Bool(b) => return self.push_coord(*b as i64) && self.push_tag(Tag::Bool),
             Value::List(xs) => (Tag::List(xs.len() as u32), xs),
             Value::Set(xs) => (Tag::Set(xs.len() as u32), xs),
             Value::Tuple(xs) => (Tag::Tuple(xs.len() as u32), xs),
             _ => return false,
         };
-        let start = self.coords.len();
         for x in items.iter() {
             match x {
-                Value::Int(n) => self.coords.push(*n),
-                _ => {
-                    self.coords.truncate(start);
-                    return false;
-                }
+                Value::Int(n) if self.push_coord(*n) => {}
+                _ => return false,
             }
         }
-        self.tags.push(tag);
-        true
+        self.push_tag(tag)
     }
 
     /// The key of a position with these arguments.
@@ -94,7 +212,7 @@ impl Key {
         if let Some(g) = &self.generic {
             return g.clone();
         }
-        let mut out = Vec::with_capacity(self.tags.len());
+        let mut out = Vec::with_capacity(self.n_args as usize);
         self.push_args(&mut out);
         Rc::from(out)
     }
@@ -106,26 +224,28 @@ impl Key {
             return;
         }
         let mut at = 0;
-        for tag in &self.tags {
+        for tag in self.tags() {
             let ints = |n: u32| -> Vec<Value> {
                 self.coords[at..at + n as usize]
                     .iter()
                     .map(|&c| Value::Int(c))
                     .collect()
             };
-            out.push(match *tag {
+            out.push(match tag {
                 Tag::Int => Value::Int(self.coords[at]),
                 Tag::Bool => Value::Bool(self.coords[at] != 0),
                 Tag::List(n) => Value::list(ints(n)),
                 Tag::Set(n) => Value::Set(Rc::new(ints(n))),
                 Tag::Tuple(n) => Value::tuple(ints(n)),
             });
-            at += match *tag {
-                Tag::Int | Tag::Bool => 1,
-                Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,
-            };
+            at += tag.width();
         }
     }
+}
+
+/// The shape of `n` integer arguments.
+pub fn int_shape(n: usize) -> Shape {
+    (0..n).fold(0, |s, _| (s << 16) | Tag::Int.code())
 }
 
 /// What the memo knows of a position.
@@ -179,7 +299,6 @@ const MAX_DENSE_BITS: u32 = 30;
 /// The positions of one shape.
 #[derive(Debug, Default)]
 struct ShapeTable {
-    tags: Tags,
     /// Bits per coordinate of the dense window, and their shifts.
     bits: SmallVec<[u8; 8]>,
     shifts: SmallVec<[u8; 8]>,
@@ -189,9 +308,8 @@ struct ShapeTable {
 }
 
 impl ShapeTable {
-    fn new(tags: Tags, n_coords: usize) -> ShapeTable {
+    fn new(n_coords: usize) -> ShapeTable {
         let mut t = ShapeTable {
-            tags,
             bits: SmallVec::from_elem(0, n_coords),
             ..ShapeTable::default()
         };
@@ -307,8 +425,8 @@ impl ShapeTable {
 /// The memo table of one game instance.
 #[derive(Debug, Default)]
 pub struct Memo {
-    shapes: Vec<ShapeTable>,
-    shape_ids: FxHashMap<Tags, usize>,
+    shapes: Vec<(Shape, ShapeTable)>,
+    shape_ids: FxHashMap<Shape, usize>,
     /// The shape used last: most games have one shape.
     last_shape: usize,
     generic: FxHashMap<Rc<[Value]>, u64>,
@@ -318,10 +436,10 @@ pub struct Memo {
 
 impl Memo {
     #[inline]
-    fn shape_of(&self, tags: &Tags) -> Option<usize> {
+    fn shape_of(&self, shape: Shape) -> Option<usize> {
         match self.shapes.get(self.last_shape) {
-            Some(t) if t.tags == *tags => Some(self.last_shape),
-            _ => self.shape_ids.get(tags).copied(),
+            Some((s, _)) if *s == shape => Some(self.last_shape),
+            _ => self.shape_ids.get(&shape).copied(),
         }
     }
 
@@ -330,10 +448,10 @@ impl Memo {
         if let Some(g) = &key.generic {
             return State::decode(self.generic.get(g).copied().unwrap_or(0));
         }
-        match self.shape_of(&key.tags) {
+        match self.shape_of(key.shape) {
             Some(s) => {
                 self.last_shape = s;
-                State::decode(self.shapes[s].get(&key.coords))
+                State::decode(self.shapes[s].1.get(key.coords()))
             }
             None => State::Unknown,
         }
@@ -350,10 +468,9 @@ impl Memo {
         lo: i64,
         hi: i64,
     ) -> Option<(&[u8], usize, isize)> {
-        let tags: Tags = bases.iter().map(|_| Tag::Int).collect();
-        let s = self.shape_of(&tags)?;
+        let s = self.shape_of(int_shape(bases.len()))?;
         self.last_shape = s;
-        let table = &self.shapes[s];
+        let table = &self.shapes[s].1;
         let at = |k: i64| -> Coords { bases.iter().zip(coefs).map(|(b, c)| b + c * k).collect() };
         let first = table.index(&at(lo))?;
         table.index(&at(hi - 1))?;
@@ -374,18 +491,16 @@ impl Memo {
             self.generic.insert(g.clone(), code);
             return;
         }
-        let s = match self.shape_of(&key.tags) {
+        let s = match self.shape_of(key.shape) {
             Some(s) => s,
             None => {
-                self.shapes
-                    .push(ShapeTable::new(key.tags.clone(), key.coords.len()));
-                self.shape_ids
-                    .insert(key.tags.clone(), self.shapes.len() - 1);
+                self.shapes.push((key.shape, ShapeTable::new(key.len())));
+                self.shape_ids.insert(key.shape, self.shapes.len() - 1);
                 self.shapes.len() - 1
             }
         };
         self.last_shape = s;
-        self.shapes[s].set(&key.coords, code);
+        self.shapes[s].1.set(key.coords(), code);
     }
 }
 

@@ -53,6 +53,8 @@ impl Default for Limits {
 #[derive(Default)]
 pub struct Runtime {
     pub fns: Vec<Option<Rc<CompiledFn>>>,
+    /// The IR of every function, for inlining.
+    pub fn_ir: Vec<Option<Rc<crate::ir::ir::IrFn>>>,
     pub games: Vec<Option<Rc<CompiledGame>>>,
     pub globals: RefCell<Vec<Option<Value>>>,
     instances: RefCell<Vec<Rc<Instance>>>,

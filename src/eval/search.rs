@@ -227,8 +227,7 @@ impl SgSink {
         for &k in &slow {
             key.clear();
             for (b, c) in run.bases.iter().zip(run.coefs) {
-                key.tags.push(super::memo::Tag::Int);
-                key.coords.push(b + c * k);
+                key.push_int(b + c * k);
             }
             if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
                 self.add(v);

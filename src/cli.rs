@@ -81,6 +81,15 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             for f in &result.failures {
                 eprintln!("{}", render(f, &session.sources, color));
             }
+            let unused = session.unused_overrides();
+            if !unused.is_empty() {
+                eprintln!(
+                    "error: --set {} matches no top-level `let` in {}",
+                    unused.join(", "),
+                    file.display()
+                );
+                return ExitCode::from(2);
+            }
             if result.ok() {
                 ExitCode::SUCCESS
             } else {

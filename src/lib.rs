@@ -22,11 +22,12 @@ pub use session::{Failure, RunResult, Session};
 /// highlighting lives in `repl`).
 pub fn repl_basic(files: &[std::path::PathBuf], limits: Limits) -> std::process::ExitCode {
     let mut session = Session::new(limits);
+    let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
     for f in files {
         match cli::run_file(&mut session, f, &mut std::io::stdout()) {
             Ok(r) => {
                 for failure in &r.failures {
-                    eprintln!("{}", report::render(failure, &session.sources, true));
+                    eprintln!("{}", report::render(failure, &session.sources, color));
                 }
             }
             Err(e) => eprintln!("error: cannot read {}: {e}", f.display()),
@@ -49,7 +50,7 @@ pub fn repl_basic(files: &[std::path::PathBuf], limits: Limits) -> std::process:
         n += 1;
         let r = session.run(&format!("<repl {n}>"), line, &mut std::io::stdout());
         for failure in &r.failures {
-            eprintln!("{}", report::render(failure, &session.sources, true));
+            eprintln!("{}", report::render(failure, &session.sources, color));
         }
     }
     std::process::ExitCode::SUCCESS

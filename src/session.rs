@@ -124,7 +124,7 @@ impl Session {
     pub fn set_override(&mut self, name: &str, expr_text: &str) -> Result<(), Failure> {
         let mut sink = Vec::new();
         let text = format!("let __override = {expr_text}");
-        let r = self.run(&format!("--set {name}"), &text, &mut sink);
+        let r = self.run(&format!("--set {name}={expr_text}"), &text, &mut sink);
         if let Some(f) = r.failures.into_iter().next() {
             return Err(f);
         }
@@ -180,6 +180,15 @@ impl Session {
             }
         }
         result
+    }
+
+    /// Names given with `--set` that no `let` of the texts run so far uses.
+    pub fn unused_overrides(&self) -> Vec<String> {
+        self.overrides
+            .iter()
+            .filter(|(n, _)| !matches!(self.names.get(n), Some(crate::ir::names::Item::Global { .. })))
+            .map(|(n, _)| n.clone())
+            .collect()
     }
 
     /// Sets overridden globals of this program; returns their ids.

@@ -91,7 +91,7 @@ pub fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diag> {
         span,
         format!("expected {expected}, found {} `{found:#}`", found.kind_a()),
     )
-    .label(format!("this is a {}", found.kind()))
+    .label(format!("this is {}", found.kind_a()))
     .boxed()
 }
 

@@ -1259,8 +1259,9 @@ pub fn make_position(
     let g = env.rt.game(game).clone();
     if let CompiledBody::Alias(body) = &g.body {
         let frame: Vec<Value> = statics.into_iter().chain(args.iter().cloned()).collect();
+        let name = g.name.clone();
         return env.with_frame(frame, g.n_slots, span, |env| {
-            check_where_here(env, &g, &args, span)?;
+            check_where_here(env, &g, &name, &args, span)?;
             let v = body(env)?;
             ops::as_game(&v, span).map(Value::Game)
         });
@@ -1269,7 +1270,7 @@ pub fn make_position(
     let inst = env.rt.instance(instance);
     let frame: Vec<Value> = inst.statics.iter().chain(args.iter()).cloned().collect();
     env.with_frame(frame, g.n_slots, span, |env| {
-        check_where_here(env, &g, &args, span)
+        check_where_here(env, &g, &inst.name, &args, span)
     })?;
     Ok(Value::game(Game::Position(Position {
         instance,
@@ -1279,7 +1280,14 @@ pub fn make_position(
 }
 
 /// Evaluates the `where` of `g` in the current frame (set up for `args`).
-fn check_where_here(env: &mut Env, g: &CompiledGame, args: &[Value], span: Span) -> Fallible<()> {
+/// `name` is the instance as written, e.g. `Sub[{1, 2}]`.
+fn check_where_here(
+    env: &mut Env,
+    g: &CompiledGame,
+    name: &str,
+    args: &[Value],
+    span: Span,
+) -> Fallible<()> {
     let Some(cond) = &g.where_clause else {
         return Ok(());
     };
@@ -1292,10 +1300,8 @@ fn check_where_here(env: &mut Env, g: &CompiledGame, args: &[Value], span: Span)
         ErrorKind::WhereViolated,
         span,
         format!(
-            "{}({}) is not a position of {}: its `where` condition is false",
-            g.name,
+            "{name}({}) is not a position of {name}: its `where` condition is false",
             shown.join(", "),
-            g.name
         ),
     )
     .label("this position violates the condition");

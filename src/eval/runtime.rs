@@ -193,7 +193,7 @@ pub struct Env<'r> {
     /// The instance whose options are being enumerated.
     pub instance: InstanceId,
     /// Spare keys, so that writing an option's key allocates nothing.
-    pub keys: Vec<Key>,
+    pub keys: Vec<Box<Key>>,
     /// The bindings at which the last `all(...)` failed, for `assert`.
     pub counterexample: Option<String>,
     /// Reused buffer for a position's arguments.

@@ -366,7 +366,16 @@ impl<'n> Lowerer<'n> {
                 let (lhs, rhs) = (self.expr(lhs)?, self.expr(rhs)?);
                 if let (IrKind::Const(a), IrKind::Const(b)) = (&lhs.kind, &rhs.kind) {
                     if let (Value::Int(_), Value::Int(_)) = (a, b) {
-                        if let Ok(folded) = ops::binary(*op, a, b, span) {
+                        let arithmetic = !matches!(
+                            op,
+                            ast::BinaryOp::Eq
+                                | ast::BinaryOp::Ne
+                                | ast::BinaryOp::Lt
+                                | ast::BinaryOp::Le
+                                | ast::BinaryOp::Gt
+                                | ast::BinaryOp::Ge
+                        );
+                        if let (true, Ok(folded)) = (arithmetic, ops::binary(*op, a, b, span)) {
                             return Ok(IrExpr {
                                 kind: IrKind::Const(folded),
                                 span,
@@ -401,15 +410,28 @@ impl<'n> Lowerer<'n> {
             },
             ExprKind::Call { callee, args } => return self.call(callee, args, span),
             ExprKind::Index { target, indices } => return self.index(target, indices, span),
-            ExprKind::OmegaPow { .. } => {
-                return Diag::new(
-                    ErrorKind::Invalid,
-                    span,
-                    "ordinal values (ω^k) are not supported in this version",
-                )
-                .label("an ordinal literal")
-                .help("transfinite values are planned; finite games work with integers")
-                .err()
+            ExprKind::OmegaPow { base, exponent } => {
+                // With a local of that name, `w^2` is a nim-sum like any other.
+                if let Some(slot) = self.lookup_local(&base.name) {
+                    IrKind::Binary {
+                        op: ast::BinaryOp::Xor,
+                        op_span: span,
+                        lhs: Box::new(IrExpr {
+                            kind: IrKind::Local(slot),
+                            span: base.span,
+                        }),
+                        rhs: Box::new(self.expr(exponent)?),
+                    }
+                } else {
+                    return Diag::new(
+                        ErrorKind::Invalid,
+                        span,
+                        "ordinal values (ω^k) are not supported in this version",
+                    )
+                    .label("an ordinal literal")
+                    .help("transfinite values are planned; finite games work with integers")
+                    .err();
+                }
             }
             ExprKind::Field { target, name } => IrKind::Field {
                 target: Box::new(self.expr(target)?),

@@ -186,7 +186,12 @@ impl Session {
     pub fn unused_overrides(&self) -> Vec<String> {
         self.overrides
             .iter()
-            .filter(|(n, _)| !matches!(self.names.get(n), Some(crate::ir::names::Item::Global { .. })))
+            .filter(|(n, _)| {
+                !matches!(
+                    self.names.get(n),
+                    Some(crate::ir::names::Item::Global { .. })
+                )
+            })
             .map(|(n, _)| n.clone())
             .collect()
     }

@@ -26,6 +26,64 @@ type Writer = Box<dyn Fn(&mut Env, &mut Key) -> Fallible<bool>>;
 /// Integer-only code; `None` means "not the simple case".
 type IntCode = Box<dyn Fn(&Env) -> Option<i64>>;
 
+/// An operand of integer code.
+enum Operand {
+    Local(Slot),
+    Const(i64),
+    Code(IntCode),
+}
+
+#[inline]
+fn int_at(env: &Env, slot: Slot) -> Option<i64> {
+    match env.local(slot) {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// Integer code for `f(l, r)`, specialised on the operands' forms.
+fn shaped(f: impl Fn(i64, i64) -> Option<i64> + 'static, l: Operand, r: Operand) -> IntCode {
+    use Operand::*;
+    match (l, r) {
+        (Local(a), Local(b)) => Box::new(move |env| f(int_at(env, a)?, int_at(env, b)?)),
+        (Local(a), Const(c)) => Box::new(move |env| f(int_at(env, a)?, c)),
+        (Const(c), Local(b)) => Box::new(move |env| f(c, int_at(env, b)?)),
+        (Code(x), Const(c)) => Box::new(move |env| f(x(env)?, c)),
+        (Const(c), Code(y)) => Box::new(move |env| f(c, y(env)?)),
+        (Code(x), Local(b)) => Box::new(move |env| f(x(env)?, int_at(env, b)?)),
+        (Local(a), Code(y)) => Box::new(move |env| f(int_at(env, a)?, y(env)?)),
+        (Code(x), Code(y)) => Box::new(move |env| f(x(env)?, y(env)?)),
+        (Const(a), Const(b)) => {
+            let v = f(a, b);
+            Box::new(move |_| v)
+        }
+    }
+}
+
+/// How one argument of a move's resulting position is written into its key.
+enum ArgWriter {
+    Local(Slot),
+    Int(IntCode),
+    Other(Writer),
+}
+
+impl ArgWriter {
+    #[inline]
+    fn write(&self, env: &mut Env, key: &mut Key) -> Fallible<bool> {
+        Ok(match self {
+            ArgWriter::Local(slot) => match env.local(*slot) {
+                Value::Int(n) => key.push_int(*n),
+                v => key.push_value(v),
+            },
+            ArgWriter::Int(code) => match code(env) {
+                Some(n) => key.push_int(n),
+                None => false,
+            },
+            ArgWriter::Other(w) => w(env, key)?,
+        })
+    }
+}
+
 /// Where a move leads.
 pub enum Target<'a> {
     Zero,
@@ -44,7 +102,7 @@ pub trait Sink {
     fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
         let mut key = Key::default();
         for k in run.lo..run.hi {
-            env.set_local(run.slot, Value::Int(k));
+            env.set_local_int(run.slot, k);
             key.clear();
             for (b, c) in run.bases.iter().zip(run.coefs) {
                 key.push_int(b + c * k);
@@ -173,7 +231,7 @@ fn run_clauses(
                         .err();
                 };
                 for k in a..b {
-                    env.set_local(*slot, Value::Int(k));
+                    env.set_local_int(*slot, k);
                     if !run_clauses(env, rest, body)? {
                         return Ok(false);
                     }
@@ -518,7 +576,7 @@ impl<'a> Compiler<'a> {
                         .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
                 let target = *target;
                 let static_codes: Vec<Code> = statics.iter().map(|s| self.expr(s)).collect();
-                let writers: Vec<Writer> = args.iter().map(|a| self.writer(a)).collect();
+                let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();
                 let values: Vec<Code> = args.iter().map(|a| self.expr(a)).collect();
                 Box::new(move |env, sink| {
                     let instance = if same_instance {
@@ -531,7 +589,7 @@ impl<'a> Compiler<'a> {
                     key.clear();
                     let mut flat = true;
                     for w in &writers {
-                        if !w(env, &mut key)? {
+                        if !w.write(env, &mut key)? {
                             flat = false;
                             break;
                         }
@@ -564,6 +622,18 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// The cheapest writer for one argument: locals and integer code are
+    /// written without a call through a closure.
+    fn arg_writer(&self, e: &IrExpr) -> ArgWriter {
+        match &e.kind {
+            IrKind::Local(slot) => ArgWriter::Local(*slot),
+            _ => match self.int_expr(e) {
+                Some(code) => ArgWriter::Int(code),
+                None => ArgWriter::Other(self.writer(e)),
+            },
+        }
+    }
+
     /// A writer for one position argument, with allocation-free forms for
     /// locals, `update(xs, i, v)` and `sorted(...)`.
     fn writer(&self, e: &IrExpr) -> Writer {
@@ -579,10 +649,15 @@ impl<'a> Compiler<'a> {
                 let IrKind::Local(slot) = args[0].kind else {
                     unreachable!()
                 };
-                let index = self.expr(&args[1]);
-                let value = self.expr(&args[2]);
+                let int_or_value = |e: &IrExpr| -> IntCode {
+                    match self.int_expr(e) {
+                        Some(code) => code,
+                        None => Box::new(|_| None),
+                    }
+                };
+                let (index, value) = (int_or_value(&args[1]), int_or_value(&args[2]));
                 Box::new(move |env, key| {
-                    let (Value::Int(i), Value::Int(v)) = (index(env)?, value(env)?) else {
+                    let (Some(i), Some(v)) = (index(env), value(env)) else {
                         return Ok(false);
                     };
                     let Value::List(xs) = env.local(slot) else {
@@ -668,14 +743,33 @@ impl<'a> Compiler<'a> {
                         | BinaryOp::BitAnd
                 ) =>
             {
-                let (op, l, r) = (*op, self.int_expr(lhs)?, self.int_expr(rhs)?);
-                Some(Box::new(move |env| {
-                    let (a, b) = (l(env)?, r(env)?);
-                    if b == 0 && matches!(op, BinaryOp::Div | BinaryOp::Mod) {
-                        return None;
-                    }
-                    ops::int_op(op, a, b)
-                }))
+                let operand = |e: &IrExpr| -> Option<Operand> {
+                    Some(match e.kind {
+                        IrKind::Local(s) => Operand::Local(s),
+                        IrKind::Const(Value::Int(c)) => Operand::Const(c),
+                        _ => Operand::Code(self.int_expr(e)?),
+                    })
+                };
+                let (l, r) = (operand(lhs)?, operand(rhs)?);
+                // One closure per operator, so the arithmetic is inlined.
+                Some(match op {
+                    BinaryOp::Add => shaped(|a, b| a.checked_add(b), l, r),
+                    BinaryOp::Sub => shaped(|a, b| a.checked_sub(b), l, r),
+                    BinaryOp::Mul => shaped(|a, b| a.checked_mul(b), l, r),
+                    BinaryOp::BitOr => shaped(|a, b| Some(a | b), l, r),
+                    BinaryOp::Xor => shaped(|a, b| Some(a ^ b), l, r),
+                    BinaryOp::BitAnd => shaped(|a, b| Some(a & b), l, r),
+                    &op => shaped(
+                        move |a, b| {
+                            if b == 0 {
+                                return None;
+                            }
+                            ops::int_op(op, a, b)
+                        },
+                        l,
+                        r,
+                    ),
+                })
             }
             IrKind::CallBuiltin {
                 builtin: b @ (Builtin::Min | Builtin::Max),

@@ -25,8 +25,9 @@ pub enum Tag {
 }
 
 impl Tag {
-    /// A 16-bit code: the kind in the low 3 bits, the length above.
-    fn code(self) -> u128 {
+    /// An 8-bit code: the kind in the low 3 bits, the length (at most
+    /// `MAX_COORDS`) above.
+    fn code(self) -> Shape {
         let (kind, n) = match self {
             Tag::Int => (1, 0),
             Tag::Bool => (2, 0),
@@ -34,10 +35,10 @@ impl Tag {
             Tag::Set(n) => (4, n),
             Tag::Tuple(n) => (5, n),
         };
-        (kind | (n << 3)) as u128
+        (kind | (n << 3)) as Shape
     }
 
-    fn from_code(code: u128) -> Tag {
+    fn from_code(code: Shape) -> Tag {
         let n = (code >> 3) as u32;
         match code & 7 {
             1 => Tag::Int,
@@ -58,11 +59,11 @@ impl Tag {
 
 /// Most integers a flattened key holds; longer positions are keyed by value.
 pub const MAX_COORDS: usize = 16;
-/// Most arguments a flattened key holds (16 bits of shape each).
+/// Most arguments a flattened key holds (8 bits of shape each).
 const MAX_ARGS: u8 = 8;
 
 /// The shape of a key: one tag code per argument, the first one highest.
-pub type Shape = u128;
+pub type Shape = u64;
 pub type Coords = SmallVec<[i64; 8]>;
 
 /// A position key: flattened into integers when every argument flattens
@@ -132,16 +133,16 @@ impl Key {
     pub fn tags(&self) -> impl Iterator<Item = Tag> + '_ {
         (0..self.n_args)
             .rev()
-            .map(move |i| Tag::from_code((self.shape >> (16 * i as u32)) & 0xffff))
+            .map(move |i| Tag::from_code((self.shape >> (8 * i as u32)) & 0xff))
     }
 
     pub fn last_tag(&self) -> Option<Tag> {
-        (self.n_args > 0).then(|| Tag::from_code(self.shape & 0xffff))
+        (self.n_args > 0).then(|| Tag::from_code(self.shape & 0xff))
     }
 
     /// Replaces the tag of the last argument (same width).
     pub fn set_last_tag(&mut self, tag: Tag) {
-        self.shape = (self.shape & !0xffff) | tag.code();
+        self.shape = (self.shape & !0xff) | tag.code();
     }
 
     /// Appends one integer coordinate (part of an argument being written);
@@ -162,7 +163,7 @@ impl Key {
         if self.n_args >= MAX_ARGS {
             return false;
         }
-        self.shape = (self.shape << 16) | tag.code();
+        self.shape = (self.shape << 8) | tag.code();
         self.n_args += 1;
         true
     }
@@ -245,7 +246,7 @@ impl Key {
 
 /// The shape of `n` integer arguments.
 pub fn int_shape(n: usize) -> Shape {
-    (0..n).fold(0, |s, _| (s << 16) | Tag::Int.code())
+    (0..n).fold(0, |s, _| (s << 8) | Tag::Int.code())
 }
 
 /// What the memo knows of a position.

@@ -228,6 +228,16 @@ impl<'r> Env<'r> {
         self.stack[i] = v;
     }
 
+    /// Sets an integer local; cheaper than `set_local` in loops, since the
+    /// old value is usually an integer too and needs no drop.
+    #[inline]
+    pub fn set_local_int(&mut self, slot: u32, n: i64) {
+        match &mut self.stack[self.base + slot as usize] {
+            Value::Int(x) => *x = n,
+            other => *other = Value::Int(n),
+        }
+    }
+
     /// Runs `f` in a new frame whose first slots are `args` and which has
     /// `n_slots` slots in all.
     pub fn with_frame<T>(

@@ -232,6 +232,7 @@ fn run_clauses(
                 };
                 for k in a..b {
                     env.set_local_int(*slot, k);
+                    env.tick(*span)?;
                     if !run_clauses(env, rest, body)? {
                         return Ok(false);
                     }
@@ -255,6 +256,7 @@ fn run_clauses(
                 };
                 for item in items.iter() {
                     bind(env, pattern, item.clone())?;
+                    env.tick(*span)?;
                     if !run_clauses(env, rest, body)? {
                         return Ok(false);
                     }

@@ -196,6 +196,8 @@ pub struct Env<'r> {
     pub keys: Vec<Box<Key>>,
     /// The bindings at which the last `all(...)` failed, for `assert`.
     pub counterexample: Option<String>,
+    /// Loop steps so far, for interrupt checks.
+    pub ticks: u32,
     /// Reused buffer for a position's arguments.
     pub args_buf: Vec<Value>,
     /// Buffers of finished searches, for the next one.
@@ -214,6 +216,7 @@ impl<'r> Env<'r> {
             counterexample: None,
             scratch: Vec::new(),
             args_buf: Vec::new(),
+            ticks: 0,
         }
     }
 
@@ -226,6 +229,16 @@ impl<'r> Env<'r> {
     pub fn set_local(&mut self, slot: u32, v: Value) {
         let i = self.base + slot as usize;
         self.stack[i] = v;
+    }
+
+    /// Counts a loop step; every 4096 steps, checks for an interrupt.
+    #[inline]
+    pub fn tick(&mut self, span: Span) -> Fallible<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks & 0xfff == 0 {
+            self.rt.check_interrupt(span)?;
+        }
+        Ok(())
     }
 
     /// Sets an integer local; cheaper than `set_local` in loops, since the

@@ -66,6 +66,11 @@ builtins! {
     Table "table" 1 1 "table(e for r in R, c in C): a two-dimensional table with headers",
     Period "period" 1 1 "period(e for n in R): (preperiod, period) of the sequence",
     Histogram "histogram" 1 1 "histogram(e for ...): h[v] = how many times value v occurs",
+    Pass "pass" 1 2 "pass(G) or pass(G, k): G with one (or k) passes for the whole play; a pass is allowed from any non-terminal position",
+    Misere "misere" 1 1 "misere(G): G under the misere convention (the last mover loses); sg gives the misere Grundy value",
+    Conjunctive "conjunctive" 1 64 "conjunctive(A, B, ...): move in every component; ends when one has no move",
+    Selective "selective" 1 64 "selective(A, B, ...): move in any non-empty set of components",
+    Hypergraph "hypergraph" 2 65 "hypergraph(edges, A, B, ...): move in every component of one edge (a list of 0-based indices)",
     Subtraction "subtraction" 1 1 "subtraction(S): the subtraction game with set S; positions subtraction(S)(n)",
     Octal "octal" 1 1 "octal(\"0.137\"): the octal game with that code; positions octal(code)(n)",
 }
@@ -362,7 +367,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)])
         }
         Histogram => histogram(expect_items(&args[0], span)?, span)?,
-        Sg | Outcome | Options | Winning | Table | Subtraction | Octal => {
+        Sg | Outcome | Options | Winning | Table | Subtraction | Octal | Pass | Misere
+        | Conjunctive | Selective | Hypergraph => {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })

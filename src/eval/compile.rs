@@ -1283,6 +1283,11 @@ fn call_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fallib
         Builtin::Outcome => query::outcome(env, &args[0], span),
         Builtin::Options => query::options(env, &args[0], span, false),
         Builtin::Winning => query::options(env, &args[0], span, true),
+        Builtin::Pass
+        | Builtin::Misere
+        | Builtin::Conjunctive
+        | Builtin::Selective
+        | Builtin::Hypergraph => super::compound::make(b, args, span),
         Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
         Builtin::Octal => {
             let digits = octal_digits(&args[0], span)?;

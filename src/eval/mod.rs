@@ -2,6 +2,7 @@
 
 pub mod builtins;
 pub mod compile;
+pub mod compound;
 pub mod memo;
 pub mod ops;
 pub mod query;

@@ -203,6 +203,16 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
         ))),
         (Add, Value::Game(_), _) | (Add, _, Value::Game(_)) => {
             let (ga, gb) = (as_game(a, span)?, as_game(b, span)?);
+            if super::compound::is_misere(&ga) || super::compound::is_misere(&gb) {
+                return Diag::new(
+                    ErrorKind::Type,
+                    span,
+                    "misère play applies to a whole game, not to a part of a sum",
+                )
+                .label("a misere(...) in a sum")
+                .help("write misere(A + B) rather than misere(A) + B")
+                .err();
+            }
             Ok(Value::game(game_sum(&ga, &gb)))
         }
         _ => Diag::new(

@@ -46,14 +46,37 @@ pub fn options(env: &mut Env, v: &Value, span: Span, winning_only: bool) -> Fall
 }
 
 /// A move of one position, before its SG value is known.
-struct RawMove {
-    label: Rc<str>,
-    bindings: Vec<(Rc<str>, Value)>,
+#[derive(Clone, Debug)]
+pub struct RawMove {
+    pub label: Rc<str>,
+    pub bindings: Vec<(Rc<str>, Value)>,
+}
+
+impl RawMove {
+    pub fn labelled(label: &str) -> RawMove {
+        RawMove {
+            label: Rc::from(label),
+            bindings: Vec::new(),
+        }
+    }
+
+    /// Moves made together (in a conjunctive compound): labels joined by `&`.
+    fn joined(moves: Vec<RawMove>) -> RawMove {
+        let label: Vec<&str> = moves.iter().map(|m| &*m.label).collect();
+        RawMove {
+            label: Rc::from(label.join(" & ")),
+            bindings: moves.iter().flat_map(|m| m.bindings.clone()).collect(),
+        }
+    }
 }
 
 /// Every option of `g` as (component, move, resulting game).
-fn game_options(env: &mut Env, g: &Game, span: Span) -> Fallible<Vec<(usize, RawMove, Game)>> {
+pub fn game_options(env: &mut Env, g: &Game, span: Span) -> Fallible<Vec<(usize, RawMove, Game)>> {
     match g {
+        Game::Compound(c) => Ok(super::compound::options(env, c, span)?
+            .into_iter()
+            .map(|m| (m.component, RawMove::joined(m.moves), m.to))
+            .collect()),
         Game::Zero => Ok(Vec::new()),
         Game::Position(p) => Ok(position_options(env, p, span)?
             .into_iter()

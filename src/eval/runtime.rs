@@ -60,6 +60,8 @@ pub struct Runtime {
     instances: RefCell<Vec<Rc<Instance>>>,
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
     pub limits: Limits,
+    /// Values of compound positions (pass, misère, conjunctive ...).
+    pub compound_memo: RefCell<FxHashMap<super::value::Game, u64>>,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
     /// Bumped whenever instance ids are forgotten, so caches of them expire.
@@ -141,6 +143,7 @@ impl Runtime {
         for inst in self.instances.borrow().iter() {
             *inst.memo.borrow_mut() = Memo::default();
         }
+        self.compound_memo.borrow_mut().clear();
         self.stored.set(0);
     }
 
@@ -148,6 +151,7 @@ impl Runtime {
     pub fn reset_instances(&self) {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
+        self.compound_memo.borrow_mut().clear();
         self.generation.set(self.generation.get() + 1);
         self.stored.set(0);
     }

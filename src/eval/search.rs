@@ -23,6 +23,7 @@ pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
             }
             Ok(x)
         }
+        Game::Compound(c) => super::compound::sg(env, c, span),
     }
 }
 
@@ -164,6 +165,11 @@ impl Sink for SgSink {
                     self.add(v);
                 }
             }
+            Target::Game(g) if has_compound(g) => {
+                // A move into a compound: valued by its own (nested) search.
+                let v = sg_of_game(env, g, self.span)?;
+                self.add(v);
+            }
             Target::Game(g) => {
                 let mut parts: Vec<&Position> = Vec::new();
                 collect_positions(g, &mut parts);
@@ -245,11 +251,20 @@ impl MoveSink for SgSink {
     }
 }
 
+/// The positions of a game without compounds.
 pub fn collect_positions<'g>(g: &'g Game, out: &mut Vec<&'g Position>) {
     match g {
-        Game::Zero => {}
+        Game::Zero | Game::Compound(_) => {}
         Game::Position(p) => out.push(p),
         Game::Sum(parts) => parts.iter().for_each(|p| collect_positions(p, out)),
+    }
+}
+
+fn has_compound(g: &Game) -> bool {
+    match g {
+        Game::Compound(_) => true,
+        Game::Sum(parts) => parts.iter().any(has_compound),
+        _ => false,
     }
 }
 

@@ -45,6 +45,27 @@ pub enum Game {
     Position(Position),
     /// At least two components, none of them zero, none of them a sum.
     Sum(Vec<Game>),
+    /// A compound the Sprague-Grundy theorem does not decompose.
+    Compound(Rc<Compound>),
+}
+
+/// `pass(E, k)`, `misere(E)`, `conjunctive(...)`, `selective(...)`,
+/// `hypergraph(edges, ...)`: searched over the product of its parts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Compound {
+    pub kind: CompoundKind,
+    pub parts: Vec<Game>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CompoundKind {
+    /// Passes left (at least 1; with none left the game is its part).
+    Pass(u32),
+    Misere,
+    Conjunctive,
+    Selective,
+    /// Each edge: the indices of the parts moved in together.
+    Hypergraph(Rc<Vec<Vec<usize>>>),
 }
 
 /// A position of one game instance.
@@ -321,6 +342,38 @@ impl fmt::Display for Game {
                     write!(f, "{g}")?;
                 }
                 Ok(())
+            }
+            Game::Compound(c) => {
+                let name = match &c.kind {
+                    CompoundKind::Pass(_) => "pass",
+                    CompoundKind::Misere => "misere",
+                    CompoundKind::Conjunctive => "conjunctive",
+                    CompoundKind::Selective => "selective",
+                    CompoundKind::Hypergraph(_) => "hypergraph",
+                };
+                write!(f, "{name}(")?;
+                if let CompoundKind::Hypergraph(edges) = &c.kind {
+                    let shown: Vec<String> = edges
+                        .iter()
+                        .map(|e| {
+                            let ids: Vec<String> = e.iter().map(|i| i.to_string()).collect();
+                            format!("[{}]", ids.join(", "))
+                        })
+                        .collect();
+                    write!(f, "[{}], ", shown.join(", "))?;
+                }
+                for (i, g) in c.parts.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{g}")?;
+                }
+                if let CompoundKind::Pass(k) = c.kind {
+                    if k != 1 {
+                        write!(f, ", {k}")?;
+                    }
+                }
+                write!(f, ")")
             }
         }
     }

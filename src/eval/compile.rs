@@ -1465,7 +1465,10 @@ fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
             (Game::Sum(parts), "parts") => Ok(Value::list(
                 parts.iter().map(|p| Value::game(p.clone())).collect(),
             )),
-            _ => Err(unknown("args (of a position), parts (of a sum)")),
+            (Game::Compound(c), "parts") => Ok(Value::list(
+                c.parts.iter().map(|p| Value::game(p.clone())).collect(),
+            )),
+            _ => Err(unknown("args (of a position), parts (of a sum or compound)")),
         },
         other => Err(type_error(span, "a move, table or game with fields", other)),
     }

@@ -44,7 +44,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_states: 200_000_000,
+            max_states: 50_000_000,
             max_call_depth: 20_000,
         }
     }

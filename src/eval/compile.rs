@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
-use super::memo::{Key, Tag};
+use super::memo::{Key, Shape, Tag, MAX_COORDS};
+use smallvec::SmallVec;
 use super::ops;
 use super::query;
 use super::runtime::Env;
@@ -103,25 +104,180 @@ pub trait Sink {
         let mut key = Key::default();
         for k in run.lo..run.hi {
             env.set_local_int(run.slot, k);
-            key.clear();
-            for (b, c) in run.bases.iter().zip(run.coefs) {
-                key.push_int(b + c * k);
-            }
+            run.key_at(k, &mut key);
             self.option(env, Target::Position(run.instance, &key))?;
         }
         Ok(())
     }
 }
 
-/// Options `instance(bases + coefs * k)` for `k` in `lo..hi`; every
-/// coordinate is known to fit in 64 bits over the whole run.
+/// Options `instance(bases + coefs * k)` for `k` in `lo..hi`, keys of
+/// `shape`; every coordinate is known to fit in 64 bits over the run.
 pub struct AffineRun<'a> {
     pub instance: InstanceId,
     pub slot: Slot,
     pub lo: i64,
     pub hi: i64,
+    pub shape: Shape,
+    pub n_args: u8,
     pub bases: &'a [i64],
     pub coefs: &'a [i64],
+}
+
+impl AffineRun<'_> {
+    /// The key of the option for `k`.
+    pub fn key_at(&self, k: i64, key: &mut Key) {
+        key.set_raw(
+            self.shape,
+            self.n_args,
+            self.bases.iter().zip(self.coefs).map(|(b, c)| b + c * k),
+        );
+    }
+}
+
+/// How one argument of a move's result depends on the innermost binding.
+enum ArgForm {
+    /// `base + coef * k`.
+    Affine(IntCode, i64),
+    /// `sorted(update(xs, i, k))`.
+    SortedUpdate { list: Slot, index: IntCode },
+}
+
+/// The coordinates of a move's result for one setting of the outer
+/// bindings: affine in `k`, except one sorted list in which `k` takes the
+/// place `slot` (the list's other items are `rest`, ascending).
+struct Template {
+    bases: SmallVec<[i64; MAX_COORDS]>,
+    coefs: SmallVec<[i64; MAX_COORDS]>,
+    shape: Shape,
+    n_args: u8,
+    /// Where the sorted list starts in the coordinates, and its other items.
+    list: Option<(usize, SmallVec<[i64; MAX_COORDS]>)>,
+}
+
+impl Template {
+    fn build(env: &Env, forms: &[ArgForm]) -> Option<Template> {
+        let mut key = Key::default();
+        let (mut bases, mut coefs) = (SmallVec::new(), SmallVec::new());
+        let mut list = None;
+        for f in forms {
+            match f {
+                ArgForm::Affine(base, coef) => {
+                    bases.push(base(env)?);
+                    coefs.push(*coef);
+                    if !key.push_int(0) {
+                        return None;
+                    }
+                }
+                ArgForm::SortedUpdate { list: slot, index } => {
+                    let Value::List(xs) = env.local(*slot) else {
+                        return None;
+                    };
+                    let i = index(env)?;
+                    if i < 0 || i as usize >= xs.len() {
+                        return None;
+                    }
+                    let mut rest: SmallVec<[i64; MAX_COORDS]> = SmallVec::new();
+                    for (j, x) in xs.iter().enumerate() {
+                        match x {
+                            Value::Int(n) if j != i as usize => rest.push(*n),
+                            Value::Int(_) => {}
+                            _ => return None,
+                        }
+                    }
+                    rest.sort_unstable();
+                    list = Some((bases.len(), rest));
+                    for _ in 0..xs.len() {
+                        bases.push(0);
+                        coefs.push(0);
+                        if !key.push_coord(0) {
+                            return None;
+                        }
+                    }
+                    if !key.push_tag(Tag::List(xs.len() as u32)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(Template {
+            bases,
+            coefs,
+            shape: key.shape(),
+            n_args: forms.len() as u8,
+            list,
+        })
+    }
+
+    /// Hands the options for `k` in `a..b` to the sink as affine runs; `k`
+    /// equal to an item of the sorted list goes the generic way.
+    fn emit(
+        mut self,
+        env: &mut Env,
+        sink: &mut dyn Sink,
+        slot: Slot,
+        a: i64,
+        b: i64,
+        generic: &MoveCode,
+    ) -> Fallible<()> {
+        let Some((start, rest)) = self.list.take() else {
+            return self.run(env, sink, slot, a, b, generic);
+        };
+        for j in 0..=rest.len() {
+            // Between rest[j - 1] and rest[j], k is item j of the list.
+            let lo = if j == 0 { a } else { a.max(rest[j - 1].saturating_add(1)) };
+            let hi = if j == rest.len() { b } else { b.min(rest[j]) };
+            if lo < hi {
+                for (p, x) in (start..).zip(rest.iter().take(j).chain([&0]).chain(&rest[j..])) {
+                    self.bases[p] = *x;
+                    self.coefs[p] = 0;
+                }
+                self.coefs[start + j] = 1;
+                self.run(env, sink, slot, lo, hi, generic)?;
+            }
+            if j < rest.len() && (a..b).contains(&rest[j]) && (j == 0 || rest[j] != rest[j - 1]) {
+                env.set_local_int(slot, rest[j]);
+                generic(env, sink)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn run(
+        &self,
+        env: &mut Env,
+        sink: &mut dyn Sink,
+        slot: Slot,
+        a: i64,
+        b: i64,
+        generic: &MoveCode,
+    ) -> Fallible<()> {
+        // Every coordinate is monotone in k: checking both ends rules out
+        // overflow inside the run.
+        let fits = self.bases.iter().zip(&self.coefs).all(|(&base, &coef)| {
+            [a, b - 1]
+                .iter()
+                .all(|&k| coef.checked_mul(k).and_then(|x| x.checked_add(base)).is_some())
+        });
+        if !fits {
+            for k in a..b {
+                env.set_local_int(slot, k);
+                generic(env, sink)?;
+            }
+            return Ok(());
+        }
+        let run = AffineRun {
+            instance: env.instance,
+            slot,
+            lo: a,
+            hi: b,
+            shape: self.shape,
+            n_args: self.n_args,
+            bases: &self.bases,
+            coefs: &self.coefs,
+        };
+        sink.affine(env, &run)
+    }
 }
 
 pub struct CompiledFn {
@@ -416,12 +572,16 @@ impl<'a> Compiler<'a> {
         if !same_instance || self.aliases.contains(target) || args.is_empty() || args.len() > 8 {
             return None;
         }
-        let mut bases = Vec::new();
-        let mut coefs = Vec::new();
+        let mut forms = Vec::new();
         for a in args {
-            let (base, coef) = self.affine_in(a, k)?;
-            bases.push(base);
-            coefs.push(coef);
+            forms.push(self.arg_form(a, k)?);
+        }
+        let sorted_updates = forms
+            .iter()
+            .filter(|f| matches!(f, ArgForm::SortedUpdate { .. }))
+            .count();
+        if sorted_updates > 1 {
+            return None;
         }
         let lo = self.int_expr(start)?;
         let hi = self.int_expr(end)?;
@@ -433,53 +593,53 @@ impl<'a> Compiler<'a> {
         let fallback = self.result(game, n_statics, &m.result);
         Some(Box::new(move |env, sink| {
             run_clauses(env, &clauses, &mut |env| {
-                let mut base_vals = [0i64; 8];
-                let mut ok = true;
-                for (v, b) in base_vals.iter_mut().zip(&bases) {
-                    match b(env) {
-                        Some(x) => *v = x,
-                        None => ok = false,
-                    }
-                }
                 let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
                     let b = if inclusive { b.checked_add(1)? } else { b };
                     Some((a, b))
                 });
-                let n = bases.len();
-                match bounds {
-                    Some((a, b)) if ok => {
-                        if a >= b {
-                            return Ok(true);
-                        }
-                        // Every coordinate is monotone in k: checking both
-                        // ends rules out overflow inside the run.
-                        let fits = (0..n).all(|j| {
-                            [a, b - 1].iter().all(|&k| {
-                                coefs[j]
-                                    .checked_mul(k)
-                                    .and_then(|x| x.checked_add(base_vals[j]))
-                                    .is_some()
-                            })
-                        });
-                        if fits {
-                            let run = AffineRun {
-                                instance: env.instance,
-                                slot: k,
-                                lo: a,
-                                hi: b,
-                                bases: &base_vals[..n],
-                                coefs: &coefs,
-                            };
-                            sink.affine(env, &run)?;
-                            return Ok(true);
-                        }
-                        generic_innermost(env, &fallback_clauses, &fallback, sink)
+                let Some((a, b)) = bounds else {
+                    return generic_innermost(env, &fallback_clauses, &fallback, sink);
+                };
+                if a >= b {
+                    return Ok(true);
+                }
+                match Template::build(env, &forms) {
+                    Some(t) => {
+                        t.emit(env, sink, k, a, b, &fallback)?;
+                        Ok(true)
                     }
-                    _ => generic_innermost(env, &fallback_clauses, &fallback, sink),
+                    None => generic_innermost(env, &fallback_clauses, &fallback, sink),
                 }
             })?;
             Ok(())
         }))
+    }
+
+    /// How an argument depends on the innermost binding `k`: affine, or
+    /// `sorted(update(xs, i, k))`, which is affine between the other items.
+    fn arg_form(&self, e: &IrExpr, k: Slot) -> Option<ArgForm> {
+        if let IrKind::CallBuiltin {
+            builtin: Builtin::Sorted,
+            args,
+        } = &e.kind
+        {
+            if let IrKind::CallBuiltin {
+                builtin: Builtin::Update,
+                args: u,
+            } = &args[0].kind
+            {
+                if let (IrKind::Local(list), IrKind::Local(value)) = (&u[0].kind, &u[2].kind) {
+                    if *value == k && *list != k && !mentions(&u[1], k) {
+                        return Some(ArgForm::SortedUpdate {
+                            list: *list,
+                            index: self.int_expr(&u[1])?,
+                        });
+                    }
+                }
+            }
+        }
+        let (base, coef) = self.affine_in(e, k)?;
+        Some(ArgForm::Affine(base, coef))
     }
 
     /// `e` as `base + coef * k`: an integer base not mentioning `k` and a
@@ -790,6 +950,34 @@ impl<'a> Compiler<'a> {
             } => {
                 let x = self.int_expr(&args[0])?;
                 Some(Box::new(move |env| x(env)?.checked_abs()))
+            }
+            IrKind::Index { target, index } if matches!(target.kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = target.kind else {
+                    unreachable!()
+                };
+                let index = self.int_expr(index)?;
+                Some(Box::new(move |env| {
+                    let i = usize::try_from(index(env)?).ok()?;
+                    match env.local(slot) {
+                        Value::List(xs) | Value::Tuple(xs) => match xs.get(i)? {
+                            Value::Int(n) => Some(*n),
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Len,
+                args,
+            } if matches!(args[0].kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!()
+                };
+                Some(Box::new(move |env| match env.local(slot) {
+                    Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => Some(xs.len() as i64),
+                    _ => None,
+                }))
             }
             IrKind::CallFn { func, args } if self.inline_depth.get() < 8 => {
                 // A small integer function is inlined: its body with the

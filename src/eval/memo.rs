@@ -218,6 +218,17 @@ impl Key {
         Rc::from(out)
     }
 
+    /// Sets the key to these coordinates of a known shape.
+    pub fn set_raw(&mut self, shape: Shape, n_args: u8, coords: impl Iterator<Item = i64>) {
+        self.clear();
+        self.shape = shape;
+        self.n_args = n_args;
+        for c in coords {
+            self.coords[self.len as usize] = c;
+            self.len += 1;
+        }
+    }
+
     /// Appends the arguments as values (no allocation for integer arguments).
     pub fn push_args(&self, out: &mut Vec<Value>) {
         if let Some(g) = &self.generic {
@@ -464,12 +475,13 @@ impl Memo {
     /// Bytes 4..255 are values 0..250 (see `dense_value`).
     pub fn dense_run(
         &mut self,
+        shape: Shape,
         bases: &[i64],
         coefs: &[i64],
         lo: i64,
         hi: i64,
     ) -> Option<(&[u8], usize, isize)> {
-        let s = self.shape_of(int_shape(bases.len()))?;
+        let s = self.shape_of(shape)?;
         self.last_shape = s;
         let table = &self.shapes[s].1;
         let at = |k: i64| -> Coords { bases.iter().zip(coefs).map(|(b, c)| b + c * k).collect() };

@@ -213,7 +213,7 @@ impl SgSink {
         slow.clear();
         {
             let mut memo = inst.memo.borrow_mut();
-            match memo.dense_run(run.bases, run.coefs, run.lo, run.hi) {
+            match memo.dense_run(run.shape, run.bases, run.coefs, run.lo, run.hi) {
                 Some((dense, first, stride)) => {
                     // The hot loop: one byte read per option.
                     let (seen, stamp) = (&mut self.seen, self.stamp);
@@ -231,10 +231,7 @@ impl SgSink {
         }
         let mut key = Key::default();
         for &k in &slow {
-            key.clear();
-            for (b, c) in run.bases.iter().zip(run.coefs) {
-                key.push_int(b + c * k);
-            }
+            run.key_at(k, &mut key);
             if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
                 self.add(v);
             }

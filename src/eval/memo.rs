@@ -352,6 +352,20 @@ impl ShapeTable {
         Some(idx)
     }
 
+    /// `index` of the coordinates `bases + coefs * k`, without building them.
+    #[inline]
+    fn index_affine(&self, bases: &[i64], coefs: &[i64], k: i64) -> Option<usize> {
+        let mut idx = 0usize;
+        for (((&base, &coef), &b), &s) in bases.iter().zip(coefs).zip(&self.bits).zip(&self.shifts) {
+            let c = base + coef * k;
+            if (c as u64) >> b != 0 {
+                return None;
+            }
+            idx |= (c as usize) << s;
+        }
+        Some(idx)
+    }
+
     fn coords_of(&self, idx: usize) -> Coords {
         self.bits
             .iter()
@@ -484,9 +498,8 @@ impl Memo {
         let s = self.shape_of(shape)?;
         self.last_shape = s;
         let table = &self.shapes[s].1;
-        let at = |k: i64| -> Coords { bases.iter().zip(coefs).map(|(b, c)| b + c * k).collect() };
-        let first = table.index(&at(lo))?;
-        table.index(&at(hi - 1))?;
+        let first = table.index_affine(bases, coefs, lo)?;
+        table.index_affine(bases, coefs, hi - 1)?;
         let stride: isize = coefs
             .iter()
             .zip(&table.shifts)

@@ -311,17 +311,5 @@ fn mex(values: &mut [u64]) -> u64 {
 fn loop_error(stack: &[(Game, bool)], again: &Game, span: Span) -> Box<Diag> {
     let path: Vec<&Game> = stack.iter().filter(|(_, e)| *e).map(|(g, _)| g).collect();
     let start = path.iter().position(|g| *g == again).unwrap_or(0);
-    let mut cycle: Vec<String> = path[start..].iter().map(|g| g.to_string()).collect();
-    cycle.push(again.to_string());
-    Diag::new(
-        ErrorKind::Loopy,
-        span,
-        format!(
-            "loopy game: a position is reachable from itself: {}",
-            cycle.join(" -> ")
-        ),
-    )
-    .label("while computing the value of this")
-    .help("SG values exist only for games in which every play ends")
-    .boxed()
+    super::search::loop_diag(path[start..].iter().map(|g| g.to_string()).collect(), span)
 }

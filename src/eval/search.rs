@@ -416,8 +416,16 @@ fn loop_error(
         let name: Rc<str> = env.rt.instance(f.instance).name.clone();
         format!("{name}({})", show_args(&f.key))
     };
-    let mut cycle: Vec<String> = path[start..].iter().map(|f| show(f)).collect();
-    cycle.push(cycle[0].clone());
+    let cycle: Vec<String> = path[start..].iter().map(|f| show(f)).collect();
+    loop_diag(cycle, span)
+}
+
+/// The error for a cycle of positions, given from the first one reached
+/// again; the first is repeated at the end.
+pub fn loop_diag(mut cycle: Vec<String>, span: Span) -> Box<Diag> {
+    if let Some(first) = cycle.first().cloned() {
+        cycle.push(first);
+    }
     Diag::new(
         ErrorKind::Loopy,
         span,

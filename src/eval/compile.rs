@@ -26,6 +26,8 @@ pub type MoveCode = Box<dyn Fn(&mut Env, &mut dyn Sink) -> Fallible<()>>;
 type Writer = Box<dyn Fn(&mut Env, &mut Key) -> Fallible<bool>>;
 /// Integer-only code; `None` means "not the simple case".
 type IntCode = Box<dyn Fn(&Env) -> Option<i64>>;
+/// Boolean code over integers; `None` means "not the simple case".
+type BoolCode = Box<dyn Fn(&Env) -> Option<bool>>;
 
 /// An operand of integer code.
 enum Operand {
@@ -514,12 +516,21 @@ impl<'a> Compiler<'a> {
             };
         }
         let clauses: Vec<CClause> = m.bindings.iter().map(|b| self.clause_for(b)).collect();
-        let guard = m.guard.as_ref().map(|e| (self.expr(e), e.span));
+        let guard = m
+            .guard
+            .as_ref()
+            .map(|e| (self.bool_expr(e), self.expr(e), e.span));
         let emit = self.result(game, g.n_statics, &m.result);
         let run: MoveCode = Box::new(move |env, sink| {
             run_clauses(env, &clauses, &mut |env| {
-                if let Some((guard, span)) = &guard {
-                    if !expect_bool(&guard(env)?, *span)? {
+                if let Some((fast, guard, span)) = &guard {
+                    // The integer form decides when it can; the value form
+                    // otherwise (and reports any error).
+                    let holds = match fast.as_ref().and_then(|f| f(env)) {
+                        Some(b) => b,
+                        None => expect_bool(&guard(env)?, *span)?,
+                    };
+                    if !holds {
                         return Ok(true);
                     }
                 }
@@ -1118,7 +1129,7 @@ impl<'a> Compiler<'a> {
                 args,
             } if self.keyed_position(&args[0]).is_some() => {
                 let (game, pargs) = self.keyed_position(&args[0]).expect("checked");
-                let writers: Vec<Writer> = pargs.iter().map(|a| self.writer(a)).collect();
+                let writers: Vec<ArgWriter> = pargs.iter().map(|a| self.arg_writer(a)).collect();
                 let position = self.expr(&args[0]);
                 let general = move |env: &mut Env| {
                     let p = position(env)?;
@@ -1210,6 +1221,51 @@ impl<'a> Compiler<'a> {
                 let (t, name) = (self.expr(target), name.clone());
                 Box::new(move |env| field(&t(env)?, &name, span))
             }
+        }
+    }
+
+    /// Comparisons of integer code joined by `and`, `or`, `not`, without
+    /// building values; `None` at run time sends the caller to the value path.
+    fn bool_expr(&self, e: &IrExpr) -> Option<BoolCode> {
+        match &e.kind {
+            IrKind::Const(Value::Bool(b)) => {
+                let b = *b;
+                Some(Box::new(move |_| Some(b)))
+            }
+            IrKind::Unary(UnaryOp::Not, x) => {
+                let x = self.bool_expr(x)?;
+                Some(Box::new(move |env| x(env).map(|b| !b)))
+            }
+            IrKind::Binary { op, lhs, rhs, .. } => match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    let (l, r) = (self.bool_expr(lhs)?, self.bool_expr(rhs)?);
+                    let want = *op == BinaryOp::Or;
+                    Some(Box::new(move |env| {
+                        let a = l(env)?;
+                        if a == want {
+                            return Some(want);
+                        }
+                        r(env)
+                    }))
+                }
+                BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                    let (l, r) = (self.int_expr(lhs)?, self.int_expr(rhs)?);
+                    let op = *op;
+                    Some(Box::new(move |env| {
+                        let (a, b) = (l(env)?, r(env)?);
+                        Some(match op {
+                            BinaryOp::Eq => a == b,
+                            BinaryOp::Ne => a != b,
+                            BinaryOp::Lt => a < b,
+                            BinaryOp::Le => a <= b,
+                            BinaryOp::Gt => a > b,
+                            _ => a >= b,
+                        })
+                    }))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -1758,7 +1814,7 @@ fn keyed_sg(
     env: &mut Env,
     game: GameId,
     cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
-    writers: &[Writer],
+    writers: &[ArgWriter],
     span: Span,
 ) -> Fallible<Option<u64>> {
     use super::memo::State;
@@ -1775,7 +1831,7 @@ fn keyed_sg(
     key.clear();
     let mut flat = true;
     for w in writers {
-        if !w(env, &mut key)? {
+        if !w.write(env, &mut key)? {
             flat = false;
             break;
         }

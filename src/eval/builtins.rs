@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use super::ordinal::{self, Ordinal, WelterError};
 use super::value::Value;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
@@ -48,10 +49,14 @@ builtins! {
     Matches "matches" 2 2 "matches(xs, pattern): indices where the list pattern occurs in xs",
     Splice "splice" 3 3 "splice(xs, i, ys): copy of xs with len(ys) items from index i replaced by ys",
     Log2 "log2" 1 1 "log2(n): floor of the base-2 logarithm, n >= 1",
-    Pow "pow" 2 2 "pow(a, b): a to the power b (b >= 0)",
+    Pow "pow" 2 2 "pow(a, b): a to the power b (b >= 0); a may be an ordinal: pow(w, 3) = ω^3",
     Mex "mex" 1 1 "mex(xs): the least non-negative integer not in xs",
     Low0 "low0" 1 1 "low0(n): index of the lowest zero bit of n >= 0",
-    Nimsum "nimsum" 1 1 "nimsum(xs): xor of a list of integers",
+    Nimsum "nimsum" 1 1 "nimsum(xs): xor of a list of integers; of ordinals, coefficient by coefficient",
+    Welter "welter" 1 64 "welter(a, b, ...) or welter(xs): the Welter function [a|b|...], the Grundy value of Welter's game (ordinals too)",
+    GoodMovesNim "good_moves_nim" 1 1 "good_moves_nim(xs): every move of a (transfinite) Nim position to a P-position, as (index, from, to)",
+    GoodMovesWelter "good_moves_welter" 1 1 "good_moves_welter(xs): every move of a (transfinite) Welter position to a P-position, as (index, from, to)",
+    Cnf "cnf" 1 1 "cnf(a): the Cantor normal form of an ordinal, a list of (exponent, coefficient), highest power first",
     Str "str" 1 1 "str(v): the value as text",
     List "list" 1 1 "list(xs) or list(e for ...): the items as a list",
     Set "set" 1 1 "set(xs) or set(e for ...): the items as a set",
@@ -105,6 +110,27 @@ pub fn expect_int(v: &Value, span: Span) -> Fallible<i64> {
         Value::Int(n) => Ok(*n),
         other => Err(type_error(span, "an integer", other)),
     }
+}
+
+/// An ordinal: a non-negative integer or an infinite ordinal.
+pub fn expect_ordinal(v: &Value, span: Span) -> Fallible<Ordinal> {
+    match v {
+        Value::Ordinal(o) => Ok((**o).clone()),
+        Value::Int(n) if *n >= 0 => Ok(Ordinal::nat(*n)),
+        Value::Int(n) => Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!("expected an ordinal, found the negative integer `{n}`"),
+        )
+        .label("not an ordinal")
+        .help("ordinals are the integers >= 0 and expressions in ω (or w) such as ω*2 + 4")
+        .err(),
+        other => Err(type_error(span, "an ordinal", other)),
+    }
+}
+
+fn expect_ordinals(items: &[Value], span: Span) -> Fallible<Vec<Ordinal>> {
+    items.iter().map(|v| expect_ordinal(v, span)).collect()
 }
 
 pub fn expect_bool(v: &Value, span: Span) -> Fallible<bool> {
@@ -211,7 +237,10 @@ pub fn sum_ints(items: &[Value], span: Span) -> Fallible<i64> {
 pub fn mex_of(items: &[Value], span: Span) -> Fallible<i64> {
     let mut seen: Vec<i64> = Vec::with_capacity(items.len());
     for v in items {
-        seen.push(expect_int(v, span)?);
+        // An infinite ordinal never decides the mex of a finite collection.
+        if !matches!(v, Value::Ordinal(_)) {
+            seen.push(expect_int(v, span)?);
+        }
     }
     seen.sort_unstable();
     let mut m = 0;
@@ -239,7 +268,21 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::Table(t) => Value::Int(t.rows.len() as i64),
             v => Value::Int(expect_items(v, span)?.len() as i64),
         },
-        Sum => Value::Int(sum_ints(expect_items(&args[0], span)?, span)?),
+        Sum => {
+            let items = expect_items(&args[0], span)?;
+            if items.iter().any(|v| matches!(v, Value::Ordinal(_))) {
+                // Ordinal addition, in the order of the items.
+                let mut total = Ordinal::zero();
+                for v in items {
+                    total = total
+                        .add(&expect_ordinal(v, span)?)
+                        .ok_or_else(|| overflow(span, "sum"))?;
+                }
+                Value::ordinal(total)
+            } else {
+                Value::Int(sum_ints(items, span)?)
+            }
+        }
         Sorted => {
             let mut items = expect_items(&args[0], span)?.to_vec();
             items.sort();
@@ -314,6 +357,33 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             }
             Value::Int(63 - n.leading_zeros() as i64)
         }
+        Pow if matches!(args[0], Value::Ordinal(_)) => {
+            let (a, e) = (expect_ordinal(&args[0], span)?, int(1)?);
+            if e < 0 {
+                return Diag::new(ErrorKind::Invalid, span, format!("pow with exponent {e}"))
+                    .label("the exponent must be >= 0")
+                    .err();
+            }
+            Value::ordinal(a.pow(e as u64).ok_or_else(|| {
+                let mut d = overflow(span, &format!("pow({}, {e})", args[0]));
+                d.label = "too large".into();
+                d.help = Some(
+                    "ordinals have 64-bit exponents and coefficients and at most 100000 terms"
+                        .into(),
+                );
+                d
+            })?)
+        }
+        Pow if matches!(args[1], Value::Ordinal(_)) => {
+            return Diag::new(
+                ErrorKind::Invalid,
+                span,
+                format!("pow with the infinite exponent `{}`", args[1]),
+            )
+            .label("the exponent must be a natural number")
+            .help("ordinals here are below ω^ω: exponents are natural numbers (ω^3, pow(w, n))")
+            .err();
+        }
         Pow => {
             let (a, e) = (int(0)?, int(1)?);
             if e < 0 {
@@ -335,11 +405,39 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::Int((!n).trailing_zeros() as i64)
         }
         Nimsum => {
-            let mut x = 0i64;
-            for v in expect_items(&args[0], span)? {
-                x ^= expect_int(v, span)?;
+            let items = expect_items(&args[0], span)?;
+            if items.iter().any(|v| matches!(v, Value::Ordinal(_))) {
+                let ords = expect_ordinals(items, span)?;
+                Value::ordinal(Ordinal::nim_sum_all(&ords))
+            } else {
+                let mut x = 0i64;
+                for v in items {
+                    x ^= expect_int(v, span)?;
+                }
+                Value::Int(x)
             }
-            Value::Int(x)
+        }
+        Welter => welter(args, span)?,
+        GoodMovesNim => {
+            let items = expect_items(&args[0], span)?;
+            let heaps = expect_ordinals(items, span)?;
+            moves_value(items, ordinal::good_moves_nim(&heaps))
+        }
+        GoodMovesWelter => {
+            let items = expect_items(&args[0], span)?;
+            let squares = expect_ordinals(items, span)?;
+            let moves = ordinal::good_moves_welter(&squares)
+                .map_err(|e| welter_error(e, items, span))?;
+            moves_value(items, moves)
+        }
+        Cnf => {
+            let a = expect_ordinal(&args[0], span)?;
+            Value::list(
+                a.terms()
+                    .iter()
+                    .map(|&(e, c)| Value::tuple(vec![Value::Int(e), Value::Int(c)]))
+                    .collect(),
+            )
         }
         Str => Value::Str(Rc::from(format!("{}", args[0]))),
         List => Value::list(collection_items(&args[0], span)?),
@@ -372,6 +470,61 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })
+}
+
+/// `welter(a, b, ...)` or `welter(xs)`. All integers: Definition 2.6 on
+/// any integers (by the mating method). With an infinite ordinal:
+/// Definition 3.8, on distinct squares.
+fn welter(args: &[Value], span: Span) -> Fallible<Value> {
+    let items = match args {
+        [xs] if xs.items().is_some() => expect_items(xs, span)?,
+        _ => args,
+    };
+    if items.iter().all(|v| matches!(v, Value::Int(_))) {
+        let xs: Vec<i64> = items
+            .iter()
+            .map(|v| expect_int(v, span))
+            .collect::<Fallible<_>>()?;
+        return ordinal::welter_ints(&xs)
+            .map(Value::Int)
+            .ok_or_else(|| overflow(span, "the Welter function"));
+    }
+    let squares = expect_ordinals(items, span)?;
+    let value = ordinal::welter(&squares).map_err(|e| welter_error(e, items, span))?;
+    Ok(Value::ordinal(value))
+}
+
+fn welter_error(e: WelterError, items: &[Value], span: Span) -> Box<Diag> {
+    match e {
+        WelterError::Repeated(i, j) => Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!(
+                "two coins on the square `{}` (positions {i} and {j})",
+                items[i]
+            ),
+        )
+        .label("not a Welter position")
+        .help("the squares of a (transfinite) Welter position must be distinct")
+        .boxed(),
+        WelterError::Overflow => overflow(span, "the Welter function"),
+    }
+}
+
+/// Moves `(index, to)` as the list of tuples `(index, from, to)`.
+fn moves_value(items: &[Value], moves: Vec<(usize, Ordinal)>) -> Value {
+    Value::list(
+        moves
+            .into_iter()
+            .map(|(i, to)| {
+                Value::tuple(vec![
+                    Value::Int(i as i64),
+                    items[i].clone(),
+                    Value::ordinal(to),
+                ])
+            })
+            .collect(),
+    )
 }
 
 fn collection_items(v: &Value, span: Span) -> Fallible<Vec<Value>> {

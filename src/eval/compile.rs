@@ -102,6 +102,17 @@ pub trait Sink {
     /// A run of options `instance(base + coef * k)` (all integer arguments)
     /// for `k` in `lo..hi`, with `k` bound in `slot`. The SG search reads
     /// such runs with a stride through the memo; this default goes one by one.
+    /// A batch of options with known keys; the default goes one by one.
+    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
+        let mut key = Key::default();
+        for (j, &k) in batch.ks.iter().enumerate() {
+            env.set_local_int(batch.slot, k);
+            batch.key_at(j, &mut key);
+            self.option(env, Target::Position(batch.instance, &key))?;
+        }
+        Ok(())
+    }
+
     fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
         let mut key = Key::default();
         for k in run.lo..run.hi {
@@ -141,6 +152,8 @@ impl AffineRun<'_> {
 enum ArgForm {
     /// `base + coef * k`.
     Affine(IntCode, i64),
+    /// Any other integer code: evaluated for every `k`.
+    PerOption(IntCode),
     /// `sorted(update(xs, i, k))`.
     SortedUpdate { list: Slot, index: IntCode },
 }
@@ -148,7 +161,9 @@ enum ArgForm {
 /// The coordinates of a move's result for one setting of the outer
 /// bindings: affine in `k`, except one sorted list in which `k` takes the
 /// place `slot` (the list's other items are `rest`, ascending).
-struct Template {
+struct Template<'f> {
+    /// Coordinates computed by code for every option: (index, code).
+    per_option: SmallVec<[(usize, &'f IntCode); 4]>,
     bases: SmallVec<[i64; MAX_COORDS]>,
     coefs: SmallVec<[i64; MAX_COORDS]>,
     shape: Shape,
@@ -157,13 +172,22 @@ struct Template {
     list: Option<(usize, SmallVec<[i64; MAX_COORDS]>)>,
 }
 
-impl Template {
-    fn build(env: &Env, forms: &[ArgForm]) -> Option<Template> {
+impl<'f> Template<'f> {
+    fn build(env: &Env, forms: &'f [ArgForm]) -> Option<Template<'f>> {
         let mut key = Key::default();
         let (mut bases, mut coefs) = (SmallVec::new(), SmallVec::new());
         let mut list = None;
+        let mut per_option = SmallVec::new();
         for f in forms {
             match f {
+                ArgForm::PerOption(code) => {
+                    per_option.push((bases.len(), code));
+                    bases.push(0);
+                    coefs.push(0);
+                    if !key.push_int(0) {
+                        return None;
+                    }
+                }
                 ArgForm::Affine(base, coef) => {
                     bases.push(base(env)?);
                     coefs.push(*coef);
@@ -203,6 +227,7 @@ impl Template {
             }
         }
         Some(Template {
+            per_option,
             bases,
             coefs,
             shape: key.shape(),
@@ -268,6 +293,9 @@ impl Template {
             }
             return Ok(());
         }
+        if !self.per_option.is_empty() {
+            return self.batch(env, sink, slot, a, b, generic);
+        }
         let run = AffineRun {
             instance: env.instance,
             slot,
@@ -279,6 +307,70 @@ impl Template {
             coefs: &self.coefs,
         };
         sink.affine(env, &run)
+    }
+
+    /// Computes every option's coordinates first, then hands them over in
+    /// one batch; an option whose code needs the value path goes alone.
+    fn batch(
+        &self,
+        env: &mut Env,
+        sink: &mut dyn Sink,
+        slot: Slot,
+        a: i64,
+        b: i64,
+        generic: &MoveCode,
+    ) -> Fallible<()> {
+        let width = self.bases.len();
+        let mut coords = std::mem::take(&mut env.batch_buf);
+        coords.clear();
+        let mut ks = Vec::with_capacity((b - a) as usize);
+        'options: for k in a..b {
+            env.set_local_int(slot, k);
+            let start = coords.len();
+            coords.extend(self.bases.iter().zip(&self.coefs).map(|(&base, &coef)| base + coef * k));
+            for &(at, code) in &self.per_option {
+                match code(env) {
+                    Some(v) => coords[start + at] = v,
+                    None => {
+                        coords.truncate(start);
+                        generic(env, sink)?;
+                        continue 'options;
+                    }
+                }
+            }
+            ks.push(k);
+        }
+        let batch = OptionBatch {
+            instance: env.instance,
+            slot,
+            shape: self.shape,
+            n_args: self.n_args,
+            width,
+            ks: &ks,
+            coords: &coords,
+        };
+        let result = sink.batch(env, &batch);
+        env.batch_buf = coords;
+        result
+    }
+}
+
+/// Options of one move whose keys are all known: `coords` holds `width`
+/// coordinates per option, the option for `ks[j]` at `j * width`.
+pub struct OptionBatch<'a> {
+    pub instance: InstanceId,
+    pub slot: Slot,
+    pub shape: Shape,
+    pub n_args: u8,
+    pub width: usize,
+    pub ks: &'a [i64],
+    pub coords: &'a [i64],
+}
+
+impl OptionBatch<'_> {
+    pub fn key_at(&self, j: usize, key: &mut Key) {
+        let c = &self.coords[j * self.width..(j + 1) * self.width];
+        key.set_raw(self.shape, self.n_args, c.iter().copied());
     }
 }
 
@@ -649,8 +741,10 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        let (base, coef) = self.affine_in(e, k)?;
-        Some(ArgForm::Affine(base, coef))
+        match self.affine_in(e, k) {
+            Some((base, coef)) => Some(ArgForm::Affine(base, coef)),
+            None => Some(ArgForm::PerOption(self.int_expr(e)?)),
+        }
     }
 
     /// `e` as `base + coef * k`: an integer base not mentioning `k` and a

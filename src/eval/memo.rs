@@ -508,6 +508,18 @@ impl Memo {
         Some((&table.dense, first, stride))
     }
 
+    /// The state of the flattened position with this shape and coordinates.
+    #[inline]
+    pub fn get_coords(&mut self, shape: Shape, coords: &[i64]) -> State {
+        match self.shape_of(shape) {
+            Some(s) => {
+                self.last_shape = s;
+                State::decode(self.shapes[s].1.get(coords))
+            }
+            None => State::Unknown,
+        }
+    }
+
     pub fn set(&mut self, key: &Key, state: State) {
         if matches!(state, State::Value(_) | State::Invalid) {
             self.stored += 1;

@@ -5,6 +5,7 @@ pub mod compile;
 pub mod compound;
 pub mod memo;
 pub mod ops;
+pub mod ordinal;
 pub mod query;
 pub mod runtime;
 pub mod search;

@@ -1,10 +1,11 @@
-//! Operators on values: checked integer arithmetic, comparisons,
-//! membership, string and list concatenation, and the disjunctive sum.
+//! Operators on values: checked integer arithmetic, ordinal arithmetic
+//! (`+`, `*`, nim-sum `^`), comparisons, membership, string and list
+//! concatenation, and the disjunctive sum.
 
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::builtins::{expect_bool, overflow, type_error};
+use super::builtins::{expect_bool, expect_ordinal, overflow, type_error};
 use super::value::{Game, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -17,6 +18,14 @@ pub fn unary(op: UnaryOp, v: &Value, span: Span) -> Fallible<Value> {
             .map(Value::Int)
             .ok_or_else(|| overflow(span, "negation")),
         (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+        (UnaryOp::Neg, Value::Ordinal(o)) => Diag::new(
+            ErrorKind::Type,
+            span,
+            format!("cannot negate the ordinal `{o}`"),
+        )
+        .label("an infinite ordinal")
+        .help("ordinals are never negative; only integers can be negated")
+        .err(),
         (UnaryOp::Neg, other) => Err(type_error(span, "an integer to negate", other)),
         (UnaryOp::Not, other) => Err(type_error(span, "a boolean after `not`", other)),
     }
@@ -74,6 +83,40 @@ fn int_binary(op: BinaryOp, a: i64, b: i64, span: Span) -> Fallible<Value> {
     int_op(op, a, b)
         .map(Value::Int)
         .ok_or_else(|| overflow(span, &format!("`{a} {} {b}`", op.symbol())))
+}
+
+/// An operator with at least one infinite ordinal operand: ordinal sum and
+/// product, and the nim-sum (Definition 3.5 of the transfinite Nim paper).
+fn ordinal_binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
+    let (x, y) = (expect_ordinal(a, span)?, expect_ordinal(b, span)?);
+    let result = match op {
+        BinaryOp::Add => x.add(&y),
+        BinaryOp::Mul => x.mul(&y),
+        BinaryOp::Xor => Some(x.nim_sum(&y)),
+        _ => {
+            return Diag::new(
+                ErrorKind::Type,
+                span,
+                format!(
+                    "`{}` is not defined on infinite ordinals (`{a:#} {} {b:#}`)",
+                    op.symbol(),
+                    op.symbol()
+                ),
+            )
+            .label(format!("{} {} {}", a.kind(), op.symbol(), b.kind()))
+            .help(
+                "ordinals have `+` and `*` (ordinal sum and product: 1 + ω = ω, 2 * ω = ω), \
+                 `^` (nim-sum), comparisons and pow(a, n); cnf(a) gives the coefficients",
+            )
+            .err()
+        }
+    };
+    result.map(Value::ordinal).ok_or_else(|| {
+        overflow(
+            span,
+            &format!("the ordinal `{a:#} {} {b:#}`", op.symbol()),
+        )
+    })
 }
 
 /// The disjunctive sum, flattened, without zero components.
@@ -135,7 +178,7 @@ pub fn contains(container: &Value, item: &Value, span: Span) -> Fallible<bool> {
 fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
     let comparable = matches!(
         (a, b),
-        (Value::Int(_), Value::Int(_))
+        (Value::Int(_) | Value::Ordinal(_), Value::Int(_) | Value::Ordinal(_))
             | (Value::Str(_), Value::Str(_))
             | (Value::List(_), Value::List(_))
             | (Value::Tuple(_), Value::Tuple(_))
@@ -153,7 +196,7 @@ fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
             ),
         )
         .label(format!("{} {} {}", a.kind(), op.symbol(), b.kind()))
-        .help("`<`, `<=`, `>`, `>=` compare two integers, strings, lists or tuples")
+        .help("`<`, `<=`, `>`, `>=` compare two numbers (integers or ordinals), strings, lists or tuples")
         .err();
     }
     let ord = a.cmp(b);
@@ -182,6 +225,11 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
         (NotIn, _, _) => Ok(Value::Bool(!contains(b, a, span)?)),
         (And, _, _) => Ok(Value::Bool(expect_bool(a, span)? && expect_bool(b, span)?)),
         (Or, _, _) => Ok(Value::Bool(expect_bool(a, span)? || expect_bool(b, span)?)),
+        (
+            Add | Sub | Mul | Div | Mod | BitOr | Xor | BitAnd | Shl | Shr,
+            Value::Int(_) | Value::Ordinal(_),
+            Value::Int(_) | Value::Ordinal(_),
+        ) => ordinal_binary(op, a, b, span),
         (Add, Value::Str(x), Value::Str(y)) => Ok(Value::Str(Rc::from(format!("{x}{y}")))),
         (Add, Value::List(x), Value::List(y)) => {
             Ok(Value::list(x.iter().chain(y.iter()).cloned().collect()))

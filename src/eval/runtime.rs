@@ -200,6 +200,8 @@ pub struct Env<'r> {
     pub keys: Vec<Box<Key>>,
     /// The bindings at which the last `all(...)` failed, for `assert`.
     pub counterexample: Option<String>,
+    /// Reused buffer for the coordinates of a batch of options.
+    pub batch_buf: Vec<i64>,
     /// Loop steps so far, for interrupt checks.
     pub ticks: u32,
     /// Reused buffer for a position's arguments.
@@ -221,6 +223,7 @@ impl<'r> Env<'r> {
             scratch: Vec::new(),
             args_buf: Vec::new(),
             ticks: 0,
+            batch_buf: Vec::new(),
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::compile::{satisfies_where, AffineRun, CompiledBody, Sink, Target};
+use super::compile::{satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target};
 use super::memo::{dense_value, Key, State};
 use super::runtime::{Env, Instance, Rules};
 use super::value::{Game, InstanceId, Position};
@@ -155,6 +155,31 @@ enum Lookup {
 impl Sink for SgSink {
     fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
         self.scan(env, run)
+    }
+
+    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
+        let inst = self.instance(env, batch.instance);
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.clear();
+        {
+            let mut memo = inst.memo.borrow_mut();
+            for (j, c) in batch.coords.chunks_exact(batch.width).enumerate() {
+                match memo.get_coords(batch.shape, c) {
+                    State::Value(v) => self.add(v),
+                    State::Invalid => {}
+                    _ => slow.push(j as i64),
+                }
+            }
+        }
+        let mut key = Key::default();
+        for &j in &slow {
+            batch.key_at(j as usize, &mut key);
+            if let Lookup::Value(v) = self.lookup(env, batch.instance, &key)? {
+                self.add(v);
+            }
+        }
+        self.slow = slow;
+        Ok(())
     }
 
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {

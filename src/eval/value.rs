@@ -1,9 +1,12 @@
-//! Runtime values: integers, lists, sets, games, outcomes and move records.
+//! Runtime values: integers, ordinals, lists, sets, games, outcomes and move
+//! records.
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+
+use super::ordinal::Ordinal;
 
 /// An identifier of one game instance: a game definition together with its
 /// static (square-bracket) arguments. Each instance has its own memo table.
@@ -102,6 +105,9 @@ pub struct Table {
 #[derive(Clone, Debug)]
 pub enum Value {
     Int(i64),
+    /// An infinite ordinal (below ω^ω); finite ones are always `Int`s, so
+    /// integer code never sees an ordinal. Build with `Value::ordinal`.
+    Ordinal(Rc<Ordinal>),
     Bool(bool),
     Str(Rc<str>),
     List(Rc<Vec<Value>>),
@@ -131,6 +137,14 @@ impl Value {
         Value::Set(Rc::new(items))
     }
 
+    /// An ordinal as a value: an `Int` when it is finite.
+    pub fn ordinal(o: Ordinal) -> Value {
+        match o.as_nat() {
+            Some(n) => Value::Int(n),
+            None => Value::Ordinal(Rc::new(o)),
+        }
+    }
+
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::from(s))
     }
@@ -143,6 +157,7 @@ impl Value {
     pub fn kind(&self) -> &'static str {
         match self {
             Value::Int(_) => "integer",
+            Value::Ordinal(_) => "ordinal",
             Value::Bool(_) => "boolean",
             Value::Str(_) => "string",
             Value::List(_) => "list",
@@ -169,7 +184,8 @@ impl Value {
 
     fn rank(&self) -> u8 {
         match self {
-            Value::Int(_) => 0,
+            // Integers and ordinals compare by value (see `cmp`).
+            Value::Int(_) | Value::Ordinal(_) => 0,
             Value::Bool(_) => 1,
             Value::Str(_) => 2,
             Value::List(_) => 3,
@@ -216,6 +232,10 @@ impl Ord for Value {
         use Value::*;
         match (self, other) {
             (Int(a), Int(b)) => a.cmp(b),
+            // Every integer is below every infinite ordinal.
+            (Ordinal(a), Ordinal(b)) => a.cmp(b),
+            (Int(_), Ordinal(_)) => Ordering::Less,
+            (Ordinal(_), Int(_)) => Ordering::Greater,
             (Bool(a), Bool(b)) => a.cmp(b),
             (Str(a), Str(b)) => a.cmp(b),
             (List(a), List(b)) | (Set(a), Set(b)) | (Tuple(a), Tuple(b)) => a.cmp(b),
@@ -245,6 +265,11 @@ impl Hash for Value {
             Value::Int(n) => {
                 0u8.hash(state);
                 n.hash(state)
+            }
+            // Never equal to an integer (ordinals are infinite).
+            Value::Ordinal(o) => {
+                11u8.hash(state);
+                o.hash(state)
             }
             Value::Bool(b) => {
                 1u8.hash(state);
@@ -299,6 +324,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(n) => write!(f, "{n}"),
+            Value::Ordinal(o) => write!(f, "{o}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Str(s) if f.alternate() => write!(f, "{s:?}"),
             Value::Str(s) => write!(f, "{s}"),
@@ -430,12 +456,16 @@ impl fmt::Display for Table {
         let row_heads: Vec<String> = self.row_keys.iter().map(cell).collect();
         let head_width = row_heads
             .iter()
-            .map(|s| s.len())
-            .chain([corner.len()])
+            .map(|s| s.chars().count())
+            .chain([corner.chars().count()])
             .max();
         let head_width = head_width.unwrap_or(0);
         let cols = self.col_keys.len();
-        let mut widths: Vec<usize> = self.col_keys.iter().map(|k| cell(k).len()).collect();
+        let mut widths: Vec<usize> = self
+            .col_keys
+            .iter()
+            .map(|k| cell(k).chars().count())
+            .collect();
         let cells: Vec<Vec<String>> = self
             .rows
             .iter()
@@ -443,7 +473,7 @@ impl fmt::Display for Table {
             .collect();
         for row in &cells {
             for (j, c) in row.iter().enumerate().take(cols) {
-                widths[j] = widths[j].max(c.len());
+                widths[j] = widths[j].max(c.chars().count());
             }
         }
         write!(f, "{corner:>head_width$} |")?;

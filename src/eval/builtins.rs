@@ -426,8 +426,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         GoodMovesWelter => {
             let items = expect_items(&args[0], span)?;
             let squares = expect_ordinals(items, span)?;
-            let moves = ordinal::good_moves_welter(&squares)
-                .map_err(|e| welter_error(e, items, span))?;
+            let moves =
+                ordinal::good_moves_welter(&squares).map_err(|e| welter_error(e, items, span))?;
             moves_value(items, moves)
         }
         Cnf => {

@@ -8,7 +8,6 @@ use std::rc::Rc;
 
 use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
 use super::memo::{Key, Shape, Tag, MAX_COORDS};
-use smallvec::SmallVec;
 use super::ops;
 use super::query;
 use super::runtime::Env;
@@ -17,6 +16,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::syntax::Span;
+use smallvec::SmallVec;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
 /// Runs one move rule, giving every option it yields to the sink.
@@ -252,7 +252,11 @@ impl<'f> Template<'f> {
         };
         for j in 0..=rest.len() {
             // Between rest[j - 1] and rest[j], k is item j of the list.
-            let lo = if j == 0 { a } else { a.max(rest[j - 1].saturating_add(1)) };
+            let lo = if j == 0 {
+                a
+            } else {
+                a.max(rest[j - 1].saturating_add(1))
+            };
             let hi = if j == rest.len() { b } else { b.min(rest[j]) };
             if lo < hi {
                 for (p, x) in (start..).zip(rest.iter().take(j).chain([&0]).chain(&rest[j..])) {
@@ -282,9 +286,11 @@ impl<'f> Template<'f> {
         // Every coordinate is monotone in k: checking both ends rules out
         // overflow inside the run.
         let fits = self.bases.iter().zip(&self.coefs).all(|(&base, &coef)| {
-            [a, b - 1]
-                .iter()
-                .all(|&k| coef.checked_mul(k).and_then(|x| x.checked_add(base)).is_some())
+            [a, b - 1].iter().all(|&k| {
+                coef.checked_mul(k)
+                    .and_then(|x| x.checked_add(base))
+                    .is_some()
+            })
         });
         if !fits {
             for k in a..b {
@@ -327,7 +333,12 @@ impl<'f> Template<'f> {
         'options: for k in a..b {
             env.set_local_int(slot, k);
             let start = coords.len();
-            coords.extend(self.bases.iter().zip(&self.coefs).map(|(&base, &coef)| base + coef * k));
+            coords.extend(
+                self.bases
+                    .iter()
+                    .zip(&self.coefs)
+                    .map(|(&base, &coef)| base + coef * k),
+            );
             for &(at, code) in &self.per_option {
                 match code(env) {
                     Some(v) => coords[start + at] = v,
@@ -1342,7 +1353,12 @@ impl<'a> Compiler<'a> {
                         r(env)
                     }))
                 }
-                BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge => {
                     let (l, r) = (self.int_expr(lhs)?, self.int_expr(rhs)?);
                     let op = *op;
                     Some(Box::new(move |env| {
@@ -1806,7 +1822,9 @@ fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
             (Game::Compound(c), "parts") => Ok(Value::list(
                 c.parts.iter().map(|p| Value::game(p.clone())).collect(),
             )),
-            _ => Err(unknown("args (of a position), parts (of a sum or compound)")),
+            _ => Err(unknown(
+                "args (of a position), parts (of a sum or compound)",
+            )),
         },
         other => Err(type_error(span, "a move, table or game with fields", other)),
     }

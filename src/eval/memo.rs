@@ -356,7 +356,8 @@ impl ShapeTable {
     #[inline]
     fn index_affine(&self, bases: &[i64], coefs: &[i64], k: i64) -> Option<usize> {
         let mut idx = 0usize;
-        for (((&base, &coef), &b), &s) in bases.iter().zip(coefs).zip(&self.bits).zip(&self.shifts) {
+        for (((&base, &coef), &b), &s) in bases.iter().zip(coefs).zip(&self.bits).zip(&self.shifts)
+        {
             let c = base + coef * k;
             if (c as u64) >> b != 0 {
                 return None;

@@ -111,12 +111,9 @@ fn ordinal_binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Va
             .err()
         }
     };
-    result.map(Value::ordinal).ok_or_else(|| {
-        overflow(
-            span,
-            &format!("the ordinal `{a:#} {} {b:#}`", op.symbol()),
-        )
-    })
+    result
+        .map(Value::ordinal)
+        .ok_or_else(|| overflow(span, &format!("the ordinal `{a:#} {} {b:#}`", op.symbol())))
 }
 
 /// The disjunctive sum, flattened, without zero components.
@@ -178,8 +175,10 @@ pub fn contains(container: &Value, item: &Value, span: Span) -> Fallible<bool> {
 fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
     let comparable = matches!(
         (a, b),
-        (Value::Int(_) | Value::Ordinal(_), Value::Int(_) | Value::Ordinal(_))
-            | (Value::Str(_), Value::Str(_))
+        (
+            Value::Int(_) | Value::Ordinal(_),
+            Value::Int(_) | Value::Ordinal(_)
+        ) | (Value::Str(_), Value::Str(_))
             | (Value::List(_), Value::List(_))
             | (Value::Tuple(_), Value::Tuple(_))
             | (Value::Set(_), Value::Set(_))

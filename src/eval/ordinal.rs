@@ -455,7 +455,10 @@ pub fn good_moves_welter(xs: &[Ordinal]) -> Result<Vec<(usize, Ordinal)>, Welter
         let own = parts.group(l);
         let own_value = welter_ints(own).ok_or(WelterError::Overflow)?;
         let mut rest: Vec<i64> = own.to_vec();
-        let at = rest.iter().position(|x| x == m).expect("the coin is in its group");
+        let at = rest
+            .iter()
+            .position(|x| x == m)
+            .expect("the coin is in its group");
         rest.remove(at);
         let (others, target) = if target_l == *l {
             (rest, f ^ own_value)
@@ -474,9 +477,7 @@ pub fn good_moves_welter(xs: &[Ordinal]) -> Result<Vec<(usize, Ordinal)>, Welter
             && (target_l != *l || x < *m)
             && welter_ints(&with_x) == Some(target);
         if legal {
-            let to = target_l
-                .omega_times_plus(x)
-                .ok_or(WelterError::Overflow)?;
+            let to = target_l.omega_times_plus(x).ok_or(WelterError::Overflow)?;
             moves.push((i, to));
         }
     }
@@ -535,7 +536,9 @@ mod tests {
         assert_eq!(one.add(&w()).unwrap(), w());
         assert_eq!(w().add(&one).unwrap(), o(&[(1, 1), (0, 1)]));
         assert_eq!(
-            o(&[(2, 1), (1, 5), (0, 25)]).add(&o(&[(1, 2), (0, 1)])).unwrap(),
+            o(&[(2, 1), (1, 5), (0, 25)])
+                .add(&o(&[(1, 2), (0, 1)]))
+                .unwrap(),
             o(&[(2, 1), (1, 7), (0, 1)])
         );
         assert_eq!(n(3).add(&n(4)).unwrap(), n(7));
@@ -678,7 +681,9 @@ mod tests {
             let len = (seed % 12) as usize;
             let xs: Vec<i64> = (0..len)
                 .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     (seed >> 40) as i64 - (1 << 23)
                 })
                 .collect();
@@ -830,7 +835,10 @@ mod tests {
                 }
             }
             for below in grid(3, 6).iter().filter(|b| **b < value) {
-                assert!(reached.contains(below), "{pos:?}: no option of value {below}");
+                assert!(
+                    reached.contains(below),
+                    "{pos:?}: no option of value {below}"
+                );
             }
             // The good moves are the options (in the window) of value 0.
             let mut expected = Vec::new();
@@ -844,7 +852,11 @@ mod tests {
                 }
             }
             let good = good_moves_welter(pos).unwrap();
-            let in_window: Vec<_> = good.iter().filter(|(_, t)| options.contains(t)).cloned().collect();
+            let in_window: Vec<_> = good
+                .iter()
+                .filter(|(_, t)| options.contains(t))
+                .cloned()
+                .collect();
             assert_eq!(in_window, expected, "{pos:?}");
             assert_eq!(good.is_empty(), value.is_zero(), "{pos:?}");
         }

@@ -8,6 +8,7 @@ use super::names::{suggest, Item, Names};
 use crate::diag::{Diag, ErrorKind};
 use crate::eval::builtins::Builtin;
 use crate::eval::ops;
+use crate::eval::ordinal::Ordinal;
 use crate::eval::value::{Outcome, Value};
 use crate::syntax::ast::{self, CompKind, ExprKind, GameBody, Pattern, StmtKind};
 use crate::syntax::Span;
@@ -411,26 +412,20 @@ impl<'n> Lowerer<'n> {
             ExprKind::Call { callee, args } => return self.call(callee, args, span),
             ExprKind::Index { target, indices } => return self.index(target, indices, span),
             ExprKind::OmegaPow { base, exponent } => {
-                // With a local of that name, `w^2` is a nim-sum like any other.
-                if let Some(slot) = self.lookup_local(&base.name) {
-                    IrKind::Binary {
+                // With a local or a definition of that name, `w^2` is a
+                // nim-sum like any other; otherwise it is omega to the power.
+                let shadowed =
+                    self.lookup_local(&base.name).is_some() || self.names.get(&base.name).is_some();
+                match &exponent.kind {
+                    ExprKind::Int(k) if !shadowed && *k >= 0 => {
+                        IrKind::Const(Value::ordinal(Ordinal::omega_pow(*k)))
+                    }
+                    _ => IrKind::Binary {
                         op: ast::BinaryOp::Xor,
                         op_span: span,
-                        lhs: Box::new(IrExpr {
-                            kind: IrKind::Local(slot),
-                            span: base.span,
-                        }),
+                        lhs: Box::new(self.name(base)?),
                         rhs: Box::new(self.expr(exponent)?),
-                    }
-                } else {
-                    return Diag::new(
-                        ErrorKind::Invalid,
-                        span,
-                        "ordinal values (ω^k) are not supported in this version",
-                    )
-                    .label("an ordinal literal")
-                    .help("transfinite values are planned; finite games work with integers")
-                    .err();
+                    },
                 }
             }
             ExprKind::Field { target, name } => IrKind::Field {
@@ -481,6 +476,8 @@ impl<'n> Lowerer<'n> {
             match id.name.as_str() {
                 "P" => IrKind::Const(Value::Outcome(Outcome::P)),
                 "N" => IrKind::Const(Value::Outcome(Outcome::N)),
+                // Omega, the least infinite ordinal.
+                "w" | "ω" => IrKind::Const(Value::ordinal(Ordinal::omega_pow(1))),
                 _ => return Err(self.unknown(id, "name")),
             }
         };

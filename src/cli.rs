@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::report::render;
+use crate::report::export::Format;
+use crate::report::{plot, render};
 use crate::{Limits, RunResult, Session};
 
 #[derive(Parser, Debug)]
@@ -31,6 +32,12 @@ pub enum Command {
         /// Give a top-level `let NAME` another value: --set N=128.
         #[arg(long = "set", value_name = "NAME=EXPR")]
         sets: Vec<String>,
+        /// How printed tables are written: text (a grid), csv or json.
+        #[arg(long, value_name = "FORMAT", default_value_t = Format::Text)]
+        format: Format,
+        /// Write a heatmap of the last table printed as FILE.png and FILE.svg.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
     },
     /// Run every .game file under PATH as a test; ends with "N passed, M failed".
     Test { path: PathBuf },
@@ -59,8 +66,17 @@ fn limits(cli: &Cli) -> Limits {
 pub fn run_cli(cli: Cli) -> ExitCode {
     let color = std::io::stderr().is_terminal();
     match &cli.command {
-        Command::Run { file, sets } => {
+        Command::Run {
+            file,
+            sets,
+            format,
+            plot,
+        } => {
             let mut session = Session::new(limits(&cli));
+            if *format != Format::Text {
+                let format = *format;
+                session.format = Some(Box::new(move |v| format.table_text(v)));
+            }
             for s in sets {
                 let Some((name, expr)) = s.split_once('=') else {
                     eprintln!("error: --set takes NAME=EXPR, got `{s}`");
@@ -90,6 +106,11 @@ pub fn run_cli(cli: Cli) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
+            if let Some(path) = plot {
+                if !plot_last_table(&session, file, path) {
+                    return ExitCode::from(1);
+                }
+            }
             if result.ok() {
                 ExitCode::SUCCESS
             } else {
@@ -97,7 +118,28 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             }
         }
         Command::Test { path } => test_path(path, &limits(&cli), color),
-        Command::Repl { files } => crate::repl_basic(files, limits(&cli)),
+        Command::Repl { files } => crate::repl::run(files, limits(&cli)),
+    }
+}
+
+/// `--plot FILE`: the last table the run printed, as FILE.png and FILE.svg.
+fn plot_last_table(session: &Session, file: &Path, path: &Path) -> bool {
+    let Some(table) = &session.last_table else {
+        eprintln!(
+            "error: --plot: {} printed no table (print one with `table(e for r in R, c in C)`)",
+            file.display()
+        );
+        return false;
+    };
+    match plot::plot_table(table, &file.display().to_string(), path) {
+        Ok(w) => {
+            eprintln!("wrote {} and {}", w.png.display(), w.svg.display());
+            true
+        }
+        Err(e) => {
+            eprintln!("error: --plot: {e}");
+            false
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::expect_bool;
 use crate::eval::compile::{Code, Compiler};
 use crate::eval::runtime::{Env, Limits, Runtime};
-use crate::eval::value::Value;
+use crate::eval::value::{Table, Value};
 use crate::ir::ir::{IrExpr, IrGameBody, IrKind, IrStmt};
 use crate::ir::names::Names;
 use crate::ir::{lower_program, Lowered};
@@ -76,12 +76,27 @@ pub struct RunResult {
     pub assertions_passed: usize,
     /// Failed assertions, then the error that stopped the run, if any.
     pub failures: Vec<Failure>,
+    /// Whether the text parsed and lowered, so that its definitions were
+    /// installed (false after a syntax or name error: nothing changed).
+    pub installed: bool,
 }
 
 impl RunResult {
     pub fn ok(&self) -> bool {
         self.failures.is_empty()
     }
+}
+
+/// Turns a value printed by `print` or shown by a bare expression into
+/// text; `None` keeps the default text. The REPL aligns option lists with
+/// it, `grundy run --format csv` writes tables as CSV.
+pub type ValueFormat = Box<dyn Fn(&Value) -> Option<String>>;
+
+/// The session's top-level names at one moment, to go back to after a
+/// failed REPL entry (see [`Session::restore`]).
+#[derive(Clone)]
+pub struct Snapshot {
+    names: Names,
 }
 
 pub struct Session {
@@ -91,6 +106,10 @@ pub struct Session {
     /// Top-level `let` values given from outside (`--set N=10`): a file's
     /// own `let` of the same name is skipped.
     overrides: Vec<(String, Value)>,
+    /// How printed and shown values are written (default: their `Display`).
+    pub format: Option<ValueFormat>,
+    /// The last table printed or shown, for `--plot` and `:plot`.
+    pub last_table: Option<Rc<Table>>,
 }
 
 impl Session {
@@ -100,6 +119,8 @@ impl Session {
             names: Names::default(),
             rt: Runtime::new(limits),
             overrides: Vec::new(),
+            format: None,
+            last_table: None,
         };
         let prelude = include_str!("prelude/families.game");
         let result = session.run("<prelude>", prelude, &mut std::io::sink());
@@ -118,6 +139,31 @@ impl Session {
 
     pub fn names(&self) -> &Names {
         &self.names
+    }
+
+    /// The top-level names as they are now.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            names: self.names.clone(),
+        }
+    }
+
+    /// Goes back to the names of `snapshot`: definitions made since are
+    /// forgotten. Ids are never reused (the counters keep their current
+    /// values), so memo tables and compiled code made since stay valid.
+    pub fn restore(&mut self, snapshot: Snapshot) {
+        let Names {
+            fn_count,
+            game_count,
+            global_count,
+            ..
+        } = self.names;
+        self.names = Names {
+            fn_count,
+            game_count,
+            global_count,
+            ..snapshot.names
+        };
     }
 
     /// Fixes the value of a top-level `let NAME` for texts run later.
@@ -161,6 +207,7 @@ impl Session {
         };
         let overridden: Vec<u32> = self.apply_overrides(&program);
         self.install(&lowered);
+        result.installed = true;
         for stmt in &lowered.stmts {
             if let IrStmt::Let { global, .. } = stmt {
                 if overridden.contains(global) {
@@ -292,7 +339,8 @@ impl Session {
                 let mut parts = Vec::new();
                 for e in exprs {
                     let code = compiler.expr(e);
-                    parts.push(format!("{}", self.eval(&code, *n_slots, e.span)?));
+                    let v = self.eval(&code, *n_slots, e.span)?;
+                    parts.push(text_of(&self.format, &mut self.last_table, &v, false));
                 }
                 let _ = writeln!(out, "{}", parts.join(" "));
                 Ok(false)
@@ -300,7 +348,11 @@ impl Session {
             IrStmt::Show { expr, n_slots } => {
                 let code = compiler.expr(expr);
                 let v = self.eval(&code, *n_slots, expr.span)?;
-                let _ = writeln!(out, "{v:#}");
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    text_of(&self.format, &mut self.last_table, &v, true)
+                );
                 Ok(false)
             }
             IrStmt::Assert { expr, n_slots } => self.assert(&compiler, expr, *n_slots),
@@ -365,6 +417,24 @@ impl Session {
             ),
             None => failed("this is false".to_string(), None),
         }
+    }
+}
+
+/// The text of a printed (`shown` false) or shown value; remembers a table
+/// as the last one.
+fn text_of(
+    format: &Option<ValueFormat>,
+    last_table: &mut Option<Rc<Table>>,
+    v: &Value,
+    shown: bool,
+) -> String {
+    if let Value::Table(t) = v {
+        *last_table = Some(t.clone());
+    }
+    match format.as_ref().and_then(|f| f(v)) {
+        Some(text) => text,
+        None if shown => format!("{v:#}"),
+        None => format!("{v}"),
     }
 }
 

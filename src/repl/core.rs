@@ -1,0 +1,443 @@
+//! The REPL without a terminal: one [`Repl`] holds the session and runs
+//! entries and commands, writing answers to `out` and errors to `err`.
+//! Tests drive it directly; `repl::run` only adds the line editor, Ctrl-C
+//! and the progress display.
+//!
+//! A typed entry is all-or-nothing: when any of its statements fails, the
+//! session's names go back to what they were before it. A loaded file runs
+//! as `grundy run` runs it (its definitions stay when a later statement
+//! fails). `:reload` replays the loaded files and the entries that defined
+//! something, in their order, from the names the session started with.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indexmap::IndexMap;
+
+use super::changes::{definitions, Changes};
+use super::command::{self, Command};
+use super::editor::Words;
+use super::games::{self, one_line};
+use super::{help, show};
+use crate::ir::names::Item;
+use crate::report::{plot, render};
+use crate::session::{RunResult, Snapshot};
+use crate::syntax::ast::StmtKind;
+use crate::{Limits, Session};
+
+/// Whether answers (`out`) and errors (`err`) go to colour terminals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    pub color_out: bool,
+    pub color_err: bool,
+}
+
+/// What the caller should do after an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Something `:reload` replays.
+#[derive(Clone, Debug)]
+enum Event {
+    Load(PathBuf),
+    /// An entry that defined something: its source name and text.
+    Entry(String, String),
+}
+
+/// The default file of `:plot`.
+pub const PLOT_FILE: &str = "plot.png";
+
+pub struct Repl {
+    session: Session,
+    /// The names after the prelude: where `:reload` starts from.
+    base: Snapshot,
+    log: Vec<Event>,
+    /// The text last read of each loaded file.
+    texts: IndexMap<PathBuf, String>,
+    timing: bool,
+    style: Style,
+    entries: usize,
+    /// The entry that showed the last table, as the title of `:plot`.
+    last_table_title: Option<String>,
+}
+
+impl Repl {
+    pub fn new(limits: Limits, style: Style) -> Repl {
+        let mut session = Session::new(limits);
+        let color = style.color_out;
+        session.format = Some(Box::new(move |v| show::pretty(v, color)));
+        let base = session.snapshot();
+        Repl {
+            session,
+            base,
+            log: Vec::new(),
+            texts: IndexMap::new(),
+            timing: false,
+            style,
+            entries: 0,
+            last_table_title: None,
+        }
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The flag that stops a running computation when set (Ctrl-C).
+    pub fn interrupt(&self) -> Arc<AtomicBool> {
+        self.session.runtime().interrupt.clone()
+    }
+
+    pub fn timing(&self) -> bool {
+        self.timing
+    }
+
+    /// The names Tab completes: games apart from functions and constants.
+    pub fn words(&self) -> Words {
+        let (mut games, mut others) = (Vec::new(), Vec::new());
+        for (name, item) in &self.session.names().items {
+            match item {
+                Item::Game { .. } => games.push(name.to_string()),
+                _ => others.push(name.to_string()),
+            }
+        }
+        Words::new(games, others)
+    }
+
+    /// Runs one entry (statements or a `:command`).
+    pub fn handle(&mut self, input: &str, out: &mut dyn Write, err: &mut dyn Write) -> Flow {
+        if input.trim().is_empty() {
+            return Flow::Continue;
+        }
+        let start = Instant::now();
+        let (flow, timed) = if command::is_command(input) {
+            match command::parse(input) {
+                Ok(cmd) => {
+                    let timed = matches!(
+                        cmd,
+                        Command::Load(_) | Command::Reload | Command::Plot { .. }
+                    );
+                    (self.command(cmd, out, err), timed)
+                }
+                Err(e) => {
+                    let _ = writeln!(err, "error: {e}");
+                    (Flow::Continue, false)
+                }
+            }
+        } else {
+            self.entry(input, out, err);
+            (Flow::Continue, true)
+        };
+        if timed && self.timing {
+            let _ = writeln!(err, "time: {}", elapsed_text(start.elapsed()));
+        }
+        flow
+    }
+
+    fn command(&mut self, cmd: Command, out: &mut dyn Write, err: &mut dyn Write) -> Flow {
+        match cmd {
+            Command::Quit => return Flow::Quit,
+            Command::Load(path) => {
+                self.load(&path, out, err);
+            }
+            Command::Reload => self.reload(out, err),
+            Command::Games => {
+                let _ = writeln!(out, "{}", games::render(&games::games(&self.session)));
+            }
+            Command::Help(topic) => match help::help(topic.as_deref(), &self.session) {
+                Ok(text) => {
+                    let _ = writeln!(out, "{text}");
+                }
+                Err(e) => {
+                    let _ = writeln!(err, "error: {e}");
+                }
+            },
+            Command::Time(on) => {
+                self.timing = on.unwrap_or(!self.timing);
+                let state = if self.timing { "on" } else { "off" };
+                let _ = writeln!(out, "timing {state}");
+            }
+            Command::Clear => {
+                let rt = self.session.runtime();
+                let n = rt.stored.get();
+                rt.clear_memos();
+                let _ = writeln!(out, "memo tables cleared ({n} positions dropped)");
+            }
+            Command::Plot { expr, file } => self.plot(expr.as_deref(), file.as_deref(), out, err),
+        }
+        Flow::Continue
+    }
+
+    /// Runs typed statements; on any failure the names go back.
+    fn entry(&mut self, text: &str, out: &mut dyn Write, err: &mut dyn Write) {
+        self.entries += 1;
+        let name = format!("<repl {}>", self.entries);
+        let before = self.session.last_table.clone();
+        if self.run_atomic(&name, text, out, err).ok() {
+            if defines(text) {
+                self.log.push(Event::Entry(name, text.to_string()));
+            }
+            let shown = &self.session.last_table;
+            if shown.is_some() && !same_table(shown, &before) {
+                self.last_table_title = Some(one_line(text));
+            }
+        }
+    }
+
+    fn run_atomic(
+        &mut self,
+        name: &str,
+        text: &str,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> RunResult {
+        let snapshot = self.session.snapshot();
+        let result = self.session.run(name, text, out);
+        self.report(&result, err);
+        if !result.ok() {
+            self.session.restore(snapshot);
+        }
+        result
+    }
+
+    fn report(&self, result: &RunResult, err: &mut dyn Write) {
+        for f in &result.failures {
+            let _ = writeln!(
+                err,
+                "{}",
+                render(f, &self.session.sources, self.style.color_err)
+            );
+        }
+    }
+
+    /// `:load FILE`; false when it could not be read.
+    pub fn load(&mut self, path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> bool {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {}: {e}", path.display());
+                return false;
+            }
+        };
+        let before = self.session.last_table.clone();
+        let result = self.session.run(&path.display().to_string(), &text, out);
+        self.report(&result, err);
+        if self.session.last_table.is_some() && !same_table(&self.session.last_table, &before) {
+            self.last_table_title = Some(path.display().to_string());
+        }
+        let names: Vec<String> = definitions(&text).into_keys().collect();
+        self.log.push(Event::Load(path.to_path_buf()));
+        self.texts.insert(path.to_path_buf(), text);
+        if !result.installed {
+            let _ = writeln!(
+                err,
+                "nothing from {} was defined; fix it and :reload",
+                path.display()
+            );
+        } else if names.is_empty() {
+            let _ = writeln!(out, "loaded {}", path.display());
+        } else {
+            let _ = writeln!(out, "loaded {}: {}", path.display(), short_list(&names));
+        }
+        true
+    }
+
+    /// `:reload`: all files or nothing.
+    pub fn reload(&mut self, out: &mut dyn Write, err: &mut dyn Write) {
+        if self.texts.is_empty() {
+            let _ = writeln!(err, "error: no file loaded yet: use :load FILE");
+            return;
+        }
+        let mut fresh = IndexMap::new();
+        for path in self.texts.keys() {
+            match std::fs::read_to_string(path) {
+                Ok(t) => {
+                    fresh.insert(path.clone(), t);
+                }
+                Err(e) => {
+                    let _ = writeln!(
+                        err,
+                        "error: cannot read {}: {e}; nothing reloaded",
+                        path.display()
+                    );
+                    return;
+                }
+            }
+        }
+        let before = self.session.snapshot();
+        self.session.restore(self.base.clone());
+        let mut log = Vec::new();
+        let mut dropped = Vec::new();
+        for event in &self.log {
+            match event {
+                Event::Load(path) => {
+                    let text = &fresh[path];
+                    let result = self.session.run(&path.display().to_string(), text, out);
+                    self.report(&result, err);
+                    if !result.installed {
+                        self.session.restore(before);
+                        let _ = writeln!(
+                            err,
+                            "reload stopped: {} has errors; the session is as it was",
+                            path.display()
+                        );
+                        return;
+                    }
+                }
+                Event::Entry(name, text) => {
+                    let snapshot = self.session.snapshot();
+                    let result = self.session.run(name, text, &mut std::io::sink());
+                    if !result.ok() {
+                        self.session.restore(snapshot);
+                        dropped.push((text.clone(), result));
+                        continue;
+                    }
+                }
+            }
+            log.push(event.clone());
+        }
+        self.log = log;
+        for (path, text) in fresh {
+            let old = self
+                .texts
+                .insert(path.clone(), text.clone())
+                .unwrap_or_default();
+            let changes = Changes::between(&definitions(&old), &definitions(&text));
+            let _ = writeln!(out, "reloaded {}: {changes}", path.display());
+        }
+        for (text, result) in dropped {
+            let first = text.lines().next().unwrap_or("");
+            let _ = writeln!(
+                err,
+                "dropped your earlier entry `{first}`: it fails with the reloaded files"
+            );
+            self.report(&result, err);
+        }
+    }
+
+    /// `:plot [EXPR] [FILE]`.
+    fn plot(
+        &mut self,
+        expr: Option<&str>,
+        file: Option<&Path>,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) {
+        let (table, title) = match expr {
+            None => match &self.session.last_table {
+                Some(t) => (t.clone(), self.last_table_title.clone().unwrap_or_default()),
+                None => {
+                    let _ = writeln!(
+                        err,
+                        "error: no table shown yet; give one: :plot table(sg(G(a, b)) for a in 0..10, b in 0..10)"
+                    );
+                    return;
+                }
+            },
+            Some(e) => {
+                if !is_one_expression(e) {
+                    let _ = writeln!(
+                        err,
+                        "error: `:plot` takes one expression, e.g. :plot table(...)"
+                    );
+                    return;
+                }
+                let before = self.session.last_table.take();
+                self.entries += 1;
+                let name = format!("<repl {}>", self.entries);
+                let result = self.run_atomic(&name, e, &mut std::io::sink(), err);
+                match self.session.last_table.clone() {
+                    Some(t) => {
+                        self.last_table_title = Some(one_line(e));
+                        (t, one_line(e))
+                    }
+                    None => {
+                        self.session.last_table = before;
+                        if result.ok() {
+                            let _ = writeln!(
+                                err,
+                                "error: `:plot` needs a table, made with table(e for r in R, c in C)"
+                            );
+                        }
+                        return;
+                    }
+                }
+            }
+        };
+        let path = file.unwrap_or(Path::new(PLOT_FILE));
+        match plot::plot_table(&table, &title, path) {
+            Ok(w) => {
+                let _ = writeln!(
+                    out,
+                    "wrote {} and {} ({} x {} cells)",
+                    w.png.display(),
+                    w.svg.display(),
+                    table.rows.len(),
+                    table.col_keys.len()
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(err, "error: {e}");
+            }
+        }
+    }
+}
+
+/// Whether the text defines a game, function or constant.
+fn defines(text: &str) -> bool {
+    crate::syntax::parse(text, Default::default()).is_ok_and(|p| {
+        p.stmts.iter().any(|s| {
+            matches!(
+                s.kind,
+                StmtKind::Game(_) | StmtKind::Fn(_) | StmtKind::Let { .. }
+            )
+        })
+    })
+}
+
+/// Whether the text is one bare expression (or does not parse: the
+/// session then reports the syntax error).
+fn is_one_expression(text: &str) -> bool {
+    match crate::syntax::parse(text, Default::default()) {
+        Ok(p) => p.stmts.len() == 1 && matches!(p.stmts[0].kind, StmtKind::Expr(_)),
+        Err(_) => true,
+    }
+}
+
+fn same_table(
+    a: &Option<std::rc::Rc<crate::eval::value::Table>>,
+    b: &Option<std::rc::Rc<crate::eval::value::Table>>,
+) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => std::rc::Rc::ptr_eq(x, y),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Up to eight names, then how many more.
+fn short_list(names: &[String]) -> String {
+    if names.len() <= 8 {
+        names.join(", ")
+    } else {
+        format!("{}, and {} more", names[..8].join(", "), names.len() - 8)
+    }
+}
+
+/// A duration as `0.42 ms`, `12.3 ms` or `1.234 s`.
+pub fn elapsed_text(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 1.0 {
+        format!("{ms:.2} ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{:.3} s", ms / 1000.0)
+    }
+}

@@ -1,0 +1,460 @@
+//! The REPL: first driven through the library (`Repl::handle`, answers and
+//! errors captured), then the built binary with piped input, then through a
+//! pseudo-terminal as a user would type (line editing, completion, Ctrl-C,
+//! history).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use grundy::repl::{Flow, Repl, Style};
+use grundy::Limits;
+
+const HEAP: &str =
+    "game Heap(n) where n >= 0 { move take(k in {1, 2}) if k <= n -> Heap(n - k) }\n";
+const PAIR: &str = "game Pair(a, b) where a >= 0 and b >= 0 {
+    move left(k in 1..=a) -> Pair(a - k, b)
+    move right(k in 1..=b) -> Pair(a, b - k)
+}";
+
+/// A REPL with captured output.
+struct Driver {
+    repl: Repl,
+}
+
+/// What one input printed.
+struct Answer {
+    out: String,
+    err: String,
+    flow: Flow,
+}
+
+impl Driver {
+    fn new() -> Driver {
+        Driver {
+            repl: Repl::new(Limits::default(), Style::default()),
+        }
+    }
+
+    fn input(&mut self, text: &str) -> Answer {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let flow = self.repl.handle(text, &mut out, &mut err);
+        Answer {
+            out: String::from_utf8(out).unwrap(),
+            err: String::from_utf8(err).unwrap(),
+            flow,
+        }
+    }
+
+    /// An input that must succeed; its output.
+    fn ok(&mut self, text: &str) -> String {
+        let a = self.input(text);
+        assert!(a.err.is_empty(), "{text}: unexpected error\n{}", a.err);
+        a.out
+    }
+}
+
+// ----------------------------------------------------------- library level
+
+#[test]
+fn define_query_make_an_error_and_carry_on() {
+    let mut d = Driver::new();
+    assert_eq!(d.ok(HEAP), "");
+    assert_eq!(d.ok("sg(Heap(7))"), "1\n");
+    let options = d.ok("options(Heap(3) + Heap(1))");
+    assert_eq!(
+        options,
+        "  [0] take(k=1)  -> Heap(2) + Heap(1)  sg 3\n\
+         * [0] take(k=2)  -> Heap(1) + Heap(1)  sg 0\n\
+         * [1] take(k=1)  -> Heap(3) + Heap(0)  sg 0\n\
+         3 moves, 2 winning (*: to a P-position)\n"
+    );
+    let e = d.input("sg(Heapp(3))");
+    assert_eq!(e.out, "");
+    assert!(e.err.contains("grundy::unknown_name"), "{}", e.err);
+    assert!(
+        e.err.contains("<repl 4>:1:4"),
+        "points into the typed line: {}",
+        e.err
+    );
+    assert!(e.err.contains("1 │ sg(Heapp(3))"), "{}", e.err);
+    assert!(e.err.contains("did you mean `Heap`?"), "{}", e.err);
+    assert_eq!(d.ok("outcome(Heap(9))"), "P\n");
+}
+
+#[test]
+fn a_failing_entry_defines_nothing() {
+    let mut d = Driver::new();
+    d.ok("let x = 5");
+    let e = d.input("let x = 1 / 0");
+    assert!(e.err.contains("grundy::division_by_zero"), "{}", e.err);
+    assert_eq!(d.ok("x"), "5\n", "the old x is back");
+    let e = d.input("game G(n) where n >= 0 { move down -> G(n - 1) }\nprint sg(G(3)) / 0");
+    assert!(e.err.contains("division_by_zero"), "{}", e.err);
+    let e = d.input("sg(G(2))");
+    assert!(e.err.contains("unknown function or game `G`"), "{}", e.err);
+    assert!(!d.ok(":games").contains("G(n)"));
+    // A syntax error changes nothing either, and a good entry still works.
+    let e = d.input("fn f(x = 1");
+    assert!(e.err.contains("grundy::syntax"), "{}", e.err);
+    d.ok("fn f(x) = x + x");
+    assert_eq!(d.ok("f(x)"), "10\n");
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn reload_picks_up_edits_and_keeps_own_definitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("heap.game");
+    write(&file, &format!("{HEAP}let LIMIT = 10\nprint \"loaded\"\n"));
+    let mut d = Driver::new();
+    let out = d.ok(&format!(":load {}", file.display()));
+    assert_eq!(
+        out,
+        format!("loaded\nloaded {}: Heap, LIMIT\n", file.display())
+    );
+    d.ok("fn f(n) = sg(Heap(n))");
+    assert_eq!(d.ok("f(3)"), "0\n");
+
+    // Take up to three now; a new game; LIMIT unchanged apart from layout.
+    write(
+        &file,
+        "# edited\ngame Heap(n) where n >= 0 { move take(k in {1, 2, 3}) if k <= n -> Heap(n - k) }\n\
+         let LIMIT =   10\ngame Other() { }\n",
+    );
+    let out = d.ok(":reload");
+    assert_eq!(
+        out,
+        format!("reloaded {}: changed Heap; added Other\n", file.display())
+    );
+    assert_eq!(d.ok("f(3)"), "3\n", "your f uses the new Heap");
+    assert_eq!(d.ok("sg(Other())"), "0\n");
+    assert_eq!(
+        d.ok(":reload"),
+        format!("reloaded {}: no changes\n", file.display())
+    );
+
+    // A removed definition goes away.
+    write(
+        &file,
+        "game Heap(n) where n >= 0 { move take(k in {1, 2, 3}) if k <= n -> Heap(n - k) }\n",
+    );
+    assert!(d.ok(":reload").contains("removed LIMIT, Other"));
+    assert!(d.input("LIMIT").err.contains("unknown name `LIMIT`"));
+}
+
+#[test]
+fn reload_of_a_broken_file_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("heap.game");
+    write(&file, HEAP);
+    let mut d = Driver::new();
+    d.ok(&format!(":load {}", file.display()));
+    write(&file, "game Heap(n where n >= 0 { }\n");
+    let e = d.input(":reload");
+    assert!(e.err.contains("grundy::syntax"), "{}", e.err);
+    assert!(e.err.contains("reload stopped"), "{}", e.err);
+    assert_eq!(d.ok("sg(Heap(4))"), "1\n", "the old Heap is still there");
+    std::fs::remove_file(&file).unwrap();
+    assert!(d.input(":reload").err.contains("cannot read"));
+    assert_eq!(d.ok("sg(Heap(4))"), "1\n");
+}
+
+#[test]
+fn reload_drops_an_entry_that_no_longer_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("h.game");
+    write(&file, HEAP);
+    let mut d = Driver::new();
+    d.ok(&format!(":load {}", file.display()));
+    d.ok("let v = sg(Heap(5))");
+    write(&file, "game Heap(n) where n >= 10 { }\n");
+    let a = d.input(":reload");
+    assert!(
+        a.err
+            .contains("dropped your earlier entry `let v = sg(Heap(5))`"),
+        "{}",
+        a.err
+    );
+    assert!(a.err.contains("grundy::where"), "{}", a.err);
+    assert!(d.input("v").err.contains("unknown name `v`"));
+}
+
+#[test]
+fn commands_answer() {
+    let mut d = Driver::new();
+    d.ok(HEAP);
+    d.ok("fn g(n) = n");
+    let games = d.ok(":games");
+    assert!(
+        games.starts_with("Heap(n) where n >= 0  1 move rule  <repl 1>:1\n"),
+        "{games}"
+    );
+    assert!(d.ok(":help").contains(":reload"));
+    assert!(d.ok(":help sg").contains("Sprague-Grundy value"));
+    assert!(d.ok(":help g").contains("fn g(n) = n"));
+    assert!(d.input(":help nothing_like_it").err.contains("no help for"));
+    assert_eq!(d.ok(":time"), "timing on\n");
+    let a = d.input("sg(Heap(30))");
+    assert_eq!(a.out, "0\n");
+    assert!(
+        a.err.starts_with("time: ") && a.err.ends_with(" ms\n"),
+        "{}",
+        a.err
+    );
+    assert_eq!(d.ok(":time off"), "timing off\n");
+    assert!(d.ok("sg(Heap(31))") == "1\n");
+    let cleared = d.ok(":clear");
+    assert!(cleared.starts_with("memo tables cleared ("), "{cleared}");
+    assert!(!cleared.contains("(0 positions"), "{cleared}");
+    assert_eq!(
+        d.ok(":clear"),
+        "memo tables cleared (0 positions dropped)\n"
+    );
+    assert_eq!(d.ok("sg(Heap(31))"), "1\n", "values come back after :clear");
+    let e = d.input(":relaod");
+    assert!(e.err.contains("unknown command `:relaod`") && e.err.contains(":reload"));
+    assert!(d.input(":load").err.contains("needs a file"));
+    assert!(d
+        .input(":load /no/such/file.game")
+        .err
+        .contains("cannot read"));
+    assert_eq!(d.input(":quit").flow, Flow::Quit);
+    assert_eq!(d.input("").flow, Flow::Continue);
+}
+
+#[test]
+fn completion_words_follow_the_session() {
+    let mut d = Driver::new();
+    d.ok(HEAP);
+    d.ok("let LIMIT = 3");
+    let words = d.repl.words();
+    assert!(words.games.contains("Heap"));
+    assert!(words.defined.contains("LIMIT"));
+    let (start, found) = grundy::repl::editor::complete(&words, "sg(He", 5);
+    assert_eq!((start, found), (3, vec!["Heap".to_string()]));
+}
+
+#[test]
+fn interrupt_stops_a_computation_and_keeps_the_session() {
+    let mut d = Driver::new();
+    d.ok(PAIR);
+    let flag = d.repl.interrupt();
+    let started = Instant::now();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let a = d.input("sg(Pair(3000, 3000))");
+    setter.join().unwrap();
+    let took = started.elapsed();
+    assert!(a.err.contains("grundy::interrupted"), "{}", a.err);
+    assert!(took < Duration::from_millis(1300), "stopped after {took:?}");
+    let stored = d.repl.session().runtime().stored.get();
+    assert!(stored > 0, "the memo tables keep what was computed");
+    assert_eq!(d.ok("sg(Pair(20, 21))"), "1\n");
+    assert_eq!(d.ok("sg(Pair(2, 2))"), "0\n");
+}
+
+// ------------------------------------------------------------ piped input
+
+fn grundy() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.env("GRUNDY_HISTORY", "").env_remove("NO_COLOR");
+    cmd
+}
+
+#[test]
+fn piped_input_reads_multi_line_entries_quietly() {
+    let mut child = grundy()
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!(
+        "{PAIR}\nprint sg(Pair(3, 5)),\n  sg(Pair(4, 4))\nsg(Pair(200, 200))\nlet y = 1 / 0\n:games\n"
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success());
+    assert!(
+        stdout.starts_with("6 0\n0\nPair(a, b) where a >= 0 and b >= 0  2 move rules"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("grundy>"),
+        "no prompt when piped: {stdout}"
+    );
+    assert!(stderr.contains("grundy::division_by_zero"), "{stderr}");
+    assert!(
+        !stderr.contains("\x1b["),
+        "no colours when piped: {stderr:?}"
+    );
+    assert!(
+        !stderr.contains("computing"),
+        "no spinner when piped: {stderr}"
+    );
+}
+
+// ------------------------------------------------------- pseudo-terminal
+
+mod pty {
+    use super::*;
+    use rexpect::reader::Options;
+    use rexpect::session::{spawn_with_options, PtySession};
+
+    fn spawn(history: &Path, args: &[&str]) -> PtySession {
+        let mut cmd = grundy();
+        cmd.arg("repl")
+            .args(args)
+            .env("GRUNDY_HISTORY", history)
+            .env("TERM", "xterm");
+        let options = Options::new()
+            .timeout_ms(Some(10_000))
+            .strip_ansi_escape_codes(true);
+        spawn_with_options(cmd, options).expect("spawn grundy repl")
+    }
+
+    /// Waits for a fresh prompt: typing earlier could race the editor's
+    /// start (it asks the terminal for the cursor position first).
+    fn ready(p: &mut PtySession) {
+        p.exp_string("grundy> ").expect("a prompt");
+    }
+
+    fn escape(s: &str) -> String {
+        regex::escape(s)
+    }
+
+    /// At the next prompt, types a line and waits until the editor has
+    /// taken it (its end is echoed and followed by a newline).
+    fn enter(p: &mut PtySession, line: &str) {
+        ready(p);
+        p.send_line(line).unwrap();
+        let tail: String = line
+            .chars()
+            .rev()
+            .take(10)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        p.exp_regex(&format!("{}\r*\n", escape(&tail)))
+            .unwrap_or_else(|e| panic!("`{line}` was not taken: {e}"));
+    }
+
+    /// Waits for an answer line: the text alone on its line.
+    fn answer(p: &mut PtySession, text: &str) {
+        p.exp_regex(&format!("(^|\n)\r*{}\r*\n", escape(text)))
+            .unwrap_or_else(|e| panic!("no answer `{text}`: {e}"));
+    }
+
+    #[test]
+    fn a_user_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("heap.game");
+        write(&file, HEAP);
+        let history = dir.path().join("history.txt");
+        let mut p = spawn(&history, &[file.to_str().unwrap()]);
+
+        // A game over several lines: the open `{` continues the entry.
+        ready(&mut p);
+        p.send_line("game Pair(a, b) where a >= 0 and b >= 0 {")
+            .unwrap();
+        p.send_line("  move left(k in 1..=a) -> Pair(a - k, b)")
+            .unwrap();
+        enter(&mut p, "  move right(k in 1..=b) -> Pair(a, b - k) }");
+
+        // Tab completes `Pa` to `Pair`.
+        ready(&mut p);
+        p.send("sg(Pa").unwrap();
+        p.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        p.send("\t(3, 5))\r").unwrap();
+        p.flush().unwrap();
+        answer(&mut p, "6");
+
+        // An error, then carry on.
+        enter(&mut p, "sg(Pair(1, -1))");
+        p.exp_string("grundy::where").unwrap();
+        p.exp_string("is not a position of Pair").unwrap();
+        enter(&mut p, "winning(Pair(3, 5))");
+        answer(&mut p, "* right(k=2)  -> Pair(3, 3)  sg 0");
+
+        // Edit the loaded file and reload.
+        enter(&mut p, "sg(Heap(3))");
+        answer(&mut p, "0");
+        write(
+            &file,
+            "game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }\n",
+        );
+        enter(&mut p, ":reload");
+        p.exp_string("changed Heap").unwrap();
+        enter(&mut p, "sg(Heap(3))");
+        answer(&mut p, "3");
+
+        // A long computation shows a spinner; Ctrl-C stops it quickly.
+        enter(&mut p, "sg(Pair(3000, 3000))");
+        p.exp_string("computing").unwrap();
+        let sent = Instant::now();
+        p.send_control('c').unwrap();
+        p.exp_string("grundy::interrupted").unwrap();
+        let took = sent.elapsed();
+        assert!(took < Duration::from_secs(1), "Ctrl-C took {took:?}");
+        enter(&mut p, "sg(Pair(20, 21))");
+        answer(&mut p, "1");
+
+        // Ctrl-C at the prompt drops the half-typed line (even an open one).
+        ready(&mut p);
+        p.send("sg(Pair(1,").unwrap();
+        p.flush().unwrap();
+        p.exp_string("sg(Pair(1,").unwrap();
+        p.send_control('c').unwrap();
+        enter(&mut p, "2 + 2");
+        answer(&mut p, "4");
+
+        // Ctrl-D at the prompt quits.
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
+
+    #[test]
+    fn history_is_kept_between_sessions() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = dir.path().join("sub").join("history.txt");
+        let mut p = spawn(&history, &[]);
+        enter(&mut p, "3 * 14");
+        answer(&mut p, "42");
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+        let saved = std::fs::read_to_string(&history).unwrap();
+        assert!(saved.lines().any(|l| l == "3 * 14"), "{saved}");
+
+        let mut p = spawn(&history, &[]);
+        // Up arrow brings back the entry of the last session.
+        ready(&mut p);
+        p.send("\x1b[A").unwrap();
+        p.flush().unwrap();
+        p.exp_string("3 * 14").unwrap();
+        p.send("\r").unwrap();
+        p.flush().unwrap();
+        answer(&mut p, "42");
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
+}

@@ -462,6 +462,7 @@ fn run_clauses(
     clauses: &[CClause],
     body: &mut dyn FnMut(&mut Env) -> Fallible<bool>,
 ) -> Fallible<bool> {
+    let track = std::mem::take(&mut env.track_next) && !env.tracking;
     let Some((first, rest)) = clauses.split_first() else {
         return body(env);
     };
@@ -491,6 +492,9 @@ fn run_clauses(
                         .label("a range yields integers")
                         .err();
                 };
+                if track {
+                    return tracked_range(env, *slot, a, b, rest, body, *span);
+                }
                 for k in a..b {
                     env.set_local_int(*slot, k);
                     env.tick(*span)?;
@@ -526,6 +530,47 @@ fn run_clauses(
             }
         },
     }
+}
+
+/// The outermost range loop of a comprehension, reporting its progress.
+fn tracked_range(
+    env: &mut Env,
+    slot: Slot,
+    a: i64,
+    b: i64,
+    rest: &[CClause],
+    body: &mut dyn FnMut(&mut Env) -> Fallible<bool>,
+    span: Span,
+) -> Fallible<bool> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let progress = env.rt.progress.clone();
+    progress.done.store(0, Relaxed);
+    progress
+        .total
+        .store(b.saturating_sub(a).max(0) as u64, Relaxed);
+    env.tracking = true;
+    let mut result = Ok(true);
+    for k in a..b {
+        env.set_local_int(slot, k);
+        progress.done.store((k - a) as u64, Relaxed);
+        result = env.tick(span).and_then(|_| run_clauses(env, rest, body));
+        if !matches!(result, Ok(true)) {
+            break;
+        }
+    }
+    env.tracking = false;
+    progress.total.store(0, Relaxed);
+    result
+}
+
+/// Runs a comprehension's clauses, tracking the progress of its first loop.
+fn run_comprehension(
+    env: &mut Env,
+    clauses: &[CClause],
+    body: &mut dyn FnMut(&mut Env) -> Fallible<bool>,
+) -> Fallible<bool> {
+    env.track_next = true;
+    run_clauses(env, clauses, body)
 }
 
 fn bind(env: &mut Env, pattern: &IrPattern, v: Value) -> Fallible<()> {
@@ -1159,7 +1204,7 @@ impl<'a> Compiler<'a> {
                 let set = *set;
                 Box::new(move |env| {
                     let mut out = Vec::new();
-                    run_clauses(env, &clauses, &mut |env| {
+                    run_comprehension(env, &clauses, &mut |env| {
                         out.push(body(env)?);
                         Ok(true)
                     })?;
@@ -1485,7 +1530,7 @@ impl<'a> Compiler<'a> {
                 let want = b == Builtin::Any;
                 Box::new(move |env| {
                     let mut found = None;
-                    run_clauses(env, &clauses, &mut |env| {
+                    run_comprehension(env, &clauses, &mut |env| {
                         if expect_bool(&body(env)?, body_span)? == want {
                             found = Some(describe_bindings(env, &clauses));
                             return Ok(false);
@@ -1500,7 +1545,7 @@ impl<'a> Compiler<'a> {
             }
             Builtin::Count => Box::new(move |env| {
                 let mut n = 0i64;
-                run_clauses(env, &clauses, &mut |env| {
+                run_comprehension(env, &clauses, &mut |env| {
                     n += expect_bool(&body(env)?, body_span)? as i64;
                     Ok(true)
                 })?;
@@ -1508,7 +1553,7 @@ impl<'a> Compiler<'a> {
             }),
             Builtin::Sum => Box::new(move |env| {
                 let mut total = 0i64;
-                run_clauses(env, &clauses, &mut |env| {
+                run_comprehension(env, &clauses, &mut |env| {
                     let v = expect_int(&body(env)?, body_span)?;
                     total = total
                         .checked_add(v)
@@ -1519,7 +1564,7 @@ impl<'a> Compiler<'a> {
             }),
             Builtin::Histogram => Box::new(move |env| {
                 let mut h: Vec<i64> = Vec::new();
-                run_clauses(env, &clauses, &mut |env| {
+                run_comprehension(env, &clauses, &mut |env| {
                     let v = body(env)?;
                     let n = expect_int(&v, body_span)?;
                     if !(0..1 << 24).contains(&n) {
@@ -1561,7 +1606,7 @@ impl<'a> Compiler<'a> {
                     }
                     let (mut row_keys, mut col_keys, mut rows) =
                         (Vec::new(), Vec::new(), Vec::new());
-                    run_clauses(env, &clauses[..1], &mut |env| {
+                    run_comprehension(env, &clauses[..1], &mut |env| {
                         row_keys.push(pattern_value(env, &clauses[0]));
                         let (mut cols, mut row) = (Vec::new(), Vec::new());
                         run_clauses(env, &clauses[1..], &mut |env| {
@@ -1588,7 +1633,7 @@ impl<'a> Compiler<'a> {
                 // list, set, min, max, period: collect, then apply the built-in.
                 Box::new(move |env| {
                     let mut out = Vec::new();
-                    run_clauses(env, &clauses, &mut |env| {
+                    run_comprehension(env, &clauses, &mut |env| {
                         out.push(body(env)?);
                         Ok(true)
                     })?;

@@ -4,7 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -70,6 +70,9 @@ pub struct Runtime {
     pub prelude: Vec<(&'static str, GameId)>,
     /// Set from another thread (Ctrl-C) to stop a long computation.
     pub interrupt: Arc<AtomicBool>,
+    /// How far the outermost loop of a comprehension has got, for a
+    /// progress bar drawn by another thread.
+    pub progress: Arc<Progress>,
 }
 
 impl Runtime {
@@ -188,6 +191,13 @@ impl Runtime {
     }
 }
 
+/// Steps done out of a total (0: no loop is being tracked).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicU64,
+    pub total: AtomicU64,
+}
+
 /// The value stack compiled code runs on. A frame is `base..base + n_slots`.
 pub struct Env<'r> {
     pub rt: &'r Runtime,
@@ -200,6 +210,10 @@ pub struct Env<'r> {
     pub keys: Vec<Box<Key>>,
     /// The bindings at which the last `all(...)` failed, for `assert`.
     pub counterexample: Option<String>,
+    /// Set by a comprehension for its first clause: track that loop's
+    /// progress (if no outer loop is tracked already).
+    pub track_next: bool,
+    pub tracking: bool,
     /// Reused buffer for the coordinates of a batch of options.
     pub batch_buf: Vec<i64>,
     /// Loop steps so far, for interrupt checks.
@@ -224,6 +238,8 @@ impl<'r> Env<'r> {
             args_buf: Vec::new(),
             ticks: 0,
             batch_buf: Vec::new(),
+            track_next: false,
+            tracking: false,
         }
     }
 

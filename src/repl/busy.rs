@@ -1,6 +1,7 @@
 //! While the REPL computes: Ctrl-C stops the computation (it sets the
 //! runtime's interrupt flag, which the search and loops check), and after
-//! a quiet moment a spinner with the elapsed time shows on the terminal.
+//! a quiet moment a spinner with the elapsed time shows on the terminal,
+//! with a progress bar while a comprehension's outer loop reports progress.
 //! Output written meanwhile goes through [`Suspending`] writers, which
 //! clear the spinner first.
 
@@ -10,12 +11,15 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::eval::runtime::Progress;
+
 /// How long a computation runs before the spinner appears.
 const SPINNER_DELAY: Duration = Duration::from_millis(400);
 
 pub struct Busy {
     running: Arc<AtomicBool>,
     interrupt: Arc<AtomicBool>,
+    progress: Arc<Progress>,
     /// Whether to draw the spinner (standard error is a terminal).
     spinner: bool,
 }
@@ -25,7 +29,7 @@ impl Busy {
     /// `interrupt`; a second Ctrl-C before the first is noticed, or one
     /// while nothing runs (not typed at the prompt, where the line editor
     /// reads it as a key), ends the program.
-    pub fn install(interrupt: Arc<AtomicBool>) -> Busy {
+    pub fn install(interrupt: Arc<AtomicBool>, progress: Arc<Progress>) -> Busy {
         let running = Arc::new(AtomicBool::new(false));
         let (r, i) = (running.clone(), interrupt.clone());
         let installed = ctrlc::set_handler(move || {
@@ -41,6 +45,7 @@ impl Busy {
         Busy {
             running,
             interrupt,
+            progress,
             spinner: std::io::stderr().is_terminal(),
         }
     }
@@ -59,7 +64,8 @@ impl Busy {
         let (done, stop) = mpsc::channel::<()>();
         let ticker = self.spinner.then(|| {
             let shared = shared.clone();
-            std::thread::spawn(move || spin(&shared, &stop, started))
+            let progress = self.progress.clone();
+            std::thread::spawn(move || spin(&shared, &stop, started, &progress))
         });
         let mut out = Suspending::new(io::stdout(), shared.clone());
         let mut err = Suspending::new(io::stderr(), shared.clone());
@@ -87,33 +93,53 @@ pub struct Spinner {
 const CLEAR_LINE: &str = "\r\x1b[2K";
 const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/// The spinner's line: a frame, the elapsed time, the way out. Short, and
-/// without padding, so that the terminal's `^C` echo does not wrap it.
-pub fn spinner_line(frame: usize, elapsed: Duration) -> String {
+/// The spinner's line: a frame, the elapsed time, a progress bar when the
+/// outer loop reports `(done, total)`, the way out. Short, and without
+/// padding, so that the terminal's `^C` echo does not wrap it.
+pub fn spinner_line(frame: usize, elapsed: Duration, progress: Option<(u64, u64)>) -> String {
     let s = elapsed.as_secs();
     let time = if s >= 3600 {
         format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
     } else {
         format!("{:02}:{:02}", s / 60, s % 60)
     };
+    let bar = match progress {
+        Some((done, total)) if total > 0 => {
+            const WIDTH: u64 = 20;
+            let filled = (done.min(total) * WIDTH / total) as usize;
+            format!(
+                " [{}{}] {}%",
+                "#".repeat(filled),
+                "-".repeat(WIDTH as usize - filled),
+                done.min(total) * 100 / total
+            )
+        }
+        _ => String::new(),
+    };
     format!(
-        "{}{} computing {time} (Ctrl-C stops it)",
+        "{}{} computing {time}{bar} (Ctrl-C stops it)",
         CLEAR_LINE,
         FRAMES[frame % FRAMES.len()]
     )
 }
 
+/// The progress of the tracked loop, if one runs.
+fn progress_of(p: &Progress) -> Option<(u64, u64)> {
+    let total = p.total.load(Ordering::Relaxed);
+    (total > 0).then(|| (p.done.load(Ordering::Relaxed), total))
+}
+
 /// The spinner thread: draws the spinner on standard error whenever
 /// nothing has been written for [`SPINNER_DELAY`], until `stop` closes;
 /// then clears it.
-fn spin(shared: &Mutex<Spinner>, stop: &mpsc::Receiver<()>, started: Instant) {
+fn spin(shared: &Mutex<Spinner>, stop: &mpsc::Receiver<()>, started: Instant, progress: &Progress) {
     let mut frame = 0;
     while stop.recv_timeout(Duration::from_millis(100)) == Err(RecvTimeoutError::Timeout) {
         let Ok(mut s) = shared.lock() else { return };
         if s.shown || s.quiet_since.elapsed() >= SPINNER_DELAY {
             s.shown = true;
             frame += 1;
-            let line = spinner_line(frame, started.elapsed());
+            let line = spinner_line(frame, started.elapsed(), progress_of(progress));
             let _ = write!(s.screen, "{line}");
             let _ = s.screen.flush();
         }
@@ -219,7 +245,7 @@ mod tests {
         let (done, stop) = mpsc::channel::<()>();
         let t = {
             let s = s.clone();
-            std::thread::spawn(move || spin(&s, &stop, Instant::now()))
+            std::thread::spawn(move || spin(&s, &stop, Instant::now(), &Progress::default()))
         };
         let shown = (0..40).any(|_| {
             std::thread::sleep(Duration::from_millis(25));
@@ -239,9 +265,20 @@ mod tests {
 
     #[test]
     fn the_spinner_line_is_short_and_counts_time() {
-        let line = spinner_line(1, Duration::from_secs(75));
+        let line = spinner_line(1, Duration::from_secs(75), None);
         assert_eq!(line, "\r\x1b[2K⠙ computing 01:15 (Ctrl-C stops it)");
-        assert!(spinner_line(0, Duration::from_secs(3725)).contains(" 1:02:05 "));
+        assert!(spinner_line(0, Duration::from_secs(3725), None).contains(" 1:02:05 "));
         assert!(line.chars().count() < 45);
+    }
+
+    #[test]
+    fn a_tracked_loop_shows_a_bar_with_its_fraction() {
+        let line = spinner_line(0, Duration::from_secs(3), Some((25, 100)));
+        assert!(line.contains(" [#####---------------] 25% "), "{line:?}");
+        let p = Progress::default();
+        assert_eq!(progress_of(&p), None, "no loop tracked: no bar");
+        p.total.store(8, Ordering::Relaxed);
+        p.done.store(2, Ordering::Relaxed);
+        assert_eq!(progress_of(&p), Some((2, 8)));
     }
 }

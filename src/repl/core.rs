@@ -94,6 +94,11 @@ impl Repl {
         self.session.runtime().interrupt.clone()
     }
 
+    /// How far the running comprehension has got (for the progress bar).
+    pub fn progress(&self) -> Arc<crate::eval::runtime::Progress> {
+        self.session.runtime().progress.clone()
+    }
+
     pub fn timing(&self) -> bool {
         self.timing
     }

@@ -47,7 +47,7 @@ pub fn run(files: &[PathBuf], limits: Limits) -> ExitCode {
         color_err: colour(std::io::stderr().is_terminal()),
     };
     let mut repl = Repl::new(limits, style);
-    let busy = busy::Busy::install(repl.interrupt());
+    let busy = busy::Busy::install(repl.interrupt(), repl.progress());
     let interactive = std::io::stdin().is_terminal();
     if interactive {
         println!(

@@ -1,0 +1,314 @@
+//! Calls at run time: user functions, built-ins, callable values, the
+//! construction of positions (with their `where` check), fields of
+//! move records and games, the built-in families, and the memo-first
+//! `sg` of a literal position.
+
+use super::*;
+
+pub fn call_user(
+    env: &mut Env,
+    func: FnId,
+    args: impl IntoIterator<Item = Value>,
+    span: Span,
+) -> Fallible<Value> {
+    let f = env.rt.func(func).clone();
+    env.with_frame(args, f.n_slots, span, |env| (f.body)(env))
+}
+
+pub(crate) fn call_builtin(
+    env: &mut Env,
+    b: Builtin,
+    args: &[Value],
+    span: Span,
+) -> Fallible<Value> {
+    match b {
+        Builtin::Sg => Ok(Value::Int(query::sg_value(env, &args[0], span)? as i64)),
+        Builtin::Outcome => query::outcome(env, &args[0], span),
+        Builtin::Options => query::options(env, &args[0], span, false),
+        Builtin::Winning => query::options(env, &args[0], span, true),
+        Builtin::Pass
+        | Builtin::Misere
+        | Builtin::Conjunctive
+        | Builtin::Selective
+        | Builtin::Hypergraph => crate::eval::compound::make(b, args, span),
+        Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
+        Builtin::Octal => {
+            let digits = octal_digits(&args[0], span)?;
+            family(env, "octal_game", digits, span)
+        }
+        _ => builtins::apply_pure(b, args, span),
+    }
+}
+
+pub(crate) fn call_value(
+    env: &mut Env,
+    f: &Value,
+    mut args: Vec<Value>,
+    span: Span,
+) -> Fallible<Value> {
+    let Value::Func(c) = f else {
+        return Err(type_error(span, "a function or game to call", f));
+    };
+    let arity_error = |expected: usize, found: usize| {
+        Diag::new(
+            ErrorKind::Arity,
+            span,
+            format!("`{c}` takes {expected} arguments, but {found} were given"),
+        )
+        .label("wrong number of arguments")
+        .boxed()
+    };
+    match &**c {
+        Callable::User { id, statics, .. } => {
+            let f = env.rt.func(*id).clone();
+            let mut all: Vec<Value> = statics.to_vec();
+            all.append(&mut args);
+            if all.len() != f.n_args {
+                return Err(arity_error(
+                    f.n_args - statics.len(),
+                    all.len() - statics.len(),
+                ));
+            }
+            call_user(env, *id, all, span)
+        }
+        Callable::Builtin { id, .. } => {
+            let b = Builtin::ALL[*id as usize];
+            let (lo, hi) = b.arity();
+            if args.len() < lo || args.len() > hi {
+                return Err(arity_error(lo, args.len()));
+            }
+            call_builtin(env, b, &args, span)
+        }
+        Callable::Game { instance, .. } => {
+            let inst = env.rt.instance(*instance);
+            let crate::eval::runtime::Rules::User(g) = &inst.rules;
+            if args.len() != g.n_params {
+                return Err(arity_error(g.n_params, args.len()));
+            }
+            make_position(env, g.id, inst.statics.to_vec(), args, span)
+        }
+    }
+}
+
+pub(crate) fn game_callable(env: &mut Env, game: GameId, statics: Vec<Value>) -> Fallible<Value> {
+    let instance = env.rt.user_instance(game, Rc::from(statics));
+    let name = env.rt.instance(instance).name.clone();
+    Ok(Value::Func(Rc::new(Callable::Game { instance, name })))
+}
+
+/// `Game[statics](args)`: checks the `where` condition (an error if it
+/// fails) and builds the position, or expands an alias.
+pub fn make_position(
+    env: &mut Env,
+    game: GameId,
+    statics: Vec<Value>,
+    args: Vec<Value>,
+    span: Span,
+) -> Fallible<Value> {
+    let g = env.rt.game(game).clone();
+    if let CompiledBody::Alias(body) = &g.body {
+        let frame: Vec<Value> = statics.into_iter().chain(args.iter().cloned()).collect();
+        let name = g.name.clone();
+        return env.with_frame(frame, g.n_slots, span, |env| {
+            check_where_here(env, &g, &name, &args, span)?;
+            let v = body(env)?;
+            ops::as_game(&v, span).map(Value::Game)
+        });
+    }
+    let instance = env.rt.user_instance(game, Rc::from(statics));
+    let inst = env.rt.instance(instance);
+    let frame: Vec<Value> = inst.statics.iter().chain(args.iter()).cloned().collect();
+    env.with_frame(frame, g.n_slots, span, |env| {
+        check_where_here(env, &g, &inst.name, &args, span)
+    })?;
+    Ok(Value::game(Game::Position(Position {
+        instance,
+        name: inst.name.clone(),
+        args: Rc::from(args),
+    })))
+}
+
+/// Evaluates the `where` of `g` in the current frame (set up for `args`).
+/// `name` is the instance as written, e.g. `Sub[{1, 2}]`.
+pub(crate) fn check_where_here(
+    env: &mut Env,
+    g: &CompiledGame,
+    name: &str,
+    args: &[Value],
+    span: Span,
+) -> Fallible<()> {
+    let Some(cond) = &g.where_clause else {
+        return Ok(());
+    };
+    let wspan = g.where_span.unwrap_or(g.span);
+    if expect_bool(&cond(env)?, wspan)? {
+        return Ok(());
+    }
+    let shown: Vec<String> = args.iter().map(|a| format!("{a:#}")).collect();
+    let mut d = Diag::new(
+        ErrorKind::WhereViolated,
+        span,
+        format!(
+            "{name}({}) is not a position of {name}: its `where` condition is false",
+            shown.join(", "),
+        ),
+    )
+    .label("this position violates the condition");
+    if wspan.source == span.source {
+        d = d.note(wspan, "the condition");
+    }
+    d.help(
+        "as a move result such a position is simply not an option; queried directly it is an error",
+    )
+    .err()
+}
+
+/// Whether the position `key` of `instance` satisfies its `where`.
+pub fn satisfies_where(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<bool> {
+    let inst = env.rt.instance(instance);
+    let crate::eval::runtime::Rules::User(g) = &inst.rules;
+    let Some(cond) = &g.where_clause else {
+        return Ok(true);
+    };
+    let args = key.to_args();
+    let frame: Vec<Value> = inst.statics.iter().chain(args.iter()).cloned().collect();
+    let wspan = g.where_span.unwrap_or(span);
+    env.with_frame(frame, g.n_slots, span, |env| {
+        expect_bool(&cond(env)?, wspan)
+    })
+}
+
+pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
+    let unknown = |fields: &str| {
+        Diag::new(
+            ErrorKind::UnknownName,
+            span,
+            format!("{} has no field `{name}`", v.kind()),
+        )
+        .label("unknown field")
+        .help(format!("the fields are {fields}"))
+        .boxed()
+    };
+    match v {
+        Value::Move(m) => Ok(match name {
+            "label" => Value::Str(m.label.clone()),
+            "args" => Value::tuple(m.bindings.iter().map(|(_, v)| v.clone()).collect()),
+            "to" => Value::game(m.to.clone()),
+            "sg" => Value::Int(m.sg as i64),
+            "component" => Value::Int(m.component as i64),
+            _ => return Err(unknown("label, args, to, sg, component")),
+        }),
+        Value::Table(t) => Ok(match name {
+            "rows" => Value::list(t.row_keys.clone()),
+            "cols" => Value::list(t.col_keys.clone()),
+            _ => return Err(unknown("rows, cols")),
+        }),
+        Value::Game(g) => match (&**g, name) {
+            (Game::Position(p), "args") => Ok(Value::tuple(p.args.to_vec())),
+            (Game::Sum(parts), "parts") => Ok(Value::list(
+                parts.iter().map(|p| Value::game(p.clone())).collect(),
+            )),
+            (Game::Compound(c), "parts") => Ok(Value::list(
+                c.parts.iter().map(|p| Value::game(p.clone())).collect(),
+            )),
+            _ => Err(unknown(
+                "args (of a position), parts (of a sum or compound)",
+            )),
+        },
+        other => Err(type_error(span, "a move, table or game with fields", other)),
+    }
+}
+
+/// `subtraction(S)` and `octal(code)`: members of the prelude's families.
+pub(crate) fn family(env: &mut Env, game: &str, statics: Value, span: Span) -> Fallible<Value> {
+    let Some((_, id)) = env.rt.prelude.iter().find(|(n, _)| *n == game) else {
+        return Diag::new(
+            ErrorKind::UnknownName,
+            span,
+            format!("no built-in family {game}"),
+        )
+        .label("the prelude did not load")
+        .err();
+    };
+    game_callable(env, *id, vec![statics])
+}
+
+/// The digits after the point of an octal code such as "0.137" or "4.007".
+pub(crate) fn octal_digits(code: &Value, span: Span) -> Fallible<Value> {
+    let Value::Str(s) = code else {
+        return Err(type_error(
+            span,
+            "an octal code as a string, like \"0.137\"",
+            code,
+        ));
+    };
+    let bad = || {
+        Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!("`{s}` is not an octal game code"),
+        )
+        .label("expected digits 0-7 like \"0.137\"")
+        .help("the code is d0.d1d2d3...; only the digits after the point are used")
+        .boxed()
+    };
+    let after = s.split_once('.').map_or("", |(_, a)| a);
+    if after.is_empty() || after.len() > 64 {
+        return Err(bad());
+    }
+    let digits = after
+        .chars()
+        .map(|c| c.to_digit(8).map(|d| Value::Int(d as i64)).ok_or_else(bad))
+        .collect::<Fallible<Vec<_>>>()?;
+    Ok(Value::list(digits))
+}
+
+/// The SG value of `game(args)` computed from its key, without building
+/// the position as a value; `None` when the arguments do not flatten or the
+/// position violates its `where` (the general path then reports it).
+pub(crate) fn keyed_sg(
+    env: &mut Env,
+    game: GameId,
+    cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
+    writers: &[ArgWriter],
+    span: Span,
+) -> Fallible<Option<u64>> {
+    use crate::eval::memo::State;
+    let generation = env.rt.generation.get();
+    let instance = match cached.get() {
+        Some((g, id)) if g == generation => id,
+        _ => {
+            let id = env.rt.user_instance(game, Rc::from(Vec::new()));
+            cached.set(Some((generation, id)));
+            id
+        }
+    };
+    let mut key = env.keys.pop().unwrap_or_default();
+    key.clear();
+    let mut flat = true;
+    for w in writers {
+        if !w.write(env, &mut key)? {
+            flat = false;
+            break;
+        }
+    }
+    let result = if flat {
+        let inst = env.rt.instance(instance);
+        let state = inst.memo.borrow_mut().get(&key);
+        match state {
+            State::Value(v) => Ok(Some(v)),
+            State::Invalid => Ok(None),
+            State::Unknown if !satisfies_where(env, instance, &key, span)? => Ok(None),
+            _ => crate::eval::search::sg_of_position(env, instance, &key, span).map(Some),
+        }
+    } else {
+        Ok(None)
+    };
+    env.keys.push(key);
+    result
+}

@@ -1,0 +1,283 @@
+//! Integer code: arithmetic and comparisons on integer locals and
+//! constants, compiled without building values. `None` at run time means
+//! "not the simple case" and sends the caller to the value path, which
+//! also reports any error.
+
+use super::*;
+
+/// Integer-only code; `None` means "not the simple case".
+pub(crate) type IntCode = Box<dyn Fn(&Env) -> Option<i64>>;
+/// Boolean code over integers; `None` means "not the simple case".
+pub(crate) type BoolCode = Box<dyn Fn(&Env) -> Option<bool>>;
+
+/// An operand of integer code.
+pub(crate) enum Operand {
+    Local(Slot),
+    Const(i64),
+    Code(IntCode),
+}
+
+#[inline]
+pub(crate) fn int_at(env: &Env, slot: Slot) -> Option<i64> {
+    match env.local(slot) {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// Integer code for `f(l, r)`, specialised on the operands' forms.
+pub(crate) fn shaped(
+    f: impl Fn(i64, i64) -> Option<i64> + 'static,
+    l: Operand,
+    r: Operand,
+) -> IntCode {
+    use Operand::*;
+    match (l, r) {
+        (Local(a), Local(b)) => Box::new(move |env| f(int_at(env, a)?, int_at(env, b)?)),
+        (Local(a), Const(c)) => Box::new(move |env| f(int_at(env, a)?, c)),
+        (Const(c), Local(b)) => Box::new(move |env| f(c, int_at(env, b)?)),
+        (Code(x), Const(c)) => Box::new(move |env| f(x(env)?, c)),
+        (Const(c), Code(y)) => Box::new(move |env| f(c, y(env)?)),
+        (Code(x), Local(b)) => Box::new(move |env| f(x(env)?, int_at(env, b)?)),
+        (Local(a), Code(y)) => Box::new(move |env| f(int_at(env, a)?, y(env)?)),
+        (Code(x), Code(y)) => Box::new(move |env| f(x(env)?, y(env)?)),
+        (Const(a), Const(b)) => {
+            let v = f(a, b);
+            Box::new(move |_| v)
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// Integer arithmetic on locals and constants without building values.
+    /// `None` at run time (not an integer, overflow, division by zero) sends
+    /// the caller to the value path, which reports the error properly.
+    pub(crate) fn int_expr(&self, e: &IrExpr) -> Option<IntCode> {
+        match &e.kind {
+            IrKind::Const(Value::Int(n)) => {
+                let n = *n;
+                Some(Box::new(move |_| Some(n)))
+            }
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Some(Box::new(move |env| match env.local(slot) {
+                    Value::Int(n) => Some(*n),
+                    _ => None,
+                }))
+            }
+            IrKind::Binary { op, lhs, rhs, .. }
+                if matches!(
+                    op,
+                    BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::Mul
+                        | BinaryOp::Div
+                        | BinaryOp::Mod
+                        | BinaryOp::BitOr
+                        | BinaryOp::Xor
+                        | BinaryOp::BitAnd
+                ) =>
+            {
+                let operand = |e: &IrExpr| -> Option<Operand> {
+                    Some(match e.kind {
+                        IrKind::Local(s) => Operand::Local(s),
+                        IrKind::Const(Value::Int(c)) => Operand::Const(c),
+                        _ => Operand::Code(self.int_expr(e)?),
+                    })
+                };
+                let (l, r) = (operand(lhs)?, operand(rhs)?);
+                // One closure per operator, so the arithmetic is inlined.
+                Some(match op {
+                    BinaryOp::Add => shaped(|a, b| a.checked_add(b), l, r),
+                    BinaryOp::Sub => shaped(|a, b| a.checked_sub(b), l, r),
+                    BinaryOp::Mul => shaped(|a, b| a.checked_mul(b), l, r),
+                    BinaryOp::BitOr => shaped(|a, b| Some(a | b), l, r),
+                    BinaryOp::Xor => shaped(|a, b| Some(a ^ b), l, r),
+                    BinaryOp::BitAnd => shaped(|a, b| Some(a & b), l, r),
+                    &op => shaped(
+                        move |a, b| {
+                            if b == 0 {
+                                return None;
+                            }
+                            ops::int_op(op, a, b)
+                        },
+                        l,
+                        r,
+                    ),
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Min | Builtin::Max),
+                args,
+            } if args.len() == 2 => {
+                let (l, r) = (self.int_expr(&args[0])?, self.int_expr(&args[1])?);
+                let max = *b == Builtin::Max;
+                Some(Box::new(move |env| {
+                    let (a, b) = (l(env)?, r(env)?);
+                    Some(if max { a.max(b) } else { a.min(b) })
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Abs,
+                args,
+            } => {
+                let x = self.int_expr(&args[0])?;
+                Some(Box::new(move |env| x(env)?.checked_abs()))
+            }
+            IrKind::Index { target, index } if matches!(target.kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = target.kind else {
+                    unreachable!()
+                };
+                let index = self.int_expr(index)?;
+                Some(Box::new(move |env| {
+                    let i = usize::try_from(index(env)?).ok()?;
+                    match env.local(slot) {
+                        Value::List(xs) | Value::Tuple(xs) => match xs.get(i)? {
+                            Value::Int(n) => Some(*n),
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Len,
+                args,
+            } if matches!(args[0].kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!()
+                };
+                Some(Box::new(move |env| match env.local(slot) {
+                    Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => Some(xs.len() as i64),
+                    _ => None,
+                }))
+            }
+            IrKind::CallFn { func, args } if self.inline_depth.get() < 8 => {
+                // A small integer function is inlined: its body with the
+                // arguments put in for the parameters.
+                let f = self.fn_ir.get(*func as usize)?.as_ref()?;
+                let body = substitute(&f.body, args)?;
+                self.inline_depth.set(self.inline_depth.get() + 1);
+                let code = self.int_expr(&body);
+                self.inline_depth.set(self.inline_depth.get() - 1);
+                code
+            }
+            _ => None,
+        }
+    }
+
+    /// Comparisons of integer code joined by `and`, `or`, `not`, without
+    /// building values; `None` at run time sends the caller to the value path.
+    pub(crate) fn bool_expr(&self, e: &IrExpr) -> Option<BoolCode> {
+        match &e.kind {
+            IrKind::Const(Value::Bool(b)) => {
+                let b = *b;
+                Some(Box::new(move |_| Some(b)))
+            }
+            IrKind::Unary(UnaryOp::Not, x) => {
+                let x = self.bool_expr(x)?;
+                Some(Box::new(move |env| x(env).map(|b| !b)))
+            }
+            IrKind::Binary { op, lhs, rhs, .. } => match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    let (l, r) = (self.bool_expr(lhs)?, self.bool_expr(rhs)?);
+                    let want = *op == BinaryOp::Or;
+                    Some(Box::new(move |env| {
+                        let a = l(env)?;
+                        if a == want {
+                            return Some(want);
+                        }
+                        r(env)
+                    }))
+                }
+                BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge => {
+                    let (l, r) = (self.int_expr(lhs)?, self.int_expr(rhs)?);
+                    let op = *op;
+                    Some(Box::new(move |env| {
+                        let (a, b) = (l(env)?, r(env)?);
+                        Some(match op {
+                            BinaryOp::Eq => a == b,
+                            BinaryOp::Ne => a != b,
+                            BinaryOp::Lt => a < b,
+                            BinaryOp::Le => a <= b,
+                            BinaryOp::Gt => a > b,
+                            _ => a >= b,
+                        })
+                    }))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Whether `e` reads the local `slot`.
+pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
+    let any = |es: &[IrExpr]| es.iter().any(|x| mentions(x, slot));
+    match &e.kind {
+        IrKind::Local(s) => *s == slot,
+        IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => false,
+        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => any(xs),
+        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => any(args),
+        IrKind::CallValue { callee, args } => mentions(callee, slot) || any(args),
+        IrKind::Position { statics, args, .. } => any(statics) || any(args),
+        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => any(statics),
+        IrKind::Unary(_, x) => mentions(x, slot),
+        IrKind::Binary { lhs, rhs, .. } => mentions(lhs, slot) || mentions(rhs, slot),
+        IrKind::Range { start, end, .. } => mentions(start, slot) || mentions(end, slot),
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => mentions(cond, slot) || mentions(then, slot) || mentions(otherwise, slot),
+        IrKind::Index { target, index } => mentions(target, slot) || mentions(index, slot),
+        IrKind::Field { target, .. } => mentions(target, slot),
+        // Comprehensions may bind the same slot again; be conservative.
+        IrKind::Collect { .. } | IrKind::Aggregate { .. } => true,
+    }
+}
+
+/// `body` with parameter `i` replaced by `args[i]`, for the integer forms
+/// `int_expr` understands; `None` for anything else.
+pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
+    let kind = match &body.kind {
+        IrKind::Const(v) => IrKind::Const(v.clone()),
+        IrKind::Local(s) => return args.get(*s as usize).cloned(),
+        IrKind::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } => IrKind::Binary {
+            op: *op,
+            op_span: *op_span,
+            lhs: Box::new(substitute(lhs, args)?),
+            rhs: Box::new(substitute(rhs, args)?),
+        },
+        IrKind::CallBuiltin { builtin, args: xs } => IrKind::CallBuiltin {
+            builtin: *builtin,
+            args: xs
+                .iter()
+                .map(|x| substitute(x, args))
+                .collect::<Option<_>>()?,
+        },
+        IrKind::CallFn { func, args: xs } => IrKind::CallFn {
+            func: *func,
+            args: xs
+                .iter()
+                .map(|x| substitute(x, args))
+                .collect::<Option<_>>()?,
+        },
+        _ => return None,
+    };
+    Some(IrExpr {
+        kind,
+        span: body.span,
+    })
+}

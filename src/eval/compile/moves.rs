@@ -1,0 +1,715 @@
+//! Moves: each rule becomes a loop that hands its options to a `Sink`.
+//! Results are written straight into reusable keys; runs of options
+//! that are affine in the innermost binding (or a sorted list with one
+//! item replaced) go to the sink as strided runs, and runs of other
+//! integer results as batches, so the search reads them in tight loops.
+
+use super::*;
+
+/// Writes one argument of a position into a key; false when the value does
+/// not flatten (the caller then falls back to values).
+pub(crate) type Writer = Box<dyn Fn(&mut Env, &mut Key) -> Fallible<bool>>;
+
+/// How one argument of a move's resulting position is written into its key.
+pub(crate) enum ArgWriter {
+    Local(Slot),
+    Int(IntCode),
+    Other(Writer),
+}
+
+impl ArgWriter {
+    #[inline]
+    pub(crate) fn write(&self, env: &mut Env, key: &mut Key) -> Fallible<bool> {
+        Ok(match self {
+            ArgWriter::Local(slot) => match env.local(*slot) {
+                Value::Int(n) => key.push_int(*n),
+                v => key.push_value(v),
+            },
+            ArgWriter::Int(code) => match code(env) {
+                Some(n) => key.push_int(n),
+                None => false,
+            },
+            ArgWriter::Other(w) => w(env, key)?,
+        })
+    }
+}
+
+/// Where a move leads.
+pub enum Target<'a> {
+    Zero,
+    Position(InstanceId, &'a Key),
+    Game(&'a Game),
+}
+
+/// Receives the options of a position, one at a time. The bindings of the
+/// move are in the current frame of `env` while `option` runs.
+pub trait Sink {
+    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()>;
+
+    /// A run of options `instance(base + coef * k)` (all integer arguments)
+    /// for `k` in `lo..hi`, with `k` bound in `slot`. The SG search reads
+    /// such runs with a stride through the memo; this default goes one by one.
+    /// A batch of options with known keys; the default goes one by one.
+    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
+        let mut key = Key::default();
+        for (j, &k) in batch.ks.iter().enumerate() {
+            env.set_local_int(batch.slot, k);
+            batch.key_at(j, &mut key);
+            self.option(env, Target::Position(batch.instance, &key))?;
+        }
+        Ok(())
+    }
+
+    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        let mut key = Key::default();
+        for k in run.lo..run.hi {
+            env.set_local_int(run.slot, k);
+            run.key_at(k, &mut key);
+            self.option(env, Target::Position(run.instance, &key))?;
+        }
+        Ok(())
+    }
+}
+
+/// Options `instance(bases + coefs * k)` for `k` in `lo..hi`, keys of
+/// `shape`; every coordinate is known to fit in 64 bits over the run.
+pub struct AffineRun<'a> {
+    pub instance: InstanceId,
+    pub slot: Slot,
+    pub lo: i64,
+    pub hi: i64,
+    pub shape: Shape,
+    pub n_args: u8,
+    pub bases: &'a [i64],
+    pub coefs: &'a [i64],
+}
+
+impl AffineRun<'_> {
+    /// The key of the option for `k`.
+    pub fn key_at(&self, k: i64, key: &mut Key) {
+        key.set_raw(
+            self.shape,
+            self.n_args,
+            self.bases.iter().zip(self.coefs).map(|(b, c)| b + c * k),
+        );
+    }
+}
+
+/// How one argument of a move's result depends on the innermost binding.
+pub(crate) enum ArgForm {
+    /// `base + coef * k`.
+    Affine(IntCode, i64),
+    /// Any other integer code: evaluated for every `k`.
+    PerOption(IntCode),
+    /// `sorted(update(xs, i, k))`.
+    SortedUpdate { list: Slot, index: IntCode },
+}
+
+/// The coordinates of a move's result for one setting of the outer
+/// bindings: affine in `k`, except one sorted list in which `k` takes the
+/// place `slot` (the list's other items are `rest`, ascending).
+pub(crate) struct Template<'f> {
+    /// Coordinates computed by code for every option: (index, code).
+    per_option: SmallVec<[(usize, &'f IntCode); 4]>,
+    bases: SmallVec<[i64; MAX_COORDS]>,
+    coefs: SmallVec<[i64; MAX_COORDS]>,
+    shape: Shape,
+    n_args: u8,
+    /// Where the sorted list starts in the coordinates, and its other items.
+    list: Option<(usize, SmallVec<[i64; MAX_COORDS]>)>,
+}
+
+impl<'f> Template<'f> {
+    fn build(env: &Env, forms: &'f [ArgForm]) -> Option<Template<'f>> {
+        let mut key = Key::default();
+        let (mut bases, mut coefs) = (SmallVec::new(), SmallVec::new());
+        let mut list = None;
+        let mut per_option = SmallVec::new();
+        for f in forms {
+            match f {
+                ArgForm::PerOption(code) => {
+                    per_option.push((bases.len(), code));
+                    bases.push(0);
+                    coefs.push(0);
+                    if !key.push_int(0) {
+                        return None;
+                    }
+                }
+                ArgForm::Affine(base, coef) => {
+                    bases.push(base(env)?);
+                    coefs.push(*coef);
+                    if !key.push_int(0) {
+                        return None;
+                    }
+                }
+                ArgForm::SortedUpdate { list: slot, index } => {
+                    let Value::List(xs) = env.local(*slot) else {
+                        return None;
+                    };
+                    let i = index(env)?;
+                    if i < 0 || i as usize >= xs.len() {
+                        return None;
+                    }
+                    let mut rest: SmallVec<[i64; MAX_COORDS]> = SmallVec::new();
+                    for (j, x) in xs.iter().enumerate() {
+                        match x {
+                            Value::Int(n) if j != i as usize => rest.push(*n),
+                            Value::Int(_) => {}
+                            _ => return None,
+                        }
+                    }
+                    rest.sort_unstable();
+                    list = Some((bases.len(), rest));
+                    for _ in 0..xs.len() {
+                        bases.push(0);
+                        coefs.push(0);
+                        if !key.push_coord(0) {
+                            return None;
+                        }
+                    }
+                    if !key.push_tag(Tag::List(xs.len() as u32)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(Template {
+            per_option,
+            bases,
+            coefs,
+            shape: key.shape(),
+            n_args: forms.len() as u8,
+            list,
+        })
+    }
+
+    /// Hands the options for `k` in `a..b` to the sink as affine runs; `k`
+    /// equal to an item of the sorted list goes the generic way.
+    fn emit(
+        mut self,
+        env: &mut Env,
+        sink: &mut dyn Sink,
+        slot: Slot,
+        a: i64,
+        b: i64,
+        generic: &MoveCode,
+    ) -> Fallible<()> {
+        let Some((start, rest)) = self.list.take() else {
+            return self.run(env, sink, slot, a, b, generic);
+        };
+        for j in 0..=rest.len() {
+            // Between rest[j - 1] and rest[j], k is item j of the list.
+            let lo = if j == 0 {
+                a
+            } else {
+                a.max(rest[j - 1].saturating_add(1))
+            };
+            let hi = if j == rest.len() { b } else { b.min(rest[j]) };
+            if lo < hi {
+                for (p, x) in (start..).zip(rest.iter().take(j).chain([&0]).chain(&rest[j..])) {
+                    self.bases[p] = *x;
+                    self.coefs[p] = 0;
+                }
+                self.coefs[start + j] = 1;
+                self.run(env, sink, slot, lo, hi, generic)?;
+            }
+            if j < rest.len() && (a..b).contains(&rest[j]) && (j == 0 || rest[j] != rest[j - 1]) {
+                env.set_local_int(slot, rest[j]);
+                generic(env, sink)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn run(
+        &self,
+        env: &mut Env,
+        sink: &mut dyn Sink,
+        slot: Slot,
+        a: i64,
+        b: i64,
+        generic: &MoveCode,
+    ) -> Fallible<()> {
+        // Every coordinate is monotone in k: checking both ends rules out
+        // overflow inside the run.
+        let fits = self.bases.iter().zip(&self.coefs).all(|(&base, &coef)| {
+            [a, b - 1].iter().all(|&k| {
+                coef.checked_mul(k)
+                    .and_then(|x| x.checked_add(base))
+                    .is_some()
+            })
+        });
+        if !fits {
+            for k in a..b {
+                env.set_local_int(slot, k);
+                generic(env, sink)?;
+            }
+            return Ok(());
+        }
+        if !self.per_option.is_empty() {
+            return self.batch(env, sink, slot, a, b, generic);
+        }
+        let run = AffineRun {
+            instance: env.instance,
+            slot,
+            lo: a,
+            hi: b,
+            shape: self.shape,
+            n_args: self.n_args,
+            bases: &self.bases,
+            coefs: &self.coefs,
+        };
+        sink.affine(env, &run)
+    }
+
+    /// Computes every option's coordinates first, then hands them over in
+    /// one batch; an option whose code needs the value path goes alone.
+    fn batch(
+        &self,
+        env: &mut Env,
+        sink: &mut dyn Sink,
+        slot: Slot,
+        a: i64,
+        b: i64,
+        generic: &MoveCode,
+    ) -> Fallible<()> {
+        let width = self.bases.len();
+        let mut coords = std::mem::take(&mut env.batch_buf);
+        coords.clear();
+        let mut ks = Vec::with_capacity((b - a) as usize);
+        'options: for k in a..b {
+            env.set_local_int(slot, k);
+            let start = coords.len();
+            coords.extend(
+                self.bases
+                    .iter()
+                    .zip(&self.coefs)
+                    .map(|(&base, &coef)| base + coef * k),
+            );
+            for &(at, code) in &self.per_option {
+                match code(env) {
+                    Some(v) => coords[start + at] = v,
+                    None => {
+                        coords.truncate(start);
+                        generic(env, sink)?;
+                        continue 'options;
+                    }
+                }
+            }
+            ks.push(k);
+        }
+        let batch = OptionBatch {
+            instance: env.instance,
+            slot,
+            shape: self.shape,
+            n_args: self.n_args,
+            width,
+            ks: &ks,
+            coords: &coords,
+        };
+        let result = sink.batch(env, &batch);
+        env.batch_buf = coords;
+        result
+    }
+}
+
+/// Options of one move whose keys are all known: `coords` holds `width`
+/// coordinates per option, the option for `ks[j]` at `j * width`.
+pub struct OptionBatch<'a> {
+    pub instance: InstanceId,
+    pub slot: Slot,
+    pub shape: Shape,
+    pub n_args: u8,
+    pub width: usize,
+    pub ks: &'a [i64],
+    pub coords: &'a [i64],
+}
+
+impl OptionBatch<'_> {
+    pub fn key_at(&self, j: usize, key: &mut Key) {
+        let c = &self.coords[j * self.width..(j + 1) * self.width];
+        key.set_raw(self.shape, self.n_args, c.iter().copied());
+    }
+}
+
+impl Compiler<'_> {
+    pub(crate) fn compile_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> CompiledMove {
+        let mut names = Vec::new();
+        for b in &m.bindings {
+            b.pattern.names(&mut names);
+        }
+        if let Some(run) = self.affine_move(game, g.n_statics, m) {
+            return CompiledMove {
+                label: m.label.clone(),
+                names,
+                run,
+            };
+        }
+        let clauses: Vec<CClause> = m.bindings.iter().map(|b| self.clause_for(b)).collect();
+        let guard = m
+            .guard
+            .as_ref()
+            .map(|e| (self.bool_expr(e), self.expr(e), e.span));
+        let emit = self.result(game, g.n_statics, &m.result);
+        let run: MoveCode = Box::new(move |env, sink| {
+            run_clauses(env, &clauses, &mut |env| {
+                if let Some((fast, guard, span)) = &guard {
+                    // The integer form decides when it can; the value form
+                    // otherwise (and reports any error).
+                    let holds = match fast.as_ref().and_then(|f| f(env)) {
+                        Some(b) => b,
+                        None => expect_bool(&guard(env)?, *span)?,
+                    };
+                    if !holds {
+                        return Ok(true);
+                    }
+                }
+                emit(env, sink)?;
+                Ok(true)
+            })?;
+            Ok(())
+        });
+        CompiledMove {
+            label: m.label.clone(),
+            names,
+            run,
+        }
+    }
+
+    /// A move `label(..., k in lo..hi) -> G(args)` without a guard, whose
+    /// arguments are all `base + coef * k` with integer bases computed from
+    /// outer names and constant coefficients: the innermost loop then runs
+    /// without evaluating any code per option.
+    pub(crate) fn affine_move(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        m: &IrMove,
+    ) -> Option<MoveCode> {
+        if m.guard.is_some() {
+            return None;
+        }
+        let (last, outer) = m.bindings.split_last()?;
+        let IrPattern::Slot { slot: k, .. } = last.pattern else {
+            return None;
+        };
+        let IrKind::Range {
+            start,
+            end,
+            inclusive,
+        } = &last.iterable.kind
+        else {
+            return None;
+        };
+        let IrKind::Position {
+            game: target,
+            statics,
+            args,
+        } = &m.result.kind
+        else {
+            return None;
+        };
+        let same_instance = *target == game
+            && statics.len() == n_statics
+            && statics
+                .iter()
+                .enumerate()
+                .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+        if !same_instance || self.aliases.contains(target) || args.is_empty() || args.len() > 8 {
+            return None;
+        }
+        let mut forms = Vec::new();
+        for a in args {
+            forms.push(self.arg_form(a, k)?);
+        }
+        let sorted_updates = forms
+            .iter()
+            .filter(|f| matches!(f, ArgForm::SortedUpdate { .. }))
+            .count();
+        if sorted_updates > 1 {
+            return None;
+        }
+        let lo = self.int_expr(start)?;
+        let hi = self.int_expr(end)?;
+        let inclusive = *inclusive;
+        let clauses: Vec<CClause> = outer.iter().map(|b| self.clause_for(b)).collect();
+        // The generic form, for when a bound or base is not a plain integer.
+        let fallback_clauses: Vec<CClause> =
+            m.bindings.iter().map(|b| self.clause_for(b)).collect();
+        let fallback = self.result(game, n_statics, &m.result);
+        Some(Box::new(move |env, sink| {
+            run_clauses(env, &clauses, &mut |env| {
+                let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
+                    let b = if inclusive { b.checked_add(1)? } else { b };
+                    Some((a, b))
+                });
+                let Some((a, b)) = bounds else {
+                    return generic_innermost(env, &fallback_clauses, &fallback, sink);
+                };
+                if a >= b {
+                    return Ok(true);
+                }
+                match Template::build(env, &forms) {
+                    Some(t) => {
+                        t.emit(env, sink, k, a, b, &fallback)?;
+                        Ok(true)
+                    }
+                    None => generic_innermost(env, &fallback_clauses, &fallback, sink),
+                }
+            })?;
+            Ok(())
+        }))
+    }
+
+    /// How an argument depends on the innermost binding `k`: affine, or
+    /// `sorted(update(xs, i, k))`, which is affine between the other items.
+    pub(crate) fn arg_form(&self, e: &IrExpr, k: Slot) -> Option<ArgForm> {
+        if let IrKind::CallBuiltin {
+            builtin: Builtin::Sorted,
+            args,
+        } = &e.kind
+        {
+            if let IrKind::CallBuiltin {
+                builtin: Builtin::Update,
+                args: u,
+            } = &args[0].kind
+            {
+                if let (IrKind::Local(list), IrKind::Local(value)) = (&u[0].kind, &u[2].kind) {
+                    if *value == k && *list != k && !mentions(&u[1], k) {
+                        return Some(ArgForm::SortedUpdate {
+                            list: *list,
+                            index: self.int_expr(&u[1])?,
+                        });
+                    }
+                }
+            }
+        }
+        match self.affine_in(e, k) {
+            Some((base, coef)) => Some(ArgForm::Affine(base, coef)),
+            None => Some(ArgForm::PerOption(self.int_expr(e)?)),
+        }
+    }
+
+    /// `e` as `base + coef * k`: an integer base not mentioning `k` and a
+    /// constant coefficient.
+    pub(crate) fn affine_in(&self, e: &IrExpr, k: Slot) -> Option<(IntCode, i64)> {
+        if !mentions(e, k) {
+            return Some((self.int_expr(e)?, 0));
+        }
+        match &e.kind {
+            IrKind::Local(s) if *s == k => Some((Box::new(|_| Some(0)), 1)),
+            IrKind::Binary { op, lhs, rhs, .. } => match op {
+                BinaryOp::Add | BinaryOp::Sub => {
+                    let (lb, lc) = self.affine_in(lhs, k)?;
+                    let (rb, rc) = self.affine_in(rhs, k)?;
+                    let sub = *op == BinaryOp::Sub;
+                    let coef = if sub {
+                        lc.checked_sub(rc)?
+                    } else {
+                        lc.checked_add(rc)?
+                    };
+                    Some((
+                        Box::new(move |env| {
+                            let (x, y) = (lb(env)?, rb(env)?);
+                            if sub {
+                                x.checked_sub(y)
+                            } else {
+                                x.checked_add(y)
+                            }
+                        }),
+                        coef,
+                    ))
+                }
+                BinaryOp::Mul => {
+                    let (c, other) = match (&lhs.kind, &rhs.kind) {
+                        (IrKind::Const(Value::Int(c)), _) => (*c, rhs),
+                        (_, IrKind::Const(Value::Int(c))) => (*c, lhs),
+                        _ => return None,
+                    };
+                    let (b, coef) = self.affine_in(other, k)?;
+                    Some((
+                        Box::new(move |env| b(env)?.checked_mul(c)),
+                        coef.checked_mul(c)?,
+                    ))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The result of a move: positions of keyed games are written straight
+    /// into a key; anything else is evaluated as a game value.
+    pub(crate) fn result(&self, game: GameId, n_statics: usize, e: &IrExpr) -> MoveCode {
+        match &e.kind {
+            IrKind::Const(Value::Int(0)) => Box::new(|env, sink| sink.option(env, Target::Zero)),
+            IrKind::Position {
+                game: target,
+                statics,
+                args,
+            } if !self.aliases.contains(target) => {
+                let same_instance = *target == game
+                    && statics.len() == n_statics
+                    && statics
+                        .iter()
+                        .enumerate()
+                        .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+                let target = *target;
+                let static_codes: Vec<Code> = statics.iter().map(|s| self.expr(s)).collect();
+                let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();
+                let values: Vec<Code> = args.iter().map(|a| self.expr(a)).collect();
+                Box::new(move |env, sink| {
+                    let instance = if same_instance {
+                        env.instance
+                    } else {
+                        let statics = eval_all(env, &static_codes)?;
+                        env.rt.user_instance(target, Rc::from(statics))
+                    };
+                    let mut key = env.keys.pop().unwrap_or_default();
+                    key.clear();
+                    let mut flat = true;
+                    for w in &writers {
+                        if !w.write(env, &mut key)? {
+                            flat = false;
+                            break;
+                        }
+                    }
+                    if !flat {
+                        let args = eval_all(env, &values)?;
+                        key.set_args(&args);
+                    }
+                    let r = sink.option(env, Target::Position(instance, &key));
+                    env.keys.push(key);
+                    r
+                })
+            }
+            _ => {
+                let code = self.expr(e);
+                let span = e.span;
+                Box::new(move |env, sink| {
+                    let v = match code(env) {
+                        Ok(v) => v,
+                        // A result that is not a position is not an option.
+                        Err(e) if e.kind == ErrorKind::WhereViolated && within(e.span, span) => {
+                            return Ok(())
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    let g = ops::as_game(&v, span)?;
+                    sink.option(env, Target::Game(&g))
+                })
+            }
+        }
+    }
+
+    /// The cheapest writer for one argument: locals and integer code are
+    /// written without a call through a closure.
+    pub(crate) fn arg_writer(&self, e: &IrExpr) -> ArgWriter {
+        match &e.kind {
+            IrKind::Local(slot) => ArgWriter::Local(*slot),
+            _ => match self.int_expr(e) {
+                Some(code) => ArgWriter::Int(code),
+                None => ArgWriter::Other(self.writer(e)),
+            },
+        }
+    }
+
+    /// A writer for one position argument, with allocation-free forms for
+    /// locals, `update(xs, i, v)` and `sorted(...)`.
+    pub(crate) fn writer(&self, e: &IrExpr) -> Writer {
+        match &e.kind {
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Box::new(move |env, key| Ok(key.push_value(env.local(slot))))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Update,
+                args,
+            } if matches!(args[0].kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!()
+                };
+                let int_or_value = |e: &IrExpr| -> IntCode {
+                    match self.int_expr(e) {
+                        Some(code) => code,
+                        None => Box::new(|_| None),
+                    }
+                };
+                let (index, value) = (int_or_value(&args[1]), int_or_value(&args[2]));
+                Box::new(move |env, key| {
+                    let (Some(i), Some(v)) = (index(env), value(env)) else {
+                        return Ok(false);
+                    };
+                    let Value::List(xs) = env.local(slot) else {
+                        return Ok(false);
+                    };
+                    if i < 0 || i as usize >= xs.len() {
+                        return Ok(false); // the value path reports the error
+                    }
+                    for (j, x) in xs.iter().enumerate() {
+                        let c = match x {
+                            _ if j == i as usize => v,
+                            Value::Int(n) => *n,
+                            _ => return Ok(false),
+                        };
+                        if !key.push_coord(c) {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(key.push_tag(Tag::List(xs.len() as u32)))
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Sorted,
+                args,
+            } => {
+                let inner = self.writer(&args[0]);
+                Box::new(move |env, key| {
+                    let start = key.len();
+                    if !inner(env, key)? {
+                        return Ok(false);
+                    }
+                    let n = match key.last_tag() {
+                        Some(Tag::List(n) | Tag::Set(n) | Tag::Tuple(n)) => n,
+                        _ => return Ok(false),
+                    };
+                    key.coords_from_mut(start).sort_unstable();
+                    key.set_last_tag(Tag::List(n));
+                    Ok(true)
+                })
+            }
+            _ => {
+                if let Some(int) = self.int_expr(e) {
+                    return Box::new(move |env, key| match int(env) {
+                        Some(n) => Ok(key.push_int(n)),
+                        None => Ok(false),
+                    });
+                }
+                let code = self.expr(e);
+                Box::new(move |env, key| {
+                    let v = code(env)?;
+                    Ok(key.push_value(&v))
+                })
+            }
+        }
+    }
+}
+
+/// Runs only the innermost binding of `clauses` (the outer ones are bound
+/// already) and emits each option the generic way.
+pub(crate) fn generic_innermost(
+    env: &mut Env,
+    clauses: &[CClause],
+    emit: &MoveCode,
+    sink: &mut dyn Sink,
+) -> Fallible<bool> {
+    let last = &clauses[clauses.len() - 1..];
+    run_clauses(env, last, &mut |env| {
+        emit(env, sink)?;
+        Ok(true)
+    })
+}
+
+pub(crate) fn within(inner: Span, outer: Span) -> bool {
+    inner.source == outer.source && outer.start <= inner.start && inner.end <= outer.end
+}

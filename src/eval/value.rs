@@ -149,8 +149,13 @@ impl Value {
         Value::Str(Rc::from(s))
     }
 
+    /// A game as a value; the zero game is the integer 0, so that it
+    /// compares equal to the `0` a rule file writes for it.
     pub fn game(g: Game) -> Value {
-        Value::Game(Rc::new(g))
+        match g {
+            Game::Zero => Value::Int(0),
+            g => Value::Game(Rc::new(g)),
+        }
     }
 
     /// The kind of value, as error messages name it.
@@ -451,7 +456,11 @@ impl fmt::Display for MoveRecord {
 impl fmt::Display for Table {
     /// A grid with the column keys on top and the row keys on the left.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cell = |v: &Value| format!("{v:#}");
+        // Strings show as text, so that a table can hold labels or blanks.
+        let cell = |v: &Value| match v {
+            Value::Str(s) => s.to_string(),
+            v => format!("{v:#}"),
+        };
         let corner = format!("{}\\{}", self.row_name, self.col_name);
         let row_heads: Vec<String> = self.row_keys.iter().map(cell).collect();
         let head_width = row_heads

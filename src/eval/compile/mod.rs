@@ -674,15 +674,21 @@ impl<'a> Compiler<'a> {
                 Ok(Value::Int(n))
             }),
             Builtin::Sum => Box::new(move |env| {
-                let mut total = 0i64;
+                // Integers add in a register; anything else (ordinals) goes
+                // through the `+` operator.
+                let mut total = Value::Int(0);
                 run_comprehension(env, &clauses, &mut |env| {
-                    let v = expect_int(&body(env)?, body_span)?;
-                    total = total
-                        .checked_add(v)
-                        .ok_or_else(|| builtins::overflow(span, "sum"))?;
+                    let v = body(env)?;
+                    total = match (&total, &v) {
+                        (Value::Int(a), Value::Int(b)) => Value::Int(
+                            a.checked_add(*b)
+                                .ok_or_else(|| builtins::overflow(span, "sum"))?,
+                        ),
+                        _ => ops::binary(BinaryOp::Add, &total, &v, body_span)?,
+                    };
                     Ok(true)
                 })?;
-                Ok(Value::Int(total))
+                Ok(total)
             }),
             Builtin::Histogram => Box::new(move |env| {
                 let mut h: Vec<i64> = Vec::new();

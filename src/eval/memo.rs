@@ -255,6 +255,12 @@ impl Key {
     }
 }
 
+/// `shape` with one more argument of kind `tag`; `None` past `MAX_ARGS`
+/// arguments (`n_args` is the count so far).
+pub fn shape_push(shape: Shape, n_args: u8, tag: Tag) -> Option<Shape> {
+    (n_args < MAX_ARGS).then(|| (shape << 8) | tag.code())
+}
+
 /// The shape of `n` integer arguments.
 pub fn int_shape(n: usize) -> Shape {
     (0..n).fold(0, |s, _| (s << 8) | Tag::Int.code())

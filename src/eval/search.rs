@@ -394,15 +394,15 @@ fn run_search(
             inst.memo.borrow_mut().set(&top.key, State::OnPath);
             top.expanded = true;
         }
-        let key = top.key.clone();
         sink.start();
-        enumerate(env, instance, &key, span, sink)?;
+        let key = &stack.last().expect("top").key;
+        enumerate(env, instance, key, span, sink)?;
         if let Some((ci, ck)) = sink.cycle_at.take() {
             return Err(loop_error(env, stack, ci, &ck, span));
         }
         if sink.pending.is_empty() {
             let v = sink.mex();
-            inst.memo.borrow_mut().set(&key, State::Value(v));
+            inst.memo.borrow_mut().set(key, State::Value(v));
             env.rt.count_stored(span, &inst.name)?;
             last = v;
             stack.pop();

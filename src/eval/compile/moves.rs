@@ -111,8 +111,8 @@ pub(crate) enum ArgForm {
 pub(crate) struct Template<'f> {
     /// Coordinates computed by code for every option: (index, code).
     per_option: SmallVec<[(usize, &'f IntCode); 4]>,
-    bases: SmallVec<[i64; MAX_COORDS]>,
-    coefs: SmallVec<[i64; MAX_COORDS]>,
+    bases: SmallVec<[i64; 8]>,
+    coefs: SmallVec<[i64; 8]>,
     shape: Shape,
     n_args: u8,
     /// Where the sorted list starts in the coordinates, and its other items.
@@ -121,26 +121,22 @@ pub(crate) struct Template<'f> {
 
 impl<'f> Template<'f> {
     fn build(env: &Env, forms: &'f [ArgForm]) -> Option<Template<'f>> {
-        let mut key = Key::default();
         let (mut bases, mut coefs) = (SmallVec::new(), SmallVec::new());
         let mut list = None;
         let mut per_option = SmallVec::new();
-        for f in forms {
-            match f {
+        let mut shape: Shape = 0;
+        for (n_args, f) in forms.iter().enumerate() {
+            let tag = match f {
                 ArgForm::PerOption(code) => {
                     per_option.push((bases.len(), code));
                     bases.push(0);
                     coefs.push(0);
-                    if !key.push_int(0) {
-                        return None;
-                    }
+                    Tag::Int
                 }
                 ArgForm::Affine(base, coef) => {
                     bases.push(base(env)?);
                     coefs.push(*coef);
-                    if !key.push_int(0) {
-                        return None;
-                    }
+                    Tag::Int
                 }
                 ArgForm::SortedUpdate { list: slot, index } => {
                     let Value::List(xs) = env.local(*slot) else {
@@ -163,21 +159,20 @@ impl<'f> Template<'f> {
                     for _ in 0..xs.len() {
                         bases.push(0);
                         coefs.push(0);
-                        if !key.push_coord(0) {
-                            return None;
-                        }
                     }
-                    if !key.push_tag(Tag::List(xs.len() as u32)) {
-                        return None;
-                    }
+                    Tag::List(xs.len() as u32)
                 }
-            }
+            };
+            shape = shape_push(shape, n_args as u8, tag)?;
+        }
+        if bases.len() > MAX_COORDS {
+            return None;
         }
         Some(Template {
             per_option,
             bases,
             coefs,
-            shape: key.shape(),
+            shape,
             n_args: forms.len() as u8,
             list,
         })

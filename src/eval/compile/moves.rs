@@ -225,16 +225,7 @@ impl<'f> Template<'f> {
         b: i64,
         generic: &MoveCode,
     ) -> Fallible<()> {
-        // Every coordinate is monotone in k: checking both ends rules out
-        // overflow inside the run.
-        let fits = self.bases.iter().zip(&self.coefs).all(|(&base, &coef)| {
-            [a, b - 1].iter().all(|&k| {
-                coef.checked_mul(k)
-                    .and_then(|x| x.checked_add(base))
-                    .is_some()
-            })
-        });
-        if !fits {
+        if !affine_fits(&self.bases, &self.coefs, a, b) {
             for k in a..b {
                 env.set_local_int(slot, k);
                 generic(env, sink)?;
@@ -432,6 +423,15 @@ impl Compiler<'_> {
         let fallback_clauses: Vec<CClause> =
             m.bindings.iter().map(|b| self.clause_for(b)).collect();
         let fallback = self.result(game, n_statics, &m.result);
+        // All arguments affine: the run's key layout is fixed, no template.
+        let plain: Option<Vec<i64>> = forms
+            .iter()
+            .map(|f| match f {
+                ArgForm::Affine(_, coef) => Some(*coef),
+                _ => None,
+            })
+            .collect();
+        let plain_shape = int_shape(forms.len());
         Some(Box::new(move |env, sink| {
             run_clauses(env, &clauses, &mut |env| {
                 let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
@@ -442,6 +442,36 @@ impl Compiler<'_> {
                     return generic_innermost(env, &fallback_clauses, &fallback, sink);
                 };
                 if a >= b {
+                    return Ok(true);
+                }
+                if let Some(coefs) = &plain {
+                    let mut bases = [0i64; 8];
+                    for (v, f) in bases.iter_mut().zip(&forms) {
+                        let ArgForm::Affine(base, _) = f else {
+                            unreachable!("plain forms are affine")
+                        };
+                        match base(env) {
+                            Some(x) => *v = x,
+                            None => {
+                                return generic_innermost(env, &fallback_clauses, &fallback, sink)
+                            }
+                        }
+                    }
+                    let n = coefs.len();
+                    if !affine_fits(&bases[..n], coefs, a, b) {
+                        return generic_innermost(env, &fallback_clauses, &fallback, sink);
+                    }
+                    let run = AffineRun {
+                        instance: env.instance,
+                        slot: k,
+                        lo: a,
+                        hi: b,
+                        shape: plain_shape,
+                        n_args: n as u8,
+                        bases: &bases[..n],
+                        coefs,
+                    };
+                    sink.affine(env, &run)?;
                     return Ok(true);
                 }
                 match Template::build(env, &forms) {
@@ -688,6 +718,18 @@ impl Compiler<'_> {
             }
         }
     }
+}
+
+/// Whether `bases + coefs * k` fits in 64 bits for every `k` in `a..b`:
+/// each coordinate is monotone in `k`, so checking both ends suffices.
+fn affine_fits(bases: &[i64], coefs: &[i64], a: i64, b: i64) -> bool {
+    bases.iter().zip(coefs).all(|(&base, &coef)| {
+        [a, b - 1].iter().all(|&k| {
+            coef.checked_mul(k)
+                .and_then(|x| x.checked_add(base))
+                .is_some()
+        })
+    })
 }
 
 /// Runs only the innermost binding of `clauses` (the outer ones are bound

@@ -208,6 +208,16 @@ fn tracked_range(
     result
 }
 
+/// The values of `body` for every binding of the clauses, in order.
+fn collect(env: &mut Env, clauses: &[CClause], body: &Code) -> Fallible<Vec<Value>> {
+    let mut out = Vec::new();
+    run_comprehension(env, clauses, &mut |env| {
+        out.push(body(env)?);
+        Ok(true)
+    })?;
+    Ok(out)
+}
+
 /// Runs a comprehension's clauses, tracking the progress of its first loop.
 fn run_comprehension(
     env: &mut Env,
@@ -375,11 +385,7 @@ impl<'a> Compiler<'a> {
                 let body = self.expr(&comp.body);
                 let set = *set;
                 Box::new(move |env| {
-                    let mut out = Vec::new();
-                    run_comprehension(env, &clauses, &mut |env| {
-                        out.push(body(env)?);
-                        Ok(true)
-                    })?;
+                    let out = collect(env, &clauses, &body)?;
                     Ok(if set {
                         Value::set(out)
                     } else {
@@ -760,11 +766,7 @@ impl<'a> Compiler<'a> {
             _ => {
                 // list, set, min, max, period: collect, then apply the built-in.
                 Box::new(move |env| {
-                    let mut out = Vec::new();
-                    run_comprehension(env, &clauses, &mut |env| {
-                        out.push(body(env)?);
-                        Ok(true)
-                    })?;
+                    let out = collect(env, &clauses, &body)?;
                     builtins::apply_pure(b, &[Value::list(out)], span)
                 })
             }

@@ -60,7 +60,7 @@ impl Tag {
 /// Most integers a flattened key holds; longer positions are keyed by value.
 pub const MAX_COORDS: usize = 16;
 /// Most arguments a flattened key holds (8 bits of shape each).
-const MAX_ARGS: u8 = 8;
+pub const MAX_ARGS: u8 = 8;
 
 /// The shape of a key: one tag code per argument, the first one highest.
 pub type Shape = u64;
@@ -303,13 +303,8 @@ impl State {
 }
 
 /// Dense byte codes above this live in `big` (the byte holds `BIG`).
-const BIG: u8 = u8::MAX;
+pub const BIG: u8 = u8::MAX;
 
-/// The SG value a dense byte holds, if it holds one itself.
-#[inline]
-pub fn dense_value(code: u8) -> Option<u64> {
-    (4..BIG).contains(&code).then(|| code as u64 - 4)
-}
 /// Largest dense index space, in bits (2^30 bytes of address space, touched
 /// only where positions are).
 const MAX_DENSE_BITS: u32 = 30;
@@ -317,9 +312,13 @@ const MAX_DENSE_BITS: u32 = 30;
 /// The positions of one shape.
 #[derive(Debug, Default)]
 struct ShapeTable {
+    n_coords: usize,
     /// Bits per coordinate of the dense window, and their shifts.
-    bits: SmallVec<[u8; 8]>,
-    shifts: SmallVec<[u8; 8]>,
+    bits: [u8; MAX_COORDS],
+    shifts: [u8; MAX_COORDS],
+    /// Counts re-layouts of the window: a `Located` index from an older
+    /// layout is stale.
+    layout: u32,
     dense: Vec<u8>,
     big: FxHashMap<u64, u64>,
     sparse: FxHashMap<Coords, u64>,
@@ -328,7 +327,7 @@ struct ShapeTable {
 impl ShapeTable {
     fn new(n_coords: usize) -> ShapeTable {
         let mut t = ShapeTable {
-            bits: SmallVec::from_elem(0, n_coords),
+            n_coords,
             ..ShapeTable::default()
         };
         t.layout();
@@ -337,19 +336,26 @@ impl ShapeTable {
 
     fn layout(&mut self) {
         let mut shift = 0u8;
-        self.shifts.clear();
-        for &b in self.bits.iter().rev() {
-            self.shifts.push(shift);
-            shift += b;
+        for i in (0..self.n_coords).rev() {
+            self.shifts[i] = shift;
+            shift += self.bits[i];
         }
-        self.shifts.reverse();
         self.dense = vec![0u8; 1usize << shift];
+        self.layout = self.layout.wrapping_add(1);
+    }
+
+    fn bits(&self) -> &[u8] {
+        &self.bits[..self.n_coords]
+    }
+
+    fn shifts(&self) -> &[u8] {
+        &self.shifts[..self.n_coords]
     }
 
     #[inline]
     fn index(&self, coords: &[i64]) -> Option<usize> {
         let mut idx = 0usize;
-        for ((&c, &b), &s) in coords.iter().zip(&self.bits).zip(&self.shifts) {
+        for ((&c, &b), &s) in coords.iter().zip(self.bits()).zip(self.shifts()) {
             if (c as u64) >> b != 0 {
                 return None; // negative or too large for the window
             }
@@ -358,37 +364,32 @@ impl ShapeTable {
         Some(idx)
     }
 
-    /// `index` of the coordinates `bases + coefs * k`, without building them.
     #[inline]
-    fn index_affine(&self, bases: &[i64], coefs: &[i64], k: i64) -> Option<usize> {
-        let mut idx = 0usize;
-        for (((&base, &coef), &b), &s) in bases.iter().zip(coefs).zip(&self.bits).zip(&self.shifts)
-        {
-            let c = base + coef * k;
-            if (c as u64) >> b != 0 {
-                return None;
-            }
-            idx |= (c as usize) << s;
+    fn get_dense(&self, i: usize) -> u64 {
+        match self.dense[i] {
+            BIG => self.big[&(i as u64)],
+            code => code as u64,
         }
-        Some(idx)
-    }
-
-    fn coords_of(&self, idx: usize) -> Coords {
-        self.bits
-            .iter()
-            .zip(&self.shifts)
-            .map(|(&b, &s)| ((idx >> s) & ((1usize << b) - 1)) as i64)
-            .collect()
     }
 
     #[inline]
     fn get(&self, coords: &[i64]) -> u64 {
         match self.index(coords) {
-            Some(i) => match self.dense[i] {
-                BIG => self.big[&(i as u64)],
-                code => code as u64,
-            },
+            Some(i) => self.get_dense(i),
             None => self.sparse.get(coords).copied().unwrap_or(0),
+        }
+    }
+
+    #[inline]
+    fn set_dense(&mut self, i: usize, code: u64) {
+        if code >= BIG as u64 {
+            self.dense[i] = BIG;
+            self.big.insert(i as u64, code);
+        } else {
+            if self.dense[i] == BIG {
+                self.big.remove(&(i as u64));
+            }
+            self.dense[i] = code as u8;
         }
     }
 
@@ -397,17 +398,7 @@ impl ShapeTable {
             self.try_grow(coords);
         }
         match self.index(coords) {
-            Some(i) => {
-                if code >= BIG as u64 {
-                    self.dense[i] = BIG;
-                    self.big.insert(i as u64, code);
-                } else {
-                    if self.dense[i] == BIG {
-                        self.big.remove(&(i as u64));
-                    }
-                    self.dense[i] = code as u8;
-                }
-            }
+            Some(i) => self.set_dense(i, code),
             None => {
                 self.sparse.insert(Coords::from_slice(coords), code);
             }
@@ -420,39 +411,50 @@ impl ShapeTable {
         if coords.iter().any(|&c| c < 0) {
             return;
         }
-        let need: SmallVec<[u8; 8]> = coords
-            .iter()
-            .zip(&self.bits)
-            .map(|(&c, &b)| b.max((64 - (c as u64).leading_zeros()) as u8))
-            .collect();
+        let mut need = self.bits;
+        for (n, &c) in need.iter_mut().zip(coords) {
+            *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
+        }
         if need.iter().map(|&b| b as u32).sum::<u32>() > MAX_DENSE_BITS {
             return;
         }
         let old_dense = std::mem::take(&mut self.dense);
         let old_big = std::mem::take(&mut self.big);
-        let old_layout = ShapeTable {
-            bits: self.bits.clone(),
-            shifts: self.shifts.clone(),
-            ..ShapeTable::default()
-        };
+        let (old_bits, old_shifts) = (self.bits, self.shifts);
         self.bits = need;
         self.layout();
+        // Each coordinate keeps its bits; only its place in the index moves.
+        let n = self.n_coords;
+        let moved = |i: usize| -> usize {
+            (0..n)
+                .map(|c| ((i >> old_shifts[c]) & ((1usize << old_bits[c]) - 1)) << self.shifts[c])
+                .fold(0, |a, b| a | b)
+        };
+        let mut big = FxHashMap::default();
         for (i, &code) in old_dense.iter().enumerate() {
             if code != 0 {
-                let c = old_layout.coords_of(i);
-                let full = if code == BIG {
-                    old_big[&(i as u64)]
-                } else {
-                    code as u64
-                };
-                self.set(&c, full);
+                let j = moved(i);
+                self.dense[j] = code;
+                if code == BIG {
+                    big.insert(j as u64, old_big[&(i as u64)]);
+                }
             }
         }
+        self.big = big;
         let sparse = std::mem::take(&mut self.sparse);
         for (c, code) in sparse {
             self.set(&c, code);
         }
     }
+}
+
+/// Where a key's state lives in the dense window of its shape; good until
+/// the window is laid out anew (it grows).
+#[derive(Clone, Copy, Debug)]
+pub struct Located {
+    table: usize,
+    index: usize,
+    layout: u32,
 }
 
 /// The memo table of one game instance.
@@ -490,10 +492,47 @@ impl Memo {
         }
     }
 
+    /// The state of `key`, and where it lives when that is a dense window.
+    #[inline]
+    pub fn locate(&mut self, key: &Key) -> (State, Option<Located>) {
+        if key.generic.is_none() {
+            if let Some(s) = self.shape_of(key.shape) {
+                self.last_shape = s;
+                let table = &self.shapes[s].1;
+                if let Some(index) = table.index(key.coords()) {
+                    let at = Located {
+                        table: s,
+                        index,
+                        layout: table.layout,
+                    };
+                    return (State::decode(table.get_dense(index)), Some(at));
+                }
+            }
+        }
+        (self.get(key), None)
+    }
+
+    /// `set`, through a location from `locate` while it is current.
+    #[inline]
+    pub fn set_located(&mut self, at: Option<Located>, key: &Key, state: State) {
+        if let Some(at) = at {
+            let table = &mut self.shapes[at.table].1;
+            if table.layout == at.layout {
+                table.set_dense(at.index, state.encode());
+                if matches!(state, State::Value(_) | State::Invalid) {
+                    self.stored += 1;
+                }
+                return;
+            }
+        }
+        self.set(key, state);
+    }
+
     /// Where the positions `bases + coefs * k` (integer arguments), `k` in
     /// `lo..hi`, lie in the dense window, if they all do: the window's
     /// bytes, the first index and the stride between consecutive `k`.
-    /// Bytes 4..255 are values 0..250 (see `dense_value`).
+    /// Bytes 4..=254 are values 0..=250 (`State::encode`); `BIG` means a
+    /// larger value, kept elsewhere.
     pub fn dense_run(
         &mut self,
         shape: Shape,
@@ -505,13 +544,22 @@ impl Memo {
         let s = self.shape_of(shape)?;
         self.last_shape = s;
         let table = &self.shapes[s].1;
-        let first = table.index_affine(bases, coefs, lo)?;
-        table.index_affine(bases, coefs, hi - 1)?;
-        let stride: isize = coefs
-            .iter()
-            .zip(&table.shifts)
-            .map(|(&c, &sh)| (c as isize) << sh)
-            .sum();
+        if bases.len() != table.n_coords || coefs.len() != table.n_coords {
+            return None;
+        }
+        // Affine coordinates are monotone in k: both ends in the window
+        // put the whole run in it.
+        let (mut first, mut stride) = (0usize, 0isize);
+        for i in 0..table.n_coords {
+            let (base, coef) = (bases[i], coefs[i]);
+            let (at_lo, at_hi) = (base + coef * lo, base + coef * (hi - 1));
+            let bits = table.bits[i];
+            if (at_lo as u64) >> bits != 0 || (at_hi as u64) >> bits != 0 {
+                return None;
+            }
+            first |= (at_lo as usize) << table.shifts[i];
+            stride += (coef as isize) << table.shifts[i];
+        }
         Some((&table.dense, first, stride))
     }
 

@@ -221,7 +221,7 @@ pub struct Env<'r> {
     /// Reused buffer for a position's arguments.
     pub args_buf: Vec<Value>,
     /// Buffers of finished searches, for the next one.
-    pub scratch: Vec<super::search::SearchScratch>,
+    pub scratch: Vec<Box<super::search::SearchScratch>>,
 }
 
 impl<'r> Env<'r> {

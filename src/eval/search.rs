@@ -4,10 +4,13 @@
 
 use std::rc::Rc;
 
-use super::compile::{satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target};
-use super::memo::{dense_value, Key, State};
+use super::compile::{
+    affine_fits, satisfies_where, AffineRun, CompiledBody, Kernel, KernelMove, OptionBatch, Sink,
+    Target,
+};
+use super::memo::{Key, Located, State, BIG, MAX_ARGS};
 use super::runtime::{Env, Instance, Rules};
-use super::value::{Game, InstanceId, Position};
+use super::value::{Game, InstanceId, Position, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
@@ -69,6 +72,8 @@ struct Frame {
     instance: InstanceId,
     key: Key,
     expanded: bool,
+    /// Where the memo keeps this position, once expanded.
+    at: Option<Located>,
 }
 
 /// Collects the values of a position's options and the options still unknown.
@@ -120,7 +125,7 @@ impl SgSink {
     fn lookup(&mut self, env: &mut Env, instance: InstanceId, key: &Key) -> Fallible<Lookup> {
         // Options almost always lead to the same instance: keep it at hand.
         let inst = self.instance(env, instance);
-        let state = inst.memo.borrow_mut().get(key);
+        let (state, at) = inst.memo.borrow_mut().locate(key);
         match state {
             State::Value(v) => Ok(Lookup::Value(v)),
             State::Invalid => Ok(Lookup::Invalid),
@@ -134,11 +139,11 @@ impl SgSink {
             }
             State::Unknown => {
                 if satisfies_where(env, instance, key, self.span)? {
-                    inst.memo.borrow_mut().set(key, State::Valid);
+                    inst.memo.borrow_mut().set_located(at, key, State::Valid);
                     self.pending.push((instance, key.clone()));
                     Ok(Lookup::Pending)
                 } else {
-                    inst.memo.borrow_mut().set(key, State::Invalid);
+                    inst.memo.borrow_mut().set_located(at, key, State::Invalid);
                     Ok(Lookup::Invalid)
                 }
             }
@@ -239,18 +244,16 @@ impl SgSink {
         {
             let mut memo = inst.memo.borrow_mut();
             match memo.dense_run(run.shape, run.bases, run.coefs, run.lo, run.hi) {
-                Some((dense, first, stride)) => {
-                    // The hot loop: one byte read per option.
-                    let (seen, stamp) = (&mut self.seen, self.stamp);
-                    let mut idx = first as isize;
-                    for k in run.lo..run.hi {
-                        match dense_value(dense[idx as usize]) {
-                            Some(v) => seen[v as usize] = stamp,
-                            None => slow.push(k),
-                        }
-                        idx += stride;
-                    }
-                }
+                Some((dense, first, stride)) => scan_dense(
+                    dense,
+                    first,
+                    stride,
+                    run.lo,
+                    run.hi,
+                    self.stamp,
+                    &mut self.seen,
+                    &mut slow,
+                ),
                 None => slow.extend(run.lo..run.hi),
             }
         }
@@ -263,6 +266,161 @@ impl SgSink {
         }
         self.slow = slow;
         Ok(())
+    }
+}
+
+impl SgSink {
+    /// Marks the values of the options of `key` through the game's kernel.
+    /// False when some integer code needs the general path; the caller then
+    /// starts the position over with `enumerate`.
+    fn run_kernel(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        inst: &Instance,
+        kernel: &Kernel,
+        key: &Key,
+        span: Span,
+    ) -> Fallible<bool> {
+        let frame = inst
+            .statics
+            .iter()
+            .cloned()
+            .chain(key.coords().iter().map(|&n| Value::Int(n)));
+        env.with_frame(frame, kernel.n_slots, span, |env| {
+            self.kernel_moves(env, instance, kernel)
+        })
+    }
+
+    fn kernel_moves(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        kernel: &Kernel,
+    ) -> Fallible<bool> {
+        let mut coords = [0i64; MAX_ARGS as usize];
+        let mut key = Key::default();
+        for m in &kernel.moves {
+            match m {
+                KernelMove::Run {
+                    slot,
+                    lo,
+                    hi,
+                    inclusive,
+                    bases,
+                    coefs,
+                } => {
+                    let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
+                        Some((a, if *inclusive { b.checked_add(1)? } else { b }))
+                    });
+                    let Some((a, b)) = bounds else {
+                        return Ok(false);
+                    };
+                    if a >= b {
+                        continue;
+                    }
+                    let n = bases.len();
+                    for (x, code) in coords.iter_mut().zip(bases) {
+                        match code(env) {
+                            Some(v) => *x = v,
+                            None => return Ok(false),
+                        }
+                    }
+                    if !affine_fits(&coords[..n], coefs, a, b) {
+                        return Ok(false);
+                    }
+                    let run = AffineRun {
+                        instance,
+                        slot: *slot,
+                        lo: a,
+                        hi: b,
+                        shape: kernel.shape,
+                        n_args: n as u8,
+                        bases: &coords[..n],
+                        coefs,
+                    };
+                    self.scan(env, &run)?;
+                }
+                KernelMove::Single { guard, args } => {
+                    match guard.as_ref().map(|g| g(env)) {
+                        None | Some(Some(true)) => {}
+                        Some(Some(false)) => continue,
+                        Some(None) => return Ok(false),
+                    }
+                    key.clear();
+                    for code in args {
+                        match code(env) {
+                            Some(v) => key.push_int(v),
+                            None => return Ok(false),
+                        };
+                    }
+                    if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
+                        self.add(v);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The hot loop of the search: marks the values of the options `lo..hi`
+/// whose dense bytes are `first + stride * (k - lo)`, and collects the
+/// options whose byte holds no value yet (in ascending order) in `slow`.
+/// Not inlined: on its own it keeps the loop's state in registers.
+#[inline(never)]
+fn scan_dense(
+    dense: &[u8],
+    first: usize,
+    stride: isize,
+    lo: i64,
+    hi: i64,
+    stamp: u32,
+    seen: &mut [u32],
+    slow: &mut Vec<i64>,
+) {
+    // Dense bytes 4..=254 hold values 0..=250: `seen` always has 256 slots.
+    let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
+    let n = if stride == 0 { 1 } else { (hi - lo) as usize };
+    // Walk upwards in memory whatever the sign of the stride.
+    let (start, step) = if stride >= 0 {
+        (first, stride as usize)
+    } else {
+        (
+            first - (n - 1) * stride.unsigned_abs(),
+            stride.unsigned_abs(),
+        )
+    };
+    // Options without a value are rare: the loop only notes that there are
+    // some, which keeps it small; a second pass collects them.
+    let mut missing = false;
+    let mut idx = start;
+    for _ in 0..n {
+        let v = dense[idx].wrapping_sub(4);
+        if v < BIG - 4 {
+            seen[v as usize] = stamp;
+        } else {
+            missing = true;
+        }
+        idx += step;
+    }
+    if missing {
+        let k_at = |j: usize| {
+            if stride >= 0 {
+                lo + j as i64
+            } else {
+                hi - 1 - j as i64
+            }
+        };
+        let before = slow.len();
+        slow.extend(
+            (0..n)
+                .filter(|&j| dense[start + j * step].wrapping_sub(4) >= BIG - 4)
+                .map(k_at),
+        );
+        if stride < 0 {
+            slow[before..].reverse();
+        }
     }
 }
 
@@ -294,7 +452,8 @@ fn has_compound(g: &Game) -> bool {
 /// does not know yet.
 pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
     let inst = env.rt.instance(instance);
-    match inst.memo.borrow_mut().get(key) {
+    let state = inst.memo.borrow_mut().get(key);
+    match state {
         State::Value(v) => return Ok(v),
         State::OnPath => {
             return Diag::new(
@@ -312,34 +471,82 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
         }
         _ => {}
     }
+    search_from(env, instance, key, span)
+}
+
+/// `sg_of_position` for a position the memo holds no value for and which is
+/// not on the current search path (its `where` may be unchecked yet).
+pub fn search_from(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
-    let SearchScratch {
-        mut stack,
-        mut sink,
-    } = env.scratch.pop().unwrap_or_default();
-    stack.clear();
-    stack.push(Frame {
-        instance,
-        key: key.clone(),
-        expanded: false,
-    });
+    let mut scratch = env.scratch.pop().unwrap_or_default();
+    let SearchScratch { stack, sink } = &mut *scratch;
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
-    let result = run_search(env, &mut stack, &mut sink, span);
-    if result.is_err() {
-        // Leave the memo consistent: the path's positions are valid, unsolved.
-        for f in stack.iter().filter(|f| f.expanded) {
-            let inst = env.rt.instance(f.instance);
-            let mut memo = inst.memo.borrow_mut();
-            if memo.get(&f.key) == State::OnPath {
-                memo.set(&f.key, State::Valid);
+    let result = match value_directly(env, sink, instance, key, span) {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => {
+            stack.clear();
+            stack.push(Frame {
+                instance,
+                key: key.clone(),
+                expanded: false,
+                at: None,
+            });
+            let result = run_search(env, stack, sink, span);
+            if result.is_err() {
+                // Leave the memo consistent: the path's positions are valid, unsolved.
+                for f in stack.iter().filter(|f| f.expanded) {
+                    let inst = env.rt.instance(f.instance);
+                    let mut memo = inst.memo.borrow_mut();
+                    if memo.get(&f.key) == State::OnPath {
+                        memo.set(&f.key, State::Valid);
+                    }
+                }
             }
+            result
         }
-    }
-    env.scratch.push(SearchScratch { stack, sink });
+        Err(e) => Err(e),
+    };
+    env.scratch.push(scratch);
     result
+}
+
+/// The value of a position whose options all have values in the memo (the
+/// usual case when a table asks for positions in order), computed through
+/// its game's kernel without the search stack. `None` when it has no
+/// kernel, or some option is unknown: the search then takes over (and
+/// marks the position as on its path, which a cycle needs).
+fn value_directly(
+    env: &mut Env,
+    sink: &mut SgSink,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    let inst = env.rt.instance(instance);
+    let Rules::User(g) = &inst.rules;
+    let Some(kernel) = &g.kernel else {
+        return Ok(None);
+    };
+    if key.shape() != kernel.shape || key.generic.is_some() {
+        return Ok(None);
+    }
+    let (state, at) = inst.memo.borrow_mut().locate(key);
+    if !matches!(state, State::Unknown | State::Valid) {
+        return Ok(None);
+    }
+    sink.start();
+    let done = sink.run_kernel(env, instance, &inst, kernel, key, span)?;
+    if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {
+        sink.cycle_at = None;
+        return Ok(None);
+    }
+    let v = sink.mex();
+    inst.memo.borrow_mut().set_located(at, key, State::Value(v));
+    env.rt.count_stored(span, &inst.name)?;
+    Ok(Some(v))
 }
 
 /// The buffers of one search, kept in `Env` between searches.
@@ -371,15 +578,22 @@ fn run_search(
 ) -> Fallible<u64> {
     let mut steps: u32 = 0;
     let mut last = 0;
+    let mut inst_id = stack[0].instance;
+    let mut inst = env.rt.instance(inst_id);
     while let Some(top) = stack.last_mut() {
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
             env.rt.check_interrupt(span)?;
         }
         let instance = top.instance;
-        let inst = env.rt.instance(instance);
+        if inst_id != instance {
+            inst_id = instance;
+            inst = env.rt.instance(instance);
+        }
         if !top.expanded {
-            match inst.memo.borrow_mut().get(&top.key) {
+            let mut memo = inst.memo.borrow_mut();
+            let (state, at) = memo.locate(&top.key);
+            match state {
                 State::Value(v) => {
                     last = v;
                     stack.pop();
@@ -391,18 +605,36 @@ fn run_search(
                 }
                 _ => {}
             }
-            inst.memo.borrow_mut().set(&top.key, State::OnPath);
+            memo.set_located(at, &top.key, State::OnPath);
+            top.at = at;
             top.expanded = true;
         }
         sink.start();
-        let key = &stack.last().expect("top").key;
-        enumerate(env, instance, key, span, sink)?;
+        let top = stack.last().expect("top");
+        let Rules::User(g) = &inst.rules;
+        let by_kernel = match &g.kernel {
+            Some(k) if top.key.shape() == k.shape && top.key.generic.is_none() => {
+                let done = sink.run_kernel(env, instance, &inst, k, &top.key, span)?;
+                if !done {
+                    // Some code needs the general path: start over there.
+                    sink.start();
+                    sink.cycle_at = None;
+                }
+                done
+            }
+            _ => false,
+        };
+        if !by_kernel {
+            enumerate(env, instance, &top.key, span, sink)?;
+        }
         if let Some((ci, ck)) = sink.cycle_at.take() {
             return Err(loop_error(env, stack, ci, &ck, span));
         }
         if sink.pending.is_empty() {
             let v = sink.mex();
-            inst.memo.borrow_mut().set(key, State::Value(v));
+            inst.memo
+                .borrow_mut()
+                .set_located(top.at, &top.key, State::Value(v));
             env.rt.count_stored(span, &inst.name)?;
             last = v;
             stack.pop();
@@ -411,6 +643,7 @@ fn run_search(
                 instance,
                 key,
                 expanded: false,
+                at: None,
             }));
         }
     }

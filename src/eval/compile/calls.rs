@@ -304,7 +304,12 @@ pub(crate) fn keyed_sg(
             State::Value(v) => Ok(Some(v)),
             State::Invalid => Ok(None),
             State::Unknown if !satisfies_where(env, instance, &key, span)? => Ok(None),
-            _ => crate::eval::search::sg_of_position(env, instance, &key, span).map(Some),
+            State::Unknown | State::Valid => {
+                crate::eval::search::search_from(env, instance, &key, span).map(Some)
+            }
+            State::OnPath => {
+                crate::eval::search::sg_of_position(env, instance, &key, span).map(Some)
+            }
         }
     } else {
         Ok(None)

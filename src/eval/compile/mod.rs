@@ -5,13 +5,14 @@
 
 mod calls;
 mod int_code;
+mod kernel;
 mod moves;
 
 use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
-use super::memo::{int_shape, shape_push, Key, Shape, Tag, MAX_COORDS};
+use super::memo::{int_shape, shape_push, Key, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use super::ops;
 use super::query;
 use super::runtime::Env;
@@ -24,6 +25,7 @@ use smallvec::SmallVec;
 
 pub use calls::*;
 use int_code::*;
+pub use kernel::{Kernel, KernelMove};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
@@ -48,6 +50,8 @@ pub struct CompiledGame {
     pub where_clause: Option<Code>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
+    /// The moves in kernel form, when they all have one.
+    pub kernel: Option<Kernel>,
     pub span: Span,
 }
 
@@ -302,6 +306,7 @@ impl<'a> Compiler<'a> {
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
+            kernel: self.kernel(id, g),
             span: g.span,
         }
     }

@@ -722,7 +722,7 @@ impl Compiler<'_> {
 
 /// Whether `bases + coefs * k` fits in 64 bits for every `k` in `a..b`:
 /// each coordinate is monotone in `k`, so checking both ends suffices.
-fn affine_fits(bases: &[i64], coefs: &[i64], a: i64, b: i64) -> bool {
+pub(crate) fn affine_fits(bases: &[i64], coefs: &[i64], a: i64, b: i64) -> bool {
     bases.iter().zip(coefs).all(|(&base, &coef)| {
         [a, b - 1].iter().all(|&k| {
             coef.checked_mul(k)

@@ -1,0 +1,132 @@
+//! Kernels: a compact second form of a game's moves for the SG search.
+//!
+//! When every move of a game leads to a position of the same game (same
+//! static arguments) whose integer arguments are integer code of the
+//! position's arguments, the search need not go through frames of values,
+//! move closures and keys for each position: it sets the integer arguments
+//! in a frame and, per move, evaluates a few integer codes and reads the
+//! memo directly (a strided run for `k in lo..hi` with arguments affine in
+//! `k`, one read for a move without bindings). Moves of any other form keep
+//! the game on the general path (`None`).
+
+use super::*;
+
+/// The moves of one game in kernel form; used for positions whose
+/// arguments are all integers.
+pub struct Kernel {
+    /// The key shape of a position of `n_params` integer arguments.
+    pub shape: Shape,
+    pub n_params: usize,
+    pub n_statics: usize,
+    pub n_slots: usize,
+    pub moves: Vec<KernelMove>,
+}
+
+pub enum KernelMove {
+    /// `name(k in lo..hi) -> G(bases + coefs * k)`.
+    Run {
+        slot: Slot,
+        lo: IntCode,
+        hi: IntCode,
+        inclusive: bool,
+        bases: Vec<IntCode>,
+        coefs: Vec<i64>,
+    },
+    /// `name if guard -> G(args)`.
+    Single {
+        guard: Option<BoolCode>,
+        args: Vec<IntCode>,
+    },
+}
+
+impl Compiler<'_> {
+    /// The kernel of a game, if all its moves have a kernel form.
+    pub(crate) fn kernel(&self, game: GameId, g: &IrGame) -> Option<Kernel> {
+        let IrGameBody::Moves(moves) = &g.body else {
+            return None;
+        };
+        if moves.is_empty() || g.n_params == 0 || g.n_params > MAX_ARGS as usize {
+            return None;
+        }
+        let moves = moves
+            .iter()
+            .map(|m| self.kernel_move(game, g.n_statics, m))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Kernel {
+            shape: int_shape(g.n_params),
+            n_params: g.n_params,
+            n_statics: g.n_statics,
+            n_slots: g.n_slots,
+            moves,
+        })
+    }
+
+    fn kernel_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+        let args = self.same_game_args(game, n_statics, &m.result)?;
+        match &m.bindings[..] {
+            [] => Some(KernelMove::Single {
+                guard: match &m.guard {
+                    Some(e) => Some(self.bool_expr(e)?),
+                    None => None,
+                },
+                args: args
+                    .iter()
+                    .map(|a| self.int_expr(a))
+                    .collect::<Option<_>>()?,
+            }),
+            [b] if m.guard.is_none() => {
+                let IrPattern::Slot { slot, .. } = b.pattern else {
+                    return None;
+                };
+                let IrKind::Range {
+                    start,
+                    end,
+                    inclusive,
+                } = &b.iterable.kind
+                else {
+                    return None;
+                };
+                let affine = args
+                    .iter()
+                    .map(|a| self.affine_in(a, slot))
+                    .collect::<Option<Vec<_>>>()?;
+                let (bases, coefs) = affine.into_iter().unzip();
+                Some(KernelMove::Run {
+                    slot,
+                    lo: self.int_expr(start)?,
+                    hi: self.int_expr(end)?,
+                    inclusive: *inclusive,
+                    bases,
+                    coefs,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The arguments of `result` if it is a position of `game` itself with
+    /// the same static arguments.
+    pub(crate) fn same_game_args<'e>(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        result: &'e IrExpr,
+    ) -> Option<&'e [IrExpr]> {
+        let IrKind::Position {
+            game: target,
+            statics,
+            args,
+        } = &result.kind
+        else {
+            return None;
+        };
+        let same = *target == game
+            && !self.aliases.contains(target)
+            && statics.len() == n_statics
+            && statics
+                .iter()
+                .enumerate()
+                .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+        same.then_some(&args[..])
+    }
+}

@@ -248,8 +248,7 @@ impl SgSink {
                     dense,
                     first,
                     stride,
-                    run.lo,
-                    run.hi,
+                    run.lo..run.hi,
                     self.stamp,
                     &mut self.seen,
                     &mut slow,
@@ -373,14 +372,14 @@ fn scan_dense(
     dense: &[u8],
     first: usize,
     stride: isize,
-    lo: i64,
-    hi: i64,
+    ks: std::ops::Range<i64>,
     stamp: u32,
     seen: &mut [u32],
     slow: &mut Vec<i64>,
 ) {
     // Dense bytes 4..=254 hold values 0..=250: `seen` always has 256 slots.
     let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
+    let (lo, hi) = (ks.start, ks.end);
     let n = if stride == 0 { 1 } else { (hi - lo) as usize };
     // Walk upwards in memory whatever the sign of the stride.
     let (start, step) = if stride >= 0 {

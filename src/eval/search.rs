@@ -10,7 +10,7 @@ use super::compile::{
 };
 use super::memo::{Key, Located, State, BIG, MAX_ARGS};
 use super::runtime::{Env, Instance, Rules};
-use super::value::{Game, InstanceId, Position, Value};
+use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
@@ -239,6 +239,11 @@ impl SgSink {
     /// the memo cannot answer yet go through `lookup` one by one.
     fn scan(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
         let inst = self.instance(env, run.instance);
+        self.scan_in(env, &inst, run)
+    }
+
+    /// `scan` with the run's instance at hand.
+    fn scan_in(&mut self, env: &mut Env, inst: &Instance, run: &AffineRun<'_>) -> Fallible<()> {
         let mut slow = std::mem::take(&mut self.slow);
         slow.clear();
         {
@@ -281,13 +286,8 @@ impl SgSink {
         key: &Key,
         span: Span,
     ) -> Fallible<bool> {
-        let frame = inst
-            .statics
-            .iter()
-            .cloned()
-            .chain(key.coords().iter().map(|&n| Value::Int(n)));
-        env.with_frame(frame, kernel.n_slots, span, |env| {
-            self.kernel_moves(env, instance, kernel)
+        env.with_int_frame(&inst.statics, key.coords(), kernel.n_slots, span, |env| {
+            self.kernel_moves(env, instance, inst, kernel)
         })
     }
 
@@ -295,6 +295,7 @@ impl SgSink {
         &mut self,
         env: &mut Env,
         instance: InstanceId,
+        inst: &Instance,
         kernel: &Kernel,
     ) -> Fallible<bool> {
         let mut coords = [0i64; MAX_ARGS as usize];
@@ -309,7 +310,7 @@ impl SgSink {
                     bases,
                     coefs,
                 } => {
-                    let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
+                    let bounds = lo.eval(env).zip(hi.eval(env)).and_then(|(a, b)| {
                         Some((a, if *inclusive { b.checked_add(1)? } else { b }))
                     });
                     let Some((a, b)) = bounds else {
@@ -319,8 +320,8 @@ impl SgSink {
                         continue;
                     }
                     let n = bases.len();
-                    for (x, code) in coords.iter_mut().zip(bases) {
-                        match code(env) {
+                    for (x, base) in coords.iter_mut().zip(bases) {
+                        match base.eval(env) {
                             Some(v) => *x = v,
                             None => return Ok(false),
                         }
@@ -338,7 +339,7 @@ impl SgSink {
                         bases: &coords[..n],
                         coefs,
                     };
-                    self.scan(env, &run)?;
+                    self.scan_in(env, inst, &run)?;
                 }
                 KernelMove::Single { guard, args } => {
                     match guard.as_ref().map(|g| g(env)) {
@@ -347,8 +348,8 @@ impl SgSink {
                         Some(None) => return Ok(false),
                     }
                     key.clear();
-                    for code in args {
-                        match code(env) {
+                    for arg in args {
+                        match arg.eval(env) {
                             Some(v) => key.push_int(v),
                             None => return Ok(false),
                         };
@@ -476,6 +477,18 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
 /// `sg_of_position` for a position the memo holds no value for and which is
 /// not on the current search path (its `where` may be unchecked yet).
 pub fn search_from(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
+    search_located(env, instance, key, None, span)
+}
+
+/// `search_from` for a position whose place in the memo's dense window
+/// the caller has located (`Memo::locate`) already.
+pub fn search_located(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    at: Option<Located>,
+    span: Span,
+) -> Fallible<u64> {
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
     let mut scratch = env.scratch.pop().unwrap_or_default();
@@ -483,7 +496,7 @@ pub fn search_from(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
-    let result = match value_directly(env, sink, instance, key, span) {
+    let result = match value_directly(env, sink, instance, key, at, span) {
         Ok(Some(v)) => Ok(v),
         Ok(None) => {
             stack.clear();
@@ -522,6 +535,7 @@ fn value_directly(
     sink: &mut SgSink,
     instance: InstanceId,
     key: &Key,
+    at: Option<Located>,
     span: Span,
 ) -> Fallible<Option<u64>> {
     let inst = env.rt.instance(instance);
@@ -532,10 +546,16 @@ fn value_directly(
     if key.shape() != kernel.shape || key.generic.is_some() {
         return Ok(None);
     }
-    let (state, at) = inst.memo.borrow_mut().locate(key);
-    if !matches!(state, State::Unknown | State::Valid) {
-        return Ok(None);
-    }
+    let at = match at {
+        Some(at) => Some(at),
+        None => {
+            let (state, at) = inst.memo.borrow_mut().locate(key);
+            if !matches!(state, State::Unknown | State::Valid) {
+                return Ok(None);
+            }
+            at
+        }
+    };
     sink.start();
     let done = sink.run_kernel(env, instance, &inst, kernel, key, span)?;
     if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {

@@ -175,12 +175,15 @@ pub fn satisfies_where(
     let Some(cond) = &g.where_clause else {
         return Ok(true);
     };
-    let args = key.to_args();
-    let frame: Vec<Value> = inst.statics.iter().chain(args.iter()).cloned().collect();
     let wspan = g.where_span.unwrap_or(span);
-    env.with_frame(frame, g.n_slots, span, |env| {
-        expect_bool(&cond(env)?, wspan)
-    })
+    let check = |env: &mut Env| expect_bool(&cond(env)?, wspan);
+    if key.shape() == int_shape(key.len()) && key.generic.is_none() {
+        // Integer arguments: no values to build.
+        return env.with_int_frame(&inst.statics, key.coords(), g.n_slots, span, check);
+    }
+    let args = key.to_args();
+    let frame = inst.statics.iter().chain(args.iter()).cloned();
+    env.with_frame(frame, g.n_slots, span, check)
 }
 
 pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
@@ -299,13 +302,13 @@ pub(crate) fn keyed_sg(
     }
     let result = if flat {
         let inst = env.rt.instance(instance);
-        let state = inst.memo.borrow_mut().get(&key);
+        let (state, at) = inst.memo.borrow_mut().locate(&key);
         match state {
             State::Value(v) => Ok(Some(v)),
             State::Invalid => Ok(None),
             State::Unknown if !satisfies_where(env, instance, &key, span)? => Ok(None),
             State::Unknown | State::Valid => {
-                crate::eval::search::search_from(env, instance, &key, span).map(Some)
+                crate::eval::search::search_located(env, instance, &key, at, span).map(Some)
             }
             State::OnPath => {
                 crate::eval::search::sg_of_position(env, instance, &key, span).map(Some)

@@ -10,11 +10,23 @@ pub(crate) type IntCode = Box<dyn Fn(&Env) -> Option<i64>>;
 /// Boolean code over integers; `None` means "not the simple case".
 pub(crate) type BoolCode = Box<dyn Fn(&Env) -> Option<bool>>;
 
-/// An operand of integer code.
+/// An operand of integer code: its two commonest forms are kept apart, so
+/// that hot paths read them without a call.
 pub(crate) enum Operand {
     Local(Slot),
     Const(i64),
     Code(IntCode),
+}
+
+impl Operand {
+    #[inline]
+    pub(crate) fn eval(&self, env: &Env) -> Option<i64> {
+        match self {
+            Operand::Local(slot) => int_at(env, *slot),
+            Operand::Const(c) => Some(*c),
+            Operand::Code(code) => code(env),
+        }
+    }
 }
 
 #[inline]
@@ -78,14 +90,7 @@ impl Compiler<'_> {
                         | BinaryOp::BitAnd
                 ) =>
             {
-                let operand = |e: &IrExpr| -> Option<Operand> {
-                    Some(match e.kind {
-                        IrKind::Local(s) => Operand::Local(s),
-                        IrKind::Const(Value::Int(c)) => Operand::Const(c),
-                        _ => Operand::Code(self.int_expr(e)?),
-                    })
-                };
-                let (l, r) = (operand(lhs)?, operand(rhs)?);
+                let (l, r) = (self.operand(lhs)?, self.operand(rhs)?);
                 // One closure per operator, so the arithmetic is inlined.
                 Some(match op {
                     BinaryOp::Add => shaped(|a, b| a.checked_add(b), l, r),
@@ -164,6 +169,15 @@ impl Compiler<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `e` as an operand of integer code.
+    pub(crate) fn operand(&self, e: &IrExpr) -> Option<Operand> {
+        Some(match e.kind {
+            IrKind::Local(s) => Operand::Local(s),
+            IrKind::Const(Value::Int(c)) => Operand::Const(c),
+            _ => Operand::Code(self.int_expr(e)?),
+        })
     }
 
     /// Comparisons of integer code joined by `and`, `or`, `not`, without

@@ -13,29 +13,27 @@ use super::*;
 
 /// The moves of one game in kernel form; used for positions whose
 /// arguments are all integers.
-pub struct Kernel {
+pub(crate) struct Kernel {
     /// The key shape of a position of `n_params` integer arguments.
     pub shape: Shape,
-    pub n_params: usize,
-    pub n_statics: usize,
     pub n_slots: usize,
     pub moves: Vec<KernelMove>,
 }
 
-pub enum KernelMove {
+pub(crate) enum KernelMove {
     /// `name(k in lo..hi) -> G(bases + coefs * k)`.
     Run {
         slot: Slot,
-        lo: IntCode,
-        hi: IntCode,
+        lo: Operand,
+        hi: Operand,
         inclusive: bool,
-        bases: Vec<IntCode>,
+        bases: Vec<Operand>,
         coefs: Vec<i64>,
     },
     /// `name if guard -> G(args)`.
     Single {
         guard: Option<BoolCode>,
-        args: Vec<IntCode>,
+        args: Vec<Operand>,
     },
 }
 
@@ -54,8 +52,6 @@ impl Compiler<'_> {
             .collect::<Option<Vec<_>>>()?;
         Some(Kernel {
             shape: int_shape(g.n_params),
-            n_params: g.n_params,
-            n_statics: g.n_statics,
             n_slots: g.n_slots,
             moves,
         })
@@ -71,7 +67,7 @@ impl Compiler<'_> {
                 },
                 args: args
                     .iter()
-                    .map(|a| self.int_expr(a))
+                    .map(|a| self.operand(a))
                     .collect::<Option<_>>()?,
             }),
             [b] if m.guard.is_none() => {
@@ -88,13 +84,13 @@ impl Compiler<'_> {
                 };
                 let affine = args
                     .iter()
-                    .map(|a| self.affine_in(a, slot))
+                    .map(|a| self.affine_operand(a, slot))
                     .collect::<Option<Vec<_>>>()?;
                 let (bases, coefs) = affine.into_iter().unzip();
                 Some(KernelMove::Run {
                     slot,
-                    lo: self.int_expr(start)?,
-                    hi: self.int_expr(end)?,
+                    lo: self.operand(start)?,
+                    hi: self.operand(end)?,
                     inclusive: *inclusive,
                     bases,
                     coefs,
@@ -102,6 +98,18 @@ impl Compiler<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `e` as `base + coef * k`, the base as an operand.
+    fn affine_operand(&self, e: &IrExpr, k: Slot) -> Option<(Operand, i64)> {
+        if !mentions(e, k) {
+            return Some((self.operand(e)?, 0));
+        }
+        if matches!(e.kind, IrKind::Local(s) if s == k) {
+            return Some((Operand::Const(0), 1));
+        }
+        let (base, coef) = self.affine_in(e, k)?;
+        Some((Operand::Code(base), coef))
     }
 
     /// The arguments of `result` if it is a position of `game` itself with

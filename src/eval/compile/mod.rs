@@ -25,7 +25,7 @@ use smallvec::SmallVec;
 
 pub use calls::*;
 use int_code::*;
-pub use kernel::{Kernel, KernelMove};
+pub(crate) use kernel::{Kernel, KernelMove};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
@@ -51,7 +51,7 @@ pub struct CompiledGame {
     pub where_span: Option<Span>,
     pub body: CompiledBody,
     /// The moves in kernel form, when they all have one.
-    pub kernel: Option<Kernel>,
+    pub(crate) kernel: Option<Kernel>,
     pub span: Span,
 }
 

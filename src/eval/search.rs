@@ -261,11 +261,13 @@ impl SgSink {
                 None => slow.extend(run.lo..run.hi),
             }
         }
-        let mut key = Key::default();
-        for &k in &slow {
-            run.key_at(k, &mut key);
-            if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
-                self.add(v);
+        if !slow.is_empty() {
+            let mut key = Key::default();
+            for &k in &slow {
+                run.key_at(k, &mut key);
+                if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
+                    self.add(v);
+                }
             }
         }
         self.slow = slow;
@@ -394,14 +396,31 @@ fn scan_dense(
     // Options without a value are rare: the loop only notes that there are
     // some, which keeps it small; a second pass collects them.
     let mut missing = false;
-    let mut idx = start;
-    for _ in 0..n {
-        let v = dense[idx].wrapping_sub(4);
+    let mut mark = |code: u8| {
+        let v = code.wrapping_sub(4);
         if v < BIG - 4 {
             seen[v as usize] = stamp;
         } else {
             missing = true;
         }
+    };
+    let mut idx = start;
+    // Four options a step: fewer loop checks.
+    for _ in 0..n / 4 {
+        let (a, b, c, d) = (
+            dense[idx],
+            dense[idx + step],
+            dense[idx + 2 * step],
+            dense[idx + 3 * step],
+        );
+        mark(a);
+        mark(b);
+        mark(c);
+        mark(d);
+        idx += 4 * step;
+    }
+    for _ in 0..n % 4 {
+        mark(dense[idx]);
         idx += step;
     }
     if missing {

@@ -724,11 +724,12 @@ impl Compiler<'_> {
 /// each coordinate is monotone in `k`, so checking both ends suffices.
 pub(crate) fn affine_fits(bases: &[i64], coefs: &[i64], a: i64, b: i64) -> bool {
     bases.iter().zip(coefs).all(|(&base, &coef)| {
-        [a, b - 1].iter().all(|&k| {
-            coef.checked_mul(k)
-                .and_then(|x| x.checked_add(base))
-                .is_some()
-        })
+        coef == 0
+            || [a, b - 1].iter().all(|&k| {
+                coef.checked_mul(k)
+                    .and_then(|x| x.checked_add(base))
+                    .is_some()
+            })
     })
 }
 

@@ -39,6 +39,9 @@ pub struct Limits {
     pub max_states: usize,
     /// Deepest nesting of user function calls.
     pub max_call_depth: usize,
+    /// Whether the search uses game kernels (see `compile::kernel`); off
+    /// only to check them against the general path.
+    pub kernels: bool,
 }
 
 impl Default for Limits {
@@ -46,6 +49,7 @@ impl Default for Limits {
         Limits {
             max_states: 50_000_000,
             max_call_depth: 20_000,
+            kernels: true,
         }
     }
 }

@@ -301,7 +301,6 @@ impl SgSink {
         kernel: &Kernel,
     ) -> Fallible<bool> {
         let mut coords = [0i64; MAX_ARGS as usize];
-        let mut key = Key::default();
         for m in &kernel.moves {
             match m {
                 KernelMove::Run {
@@ -349,15 +348,27 @@ impl SgSink {
                         Some(Some(false)) => continue,
                         Some(None) => return Ok(false),
                     }
-                    key.clear();
-                    for arg in args {
+                    let n = args.len();
+                    for (x, arg) in coords.iter_mut().zip(args) {
                         match arg.eval(env) {
-                            Some(v) => key.push_int(v),
+                            Some(v) => *x = v,
                             None => return Ok(false),
                         };
                     }
-                    if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
-                        self.add(v);
+                    let known = inst
+                        .memo
+                        .borrow_mut()
+                        .get_coords(kernel.shape, &coords[..n]);
+                    match known {
+                        State::Value(v) => self.add(v),
+                        State::Invalid => {}
+                        _ => {
+                            let mut key = Key::default();
+                            key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
+                            if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
+                                self.add(v);
+                            }
+                        }
                     }
                 }
             }
@@ -562,7 +573,7 @@ fn value_directly(
     let Some(kernel) = &g.kernel else {
         return Ok(None);
     };
-    if key.shape() != kernel.shape || key.generic.is_some() {
+    if !env.rt.limits.kernels || key.shape() != kernel.shape || key.generic.is_some() {
         return Ok(None);
     }
     let at = match at {
@@ -651,7 +662,11 @@ fn run_search(
         let top = stack.last().expect("top");
         let Rules::User(g) = &inst.rules;
         let by_kernel = match &g.kernel {
-            Some(k) if top.key.shape() == k.shape && top.key.generic.is_none() => {
+            Some(k)
+                if env.rt.limits.kernels
+                    && top.key.shape() == k.shape
+                    && top.key.generic.is_none() =>
+            {
                 let done = sink.run_kernel(env, instance, &inst, k, &top.key, span)?;
                 if !done {
                     // Some code needs the general path: start over there.

@@ -113,7 +113,7 @@ impl Compiler<'_> {
     }
 
     /// The arguments of `result` if it is a position of `game` itself with
-    /// the same static arguments.
+    /// the same static arguments (so of the same instance).
     pub(crate) fn same_game_args<'e>(
         &self,
         game: GameId,

@@ -387,21 +387,8 @@ impl Compiler<'_> {
         else {
             return None;
         };
-        let IrKind::Position {
-            game: target,
-            statics,
-            args,
-        } = &m.result.kind
-        else {
-            return None;
-        };
-        let same_instance = *target == game
-            && statics.len() == n_statics
-            && statics
-                .iter()
-                .enumerate()
-                .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
-        if !same_instance || self.aliases.contains(target) || args.is_empty() || args.len() > 8 {
+        let args = self.same_game_args(game, n_statics, &m.result)?;
+        if args.is_empty() || args.len() > MAX_ARGS as usize {
             return None;
         }
         let mut forms = Vec::new();
@@ -573,12 +560,7 @@ impl Compiler<'_> {
                 statics,
                 args,
             } if !self.aliases.contains(target) => {
-                let same_instance = *target == game
-                    && statics.len() == n_statics
-                    && statics
-                        .iter()
-                        .enumerate()
-                        .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+                let same_instance = self.same_game_args(game, n_statics, e).is_some();
                 let target = *target;
                 let static_codes: Vec<Code> = statics.iter().map(|s| self.expr(s)).collect();
                 let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();

@@ -1,7 +1,9 @@
 //! IR -> closures. Every expression becomes a `Code` closure over the value
 //! stack, so evaluation never walks a tree of names. Moves become loops that
 //! hand each option to a `Sink`, writing the option's position straight into
-//! a reusable key (no allocation per option on the common paths).
+//! a reusable key (no allocation per option on the common paths). Games
+//! whose moves are integer code of the position also get a kernel
+//! (`kernel.rs`), a compact form the SG search runs directly.
 
 mod calls;
 mod int_code;

@@ -229,6 +229,12 @@ impl Key {
         }
     }
 
+    /// The coordinates as integer values: the arguments of an integer-shaped
+    /// key.
+    pub fn int_args(&self) -> impl Iterator<Item = Value> + '_ {
+        self.coords().iter().map(|&n| Value::Int(n))
+    }
+
     /// Appends the arguments as values (no allocation for integer arguments).
     pub fn push_args(&self, out: &mut Vec<Value>) {
         if let Some(g) = &self.generic {

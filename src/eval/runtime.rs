@@ -287,30 +287,6 @@ impl<'r> Env<'r> {
         span: Span,
         f: impl FnOnce(&mut Env<'r>) -> Fallible<T>,
     ) -> Fallible<T> {
-        self.check_depth(span)?;
-        let new_base = self.stack.len();
-        self.stack.extend(args);
-        self.in_frame(new_base, n_slots, f)
-    }
-
-    /// `with_frame` for statics followed by integer arguments (the frame of
-    /// a kernel), without an iterator of values.
-    pub fn with_int_frame<T>(
-        &mut self,
-        statics: &[Value],
-        ints: &[i64],
-        n_slots: usize,
-        span: Span,
-        f: impl FnOnce(&mut Env<'r>) -> Fallible<T>,
-    ) -> Fallible<T> {
-        self.check_depth(span)?;
-        let new_base = self.stack.len();
-        self.stack.extend_from_slice(statics);
-        self.stack.extend(ints.iter().map(|&n| Value::Int(n)));
-        self.in_frame(new_base, n_slots, f)
-    }
-
-    fn check_depth(&self, span: Span) -> Fallible<()> {
         if self.depth >= self.rt.limits.max_call_depth {
             return Diag::new(
                 ErrorKind::Invalid,
@@ -324,17 +300,8 @@ impl<'r> Env<'r> {
             .help("check that the recursion reaches its base case")
             .err();
         }
-        Ok(())
-    }
-
-    /// Runs `f` in the frame starting at `new_base` (its arguments pushed),
-    /// filled up to `n_slots` slots.
-    fn in_frame<T>(
-        &mut self,
-        new_base: usize,
-        n_slots: usize,
-        f: impl FnOnce(&mut Env<'r>) -> Fallible<T>,
-    ) -> Fallible<T> {
+        let new_base = self.stack.len();
+        self.stack.extend(args);
         self.stack.resize(new_base + n_slots, Value::Int(0));
         let (old_base, old_depth) = (self.base, self.depth);
         self.base = new_base;

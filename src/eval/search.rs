@@ -288,7 +288,8 @@ impl SgSink {
         key: &Key,
         span: Span,
     ) -> Fallible<bool> {
-        env.with_int_frame(&inst.statics, key.coords(), kernel.n_slots, span, |env| {
+        let frame = inst.statics.iter().cloned().chain(key.int_args());
+        env.with_frame(frame, kernel.n_slots, span, |env| {
             self.kernel_moves(env, instance, inst, kernel)
         })
     }

@@ -179,7 +179,8 @@ pub fn satisfies_where(
     let check = |env: &mut Env| expect_bool(&cond(env)?, wspan);
     if key.shape() == int_shape(key.len()) && key.generic.is_none() {
         // Integer arguments: no values to build.
-        return env.with_int_frame(&inst.statics, key.coords(), g.n_slots, span, check);
+        let frame = inst.statics.iter().cloned().chain(key.int_args());
+        return env.with_frame(frame, g.n_slots, span, check);
     }
     let args = key.to_args();
     let frame = inst.statics.iter().chain(args.iter()).cloned();

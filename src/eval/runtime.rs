@@ -252,6 +252,12 @@ impl<'r> Env<'r> {
         &self.stack[self.base + slot as usize]
     }
 
+    /// The current frame's slots, for integer code.
+    #[inline]
+    pub fn frame(&self) -> &[Value] {
+        &self.stack[self.base..]
+    }
+
     #[inline]
     pub fn set_local(&mut self, slot: u32, v: Value) {
         let i = self.base + slot as usize;

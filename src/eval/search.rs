@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use super::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, Kernel, KernelMove, OptionBatch, Sink,
-    Target,
+    Target, KERNEL_FRAME,
 };
 use super::memo::{Key, Located, State, BIG, MAX_ARGS};
 use super::runtime::{Env, Instance, Rules};
-use super::value::{Game, InstanceId, Position};
+use super::value::{Game, InstanceId, Position, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
@@ -78,7 +78,9 @@ struct Frame {
 
 /// Collects the values of a position's options and the options still unknown.
 struct SgSink {
-    /// seen[v] == stamp: value v occurs among the current options.
+    /// seen[seen_slot(v)] == stamp: value v occurs among the current
+    /// options. Slots are dense memo byte codes, so a strided scan marks
+    /// `seen[byte]` without decoding; see `seen_slot`.
     seen: Vec<u32>,
     stamp: u32,
     pending: Vec<(InstanceId, Key)>,
@@ -104,20 +106,22 @@ impl SgSink {
     fn add(&mut self, v: u64) {
         // The mex is at most the number of options, so larger values never
         // matter; the array grows with the options.
-        if (v as usize) < self.seen.len() {
-            self.seen[v as usize] = self.stamp;
-        } else if v < (1 << 26) {
-            self.seen.resize((v as usize + 1).next_power_of_two(), 0);
-            self.seen[v as usize] = self.stamp;
+        if v >= 1 << 26 {
+            return;
         }
+        let i = seen_slot(v);
+        if i >= self.seen.len() {
+            self.seen.resize((i + 1).next_power_of_two(), 0);
+        }
+        self.seen[i] = self.stamp;
     }
 
     fn mex(&self) -> u64 {
         let mut m = 0;
-        while m < self.seen.len() && self.seen[m] == self.stamp {
+        while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {
             m += 1;
         }
-        m as u64
+        m
     }
 
     /// The value of an option position, or None if it is pending or not a
@@ -277,8 +281,9 @@ impl SgSink {
 
 impl SgSink {
     /// Marks the values of the options of `key` through the game's kernel.
-    /// False when some integer code needs the general path; the caller then
-    /// starts the position over with `enumerate`.
+    /// False when some integer code needs the general path (or a static
+    /// argument is not an integer); the caller then starts the position
+    /// over with `enumerate`.
     fn run_kernel(
         &mut self,
         env: &mut Env,
@@ -286,12 +291,18 @@ impl SgSink {
         inst: &Instance,
         kernel: &Kernel,
         key: &Key,
-        span: Span,
     ) -> Fallible<bool> {
-        let frame = inst.statics.iter().cloned().chain(key.int_args());
-        env.with_frame(frame, kernel.n_slots, span, |env| {
-            self.kernel_moves(env, instance, inst, kernel)
-        })
+        let mut ints = [0i64; KERNEL_FRAME];
+        let n_statics = inst.statics.len();
+        for (x, s) in ints.iter_mut().zip(inst.statics.iter()) {
+            match s {
+                Value::Int(n) => *x = *n,
+                _ => return Ok(false),
+            }
+        }
+        let n = n_statics + key.len();
+        ints[n_statics..n].copy_from_slice(key.coords());
+        self.kernel_moves(env, instance, inst, kernel, &ints[..n])
     }
 
     fn kernel_moves(
@@ -300,6 +311,7 @@ impl SgSink {
         instance: InstanceId,
         inst: &Instance,
         kernel: &Kernel,
+        ints: &[i64],
     ) -> Fallible<bool> {
         let mut coords = [0i64; MAX_ARGS as usize];
         for m in &kernel.moves {
@@ -312,7 +324,7 @@ impl SgSink {
                     bases,
                     coefs,
                 } => {
-                    let bounds = lo.eval(env).zip(hi.eval(env)).and_then(|(a, b)| {
+                    let bounds = lo.eval(ints).zip(hi.eval(ints)).and_then(|(a, b)| {
                         Some((a, if *inclusive { b.checked_add(1)? } else { b }))
                     });
                     let Some((a, b)) = bounds else {
@@ -323,7 +335,7 @@ impl SgSink {
                     }
                     let n = bases.len();
                     for (x, base) in coords.iter_mut().zip(bases) {
-                        match base.eval(env) {
+                        match base.eval(ints) {
                             Some(v) => *x = v,
                             None => return Ok(false),
                         }
@@ -344,14 +356,14 @@ impl SgSink {
                     self.scan_in(env, inst, &run)?;
                 }
                 KernelMove::Single { guard, args } => {
-                    match guard.as_ref().map(|g| g(env)) {
+                    match guard.as_ref().map(|g| g(ints)) {
                         None | Some(Some(true)) => {}
                         Some(Some(false)) => continue,
                         Some(None) => return Ok(false),
                     }
                     let n = args.len();
                     for (x, arg) in coords.iter_mut().zip(args) {
-                        match arg.eval(env) {
+                        match arg.eval(ints) {
                             Some(v) => *x = v,
                             None => return Ok(false),
                         };
@@ -378,6 +390,24 @@ impl SgSink {
     }
 }
 
+/// Where `SgSink::seen` marks the value `v`: at its dense memo byte
+/// (`v + 4`) while that is a value byte, past the `BIG` byte above. Bytes
+/// that are not values (0..=3 and `BIG`) have slots of their own, which a
+/// scan checks afterwards.
+#[inline]
+fn seen_slot(v: u64) -> usize {
+    if v < (BIG - 4) as u64 {
+        v as usize + 4
+    } else {
+        v as usize + 5
+    }
+}
+
+/// The dense bytes that mean "no value here yet" (`State::encode`):
+/// unknown, on the search path, valid; and `BIG`, a value kept elsewhere.
+/// (Byte 2, not a position, has a slot that nothing reads.)
+const NO_VALUE_BYTES: [usize; 4] = [0, 1, 3, BIG as usize];
+
 /// The hot loop of the search: marks the values of the options `lo..hi`
 /// whose dense bytes are `first + stride * (k - lo)`, and collects the
 /// options whose byte holds no value yet (in ascending order) in `slow`.
@@ -392,7 +422,7 @@ fn scan_dense(
     seen: &mut [u32],
     slow: &mut Vec<i64>,
 ) {
-    // Dense bytes 4..=254 hold values 0..=250: `seen` always has 256 slots.
+    // `seen` is indexed by byte codes: it always has at least 256 slots.
     let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
     let (lo, hi) = (ks.start, ks.end);
     let n = if stride == 0 { 1 } else { (hi - lo) as usize };
@@ -405,17 +435,7 @@ fn scan_dense(
             stride.unsigned_abs(),
         )
     };
-    // Options without a value are rare: the loop only notes that there are
-    // some, which keeps it small; a second pass collects them.
-    let mut missing = false;
-    let mut mark = |code: u8| {
-        let v = code.wrapping_sub(4);
-        if v < BIG - 4 {
-            seen[v as usize] = stamp;
-        } else {
-            missing = true;
-        }
-    };
+    // Every byte marks its slot, values or not: no branch in the loop.
     let mut idx = start;
     // Four options a step: fewer loop checks.
     for _ in 0..n / 4 {
@@ -425,17 +445,20 @@ fn scan_dense(
             dense[idx + 2 * step],
             dense[idx + 3 * step],
         );
-        mark(a);
-        mark(b);
-        mark(c);
-        mark(d);
+        seen[a as usize] = stamp;
+        seen[b as usize] = stamp;
+        seen[c as usize] = stamp;
+        seen[d as usize] = stamp;
         idx += 4 * step;
     }
     for _ in 0..n % 4 {
-        mark(dense[idx]);
+        seen[dense[idx] as usize] = stamp;
         idx += step;
     }
+    // Options without a value are rare: a second pass collects them.
+    let missing = NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp);
     if missing {
+        NO_VALUE_BYTES.iter().for_each(|&b| seen[b] = 0);
         let k_at = |j: usize| {
             if stride >= 0 {
                 lo + j as i64
@@ -446,7 +469,7 @@ fn scan_dense(
         let before = slow.len();
         slow.extend(
             (0..n)
-                .filter(|&j| dense[start + j * step].wrapping_sub(4) >= BIG - 4)
+                .filter(|&j| NO_VALUE_BYTES.contains(&(dense[start + j * step] as usize)))
                 .map(k_at),
         );
         if stride < 0 {
@@ -588,7 +611,7 @@ fn value_directly(
         }
     };
     sink.start();
-    let done = sink.run_kernel(env, instance, &inst, kernel, key, span)?;
+    let done = sink.run_kernel(env, instance, &inst, kernel, key)?;
     if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {
         sink.cycle_at = None;
         return Ok(None);
@@ -668,7 +691,7 @@ fn run_search(
                     && top.key.shape() == k.shape
                     && top.key.generic.is_none() =>
             {
-                let done = sink.run_kernel(env, instance, &inst, k, &top.key, span)?;
+                let done = sink.run_kernel(env, instance, &inst, k, &top.key)?;
                 if !done {
                     // Some code needs the general path: start over there.
                     sink.start();

@@ -5,54 +5,83 @@
 
 use super::*;
 
+/// Where integer code reads its locals: the frame of values of the general
+/// path, or the frame of integers of a kernel (`[i64]`), which needs no tag
+/// checks and no values built.
+pub(crate) trait Locals: 'static {
+    /// The integer in `slot`; `None` if it holds something else.
+    fn int(&self, slot: Slot) -> Option<i64>;
+    /// The value in `slot`, where the frame holds values.
+    fn value(&self, slot: Slot) -> Option<&Value>;
+}
+
+impl Locals for [Value] {
+    #[inline]
+    fn int(&self, slot: Slot) -> Option<i64> {
+        match self[slot as usize] {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn value(&self, slot: Slot) -> Option<&Value> {
+        Some(&self[slot as usize])
+    }
+}
+
+impl Locals for [i64] {
+    #[inline]
+    fn int(&self, slot: Slot) -> Option<i64> {
+        self.get(slot as usize).copied()
+    }
+
+    #[inline]
+    fn value(&self, _slot: Slot) -> Option<&Value> {
+        None
+    }
+}
+
 /// Integer-only code; `None` means "not the simple case".
-pub(crate) type IntCode = Box<dyn Fn(&Env) -> Option<i64>>;
+pub(crate) type IntCode<L = [Value]> = Box<dyn Fn(&L) -> Option<i64>>;
 /// Boolean code over integers; `None` means "not the simple case".
-pub(crate) type BoolCode = Box<dyn Fn(&Env) -> Option<bool>>;
+pub(crate) type BoolCode<L = [Value]> = Box<dyn Fn(&L) -> Option<bool>>;
 
 /// An operand of integer code: its two commonest forms are kept apart, so
 /// that hot paths read them without a call.
-pub(crate) enum Operand {
+pub(crate) enum Operand<L: ?Sized = [Value]> {
     Local(Slot),
     Const(i64),
-    Code(IntCode),
+    Code(IntCode<L>),
 }
 
-impl Operand {
+impl<L: Locals + ?Sized> Operand<L> {
     #[inline]
-    pub(crate) fn eval(&self, env: &Env) -> Option<i64> {
+    pub(crate) fn eval(&self, locals: &L) -> Option<i64> {
         match self {
-            Operand::Local(slot) => int_at(env, *slot),
+            Operand::Local(slot) => locals.int(*slot),
             Operand::Const(c) => Some(*c),
-            Operand::Code(code) => code(env),
+            Operand::Code(code) => code(locals),
         }
     }
 }
 
-#[inline]
-pub(crate) fn int_at(env: &Env, slot: Slot) -> Option<i64> {
-    match env.local(slot) {
-        Value::Int(n) => Some(*n),
-        _ => None,
-    }
-}
-
 /// Integer code for `f(l, r)`, specialised on the operands' forms.
-pub(crate) fn shaped(
+pub(crate) fn shaped<L: Locals + ?Sized>(
     f: impl Fn(i64, i64) -> Option<i64> + 'static,
-    l: Operand,
-    r: Operand,
-) -> IntCode {
+    l: Operand<L>,
+    r: Operand<L>,
+) -> IntCode<L> {
     use Operand::*;
     match (l, r) {
-        (Local(a), Local(b)) => Box::new(move |env| f(int_at(env, a)?, int_at(env, b)?)),
-        (Local(a), Const(c)) => Box::new(move |env| f(int_at(env, a)?, c)),
-        (Const(c), Local(b)) => Box::new(move |env| f(c, int_at(env, b)?)),
-        (Code(x), Const(c)) => Box::new(move |env| f(x(env)?, c)),
-        (Const(c), Code(y)) => Box::new(move |env| f(c, y(env)?)),
-        (Code(x), Local(b)) => Box::new(move |env| f(x(env)?, int_at(env, b)?)),
-        (Local(a), Code(y)) => Box::new(move |env| f(int_at(env, a)?, y(env)?)),
-        (Code(x), Code(y)) => Box::new(move |env| f(x(env)?, y(env)?)),
+        (Local(a), Local(b)) => Box::new(move |x| f(x.int(a)?, x.int(b)?)),
+        (Local(a), Const(c)) => Box::new(move |x| f(x.int(a)?, c)),
+        (Const(c), Local(b)) => Box::new(move |x| f(c, x.int(b)?)),
+        (Code(p), Const(c)) => Box::new(move |x| f(p(x)?, c)),
+        (Const(c), Code(q)) => Box::new(move |x| f(c, q(x)?)),
+        (Code(p), Local(b)) => Box::new(move |x| f(p(x)?, x.int(b)?)),
+        (Local(a), Code(q)) => Box::new(move |x| f(x.int(a)?, q(x)?)),
+        (Code(p), Code(q)) => Box::new(move |x| f(p(x)?, q(x)?)),
         (Const(a), Const(b)) => {
             let v = f(a, b);
             Box::new(move |_| v)
@@ -64,7 +93,7 @@ impl Compiler<'_> {
     /// Integer arithmetic on locals and constants without building values.
     /// `None` at run time (not an integer, overflow, division by zero) sends
     /// the caller to the value path, which reports the error properly.
-    pub(crate) fn int_expr(&self, e: &IrExpr) -> Option<IntCode> {
+    pub(crate) fn int_expr<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<IntCode<L>> {
         match &e.kind {
             IrKind::Const(Value::Int(n)) => {
                 let n = *n;
@@ -72,10 +101,7 @@ impl Compiler<'_> {
             }
             IrKind::Local(slot) => {
                 let slot = *slot;
-                Some(Box::new(move |env| match env.local(slot) {
-                    Value::Int(n) => Some(*n),
-                    _ => None,
-                }))
+                Some(Box::new(move |x: &L| x.int(slot)))
             }
             IrKind::Binary { op, lhs, rhs, .. }
                 if matches!(
@@ -117,8 +143,8 @@ impl Compiler<'_> {
             } if args.len() == 2 => {
                 let (l, r) = (self.int_expr(&args[0])?, self.int_expr(&args[1])?);
                 let max = *b == Builtin::Max;
-                Some(Box::new(move |env| {
-                    let (a, b) = (l(env)?, r(env)?);
+                Some(Box::new(move |x| {
+                    let (a, b) = (l(x)?, r(x)?);
                     Some(if max { a.max(b) } else { a.min(b) })
                 }))
             }
@@ -127,16 +153,16 @@ impl Compiler<'_> {
                 args,
             } => {
                 let x = self.int_expr(&args[0])?;
-                Some(Box::new(move |env| x(env)?.checked_abs()))
+                Some(Box::new(move |l| x(l)?.checked_abs()))
             }
             IrKind::Index { target, index } if matches!(target.kind, IrKind::Local(_)) => {
                 let IrKind::Local(slot) = target.kind else {
                     unreachable!()
                 };
                 let index = self.int_expr(index)?;
-                Some(Box::new(move |env| {
-                    let i = usize::try_from(index(env)?).ok()?;
-                    match env.local(slot) {
+                Some(Box::new(move |x| {
+                    let i = usize::try_from(index(x)?).ok()?;
+                    match x.value(slot)? {
                         Value::List(xs) | Value::Tuple(xs) => match xs.get(i)? {
                             Value::Int(n) => Some(*n),
                             _ => None,
@@ -152,7 +178,7 @@ impl Compiler<'_> {
                 let IrKind::Local(slot) = args[0].kind else {
                     unreachable!()
                 };
-                Some(Box::new(move |env| match env.local(slot) {
+                Some(Box::new(move |x: &L| match x.value(slot)? {
                     Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => Some(xs.len() as i64),
                     _ => None,
                 }))
@@ -172,7 +198,7 @@ impl Compiler<'_> {
     }
 
     /// `e` as an operand of integer code.
-    pub(crate) fn operand(&self, e: &IrExpr) -> Option<Operand> {
+    pub(crate) fn operand<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<Operand<L>> {
         Some(match e.kind {
             IrKind::Local(s) => Operand::Local(s),
             IrKind::Const(Value::Int(c)) => Operand::Const(c),
@@ -182,7 +208,7 @@ impl Compiler<'_> {
 
     /// Comparisons of integer code joined by `and`, `or`, `not`, without
     /// building values; `None` at run time sends the caller to the value path.
-    pub(crate) fn bool_expr(&self, e: &IrExpr) -> Option<BoolCode> {
+    pub(crate) fn bool_expr<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<BoolCode<L>> {
         match &e.kind {
             IrKind::Const(Value::Bool(b)) => {
                 let b = *b;
@@ -190,18 +216,18 @@ impl Compiler<'_> {
             }
             IrKind::Unary(UnaryOp::Not, x) => {
                 let x = self.bool_expr(x)?;
-                Some(Box::new(move |env| x(env).map(|b| !b)))
+                Some(Box::new(move |l| x(l).map(|b| !b)))
             }
             IrKind::Binary { op, lhs, rhs, .. } => match op {
                 BinaryOp::And | BinaryOp::Or => {
                     let (l, r) = (self.bool_expr(lhs)?, self.bool_expr(rhs)?);
                     let want = *op == BinaryOp::Or;
-                    Some(Box::new(move |env| {
-                        let a = l(env)?;
+                    Some(Box::new(move |x| {
+                        let a = l(x)?;
                         if a == want {
                             return Some(want);
                         }
-                        r(env)
+                        r(x)
                     }))
                 }
                 BinaryOp::Eq
@@ -212,8 +238,8 @@ impl Compiler<'_> {
                 | BinaryOp::Ge => {
                     let (l, r) = (self.int_expr(lhs)?, self.int_expr(rhs)?);
                     let op = *op;
-                    Some(Box::new(move |env| {
-                        let (a, b) = (l(env)?, r(env)?);
+                    Some(Box::new(move |x| {
+                        let (a, b) = (l(x)?, r(x)?);
                         Some(match op {
                             BinaryOp::Eq => a == b,
                             BinaryOp::Ne => a != b,

@@ -3,20 +3,23 @@
 //! When every move of a game leads to a position of the same game (same
 //! static arguments) whose integer arguments are integer code of the
 //! position's arguments, the search need not go through frames of values,
-//! move closures and keys for each position: it sets the integer arguments
-//! in a frame and, per move, evaluates a few integer codes and reads the
-//! memo directly (a strided run for `k in lo..hi` with arguments affine in
+//! move closures and keys for each position: it puts the static arguments
+//! and arguments in a frame of integers and, per move, evaluates a few
+//! integer codes on it and reads the memo directly (a strided run for `k in lo..hi` with arguments affine in
 //! `k`, one read for a move without bindings). Moves of any other form keep
 //! the game on the general path (`None`).
 
 use super::*;
 
+/// The most slots (static arguments, then arguments) of a kernel's frame.
+pub(crate) const KERNEL_FRAME: usize = 16;
+
 /// The moves of one game in kernel form; used for positions whose
-/// arguments are all integers.
+/// arguments (and static arguments) are all integers. Its code reads a
+/// frame of integers: the static arguments, then the arguments.
 pub(crate) struct Kernel {
     /// The key shape of a position of `n_params` integer arguments.
     pub shape: Shape,
-    pub n_slots: usize,
     pub moves: Vec<KernelMove>,
 }
 
@@ -24,16 +27,16 @@ pub(crate) enum KernelMove {
     /// `name(k in lo..hi) -> G(bases + coefs * k)`.
     Run {
         slot: Slot,
-        lo: Operand,
-        hi: Operand,
+        lo: Operand<[i64]>,
+        hi: Operand<[i64]>,
         inclusive: bool,
-        bases: Vec<Operand>,
+        bases: Vec<Operand<[i64]>>,
         coefs: Vec<i64>,
     },
     /// `name if guard -> G(args)`.
     Single {
-        guard: Option<BoolCode>,
-        args: Vec<Operand>,
+        guard: Option<BoolCode<[i64]>>,
+        args: Vec<Operand<[i64]>>,
     },
 }
 
@@ -43,7 +46,11 @@ impl Compiler<'_> {
         let IrGameBody::Moves(moves) = &g.body else {
             return None;
         };
-        if moves.is_empty() || g.n_params == 0 || g.n_params > MAX_ARGS as usize {
+        if moves.is_empty()
+            || g.n_params == 0
+            || g.n_params > MAX_ARGS as usize
+            || g.n_statics + g.n_params > KERNEL_FRAME
+        {
             return None;
         }
         let moves = moves
@@ -52,7 +59,6 @@ impl Compiler<'_> {
             .collect::<Option<Vec<_>>>()?;
         Some(Kernel {
             shape: int_shape(g.n_params),
-            n_slots: g.n_slots,
             moves,
         })
     }
@@ -101,7 +107,7 @@ impl Compiler<'_> {
     }
 
     /// `e` as `base + coef * k`, the base as an operand.
-    fn affine_operand(&self, e: &IrExpr, k: Slot) -> Option<(Operand, i64)> {
+    fn affine_operand(&self, e: &IrExpr, k: Slot) -> Option<(Operand<[i64]>, i64)> {
         if !mentions(e, k) {
             return Some((self.operand(e)?, 0));
         }

@@ -27,7 +27,7 @@ use smallvec::SmallVec;
 
 pub use calls::*;
 use int_code::*;
-pub(crate) use kernel::{Kernel, KernelMove};
+pub(crate) use kernel::{Kernel, KernelMove, KERNEL_FRAME};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;

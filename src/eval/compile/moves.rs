@@ -25,7 +25,7 @@ impl ArgWriter {
                 Value::Int(n) => key.push_int(*n),
                 v => key.push_value(v),
             },
-            ArgWriter::Int(code) => match code(env) {
+            ArgWriter::Int(code) => match code(env.frame()) {
                 Some(n) => key.push_int(n),
                 None => false,
             },
@@ -134,7 +134,7 @@ impl<'f> Template<'f> {
                     Tag::Int
                 }
                 ArgForm::Affine(base, coef) => {
-                    bases.push(base(env)?);
+                    bases.push(base(env.frame())?);
                     coefs.push(*coef);
                     Tag::Int
                 }
@@ -142,7 +142,7 @@ impl<'f> Template<'f> {
                     let Value::List(xs) = env.local(*slot) else {
                         return None;
                     };
-                    let i = index(env)?;
+                    let i = index(env.frame())?;
                     if i < 0 || i as usize >= xs.len() {
                         return None;
                     }
@@ -273,7 +273,7 @@ impl<'f> Template<'f> {
                     .map(|(&base, &coef)| base + coef * k),
             );
             for &(at, code) in &self.per_option {
-                match code(env) {
+                match code(env.frame()) {
                     Some(v) => coords[start + at] = v,
                     None => {
                         coords.truncate(start);
@@ -342,7 +342,7 @@ impl Compiler<'_> {
                 if let Some((fast, guard, span)) = &guard {
                     // The integer form decides when it can; the value form
                     // otherwise (and reports any error).
-                    let holds = match fast.as_ref().and_then(|f| f(env)) {
+                    let holds = match fast.as_ref().and_then(|f| f(env.frame())) {
                         Some(b) => b,
                         None => expect_bool(&guard(env)?, *span)?,
                     };
@@ -421,7 +421,7 @@ impl Compiler<'_> {
         let plain_shape = int_shape(forms.len());
         Some(Box::new(move |env, sink| {
             run_clauses(env, &clauses, &mut |env| {
-                let bounds = lo(env).zip(hi(env)).and_then(|(a, b)| {
+                let bounds = lo(env.frame()).zip(hi(env.frame())).and_then(|(a, b)| {
                     let b = if inclusive { b.checked_add(1)? } else { b };
                     Some((a, b))
                 });
@@ -437,7 +437,7 @@ impl Compiler<'_> {
                         let ArgForm::Affine(base, _) = f else {
                             unreachable!("plain forms are affine")
                         };
-                        match base(env) {
+                        match base(env.frame()) {
                             Some(x) => *v = x,
                             None => {
                                 return generic_innermost(env, &fallback_clauses, &fallback, sink)
@@ -504,7 +504,11 @@ impl Compiler<'_> {
 
     /// `e` as `base + coef * k`: an integer base not mentioning `k` and a
     /// constant coefficient.
-    pub(crate) fn affine_in(&self, e: &IrExpr, k: Slot) -> Option<(IntCode, i64)> {
+    pub(crate) fn affine_in<L: Locals + ?Sized>(
+        &self,
+        e: &IrExpr,
+        k: Slot,
+    ) -> Option<(IntCode<L>, i64)> {
         if !mentions(e, k) {
             return Some((self.int_expr(e)?, 0));
         }
@@ -521,8 +525,8 @@ impl Compiler<'_> {
                         lc.checked_add(rc)?
                     };
                     Some((
-                        Box::new(move |env| {
-                            let (x, y) = (lb(env)?, rb(env)?);
+                        Box::new(move |l: &L| {
+                            let (x, y) = (lb(l)?, rb(l)?);
                             if sub {
                                 x.checked_sub(y)
                             } else {
@@ -540,7 +544,7 @@ impl Compiler<'_> {
                     };
                     let (b, coef) = self.affine_in(other, k)?;
                     Some((
-                        Box::new(move |env| b(env)?.checked_mul(c)),
+                        Box::new(move |l: &L| b(l)?.checked_mul(c)),
                         coef.checked_mul(c)?,
                     ))
                 }
@@ -644,7 +648,7 @@ impl Compiler<'_> {
                 };
                 let (index, value) = (int_or_value(&args[1]), int_or_value(&args[2]));
                 Box::new(move |env, key| {
-                    let (Some(i), Some(v)) = (index(env), value(env)) else {
+                    let (Some(i), Some(v)) = (index(env.frame()), value(env.frame())) else {
                         return Ok(false);
                     };
                     let Value::List(xs) = env.local(slot) else {
@@ -687,7 +691,7 @@ impl Compiler<'_> {
             }
             _ => {
                 if let Some(int) = self.int_expr(e) {
-                    return Box::new(move |env, key| match int(env) {
+                    return Box::new(move |env, key| match int(env.frame()) {
                         Some(n) => Ok(key.push_int(n)),
                         None => Ok(false),
                     });

@@ -79,6 +79,14 @@ fn errors_come_from_the_general_path() {
         print sg(Big(3, 5))",
     );
     assert!(overflow.contains("failure") && overflow.contains("overflow"));
+    // An overflow inside a run: the first option fits, later ones do not.
+    let in_run = same_both_ways(
+        "game R(a, b) {
+            move m(k in 0..a) -> R(k, 9223372036854775800 + 8 * k)
+        }
+        print sg(R(3, 0))",
+    );
+    assert!(in_run.contains("failure") && in_run.contains("overflow"));
     let loopy = same_both_ways(
         "game L(a) {
             move up if a < 3 -> L(a + 1)

@@ -535,7 +535,8 @@ impl Memo {
     }
 
     /// Where the positions `bases + coefs * k` (integer arguments), `k` in
-    /// `lo..hi`, lie in the dense window, if they all do: the window's
+    /// `lo..hi` (not empty), lie in the dense window, if they all do (and
+    /// fit in 64 bits): the window's
     /// bytes, the first index and the stride between consecutive `k`.
     /// Bytes 4..=254 are values 0..=250 (`State::encode`); `BIG` means a
     /// larger value, kept elsewhere.
@@ -555,18 +556,16 @@ impl Memo {
         }
         // Affine coordinates are monotone in k: both ends in the window
         // put the whole run in it.
-        let (mut first, mut stride) = (0usize, 0isize);
-        for i in 0..table.n_coords {
-            let (base, coef) = (bases[i], coefs[i]);
-            let (at_lo, at_hi) = (base + coef * lo, base + coef * (hi - 1));
-            let bits = table.bits[i];
-            if (at_lo as u64) >> bits != 0 || (at_hi as u64) >> bits != 0 {
-                return None;
-            }
-            first |= (at_lo as usize) << table.shifts[i];
-            stride += (coef as isize) << table.shifts[i];
+        let (mut first, mut stride, mut outside) = (0usize, 0isize, 0u64);
+        let per_coord = bases.iter().zip(coefs).zip(&table.bits).zip(&table.shifts);
+        for (((&base, &coef), &bits), &shift) in per_coord {
+            let at_lo = base.checked_add(coef.checked_mul(lo)?)?;
+            let at_hi = base.checked_add(coef.checked_mul(hi - 1)?)?;
+            outside |= ((at_lo | at_hi) as u64) >> bits;
+            first |= (at_lo as usize) << shift;
+            stride += (coef as isize) << shift;
         }
-        Some((&table.dense, first, stride))
+        (outside == 0).then_some((&table.dense[..], first, stride))
     }
 
     /// The state of the flattened position with this shape and coordinates.

@@ -117,7 +117,15 @@ impl SgSink {
     }
 
     fn mex(&self) -> u64 {
-        let mut m = 0;
+        // Values below `BIG - 4` have consecutive slots from 4 on.
+        let small = (BIG - 4) as usize;
+        if let Some(m) = self.seen[4..4 + small]
+            .iter()
+            .position(|&s| s != self.stamp)
+        {
+            return m as u64;
+        }
+        let mut m = small as u64;
         while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {
             m += 1;
         }
@@ -163,7 +171,8 @@ enum Lookup {
 
 impl Sink for SgSink {
     fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
-        self.scan(env, run)
+        // Moves hand over only runs whose arguments fit (`affine_fits`).
+        self.scan(env, run).map(|_| ())
     }
 
     fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
@@ -240,16 +249,16 @@ impl SgSink {
 
 impl SgSink {
     /// Reads a run of options through the memo with a stride; positions
-    /// the memo cannot answer yet go through `lookup` one by one.
-    fn scan(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+    /// the memo cannot answer yet go through `lookup` one by one. False,
+    /// with nothing marked, if some option's arguments overflow.
+    fn scan(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<bool> {
         let inst = self.instance(env, run.instance);
         self.scan_in(env, &inst, run)
     }
 
     /// `scan` with the run's instance at hand.
-    fn scan_in(&mut self, env: &mut Env, inst: &Instance, run: &AffineRun<'_>) -> Fallible<()> {
-        let mut slow = std::mem::take(&mut self.slow);
-        slow.clear();
+    fn scan_in(&mut self, env: &mut Env, inst: &Instance, run: &AffineRun<'_>) -> Fallible<bool> {
+        self.slow.clear();
         {
             let mut memo = inst.memo.borrow_mut();
             match memo.dense_run(run.shape, run.bases, run.coefs, run.lo, run.hi) {
@@ -260,12 +269,16 @@ impl SgSink {
                     run.lo..run.hi,
                     self.stamp,
                     &mut self.seen,
-                    &mut slow,
+                    &mut self.slow,
                 ),
-                None => slow.extend(run.lo..run.hi),
+                None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
+                    self.slow.extend(run.lo..run.hi)
+                }
+                None => return Ok(false),
             }
         }
-        if !slow.is_empty() {
+        if !self.slow.is_empty() {
+            let slow = std::mem::take(&mut self.slow);
             let mut key = Key::default();
             for &k in &slow {
                 run.key_at(k, &mut key);
@@ -273,9 +286,9 @@ impl SgSink {
                     self.add(v);
                 }
             }
+            self.slow = slow;
         }
-        self.slow = slow;
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -340,9 +353,6 @@ impl SgSink {
                             None => return Ok(false),
                         }
                     }
-                    if !affine_fits(&coords[..n], coefs, a, b) {
-                        return Ok(false);
-                    }
                     let run = AffineRun {
                         instance,
                         slot: *slot,
@@ -353,7 +363,9 @@ impl SgSink {
                         bases: &coords[..n],
                         coefs,
                     };
-                    self.scan_in(env, inst, &run)?;
+                    if !self.scan_in(env, inst, &run)? {
+                        return Ok(false);
+                    }
                 }
                 KernelMove::Single { guard, args } => {
                     match guard.as_ref().map(|g| g(ints)) {

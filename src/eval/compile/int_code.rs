@@ -236,10 +236,10 @@ impl Compiler<'_> {
                 | BinaryOp::Le
                 | BinaryOp::Gt
                 | BinaryOp::Ge => {
-                    let (l, r) = (self.int_expr(lhs)?, self.int_expr(rhs)?);
+                    let (l, r) = (self.operand(lhs)?, self.operand(rhs)?);
                     let op = *op;
                     Some(Box::new(move |x| {
-                        let (a, b) = (l(x)?, r(x)?);
+                        let (a, b) = (l.eval(x)?, r.eval(x)?);
                         Some(match op {
                             BinaryOp::Eq => a == b,
                             BinaryOp::Ne => a != b,

@@ -70,6 +70,23 @@ fn where_clauses_divisions_and_negative_strides() {
 }
 
 #[test]
+fn options_next_to_the_position() {
+    // Moves that change one argument are read next to the position's own
+    // memo entry: downwards with a stride, upwards past the memo's window,
+    // asked largest first so that many options are unknown when reached.
+    let out = same_both_ways(
+        "game Up(a, b) {
+            move down(k in 1..=a / 2) -> Up(a - 2 * k, b)
+            move side(k in 0..b) -> Up(a, k)
+            move up if a % 2 == 0 and a < 40 -> Up(a + 1, b)
+        }
+        print [sg(Up(a, b)) for a in reversed(list(0..=30)), b in reversed(list(0..=4))]
+        print [sg(Up(a, b)) for a in 0..=33, b in 0..=5]",
+    );
+    assert!(out.lines().count() == 2 && !out.contains("failure"));
+}
+
+#[test]
 fn errors_come_from_the_general_path() {
     // An overflow in an argument and a cycle are reported the same way.
     let overflow = same_both_ways(

@@ -559,13 +559,46 @@ impl Memo {
         let (mut first, mut stride, mut outside) = (0usize, 0isize, 0u64);
         let per_coord = bases.iter().zip(coefs).zip(&table.bits).zip(&table.shifts);
         for (((&base, &coef), &bits), &shift) in per_coord {
-            let at_lo = base.checked_add(coef.checked_mul(lo)?)?;
-            let at_hi = base.checked_add(coef.checked_mul(hi - 1)?)?;
+            let (at_lo, at_hi) = if coef == 0 {
+                (base, base)
+            } else {
+                (
+                    base.checked_add(coef.checked_mul(lo)?)?,
+                    base.checked_add(coef.checked_mul(hi - 1)?)?,
+                )
+            };
             outside |= ((at_lo | at_hi) as u64) >> bits;
             first |= (at_lo as usize) << shift;
             stride += (coef as isize) << shift;
         }
         (outside == 0).then_some((&table.dense[..], first, stride))
+    }
+
+    /// `dense_run` for options that differ from the located position only
+    /// in coordinate `coord`, which goes from `from` to `to` in steps of
+    /// `coef` (`to = from + coef * (n - 1)`): the window's bytes, the first
+    /// index and the stride, if the location is current and the options
+    /// lie in the window.
+    #[inline]
+    pub fn line_run(
+        &self,
+        at: Located,
+        coord: usize,
+        from: i64,
+        to: i64,
+        coef: i64,
+    ) -> Option<(&[u8], usize, isize)> {
+        let table = &self.shapes.get(at.table)?.1;
+        if table.layout != at.layout || coord >= table.n_coords {
+            return None;
+        }
+        let (bits, shift) = (table.bits[coord], table.shifts[coord]);
+        if ((from | to) as u64) >> bits != 0 {
+            return None;
+        }
+        let mask = ((1usize << bits) - 1) << shift;
+        let first = (at.index & !mask) | ((from as usize) << shift);
+        Some((&table.dense[..], first, (coef as isize) << shift))
     }
 
     /// The state of the flattened position with this shape and coordinates.

@@ -2,6 +2,7 @@
 //! state limit. Sums never reach it as products: their value is the xor of
 //! their components' values (the Sprague-Grundy theorem).
 
+use std::ops::Range;
 use std::rc::Rc;
 
 use super::compile::{
@@ -114,6 +115,18 @@ impl SgSink {
             self.seen.resize((i + 1).next_power_of_two(), 0);
         }
         self.seen[i] = self.stamp;
+    }
+
+    /// Marks the value a dense memo byte holds (none for "not a
+    /// position"); false, marking nothing, if it holds no value yet.
+    #[inline]
+    fn mark_byte(&mut self, byte: u8) -> bool {
+        if NO_VALUE_BYTES.contains(&(byte as usize)) {
+            return false;
+        }
+        // Byte 2 (not a position) marks a slot nothing reads.
+        self.seen[byte as usize] = self.stamp;
+        true
     }
 
     fn mex(&self) -> u64 {
@@ -262,33 +275,50 @@ impl SgSink {
         {
             let mut memo = inst.memo.borrow_mut();
             match memo.dense_run(run.shape, run.bases, run.coefs, run.lo, run.hi) {
-                Some((dense, first, stride)) => scan_dense(
-                    dense,
-                    first,
-                    stride,
-                    run.lo..run.hi,
-                    self.stamp,
-                    &mut self.seen,
-                    &mut self.slow,
-                ),
+                Some((dense, first, stride)) => {
+                    self.scan_window(dense, first, stride, run.lo..run.hi)
+                }
                 None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
                     self.slow.extend(run.lo..run.hi)
                 }
                 None => return Ok(false),
             }
         }
-        if !self.slow.is_empty() {
-            let slow = std::mem::take(&mut self.slow);
-            let mut key = Key::default();
-            for &k in &slow {
-                run.key_at(k, &mut key);
-                if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
-                    self.add(v);
-                }
-            }
-            self.slow = slow;
-        }
+        self.look_up_slow(env, run)?;
         Ok(true)
+    }
+
+    /// Marks the values of the options `ks` whose dense bytes are
+    /// `first + stride * (k - lo)`; those without a value go to `slow`.
+    #[inline]
+    fn scan_window(&mut self, dense: &[u8], first: usize, stride: isize, ks: Range<i64>) {
+        let stamp = self.stamp;
+        scan_dense(
+            dense,
+            first,
+            stride,
+            ks,
+            stamp,
+            &mut self.seen,
+            &mut self.slow,
+        );
+    }
+
+    /// Looks up the options of `run` that `scan_window` left in `slow`.
+    fn look_up_slow(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        if self.slow.is_empty() {
+            return Ok(());
+        }
+        let slow = std::mem::take(&mut self.slow);
+        let mut key = Key::default();
+        for &k in &slow {
+            run.key_at(k, &mut key);
+            if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
+                self.add(v);
+            }
+        }
+        self.slow = slow;
+        Ok(())
     }
 }
 
@@ -296,14 +326,14 @@ impl SgSink {
     /// Marks the values of the options of `key` through the game's kernel.
     /// False when some integer code needs the general path (or a static
     /// argument is not an integer); the caller then starts the position
-    /// over with `enumerate`.
+    /// over with `enumerate`. `at` is where the memo keeps the position.
     fn run_kernel(
         &mut self,
         env: &mut Env,
-        instance: InstanceId,
-        inst: &Instance,
+        (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
         key: &Key,
+        at: Option<Located>,
     ) -> Fallible<bool> {
         let mut ints = [0i64; KERNEL_FRAME];
         let n_statics = inst.statics.len();
@@ -315,44 +345,80 @@ impl SgSink {
         }
         let n = n_statics + key.len();
         ints[n_statics..n].copy_from_slice(key.coords());
-        self.kernel_moves(env, instance, inst, kernel, &ints[..n])
+        let ints = &ints[..n];
+        for m in &kernel.moves {
+            let done = match m {
+                KernelMove::Run { .. } => {
+                    self.kernel_run(env, (instance, inst), kernel, m, ints, at)?
+                }
+                KernelMove::Single { .. } => {
+                    self.kernel_single(env, (instance, inst), kernel, m, ints, at)?
+                }
+            };
+            if !done {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
-    fn kernel_moves(
+    /// Marks the options of a run move (`KernelMove::Run`).
+    fn kernel_run(
         &mut self,
         env: &mut Env,
-        instance: InstanceId,
-        inst: &Instance,
+        (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
+        m: &KernelMove,
         ints: &[i64],
+        at: Option<Located>,
     ) -> Fallible<bool> {
+        let KernelMove::Run {
+            slot,
+            lo,
+            hi,
+            inclusive,
+            bases,
+            coefs,
+            varies,
+        } = m
+        else {
+            unreachable!("called for runs")
+        };
+        let bounds = lo
+            .eval(ints)
+            .zip(hi.eval(ints))
+            .and_then(|(a, b)| Some((a, if *inclusive { b.checked_add(1)? } else { b })));
+        let Some((a, b)) = bounds else {
+            return Ok(false);
+        };
+        if a >= b {
+            return Ok(true);
+        }
         let mut coords = [0i64; MAX_ARGS as usize];
-        for m in &kernel.moves {
-            match m {
-                KernelMove::Run {
-                    slot,
-                    lo,
-                    hi,
-                    inclusive,
-                    bases,
-                    coefs,
-                } => {
-                    let bounds = lo.eval(ints).zip(hi.eval(ints)).and_then(|(a, b)| {
-                        Some((a, if *inclusive { b.checked_add(1)? } else { b }))
-                    });
-                    let Some((a, b)) = bounds else {
-                        return Ok(false);
-                    };
-                    if a >= b {
-                        continue;
+        // Options next to the position: one coordinate to compute.
+        if let (Some(i), Some(at)) = (*varies, at) {
+            let Some(base) = bases[i].eval(ints) else {
+                return Ok(false);
+            };
+            let end = |k: i64| base.checked_add(coefs[i].checked_mul(k)?);
+            let scanned = match end(a).zip(end(b - 1)) {
+                Some((from, to)) => {
+                    self.slow.clear();
+                    let memo = inst.memo.borrow();
+                    let line = memo.line_run(at, i, from, to, coefs[i]);
+                    if let Some((dense, first, stride)) = line {
+                        self.scan_window(dense, first, stride, a..b);
                     }
+                    line.is_some()
+                }
+                None => false,
+            };
+            if scanned {
+                if !self.slow.is_empty() {
                     let n = bases.len();
-                    for (x, base) in coords.iter_mut().zip(bases) {
-                        match base.eval(ints) {
-                            Some(v) => *x = v,
-                            None => return Ok(false),
-                        }
-                    }
+                    // The position's own arguments are the frame's last.
+                    coords[..n].copy_from_slice(&ints[ints.len() - n..]);
+                    coords[i] = base;
                     let run = AffineRun {
                         instance,
                         slot: *slot,
@@ -363,38 +429,88 @@ impl SgSink {
                         bases: &coords[..n],
                         coefs,
                     };
-                    if !self.scan_in(env, inst, &run)? {
-                        return Ok(false);
-                    }
+                    self.look_up_slow(env, &run)?;
                 }
-                KernelMove::Single { guard, args } => {
-                    match guard.as_ref().map(|g| g(ints)) {
-                        None | Some(Some(true)) => {}
-                        Some(Some(false)) => continue,
-                        Some(None) => return Ok(false),
-                    }
-                    let n = args.len();
-                    for (x, arg) in coords.iter_mut().zip(args) {
-                        match arg.eval(ints) {
-                            Some(v) => *x = v,
-                            None => return Ok(false),
-                        };
-                    }
-                    let known = inst
-                        .memo
-                        .borrow_mut()
-                        .get_coords(kernel.shape, &coords[..n]);
-                    match known {
-                        State::Value(v) => self.add(v),
-                        State::Invalid => {}
-                        _ => {
-                            let mut key = Key::default();
-                            key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                            if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
-                                self.add(v);
-                            }
-                        }
-                    }
+                return Ok(true);
+            }
+        }
+        let n = bases.len();
+        for (x, base) in coords.iter_mut().zip(bases) {
+            match base.eval(ints) {
+                Some(v) => *x = v,
+                None => return Ok(false),
+            }
+        }
+        let run = AffineRun {
+            instance,
+            slot: *slot,
+            lo: a,
+            hi: b,
+            shape: kernel.shape,
+            n_args: n as u8,
+            bases: &coords[..n],
+            coefs,
+        };
+        self.scan_in(env, inst, &run)
+    }
+
+    /// Marks the option of a move without bindings (`KernelMove::Single`).
+    fn kernel_single(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        m: &KernelMove,
+        ints: &[i64],
+        at: Option<Located>,
+    ) -> Fallible<bool> {
+        let KernelMove::Single {
+            guard,
+            args,
+            varies,
+        } = m
+        else {
+            unreachable!("called for single moves")
+        };
+        match guard.as_ref().map(|g| g(ints)) {
+            None | Some(Some(true)) => {}
+            Some(Some(false)) => return Ok(true),
+            Some(None) => return Ok(false),
+        }
+        // An option next to the position: one coordinate to compute.
+        if let (Some(i), Some(at)) = (*varies, at) {
+            let Some(x) = args[i].eval(ints) else {
+                return Ok(false);
+            };
+            let byte = {
+                let memo = inst.memo.borrow();
+                memo.line_run(at, i, x, x, 0)
+                    .map(|(dense, first, _)| dense[first])
+            };
+            if byte.is_some_and(|b| self.mark_byte(b)) {
+                return Ok(true);
+            }
+        }
+        let mut coords = [0i64; MAX_ARGS as usize];
+        let n = args.len();
+        for (x, arg) in coords.iter_mut().zip(args) {
+            match arg.eval(ints) {
+                Some(v) => *x = v,
+                None => return Ok(false),
+            };
+        }
+        let known = inst
+            .memo
+            .borrow_mut()
+            .get_coords(kernel.shape, &coords[..n]);
+        match known {
+            State::Value(v) => self.add(v),
+            State::Invalid => {}
+            _ => {
+                let mut key = Key::default();
+                key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
+                if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
+                    self.add(v);
                 }
             }
         }
@@ -429,7 +545,7 @@ fn scan_dense(
     dense: &[u8],
     first: usize,
     stride: isize,
-    ks: std::ops::Range<i64>,
+    ks: Range<i64>,
     stamp: u32,
     seen: &mut [u32],
     slow: &mut Vec<i64>,
@@ -623,7 +739,7 @@ fn value_directly(
         }
     };
     sink.start();
-    let done = sink.run_kernel(env, instance, &inst, kernel, key)?;
+    let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
     if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {
         sink.cycle_at = None;
         return Ok(None);
@@ -703,7 +819,7 @@ fn run_search(
                     && top.key.shape() == k.shape
                     && top.key.generic.is_none() =>
             {
-                let done = sink.run_kernel(env, instance, &inst, k, &top.key)?;
+                let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;
                 if !done {
                     // Some code needs the general path: start over there.
                     sink.start();

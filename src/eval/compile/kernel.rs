@@ -32,12 +32,31 @@ pub(crate) enum KernelMove {
         inclusive: bool,
         bases: Vec<Operand<[i64]>>,
         coefs: Vec<i64>,
+        /// `Some(i)` when the options are the position itself with only
+        /// argument `i` changed (the commonest move: lower one heap); the
+        /// search then reads them next to the position's own memo entry.
+        varies: Option<usize>,
     },
     /// `name if guard -> G(args)`.
     Single {
         guard: Option<BoolCode<[i64]>>,
         args: Vec<Operand<[i64]>>,
+        /// As for runs: the option is the position with argument `i` changed.
+        varies: Option<usize>,
     },
+}
+
+/// Whether argument `j` is the position's own argument of the same place
+/// (the frame holds `n_statics` statics first).
+fn own(args: &[Operand<[i64]>], n_statics: usize, j: usize) -> bool {
+    matches!(args[j], Operand::Local(s) if s as usize == n_statics + j)
+}
+
+/// `Some(i)` when every argument but the `i`-th is the position's own.
+fn varies_only(args: &[Operand<[i64]>], n_statics: usize, i: usize) -> Option<usize> {
+    (0..args.len())
+        .all(|j| j == i || own(args, n_statics, j))
+        .then_some(i)
 }
 
 impl Compiler<'_> {
@@ -66,16 +85,22 @@ impl Compiler<'_> {
     fn kernel_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
         let args = self.same_game_args(game, n_statics, &m.result)?;
         match &m.bindings[..] {
-            [] => Some(KernelMove::Single {
-                guard: match &m.guard {
-                    Some(e) => Some(self.bool_expr(e)?),
-                    None => None,
-                },
-                args: args
+            [] => {
+                let args: Vec<_> = args
                     .iter()
                     .map(|a| self.operand(a))
-                    .collect::<Option<_>>()?,
-            }),
+                    .collect::<Option<_>>()?;
+                Some(KernelMove::Single {
+                    guard: match &m.guard {
+                        Some(e) => Some(self.bool_expr(e)?),
+                        None => None,
+                    },
+                    varies: (0..args.len())
+                        .find(|&j| !own(&args, n_statics, j))
+                        .and_then(|i| varies_only(&args, n_statics, i)),
+                    args,
+                })
+            }
             [b] if m.guard.is_none() => {
                 let IrPattern::Slot { slot, .. } = b.pattern else {
                     return None;
@@ -92,12 +117,17 @@ impl Compiler<'_> {
                     .iter()
                     .map(|a| self.affine_operand(a, slot))
                     .collect::<Option<Vec<_>>>()?;
-                let (bases, coefs) = affine.into_iter().unzip();
+                let (bases, coefs): (Vec<_>, Vec<i64>) = affine.into_iter().unzip();
+                let moving: Vec<usize> = (0..coefs.len()).filter(|&j| coefs[j] != 0).collect();
                 Some(KernelMove::Run {
                     slot,
                     lo: self.operand(start)?,
                     hi: self.operand(end)?,
                     inclusive: *inclusive,
+                    varies: match moving[..] {
+                        [i] => varies_only(&bases, n_statics, i),
+                        _ => None,
+                    },
                     bases,
                     coefs,
                 })

@@ -563,25 +563,16 @@ fn scan_dense(
             stride.unsigned_abs(),
         )
     };
-    // Every byte marks its slot, values or not: no branch in the loop.
-    let mut idx = start;
-    // Four options a step: fewer loop checks.
-    for _ in 0..n / 4 {
-        let (a, b, c, d) = (
-            dense[idx],
-            dense[idx + step],
-            dense[idx + 2 * step],
-            dense[idx + 3 * step],
-        );
-        seen[a as usize] = stamp;
-        seen[b as usize] = stamp;
-        seen[c as usize] = stamp;
-        seen[d as usize] = stamp;
-        idx += 4 * step;
-    }
-    for _ in 0..n % 4 {
-        seen[dense[idx] as usize] = stamp;
-        idx += step;
+    // Every byte marks its slot, values or not: no branch in the loop, and
+    // one bounds check for the whole window.
+    let window = &dense[start..=start + (n - 1) * step];
+    if step <= 1 {
+        window.iter().for_each(|&b| seen[b as usize] = stamp);
+    } else {
+        window
+            .iter()
+            .step_by(step)
+            .for_each(|&b| seen[b as usize] = stamp);
     }
     // Options without a value are rare: a second pass collects them.
     let missing = NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp);
@@ -596,9 +587,9 @@ fn scan_dense(
         };
         let before = slow.len();
         slow.extend(
-            (0..n)
-                .filter(|&j| NO_VALUE_BYTES.contains(&(dense[start + j * step] as usize)))
-                .map(k_at),
+            (window.iter().step_by(step.max(1)).enumerate())
+                .filter(|(_, &b)| NO_VALUE_BYTES.contains(&(b as usize)))
+                .map(|(j, _)| k_at(j)),
         );
         if stride < 0 {
             slow[before..].reverse();

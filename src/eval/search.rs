@@ -569,8 +569,17 @@ fn scan_dense(
     if step <= 1 {
         window.iter().for_each(|&b| seen[b as usize] = stamp);
     } else {
-        window
-            .iter()
+        // Four options a step: fewer loop checks.
+        let quads = window.chunks_exact(4 * step);
+        let rest = quads.remainder();
+        for q in quads {
+            let (a, b, c, d) = (q[0], q[step], q[2 * step], q[3 * step]);
+            seen[a as usize] = stamp;
+            seen[b as usize] = stamp;
+            seen[c as usize] = stamp;
+            seen[d as usize] = stamp;
+        }
+        rest.iter()
             .step_by(step)
             .for_each(|&b| seen[b as usize] = stamp);
     }

@@ -87,6 +87,31 @@ fn options_next_to_the_position() {
 }
 
 #[test]
+fn arguments_computed_per_option() {
+    // Arguments that are not affine in the binding are computed for every
+    // option: inside the memo's window, below it (negative), and with the
+    // affine arguments themselves leaving the window.
+    let out = same_both_ways(
+        "game Choc(x, y, z) where 0 <= y <= (x + z) / 3 {
+            move cut_x(u in 0..x) -> Choc(u, min((u + z) / 3, y), z)
+            move cut_y(v in 0..y) -> Choc(x, v, z)
+            move cut_z(w in 0..z) -> Choc(x, min(y, (x + w) / 3), w)
+        }
+        print [sg(Choc(x, y, z)) for x in reversed(list(0..=9)), z in reversed(list(0..=9)), y in 0..=(x + z) / 3]
+        print [sg(Choc(x, y, z)) for x in 0..=10, z in 0..=10, y in 0..=(x + z) / 3]
+        game Below(a, b) {
+            move m(k in 1..=a) -> Below(a - k, b - k * k)
+        }
+        print [sg(Below(a, b)) for a in 0..=6, b in 0..=3]
+        game Outside(a, b) {
+            move m(k in 1..=a) -> Outside(a - 2 * k, (k * k) % 5 + b)
+        }
+        print [sg(Outside(a, b)) for a in 0..=8, b in 0..=2]",
+    );
+    assert!(out.lines().count() == 4 && !out.contains("failure"));
+}
+
+#[test]
 fn errors_come_from_the_general_path() {
     // An overflow in an argument and a cycle are reported the same way.
     let overflow = same_both_ways(

@@ -463,6 +463,57 @@ pub struct Located {
     layout: u32,
 }
 
+/// A read-only view of one shape's dense window (`Memo::window`).
+pub struct Window<'m> {
+    table: &'m ShapeTable,
+}
+
+impl<'m> Window<'m> {
+    /// The window's bytes: 4..=254 are values 0..=250 (`State::encode`),
+    /// `BIG` a larger value kept elsewhere.
+    #[inline]
+    pub fn dense(&self) -> &'m [u8] {
+        &self.table.dense
+    }
+
+    /// Where the positions `bases + coefs * k`, `k` in `lo..hi` (not
+    /// empty), lie in the window, if they all do (and fit in 64 bits): the
+    /// first index and the stride between consecutive `k`.
+    #[inline]
+    pub fn run(&self, bases: &[i64], coefs: &[i64], lo: i64, hi: i64) -> Option<(usize, isize)> {
+        let table = self.table;
+        if bases.len() != table.n_coords || coefs.len() != table.n_coords {
+            return None;
+        }
+        // Affine coordinates are monotone in k: both ends in the window
+        // put the whole run in it.
+        let (mut first, mut stride, mut outside) = (0usize, 0isize, 0u64);
+        let per_coord = bases.iter().zip(coefs).zip(&table.bits).zip(&table.shifts);
+        for (((&base, &coef), &bits), &shift) in per_coord {
+            let (at_lo, at_hi) = if coef == 0 {
+                (base, base)
+            } else {
+                (
+                    base.checked_add(coef.checked_mul(lo)?)?,
+                    base.checked_add(coef.checked_mul(hi - 1)?)?,
+                )
+            };
+            outside |= ((at_lo | at_hi) as u64) >> bits;
+            first |= (at_lo as usize) << shift;
+            stride += (coef as isize) << shift;
+        }
+        (outside == 0).then_some((first, stride))
+    }
+
+    /// The bits that coordinate `coord` equal to `v` adds to an index, if
+    /// `v` lies in the window.
+    #[inline]
+    pub fn place(&self, coord: usize, v: i64) -> Option<usize> {
+        let bits = *self.table.bits.get(coord)?;
+        ((v as u64) >> bits == 0).then(|| (v as usize) << self.table.shifts[coord])
+    }
+}
+
 /// The memo table of one game instance.
 #[derive(Debug, Default)]
 pub struct Memo {
@@ -550,28 +601,20 @@ impl Memo {
     ) -> Option<(&[u8], usize, isize)> {
         let s = self.shape_of(shape)?;
         self.last_shape = s;
-        let table = &self.shapes[s].1;
-        if bases.len() != table.n_coords || coefs.len() != table.n_coords {
-            return None;
-        }
-        // Affine coordinates are monotone in k: both ends in the window
-        // put the whole run in it.
-        let (mut first, mut stride, mut outside) = (0usize, 0isize, 0u64);
-        let per_coord = bases.iter().zip(coefs).zip(&table.bits).zip(&table.shifts);
-        for (((&base, &coef), &bits), &shift) in per_coord {
-            let (at_lo, at_hi) = if coef == 0 {
-                (base, base)
-            } else {
-                (
-                    base.checked_add(coef.checked_mul(lo)?)?,
-                    base.checked_add(coef.checked_mul(hi - 1)?)?,
-                )
-            };
-            outside |= ((at_lo | at_hi) as u64) >> bits;
-            first |= (at_lo as usize) << shift;
-            stride += (coef as isize) << shift;
-        }
-        (outside == 0).then_some((&table.dense[..], first, stride))
+        let window = Window {
+            table: &self.shapes[s].1,
+        };
+        let (first, stride) = window.run(bases, coefs, lo, hi)?;
+        Some((window.dense(), first, stride))
+    }
+
+    /// The dense window of `shape`, to read many positions in a row.
+    #[inline]
+    pub fn window(&self, shape: Shape) -> Option<Window<'_>> {
+        let s = self.shape_of(shape)?;
+        Some(Window {
+            table: &self.shapes[s].1,
+        })
     }
 
     /// `dense_run` for options that differ from the located position only

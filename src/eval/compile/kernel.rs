@@ -24,7 +24,8 @@ pub(crate) struct Kernel {
 }
 
 pub(crate) enum KernelMove {
-    /// `name(k in lo..hi) -> G(bases + coefs * k)`.
+    /// `name(k in lo..hi) -> G(args)`: arguments `bases + coefs * k`,
+    /// except those in `per_option` (their base and coefficient are 0).
     Run {
         slot: Slot,
         lo: Operand<[i64]>,
@@ -32,6 +33,9 @@ pub(crate) enum KernelMove {
         inclusive: bool,
         bases: Vec<Operand<[i64]>>,
         coefs: Vec<i64>,
+        /// Arguments that are not affine in `k` (`min(f(k), y)`): integer
+        /// code run for every option on the frame with `k` in `slot`.
+        per_option: Vec<(usize, IntCode<[i64]>)>,
         /// `Some(i)` when the options are the position itself with only
         /// argument `i` changed (the commonest move: lower one heap); the
         /// search then reads them next to the position's own memo entry.
@@ -113,11 +117,23 @@ impl Compiler<'_> {
                 else {
                     return None;
                 };
-                let affine = args
-                    .iter()
-                    .map(|a| self.affine_operand(a, slot))
-                    .collect::<Option<Vec<_>>>()?;
-                let (bases, coefs): (Vec<_>, Vec<i64>) = affine.into_iter().unzip();
+                let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
+                for (i, a) in args.iter().enumerate() {
+                    match self.affine_operand(a, slot) {
+                        Some((base, coef)) => {
+                            bases.push(base);
+                            coefs.push(coef);
+                        }
+                        // Computed for every option, on a frame that holds
+                        // the binding too.
+                        None if (slot as usize) < KERNEL_FRAME => {
+                            per_option.push((i, self.int_expr(a)?));
+                            bases.push(Operand::Const(0));
+                            coefs.push(0);
+                        }
+                        None => return None,
+                    }
+                }
                 let moving: Vec<usize> = (0..coefs.len()).filter(|&j| coefs[j] != 0).collect();
                 Some(KernelMove::Run {
                     slot,
@@ -125,11 +141,12 @@ impl Compiler<'_> {
                     hi: self.operand(end)?,
                     inclusive: *inclusive,
                     varies: match moving[..] {
-                        [i] => varies_only(&bases, n_statics, i),
+                        [i] if per_option.is_empty() => varies_only(&bases, n_statics, i),
                         _ => None,
                     },
                     bases,
                     coefs,
+                    per_option,
                 })
             }
             _ => None,

@@ -26,6 +26,7 @@ use crate::syntax::Span;
 use smallvec::SmallVec;
 
 pub use calls::*;
+pub(crate) use int_code::IntCode;
 use int_code::*;
 pub(crate) use kernel::{Kernel, KernelMove, KERNEL_FRAME};
 pub use moves::*;

@@ -4,6 +4,8 @@
 //! them.
 
 use super::*;
+use crate::eval::compile::IntCode;
+use crate::eval::memo::{Shape, Window};
 
 impl SgSink {
     /// Marks the values of the options of `key` through the game's kernel.
@@ -18,24 +20,24 @@ impl SgSink {
         key: &Key,
         at: Option<Located>,
     ) -> Fallible<bool> {
-        let mut ints = [0i64; KERNEL_FRAME];
+        // The statics, then the arguments; bindings go after them.
+        let mut frame = [0i64; KERNEL_FRAME];
         let n_statics = inst.statics.len();
-        for (x, s) in ints.iter_mut().zip(inst.statics.iter()) {
+        for (x, s) in frame.iter_mut().zip(inst.statics.iter()) {
             match s {
                 Value::Int(n) => *x = *n,
                 _ => return Ok(false),
             }
         }
         let n = n_statics + key.len();
-        ints[n_statics..n].copy_from_slice(key.coords());
-        let ints = &ints[..n];
+        frame[n_statics..n].copy_from_slice(key.coords());
         for m in &kernel.moves {
             let done = match m {
                 KernelMove::Run { .. } => {
-                    self.kernel_run(env, (instance, inst), kernel, m, ints, at)?
+                    self.kernel_run(env, (instance, inst), kernel, m, (&mut frame, n), at)?
                 }
                 KernelMove::Single { .. } => {
-                    self.kernel_single(env, (instance, inst), kernel, m, ints, at)?
+                    self.kernel_single(env, (instance, inst), kernel, m, &frame[..n], at)?
                 }
             };
             if !done {
@@ -52,7 +54,7 @@ impl SgSink {
         (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
         m: &KernelMove,
-        ints: &[i64],
+        (frame, n_live): (&mut [i64; KERNEL_FRAME], usize),
         at: Option<Located>,
     ) -> Fallible<bool> {
         let KernelMove::Run {
@@ -62,11 +64,13 @@ impl SgSink {
             inclusive,
             bases,
             coefs,
+            per_option,
             varies,
         } = m
         else {
             unreachable!("called for runs")
         };
+        let ints = &frame[..n_live];
         let bounds = lo
             .eval(ints)
             .zip(hi.eval(ints))
@@ -124,6 +128,19 @@ impl SgSink {
                 None => return Ok(false),
             }
         }
+        if !per_option.is_empty() {
+            if !affine_fits(&coords[..n], coefs, a, b) {
+                return Ok(false);
+            }
+            let gather = Gather {
+                slot: *slot as usize,
+                live: n_live.max(*slot as usize + 1),
+                bases: &coords[..n],
+                coefs,
+                per_option,
+            };
+            return self.kernel_gather(env, (instance, inst), kernel.shape, &gather, frame, a..b);
+        }
         let run = AffineRun {
             instance,
             slot: *slot,
@@ -135,6 +152,118 @@ impl SgSink {
             coefs,
         };
         self.scan_in(env, inst, &run)
+    }
+
+    /// Marks the options `ks` of a run with arguments computed per option
+    /// (`Gather`): each option is read from the memo's window on its own.
+    fn kernel_gather(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        shape: Shape,
+        gather: &Gather<'_>,
+        frame: &mut [i64; KERNEL_FRAME],
+        ks: Range<i64>,
+    ) -> Fallible<bool> {
+        self.slow.clear();
+        let gathered = {
+            let memo = inst.memo.borrow();
+            // The affine arguments step through the window with a stride
+            // (the per-option ones are 0 there); the others add their bits.
+            let window = memo.window(shape);
+            let run = window.as_ref().and_then(|w| {
+                let (first, stride) = w.run(gather.bases, gather.coefs, ks.start, ks.end)?;
+                Some((w, first, stride))
+            });
+            run.map(|(w, first, stride)| {
+                self.gather_in(w, (first, stride), gather, frame, ks.clone())
+            })
+        };
+        match gathered {
+            None => self.gather_slowly(env, instance, shape, gather, frame, ks),
+            Some(None) => Ok(false),
+            Some(Some(())) => self.look_up_gathered(env, instance, shape, gather, frame),
+        }
+    }
+
+    /// Marks the options `ks` of `gather` whose affine arguments are at
+    /// `first + stride * (k - lo)` in `window`; those the window cannot
+    /// answer go to `slow`. `None` if some code needs the general path.
+    fn gather_in(
+        &mut self,
+        window: &Window<'_>,
+        (first, stride): (usize, isize),
+        gather: &Gather<'_>,
+        frame: &mut [i64; KERNEL_FRAME],
+        ks: Range<i64>,
+    ) -> Option<()> {
+        let dense = window.dense();
+        let mut at = first as isize;
+        for k in ks {
+            frame[gather.slot] = k;
+            let locals = &frame[..gather.live];
+            let mut index = Some(at as usize);
+            for (j, code) in gather.per_option {
+                let v = code(locals)?;
+                index = index.zip(window.place(*j, v)).map(|(i, bits)| i | bits);
+            }
+            let byte = index.map(|i| dense[i]);
+            if !byte.is_some_and(|b| self.mark_byte(b)) {
+                self.slow.push(k);
+            }
+            at += stride;
+        }
+        Some(())
+    }
+
+    /// `kernel_gather` when the affine arguments leave the memo's window:
+    /// every option is looked up by its key.
+    fn gather_slowly(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        shape: Shape,
+        gather: &Gather<'_>,
+        frame: &mut [i64; KERNEL_FRAME],
+        ks: Range<i64>,
+    ) -> Fallible<bool> {
+        let mut coords = [0i64; MAX_ARGS as usize];
+        let n = gather.bases.len();
+        for k in ks.clone() {
+            if gather.coords(frame, k, &mut coords[..n]).is_none() {
+                return Ok(false);
+            }
+        }
+        self.slow.clear();
+        self.slow.extend(ks);
+        self.look_up_gathered(env, instance, shape, gather, frame)
+    }
+
+    /// Looks up the options of a gathered run left in `slow`, whose
+    /// coordinates the code has given once already.
+    fn look_up_gathered(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        shape: Shape,
+        gather: &Gather<'_>,
+        frame: &mut [i64; KERNEL_FRAME],
+    ) -> Fallible<bool> {
+        let n = gather.bases.len();
+        let mut coords = [0i64; MAX_ARGS as usize];
+        if !self.slow.is_empty() {
+            let slow = std::mem::take(&mut self.slow);
+            let mut key = Key::default();
+            for &k in &slow {
+                gather.coords(frame, k, &mut coords[..n]);
+                key.set_raw(shape, n as u8, coords[..n].iter().copied());
+                if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
+                    self.add(v);
+                }
+            }
+            self.slow = slow;
+        }
+        Ok(true)
     }
 
     /// Marks the option of a move without bindings (`KernelMove::Single`).
@@ -198,5 +327,34 @@ impl SgSink {
             }
         }
         Ok(true)
+    }
+}
+
+/// A run of a kernel with arguments computed per option: `bases + coefs *
+/// k` (which fit in 64 bits for every `k`), then the `per_option` codes on
+/// the frame with `k` in `slot`.
+struct Gather<'a> {
+    slot: usize,
+    /// How much of the frame the codes may read: statics, arguments, `k`.
+    live: usize,
+    bases: &'a [i64],
+    coefs: &'a [i64],
+    per_option: &'a [(usize, IntCode<[i64]>)],
+}
+
+impl Gather<'_> {
+    /// The coordinates of option `k`; `None` if some code needs the
+    /// general path.
+    #[inline]
+    fn coords(&self, frame: &mut [i64; KERNEL_FRAME], k: i64, out: &mut [i64]) -> Option<()> {
+        frame[self.slot] = k;
+        for ((x, &base), &coef) in out.iter_mut().zip(self.bases).zip(self.coefs) {
+            *x = base + coef * k;
+        }
+        let locals = &frame[..self.live];
+        for (j, code) in self.per_option {
+            out[*j] = code(locals)?;
+        }
+        Some(())
     }
 }

@@ -129,6 +129,16 @@ fn errors_come_from_the_general_path() {
         print sg(R(3, 0))",
     );
     assert!(in_run.contains("failure") && in_run.contains("overflow"));
+    // A `where` clause that fails on some position (integer code leaves
+    // the error to the value path).
+    let in_where = same_both_ways(
+        "game W(a, b) where a / b >= 0 and a >= b {
+            move m(k in 0..a) -> W(k, b)
+        }
+        print [sg(W(a, 1)) for a in 1..=5]
+        print sg(W(3, 0))",
+    );
+    assert!(in_where.contains("failure") && in_where.contains("division by zero"));
     let loopy = same_both_ways(
         "game L(a) {
             move up if a < 3 -> L(a + 1)

@@ -39,8 +39,9 @@ pub struct Limits {
     pub max_states: usize,
     /// Deepest nesting of user function calls.
     pub max_call_depth: usize,
-    /// Whether the search uses game kernels (see `compile::kernel`); off
-    /// only to check them against the general path.
+    /// Whether the search uses game kernels (see `compile::kernel`) and
+    /// `where` clauses in integer code; off only to check them against the
+    /// general path.
     pub kernels: bool,
 }
 

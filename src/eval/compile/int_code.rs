@@ -151,12 +151,12 @@ impl Compiler<'_> {
                 builtin: b @ (Builtin::Min | Builtin::Max),
                 args,
             } if args.len() == 2 => {
-                let (l, r) = (self.int_expr(&args[0])?, self.int_expr(&args[1])?);
-                let max = *b == Builtin::Max;
-                Some(Box::new(move |x| {
-                    let (a, b) = (l(x)?, r(x)?);
-                    Some(if max { a.max(b) } else { a.min(b) })
-                }))
+                let (l, r) = (self.operand(&args[0])?, self.operand(&args[1])?);
+                Some(if *b == Builtin::Max {
+                    shaped(|a, b| Some(a.max(b)), l, r)
+                } else {
+                    shaped(|a, b| Some(a.min(b)), l, r)
+                })
             }
             IrKind::CallBuiltin {
                 builtin: Builtin::Abs,

@@ -14,6 +14,25 @@ use super::*;
 /// The most slots (static arguments, then arguments) of a kernel's frame.
 pub(crate) const KERNEL_FRAME: usize = 16;
 
+/// The frame of integers of a position: its static arguments, then its
+/// arguments (`coords`), and the number of slots they fill; `None` if a
+/// static argument is not an integer or they do not fit.
+pub(crate) fn int_frame(statics: &[Value], coords: &[i64]) -> Option<([i64; KERNEL_FRAME], usize)> {
+    let mut frame = [0i64; KERNEL_FRAME];
+    let n = statics.len() + coords.len();
+    if n > KERNEL_FRAME {
+        return None;
+    }
+    for (x, s) in frame.iter_mut().zip(statics) {
+        match s {
+            Value::Int(v) => *x = *v,
+            _ => return None,
+        }
+    }
+    frame[statics.len()..n].copy_from_slice(coords);
+    Some((frame, n))
+}
+
 /// The moves of one game in kernel form; used for positions whose
 /// arguments (and static arguments) are all integers. Its code reads a
 /// frame of integers: the static arguments, then the arguments.

@@ -28,7 +28,7 @@ use smallvec::SmallVec;
 pub use calls::*;
 pub(crate) use int_code::IntCode;
 use int_code::*;
-pub(crate) use kernel::{Kernel, KernelMove, KERNEL_FRAME};
+pub(crate) use kernel::{int_frame, Kernel, KernelMove, KERNEL_FRAME};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
@@ -51,6 +51,9 @@ pub struct CompiledGame {
     pub n_params: usize,
     pub n_slots: usize,
     pub where_clause: Option<Code>,
+    /// The `where` clause as integer code on a frame of integers (static
+    /// arguments, then arguments), when it has that form.
+    pub(crate) where_ints: Option<BoolCode<[i64]>>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
     /// The moves in kernel form, when they all have one.
@@ -307,6 +310,7 @@ impl<'a> Compiler<'a> {
             n_params: g.n_params,
             n_slots: g.n_slots,
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
+            where_ints: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             kernel: self.kernel(id, g),

@@ -4,7 +4,7 @@
 //! them.
 
 use super::*;
-use crate::eval::compile::IntCode;
+use crate::eval::compile::{int_frame, IntCode};
 use crate::eval::memo::{Shape, Window};
 
 impl SgSink {
@@ -21,16 +21,9 @@ impl SgSink {
         at: Option<Located>,
     ) -> Fallible<bool> {
         // The statics, then the arguments; bindings go after them.
-        let mut frame = [0i64; KERNEL_FRAME];
-        let n_statics = inst.statics.len();
-        for (x, s) in frame.iter_mut().zip(inst.statics.iter()) {
-            match s {
-                Value::Int(n) => *x = *n,
-                _ => return Ok(false),
-            }
-        }
-        let n = n_statics + key.len();
-        frame[n_statics..n].copy_from_slice(key.coords());
+        let Some((mut frame, n)) = int_frame(&inst.statics, key.coords()) else {
+            return Ok(false);
+        };
         for m in &kernel.moves {
             let done = match m {
                 KernelMove::Run { .. } => {

@@ -14,7 +14,7 @@ use super::compile::{
 };
 use super::memo::{Key, Located, State, BIG, MAX_ARGS};
 use super::runtime::{Env, Instance, Rules};
-use super::value::{Game, InstanceId, Position, Value};
+use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 use scan::{scan_dense, seen_slot, NO_VALUE_BYTES};

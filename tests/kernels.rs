@@ -129,6 +129,14 @@ fn errors_come_from_the_general_path() {
         print sg(R(3, 0))",
     );
     assert!(in_run.contains("failure") && in_run.contains("overflow"));
+    // An overflow in an argument computed per option.
+    let per_option = same_both_ways(
+        "game Sq(a, b) {
+            move m(k in 0..a) -> Sq(k, b + k * k * 4611686018427387904)
+        }
+        print sg(Sq(3, 0))",
+    );
+    assert!(per_option.contains("failure") && per_option.contains("overflow"));
     // A `where` clause that fails on some position (integer code leaves
     // the error to the value path).
     let in_where = same_both_ways(

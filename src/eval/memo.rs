@@ -505,12 +505,12 @@ impl<'m> Window<'m> {
         (outside == 0).then_some((first, stride))
     }
 
-    /// The bits that coordinate `coord` equal to `v` adds to an index, if
-    /// `v` lies in the window.
+    /// Where coordinate `coord` lies in an index: how many bits it has
+    /// and their shift. A value `v` lies in the window if `v >> bits == 0`
+    /// (as unsigned) and adds `v << shift` to the index.
     #[inline]
-    pub fn place(&self, coord: usize, v: i64) -> Option<usize> {
-        let bits = *self.table.bits.get(coord)?;
-        ((v as u64) >> bits == 0).then(|| (v as usize) << self.table.shifts[coord])
+    pub fn place(&self, coord: usize) -> (u8, u8) {
+        (self.table.bits[coord], self.table.shifts[coord])
     }
 }
 

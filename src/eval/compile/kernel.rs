@@ -52,9 +52,9 @@ pub(crate) enum KernelMove {
         inclusive: bool,
         bases: Vec<Operand<[i64]>>,
         coefs: Vec<i64>,
-        /// Arguments that are not affine in `k` (`min(f(k), y)`): integer
-        /// code run for every option on the frame with `k` in `slot`.
-        per_option: Vec<(usize, IntCode<[i64]>)>,
+        /// Arguments that are not affine in `k` (`min(f(k), y)`): batched
+        /// integer code, run over the whole run at once.
+        per_option: Vec<(usize, BatchCode)>,
         /// `Some(i)` when the options are the position itself with only
         /// argument `i` changed (the commonest move: lower one heap); the
         /// search then reads them next to the position's own memo entry.
@@ -146,7 +146,7 @@ impl Compiler<'_> {
                         // Computed for every option, on a frame that holds
                         // the binding too.
                         None if (slot as usize) < KERNEL_FRAME => {
-                            per_option.push((i, self.int_expr(a)?));
+                            per_option.push((i, self.batch_expr(a, slot)?));
                             bases.push(Operand::Const(0));
                             coefs.push(0);
                         }

@@ -5,6 +5,7 @@
 //! whose moves are integer code of the position also get a kernel
 //! (`kernel.rs`), a compact form the SG search runs directly.
 
+mod batch_code;
 mod calls;
 mod int_code;
 mod kernel;
@@ -25,8 +26,8 @@ use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::syntax::Span;
 use smallvec::SmallVec;
 
+pub(crate) use batch_code::BatchCode;
 pub use calls::*;
-pub(crate) use int_code::IntCode;
 use int_code::*;
 pub(crate) use kernel::{int_frame, Kernel, KernelMove, KERNEL_FRAME};
 pub use moves::*;

@@ -4,8 +4,9 @@
 //! them.
 
 use super::*;
-use crate::eval::compile::{int_frame, IntCode};
+use crate::eval::compile::{int_frame, BatchCode};
 use crate::eval::memo::{Shape, Window};
+use smallvec::SmallVec;
 
 impl SgSink {
     /// Marks the values of the options of `key` through the game's kernel.
@@ -125,14 +126,29 @@ impl SgSink {
             if !affine_fits(&coords[..n], coefs, a, b) {
                 return Ok(false);
             }
-            let gather = Gather {
-                slot: *slot as usize,
-                live: n_live.max(*slot as usize + 1),
-                bases: &coords[..n],
-                coefs,
-                per_option,
+            // The other arguments of the whole run, a vector each.
+            let len = (b - a) as usize;
+            let mut values = std::mem::take(&mut self.batch);
+            values.clear();
+            values.resize(per_option.len() * len, 0);
+            let computed = per_option
+                .iter()
+                .zip(values.chunks_exact_mut(len))
+                .all(|((_, code), out)| code(ints, a..b, out).is_some());
+            let result = if computed {
+                let gather = Gather {
+                    ks: a..b,
+                    bases: &coords[..n],
+                    coefs,
+                    per_option,
+                    values: &values,
+                };
+                self.kernel_gather(env, (instance, inst), kernel.shape, &gather)
+            } else {
+                Ok(false)
             };
-            return self.kernel_gather(env, (instance, inst), kernel.shape, &gather, frame, a..b);
+            self.batch = values;
+            return result;
         }
         let run = AffineRun {
             instance,
@@ -147,7 +163,7 @@ impl SgSink {
         self.scan_in(env, inst, &run)
     }
 
-    /// Marks the options `ks` of a run with arguments computed per option
+    /// Marks the options of a run with arguments computed per option
     /// (`Gather`): each option is read from the memo's window on its own.
     fn kernel_gather(
         &mut self,
@@ -155,100 +171,30 @@ impl SgSink {
         (instance, inst): (InstanceId, &Instance),
         shape: Shape,
         gather: &Gather<'_>,
-        frame: &mut [i64; KERNEL_FRAME],
-        ks: Range<i64>,
     ) -> Fallible<bool> {
         self.slow.clear();
-        let gathered = {
+        {
             let memo = inst.memo.borrow();
             // The affine arguments step through the window with a stride
             // (the per-option ones are 0 there); the others add their bits.
             let window = memo.window(shape);
+            let (lo, hi) = (gather.ks.start, gather.ks.end);
             let run = window.as_ref().and_then(|w| {
-                let (first, stride) = w.run(gather.bases, gather.coefs, ks.start, ks.end)?;
+                let (first, stride) = w.run(gather.bases, gather.coefs, lo, hi)?;
                 Some((w, first, stride))
             });
-            run.map(|(w, first, stride)| {
-                self.gather_in(w, (first, stride), gather, frame, ks.clone())
-            })
-        };
-        match gathered {
-            None => self.gather_slowly(env, instance, shape, gather, frame, ks),
-            Some(None) => Ok(false),
-            Some(Some(())) => self.look_up_gathered(env, instance, shape, gather, frame),
-        }
-    }
-
-    /// Marks the options `ks` of `gather` whose affine arguments are at
-    /// `first + stride * (k - lo)` in `window`; those the window cannot
-    /// answer go to `slow`. `None` if some code needs the general path.
-    fn gather_in(
-        &mut self,
-        window: &Window<'_>,
-        (first, stride): (usize, isize),
-        gather: &Gather<'_>,
-        frame: &mut [i64; KERNEL_FRAME],
-        ks: Range<i64>,
-    ) -> Option<()> {
-        let dense = window.dense();
-        let mut at = first as isize;
-        for k in ks {
-            frame[gather.slot] = k;
-            let locals = &frame[..gather.live];
-            let mut index = Some(at as usize);
-            for (j, code) in gather.per_option {
-                let v = code(locals)?;
-                index = index.zip(window.place(*j, v)).map(|(i, bits)| i | bits);
-            }
-            let byte = index.map(|i| dense[i]);
-            if !byte.is_some_and(|b| self.mark_byte(b)) {
-                self.slow.push(k);
-            }
-            at += stride;
-        }
-        Some(())
-    }
-
-    /// `kernel_gather` when the affine arguments leave the memo's window:
-    /// every option is looked up by its key.
-    fn gather_slowly(
-        &mut self,
-        env: &mut Env,
-        instance: InstanceId,
-        shape: Shape,
-        gather: &Gather<'_>,
-        frame: &mut [i64; KERNEL_FRAME],
-        ks: Range<i64>,
-    ) -> Fallible<bool> {
-        let mut coords = [0i64; MAX_ARGS as usize];
-        let n = gather.bases.len();
-        for k in ks.clone() {
-            if gather.coords(frame, k, &mut coords[..n]).is_none() {
-                return Ok(false);
+            match run {
+                Some((window, first, stride)) => self.gather_in(window, (first, stride), gather),
+                None => self.slow.extend(gather.ks.clone()),
             }
         }
-        self.slow.clear();
-        self.slow.extend(ks);
-        self.look_up_gathered(env, instance, shape, gather, frame)
-    }
-
-    /// Looks up the options of a gathered run left in `slow`, whose
-    /// coordinates the code has given once already.
-    fn look_up_gathered(
-        &mut self,
-        env: &mut Env,
-        instance: InstanceId,
-        shape: Shape,
-        gather: &Gather<'_>,
-        frame: &mut [i64; KERNEL_FRAME],
-    ) -> Fallible<bool> {
-        let n = gather.bases.len();
-        let mut coords = [0i64; MAX_ARGS as usize];
         if !self.slow.is_empty() {
+            let n = gather.bases.len();
+            let mut coords = [0i64; MAX_ARGS as usize];
             let slow = std::mem::take(&mut self.slow);
             let mut key = Key::default();
             for &k in &slow {
-                gather.coords(frame, k, &mut coords[..n]);
+                gather.coords(k, &mut coords[..n]);
                 key.set_raw(shape, n as u8, coords[..n].iter().copied());
                 if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
                     self.add(v);
@@ -257,6 +203,37 @@ impl SgSink {
             self.slow = slow;
         }
         Ok(true)
+    }
+
+    /// Marks the options of `gather` whose affine arguments are at `first
+    /// + stride * (k - lo)` in `window`; those the window cannot answer go
+    /// to `slow`.
+    fn gather_in(
+        &mut self,
+        window: &Window<'_>,
+        (first, stride): (usize, isize),
+        gather: &Gather<'_>,
+    ) {
+        let dense = window.dense();
+        let len = gather.values.len() / gather.per_option.len();
+        let places: SmallVec<[(u8, u8); 4]> = gather
+            .per_option
+            .iter()
+            .map(|(c, _)| window.place(*c))
+            .collect();
+        let mut at = first as isize;
+        for (j, k) in gather.ks.clone().enumerate() {
+            let (mut index, mut outside) = (at as usize, 0u64);
+            for (p, &(bits, shift)) in places.iter().enumerate() {
+                let v = gather.values[p * len + j];
+                outside |= (v as u64) >> bits;
+                index |= (v as usize) << shift;
+            }
+            if outside != 0 || !self.mark_byte(dense[index]) {
+                self.slow.push(k);
+            }
+            at += stride;
+        }
     }
 
     /// Marks the option of a move without bindings (`KernelMove::Single`).
@@ -324,30 +301,28 @@ impl SgSink {
 }
 
 /// A run of a kernel with arguments computed per option: `bases + coefs *
-/// k` (which fit in 64 bits for every `k`), then the `per_option` codes on
-/// the frame with `k` in `slot`.
+/// k` (which fit in 64 bits for every `k`), except the `per_option` ones,
+/// whose values over the run `values` holds (a vector per argument).
 struct Gather<'a> {
-    slot: usize,
-    /// How much of the frame the codes may read: statics, arguments, `k`.
-    live: usize,
+    ks: Range<i64>,
     bases: &'a [i64],
     coefs: &'a [i64],
-    per_option: &'a [(usize, IntCode<[i64]>)],
+    per_option: &'a [(usize, BatchCode)],
+    values: &'a [i64],
 }
 
 impl Gather<'_> {
-    /// The coordinates of option `k`; `None` if some code needs the
-    /// general path.
-    #[inline]
-    fn coords(&self, frame: &mut [i64; KERNEL_FRAME], k: i64, out: &mut [i64]) -> Option<()> {
-        frame[self.slot] = k;
+    /// The coordinates of option `k`.
+    fn coords(&self, k: i64, out: &mut [i64]) {
         for ((x, &base), &coef) in out.iter_mut().zip(self.bases).zip(self.coefs) {
             *x = base + coef * k;
         }
-        let locals = &frame[..self.live];
-        for (j, code) in self.per_option {
-            out[*j] = code(locals)?;
+        let (j, len) = (
+            (k - self.ks.start) as usize,
+            self.values.len() / self.per_option.len(),
+        );
+        for (p, (coord, _)) in self.per_option.iter().enumerate() {
+            out[*coord] = self.values[p * len + j];
         }
-        Some(())
     }
 }

@@ -94,6 +94,8 @@ struct SgSink {
     last: Option<(InstanceId, Rc<Instance>)>,
     /// Reused buffer: option indices of a run the memo could not answer.
     slow: Vec<i64>,
+    /// Reused buffer: a kernel run's arguments computed per option.
+    batch: Vec<i64>,
     span: Span,
 }
 
@@ -486,6 +488,7 @@ impl Default for SgSink {
             cycle_at: None,
             last: None,
             slow: Vec::new(),
+            batch: Vec::new(),
             span: Span::default(),
         }
     }

@@ -112,6 +112,37 @@ fn arguments_computed_per_option() {
 }
 
 #[test]
+fn sorted_list_moves_agree_with_the_value_path() {
+    // `sorted(update(xs, i, t))` is read as strided runs, one per place of
+    // `t` among the other items (`t` equal to one of them included); the
+    // same move through a function takes the value path.
+    let out = run(
+        "fn upd(xs, i, t) = sorted(update(xs, i, t))
+        game S(xs) {
+            move m(i in 0..3, t in 0..xs[i]) -> S(sorted(update(xs, i, t)))
+        }
+        game V(xs) {
+            move m(i in 0..3, t in 0..xs[i]) -> V(upd(xs, i, t))
+        }
+        game SD(xs) where distinct(xs) {
+            move m(i in 0..3, t in 0..xs[i]) -> SD(sorted(update(xs, i, t)))
+        }
+        game VD(xs) where distinct(xs) {
+            move m(i in 0..3, t in 0..xs[i]) -> VD(upd(xs, i, t))
+        }
+        print [sg(S([a, b, c])) for c in 0..=7, b in 0..=c, a in 0..=b]
+        print [sg(V([a, b, c])) for c in 0..=7, b in 0..=c, a in 0..=b]
+        print [sg(SD([a, b, c])) for c in 2..=8, b in 1..c, a in 0..b]
+        print [sg(VD([a, b, c])) for c in 2..=8, b in 1..c, a in 0..b]",
+        true,
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert_eq!(lines[0], lines[1]);
+    assert_eq!(lines[2], lines[3]);
+}
+
+#[test]
 fn errors_come_from_the_general_path() {
     // An overflow in an argument and a cycle are reported the same way.
     let overflow = same_both_ways(

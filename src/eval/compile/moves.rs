@@ -178,8 +178,8 @@ impl<'f> Template<'f> {
         })
     }
 
-    /// Hands the options for `k` in `a..b` to the sink as affine runs; `k`
-    /// equal to an item of the sorted list goes the generic way.
+    /// Hands the options for `k` in `a..b` to the sink as affine runs, one
+    /// per place of `k` in the sorted list.
     fn emit(
         mut self,
         env: &mut Env,
@@ -193,13 +193,18 @@ impl<'f> Template<'f> {
             return self.run(env, sink, slot, a, b, generic);
         };
         for j in 0..=rest.len() {
-            // Between rest[j - 1] and rest[j], k is item j of the list.
+            // For rest[j - 1] < k <= rest[j], k is item j of the list (equal
+            // to rest[j], the list repeats an item: its `where` decides).
             let lo = if j == 0 {
                 a
             } else {
                 a.max(rest[j - 1].saturating_add(1))
             };
-            let hi = if j == rest.len() { b } else { b.min(rest[j]) };
+            let hi = if j == rest.len() {
+                b
+            } else {
+                b.min(rest[j].saturating_add(1))
+            };
             if lo < hi {
                 for (p, x) in (start..).zip(rest.iter().take(j).chain([&0]).chain(&rest[j..])) {
                     self.bases[p] = *x;
@@ -207,10 +212,6 @@ impl<'f> Template<'f> {
                 }
                 self.coefs[start + j] = 1;
                 self.run(env, sink, slot, lo, hi, generic)?;
-            }
-            if j < rest.len() && (a..b).contains(&rest[j]) && (j == 0 || rest[j] != rest[j - 1]) {
-                env.set_local_int(slot, rest[j]);
-                generic(env, sink)?;
             }
         }
         Ok(())

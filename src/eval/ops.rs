@@ -60,6 +60,44 @@ pub fn int_op(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
     }
 }
 
+/// Floor division and modulo by a positive constant, by multiplication and
+/// shifts instead of a division instruction (integer code divides by the
+/// same constant for every option, as in `(u + z) / 3`).
+#[derive(Clone, Copy)]
+pub struct ConstDivisor {
+    divisor: i64,
+    reduced: strength_reduce::StrengthReducedU64,
+}
+
+impl ConstDivisor {
+    /// `None` unless `divisor > 0`.
+    pub fn new(divisor: i64) -> Option<ConstDivisor> {
+        (divisor > 0).then(|| ConstDivisor {
+            divisor,
+            reduced: strength_reduce::StrengthReducedU64::new(divisor as u64),
+        })
+    }
+
+    /// `a / divisor` rounded towards minus infinity (the language's `/`).
+    #[inline]
+    pub fn floor_div(self, a: i64) -> i64 {
+        if a >= 0 {
+            (a as u64 / self.reduced) as i64
+        } else {
+            // floor(a / d) = -((-a - 1) / d) - 1 for a < 0; -(a + 1) fits.
+            -(((-(a + 1)) as u64 / self.reduced) as i64) - 1
+        }
+    }
+
+    /// `a mod divisor` in `0..divisor` (the language's `%`).
+    #[inline]
+    pub fn floor_mod(self, a: i64) -> i64 {
+        // The remainder lies in 0..divisor: wrapping arithmetic gets it
+        // even where the product does not fit.
+        a.wrapping_sub(self.floor_div(a).wrapping_mul(self.divisor))
+    }
+}
+
 fn int_binary(op: BinaryOp, a: i64, b: i64, span: Span) -> Fallible<Value> {
     if b == 0 && matches!(op, BinaryOp::Div | BinaryOp::Mod) {
         return Diag::new(
@@ -283,6 +321,43 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn constant_divisors_agree_with_floor_division() {
+        let values = [
+            i64::MIN,
+            i64::MIN + 1,
+            -1_000_000_007,
+            -10,
+            -7,
+            -6,
+            -1,
+            0,
+            1,
+            5,
+            6,
+            7,
+            999_999_999_999,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        for d in [1, 2, 3, 7, 10, 64, 1_000_003, i64::MAX] {
+            let c = ConstDivisor::new(d).expect("positive");
+            for &a in &values {
+                assert_eq!(
+                    Some(c.floor_div(a)),
+                    int_op(BinaryOp::Div, a, d),
+                    "{a} / {d}"
+                );
+                assert_eq!(
+                    Some(c.floor_mod(a)),
+                    int_op(BinaryOp::Mod, a, d),
+                    "{a} % {d}"
+                );
+            }
+        }
+        assert!(ConstDivisor::new(0).is_none() && ConstDivisor::new(-3).is_none());
+    }
+
     use super::*;
 
     fn int(op: BinaryOp, a: i64, b: i64) -> Fallible<Value> {

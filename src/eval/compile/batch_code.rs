@@ -93,14 +93,13 @@ impl Compiler<'_> {
                     BinaryOp::BitAnd => self.batch_binary(|a, b| Some(a & b), l, r, k),
                     // Floor division and modulo; a zero divisor is the
                     // general path's error to report.
-                    // By a positive constant: the Euclidean ones.
-                    BinaryOp::Div | BinaryOp::Mod
-                        if matches!(leaf(r, k), Some(Leaf::Const(1..))) =>
-                    {
+                    // By a positive constant: multiplications and shifts.
+                    BinaryOp::Div | BinaryOp::Mod if const_divisor(r, k).is_some() => {
+                        let d = const_divisor(r, k)?;
                         if *op == BinaryOp::Div {
-                            self.batch_binary(|a, b| Some(a.div_euclid(b)), l, r, k)
+                            self.batch_binary(move |a, _| Some(d.floor_div(a)), l, r, k)
                         } else {
-                            self.batch_binary(|a, b| Some(a.rem_euclid(b)), l, r, k)
+                            self.batch_binary(move |a, _| Some(d.floor_mod(a)), l, r, k)
                         }
                     }
                     &op @ (BinaryOp::Div | BinaryOp::Mod) => self.batch_binary(
@@ -185,6 +184,14 @@ impl Compiler<'_> {
                 Some(())
             }),
         })
+    }
+}
+
+/// `e` as a positive constant divisor, if it is one.
+fn const_divisor(e: &IrExpr, k: Slot) -> Option<ops::ConstDivisor> {
+    match leaf(e, k)? {
+        Leaf::Const(c) => ops::ConstDivisor::new(c),
+        _ => None,
     }
 }
 

@@ -119,13 +119,14 @@ impl Compiler<'_> {
                 let (l, r) = (self.operand(lhs)?, self.operand(rhs)?);
                 // Floor division and modulo by a positive constant are the
                 // Euclidean ones, without `int_op`'s general case.
-                if let (BinaryOp::Div | BinaryOp::Mod, Operand::Const(c @ 1..)) = (op, &r) {
-                    let c = *c;
-                    return Some(if *op == BinaryOp::Div {
-                        shaped(move |a, _| Some(a.div_euclid(c)), l, r)
-                    } else {
-                        shaped(move |a, _| Some(a.rem_euclid(c)), l, r)
-                    });
+                if let (BinaryOp::Div | BinaryOp::Mod, Operand::Const(c)) = (op, &r) {
+                    if let Some(d) = ops::ConstDivisor::new(*c) {
+                        return Some(if *op == BinaryOp::Div {
+                            shaped(move |a, _| Some(d.floor_div(a)), l, r)
+                        } else {
+                            shaped(move |a, _| Some(d.floor_mod(a)), l, r)
+                        });
+                    }
                 }
                 // One closure per operator, so the arithmetic is inlined.
                 Some(match op {

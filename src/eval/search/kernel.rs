@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::eval::compile::{int_frame, BatchCode};
-use crate::eval::memo::{Shape, Window};
+use crate::eval::memo::Window;
 use smallvec::SmallVec;
 
 impl SgSink {
@@ -21,17 +21,17 @@ impl SgSink {
         key: &Key,
         at: Option<Located>,
     ) -> Fallible<bool> {
-        // The statics, then the arguments; bindings go after them.
-        let Some((mut frame, n)) = int_frame(&inst.statics, key.coords()) else {
+        let Some((frame, n)) = int_frame(&inst.statics, key.coords()) else {
             return Ok(false);
         };
+        let ints = &frame[..n];
         for m in &kernel.moves {
             let done = match m {
                 KernelMove::Run { .. } => {
-                    self.kernel_run(env, (instance, inst), kernel, m, (&mut frame, n), at)?
+                    self.kernel_run(env, (instance, inst), kernel, m, ints, at)?
                 }
                 KernelMove::Single { .. } => {
-                    self.kernel_single(env, (instance, inst), kernel, m, &frame[..n], at)?
+                    self.kernel_single(env, (instance, inst), kernel, m, ints, at)?
                 }
             };
             if !done {
@@ -48,7 +48,7 @@ impl SgSink {
         (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
         m: &KernelMove,
-        (frame, n_live): (&mut [i64; KERNEL_FRAME], usize),
+        ints: &[i64],
         at: Option<Located>,
     ) -> Fallible<bool> {
         let KernelMove::Run {
@@ -64,7 +64,6 @@ impl SgSink {
         else {
             unreachable!("called for runs")
         };
-        let ints = &frame[..n_live];
         let bounds = lo
             .eval(ints)
             .zip(hi.eval(ints))
@@ -75,92 +74,106 @@ impl SgSink {
         if a >= b {
             return Ok(true);
         }
-        let mut coords = [0i64; MAX_ARGS as usize];
-        // Options next to the position: one coordinate to compute.
-        if let (Some(i), Some(at)) = (*varies, at) {
-            let Some(base) = bases[i].eval(ints) else {
-                return Ok(false);
-            };
-            let end = |k: i64| base.checked_add(coefs[i].checked_mul(k)?);
-            let scanned = match end(a).zip(end(b - 1)) {
-                Some((from, to)) => {
-                    self.slow.clear();
-                    let memo = inst.memo.borrow();
-                    let line = memo.line_run(at, i, from, to, coefs[i]);
-                    if let Some((dense, first, stride)) = line {
-                        self.scan_window(dense, first, stride, a..b);
-                    }
-                    line.is_some()
-                }
-                None => false,
-            };
-            if scanned {
-                if !self.slow.is_empty() {
-                    let n = bases.len();
-                    // The position's own arguments are the frame's last.
-                    coords[..n].copy_from_slice(&ints[ints.len() - n..]);
-                    coords[i] = base;
-                    let run = AffineRun {
-                        instance,
-                        slot: *slot,
-                        lo: a,
-                        hi: b,
-                        shape: kernel.shape,
-                        n_args: n as u8,
-                        bases: &coords[..n],
-                        coefs,
-                    };
-                    self.look_up_slow(env, &run)?;
-                }
-                return Ok(true);
-            }
-        }
         let n = bases.len();
-        for (x, base) in coords.iter_mut().zip(bases) {
-            match base.eval(ints) {
-                Some(v) => *x = v,
-                None => return Ok(false),
-            }
-        }
-        if !per_option.is_empty() {
-            if !affine_fits(&coords[..n], coefs, a, b) {
-                return Ok(false);
-            }
-            // The other arguments of the whole run, a vector each.
-            let len = (b - a) as usize;
-            let mut values = std::mem::take(&mut self.batch);
-            values.clear();
-            values.resize(per_option.len() * len, 0);
-            let computed = per_option
-                .iter()
-                .zip(values.chunks_exact_mut(len))
-                .all(|((_, code), out)| code(ints, a..b, out).is_some());
-            let result = if computed {
-                let gather = Gather {
-                    ks: a..b,
-                    bases: &coords[..n],
-                    coefs,
-                    per_option,
-                    values: &values,
-                };
-                self.kernel_gather(env, (instance, inst), kernel.shape, &gather)
-            } else {
-                Ok(false)
-            };
-            self.batch = values;
-            return result;
-        }
-        let run = AffineRun {
+        let mut coords = [0i64; MAX_ARGS as usize];
+        let run = |coords| AffineRun {
             instance,
             slot: *slot,
             lo: a,
             hi: b,
             shape: kernel.shape,
             n_args: n as u8,
-            bases: &coords[..n],
+            bases: coords,
             coefs,
         };
-        self.scan_in(env, inst, &run)
+        if let Some((i, at)) = varies.zip(at) {
+            // The options next to the position: only argument i to compute.
+            let Some(base) = bases[i].eval(ints) else {
+                return Ok(false);
+            };
+            if self.scan_line(inst, (i, base, coefs[i]), a..b, at) {
+                if !self.slow.is_empty() {
+                    // The other arguments are the position's own, the
+                    // frame's last.
+                    coords[..n].copy_from_slice(&ints[ints.len() - n..]);
+                    coords[i] = base;
+                    self.look_up_slow(env, &run(&coords[..n]))?;
+                }
+                return Ok(true);
+            }
+        }
+        for (x, base) in coords.iter_mut().zip(bases) {
+            match base.eval(ints) {
+                Some(v) => *x = v,
+                None => return Ok(false),
+            }
+        }
+        let run = run(&coords[..n]);
+        if per_option.is_empty() {
+            return self.scan_in(env, inst, &run);
+        }
+        self.kernel_per_option(env, inst, &run, per_option, ints)
+    }
+
+    /// Marks the options `ks` of a run that changes only argument `i` of
+    /// the position at `at`, to `base + coef * k`: read next to the
+    /// position's own memo entry, those without a value left in `slow`.
+    /// False, with nothing marked, if they leave the memo's window (or
+    /// overflow).
+    fn scan_line(
+        &mut self,
+        inst: &Instance,
+        (i, base, coef): (usize, i64, i64),
+        ks: Range<i64>,
+        at: Located,
+    ) -> bool {
+        let end = |k: i64| base.checked_add(coef.checked_mul(k)?);
+        let Some((from, to)) = end(ks.start).zip(end(ks.end - 1)) else {
+            return false;
+        };
+        self.slow.clear();
+        let memo = inst.memo.borrow();
+        let Some((dense, first, stride)) = memo.line_run(at, i, from, to, coef) else {
+            return false;
+        };
+        self.scan_window(dense, first, stride, ks);
+        true
+    }
+
+    /// Marks the options of a run with arguments that are not affine in
+    /// its binding: their values over the whole run come from batched
+    /// code, a vector each; the options are then read one by one.
+    fn kernel_per_option(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        run: &AffineRun<'_>,
+        per_option: &[(usize, BatchCode)],
+        ints: &[i64],
+    ) -> Fallible<bool> {
+        if !affine_fits(run.bases, run.coefs, run.lo, run.hi) {
+            return Ok(false);
+        }
+        let len = (run.hi - run.lo) as usize;
+        let mut values = std::mem::take(&mut self.batch);
+        values.clear();
+        values.resize(per_option.len() * len, 0);
+        let computed = per_option
+            .iter()
+            .zip(values.chunks_exact_mut(len))
+            .all(|((_, code), out)| code(ints, run.lo..run.hi, out).is_some());
+        let result = if computed {
+            let gather = Gather {
+                run,
+                per_option,
+                values: &values,
+            };
+            self.kernel_gather(env, inst, &gather)
+        } else {
+            Ok(false)
+        };
+        self.batch = values;
+        result
     }
 
     /// Marks the options of a run with arguments computed per option
@@ -168,35 +181,34 @@ impl SgSink {
     fn kernel_gather(
         &mut self,
         env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        shape: Shape,
+        inst: &Instance,
         gather: &Gather<'_>,
     ) -> Fallible<bool> {
+        let run = gather.run;
         self.slow.clear();
         {
             let memo = inst.memo.borrow();
             // The affine arguments step through the window with a stride
             // (the per-option ones are 0 there); the others add their bits.
-            let window = memo.window(shape);
-            let (lo, hi) = (gather.ks.start, gather.ks.end);
-            let run = window.as_ref().and_then(|w| {
-                let (first, stride) = w.run(gather.bases, gather.coefs, lo, hi)?;
+            let window = memo.window(run.shape);
+            let placed = window.as_ref().and_then(|w| {
+                let (first, stride) = w.run(run.bases, run.coefs, run.lo, run.hi)?;
                 Some((w, first, stride))
             });
-            match run {
+            match placed {
                 Some((window, first, stride)) => self.gather_in(window, (first, stride), gather),
-                None => self.slow.extend(gather.ks.clone()),
+                None => self.slow.extend(run.lo..run.hi),
             }
         }
         if !self.slow.is_empty() {
-            let n = gather.bases.len();
+            let n = run.bases.len();
             let mut coords = [0i64; MAX_ARGS as usize];
             let slow = std::mem::take(&mut self.slow);
             let mut key = Key::default();
             for &k in &slow {
                 gather.coords(k, &mut coords[..n]);
-                key.set_raw(shape, n as u8, coords[..n].iter().copied());
-                if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
+                key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
+                if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
                     self.add(v);
                 }
             }
@@ -222,7 +234,7 @@ impl SgSink {
             .map(|(c, _)| window.place(*c))
             .collect();
         let mut at = first as isize;
-        for (j, k) in gather.ks.clone().enumerate() {
+        for (j, k) in (gather.run.lo..gather.run.hi).enumerate() {
             let (mut index, mut outside) = (at as usize, 0u64);
             for (p, &(bits, shift)) in places.iter().enumerate() {
                 let v = gather.values[p * len + j];
@@ -300,13 +312,11 @@ impl SgSink {
     }
 }
 
-/// A run of a kernel with arguments computed per option: `bases + coefs *
-/// k` (which fit in 64 bits for every `k`), except the `per_option` ones,
-/// whose values over the run `values` holds (a vector per argument).
+/// A run of a kernel with arguments computed per option: those of `run`
+/// (its bases and coefficients are 0 there) are the `per_option` ones, whose
+/// values over the run `values` holds, a vector per argument.
 struct Gather<'a> {
-    ks: Range<i64>,
-    bases: &'a [i64],
-    coefs: &'a [i64],
+    run: &'a AffineRun<'a>,
     per_option: &'a [(usize, BatchCode)],
     values: &'a [i64],
 }
@@ -314,13 +324,12 @@ struct Gather<'a> {
 impl Gather<'_> {
     /// The coordinates of option `k`.
     fn coords(&self, k: i64, out: &mut [i64]) {
-        for ((x, &base), &coef) in out.iter_mut().zip(self.bases).zip(self.coefs) {
+        let run = self.run;
+        for ((x, &base), &coef) in out.iter_mut().zip(run.bases).zip(run.coefs) {
             *x = base + coef * k;
         }
-        let (j, len) = (
-            (k - self.ks.start) as usize,
-            self.values.len() / self.per_option.len(),
-        );
+        let j = (k - run.lo) as usize;
+        let len = self.values.len() / self.per_option.len();
         for (p, (coord, _)) in self.per_option.iter().enumerate() {
             out[*coord] = self.values[p * len + j];
         }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, Kernel, KernelMove, OptionBatch, Sink,
-    Target, KERNEL_FRAME,
+    Target,
 };
 use super::memo::{Key, Located, State, BIG, MAX_ARGS};
 use super::runtime::{Env, Instance, Rules};

@@ -5,9 +5,11 @@
 //! position's arguments, the search need not go through frames of values,
 //! move closures and keys for each position: it puts the static arguments
 //! and arguments in a frame of integers and, per move, evaluates a few
-//! integer codes on it and reads the memo directly (a strided run for `k in lo..hi` with arguments affine in
-//! `k`, one read for a move without bindings). Moves of any other form keep
-//! the game on the general path (`None`).
+//! integer codes on it and reads the memo directly: a strided run for `k in
+//! lo..hi` with arguments affine in `k` (arguments that are not come from
+//! batched code over the run), one read for a move without bindings. Moves
+//! of any other form keep the game on the general path (`None`). The
+//! search runs kernels in `search/kernel.rs`.
 
 use super::*;
 

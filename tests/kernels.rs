@@ -116,7 +116,7 @@ fn sorted_list_moves_agree_with_the_value_path() {
     // `sorted(update(xs, i, t))` is read as strided runs, one per place of
     // `t` among the other items (`t` equal to one of them included); the
     // same move through a function takes the value path.
-    let out = run(
+    let out = same_both_ways(
         "fn upd(xs, i, t) = sorted(update(xs, i, t))
         game S(xs) {
             move m(i in 0..3, t in 0..xs[i]) -> S(sorted(update(xs, i, t)))
@@ -134,12 +134,29 @@ fn sorted_list_moves_agree_with_the_value_path() {
         print [sg(V([a, b, c])) for c in 0..=7, b in 0..=c, a in 0..=b]
         print [sg(SD([a, b, c])) for c in 2..=8, b in 1..c, a in 0..b]
         print [sg(VD([a, b, c])) for c in 2..=8, b in 1..c, a in 0..b]",
-        true,
     );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert_eq!(lines[0], lines[1]);
     assert_eq!(lines[2], lines[3]);
+}
+
+#[test]
+fn where_clauses_on_list_arguments() {
+    // `where` clauses reading list items, lengths and `distinct` are
+    // decided on the key's integers (kernels on) or on values (off).
+    let out = same_both_ways(
+        "game T(xs, m) where distinct(xs) and len(xs) == 3 and xs[0] < m {
+            move t(i in 0..3, v in 0..xs[i]) -> T(update(xs, i, v), m)
+        }
+        print [sg(T([a, b, c], 4)) for a in 0..=5, b in 0..=5, c in 0..=5 if a < 4 and a != b and b != c and a != c]
+        game Bad(xs) where xs[3] >= 0 {
+            move t(v in 0..xs[0]) -> Bad(update(xs, 0, v))
+        }
+        print sg(Bad([2, 1, 0]))",
+    );
+    assert!(out.lines().count() == 2, "{out}");
+    assert!(out.contains("failure") && out.contains("index"), "{out}");
 }
 
 #[test]

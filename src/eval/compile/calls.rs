@@ -177,25 +177,19 @@ pub fn satisfies_where(
     };
     let wspan = g.where_span.unwrap_or(span);
     let check = |env: &mut Env| expect_bool(&cond(env)?, wspan);
+    // Integer arguments (or sequences of them): integer code decides when
+    // it can, without values.
+    let ints = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels);
+    if let Some(holds) = ints.and_then(|w| w(&KeyFrame::new(&inst.statics, key)?)) {
+        return Ok(holds);
+    }
     if key.shape() == int_shape(key.len()) && key.generic.is_none() {
-        // Integer arguments: integer code decides when it can.
-        let ints = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels);
-        if let Some(holds) = ints.and_then(|w| int_where(w, &inst.statics, key)) {
-            return Ok(holds);
-        }
         let frame = inst.statics.iter().cloned().chain(key.int_args());
         return env.with_frame(frame, g.n_slots, span, check);
     }
     let args = key.to_args();
     let frame = inst.statics.iter().chain(args.iter()).cloned();
     env.with_frame(frame, g.n_slots, span, check)
-}
-
-/// An integer `where` clause on the frame of an integer position: `None`
-/// if a static argument is not an integer or the code needs the value path.
-fn int_where(cond: &BoolCode<[i64]>, statics: &[Value], key: &Key) -> Option<bool> {
-    let (frame, n) = int_frame(statics, key.coords())?;
-    cond(&frame[..n])
 }
 
 pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {

@@ -13,6 +13,19 @@ pub(crate) trait Locals: 'static {
     fn int(&self, slot: Slot) -> Option<i64>;
     /// The value in `slot`, where the frame holds values.
     fn value(&self, slot: Slot) -> Option<&Value>;
+    /// The items of the list, tuple or set in `slot`, where the frame
+    /// holds them as integers (`KeyFrame`).
+    fn items(&self, _slot: Slot) -> Option<(Seq, &[i64])> {
+        None
+    }
+}
+
+/// Which kind of sequence a frame's integer items make.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seq {
+    List,
+    Tuple,
+    Set,
 }
 
 impl Locals for [Value] {
@@ -173,6 +186,13 @@ impl Compiler<'_> {
                 let index = self.int_expr(index)?;
                 Some(Box::new(move |x| {
                     let i = usize::try_from(index(x)?).ok()?;
+                    if let Some((seq, xs)) = x.items(slot) {
+                        return if seq == Seq::Set {
+                            None
+                        } else {
+                            xs.get(i).copied()
+                        };
+                    }
                     match x.value(slot)? {
                         Value::List(xs) | Value::Tuple(xs) => match xs.get(i)? {
                             Value::Int(n) => Some(*n),
@@ -189,9 +209,14 @@ impl Compiler<'_> {
                 let IrKind::Local(slot) = args[0].kind else {
                     unreachable!()
                 };
-                Some(Box::new(move |x: &L| match x.value(slot)? {
-                    Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => Some(xs.len() as i64),
-                    _ => None,
+                Some(Box::new(move |x: &L| match x.items(slot) {
+                    Some((_, xs)) => Some(xs.len() as i64),
+                    None => match x.value(slot)? {
+                        Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
+                            Some(xs.len() as i64)
+                        }
+                        _ => None,
+                    },
                 }))
             }
             IrKind::CallFn { func, args } if self.inline_depth.get() < 8 => {
@@ -221,6 +246,20 @@ impl Compiler<'_> {
     /// building values; `None` at run time sends the caller to the value path.
     pub(crate) fn bool_expr<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<BoolCode<L>> {
         match &e.kind {
+            IrKind::CallBuiltin {
+                builtin: Builtin::Distinct,
+                args,
+            } if matches!(args[0].kind, IrKind::Local(_)) => {
+                let IrKind::Local(slot) = args[0].kind else {
+                    unreachable!()
+                };
+                Some(Box::new(move |x: &L| {
+                    let (_, xs) = x.items(slot)?;
+                    let mut sorted: SmallVec<[i64; MAX_COORDS]> = xs.iter().copied().collect();
+                    sorted.sort_unstable();
+                    Some(sorted.windows(2).all(|w| w[0] != w[1]))
+                }))
+            }
             IrKind::Const(Value::Bool(b)) => {
                 let b = *b;
                 Some(Box::new(move |_| Some(b)))

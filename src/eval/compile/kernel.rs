@@ -35,6 +35,75 @@ pub(crate) fn int_frame(statics: &[Value], coords: &[i64]) -> Option<([i64; KERN
     Some((frame, n))
 }
 
+/// A position's static arguments and arguments as integers, for integer
+/// code: an integer is one slot, a list, tuple or set of integers (a run of
+/// the key's coordinates) is one slot read through `Locals::items`.
+pub(crate) struct KeyFrame {
+    ints: [i64; KERNEL_FRAME + MAX_COORDS],
+    /// Per slot: where its integers start, how many, and what they make
+    /// (`None`: one integer).
+    slots: [(u8, u8, Option<Seq>); KERNEL_FRAME],
+    n_slots: usize,
+}
+
+impl KeyFrame {
+    /// `None` if a static argument is not an integer, an argument is not
+    /// an integer or a sequence of integers, or they do not fit.
+    pub(crate) fn new(statics: &[Value], key: &Key) -> Option<KeyFrame> {
+        let mut f = KeyFrame {
+            ints: [0; KERNEL_FRAME + MAX_COORDS],
+            slots: [(0, 0, None); KERNEL_FRAME],
+            n_slots: statics.len() + key.tags().count(),
+        };
+        if key.generic.is_some() || f.n_slots > KERNEL_FRAME {
+            return None;
+        }
+        for (i, s) in statics.iter().enumerate() {
+            let Value::Int(v) = s else {
+                return None;
+            };
+            f.ints[i] = *v;
+            f.slots[i] = (i as u8, 1, None);
+        }
+        let base = statics.len();
+        f.ints[base..base + key.len()].copy_from_slice(key.coords());
+        let mut at = base;
+        for (j, tag) in key.tags().enumerate() {
+            let (len, seq) = match tag {
+                Tag::Int => (1, None),
+                Tag::List(n) => (n as usize, Some(Seq::List)),
+                Tag::Tuple(n) => (n as usize, Some(Seq::Tuple)),
+                Tag::Set(n) => (n as usize, Some(Seq::Set)),
+                Tag::Bool => return None,
+            };
+            f.slots[base + j] = (at as u8, len as u8, seq);
+            at += len;
+        }
+        Some(f)
+    }
+}
+
+impl Locals for KeyFrame {
+    #[inline]
+    fn int(&self, slot: Slot) -> Option<i64> {
+        match self.slots[..self.n_slots].get(slot as usize)? {
+            &(at, _, None) => Some(self.ints[at as usize]),
+            _ => None,
+        }
+    }
+
+    fn value(&self, _slot: Slot) -> Option<&Value> {
+        None
+    }
+
+    fn items(&self, slot: Slot) -> Option<(Seq, &[i64])> {
+        match *self.slots[..self.n_slots].get(slot as usize)? {
+            (at, len, Some(seq)) => Some((seq, &self.ints[at as usize..][..len as usize])),
+            _ => None,
+        }
+    }
+}
+
 /// The moves of one game in kernel form; used for positions whose
 /// arguments (and static arguments) are all integers. Its code reads a
 /// frame of integers: the static arguments, then the arguments.

@@ -29,7 +29,7 @@ use smallvec::SmallVec;
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 use int_code::*;
-pub(crate) use kernel::{int_frame, Kernel, KernelMove};
+pub(crate) use kernel::{int_frame, Kernel, KernelMove, KeyFrame};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
@@ -52,9 +52,9 @@ pub struct CompiledGame {
     pub n_params: usize,
     pub n_slots: usize,
     pub where_clause: Option<Code>,
-    /// The `where` clause as integer code on a frame of integers (static
-    /// arguments, then arguments), when it has that form.
-    pub(crate) where_ints: Option<BoolCode<[i64]>>,
+    /// The `where` clause as integer code on a position's integers
+    /// (`KeyFrame`), when it has that form.
+    pub(crate) where_ints: Option<BoolCode<KeyFrame>>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
     /// The moves in kernel form, when they all have one.

@@ -114,30 +114,34 @@ pub(crate) struct Kernel {
 }
 
 pub(crate) enum KernelMove {
-    /// `name(k in lo..hi) -> G(args)`: arguments `bases + coefs * k`,
-    /// except those in `per_option` (their base and coefficient are 0).
-    Run {
-        slot: Slot,
-        lo: Operand<[i64]>,
-        hi: Operand<[i64]>,
-        inclusive: bool,
-        bases: Vec<Operand<[i64]>>,
-        coefs: Vec<i64>,
-        /// Arguments that are not affine in `k` (`min(f(k), y)`): batched
-        /// integer code, run over the whole run at once.
-        per_option: Vec<(usize, BatchCode)>,
-        /// `Some(i)` when the options are the position itself with only
-        /// argument `i` changed (the commonest move: lower one heap); the
-        /// search then reads them next to the position's own memo entry.
-        varies: Option<usize>,
-    },
-    /// `name if guard -> G(args)`.
-    Single {
-        guard: Option<BoolCode<[i64]>>,
-        args: Vec<Operand<[i64]>>,
-        /// As for runs: the option is the position with argument `i` changed.
-        varies: Option<usize>,
-    },
+    Run(RunMove),
+    Single(SingleMove),
+}
+
+/// `name(k in lo..hi) -> G(args)`: arguments `bases + coefs * k`, except
+/// those in `per_option` (their base and coefficient are 0).
+pub(crate) struct RunMove {
+    pub slot: Slot,
+    pub lo: Operand<[i64]>,
+    pub hi: Operand<[i64]>,
+    pub inclusive: bool,
+    pub bases: Vec<Operand<[i64]>>,
+    pub coefs: Vec<i64>,
+    /// Arguments that are not affine in `k` (`min(f(k), y)`): batched
+    /// integer code, run over the whole run at once.
+    pub per_option: Vec<(usize, BatchCode)>,
+    /// `Some(i)` when the options are the position itself with only
+    /// argument `i` changed (the commonest move: lower one heap); the
+    /// search then reads them next to the position's own memo entry.
+    pub varies: Option<usize>,
+}
+
+/// `name if guard -> G(args)`.
+pub(crate) struct SingleMove {
+    pub guard: Option<BoolCode<[i64]>>,
+    pub args: Vec<Operand<[i64]>>,
+    /// As for runs: the option is the position with argument `i` changed.
+    pub varies: Option<usize>,
 }
 
 /// Whether argument `j` is the position's own argument of the same place
@@ -184,7 +188,7 @@ impl Compiler<'_> {
                     .iter()
                     .map(|a| self.operand(a))
                     .collect::<Option<_>>()?;
-                Some(KernelMove::Single {
+                Some(KernelMove::Single(SingleMove {
                     guard: match &m.guard {
                         Some(e) => Some(self.bool_expr(e)?),
                         None => None,
@@ -193,7 +197,7 @@ impl Compiler<'_> {
                         .find(|&j| !own(&args, n_statics, j))
                         .and_then(|i| varies_only(&args, n_statics, i)),
                     args,
-                })
+                }))
             }
             [b] if m.guard.is_none() => {
                 let IrPattern::Slot { slot, .. } = b.pattern else {
@@ -225,7 +229,7 @@ impl Compiler<'_> {
                     }
                 }
                 let moving: Vec<usize> = (0..coefs.len()).filter(|&j| coefs[j] != 0).collect();
-                Some(KernelMove::Run {
+                Some(KernelMove::Run(RunMove {
                     slot,
                     lo: self.operand(start)?,
                     hi: self.operand(end)?,
@@ -237,7 +241,7 @@ impl Compiler<'_> {
                     bases,
                     coefs,
                     per_option,
-                })
+                }))
             }
             _ => None,
         }

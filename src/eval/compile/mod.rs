@@ -29,7 +29,7 @@ use smallvec::SmallVec;
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 use int_code::*;
-pub(crate) use kernel::{int_frame, Kernel, KernelMove, KeyFrame};
+pub(crate) use kernel::{int_frame, Kernel, KernelMove, KeyFrame, RunMove, SingleMove};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;

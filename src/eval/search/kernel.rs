@@ -4,7 +4,7 @@
 //! them.
 
 use super::*;
-use crate::eval::compile::{int_frame, BatchCode};
+use crate::eval::compile::{int_frame, BatchCode, RunMove, SingleMove};
 use crate::eval::memo::Window;
 use smallvec::SmallVec;
 
@@ -27,11 +27,11 @@ impl SgSink {
         let ints = &frame[..n];
         for m in &kernel.moves {
             let done = match m {
-                KernelMove::Run { .. } => {
-                    self.kernel_run(env, (instance, inst), kernel, m, ints, at)?
+                KernelMove::Run(r) => {
+                    self.kernel_run(env, (instance, inst), kernel, r, ints, at)?
                 }
-                KernelMove::Single { .. } => {
-                    self.kernel_single(env, (instance, inst), kernel, m, ints, at)?
+                KernelMove::Single(s) => {
+                    self.kernel_single(env, (instance, inst), kernel, s, ints, at)?
                 }
             };
             if !done {
@@ -41,17 +41,17 @@ impl SgSink {
         Ok(true)
     }
 
-    /// Marks the options of a run move (`KernelMove::Run`).
+    /// Marks the options of a run move.
     fn kernel_run(
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
-        m: &KernelMove,
+        m: &RunMove,
         ints: &[i64],
         at: Option<Located>,
     ) -> Fallible<bool> {
-        let KernelMove::Run {
+        let RunMove {
             slot,
             lo,
             hi,
@@ -60,10 +60,7 @@ impl SgSink {
             coefs,
             per_option,
             varies,
-        } = m
-        else {
-            unreachable!("called for runs")
-        };
+        } = m;
         let bounds = lo
             .eval(ints)
             .zip(hi.eval(ints))
@@ -248,24 +245,21 @@ impl SgSink {
         }
     }
 
-    /// Marks the option of a move without bindings (`KernelMove::Single`).
+    /// Marks the option of a move without bindings.
     fn kernel_single(
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
-        m: &KernelMove,
+        m: &SingleMove,
         ints: &[i64],
         at: Option<Located>,
     ) -> Fallible<bool> {
-        let KernelMove::Single {
+        let SingleMove {
             guard,
             args,
             varies,
-        } = m
-        else {
-            unreachable!("called for single moves")
-        };
+        } = m;
         match guard.as_ref().map(|g| g(ints)) {
             None | Some(Some(true)) => {}
             Some(Some(false)) => return Ok(true),

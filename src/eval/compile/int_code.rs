@@ -179,10 +179,8 @@ impl Compiler<'_> {
                 let x = self.int_expr(&args[0])?;
                 Some(Box::new(move |l| x(l)?.checked_abs()))
             }
-            IrKind::Index { target, index } if matches!(target.kind, IrKind::Local(_)) => {
-                let IrKind::Local(slot) = target.kind else {
-                    unreachable!()
-                };
+            IrKind::Index { target, index } => {
+                let slot = local_slot(target)?;
                 let index = self.int_expr(index)?;
                 Some(Box::new(move |x| {
                     let i = usize::try_from(index(x)?).ok()?;
@@ -205,10 +203,8 @@ impl Compiler<'_> {
             IrKind::CallBuiltin {
                 builtin: Builtin::Len,
                 args,
-            } if matches!(args[0].kind, IrKind::Local(_)) => {
-                let IrKind::Local(slot) = args[0].kind else {
-                    unreachable!()
-                };
+            } => {
+                let slot = local_slot(&args[0])?;
                 Some(Box::new(move |x: &L| match x.items(slot) {
                     Some((_, xs)) => Some(xs.len() as i64),
                     None => match x.value(slot)? {
@@ -249,10 +245,8 @@ impl Compiler<'_> {
             IrKind::CallBuiltin {
                 builtin: Builtin::Distinct,
                 args,
-            } if matches!(args[0].kind, IrKind::Local(_)) => {
-                let IrKind::Local(slot) = args[0].kind else {
-                    unreachable!()
-                };
+            } => {
+                let slot = local_slot(&args[0])?;
                 Some(Box::new(move |x: &L| {
                     let (_, xs) = x.items(slot)?;
                     let mut sorted: SmallVec<[i64; MAX_COORDS]> = xs.iter().copied().collect();
@@ -304,6 +298,15 @@ impl Compiler<'_> {
             },
             _ => None,
         }
+    }
+}
+
+/// The slot of `e` if it is a local: the list forms of integer code read
+/// their list from a slot.
+fn local_slot(e: &IrExpr) -> Option<Slot> {
+    match e.kind {
+        IrKind::Local(slot) => Some(slot),
+        _ => None,
     }
 }
 

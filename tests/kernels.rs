@@ -204,3 +204,90 @@ fn errors_come_from_the_general_path() {
     );
     assert!(loopy.contains("failure") && loopy.contains("loopy"));
 }
+
+#[test]
+fn take_and_break_sums_read_with_strides() {
+    // Dawson's chess (octal 0.137), Kayles (0.77) and Grundy's game written
+    // as explicit rules: moves to sums of two heaps of the game itself.
+    let out = same_both_ways(
+        "game Dawson(n) where n >= 0 {
+            move take_one if n == 1 -> 0
+            move take_two if n >= 2 -> Dawson(n - 2)
+            move take_three(a in 0..=(n - 3) / 2) if n >= 3 -> Dawson(a) + Dawson(n - 3 - a)
+        }
+        game Kayles(n) where n >= 0 {
+            move one(a in 0..=(n - 1) / 2) -> Kayles(a) + Kayles(n - 1 - a)
+            move two(a in 0..=(n - 2) / 2) -> Kayles(a) + Kayles(n - 2 - a)
+        }
+        game Grundy(n) {
+            move split(a in 1..=(n - 1) / 2) -> Grundy(a) + Grundy(n - a)
+        }
+        print [sg(Dawson(n)) for n in 0..=40]
+        print [sg(Kayles(n)) for n in 0..=40]
+        print [sg(Grundy(n)) for n in reversed(list(0..=40))]",
+    );
+    // OEIS A002187 (Dawson's chess), A002186 (Kayles), A002188 (Grundy's
+    // game, listed from n = 40 down here).
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1]"
+    );
+    assert_eq!(
+        lines[1],
+        "[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1]"
+    );
+    assert_eq!(
+        lines[2],
+        "[1, 4, 2, 1, 4, 2, 1, 4, 2, 1, 3, 2, 1, 4, 0, 3, 4, 0, 3, 4, 0, 3, 4, 2, 3, 1, 2, 3, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 0, 0, 0]"
+    );
+}
+
+#[test]
+fn sums_with_invalid_parts_large_values_and_three_parts() {
+    let out = same_both_ways(
+        "game T(n) where n >= 0 {
+            move take(k in 0..n) -> T(k)
+            move split(a in 1..n) -> T(a) + T(n - 2 * a)
+            move three(a in 0..n / 3) -> T(a) + T(a + 1) + T(n - 2 * a - 2)
+        }
+        game Z(n) where n >= 0 {
+            move end if n % 3 == 0 -> 0
+            move down(k in {1, 2, 5}) if k <= n + 1 -> Z(n - k)
+            move cut(a in 0..n, b in 0..=a) if a + b < n -> Z(a) + Z(b)
+        }
+        print [sg(T(n)) for n in 0..=320]
+        print [sg(Z(n)) for n in reversed(list(0..=30))]
+        print sg(T(400) + T(3))",
+    );
+    assert!(
+        out.lines().count() == 3 && !out.contains("failure"),
+        "{out}"
+    );
+    // T(n) >= n: every T(k) below is an option; values past 250 are kept
+    // outside the dense bytes.
+    let t: Vec<u64> = out.lines().next().unwrap()[1..]
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(t.iter().enumerate().all(|(n, &v)| v >= n as u64));
+}
+
+#[test]
+fn loop_moves_report_errors_and_cycles_as_the_general_path() {
+    for program in [
+        // Overflow in an argument of one part.
+        "game O(n) { move m(k in 0..n) -> O(k) + O(k * 4611686018427387904) }
+         print sg(O(3))",
+        // A cycle through a part of a sum.
+        "game C(n) where n >= 0 { move m(k in 0..2) -> C(k) + C(n) }
+         print sg(C(2))",
+        // A guard that fails on the value path.
+        "game D(n) { move m(k in {1, 2}) if k / (n - 2) > 0 -> D(n - k) }
+         print sg(D(4))",
+    ] {
+        let out = same_both_ways(program);
+        assert!(out.contains("failure"), "{program}: {out}");
+    }
+}

@@ -110,12 +110,58 @@ impl Locals for KeyFrame {
 pub(crate) struct Kernel {
     /// The key shape of a position of `n_params` integer arguments.
     pub shape: Shape,
+    pub n_params: usize,
     pub moves: Vec<KernelMove>,
+}
+
+impl Kernel {
+    /// How many integer arguments a position has.
+    pub(crate) fn shape_args(&self) -> usize {
+        self.n_params
+    }
 }
 
 pub(crate) enum KernelMove {
     Run(RunMove),
     Single(SingleMove),
+    SumRun(SumRunMove),
+    Loop(LoopMove),
+}
+
+/// `name(k in lo..hi) if guard -> G(args_1) + G(args_2) + ...`, a
+/// take-and-break move: every argument of every part affine in `k`, the
+/// guard (if any) not mentioning `k`. The search reads each part's run
+/// with its own stride and xors their values.
+pub(crate) struct SumRunMove {
+    pub lo: Operand<[i64]>,
+    pub hi: Operand<[i64]>,
+    pub inclusive: bool,
+    pub guard: Option<BoolCode<[i64]>>,
+    pub parts: Vec<AffinePart>,
+}
+
+/// One part of a `SumRunMove`: the bases and coefficients of its
+/// arguments.
+pub(crate) type AffinePart = (Vec<Operand<[i64]>>, Vec<i64>);
+
+/// Any other move whose bindings run over integer ranges or constant sets
+/// of integers, whose guard is integer code, and whose result is a sum of
+/// positions of the game itself with integer-code arguments (no part: the
+/// zero game). Evaluated option by option on a frame of integers.
+pub(crate) struct LoopMove {
+    pub bindings: Vec<(Slot, LoopSource)>,
+    pub guard: Option<BoolCode<[i64]>>,
+    /// The arguments of each part of the result.
+    pub parts: Vec<Vec<Operand<[i64]>>>,
+}
+
+pub(crate) enum LoopSource {
+    Range {
+        lo: Operand<[i64]>,
+        hi: Operand<[i64]>,
+        inclusive: bool,
+    },
+    Values(Vec<i64>),
 }
 
 /// `name(k in lo..hi) -> G(args)`: arguments `bases + coefs * k`, except
@@ -142,6 +188,16 @@ pub(crate) struct SingleMove {
     pub args: Vec<Operand<[i64]>>,
     /// As for runs: the option is the position with argument `i` changed.
     pub varies: Option<usize>,
+}
+
+/// The integers of a literal whose items are all integer constants.
+fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
+    xs.iter()
+        .map(|x| match x.kind {
+            IrKind::Const(Value::Int(n)) => Some(n),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether argument `j` is the position's own argument of the same place
@@ -176,12 +232,158 @@ impl Compiler<'_> {
             .collect::<Option<Vec<_>>>()?;
         Some(Kernel {
             shape: int_shape(g.n_params),
+            n_params: g.n_params,
             moves,
         })
     }
 
     fn kernel_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
-        let args = self.same_game_args(game, n_statics, &m.result)?;
+        let simple = self
+            .same_game_args(game, n_statics, &m.result)
+            .and_then(|args| self.simple_kernel_move(n_statics, m, args));
+        simple
+            .or_else(|| self.sum_run_move(game, n_statics, m))
+            .or_else(|| self.loop_move(game, n_statics, m))
+    }
+
+    /// A take-and-break run (`SumRunMove`), if the move has that form.
+    fn sum_run_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+        let [b] = &m.bindings[..] else {
+            return None;
+        };
+        let IrPattern::Slot { slot, .. } = b.pattern else {
+            return None;
+        };
+        let IrKind::Range {
+            start,
+            end,
+            inclusive,
+        } = &b.iterable.kind
+        else {
+            return None;
+        };
+        if m.guard.as_ref().is_some_and(|g| mentions(g, slot)) {
+            return None;
+        }
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
+        if parts.len() < 2 {
+            return None;
+        }
+        let parts = parts
+            .iter()
+            .map(|args| {
+                args.iter()
+                    .map(|a| self.affine_operand(a, slot))
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.into_iter().unzip())
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(KernelMove::SumRun(SumRunMove {
+            lo: self.operand(start)?,
+            hi: self.operand(end)?,
+            inclusive: *inclusive,
+            guard: match &m.guard {
+                Some(e) => Some(self.bool_expr(e)?),
+                None => None,
+            },
+            parts,
+        }))
+    }
+
+    /// The general kernel move (`LoopMove`), if every piece is integer code.
+    fn loop_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+        let mut bindings = Vec::new();
+        for b in &m.bindings {
+            let IrPattern::Slot { slot, .. } = b.pattern else {
+                return None;
+            };
+            if slot as usize >= KERNEL_FRAME {
+                return None;
+            }
+            let source = match &b.iterable.kind {
+                IrKind::Range {
+                    start,
+                    end,
+                    inclusive,
+                } => LoopSource::Range {
+                    lo: self.operand(start)?,
+                    hi: self.operand(end)?,
+                    inclusive: *inclusive,
+                },
+                IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => {
+                    LoopSource::Values(
+                        xs.iter()
+                            .map(|x| match x {
+                                Value::Int(n) => Some(*n),
+                                _ => None,
+                            })
+                            .collect::<Option<_>>()?,
+                    )
+                }
+                IrKind::List(xs) | IrKind::Tuple(xs) => LoopSource::Values(const_ints(xs)?),
+                IrKind::Set(xs) => {
+                    // A set iterates in ascending order, without repeats.
+                    let mut v = const_ints(xs)?;
+                    v.sort_unstable();
+                    v.dedup();
+                    LoopSource::Values(v)
+                }
+                _ => return None,
+            };
+            bindings.push((slot, source));
+        }
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
+        let parts = parts
+            .iter()
+            .map(|args| args.iter().map(|a| self.operand(a)).collect::<Option<_>>())
+            .collect::<Option<_>>()?;
+        Some(KernelMove::Loop(LoopMove {
+            bindings,
+            guard: match &m.guard {
+                Some(e) => Some(self.bool_expr(e)?),
+                None => None,
+            },
+            parts,
+        }))
+    }
+
+    /// The parts of a result that is a sum of positions of `game` itself
+    /// (the zero game has none), as their argument lists.
+    fn sum_parts<'e>(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        e: &'e IrExpr,
+        out: &mut Vec<&'e [IrExpr]>,
+    ) -> Option<()> {
+        match &e.kind {
+            IrKind::Const(Value::Int(0)) => Some(()),
+            IrKind::Binary {
+                op: BinaryOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => {
+                self.sum_parts(game, n_statics, lhs, out)?;
+                self.sum_parts(game, n_statics, rhs, out)
+            }
+            _ => {
+                out.push(self.same_game_args(game, n_statics, e)?);
+                Some(())
+            }
+        }
+    }
+
+    /// The run and single moves of a result that is one position of the
+    /// game itself.
+    fn simple_kernel_move(
+        &self,
+        n_statics: usize,
+        m: &IrMove,
+        args: &[IrExpr],
+    ) -> Option<KernelMove> {
         match &m.bindings[..] {
             [] => {
                 let args: Vec<_> = args

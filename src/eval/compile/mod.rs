@@ -29,7 +29,10 @@ use smallvec::SmallVec;
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 use int_code::*;
-pub(crate) use kernel::{int_frame, Kernel, KernelMove, KeyFrame, RunMove, SingleMove};
+pub(crate) use kernel::{
+    int_frame, Kernel, KernelMove, KeyFrame, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove,
+    KERNEL_FRAME,
+};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;

@@ -4,7 +4,9 @@
 //! them.
 
 use super::*;
-use crate::eval::compile::{int_frame, BatchCode, RunMove, SingleMove};
+use crate::eval::compile::{
+    int_frame, BatchCode, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+};
 use crate::eval::memo::Window;
 use smallvec::SmallVec;
 
@@ -33,6 +35,10 @@ impl SgSink {
                 KernelMove::Single(s) => {
                     self.kernel_single(env, (instance, inst), kernel, s, ints, at)?
                 }
+                KernelMove::SumRun(r) => {
+                    self.kernel_sum_run(env, (instance, inst), kernel, r, ints)?
+                }
+                KernelMove::Loop(l) => self.kernel_loop(env, (instance, inst), kernel, l, ints)?,
             };
             if !done {
                 return Ok(false);
@@ -327,5 +333,277 @@ impl Gather<'_> {
         for (p, (coord, _)) in self.per_option.iter().enumerate() {
             out[*coord] = self.values[p * len + j];
         }
+    }
+}
+
+/// The most parts of a sum a kernel reads in one go.
+const MAX_PARTS: usize = 8;
+
+impl SgSink {
+    /// Marks the options of a take-and-break run: for each `k`, the xor of
+    /// the values of its parts, each part read from the memo's window with
+    /// its own stride. Options with a part the window cannot answer go
+    /// through `lookup`, part by part.
+    fn kernel_sum_run(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        m: &SumRunMove,
+        ints: &[i64],
+    ) -> Fallible<bool> {
+        match m.guard.as_ref().map(|g| g(ints)) {
+            None | Some(Some(true)) => {}
+            Some(Some(false)) => return Ok(true),
+            Some(None) => return Ok(false),
+        }
+        let bounds =
+            m.lo.eval(ints)
+                .zip(m.hi.eval(ints))
+                .and_then(|(a, b)| Some((a, if m.inclusive { b.checked_add(1)? } else { b })));
+        let Some((a, b)) = bounds else {
+            return Ok(false);
+        };
+        if a >= b {
+            return Ok(true);
+        }
+        let n_parts = m.parts.len();
+        if n_parts > MAX_PARTS {
+            return Ok(false);
+        }
+        let n = kernel.shape_args();
+        let mut bases = [[0i64; MAX_ARGS as usize]; MAX_PARTS];
+        for (out, (part, coefs)) in bases.iter_mut().zip(&m.parts) {
+            for (x, base) in out.iter_mut().zip(part) {
+                match base.eval(ints) {
+                    Some(v) => *x = v,
+                    None => return Ok(false),
+                }
+            }
+            if !affine_fits(&out[..n], coefs, a, b) {
+                return Ok(false);
+            }
+        }
+        self.slow.clear();
+        {
+            let memo = inst.memo.borrow();
+            let mut places = [(0usize, 0isize); MAX_PARTS];
+            let placed = memo.window(kernel.shape).and_then(|w| {
+                for (p, (_, coefs)) in m.parts.iter().enumerate() {
+                    places[p] = w.run(&bases[p][..n], coefs, a, b)?;
+                }
+                Some(w.dense())
+            });
+            match placed {
+                Some(dense) => self.scan_sum(dense, &places[..n_parts], a..b),
+                None => self.slow.extend(a..b),
+            }
+        }
+        if self.slow.is_empty() {
+            return Ok(true);
+        }
+        let slow = std::mem::take(&mut self.slow);
+        let mut key = Key::default();
+        let mut coords = [0i64; MAX_ARGS as usize];
+        'options: for &k in &slow {
+            let mut x = 0;
+            let mut known = true;
+            for (p, (_, coefs)) in m.parts.iter().enumerate() {
+                for ((c, &base), &coef) in coords.iter_mut().zip(&bases[p][..n]).zip(coefs) {
+                    *c = base + coef * k;
+                }
+                key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
+                match self.lookup(env, instance, &key)? {
+                    Lookup::Value(v) => x ^= v,
+                    Lookup::Pending => known = false,
+                    Lookup::Invalid => continue 'options,
+                }
+            }
+            if known {
+                self.add(x);
+            }
+        }
+        self.slow = slow;
+        Ok(true)
+    }
+
+    /// The hot loop of take-and-break games: marks `xor` of the value
+    /// bytes at `first_p + stride_p * (k - lo)` over the parts `p`, for
+    /// each `k`; options with a byte that holds no value go to `slow`.
+    fn scan_sum(&mut self, dense: &[u8], places: &[(usize, isize)], ks: Range<i64>) {
+        if self.seen.len() < 512 {
+            self.seen.resize(512, 0);
+        }
+        let stamp = self.stamp;
+        let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
+        // A value byte is 4..=254: its value is byte - 4. `bad` collects
+        // bytes outside that range without a branch.
+        let value = |b: u8| (b.wrapping_sub(4) as usize, (b < 4) | (b == BIG));
+        if let [(f1, s1), (f2, s2)] = *places {
+            let (mut i1, mut i2) = (f1 as isize, f2 as isize);
+            for k in ks {
+                let (v1, bad1) = value(dense[i1 as usize]);
+                let (v2, bad2) = value(dense[i2 as usize]);
+                if bad1 | bad2 {
+                    self.slow.push(k);
+                } else {
+                    seen[seen_slot((v1 ^ v2) as u64)] = stamp;
+                }
+                i1 += s1;
+                i2 += s2;
+            }
+            return;
+        }
+        let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
+        for k in ks {
+            let (mut x, mut bad) = (0usize, false);
+            for (i, p) in at.iter_mut().zip(places) {
+                let (v, b) = value(dense[*i as usize]);
+                x ^= v;
+                bad |= b;
+                *i += p.1;
+            }
+            if bad {
+                self.slow.push(k);
+            } else {
+                seen[seen_slot(x as u64)] = stamp;
+            }
+        }
+    }
+
+    /// Marks the options of a `LoopMove`, one by one on a frame of
+    /// integers that holds the bindings after the position's arguments.
+    fn kernel_loop(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        m: &LoopMove,
+        ints: &[i64],
+    ) -> Fallible<bool> {
+        let mut frame = [0i64; KERNEL_FRAME];
+        frame[..ints.len()].copy_from_slice(ints);
+        let width = m
+            .bindings
+            .iter()
+            .map(|(s, _)| *s as usize + 1)
+            .max()
+            .unwrap_or(0)
+            .max(ints.len());
+        let mut ticks = 0u32;
+        self.loop_level(
+            env,
+            (instance, inst),
+            kernel,
+            m,
+            (&mut frame, width),
+            0,
+            &mut ticks,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn loop_level(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        m: &LoopMove,
+        (frame, width): (&mut [i64; KERNEL_FRAME], usize),
+        level: usize,
+        ticks: &mut u32,
+    ) -> Fallible<bool> {
+        let Some((slot, source)) = m.bindings.get(level) else {
+            return self.loop_option(env, (instance, inst), kernel, m, &frame[..width]);
+        };
+        let slot = *slot as usize;
+        match source {
+            LoopSource::Range { lo, hi, inclusive } => {
+                let bounds = lo.eval(&frame[..width]).zip(hi.eval(&frame[..width]));
+                let Some((a, b)) = bounds else {
+                    return Ok(false);
+                };
+                let b = if *inclusive {
+                    match b.checked_add(1) {
+                        Some(b) => b,
+                        None => return Ok(false),
+                    }
+                } else {
+                    b
+                };
+                for k in a..b {
+                    *ticks = ticks.wrapping_add(1);
+                    if ticks.is_multiple_of(1 << 16) {
+                        env.rt.check_interrupt(self.span)?;
+                    }
+                    frame[slot] = k;
+                    let next = (instance, inst);
+                    if !self.loop_level(env, next, kernel, m, (frame, width), level + 1, ticks)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            LoopSource::Values(values) => {
+                for &k in values {
+                    frame[slot] = k;
+                    let next = (instance, inst);
+                    if !self.loop_level(env, next, kernel, m, (frame, width), level + 1, ticks)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Marks one option of a `LoopMove` (its bindings set in `frame`).
+    fn loop_option(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        m: &LoopMove,
+        frame: &[i64],
+    ) -> Fallible<bool> {
+        match m.guard.as_ref().map(|g| g(frame)) {
+            None | Some(Some(true)) => {}
+            Some(Some(false)) => return Ok(true),
+            Some(None) => return Ok(false),
+        }
+        let n = kernel.shape_args();
+        let mut coords = [[0i64; MAX_ARGS as usize]; MAX_PARTS];
+        if m.parts.len() > MAX_PARTS {
+            return Ok(false);
+        }
+        for (out, args) in coords.iter_mut().zip(&m.parts) {
+            for (x, arg) in out.iter_mut().zip(args) {
+                match arg.eval(frame) {
+                    Some(v) => *x = v,
+                    None => return Ok(false),
+                }
+            }
+        }
+        let mut x = 0;
+        let mut known = true;
+        for c in &coords[..m.parts.len()] {
+            let state = inst.memo.borrow_mut().get_coords(kernel.shape, &c[..n]);
+            match state {
+                State::Value(v) => x ^= v,
+                State::Invalid => return Ok(true),
+                _ => {
+                    let mut key = Key::default();
+                    key.set_raw(kernel.shape, n as u8, c[..n].iter().copied());
+                    match self.lookup(env, instance, &key)? {
+                        Lookup::Value(v) => x ^= v,
+                        Lookup::Pending => known = false,
+                        Lookup::Invalid => return Ok(true),
+                    }
+                }
+            }
+        }
+        if known {
+            self.add(x);
+        }
+        Ok(true)
     }
 }

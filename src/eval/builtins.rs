@@ -76,6 +76,7 @@ builtins! {
     Conjunctive "conjunctive" 1 64 "conjunctive(A, B, ...): move in every component; ends when one has no move",
     Selective "selective" 1 64 "selective(A, B, ...): move in any non-empty set of components",
     Hypergraph "hypergraph" 2 65 "hypergraph(edges, A, B, ...): move in every component of one edge (a list of 0-based indices)",
+    MemoHistogram "memo_histogram" 1 1 "memo_histogram(G): h[v] = how many positions the memo holds with SG value v, for G's game (a game or a position of it) or G's kind of compound (misere(...), pass(...) ...)",
     Subtraction "subtraction" 1 1 "subtraction(S): the subtraction game with set S; positions subtraction(S)(n)",
     Octal "octal" 1 1 "octal(\"0.137\"): the octal game with that code; positions octal(code)(n)",
 }
@@ -465,8 +466,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)])
         }
         Histogram => histogram(expect_items(&args[0], span)?, span)?,
-        Sg | Outcome | Options | Winning | Table | Subtraction | Octal | Pass | Misere
-        | Conjunctive | Selective | Hypergraph => {
+        Sg | MemoHistogram | Outcome | Options | Winning | Table | Subtraction | Octal | Pass
+        | Misere | Conjunctive | Selective | Hypergraph => {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })

@@ -1,8 +1,7 @@
 //! Compounds that no theorem decomposes: the pass, misère play, the
-//! conjunctive, selective and hypergraph compounds. Their positions are
-//! searched as whole game values, memoised on the tuple of their parts;
-//! parts that are plain games (and what a compound turns into once its pass
-//! is used) keep being valued by the Sprague-Grundy theorem.
+//! conjunctive, selective and hypergraph compounds: how they are built
+//! from their parts, and their options as game values (to list them).
+//! Their values come from the product search (`product.rs`).
 
 use std::rc::Rc;
 
@@ -10,7 +9,6 @@ use super::builtins::{expect_int, expect_items, type_error, Builtin};
 use super::ops::as_game;
 use super::query::{game_options, RawMove};
 use super::runtime::Env;
-use super::search::sg_of_game;
 use super::value::{Compound, CompoundKind, Game, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
@@ -208,108 +206,4 @@ fn product(
     }
     let mut current = parts.to_vec();
     go(0, group, &mut current, &mut Vec::new(), options, emit);
-}
-
-/// The value of a compound: its SG value, or for `misere(E)` the misère
-/// Grundy value (terminal positions have value 1).
-pub fn sg(env: &mut Env, root: &Rc<Compound>, span: Span) -> Fallible<u64> {
-    let root = Game::Compound(root.clone());
-    if let Some(v) = known(env, &root) {
-        return Ok(v);
-    }
-    let mut stack: Vec<(Game, bool)> = vec![(root.clone(), false)];
-    let result = search(env, &mut stack, span);
-    if result.is_err() {
-        let mut memo = env.rt.compound_memo.borrow_mut();
-        for (g, expanded) in &stack {
-            if *expanded {
-                memo.remove(g);
-            }
-        }
-    }
-    result?;
-    Ok(known(env, &root).expect("the search stores the root's value"))
-}
-
-/// Memo states: a value, or `ON_PATH` while the position is being searched.
-const ON_PATH: u64 = u64::MAX;
-
-fn known(env: &Env, g: &Game) -> Option<u64> {
-    env.rt
-        .compound_memo
-        .borrow()
-        .get(g)
-        .copied()
-        .filter(|&v| v != ON_PATH)
-}
-
-fn search(env: &mut Env, stack: &mut Vec<(Game, bool)>, span: Span) -> Fallible<()> {
-    while let Some((top, expanded)) = stack.last().cloned() {
-        env.tick(span)?;
-        if !expanded {
-            if env.rt.compound_memo.borrow().contains_key(&top) {
-                stack.pop();
-                continue;
-            }
-            env.rt
-                .compound_memo
-                .borrow_mut()
-                .insert(top.clone(), ON_PATH);
-            stack.last_mut().expect("top").1 = true;
-        }
-        let Game::Compound(c) = &top else {
-            unreachable!("only compounds are pushed")
-        };
-        let misere = c.kind == CompoundKind::Misere;
-        let moves = options(env, c, span)?;
-        let mut values = Vec::with_capacity(moves.len());
-        let mut pending = Vec::new();
-        for m in moves {
-            match &m.to {
-                Game::Compound(_) => {
-                    let state = env.rt.compound_memo.borrow().get(&m.to).copied();
-                    match state {
-                        Some(ON_PATH) => return Err(loop_error(stack, &m.to, span)),
-                        Some(v) => values.push(v),
-                        None => pending.push(m.to),
-                    }
-                }
-                // A compound may turn into a plain game (its pass used up):
-                // the theorem values that.
-                plain => values.push(sg_of_game(env, plain, span)?),
-            }
-        }
-        if !pending.is_empty() {
-            stack.extend(pending.into_iter().map(|g| (g, false)));
-            continue;
-        }
-        let v = if misere && values.is_empty() {
-            1
-        } else {
-            mex(&mut values)
-        };
-        env.rt.compound_memo.borrow_mut().insert(top, v);
-        env.rt.count_stored(span, "a compound")?;
-        stack.pop();
-    }
-    Ok(())
-}
-
-fn mex(values: &mut [u64]) -> u64 {
-    values.sort_unstable();
-    let mut m = 0;
-    for &v in values.iter() {
-        if v == m {
-            m += 1;
-        } else if v > m {
-            break;
-        }
-    }
-    m
-}
-
-fn loop_error(stack: &[(Game, bool)], again: &Game, span: Span) -> Box<Diag> {
-    let path: Vec<&Game> = stack.iter().filter(|(_, e)| *e).map(|(g, _)| g).collect();
-    let start = path.iter().position(|g| *g == again).unwrap_or(0);
-    super::search::loop_diag(path[start..].iter().map(|g| g.to_string()).collect(), span)
 }

@@ -644,6 +644,24 @@ impl Memo {
         Some((&table.dense[..], first, (coef as isize) << shift))
     }
 
+    /// Calls `f` with the value of every position stored with one.
+    pub fn for_each_value(&self, mut f: impl FnMut(u64)) {
+        let mut code = |c: u64| {
+            if let State::Value(v) = State::decode(c) {
+                f(v)
+            }
+        };
+        for (_, t) in &self.shapes {
+            t.dense
+                .iter()
+                .filter(|&&b| b != BIG)
+                .for_each(|&b| code(b as u64));
+            t.big.values().for_each(|&c| code(c));
+            t.sparse.values().for_each(|&c| code(c));
+        }
+        self.generic.values().for_each(|&c| code(c));
+    }
+
     /// The state of the flattened position with this shape and coordinates.
     #[inline]
     pub fn get_coords(&mut self, shape: Shape, coords: &[i64]) -> State {

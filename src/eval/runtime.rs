@@ -65,8 +65,8 @@ pub struct Runtime {
     instances: RefCell<Vec<Rc<Instance>>>,
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
     pub limits: Limits,
-    /// Values of compound positions (pass, misère, conjunctive ...).
-    pub compound_memo: RefCell<FxHashMap<super::value::Game, u64>>,
+    /// Compound positions (pass, misère, conjunctive ...) and their parts.
+    pub product: RefCell<super::product::ProductTables>,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
     /// Bumped whenever instance ids are forgotten, so caches of them expire.
@@ -151,7 +151,7 @@ impl Runtime {
         for inst in self.instances.borrow().iter() {
             *inst.memo.borrow_mut() = Memo::default();
         }
-        self.compound_memo.borrow_mut().clear();
+        *self.product.borrow_mut() = Default::default();
         self.stored.set(0);
     }
 
@@ -159,7 +159,7 @@ impl Runtime {
     pub fn reset_instances(&self) {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
-        self.compound_memo.borrow_mut().clear();
+        *self.product.borrow_mut() = Default::default();
         self.generation.set(self.generation.get() + 1);
         self.stored.set(0);
     }

@@ -31,6 +31,7 @@ pub(crate) fn call_builtin(
         | Builtin::Conjunctive
         | Builtin::Selective
         | Builtin::Hypergraph => crate::eval::compound::make(b, args, span),
+        Builtin::MemoHistogram => memo_histogram(env, &args[0], span),
         Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
         Builtin::Octal => {
             let digits = octal_digits(&args[0], span)?;
@@ -231,6 +232,46 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
         },
         other => Err(type_error(span, "a move, table or game with fields", other)),
     }
+}
+
+/// `memo_histogram(G)`: the values the memo holds for the game of `G` (a
+/// game, a position of it) or for compounds of `G`'s kind.
+fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
+    let mut h: Vec<u64> = Vec::new();
+    let count = |v: u64| {
+        if h.len() <= v as usize {
+            h.resize(v as usize + 1, 0);
+        }
+        h[v as usize] += 1;
+    };
+    match g {
+        Value::Func(c) if matches!(**c, Callable::Game { .. }) => {
+            let Callable::Game { instance, .. } = **c else {
+                unreachable!("matched above")
+            };
+            env.rt
+                .instance(instance)
+                .memo
+                .borrow()
+                .for_each_value(count);
+        }
+        Value::Game(game) => match &**game {
+            Game::Position(p) => env
+                .rt
+                .instance(p.instance)
+                .memo
+                .borrow()
+                .for_each_value(count),
+            Game::Compound(c) => {
+                h = env.rt.product.borrow_mut().histogram(&c.kind);
+            }
+            _ => return Err(type_error(span, "a game, a position or a compound", g)),
+        },
+        _ => return Err(type_error(span, "a game, a position or a compound", g)),
+    }
+    Ok(Value::list(
+        h.into_iter().map(|n| Value::Int(n as i64)).collect(),
+    ))
 }
 
 /// `subtraction(S)` and `octal(code)`: members of the prelude's families.

@@ -31,7 +31,7 @@ pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
             }
             Ok(x)
         }
-        Game::Compound(c) => super::compound::sg(env, c, span),
+        Game::Compound(c) => super::product::sg(env, c, span),
     }
 }
 

@@ -1,0 +1,545 @@
+//! The product search for compounds no theorem decomposes (pass, misère,
+//! conjunctive, selective, hypergraph).
+//!
+//! A compound position is a packed key of small integers: the compound's
+//! kind, its pass counter, and for each part the sorted multiset of the
+//! part's components. A component (an *atom*: a position of a game, or a
+//! nested compound) is interned once, and its options are enumerated once
+//! through the game's compiled moves and kept as sorted atom lists, so the
+//! search builds an option by merging integers, never a game value. Sums
+//! are canonical: components in a fixed order, terminal components
+//! dropped, so equal positions meet in one memo entry. A pass compound
+//! with no pass left is a plain sum: the Sprague-Grundy theorem values it.
+
+use std::ops::Range;
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use super::query::game_options;
+use super::runtime::Env;
+use super::search::{loop_diag, sg_of_game};
+use super::value::{Compound, CompoundKind, Game};
+use crate::diag::Fallible;
+use crate::syntax::Span;
+
+/// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
+const KIND: usize = 0;
+const COUNTER: usize = 1;
+const N_PARTS: usize = 2;
+const HEADER: usize = 3;
+
+/// Memo value of a position on the current search path.
+const ON_PATH: u64 = u64::MAX;
+
+/// Kind codes in keys; hypergraphs add the index of their edge list.
+const PASS: u32 = 0;
+const MISERE: u32 = 1;
+const CONJUNCTIVE: u32 = 2;
+const SELECTIVE: u32 = 3;
+const HYPERGRAPH: u32 = 4;
+
+/// The interned atoms and the memo of compound positions, kept for the
+/// whole session (cleared with the other memo tables).
+#[derive(Default)]
+pub struct ProductTables {
+    atom_ids: FxHashMap<Game, u32>,
+    atoms: Vec<Atom>,
+    edges: Vec<Rc<Vec<Vec<usize>>>>,
+    memo: FxHashMap<Box<[u32]>, u64>,
+}
+
+struct Atom {
+    game: Game,
+    /// Each option as the sorted atoms of its result (terminal ones kept).
+    options: Option<Rc<[Box<[u32]>]>>,
+    /// The same with terminal atoms dropped: what a key holds.
+    canonical: Option<Rc<[Box<[u32]>]>>,
+    /// The normal-play SG value, once asked.
+    sg: Option<u64>,
+}
+
+impl ProductTables {
+    fn intern(&mut self, g: &Game) -> u32 {
+        if let Some(&id) = self.atom_ids.get(g) {
+            return id;
+        }
+        let id = self.atoms.len() as u32;
+        self.atoms.push(Atom {
+            game: g.clone(),
+            options: None,
+            canonical: None,
+            sg: None,
+        });
+        self.atom_ids.insert(g.clone(), id);
+        id
+    }
+
+    /// Appends the atoms of `g` (a sum is its components; the zero game
+    /// has none).
+    fn flatten(&mut self, g: &Game, out: &mut Vec<u32>) {
+        match g {
+            Game::Zero => {}
+            Game::Sum(parts) => parts.iter().for_each(|p| self.flatten(p, out)),
+            _ => out.push(self.intern(g)),
+        }
+    }
+
+    fn kind_code(&mut self, kind: &CompoundKind) -> (u32, u32) {
+        match kind {
+            CompoundKind::Pass(k) => (PASS, *k),
+            CompoundKind::Misere => (MISERE, 0),
+            CompoundKind::Conjunctive => (CONJUNCTIVE, 0),
+            CompoundKind::Selective => (SELECTIVE, 0),
+            CompoundKind::Hypergraph(edges) => {
+                let i = match self.edges.iter().position(|e| e == edges) {
+                    Some(i) => i,
+                    None => {
+                        self.edges.push(edges.clone());
+                        self.edges.len() - 1
+                    }
+                };
+                (HYPERGRAPH + i as u32, 0)
+            }
+        }
+    }
+
+    fn kind_of(&self, code: u32, counter: u32) -> CompoundKind {
+        match code {
+            PASS => CompoundKind::Pass(counter),
+            MISERE => CompoundKind::Misere,
+            CONJUNCTIVE => CompoundKind::Conjunctive,
+            SELECTIVE => CompoundKind::Selective,
+            h => CompoundKind::Hypergraph(self.edges[(h - HYPERGRAPH) as usize].clone()),
+        }
+    }
+
+    fn is_terminal(&self, atom: u32) -> bool {
+        self.atoms[atom as usize]
+            .options
+            .as_ref()
+            .is_some_and(|o| o.is_empty())
+    }
+
+    /// The compound a key stands for, to show it.
+    fn to_game(&self, key: &[u32]) -> Game {
+        let parts = parts_of(key)
+            .map(|r| {
+                key[r].iter().fold(Game::Zero, |sum, &a| {
+                    super::ops::game_sum(&sum, &self.atoms[a as usize].game)
+                })
+            })
+            .collect();
+        match (key[KIND], key[COUNTER]) {
+            (PASS, 0) => parts_into_sum(parts),
+            (code, counter) => Game::Compound(Rc::new(Compound {
+                kind: self.kind_of(code, counter),
+                parts,
+            })),
+        }
+    }
+
+    /// The histogram of the values stored for compounds of this kind
+    /// (`memo_histogram`).
+    pub fn histogram(&mut self, kind: &CompoundKind) -> Vec<u64> {
+        let (code, _) = self.kind_code(kind);
+        let mut h = Vec::new();
+        for (key, &v) in &self.memo {
+            if key[KIND] == code && v != ON_PATH {
+                if h.len() <= v as usize {
+                    h.resize(v as usize + 1, 0);
+                }
+                h[v as usize] += 1;
+            }
+        }
+        h
+    }
+
+    pub fn len(&self) -> usize {
+        self.memo.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.memo.is_empty()
+    }
+}
+
+fn parts_into_sum(parts: Vec<Game>) -> Game {
+    parts
+        .iter()
+        .fold(Game::Zero, |s, p| super::ops::game_sum(&s, p))
+}
+
+/// The ranges of a key's parts.
+fn parts_of(key: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = HEADER;
+    (0..key[N_PARTS]).map(move |_| {
+        let len = key[at] as usize;
+        let r = at + 1..at + 1 + len;
+        at = r.end;
+        r
+    })
+}
+
+/// Computes the options of `atom` (once), interning their components.
+fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<()> {
+    let game = {
+        let t = env.rt.product.borrow();
+        let a = &t.atoms[atom as usize];
+        if a.options.is_some() {
+            return Ok(());
+        }
+        a.game.clone()
+    };
+    let options = game_options(env, &game, span)?;
+    let mut t = env.rt.product.borrow_mut();
+    let mut list = Vec::with_capacity(options.len());
+    let mut atoms = Vec::new();
+    for (_, _, to) in &options {
+        atoms.clear();
+        t.flatten(to, &mut atoms);
+        atoms.sort_unstable();
+        list.push(atoms.clone().into_boxed_slice());
+    }
+    t.atoms[atom as usize].options = Some(Rc::from(list));
+    Ok(())
+}
+
+/// The options of `atom` with terminal components dropped (computed once).
+fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallible<Rc<[Box<[u32]>]>> {
+    if let Some(c) = &env.rt.product.borrow().atoms[atom as usize].canonical {
+        return Ok(c.clone());
+    }
+    ensure_options(env, atom, span)?;
+    let options = env.rt.product.borrow().atoms[atom as usize]
+        .options
+        .clone()
+        .expect("just computed");
+    for o in options.iter() {
+        for &b in o.iter() {
+            ensure_options(env, b, span)?;
+        }
+    }
+    let mut t = env.rt.product.borrow_mut();
+    let canonical: Vec<Box<[u32]>> = options
+        .iter()
+        .map(|o| o.iter().copied().filter(|&b| !t.is_terminal(b)).collect())
+        .collect();
+    let canonical: Rc<[Box<[u32]>]> = Rc::from(canonical);
+    t.atoms[atom as usize].canonical = Some(canonical.clone());
+    Ok(canonical)
+}
+
+/// The normal-play value of an atom (cached).
+fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
+    let game = {
+        let t = env.rt.product.borrow();
+        let a = &t.atoms[atom as usize];
+        if let Some(v) = a.sg {
+            return Ok(v);
+        }
+        a.game.clone()
+    };
+    let v = sg_of_game(env, &game, span)?;
+    env.rt.product.borrow_mut().atoms[atom as usize].sg = Some(v);
+    Ok(v)
+}
+
+/// The key of a compound value, its parts canonical.
+fn root_key(env: &mut Env, c: &Compound, span: Span) -> Fallible<Vec<u32>> {
+    let (code, counter) = env.rt.product.borrow_mut().kind_code(&c.kind);
+    let mut key = vec![code, counter, c.parts.len() as u32];
+    let mut atoms = Vec::new();
+    for p in &c.parts {
+        atoms.clear();
+        env.rt.product.borrow_mut().flatten(p, &mut atoms);
+        for &a in &atoms {
+            ensure_options(env, a, span)?;
+        }
+        let t = env.rt.product.borrow();
+        atoms.retain(|&a| !t.is_terminal(a));
+        atoms.sort_unstable();
+        key.push(atoms.len() as u32);
+        key.extend_from_slice(&atoms);
+    }
+    Ok(key)
+}
+
+/// The value of a compound: its SG value, or for `misere(E)` the misère
+/// Grundy value (terminal positions have value 1).
+pub fn sg(env: &mut Env, root: &Compound, span: Span) -> Fallible<u64> {
+    let key = root_key(env, root, span)?;
+    value_of(env, key.into_boxed_slice(), span)
+}
+
+fn value_of(env: &mut Env, key: Box<[u32]>, span: Span) -> Fallible<u64> {
+    if let Some(v) = plain_value(env, &key, span)? {
+        return Ok(v);
+    }
+    if let Some(&v) = env.rt.product.borrow().memo.get(&key) {
+        if v != ON_PATH {
+            return Ok(v);
+        }
+    }
+    let mut search = Search {
+        stack: vec![(key.clone(), false)],
+        options: Vec::new(),
+        ranges: Vec::new(),
+        part: Vec::new(),
+        values: Vec::new(),
+        pending: Vec::new(),
+    };
+    let result = search.run(env, span);
+    if result.is_err() {
+        let mut t = env.rt.product.borrow_mut();
+        for (k, expanded) in &search.stack {
+            if *expanded && t.memo.get(k) == Some(&ON_PATH) {
+                t.memo.remove(k);
+            }
+        }
+    }
+    result?;
+    let v = env.rt.product.borrow().memo[&key];
+    Ok(v)
+}
+
+/// The value of a pass compound with no pass left: a plain sum, valued by
+/// the theorem. `None` for any other key.
+fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> {
+    if key[KIND] != PASS || key[COUNTER] != 0 {
+        return Ok(None);
+    }
+    let mut x = 0;
+    for r in parts_of(key).collect::<Vec<_>>() {
+        for &a in &key[r] {
+            x ^= atom_sg(env, a, span)?;
+        }
+    }
+    Ok(Some(x))
+}
+
+/// The buffers of one product search.
+struct Search {
+    stack: Vec<(Box<[u32]>, bool)>,
+    /// The current position's options, packed: `ranges` index `options`.
+    options: Vec<u32>,
+    ranges: Vec<Range<usize>>,
+    part: Vec<u32>,
+    values: Vec<u64>,
+    pending: Vec<Box<[u32]>>,
+}
+
+impl Search {
+    fn run(&mut self, env: &mut Env, span: Span) -> Fallible<()> {
+        let mut steps = 0u32;
+        while let Some((top, expanded)) = self.stack.last().cloned() {
+            steps = steps.wrapping_add(1);
+            if steps.is_multiple_of(1024) {
+                env.rt.check_interrupt(span)?;
+            }
+            if !expanded {
+                let state = env.rt.product.borrow().memo.get(&top).copied();
+                match state {
+                    Some(ON_PATH) => return Err(self.loop_error(env, &top, span)),
+                    Some(_) => {
+                        self.stack.pop();
+                        continue;
+                    }
+                    None => {}
+                }
+                env.rt
+                    .product
+                    .borrow_mut()
+                    .memo
+                    .insert(top.clone(), ON_PATH);
+                self.stack.last_mut().expect("top").1 = true;
+            }
+            self.options_of(env, &top, span)?;
+            self.values.clear();
+            self.pending.clear();
+            for i in 0..self.ranges.len() {
+                let opt = &self.options[self.ranges[i].clone()];
+                if let Some(v) = plain_value(env, opt, span)? {
+                    self.values.push(v);
+                    continue;
+                }
+                let state = env.rt.product.borrow().memo.get(opt).copied();
+                match state {
+                    Some(ON_PATH) => return Err(self.loop_error(env, opt, span)),
+                    Some(v) => self.values.push(v),
+                    None => self.pending.push(opt.into()),
+                }
+            }
+            if !self.pending.is_empty() {
+                self.stack
+                    .extend(self.pending.drain(..).map(|k| (k, false)));
+                continue;
+            }
+            let v = if top[KIND] == MISERE && self.ranges.is_empty() {
+                1
+            } else {
+                mex(&mut self.values)
+            };
+            env.rt.product.borrow_mut().memo.insert(top, v);
+            env.rt.count_stored(span, "a compound")?;
+            self.stack.pop();
+        }
+        Ok(())
+    }
+
+    /// Writes the options of the position `key` into `options`/`ranges`.
+    fn options_of(&mut self, env: &mut Env, key: &[u32], span: Span) -> Fallible<()> {
+        self.options.clear();
+        self.ranges.clear();
+        let parts: Vec<Range<usize>> = parts_of(key).collect();
+        let (code, counter) = (key[KIND], key[COUNTER]);
+        match code {
+            PASS | MISERE => {
+                let r = parts[0].clone();
+                let moves = self.part_moves(env, &key[r.clone()], span)?;
+                for m in &moves {
+                    self.push_option(code, counter, &[m]);
+                }
+                if code == PASS && !r.is_empty() && counter > 0 {
+                    self.push_option(code, counter - 1, &[&key[r]]);
+                }
+            }
+            _ => {
+                let n = parts.len();
+                let mut moves = Vec::with_capacity(n);
+                for r in &parts {
+                    moves.push(self.part_moves(env, &key[r.clone()], span)?);
+                }
+                let groups: Vec<Vec<usize>> = match code {
+                    CONJUNCTIVE => vec![(0..n).collect()],
+                    SELECTIVE => (1u64..1 << n.min(20))
+                        .map(|mask| (0..n).filter(|i| mask >> i & 1 == 1).collect())
+                        .collect(),
+                    h => {
+                        let t = env.rt.product.borrow();
+                        t.edges[(h - HYPERGRAPH) as usize].to_vec()
+                    }
+                };
+                let unmoved: Vec<&[u32]> = parts.iter().map(|r| &key[r.clone()]).collect();
+                for group in groups {
+                    let mut chosen = unmoved.clone();
+                    self.product(code, &group, &moves, &mut chosen);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every way of moving in each part of `group` at once (the others stay).
+    fn product<'a>(
+        &mut self,
+        code: u32,
+        group: &[usize],
+        moves: &'a [Vec<Vec<u32>>],
+        chosen: &mut Vec<&'a [u32]>,
+    ) {
+        let Some((&i, rest)) = group.split_first() else {
+            self.push_option(code, 0, chosen);
+            return;
+        };
+        let saved = chosen[i];
+        for m in &moves[i] {
+            chosen[i] = m;
+            self.product(code, rest, moves, chosen);
+        }
+        chosen[i] = saved;
+    }
+
+    fn push_option(&mut self, code: u32, counter: u32, parts: &[&[u32]]) {
+        let start = self.options.len();
+        self.options
+            .extend_from_slice(&[code, counter, parts.len() as u32]);
+        for p in parts {
+            self.options.push(p.len() as u32);
+            self.options.extend_from_slice(p);
+        }
+        self.ranges.push(start..self.options.len());
+    }
+
+    /// The multisets a part can move to: one component replaced by the
+    /// components of one of its options (merged in order).
+    fn part_moves(&mut self, env: &mut Env, part: &[u32], span: Span) -> Fallible<Vec<Vec<u32>>> {
+        let mut out = Vec::new();
+        for (i, &a) in part.iter().enumerate() {
+            if i > 0 && part[i - 1] == a {
+                continue; // the same component: the same moves
+            }
+            let options = canonical_options(env, a, span)?;
+            for o in options.iter() {
+                self.part.clear();
+                merge_without(part, i, o, &mut self.part);
+                out.push(self.part.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    fn loop_error(&self, env: &Env, again: &[u32], span: Span) -> Box<crate::diag::Diag> {
+        let t = env.rt.product.borrow();
+        let path: Vec<&[u32]> = self
+            .stack
+            .iter()
+            .filter(|(_, e)| *e)
+            .map(|(k, _)| &k[..])
+            .collect();
+        let start = path.iter().position(|k| *k == again).unwrap_or(0);
+        loop_diag(
+            path[start..]
+                .iter()
+                .map(|k| t.to_game(k).to_string())
+                .collect(),
+            span,
+        )
+    }
+}
+
+/// `part` without its item `skip`, merged with the sorted `add`.
+fn merge_without(part: &[u32], skip: usize, add: &[u32], out: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    while i < part.len() || j < add.len() {
+        if i == skip {
+            i += 1;
+            continue;
+        }
+        if j == add.len() || (i < part.len() && part[i] <= add[j]) {
+            out.push(part[i]);
+            i += 1;
+        } else {
+            out.push(add[j]);
+            j += 1;
+        }
+    }
+}
+
+fn mex(values: &mut [u64]) -> u64 {
+    values.sort_unstable();
+    let mut m = 0;
+    for &v in values.iter() {
+        if v == m {
+            m += 1;
+        } else if v > m {
+            break;
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_without;
+
+    #[test]
+    fn merging_keeps_order_and_drops_the_moved_component() {
+        let mut out = Vec::new();
+        merge_without(&[1, 3, 3, 7], 1, &[2, 3, 9], &mut out);
+        assert_eq!(out, [1, 2, 3, 3, 7, 9]);
+        out.clear();
+        merge_without(&[4], 0, &[], &mut out);
+        assert!(out.is_empty());
+    }
+}

@@ -1,0 +1,109 @@
+//! The product search of compounds (pass, misère, conjunctive, selective,
+//! hypergraph) against independent formulations of the same games.
+
+use grundy::{Limits, Session};
+
+fn run(text: &str) -> String {
+    let mut session = Session::new(Limits::default());
+    let mut out = Vec::new();
+    let result = session.run("compounds", text, &mut out);
+    let mut shown = String::from_utf8(out).expect("utf-8 output");
+    for f in &result.failures {
+        shown.push_str(&format!("failure: {f}\n"));
+    }
+    shown
+}
+
+#[test]
+fn pass_of_a_sum_equals_the_game_written_out() {
+    // Three-heap Nim with one pass, as pass(...) of a sum and as one game
+    // whose position carries the pass (../shared/bench W1).
+    let out = run(
+        "game Heap(n) where n >= 0 { move take(k in 0..n) -> Heap(k) }
+        game N3(a, b, c, p) {
+            move take_a(x in 0..a) -> N3(x, b, c, p)
+            move take_b(x in 0..b) -> N3(a, x, c, p)
+            move take_c(x in 0..c) -> N3(a, b, x, p)
+            move pass if p == 1 and a + b + c > 0 -> N3(a, b, c, 0)
+        }
+        assert all(sg(pass(Heap(a) + Heap(b) + Heap(c))) == sg(N3(a, b, c, 1))
+                   for a in 0..=9, b in 0..=9, c in 0..=9)
+        assert all(sg(pass(Heap(a) + Heap(b), 2)) == sg(pass(pass(Heap(a) + Heap(b))))
+                   for a in 0..=6, b in 0..=6)
+        print [sg(pass(Heap(3) + Heap(5) + Heap(6))), sg(N3(3, 5, 6, 1)), 3 ^ 5 ^ 6]",
+    );
+    // With the pass the value differs from the plain Nim sum here.
+    assert_eq!(out.trim(), "[1, 1, 0]", "{out}");
+}
+
+#[test]
+fn misere_kayles_matches_cgsuite() {
+    // Misère Grundy values of Kayles rows 0..20, as CGSuite gives them
+    // (quoted in ../shared/bench/README.md, W9).
+    let out = run("game Kayles(n) where n >= 0 {
+            move one(a in 0..=(n - 1) / 2) -> Kayles(a) + Kayles(n - 1 - a)
+            move two(a in 0..=(n - 2) / 2) -> Kayles(a) + Kayles(n - 2 - a)
+        }
+        print [sg(misere(Kayles(n))) for n in reversed(list(0..=20))]
+        print sg(misere(Kayles(3) + Kayles(3) + Kayles(0)))
+        print memo_histogram(misere(Kayles(0)))");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0], "[0, 2, 3, 6, 1, 5, 2, 1, 0, 4, 2, 0, 1, 2, 3, 1, 0, 3, 2, 0, 1]",
+        "{out}"
+    );
+    // Two rows of 3 and an empty row (terminal: dropped from the key).
+    assert_eq!(lines[1], run_plain_misere_3_3(), "{out}");
+    // Every multiset of rows reached from the rows 0..20 is stored once:
+    // p(21) = 792 positions (../shared/bench/README.md, W9's count).
+    let h: Vec<u64> = lines[2][1..lines[2].len() - 1]
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(h.iter().sum::<u64>(), 792, "{out}");
+}
+
+/// The misère value of two rows of 3, by the search on Kayles written as
+/// one game on the sorted list of rows (an independent formulation).
+fn run_plain_misere_3_3() -> String {
+    let out = run("game Rows(rs) {
+            move hit(i in 0..len(rs), j in 0..rs[i], w in 1..=2)
+                if j + w <= rs[i] -> Rows(sorted([r for r in splice(rs, i, [j]) if r > 0]
+                                               + [r for r in [rs[i] - j - w] if r > 0]))
+        }
+        print sg(misere(Rows([3, 3])))");
+    out.trim().to_string()
+}
+
+#[test]
+fn cycles_inside_a_compound_are_reported() {
+    let mut session = Session::new(Limits::default());
+    let mut out = Vec::new();
+    let first = session.run(
+        "a",
+        "game L(n) { move m(k in 0..2) -> L(k) }
+         game Heap(n) where n >= 0 { move take(k in 0..n) -> Heap(k) }
+         print sg(misere(L(1) + Heap(2)))",
+        &mut out,
+    );
+    let message = first.failures[0].to_string();
+    assert!(message.contains("loopy"), "{message}");
+    assert!(message.contains("misere(L(1) + Heap(2))"), "{message}");
+    // The session goes on: later compound questions still answer.
+    let second = session.run("b", "print sg(misere(Heap(1) + Heap(1)))", &mut out);
+    assert!(second.failures.is_empty());
+    assert_eq!(String::from_utf8(out).unwrap(), "1\n");
+}
+
+#[test]
+fn nested_compounds_are_components() {
+    let out = run(
+        "game Heap(n) where n >= 0 { move take(k in 0..n) -> Heap(k) }
+        assert all(sg(hypergraph([[0, 1]], pass(Heap(a)), Heap(b)))
+                   == sg(conjunctive(pass(Heap(a)), Heap(b))) for a in 0..=5, b in 0..=5)
+        assert all(sg(misere(pass(Heap(a)) + Heap(b))) == sg(misere(Heap(b) + pass(Heap(a))))
+                   for a in 0..=5, b in 0..=5)
+        print sg(conjunctive(pass(Heap(2)), Heap(3)))",
+    );
+    assert!(!out.contains("failure"), "{out}");
+}

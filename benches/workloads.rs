@@ -1,9 +1,10 @@
 //! Speed benchmark: `grundy` against the hand-written Rust baselines.
 //!
-//! Four workloads from `../shared/bench/README.md` are written as rule files in
-//! this folder (`nim3pass.game`, `emptydivide.game`, `welter4.game`,
-//! `chocolate3d.game`). Each computes the SG value of every position of the
-//! workload by searching the game's moves and prints one checksum line,
+//! Every workload of `../shared/bench/README.md` (W1 to W9) is written as a
+//! rule file in this folder, W1 also with the pass compound
+//! (`nim3pass_pass.game`) and W5 also through the built-in octal family
+//! (`dawson_octal.game`). Each computes the SG values of the workload's
+//! positions by searching the game's moves and prints one checksum line,
 //!
 //! ```text
 //! workload=welter4 states=635376 sum=19998720 p=10416 max=63
@@ -13,10 +14,12 @@
 //! and the line recorded in the README for that size.
 //!
 //! For every workload the harness runs `grundy run benches/<name>.game --set
-//! N=<size>` and, when `../shared/bench/baselines` exists, the baseline binary
-//! `<name> <size>`, alternating the two, and reports the median wall time and
-//! the median peak resident set size of each. Any mismatch of a checksum line
-//! (or a failing child) ends the bench with a non-zero exit status.
+//! N=<size>` and, when `../shared/bench/baselines` exists, the workload's
+//! baseline binary with the size, alternating the two, and reports the median wall time and
+//! the median peak resident set size of each. A grundy run that takes longer
+//! than `--timeout` seconds (default 600) is stopped and its row says so.
+//! Any mismatch of a checksum line, a failing child or a stopped run ends
+//! the bench with a non-zero exit status, after the table.
 //!
 //! Usage (arguments after `--`; the words may be combined):
 //!
@@ -46,27 +49,50 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
-/// One workload: its name (rule file `benches/<name>.game`, baseline binary
-/// `<name>`), its two sizes, and the README's checksum line at each size.
+/// One workload: its rule file `benches/<name>.game`, the baseline binary
+/// it is compared with, its two sizes, and the README's checksum line at
+/// each size.
 struct Workload {
     name: &'static str,
+    baseline: &'static str,
     default_n: u64,
     default_line: &'static str,
     large_n: u64,
     large_line: &'static str,
 }
 
-/// Sizes and checksum lines as recorded in `../shared/bench/README.md`.
-const WORKLOADS: [Workload; 4] = [
+const W1: [&str; 2] = [
+    "workload=nim3pass states=137842 sum=3597194 p=2770 max=65",
+    "workload=nim3pass states=3543122 sum=239085261 p=26518 max=207",
+];
+const W5: [&str; 2] = [
+    "workload=dawson states=20001 sum=54075 p=2945 max=9",
+    "workload=dawson states=100001 sum=270550 p=14709 max=9",
+];
+
+/// Sizes and checksum lines as recorded in `../shared/bench/README.md`:
+/// W1 to W9, W1 also written with `pass(...)` and W5 also through
+/// `octal("0.137")`.
+const WORKLOADS: [Workload; 11] = [
     Workload {
         name: "nim3pass",
+        baseline: "nim3pass",
         default_n: 40,
-        default_line: "workload=nim3pass states=137842 sum=3597194 p=2770 max=65",
+        default_line: W1[0],
         large_n: 120,
-        large_line: "workload=nim3pass states=3543122 sum=239085261 p=26518 max=207",
+        large_line: W1[1],
+    },
+    Workload {
+        name: "nim3pass_pass",
+        baseline: "nim3pass",
+        default_n: 40,
+        default_line: W1[0],
+        large_n: 120,
+        large_line: W1[1],
     },
     Workload {
         name: "emptydivide",
+        baseline: "emptydivide",
         default_n: 400,
         default_line: "workload=emptydivide states=160000 sum=428727 p=40000 max=9",
         large_n: 2000,
@@ -74,6 +100,7 @@ const WORKLOADS: [Workload; 4] = [
     },
     Workload {
         name: "welter4",
+        baseline: "welter4",
         default_n: 64,
         default_line: "workload=welter4 states=635376 sum=19998720 p=10416 max=63",
         large_n: 128,
@@ -81,20 +108,70 @@ const WORKLOADS: [Workload; 4] = [
     },
     Workload {
         name: "chocolate3d",
+        baseline: "chocolate3d",
         default_n: 60,
         default_line: "workload=chocolate3d states=76901 sum=2748866 p=1183 max=94",
         large_n: 200,
         large_line: "workload=chocolate3d states=2720334 sum=323153106 p=10791 max=324",
     },
+    Workload {
+        name: "dawson",
+        baseline: "dawson",
+        default_n: 20000,
+        default_line: W5[0],
+        large_n: 100000,
+        large_line: W5[1],
+    },
+    Workload {
+        name: "dawson_octal",
+        baseline: "dawson",
+        default_n: 20000,
+        default_line: W5[0],
+        large_n: 100000,
+        large_line: W5[1],
+    },
+    Workload {
+        name: "subtract125",
+        baseline: "subtract125",
+        default_n: 10000000,
+        default_line: "workload=subtract125 states=10000001 sum=10000000 p=3333334 max=2",
+        large_n: 200000000,
+        large_line: "workload=subtract125 states=200000001 sum=200000001 p=66666667 max=2",
+    },
+    Workload {
+        name: "grundy",
+        baseline: "grundy",
+        default_n: 20000,
+        default_line: "workload=grundy states=20001 sum=824738 p=42 max=147",
+        large_n: 150000,
+        large_line: "workload=grundy states=150001 sum=9332445 p=42 max=230",
+    },
+    Workload {
+        name: "cram",
+        baseline: "cram",
+        default_n: 8,
+        default_line: "workload=cram states=621768 sum=911399 p=170430 max=9",
+        large_n: 9,
+        large_line: "workload=cram states=3460988 sum=5273380 p=912255 max=10",
+    },
+    Workload {
+        name: "kayles_misere",
+        baseline: "kayles_misere",
+        default_n: 55,
+        default_line: "workload=kayles_misere states=526823 sum=192 p=5 max=10",
+        large_n: 65,
+        large_line: "workload=kayles_misere states=2323520 sum=230 p=5 max=10",
+    },
 ];
 
 const USAGE: &str = "\
 usage: cargo bench --bench workloads -- [--quick] [--sizes default|large] [--runs K]
-                                        [--no-baseline] [FILTER ...]
+                                        [--no-baseline] [--timeout SECS] [FILTER ...]
   --quick          smoke run: default sizes, 1 run (same as --sizes default --runs 1)
   --sizes S        'large' (default; the README's larger sizes) or 'default'
   --runs K         timed runs per program; the median is reported (default 3)
   --no-baseline    do not build or run the baselines
+  --timeout SECS   stop a grundy run after SECS seconds (default 600)
   FILTER           run only the workloads whose name contains one of the filters
 env: GRUNDY_BENCH_SIZES, GRUNDY_BENCH_RUNS, GRUNDY_BENCH_BASELINES=<dir>, GRUNDY_BENCH_TIMER=wait4";
 
@@ -108,6 +185,7 @@ struct Options {
     sizes: Sizes,
     runs: usize,
     baseline: bool,
+    timeout_s: u64,
     filters: Vec<String>,
 }
 
@@ -139,6 +217,7 @@ fn parse_options() -> Result<Options, String> {
             Err(_) => 3,
         },
         baseline: true,
+        timeout_s: 600,
         filters: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -153,6 +232,10 @@ fn parse_options() -> Result<Options, String> {
             "--sizes" => opts.sizes = parse_sizes(&args.next().ok_or("--sizes needs a value")?)?,
             "--runs" => opts.runs = parse_runs(&args.next().ok_or("--runs needs a value")?)?,
             "--no-baseline" => opts.baseline = false,
+            "--timeout" => {
+                let t = args.next().ok_or("--timeout needs a value")?;
+                opts.timeout_s = t.parse().map_err(|_| format!("bad timeout {t:?}"))?;
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -173,6 +256,7 @@ struct Sample {
 }
 
 const GNU_TIME: &str = "/usr/bin/time";
+const TIMEOUT: &str = "/usr/bin/timeout";
 
 fn use_gnu_time() -> bool {
     std::env::var("GRUNDY_BENCH_TIMER").map_or(true, |t| t != "wait4")
@@ -181,7 +265,19 @@ fn use_gnu_time() -> bool {
 
 /// Runs `program args` once, returning its standard output, wall time and peak RSS.
 /// A non-zero exit status is an error carrying the child's standard error.
-fn measure(program: &Path, args: &[OsString]) -> Result<Sample, String> {
+fn measure(program: &Path, args: &[OsString], timeout_s: Option<u64>) -> Result<Sample, String> {
+    // With a time limit, the child runs under coreutils' `timeout`: wait4's
+    // peak RSS covers its (reaped) child too.
+    let (program, args): (PathBuf, Vec<OsString>) = match timeout_s {
+        Some(t) if Path::new(TIMEOUT).exists() => {
+            let mut all: Vec<OsString> = vec!["-s".into(), "KILL".into(), t.to_string().into()];
+            all.push(program.into());
+            all.extend(args.iter().cloned());
+            (PathBuf::from(TIMEOUT), all)
+        }
+        _ => (program.to_path_buf(), args.to_vec()),
+    };
+    let (program, args) = (program.as_path(), &args[..]);
     let shown = format!(
         "{} {}",
         program.display(),
@@ -365,9 +461,10 @@ fn summarise(samples: &[Sample]) -> Summary {
 struct Row {
     name: &'static str,
     n: u64,
-    grundy: Summary,
+    /// None when grundy's run failed or was stopped (`status` says which).
+    grundy: Option<Summary>,
     baseline: Option<Summary>,
-    ok: bool,
+    status: String,
 }
 
 fn fmt_opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
@@ -390,21 +487,20 @@ fn print_table(rows: &[Row]) {
     for r in rows {
         let b_wall = r.baseline.as_ref().map(|b| b.wall_s);
         let b_rss = r.baseline.as_ref().and_then(|b| b.rss_mib);
-        let ratio = b_wall.map(|b| r.grundy.wall_s / b);
-        let rss_ratio = match (r.grundy.rss_mib, b_rss) {
-            (Some(g), Some(b)) => Some(g / b),
-            _ => None,
-        };
+        let g_wall = r.grundy.as_ref().map(|g| g.wall_s);
+        let g_rss = r.grundy.as_ref().and_then(|g| g.rss_mib);
+        let ratio = g_wall.zip(b_wall).map(|(g, b)| g / b);
+        let rss_ratio = g_rss.zip(b_rss).map(|(g, b)| g / b);
         cells.push(vec![
             r.name.to_string(),
             r.n.to_string(),
-            format!("{:.3}", r.grundy.wall_s),
+            fmt_opt(g_wall, |x| format!("{x:.3}")),
             fmt_opt(b_wall, |x| format!("{x:.3}")),
             fmt_opt(ratio, |x| format!("{x:.1}x")),
-            fmt_opt(r.grundy.rss_mib, |x| format!("{x:.1}")),
+            fmt_opt(g_rss, |x| format!("{x:.1}")),
             fmt_opt(b_rss, |x| format!("{x:.1}")),
             fmt_opt(rss_ratio, |x| format!("{x:.1}x")),
-            (if r.ok { "ok" } else { "MISMATCH" }).to_string(),
+            r.status.clone(),
         ]);
     }
     let widths: Vec<usize> = (0..header.len())
@@ -495,26 +591,45 @@ fn run() -> Result<bool, String> {
             "--set".into(),
             format!("N={n}").into(),
         ];
-        let b_prog = baselines.as_ref().map(|d| d.join(w.name));
+        let b_prog = baselines.as_ref().map(|d| d.join(w.baseline));
         let b_args: Vec<OsString> = vec![n.to_string().into()];
 
         let (mut g_samples, mut b_samples) = (Vec::new(), Vec::new());
+        let mut failed = None;
         // Alternate the two programs, so that a noisy stretch hurts both alike.
         for run in 1..=opts.runs {
-            let g = measure(&grundy, &g_args)?;
+            let g = match measure(&grundy, &g_args, Some(opts.timeout_s)) {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("  {} N={n} grundy   run {run}: {e}", w.name);
+                    failed = Some(format!("failed (or stopped at {} s)", opts.timeout_s));
+                    break;
+                }
+            };
             eprintln!(
                 "  {} N={n} grundy   run {run}/{}: {:8.3} s",
                 w.name, opts.runs, g.wall_s
             );
             g_samples.push(g);
             if let Some(b_prog) = &b_prog {
-                let b = measure(b_prog, &b_args)?;
+                let b = measure(b_prog, &b_args, None)?;
                 eprintln!(
                     "  {} N={n} baseline run {run}/{}: {:8.3} s",
                     w.name, opts.runs, b.wall_s
                 );
                 b_samples.push(b);
             }
+        }
+        if let Some(why) = failed {
+            all_ok = false;
+            rows.push(Row {
+                name: w.name,
+                n,
+                grundy: None,
+                baseline: (!b_samples.is_empty()).then(|| summarise(&b_samples)),
+                status: why,
+            });
+            continue;
         }
 
         // Every output must be exactly the README's checksum line.
@@ -537,9 +652,9 @@ fn run() -> Result<bool, String> {
         rows.push(Row {
             name: w.name,
             n,
-            grundy: summarise(&g_samples),
+            grundy: Some(summarise(&g_samples)),
             baseline: (!b_samples.is_empty()).then(|| summarise(&b_samples)),
-            ok,
+            status: (if ok { "ok" } else { "MISMATCH" }).to_string(),
         });
     }
     println!();
@@ -551,7 +666,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => {
-            eprintln!("error: at least one checksum line differs (see above)");
+            eprintln!("error: a checksum line differs or a run failed (see above)");
             ExitCode::FAILURE
         }
         Err(e) => {

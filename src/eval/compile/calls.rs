@@ -180,6 +180,12 @@ pub fn satisfies_where(
     let check = |env: &mut Env| expect_bool(&cond(env)?, wspan);
     // Integer arguments (or sequences of them): integer code decides when
     // it can, without values.
+    let flat = g.where_flat.as_ref().filter(|_| env.rt.limits.kernels);
+    if let Some(w) = flat.filter(|_| key.shape() == int_shape(key.len()) && key.generic.is_none()) {
+        if let Some(holds) = int_frame(&inst.statics, key.coords()).and_then(|(f, n)| w(&f[..n])) {
+            return Ok(holds);
+        }
+    }
     let ints = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels);
     if let Some(holds) = ints.and_then(|w| w(&KeyFrame::new(&inst.statics, key)?)) {
         return Ok(holds);

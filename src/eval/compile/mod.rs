@@ -58,6 +58,9 @@ pub struct CompiledGame {
     /// The `where` clause as integer code on a position's integers
     /// (`KeyFrame`), when it has that form.
     pub(crate) where_ints: Option<BoolCode<KeyFrame>>,
+    /// The same on a frame of integers, for positions whose static
+    /// arguments and arguments are all integers (the commonest case).
+    pub(crate) where_flat: Option<BoolCode<[i64]>>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
     /// The moves in kernel form, when they all have one.
@@ -315,6 +318,7 @@ impl<'a> Compiler<'a> {
             n_slots: g.n_slots,
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
             where_ints: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
+            where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             kernel: self.kernel(id, g),

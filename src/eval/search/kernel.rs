@@ -571,28 +571,28 @@ impl SgSink {
             Some(None) => return Ok(false),
         }
         let n = kernel.shape_args();
-        let mut coords = [[0i64; MAX_ARGS as usize]; MAX_PARTS];
-        if m.parts.len() > MAX_PARTS {
-            return Ok(false);
-        }
-        for (out, args) in coords.iter_mut().zip(&m.parts) {
-            for (x, arg) in out.iter_mut().zip(args) {
+        let mut x = 0;
+        let mut known = true;
+        // Part by part: an argument the general path must compute sends the
+        // whole position there (`start` forgets what this one pushed).
+        for args in &m.parts {
+            let mut coords = [0i64; MAX_ARGS as usize];
+            for (c, arg) in coords.iter_mut().zip(args) {
                 match arg.eval(frame) {
-                    Some(v) => *x = v,
+                    Some(v) => *c = v,
                     None => return Ok(false),
                 }
             }
-        }
-        let mut x = 0;
-        let mut known = true;
-        for c in &coords[..m.parts.len()] {
-            let state = inst.memo.borrow_mut().get_coords(kernel.shape, &c[..n]);
+            let state = inst
+                .memo
+                .borrow_mut()
+                .get_coords(kernel.shape, &coords[..n]);
             match state {
                 State::Value(v) => x ^= v,
                 State::Invalid => return Ok(true),
                 _ => {
                     let mut key = Key::default();
-                    key.set_raw(kernel.shape, n as u8, c[..n].iter().copied());
+                    key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
                     match self.lookup(env, instance, &key)? {
                         Lookup::Value(v) => x ^= v,
                         Lookup::Pending => known = false,

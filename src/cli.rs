@@ -38,6 +38,10 @@ pub enum Command {
         /// Write a heatmap of the last table printed as FILE.png and FILE.svg.
         #[arg(long, value_name = "FILE")]
         plot: Option<PathBuf>,
+        /// Say how each game of the file is evaluated (and why a move is
+        /// off the fast paths) before running it.
+        #[arg(long)]
+        explain: bool,
     },
     /// Run every .game file under PATH as a test; ends with "N passed, M failed".
     Test { path: PathBuf },
@@ -71,8 +75,10 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             sets,
             format,
             plot,
+            explain,
         } => {
             let mut session = Session::new(limits(&cli));
+            session.explain_games = *explain;
             if *format != Format::Text {
                 let format = *format;
                 session.format = Some(Box::new(move |v| format.table_text(v)));

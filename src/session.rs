@@ -110,6 +110,9 @@ pub struct Session {
     pub format: Option<ValueFormat>,
     /// The last table printed or shown, for `--plot` and `:plot`.
     pub last_table: Option<Rc<Table>>,
+    /// `--explain`: each text's games are explained (to its output) before
+    /// its statements run.
+    pub explain_games: bool,
 }
 
 impl Session {
@@ -121,6 +124,7 @@ impl Session {
             overrides: Vec::new(),
             format: None,
             last_table: None,
+            explain_games: false,
         };
         let prelude = include_str!("prelude/families.game");
         let result = session.run("<prelude>", prelude, &mut std::io::sink());
@@ -166,6 +170,37 @@ impl Session {
         };
     }
 
+    /// How the search evaluates the game `name`, or every game defined
+    /// outside the prelude (in definition order): `--explain`, `:explain`.
+    pub fn explain(&self, name: Option<&str>) -> Result<String, String> {
+        let prelude: Vec<u32> = self.rt.prelude.iter().map(|(_, id)| *id).collect();
+        let mut ids: Vec<u32> = match name {
+            Some(n) => match self.names.get(n) {
+                Some(crate::ir::names::Item::Game { id, .. }) => vec![*id],
+                _ => return Err(format!("no game named `{n}`")),
+            },
+            None => self
+                .names
+                .iter_games()
+                .filter(|id| !prelude.contains(id))
+                .collect(),
+        };
+        ids.sort_unstable();
+        let mut text = String::new();
+        for id in ids {
+            if let Some(Some(g)) = self.rt.games.get(id as usize) {
+                for line in &g.explanation {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+        if text.is_empty() {
+            text.push_str("no games defined\n");
+        }
+        Ok(text)
+    }
+
     /// Fixes the value of a top-level `let NAME` for texts run later.
     pub fn set_override(&mut self, name: &str, expr_text: &str) -> Result<(), Failure> {
         let mut sink = Vec::new();
@@ -208,6 +243,15 @@ impl Session {
         let overridden: Vec<u32> = self.apply_overrides(&program);
         self.install(&lowered);
         result.installed = true;
+        if self.explain_games {
+            for (id, _) in &lowered.games {
+                if let Some(Some(g)) = self.rt.games.get(*id as usize) {
+                    for line in &g.explanation {
+                        let _ = writeln!(out, "{line}");
+                    }
+                }
+            }
+        }
         for stmt in &lowered.stmts {
             if let IrStmt::Let { global, .. } = stmt {
                 if overridden.contains(global) {

@@ -258,10 +258,12 @@ fn sums_with_invalid_parts_large_values_and_three_parts() {
         }
         print [sg(T(n)) for n in 0..=320]
         print [sg(Z(n)) for n in reversed(list(0..=30))]
-        print sg(T(400) + T(3))",
+        print sg(T(400) + T(3))
+        game Half(n) { move h if n > 0 -> Half(n >> 1) + Half(n - 1 - (n >> 1)) }
+        print [sg(Half(n)) for n in 0..=40]",
     );
     assert!(
-        out.lines().count() == 3 && !out.contains("failure"),
+        out.lines().count() == 4 && !out.contains("failure"),
         "{out}"
     );
     // T(n) >= n: every T(k) below is an option; values past 250 are kept
@@ -283,6 +285,9 @@ fn loop_moves_report_errors_and_cycles_as_the_general_path() {
         // A cycle through a part of a sum.
         "game C(n) where n >= 0 { move m(k in 0..2) -> C(k) + C(n) }
          print sg(C(2))",
+        // A negative shift.
+        "game S(n) { move m if n > 0 -> S(n >> (n - 3)) + S(n - 1) }
+         print sg(S(2))",
         // A guard that fails on the value path.
         "game D(n) { move m(k in {1, 2}) if k / (n - 2) > 0 -> D(n - k) }
          print sg(D(4))",
@@ -290,4 +295,51 @@ fn loop_moves_report_errors_and_cycles_as_the_general_path() {
         let out = same_both_ways(program);
         assert!(out.contains("failure"), "{program}: {out}");
     }
+}
+
+/// What `--explain` says of a program's games.
+fn explain(text: &str) -> String {
+    let mut session = Session::new(Limits::default());
+    session.explain_games = true;
+    let mut out = Vec::new();
+    let result = session.run("explain", text, &mut out);
+    assert!(result.ok(), "{:?}", result.failures);
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+#[test]
+fn explain_names_each_moves_form_and_why_a_move_is_slow() {
+    let out = explain(
+        "game Dawson(n) where n >= 0 {
+            move take_one if n == 1 -> 0
+            move take_two if n >= 2 -> Dawson(n - 2)
+            move take_three(a in 0..=(n - 3) / 2) if n >= 3 -> Dawson(a) + Dawson(n - 3 - a)
+        }
+        game Sub(n) { move take(k in {1, 2, 5}) if k <= n -> Sub(n - k) }
+        game Cram(free) {
+            move across(i in free) if i + 3 in free -> Cram(remove(remove(free, i), i + 3))
+        }
+        game Half(n) { move h if n > 0 -> Half(n >> 1) + Half(n - 1 - (n >> 1)) }",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("game Dawson: kernel"), "{out}");
+    assert_eq!(lines[1], "  where: integer code");
+    assert!(lines[2].contains("take_one: option by option") && lines[2].contains("zero game"));
+    assert!(
+        lines[3].contains("take_two: one option, read next to"),
+        "{out}"
+    );
+    assert!(
+        lines[4].contains("take_three: a take-and-break run"),
+        "{out}"
+    );
+    assert!(out.contains("game Sub: kernel"), "{out}");
+    assert!(
+        out.contains("move take: option by option on a frame of integers"),
+        "{out}"
+    );
+    assert!(out.contains("game Cram: general path"), "{out}");
+    assert!(out.contains("binding `i` runs over a value"), "{out}");
+    // Shifts are integer code too.
+    assert!(out.contains("game Half: kernel"), "{out}");
 }

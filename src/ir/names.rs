@@ -58,6 +58,14 @@ impl Names {
     pub fn get(&self, name: &str) -> Option<&Item> {
         self.items.get(name)
     }
+
+    /// The ids of the games with a name now.
+    pub fn iter_games(&self) -> impl Iterator<Item = GameId> + '_ {
+        self.items.values().filter_map(|item| match item {
+            Item::Game { id, .. } => Some(*id),
+            _ => None,
+        })
+    }
 }
 
 /// The closest of `candidates` to `name`, if it is close enough to be a

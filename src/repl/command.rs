@@ -15,6 +15,8 @@ pub enum Command {
     Reload,
     /// `:games`: the defined games with their parameters and `where`.
     Games,
+    /// `:explain [NAME]`: how the search evaluates a game (or every game).
+    Explain(Option<String>),
     /// `:help [TOPIC]`.
     Help(Option<String>),
     /// `:time [on|off]`: timing of each answer (no argument: toggle).
@@ -74,6 +76,12 @@ pub const COMMANDS: &[Spec] = &[
         aliases: &["g"],
         usage: ":games",
         about: "list the games with their parameters and `where` conditions",
+    },
+    Spec {
+        name: "explain",
+        aliases: &["e"],
+        usage: ":explain [GAME]",
+        about: "how the search evaluates a game, move by move, and why a move is slow",
     },
     Spec {
         name: "help",
@@ -153,6 +161,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         }
         "reload" => no_argument(Command::Reload),
         "games" => no_argument(Command::Games),
+        "explain" => Ok(Command::Explain(
+            Some(rest.to_string()).filter(|r| !r.is_empty()),
+        )),
         "clear" => no_argument(Command::Clear),
         "quit" => no_argument(Command::Quit),
         "help" => Ok(Command::Help(

@@ -155,6 +155,14 @@ impl Repl {
             Command::Games => {
                 let _ = writeln!(out, "{}", games::render(&games::games(&self.session)));
             }
+            Command::Explain(name) => match self.session.explain(name.as_deref()) {
+                Ok(text) => {
+                    let _ = write!(out, "{text}");
+                }
+                Err(e) => {
+                    let _ = writeln!(err, "error: {e}");
+                }
+            },
             Command::Help(topic) => match help::help(topic.as_deref(), &self.session) {
                 Ok(text) => {
                     let _ = writeln!(out, "{text}");

@@ -91,6 +91,9 @@ impl Compiler<'_> {
                     BinaryOp::BitOr => self.batch_binary(|a, b| Some(a | b), l, r, k),
                     BinaryOp::Xor => self.batch_binary(|a, b| Some(a ^ b), l, r, k),
                     BinaryOp::BitAnd => self.batch_binary(|a, b| Some(a & b), l, r, k),
+                    &op @ (BinaryOp::Shl | BinaryOp::Shr) => {
+                        self.batch_binary(move |a, b| ops::int_op(op, a, b), l, r, k)
+                    }
                     // Floor division and modulo; a zero divisor is the
                     // general path's error to report.
                     // By a positive constant: multiplications and shifts.

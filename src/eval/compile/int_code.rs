@@ -127,6 +127,8 @@ impl Compiler<'_> {
                         | BinaryOp::BitOr
                         | BinaryOp::Xor
                         | BinaryOp::BitAnd
+                        | BinaryOp::Shl
+                        | BinaryOp::Shr
                 ) =>
             {
                 let (l, r) = (self.operand(lhs)?, self.operand(rhs)?);
@@ -149,6 +151,11 @@ impl Compiler<'_> {
                     BinaryOp::BitOr => shaped(|a, b| Some(a | b), l, r),
                     BinaryOp::Xor => shaped(|a, b| Some(a ^ b), l, r),
                     BinaryOp::BitAnd => shaped(|a, b| Some(a & b), l, r),
+                    // `int_op` gives the language's shifts: a negative or
+                    // overflowing shift is the value path's error.
+                    &op @ (BinaryOp::Shl | BinaryOp::Shr) => {
+                        shaped(move |a, b| ops::int_op(op, a, b), l, r)
+                    }
                     &op => shaped(
                         move |a, b| {
                             if b == 0 {

@@ -237,7 +237,12 @@ impl Compiler<'_> {
         })
     }
 
-    fn kernel_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+    pub(crate) fn kernel_move(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        m: &IrMove,
+    ) -> Option<KernelMove> {
         let simple = self
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| self.simple_kernel_move(n_statics, m, args));
@@ -351,7 +356,7 @@ impl Compiler<'_> {
 
     /// The parts of a result that is a sum of positions of `game` itself
     /// (the zero game has none), as their argument lists.
-    fn sum_parts<'e>(
+    pub(crate) fn sum_parts<'e>(
         &self,
         game: GameId,
         n_statics: usize,

@@ -7,6 +7,7 @@
 
 mod batch_code;
 mod calls;
+mod explain;
 mod int_code;
 mod kernel;
 mod moves;
@@ -65,6 +66,8 @@ pub struct CompiledGame {
     pub body: CompiledBody,
     /// The moves in kernel form, when they all have one.
     pub(crate) kernel: Option<Kernel>,
+    /// How the search evaluates the game (`--explain`), a line each.
+    pub explanation: Vec<String>,
     pub span: Span,
 }
 
@@ -303,6 +306,7 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
+        let kernel = self.kernel(id, g);
         let body = match &g.body {
             IrGameBody::Moves(moves) => {
                 CompiledBody::Moves(moves.iter().map(|m| self.compile_move(id, g, m)).collect())
@@ -321,7 +325,8 @@ impl<'a> Compiler<'a> {
             where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
-            kernel: self.kernel(id, g),
+            explanation: self.explain(id, g, kernel.as_ref()),
+            kernel,
             span: g.span,
         }
     }

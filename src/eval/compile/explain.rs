@@ -1,0 +1,159 @@
+//! `grundy run --explain` and `:explain NAME`: how the search evaluates
+//! each game, move by move, and for a move off the fast paths, why, so that
+//! a researcher whose game is slow learns what to change.
+
+use super::*;
+
+impl Compiler<'_> {
+    /// The explanation of a game: a headline, then one line per move.
+    pub(crate) fn explain(&self, id: GameId, g: &IrGame, kernel: Option<&Kernel>) -> Vec<String> {
+        let mut lines = Vec::new();
+        let moves = match &g.body {
+            IrGameBody::Alias(_) => {
+                lines.push(format!(
+                    "game {}: an alias, expanded where it is used",
+                    g.name
+                ));
+                return lines;
+            }
+            IrGameBody::Moves(moves) => moves,
+        };
+        lines.push(match kernel {
+            Some(_) => format!(
+                "game {}: kernel (positions of integers are searched on frames of integers, \
+                 options read from the dense memo table)",
+                g.name
+            ),
+            None => format!(
+                "game {}: general path (options written as keys by the moves' code, one by one)",
+                g.name
+            ),
+        });
+        if let Some(reason) = self.game_off_kernel(g) {
+            lines.push(format!("  {reason}"));
+        }
+        if let Some(w) = &g.where_clause {
+            lines.push(if self.bool_expr::<[i64]>(w).is_some() {
+                "  where: integer code".to_string()
+            } else {
+                "  where: value code (it uses values integer code does not cover)".to_string()
+            });
+        }
+        for (i, m) in moves.iter().enumerate() {
+            let how = match kernel.map(|k| &k.moves[i]) {
+                Some(k) => describe(k),
+                None => match self.kernel_move(id, g.n_statics, m) {
+                    Some(k) => format!(
+                        "{} in kernel form, but the game is on the general path",
+                        describe(&k)
+                    ),
+                    None => format!(
+                        "general path{}: {}",
+                        if self.affine_move(id, g.n_statics, m).is_some() {
+                            ", a strided run"
+                        } else {
+                            ""
+                        },
+                        self.why_no_kernel(id, g.n_statics, m)
+                    ),
+                },
+            };
+            lines.push(format!("  move {}: {how}", m.label));
+        }
+        lines
+    }
+
+    fn game_off_kernel(&self, g: &IrGame) -> Option<String> {
+        if g.n_params == 0 {
+            Some("(a game without arguments has no kernel)".into())
+        } else if g.n_params > MAX_ARGS as usize || g.n_statics + g.n_params > KERNEL_FRAME {
+            Some("(too many arguments for a kernel frame)".into())
+        } else {
+            None
+        }
+    }
+
+    /// Why a move has no kernel form: the first piece integer code does
+    /// not cover.
+    fn why_no_kernel(&self, game: GameId, n_statics: usize, m: &IrMove) -> String {
+        let mut parts = Vec::new();
+        if self
+            .sum_parts(game, n_statics, &m.result, &mut parts)
+            .is_none()
+        {
+            return "its result is not a position of the game itself (same static arguments), \
+                    a sum of such positions, or 0"
+                .into();
+        }
+        for b in &m.bindings {
+            let IrPattern::Slot { slot, name } = &b.pattern else {
+                return "a binding destructures a tuple".into();
+            };
+            if *slot as usize >= KERNEL_FRAME {
+                return format!("binding `{name}`: too many locals for a kernel frame");
+            }
+            match &b.iterable.kind {
+                IrKind::Range { start, end, .. } => {
+                    if self.operand::<[i64]>(start).is_none()
+                        || self.operand::<[i64]>(end).is_none()
+                    {
+                        return format!("the bounds of `{name}` are not integer code");
+                    }
+                }
+                IrKind::Const(_) | IrKind::List(_) | IrKind::Set(_) | IrKind::Tuple(_) => {}
+                _ => {
+                    return format!(
+                        "binding `{name}` runs over a value (a list, a set, an argument), \
+                         not an integer range or a constant set"
+                    )
+                }
+            }
+        }
+        if let Some(g) = &m.guard {
+            if self.bool_expr::<[i64]>(g).is_none() {
+                return "its guard is not integer code (comparisons, `and`, `or`, `not` of \
+                        integer arithmetic)"
+                    .into();
+            }
+        }
+        for args in &parts {
+            for (i, a) in args.iter().enumerate() {
+                if self.operand::<[i64]>(a).is_none() {
+                    return format!("argument {} of its result is not integer code", i + 1);
+                }
+            }
+        }
+        "it has no kernel form".into()
+    }
+}
+
+fn describe(k: &KernelMove) -> String {
+    match k {
+        KernelMove::Run(r) if r.varies.is_some() => {
+            "a run read next to the position's own memo entry (one argument changes)".into()
+        }
+        KernelMove::Run(r) if !r.per_option.is_empty() => format!(
+            "a run through the memo, {} argument(s) computed per option by batched integer code",
+            r.per_option.len()
+        ),
+        KernelMove::Run(_) => {
+            "a strided run through the memo (arguments affine in the binding)".into()
+        }
+        KernelMove::Single(s) if s.varies.is_some() => {
+            "one option, read next to the position's own memo entry".into()
+        }
+        KernelMove::Single(_) => "one option by integer code".into(),
+        KernelMove::SumRun(r) => format!(
+            "a take-and-break run: each of the {} parts read with its own stride, values xored",
+            r.parts.len()
+        ),
+        KernelMove::Loop(l) => format!(
+            "option by option on a frame of integers{}",
+            match l.parts.len() {
+                0 => " (to the zero game)".to_string(),
+                1 => String::new(),
+                n => format!(" (a sum of {n} parts, values xored)"),
+            }
+        ),
+    }
+}

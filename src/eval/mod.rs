@@ -9,4 +9,5 @@ pub mod ordinal;
 pub mod query;
 pub mod runtime;
 pub mod search;
+pub mod takebreak;
 pub mod value;

@@ -7,6 +7,7 @@
 pub mod code;
 pub mod file;
 pub mod period;
+pub mod run;
 pub mod values;
 
 pub use code::{Code, CodeError};

@@ -117,8 +117,9 @@ impl Engine {
         let max = values.iter().copied().max().unwrap_or(0) as usize;
         e.width = (max + 1).next_power_of_two();
         e.g = values;
-        e.next_review = e.g.len().max(FIRST_MASK_AT);
-        e.review();
+        if e.g.len() >= FIRST_MASK_AT {
+            e.review();
+        }
         e
     }
 
@@ -207,7 +208,7 @@ impl Engine {
             return;
         }
         let mut histogram = vec![0usize; self.width];
-        for &v in &self.g[1..] {
+        for &v in self.g.iter().skip(1) {
             histogram[v as usize] += 1;
         }
         let best = (1..self.width.min(1 << 10))
@@ -269,6 +270,9 @@ impl Engine {
     }
 
     fn rare_value(&self, n: usize, rare: &Rare, common: &[bool]) -> usize {
+        if self.words() == 1 {
+            return self.rare_value_small(n, rare, common);
+        }
         let g = &self.g;
         let mut seen = vec![0u64; self.words()];
         self.mark_takes(n, &mut seen);
@@ -278,15 +282,12 @@ impl Engine {
                 continue;
             }
             let r = n - k;
-            for &x in &rare.heaps {
+            let below = rare.heaps.partition_point(|&x| (x as usize) < r);
+            for &x in &rare.heaps[..below] {
                 let x = x as usize;
-                if x >= r {
-                    break;
-                }
                 let y = g[r - x];
-                if common[y as usize] {
-                    mark(&mut seen, (g[x] ^ y) as usize);
-                }
+                let v = (g[x] ^ y) as usize;
+                seen[v / 64] |= (common[y as usize] as u64) << (v % 64);
             }
         }
         let unseen = |v: usize| seen[v / 64] & (1 << (v % 64)) == 0;
@@ -334,6 +335,63 @@ impl Engine {
         } else {
             first_one(&need)
         }
+    }
+}
+
+impl Engine {
+    /// `rare_value` for values below 32: the sets are bits of one word.
+    fn rare_value_small(&self, n: usize, rare: &Rare, common: &[bool]) -> usize {
+        let g = &self.g;
+        let mut seen = [0u64];
+        self.mark_takes(n, &mut seen);
+        let mut seen = seen[0];
+        for &(k, _) in &self.moves.split2 {
+            if n < k + 2 {
+                continue;
+            }
+            let r = n - k;
+            let below = rare.heaps.partition_point(|&x| (x as usize) < r);
+            for &x in &rare.heaps[..below] {
+                let x = x as usize;
+                let y = g[r - x];
+                // Branch-free: a rare partner adds nothing.
+                seen |= (common[y as usize] as u64) << (g[x] ^ y);
+            }
+        }
+        // Common values as bits (within 64), the least missing one.
+        let common_bits = common
+            .iter()
+            .take(64)
+            .enumerate()
+            .fold(0u64, |m, (v, &c)| m | (c as u64) << v);
+        let c = (!seen & common_bits).trailing_zeros() as usize;
+        let first_wide_rare = (self.width..64).find(|&v| !common[v]).unwrap_or(64);
+        let candidate = c.min(first_wide_rare);
+        let below = if candidate >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << candidate) - 1
+        };
+        let below_width = (1u64 << self.width) - 1;
+        let mut need = !seen & !common_bits & below & below_width;
+        if need == 0 {
+            return candidate;
+        }
+        for &(k, cons) in &self.moves.split2 {
+            if n < k + 2 {
+                continue;
+            }
+            let r = n - k;
+            let hi = pair_hi(r, cons);
+            let (left_heaps, right_heaps) = (&g[1..=hi], &g[r - hi..r]);
+            for (&a, &b) in left_heaps.iter().zip(right_heaps.iter().rev()) {
+                need &= !(1u64 << (a ^ b));
+                if need == 0 {
+                    return candidate;
+                }
+            }
+        }
+        need.trailing_zeros() as usize
     }
 }
 

@@ -151,7 +151,7 @@ fn summary(
     writeln!(out, "largest value: {max} (first at heap {first_max})")?;
     if let Some(mask) = engine.rare_mask() {
         let rare: Vec<usize> = (1..len)
-            .filter(|&h| (g[h] & mask).count_ones() % 2 == 0)
+            .filter(|&h| (g[h] & mask).count_ones().is_multiple_of(2))
             .collect();
         let mut values: Vec<u16> = rare.iter().map(|&h| g[h]).collect();
         values.sort_unstable();
@@ -169,7 +169,9 @@ fn summary(
     }
     let zeros = g.iter().filter(|&&v| v == 0).count();
     let sum: u64 = g.iter().map(|&v| v as u64).sum();
-    writeln!(out, "P-positions: {zeros}; sum of values: {sum}")?;
+    writeln!(out, "value of heap {}: {}", len - 1, g[len - 1])?;
+    // The checksum line of ../shared/bench (W5 is 0.137).
+    writeln!(out, "totals: states={len} sum={sum} p={zeros} max={max}")?;
     if len > MAX_PERIOD_CHECK {
         writeln!(out, "period: not looked for above {MAX_PERIOD_CHECK} heaps")?;
     } else if let Some(p) = period::proven_period(code, g) {

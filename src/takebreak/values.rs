@@ -162,7 +162,7 @@ impl Engine {
         self.fill_common(&mut common);
         while self.g.len() < len {
             let n = self.g.len();
-            if n % 4096 == 0 && n > 0 && !go(n) {
+            if n.is_multiple_of(4096) && n > 0 && !go(n) {
                 return Err(Stop::Interrupted);
             }
             if n >= self.next_review {
@@ -301,8 +301,8 @@ impl Engine {
         // Rare values below it still to be found among the pairs.
         let mut need = vec![0u64; self.words()];
         let mut left = 0;
-        for v in 0..candidate.min(self.width) {
-            if !common[v] && unseen(v) {
+        for (v, &is_common) in common.iter().enumerate().take(candidate.min(self.width)) {
+            if !is_common && unseen(v) {
                 mark(&mut need, v);
                 left += 1;
             }

@@ -64,6 +64,7 @@ pub fn heaps_needed(code: &Code, n0: usize, p: usize) -> Option<usize> {
 /// the smallest period, with the smallest preperiod for it.
 pub fn proven_period(code: &Code, g: &[u16]) -> Option<Periodicity> {
     let len = g.len();
+    heaps_needed(code, 0, 1)?;
     for (n0, p) in tail_periods(g) {
         if heaps_needed(code, n0, p).is_some_and(|need| need <= len) {
             return Some(Periodicity {
@@ -80,25 +81,25 @@ pub fn proven_period(code: &Code, g: &[u16]) -> Option<Periodicity> {
 /// For the suffixes of `g` from longest to shortest, as (start, smallest
 /// period of that suffix), by the prefix function of the reversed values.
 /// A suffix from n0 with period p says g(n + p) = g(n) for n0 <= n < len - p.
-fn tail_periods(g: &[u16]) -> Vec<(usize, usize)> {
+fn tail_periods(g: &[u16]) -> impl Iterator<Item = (usize, usize)> + '_ {
     let len = g.len();
     let rev = |i: usize| g[len - 1 - i];
-    let mut pi = vec![0usize; len];
+    // 4 bytes a heap: runs stay below 2^32 heaps.
+    let mut pi = vec![0u32; len];
     for i in 1..len {
-        let mut k = pi[i - 1];
+        let mut k = pi[i - 1] as usize;
         while k > 0 && rev(i) != rev(k) {
-            k = pi[k - 1];
+            k = pi[k - 1] as usize;
         }
         if rev(i) == rev(k) {
             k += 1;
         }
-        pi[i] = k;
+        pi[i] = k as u32;
     }
     // Suffix of length l = i + 1 starts at len - l; its period is l - pi[i].
     (0..len)
         .rev()
-        .map(|i| (len - 1 - i, i + 1 - pi[i]))
-        .collect()
+        .map(move |i| (len - 1 - i, i + 1 - pi[i] as usize))
 }
 
 /// The pattern the values suggest when nothing is proven: the smallest
@@ -143,7 +144,7 @@ mod tests {
     #[test]
     fn tail_periods_find_the_shortest_period_of_each_suffix() {
         let g = [5, 0, 1, 2, 0, 1, 2, 0, 1];
-        let t = tail_periods(&g);
+        let t: Vec<_> = tail_periods(&g).collect();
         assert_eq!(t[0], (0, 9));
         assert_eq!(t[1], (1, 3));
     }

@@ -21,8 +21,10 @@ use crate::takebreak::{period, Code, CodeError, Engine, Periodicity, Stop};
 
 /// Heaps computed first by `periodicity`, doubled until a period is proven.
 const FIRST_HEAPS: usize = 1024;
-/// The default most heaps `periodicity` computes.
+/// The default most heaps `periodicity` computes; splits into three heaps
+/// cost a square per heap, so fewer of those.
 pub const DEFAULT_MAX_HEAPS: usize = 1 << 21;
+pub const DEFAULT_MAX_HEAPS_3: usize = 1 << 12;
 
 /// `octal(code)`: the `octal_game` instance of the parsed code.
 pub fn octal(env: &mut Env, code: &Value, span: Span) -> Fallible<Value> {
@@ -170,11 +172,6 @@ fn compute(env: &mut Env, instance: InstanceId, len: usize, span: Span) -> Falli
 /// values of a take-and-break family `G = octal(code)` (or a subtraction
 /// game with a finite set), proven when the periodicity theorem applies.
 pub fn periodicity(env: &mut Env, args: &[Value], span: Span) -> Fallible<Value> {
-    let max = match args.get(1) {
-        None => DEFAULT_MAX_HEAPS,
-        Some(Value::Int(m)) if *m >= 1 => *m as usize,
-        Some(other) => return Err(type_error(span, "a positive number of heaps", other)),
-    };
     let instance = family_instance(&args[0], span)?;
     let code = if let Some(code) = code_of(env, instance) {
         code
@@ -186,6 +183,12 @@ pub fn periodicity(env: &mut Env, args: &[Value], span: Span) -> Fallible<Value>
                 &args[0],
             )
         })?
+    };
+    let max = match args.get(1) {
+        None if code.max_heaps() == 3 => DEFAULT_MAX_HEAPS_3,
+        None => DEFAULT_MAX_HEAPS,
+        Some(Value::Int(m)) if *m >= 1 => *m as usize,
+        Some(other) => return Err(type_error(span, "a positive number of heaps", other)),
     };
     let engine_slot = env.rt.takebreak.borrow().contains_key(&instance);
     if !engine_slot {

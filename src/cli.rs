@@ -47,6 +47,18 @@ pub enum Command {
     Test { path: PathBuf },
     /// Interactive session, after loading FILES.
     Repl { files: Vec<PathBuf> },
+    /// Values of heaps 0..=N of a take-and-break code (octal, hexadecimal,
+    /// `!`): streamed to FILE, resumed from it, with a summary.
+    Octal {
+        /// The code, e.g. 0.16, 4.4, 4!.0 (Grundy's game), 0.F
+        code: String,
+        /// The last heap: 1000000, 10^6 or 1e6.
+        #[arg(long, value_name = "N", value_parser = crate::takebreak::run::parse_heaps)]
+        heaps: usize,
+        /// Value file (16-bit values after a header line); resumed when it exists.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Parses arguments and runs the command on a thread with a large stack
@@ -125,6 +137,20 @@ pub fn run_cli(cli: Cli) -> ExitCode {
         }
         Command::Test { path } => test_path(path, &limits(&cli), color),
         Command::Repl { files } => crate::repl::run(files, limits(&cli)),
+        Command::Octal { code, heaps, out } => {
+            let job = crate::takebreak::run::Job {
+                code: code.clone(),
+                last: *heaps,
+                out: out.clone(),
+            };
+            match crate::takebreak::run::run(&job, &mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
     }
 }
 

@@ -15,6 +15,7 @@ pub mod repl;
 pub mod report;
 pub mod session;
 pub mod syntax;
+pub mod takebreak;
 
 pub use eval::runtime::Limits;
 pub use session::{Failure, RunResult, Session};

@@ -78,7 +78,8 @@ builtins! {
     Hypergraph "hypergraph" 2 65 "hypergraph(edges, A, B, ...): move in every component of one edge (a list of 0-based indices)",
     MemoHistogram "memo_histogram" 1 1 "memo_histogram(G): h[v] = how many positions the memo holds with SG value v, for G's game (a game or a position of it) or G's kind of compound (misere(...), pass(...) ...)",
     Subtraction "subtraction" 1 1 "subtraction(S): the subtraction game with set S; positions subtraction(S)(n)",
-    Octal "octal" 1 1 "octal(\"0.137\"): the octal game with that code; positions octal(code)(n)",
+    Octal "octal" 1 1 "octal(\"0.137\"): the take-and-break game with that code (digits up to F, `!` for unequal heaps: \"4!.0\" is Grundy's game); positions octal(code)(n)",
+    Periodicity "periodicity" 1 2 "periodicity(octal(code)) or periodicity(G, max_heaps): preperiod, period, saltus of the heap values, proven by the periodicity theorem when it applies",
 }
 
 impl Builtin {
@@ -466,8 +467,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)])
         }
         Histogram => histogram(expect_items(&args[0], span)?, span)?,
-        Sg | MemoHistogram | Outcome | Options | Winning | Table | Subtraction | Octal | Pass
-        | Misere | Conjunctive | Selective | Hypergraph => {
+        Sg | MemoHistogram | Outcome | Options | Winning | Table | Subtraction | Octal
+        | Periodicity | Pass | Misere | Conjunctive | Selective | Hypergraph => {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })

@@ -10,4 +10,5 @@ pub mod product;
 pub mod query;
 pub mod runtime;
 pub mod search;
+pub mod takebreak;
 pub mod value;

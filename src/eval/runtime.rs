@@ -71,6 +71,9 @@ pub struct Runtime {
     pub stored: Cell<usize>,
     /// Bumped whenever instance ids are forgotten, so caches of them expire.
     pub generation: Cell<u32>,
+    /// Heap values of `octal_game` instances, computed by the dedicated
+    /// engine (`crate::takebreak`).
+    pub takebreak: RefCell<FxHashMap<InstanceId, crate::takebreak::Engine>>,
     /// Games of the built-in prelude (`subtraction_game`, `octal_game`).
     pub prelude: Vec<(&'static str, GameId)>,
     /// Set from another thread (Ctrl-C) to stop a long computation.
@@ -152,6 +155,7 @@ impl Runtime {
             *inst.memo.borrow_mut() = Memo::default();
         }
         *self.product.borrow_mut() = Default::default();
+        self.takebreak.borrow_mut().clear();
         self.stored.set(0);
     }
 
@@ -160,6 +164,7 @@ impl Runtime {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
         *self.product.borrow_mut() = Default::default();
+        self.takebreak.borrow_mut().clear();
         self.generation.set(self.generation.get() + 1);
         self.stored.set(0);
     }

@@ -119,6 +119,8 @@ pub enum Value {
     Func(Rc<Callable>),
     Move(Rc<MoveRecord>),
     Table(Rc<Table>),
+    /// What `periodicity(...)` found about a family's heap values.
+    Periodicity(Rc<crate::takebreak::Periodicity>),
 }
 
 impl Value {
@@ -173,6 +175,7 @@ impl Value {
             Value::Func(_) => "function",
             Value::Move(_) => "move",
             Value::Table(_) => "table",
+            Value::Periodicity(_) => "periodicity",
         }
     }
 
@@ -201,6 +204,7 @@ impl Value {
             Value::Func(_) => 8,
             Value::Move(_) => 9,
             Value::Table(_) => 10,
+            Value::Periodicity(_) => 11,
         }
     }
 
@@ -249,6 +253,7 @@ impl Ord for Value {
             (Func(a), Func(b)) => a.cmp(b),
             (Move(a), Move(b)) => a.cmp(b),
             (Table(a), Table(b)) => a.rows.cmp(&b.rows),
+            (Periodicity(a), Periodicity(b)) => a.cmp(b),
             (Table(t), List(xs)) => Value::table_rows(t).as_slice().cmp(xs.as_slice()),
             (List(xs), Table(t)) => xs.as_slice().cmp(Value::table_rows(t).as_slice()),
             _ => self.rank().cmp(&other.rank()),
@@ -300,6 +305,7 @@ impl Hash for Value {
             Value::Game(g) => g.hash(state),
             Value::Func(f) => f.hash(state),
             Value::Move(m) => m.hash(state),
+            Value::Periodicity(p) => p.hash(state),
         }
     }
 }
@@ -356,6 +362,7 @@ impl fmt::Display for Value {
             Value::Func(c) => write!(f, "{c}"),
             Value::Move(m) => write!(f, "{m}"),
             Value::Table(t) => write!(f, "{t}"),
+            Value::Periodicity(p) => write!(f, "{p}"),
         }
     }
 }

@@ -33,10 +33,8 @@ pub(crate) fn call_builtin(
         | Builtin::Hypergraph => crate::eval::compound::make(b, args, span),
         Builtin::MemoHistogram => memo_histogram(env, &args[0], span),
         Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
-        Builtin::Octal => {
-            let digits = octal_digits(&args[0], span)?;
-            family(env, "octal_game", digits, span)
-        }
+        Builtin::Octal => crate::eval::takebreak::octal(env, &args[0], span),
+        Builtin::Periodicity => crate::eval::takebreak::periodicity(env, args, span),
         _ => builtins::apply_pure(b, args, span),
     }
 }
@@ -224,6 +222,8 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
             "cols" => Value::list(t.col_keys.clone()),
             _ => return Err(unknown("rows, cols")),
         }),
+        Value::Periodicity(p) => crate::eval::takebreak::field(p, name)
+            .ok_or_else(|| unknown("preperiod, period, saltus, proven")),
         Value::Game(g) => match (&**g, name) {
             (Game::Position(p), "args") => Ok(Value::tuple(p.args.to_vec())),
             (Game::Sum(parts), "parts") => Ok(Value::list(
@@ -292,36 +292,6 @@ pub(crate) fn family(env: &mut Env, game: &str, statics: Value, span: Span) -> F
         .err();
     };
     game_callable(env, *id, vec![statics])
-}
-
-/// The digits after the point of an octal code such as "0.137" or "4.007".
-pub(crate) fn octal_digits(code: &Value, span: Span) -> Fallible<Value> {
-    let Value::Str(s) = code else {
-        return Err(type_error(
-            span,
-            "an octal code as a string, like \"0.137\"",
-            code,
-        ));
-    };
-    let bad = || {
-        Diag::new(
-            ErrorKind::Invalid,
-            span,
-            format!("`{s}` is not an octal game code"),
-        )
-        .label("expected digits 0-7 like \"0.137\"")
-        .help("the code is d0.d1d2d3...; only the digits after the point are used")
-        .boxed()
-    };
-    let after = s.split_once('.').map_or("", |(_, a)| a);
-    if after.is_empty() || after.len() > 64 {
-        return Err(bad());
-    }
-    let digits = after
-        .chars()
-        .map(|c| c.to_digit(8).map(|d| Value::Int(d as i64)).ok_or_else(bad))
-        .collect::<Fallible<Vec<_>>>()?;
-    Ok(Value::list(digits))
 }
 
 /// The SG value of `game(args)` computed from its key, without building

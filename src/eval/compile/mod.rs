@@ -509,6 +509,11 @@ impl<'a> Compiler<'a> {
                 })
             }
             IrKind::CallBuiltin { builtin, args } => {
+                // A bad take-and-break code is shown inside its literal.
+                let span = match (builtin, args.first()) {
+                    (Builtin::Octal, Some(code)) => code.span,
+                    _ => span,
+                };
                 let (b, args) = (*builtin, self.exprs(args));
                 Box::new(move |env| {
                     let vals = eval_small(env, &args)?;

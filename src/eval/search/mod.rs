@@ -355,6 +355,10 @@ fn has_compound(g: &Game) -> bool {
 /// The SG value of one position, searching (iteratively) what the memo
 /// does not know yet.
 pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
+    // Heaps of take-and-break codes are valued by their own engine.
+    if let Some(v) = super::takebreak::heap_value(env, instance, key, span)? {
+        return Ok(v);
+    }
     let inst = env.rt.instance(instance);
     let state = inst.memo.borrow_mut().get(key);
     match state {

@@ -1,4 +1,5 @@
-//! The command line: `grundy run FILE`, `grundy test PATH`, `grundy repl`.
+//! The command line: `grundy run FILE`, `grundy test PATH`, `grundy repl`,
+//! `grundy jupyter install|kernel`.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,11 @@ pub enum Command {
     Test { path: PathBuf },
     /// Interactive session, after loading FILES.
     Repl { files: Vec<PathBuf> },
+    /// Jupyter: `install` the kernelspec, or run the `kernel`.
+    Jupyter {
+        #[command(subcommand)]
+        action: crate::jupyter::Action,
+    },
 }
 
 /// Parses arguments and runs the command on a thread with a large stack
@@ -119,6 +125,7 @@ pub fn run_cli(cli: Cli) -> ExitCode {
         }
         Command::Test { path } => test_path(path, &limits(&cli), color),
         Command::Repl { files } => crate::repl::run(files, limits(&cli)),
+        Command::Jupyter { action } => crate::jupyter::run(action, limits(&cli)),
     }
 }
 

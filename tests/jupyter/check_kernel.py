@@ -9,7 +9,10 @@ put the kernelspec. Everything talks to the kernel on localhost only.
     check_kernel.py NOTEBOOK --write    execute NOTEBOOK and store its outputs
 """
 
+import os
+import signal
 import sys
+import tempfile
 import time
 import unittest
 from pathlib import Path
@@ -162,10 +165,37 @@ def check_session():
         kept = int(text.split("(")[1].split()[0]) if "(" in text else 0
         check(kept > 1000, f"the memo kept the interrupted search's positions: {text.strip()!r}")
 
-        # Definitions carry over between cells; :commands work.
+        # A front end with `interrupt_mode: signal` sends SIGINT instead:
+        # it stops the cell, never the kernel.
+        msg_id = kc.execute("sg(T(290, 300, 310))")
+        time.sleep(1.5)
+        os.kill(km.provisioner.process.pid, signal.SIGINT)
+        reply = kc.get_shell_msg(timeout=TIMEOUT)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=TIMEOUT)
+        check(reply["content"].get("ename") == "Interrupted", "SIGINT interrupts the cell too")
+        reply, msgs = run(kc, "sg(T(1, 2, 2))")
+        check(reply["status"] == "ok" and km.is_alive(), "and the kernel goes on")
+
+        # Definitions carry over between cells; :commands work, :reload too.
         reply, msgs = run(kc, ":games")
         text = "".join(o["text"] for o in outputs(msgs, "stream"))
         check("T(a, b, c)" in text, "`:games` lists the game of an earlier cell")
+        with tempfile.TemporaryDirectory() as d:
+            rules = Path(d) / "heap.game"
+            rules.write_text("game Heap(n) where n >= 0 { move take(k in 1..=n) if k <= 2 -> Heap(n - k) }\n")
+            run(kc, f':load "{rules}"')
+            _, msgs = run(kc, "sg(Heap(5))")
+            first = outputs(msgs, "execute_result")
+            rules.write_text("game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }\n")
+            reply, msgs = run(kc, ":reload")
+            text = "".join(o["text"] for o in outputs(msgs, "stream"))
+            _, msgs = run(kc, "sg(Heap(5))")
+            second = outputs(msgs, "execute_result")
+            check(reply["status"] == "ok" and "changed Heap" in text
+                  and first and first[0]["data"]["text/plain"] == "2"
+                  and second and second[0]["data"]["text/plain"] == "5",
+                  f":load and :reload: {text.strip()!r}")
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=False)

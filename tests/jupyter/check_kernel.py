@@ -145,7 +145,7 @@ def check_session():
         # next cell answers, and the memo tables keep what was computed.
         run(kc, ":clear")
         msg_id = kc.execute("sg(T(300, 300, 300))")
-        time.sleep(1.5)
+        time.sleep(2.0)
         started = time.time()
         km.interrupt_kernel()
         reply = kc.get_shell_msg(timeout=TIMEOUT)
@@ -155,6 +155,24 @@ def check_session():
         check(reply["content"]["status"] == "error"
               and reply["content"]["ename"] == "Interrupted",
               f"the long cell is interrupted ({reply['content'].get('ename')}, {took:.2f} s)")
+        # It showed its progress: a display, updated until the end.
+        shown = []
+        while True:
+            try:
+                m = kc.get_iopub_msg(timeout=5)
+            except Exception:
+                break
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            shown.append(m)
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+        kinds = [m["msg_type"] for m in shown]
+        first = [m for m in shown if m["msg_type"] == "display_data"]
+        check(bool(first) and "update_display_data" in kinds
+              and first[0]["content"]["data"]["text/plain"].startswith("computing 00:0")
+              and first[0]["content"]["transient"]["display_id"],
+              f"a long cell shows an updating progress display: {kinds}")
         reply, msgs = run(kc, "sg(T(3, 4, 5))")
         results = outputs(msgs, "execute_result")
         check(reply["status"] == "ok" and results

@@ -5,7 +5,7 @@
 //! errors as an `error` whose traceback is the rendered diagnostic.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -30,6 +30,9 @@ use crate::report::plot;
 
 pub struct Kernel {
     repl: Repl,
+    requests: mpsc::Receiver<JupyterMessage>,
+    /// Requests taken off the queue early (see [`Kernel::execute`]).
+    queued: VecDeque<JupyterMessage>,
     out: UnboundedSender<Outgoing>,
     count: usize,
     /// Numbers the temporary files of inline plots.
@@ -37,9 +40,15 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    pub fn new(repl: Repl, out: UnboundedSender<Outgoing>) -> Kernel {
+    pub fn new(
+        repl: Repl,
+        requests: mpsc::Receiver<JupyterMessage>,
+        out: UnboundedSender<Outgoing>,
+    ) -> Kernel {
         Kernel {
             repl,
+            requests,
+            queued: VecDeque::new(),
             out,
             count: 0,
             plots: 0,
@@ -47,38 +56,77 @@ impl Kernel {
     }
 
     /// Answers shell requests until the I/O side closes the queue.
-    pub fn serve(mut self, requests: mpsc::Receiver<JupyterMessage>) {
-        for msg in requests {
-            self.publish(status(&msg, Status::busy()));
-            match &msg.content {
-                JupyterMessageContent::ExecuteRequest(r) => self.execute(&msg, r),
-                JupyterMessageContent::CompleteRequest(r) => {
-                    let reply = self.complete(r);
-                    self.reply(&msg, reply);
+    pub fn serve(mut self) {
+        loop {
+            let msg = match self.queued.pop_front() {
+                Some(m) => m,
+                None => match self.requests.recv() {
+                    Ok(m) => m,
+                    Err(_) => break,
+                },
+            };
+            if self.handle(&msg) {
+                // A failed cell of a "run all" stops the cells queued
+                // after it, as ipykernel does: they are answered `aborted`.
+                let queued = std::mem::take(&mut self.queued);
+                for m in queued {
+                    if matches!(m.content, JupyterMessageContent::ExecuteRequest(_)) {
+                        self.abort(&m);
+                    } else {
+                        self.queued.push_back(m);
+                    }
                 }
-                JupyterMessageContent::InspectRequest(r) => {
-                    let reply = self.inspect(r);
-                    self.reply(&msg, reply);
-                }
-                JupyterMessageContent::IsCompleteRequest(r) => {
-                    self.reply(&msg, is_complete(r));
-                }
-                JupyterMessageContent::HistoryRequest(_) => {
-                    self.reply(&msg, HistoryReply::new(Vec::new()));
-                }
-                JupyterMessageContent::CommInfoRequest(_) => {
-                    let reply = CommInfoReply {
-                        status: ReplyStatus::Ok,
-                        comms: HashMap::new(),
-                        error: None,
-                    };
-                    self.reply(&msg, reply);
-                }
-                // grundy has no comms, debugger or input: nothing to answer.
-                _ => {}
             }
-            self.publish(status(&msg, Status::idle()));
         }
+    }
+
+    fn abort(&self, msg: &JupyterMessage) {
+        self.publish(status(msg, Status::busy()));
+        let reply = ExecuteReply {
+            status: ReplyStatus::Aborted,
+            execution_count: ExecutionCount::new(self.count),
+            ..Default::default()
+        };
+        self.reply(msg, reply);
+        self.publish(status(msg, Status::idle()));
+    }
+
+    /// Answers one request; true when it was a cell that failed and asked
+    /// to stop on errors.
+    fn handle(&mut self, msg: &JupyterMessage) -> bool {
+        let mut stop = false;
+        self.publish(status(msg, Status::busy()));
+        match &msg.content {
+            JupyterMessageContent::ExecuteRequest(r) => {
+                stop = !self.execute(msg, r) && r.stop_on_error;
+            }
+            JupyterMessageContent::CompleteRequest(r) => {
+                let reply = self.complete(r);
+                self.reply(msg, reply);
+            }
+            JupyterMessageContent::InspectRequest(r) => {
+                let reply = self.inspect(r);
+                self.reply(msg, reply);
+            }
+            JupyterMessageContent::IsCompleteRequest(r) => {
+                self.reply(msg, is_complete(r));
+            }
+            JupyterMessageContent::HistoryRequest(_) => {
+                self.reply(msg, HistoryReply::new(Vec::new()));
+            }
+            JupyterMessageContent::CommInfoRequest(_) => {
+                let reply = CommInfoReply {
+                    status: ReplyStatus::Ok,
+                    comms: HashMap::new(),
+                    error: None,
+                };
+                self.reply(msg, reply);
+            }
+            // grundy has no comms, debugger or input: nothing to answer.
+            _ => {}
+        }
+        self.publish(status(msg, Status::idle()));
+        stop
     }
 
     fn publish(&self, msg: JupyterMessage) {
@@ -91,7 +139,8 @@ impl Kernel {
             .send(Outgoing::Shell(message(content, Some(parent))));
     }
 
-    fn execute(&mut self, msg: &JupyterMessage, req: &ExecuteRequest) {
+    /// Runs a cell; false when it failed.
+    fn execute(&mut self, msg: &JupyterMessage, req: &ExecuteRequest) -> bool {
         let silent = req.silent;
         if !silent && req.store_history {
             self.count += 1;
@@ -133,6 +182,13 @@ impl Kernel {
         cell.borrow_mut().finish();
         let err = String::from_utf8_lossy(&err).into_owned();
         if self.repl.failed() {
+            if req.stop_on_error {
+                // What was sent before this reply is what a "run all" sent
+                // after this cell: take it now, before the client can send
+                // anything in answer to the reply.
+                let early: Vec<JupyterMessage> = self.requests.try_iter().collect();
+                self.queued.extend(early);
+            }
             let error = error_of(&err);
             if !silent {
                 self.publish(message(
@@ -151,7 +207,7 @@ impl Kernel {
                 ..Default::default()
             };
             self.reply(msg, reply);
-            return;
+            return false;
         }
         let mut err = err;
         if flow == Flow::Quit {
@@ -167,6 +223,7 @@ impl Kernel {
             ..Default::default()
         };
         self.reply(msg, reply);
+        true
     }
 
     /// `:plot [EXPR] [FILE]`: the REPL writes the heatmap (to a temporary

@@ -100,6 +100,6 @@ fn kernel(connection_file: &Path, limits: Limits) -> Result<(), String> {
     let flag = interrupt.clone();
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     let links = channels::start(info, interrupt)?;
-    kernel::Kernel::new(repl, links.out).serve(links.requests);
+    kernel::Kernel::new(repl, links.requests, links.out).serve();
     Ok(())
 }

@@ -141,6 +141,18 @@ def check_session():
         reply, msgs = run(kc, "ok_before")
         check(reply["status"] == "error", "a failing cell defines nothing")
 
+        # "Run all": the cells queued after a failing one are aborted.
+        failing = kc.execute("assert count(x for x in 0..20000000 if x < 0) == 1")
+        queued = kc.execute("print 1")
+        replies = {}
+        while len(replies) < 2:
+            m = kc.get_shell_msg(timeout=TIMEOUT)
+            replies[m["parent_header"]["msg_id"]] = m["content"]["status"]
+        check(replies == {failing: "error", queued: "aborted"},
+              f"a cell queued after a failing one is aborted: {list(replies.values())}")
+        reply, _ = run(kc, "print 1")
+        check(reply["status"] == "ok", "and the next cell runs again")
+
         # Interrupt during a long cell: the cell stops with an error, the
         # next cell answers, and the memo tables keep what was computed.
         run(kc, ":clear")
@@ -193,7 +205,8 @@ def check_session():
             reply = kc.get_shell_msg(timeout=TIMEOUT)
         check(reply["content"].get("ename") == "Interrupted", "SIGINT interrupts the cell too")
         reply, msgs = run(kc, "sg(T(1, 2, 2))")
-        check(reply["status"] == "ok" and km.is_alive(), "and the kernel goes on")
+        check(reply["status"] == "ok" and km.is_alive(),
+              f"and the kernel goes on: {reply['status']}, {reply.get('evalue')}")
 
         # Definitions carry over between cells; :commands work, :reload too.
         reply, msgs = run(kc, ":games")

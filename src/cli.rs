@@ -1,4 +1,5 @@
-//! The command line: `grundy run FILE`, `grundy test PATH`, `grundy repl`.
+//! The command line: `grundy run FILE`, `grundy test PATH`, `grundy repl`,
+//! `grundy jupyter install|kernel`.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -58,6 +59,11 @@ pub enum Command {
         /// Value file (16-bit values after a header line); resumed when it exists.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+    },
+    /// Jupyter: `install` the kernelspec, or run the `kernel`.
+    Jupyter {
+        #[command(subcommand)]
+        action: crate::jupyter::Action,
     },
 }
 
@@ -151,6 +157,7 @@ pub fn run_cli(cli: Cli) -> ExitCode {
                 }
             }
         }
+        Command::Jupyter { action } => crate::jupyter::run(action, limits(&cli)),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod diag;
 pub mod eval;
 pub mod ir;
+pub mod jupyter;
 pub mod repl;
 pub mod report;
 pub mod session;

@@ -92,6 +92,11 @@ impl RunResult {
 /// it, `grundy run --format csv` writes tables as CSV.
 pub type ValueFormat = Box<dyn Fn(&Value) -> Option<String>>;
 
+/// Takes a value shown by a bare expression before it is written: when it
+/// returns true, the value was shown elsewhere and nothing is written (the
+/// Jupyter kernel sends it as rich output).
+pub type ShowHook = Box<dyn FnMut(&Value) -> bool>;
+
 /// The session's top-level names at one moment, to go back to after a
 /// failed REPL entry (see [`Session::restore`]).
 #[derive(Clone)]
@@ -113,6 +118,8 @@ pub struct Session {
     /// `--explain`: each text's games are explained (to its output) before
     /// its statements run.
     pub explain_games: bool,
+    /// Where shown values go first (see [`ShowHook`]); `None`: to `out`.
+    pub show: Option<ShowHook>,
 }
 
 impl Session {
@@ -125,6 +132,7 @@ impl Session {
             format: None,
             last_table: None,
             explain_games: false,
+            show: None,
         };
         let prelude = include_str!("prelude/families.game");
         let result = session.run("<prelude>", prelude, &mut std::io::sink());
@@ -392,6 +400,14 @@ impl Session {
             IrStmt::Show { expr, n_slots } => {
                 let code = compiler.expr(expr);
                 let v = self.eval(&code, *n_slots, expr.span)?;
+                if let Some(show) = self.show.as_mut() {
+                    if show(&v) {
+                        if let Value::Table(t) = &v {
+                            self.last_table = Some(t.clone());
+                        }
+                        return Ok(false);
+                    }
+                }
                 let _ = writeln!(
                     out,
                     "{}",

@@ -1,9 +1,9 @@
 //! While the REPL computes: Ctrl-C stops the computation (it sets the
 //! runtime's interrupt flag, which the search and loops check), and after
-//! a quiet moment a spinner with the elapsed time shows on the terminal,
-//! with a progress bar while a comprehension's outer loop reports progress.
-//! Output written meanwhile goes through [`Suspending`] writers, which
-//! clear the spinner first.
+//! a quiet moment an `indicatif` spinner with the elapsed time shows on the
+//! terminal, turning into a progress bar while a comprehension's outer loop
+//! reports progress. Output written meanwhile goes through [`Suspending`]
+//! writers, which take the spinner off the screen while they write.
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,10 +11,15 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
 use crate::eval::runtime::Progress;
 
 /// How long a computation runs before the spinner appears.
 const SPINNER_DELAY: Duration = Duration::from_millis(400);
+const TICK: Duration = Duration::from_millis(100);
+/// The spinner's frames (the last one is shown when it is done).
+const FRAMES: &str = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏ ";
 
 pub struct Busy {
     running: Arc<AtomicBool>,
@@ -55,17 +60,14 @@ impl Busy {
     pub fn run<T>(&self, f: impl FnOnce(&mut dyn Write, &mut dyn Write) -> T) -> T {
         self.interrupt.store(false, Ordering::SeqCst);
         self.running.store(true, Ordering::SeqCst);
-        let shared = Arc::new(Mutex::new(Spinner {
-            shown: false,
-            quiet_since: Instant::now(),
-            screen: Box::new(io::stderr()),
-        }));
-        let started = Instant::now();
+        let shared = Arc::new(Mutex::new(Spinner::new(Box::new(
+            ProgressDrawTarget::stderr,
+        ))));
         let (done, stop) = mpsc::channel::<()>();
         let ticker = self.spinner.then(|| {
             let shared = shared.clone();
             let progress = self.progress.clone();
-            std::thread::spawn(move || spin(&shared, &stop, started, &progress))
+            std::thread::spawn(move || spin(&shared, &stop, &progress))
         });
         let mut out = Suspending::new(io::stdout(), shared.clone());
         let mut err = Suspending::new(io::stderr(), shared.clone());
@@ -80,47 +82,51 @@ impl Busy {
     }
 }
 
-/// Whether the spinner is on the screen, and since when nothing was
+/// The spinner while it is on the screen, and since when nothing was
 /// written.
 pub struct Spinner {
-    shown: bool,
+    bar: Option<ProgressBar>,
+    /// Whether the bar is drawn as a progress bar (else as a spinner).
+    as_bar: bool,
+    started: Instant,
     quiet_since: Instant,
     /// Where the spinner is drawn: standard error.
-    screen: Box<dyn Write + Send>,
+    screen: Box<dyn Fn() -> ProgressDrawTarget + Send>,
 }
 
-/// Clears the line the spinner is on (the cursor stays on it).
-const CLEAR_LINE: &str = "\r\x1b[2K";
-const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-/// The spinner's line: a frame, the elapsed time, a progress bar when the
-/// outer loop reports `(done, total)`, the way out. Short, and without
-/// padding, so that the terminal's `^C` echo does not wrap it.
-pub fn spinner_line(frame: usize, elapsed: Duration, progress: Option<(u64, u64)>) -> String {
-    let s = elapsed.as_secs();
-    let time = if s >= 3600 {
-        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-    } else {
-        format!("{:02}:{:02}", s / 60, s % 60)
-    };
-    let bar = match progress {
-        Some((done, total)) if total > 0 => {
-            const WIDTH: u64 = 20;
-            let filled = (done.min(total) * WIDTH / total) as usize;
-            format!(
-                " [{}{}] {}%",
-                "#".repeat(filled),
-                "-".repeat(WIDTH as usize - filled),
-                done.min(total) * 100 / total
-            )
+impl Spinner {
+    fn new(screen: Box<dyn Fn() -> ProgressDrawTarget + Send>) -> Spinner {
+        Spinner {
+            bar: None,
+            as_bar: false,
+            started: Instant::now(),
+            quiet_since: Instant::now(),
+            screen,
         }
-        _ => String::new(),
+    }
+
+    /// Takes the spinner off the screen; it comes back after a quiet
+    /// moment, with its elapsed time going on.
+    fn clear(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The spinner's line: a frame, the elapsed time, a bar with the percentage
+/// when the outer loop reports `(done, total)`, the way out. Short, so that
+/// the terminal's `^C` echo does not wrap it.
+fn style(as_bar: bool) -> ProgressStyle {
+    let template = if as_bar {
+        "{spinner} computing {elapsed_precise} [{bar:20}] {percent}% (Ctrl-C stops it)"
+    } else {
+        "{spinner} computing {elapsed_precise} (Ctrl-C stops it)"
     };
-    format!(
-        "{}{} computing {time}{bar} (Ctrl-C stops it)",
-        CLEAR_LINE,
-        FRAMES[frame % FRAMES.len()]
-    )
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
+        .tick_chars(FRAMES)
+        .progress_chars("#-")
 }
 
 /// The progress of the tracked loop, if one runs.
@@ -129,36 +135,40 @@ fn progress_of(p: &Progress) -> Option<(u64, u64)> {
     (total > 0).then(|| (p.done.load(Ordering::Relaxed), total))
 }
 
-/// The spinner thread: draws the spinner on standard error whenever
-/// nothing has been written for [`SPINNER_DELAY`], until `stop` closes;
-/// then clears it.
-fn spin(shared: &Mutex<Spinner>, stop: &mpsc::Receiver<()>, started: Instant, progress: &Progress) {
-    let mut frame = 0;
-    while stop.recv_timeout(Duration::from_millis(100)) == Err(RecvTimeoutError::Timeout) {
+/// The spinner thread: shows the spinner once nothing has been written for
+/// [`SPINNER_DELAY`], then keeps it turning and its bar up to date, until
+/// `stop` closes; then clears it.
+fn spin(shared: &Mutex<Spinner>, stop: &mpsc::Receiver<()>, progress: &Progress) {
+    while stop.recv_timeout(TICK) == Err(RecvTimeoutError::Timeout) {
         let Ok(mut s) = shared.lock() else { return };
-        if s.shown || s.quiet_since.elapsed() >= SPINNER_DELAY {
-            s.shown = true;
-            frame += 1;
-            let line = spinner_line(frame, started.elapsed(), progress_of(progress));
-            let _ = write!(s.screen, "{line}");
-            let _ = s.screen.flush();
+        let fraction = progress_of(progress);
+        if s.bar.is_none() && s.quiet_since.elapsed() >= SPINNER_DELAY {
+            s.as_bar = fraction.is_some();
+            let bar = ProgressBar::with_draw_target(None, (s.screen)())
+                .with_style(style(s.as_bar))
+                .with_elapsed(s.started.elapsed());
+            s.bar = Some(bar);
         }
+        let as_bar = fraction.is_some();
+        let restyle = as_bar != s.as_bar;
+        s.as_bar = as_bar;
+        let Some(bar) = &s.bar else { continue };
+        if restyle {
+            bar.set_style(style(as_bar));
+        }
+        if let Some((done, total)) = fraction {
+            bar.set_length(total);
+            bar.set_position(done.min(total));
+        }
+        bar.tick();
     }
     if let Ok(mut s) = shared.lock() {
-        clear(&mut s);
+        s.clear();
     }
 }
 
-fn clear(s: &mut Spinner) {
-    if s.shown {
-        s.shown = false;
-        let _ = write!(s.screen, "{CLEAR_LINE}");
-        let _ = s.screen.flush();
-    }
-}
-
-/// A writer that clears the spinner (if shown) before it writes; the
-/// spinner comes back after a quiet moment.
+/// A writer that takes the spinner (if shown) off the screen while it
+/// writes.
 pub struct Suspending<W: Write> {
     inner: W,
     shared: Arc<Mutex<Spinner>>,
@@ -175,7 +185,7 @@ impl<W: Write> Write for Suspending<W> {
         let Ok(mut s) = self.shared.lock() else {
             return self.inner.write(buf);
         };
-        clear(&mut s);
+        s.clear();
         s.quiet_since = Instant::now();
         // Written under the lock, so that the spinner cannot cut in.
         let n = self.inner.write(buf)?;
@@ -191,94 +201,87 @@ impl<W: Write> Write for Suspending<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use indicatif::InMemoryTerm;
 
-    /// A screen that tests can read.
-    #[derive(Clone, Default)]
-    struct Screen(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Screen {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
+    fn shared(screen: &InMemoryTerm) -> Arc<Mutex<Spinner>> {
+        let screen = screen.clone();
+        let s = Spinner::new(Box::new(move || {
+            ProgressDrawTarget::term_like(Box::new(screen.clone()))
+        }));
+        Arc::new(Mutex::new(s))
     }
 
-    impl Screen {
-        fn text(&self) -> String {
-            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-        }
-    }
-
-    fn shared(shown: bool, screen: &Screen) -> Arc<Mutex<Spinner>> {
-        Arc::new(Mutex::new(Spinner {
-            shown,
-            quiet_since: Instant::now() - Duration::from_secs(5),
-            screen: Box::new(screen.clone()),
-        }))
+    /// Runs the spinner thread until `until` holds of the screen (or two
+    /// seconds pass); returns whether it did, and the screen after the end.
+    fn spin_until(
+        screen: &InMemoryTerm,
+        progress: Progress,
+        until: impl Fn(&str) -> bool,
+    ) -> (bool, String) {
+        let s = shared(screen);
+        let (done, stop) = mpsc::channel::<()>();
+        let t = {
+            let s = s.clone();
+            std::thread::spawn(move || spin(&s, &stop, &progress))
+        };
+        let seen = (0..80).any(|_| {
+            std::thread::sleep(Duration::from_millis(25));
+            until(&screen.contents())
+        });
+        drop(done);
+        t.join().unwrap();
+        (seen, screen.contents())
     }
 
     #[test]
     fn writing_clears_the_spinner_and_passes_text_through() {
-        let screen = Screen::default();
-        let s = shared(true, &screen);
+        let screen = InMemoryTerm::new(4, 80);
+        let s = shared(&screen);
+        {
+            let mut state = s.lock().unwrap();
+            let bar =
+                ProgressBar::with_draw_target(None, (state.screen)()).with_style(style(false));
+            bar.tick();
+            state.bar = Some(bar);
+            state.quiet_since = Instant::now() - Duration::from_secs(5);
+        }
+        assert!(
+            screen.contents().contains("computing"),
+            "{}",
+            screen.contents()
+        );
         let mut w = Suspending::new(Vec::new(), s.clone());
         write!(w, "a{}", 1).unwrap();
         assert_eq!(w.inner, b"a1");
         assert_eq!(
-            screen.text(),
-            CLEAR_LINE,
+            screen.contents().trim(),
+            "",
             "the spinner's line is cleared first"
         );
         let state = s.lock().unwrap();
-        assert!(!state.shown);
+        assert!(state.bar.is_none());
         assert!(state.quiet_since.elapsed() < Duration::from_secs(1));
     }
 
     #[test]
     fn the_spinner_shows_after_a_quiet_moment_and_is_cleared_at_the_end() {
-        let screen = Screen::default();
-        let s = shared(false, &screen);
-        let (done, stop) = mpsc::channel::<()>();
-        let t = {
-            let s = s.clone();
-            std::thread::spawn(move || spin(&s, &stop, Instant::now(), &Progress::default()))
-        };
-        let shown = (0..40).any(|_| {
-            std::thread::sleep(Duration::from_millis(25));
-            s.lock().unwrap().shown
+        let screen = InMemoryTerm::new(4, 80);
+        let (seen, after) = spin_until(&screen, Progress::default(), |t| {
+            t.contains(" computing 00:00:00 (Ctrl-C stops it)")
         });
-        drop(done);
-        t.join().unwrap();
-        assert!(shown, "the spinner should show once all was quiet");
-        assert!(!s.lock().unwrap().shown);
-        let text = screen.text();
-        assert!(
-            text.contains(" computing 00:00 (Ctrl-C stops it)"),
-            "{text:?}"
-        );
-        assert!(text.ends_with(CLEAR_LINE), "cleared at the end: {text:?}");
-    }
-
-    #[test]
-    fn the_spinner_line_is_short_and_counts_time() {
-        let line = spinner_line(1, Duration::from_secs(75), None);
-        assert_eq!(line, "\r\x1b[2K⠙ computing 01:15 (Ctrl-C stops it)");
-        assert!(spinner_line(0, Duration::from_secs(3725), None).contains(" 1:02:05 "));
-        assert!(line.chars().count() < 45);
+        assert!(seen, "the spinner should show once all was quiet");
+        assert_eq!(after.trim(), "", "cleared at the end");
     }
 
     #[test]
     fn a_tracked_loop_shows_a_bar_with_its_fraction() {
-        let line = spinner_line(0, Duration::from_secs(3), Some((25, 100)));
-        assert!(line.contains(" [#####---------------] 25% "), "{line:?}");
         let p = Progress::default();
         assert_eq!(progress_of(&p), None, "no loop tracked: no bar");
-        p.total.store(8, Ordering::Relaxed);
-        p.done.store(2, Ordering::Relaxed);
-        assert_eq!(progress_of(&p), Some((2, 8)));
+        p.total.store(100, Ordering::Relaxed);
+        p.done.store(25, Ordering::Relaxed);
+        assert_eq!(progress_of(&p), Some((25, 100)));
+        let screen = InMemoryTerm::new(4, 80);
+        let (seen, _) = spin_until(&screen, p, |t| t.contains(" [#####---------------] 25% "));
+        assert!(seen, "{}", screen.contents());
     }
 }

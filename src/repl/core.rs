@@ -65,6 +65,8 @@ pub struct Repl {
     entries: usize,
     /// The entry that showed the last table, as the title of `:plot`.
     last_table_title: Option<String>,
+    /// Whether the last input wrote an error (see [`Repl::failed`]).
+    failed: bool,
 }
 
 impl Repl {
@@ -82,11 +84,25 @@ impl Repl {
             style,
             entries: 0,
             last_table_title: None,
+            failed: false,
         }
     }
 
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The session, for a front end that shows values its own way (the
+    /// Jupyter kernel sets [`Session::show`]).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// Whether the last [`Repl::handle`] reported an error: anything it
+    /// wrote to `err` before the timing line (a failed entry, a command
+    /// that could not run).
+    pub fn failed(&self) -> bool {
+        self.failed
     }
 
     /// The flag that stops a running computation when set (Ctrl-C).
@@ -121,6 +137,11 @@ impl Repl {
             return Flow::Continue;
         }
         let start = Instant::now();
+        let mut err = Noting {
+            inner: err,
+            wrote: false,
+        };
+        let err: &mut Noting = &mut err;
         let (flow, timed) = if command::is_command(input) {
             match command::parse(input) {
                 Ok(cmd) => {
@@ -139,6 +160,7 @@ impl Repl {
             self.entry(input, out, err);
             (Flow::Continue, true)
         };
+        self.failed = err.wrote;
         if timed && self.timing {
             let _ = writeln!(err, "time: {}", elapsed_text(start.elapsed()));
         }
@@ -399,6 +421,23 @@ impl Repl {
                 let _ = writeln!(err, "error: {e}");
             }
         }
+    }
+}
+
+/// A writer that notes whether anything was written through it.
+struct Noting<'a> {
+    inner: &'a mut dyn Write,
+    wrote: bool,
+}
+
+impl Write for Noting<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.wrote |= !buf.is_empty();
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -62,32 +62,29 @@ impl Format {
     }
 }
 
-/// The table as CSV lines (without a final newline).
+/// The table as CSV lines (without a final newline), written by the `csv`
+/// crate: a field is quoted when it holds a comma, a quote or a line break.
 pub fn to_csv(t: &Table) -> String {
-    let mut lines = Vec::with_capacity(t.rows.len() + 1);
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .flexible(true)
+        .from_writer(Vec::new());
     let corner = format!("{}\\{}", t.row_name, t.col_name);
-    let head = std::iter::once(csv_field(&corner)).chain(t.col_keys.iter().map(csv_value));
-    lines.push(head.collect::<Vec<_>>().join(","));
+    let head = std::iter::once(corner).chain(t.col_keys.iter().map(csv_value));
+    // Writing to memory cannot fail.
+    let _ = w.write_record(head);
     for (key, row) in t.row_keys.iter().zip(&t.rows) {
-        let cells = std::iter::once(csv_value(key)).chain(row.iter().map(csv_value));
-        lines.push(cells.collect::<Vec<_>>().join(","));
+        let _ = w.write_record(std::iter::once(csv_value(key)).chain(row.iter().map(csv_value)));
     }
-    lines.join("\n")
+    let bytes = w.into_inner().unwrap_or_default();
+    let text = String::from_utf8(bytes).unwrap_or_default();
+    text.strip_suffix('\n').unwrap_or(&text).to_string()
 }
 
 fn csv_value(v: &Value) -> String {
     match v {
-        Value::Str(s) => csv_field(s),
-        _ => csv_field(&format!("{v:#}")),
-    }
-}
-
-/// A field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+        Value::Str(s) => s.to_string(),
+        _ => format!("{v:#}"),
     }
 }
 
@@ -137,6 +134,9 @@ mod tests {
     #[test]
     fn csv_has_a_header_and_quotes_when_needed() {
         assert_eq!(to_csv(&table()), "a\\b,0,1,2\n1,1,0,3\n2,\"x,y\",true,[]");
+        let mut t = table();
+        t.rows[0][0] = Value::str("say \"hi\"\nbye");
+        assert!(to_csv(&t).contains("\n1,\"say \"\"hi\"\"\nbye\",0,3\n"));
     }
 
     #[test]

@@ -1,0 +1,138 @@
+//! What the kernel says about itself: the `kernel_info` reply and the
+//! kernelspec (`kernel.json`) that `grundy jupyter install` writes.
+
+use std::path::{Path, PathBuf};
+
+use jupyter_protocol::{
+    JupyterMessage, JupyterMessageContent, KernelInfoReply, LanguageInfo, ReplyStatus,
+};
+use serde_json::json;
+
+/// The kernel's name in kernelspecs and in `jupyter kernelspec list`.
+pub const KERNEL_NAME: &str = "grundy";
+
+/// A message from this kernel, as a child of `parent` when there is one.
+pub fn message(
+    content: impl Into<JupyterMessageContent>,
+    parent: Option<&JupyterMessage>,
+) -> JupyterMessage {
+    let mut m = JupyterMessage::new(content, parent);
+    m.header.username = KERNEL_NAME.to_string();
+    m
+}
+
+pub fn kernel_info() -> KernelInfoReply {
+    KernelInfoReply {
+        status: ReplyStatus::Ok,
+        protocol_version: "5.3".to_string(),
+        implementation: KERNEL_NAME.to_string(),
+        implementation_version: env!("CARGO_PKG_VERSION").to_string(),
+        language_info: LanguageInfo {
+            name: "grundy".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            mimetype: Some("text/x-grundy".to_string()),
+            file_extension: Some(".game".to_string()),
+            pygments_lexer: None,
+            codemirror_mode: None,
+            nbconvert_exporter: None,
+        },
+        banner: format!(
+            "grundy {}: Sprague-Grundy values of impartial games. :help for help.",
+            env!("CARGO_PKG_VERSION")
+        ),
+        help_links: Vec::new(),
+        debugger: false,
+        error: None,
+    }
+}
+
+/// Where `grundy jupyter install` puts the kernelspec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The user's Jupyter data directory.
+    User,
+    /// `PREFIX/share/jupyter/kernels` (a virtual environment, a conda env).
+    Prefix(PathBuf),
+}
+
+/// The user's Jupyter data directory, as jupyter_core finds it:
+/// `$JUPYTER_DATA_DIR`, else `~/Library/Jupyter` on macOS, else
+/// `$XDG_DATA_HOME/jupyter` (`~/.local/share/jupyter`).
+fn user_data_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("JUPYTER_DATA_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    if cfg!(target_os = "macos") {
+        return dirs::home_dir().map(|h| h.join("Library/Jupyter"));
+    }
+    dirs::data_dir().map(|d| d.join("jupyter"))
+}
+
+/// The directory of the kernelspec for a target.
+pub fn spec_dir(target: &Target) -> Result<PathBuf, String> {
+    let base = match target {
+        Target::User => user_data_dir().ok_or("no home directory: use --prefix DIR")?,
+        Target::Prefix(p) => p.join("share").join("jupyter"),
+    };
+    Ok(base.join("kernels").join(KERNEL_NAME))
+}
+
+/// The kernelspec that starts `exe` as the kernel. Interrupts come as
+/// messages on the control channel (a signal works too).
+pub fn kernel_json(exe: &Path) -> serde_json::Value {
+    json!({
+        "argv": [exe.display().to_string(), "jupyter", "kernel", "-f", "{connection_file}"],
+        "display_name": "grundy",
+        "language": "grundy",
+        "interrupt_mode": "message",
+        "metadata": {"debugger": false},
+    })
+}
+
+/// Writes `kernel.json` for this executable; returns its directory.
+pub fn install(target: &Target) -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the grundy binary: {e}"))?;
+    let dir = spec_dir(target)?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let file = dir.join("kernel.json");
+    let text = serde_json::to_string_pretty(&kernel_json(&exe)).unwrap_or_default();
+    std::fs::write(&file, text + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_spec_goes_under_share_jupyter_kernels() {
+        let d = spec_dir(&Target::Prefix(PathBuf::from("/opt/env"))).unwrap();
+        assert_eq!(d, PathBuf::from("/opt/env/share/jupyter/kernels/grundy"));
+    }
+
+    #[test]
+    fn the_kernelspec_runs_this_binary_with_the_connection_file() {
+        let j = kernel_json(Path::new("/bin/grundy"));
+        assert_eq!(
+            j["argv"],
+            json!([
+                "/bin/grundy",
+                "jupyter",
+                "kernel",
+                "-f",
+                "{connection_file}"
+            ])
+        );
+        assert_eq!(j["interrupt_mode"], "message");
+        assert_eq!(j["language"], "grundy");
+    }
+
+    #[test]
+    fn kernel_info_speaks_protocol_5_3() {
+        let v = serde_json::to_value(kernel_info()).unwrap();
+        assert_eq!(v["protocol_version"], "5.3");
+        assert_eq!(v["status"], "ok");
+        assert_eq!(v["language_info"]["file_extension"], ".game");
+    }
+}

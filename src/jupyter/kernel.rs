@@ -1,0 +1,544 @@
+//! The evaluator side of the kernel: one [`Repl`] (the REPL's library
+//! core, so a cell is exactly a REPL entry), fed the shell requests in
+//! order. Outputs of a cell go out as they come: printed text as `stream`,
+//! shown values as rich bundles (the last one as the `execute_result`),
+//! errors as an `error` whose traceback is the rendered diagnostic.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+
+use jupyter_protocol::{
+    CommInfoReply, CompleteReply, CompleteRequest, DisplayData, ErrorOutput, ExecuteInput,
+    ExecuteReply, ExecuteRequest, ExecutionCount, HistoryReply, InspectReply, InspectRequest,
+    IsCompleteReply, IsCompleteRequest, JupyterMessage, JupyterMessageContent, Media, MediaType,
+    ReplyError, ReplyStatus, Status, StreamContent,
+};
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::channels::{status, Outgoing};
+use super::info::message;
+use super::progress::Ticker;
+use super::rich;
+use crate::repl::command::{self, Command};
+use crate::repl::{editor, help, Flow, Repl};
+use crate::report::plot;
+
+pub struct Kernel {
+    repl: Repl,
+    requests: mpsc::Receiver<JupyterMessage>,
+    /// Requests taken off the queue early (see [`Kernel::execute`]).
+    queued: VecDeque<JupyterMessage>,
+    out: UnboundedSender<Outgoing>,
+    count: usize,
+    /// Numbers the temporary files of inline plots.
+    plots: usize,
+}
+
+impl Kernel {
+    pub fn new(
+        repl: Repl,
+        requests: mpsc::Receiver<JupyterMessage>,
+        out: UnboundedSender<Outgoing>,
+    ) -> Kernel {
+        Kernel {
+            repl,
+            requests,
+            queued: VecDeque::new(),
+            out,
+            count: 0,
+            plots: 0,
+        }
+    }
+
+    /// Answers shell requests until the I/O side closes the queue.
+    pub fn serve(mut self) {
+        loop {
+            let msg = match self.queued.pop_front() {
+                Some(m) => m,
+                None => match self.requests.recv() {
+                    Ok(m) => m,
+                    Err(_) => break,
+                },
+            };
+            if self.handle(&msg) {
+                // A failed cell of a "run all" stops the cells queued
+                // after it, as ipykernel does: they are answered `aborted`.
+                let queued = std::mem::take(&mut self.queued);
+                for m in queued {
+                    if matches!(m.content, JupyterMessageContent::ExecuteRequest(_)) {
+                        self.abort(&m);
+                    } else {
+                        self.queued.push_back(m);
+                    }
+                }
+            }
+        }
+    }
+
+    fn abort(&self, msg: &JupyterMessage) {
+        self.publish(status(msg, Status::busy()));
+        let reply = ExecuteReply {
+            status: ReplyStatus::Aborted,
+            execution_count: ExecutionCount::new(self.count),
+            ..Default::default()
+        };
+        self.reply(msg, reply);
+        self.publish(status(msg, Status::idle()));
+    }
+
+    /// Answers one request; true when it was a cell that failed and asked
+    /// to stop on errors.
+    fn handle(&mut self, msg: &JupyterMessage) -> bool {
+        let mut stop = false;
+        self.publish(status(msg, Status::busy()));
+        match &msg.content {
+            JupyterMessageContent::ExecuteRequest(r) => {
+                stop = !self.execute(msg, r) && r.stop_on_error;
+            }
+            JupyterMessageContent::CompleteRequest(r) => {
+                let reply = self.complete(r);
+                self.reply(msg, reply);
+            }
+            JupyterMessageContent::InspectRequest(r) => {
+                let reply = self.inspect(r);
+                self.reply(msg, reply);
+            }
+            JupyterMessageContent::IsCompleteRequest(r) => {
+                self.reply(msg, is_complete(r));
+            }
+            JupyterMessageContent::HistoryRequest(_) => {
+                self.reply(msg, HistoryReply::new(Vec::new()));
+            }
+            JupyterMessageContent::CommInfoRequest(_) => {
+                let reply = CommInfoReply {
+                    status: ReplyStatus::Ok,
+                    comms: HashMap::new(),
+                    error: None,
+                };
+                self.reply(msg, reply);
+            }
+            // grundy has no comms, debugger or input: nothing to answer.
+            _ => {}
+        }
+        self.publish(status(msg, Status::idle()));
+        stop
+    }
+
+    fn publish(&self, msg: JupyterMessage) {
+        let _ = self.out.send(Outgoing::IoPub(msg));
+    }
+
+    fn reply(&self, parent: &JupyterMessage, content: impl Into<JupyterMessageContent>) {
+        let _ = self
+            .out
+            .send(Outgoing::Shell(message(content, Some(parent))));
+    }
+
+    /// Runs a cell; false when it failed.
+    fn execute(&mut self, msg: &JupyterMessage, req: &ExecuteRequest) -> bool {
+        let silent = req.silent;
+        if !silent && req.store_history {
+            self.count += 1;
+        }
+        let count = ExecutionCount::new(self.count);
+        if !silent {
+            self.publish(message(
+                ExecuteInput {
+                    code: req.code.clone(),
+                    execution_count: count,
+                },
+                Some(msg),
+            ));
+        }
+        // An interrupt that came while nothing ran is not for this cell.
+        self.repl.interrupt().store(false, Ordering::SeqCst);
+        let cell = Rc::new(RefCell::new(CellOutput {
+            parent: msg.clone(),
+            out: self.out.clone(),
+            silent,
+            text: String::new(),
+            pending: None,
+            count,
+        }));
+        let shown = cell.clone();
+        self.repl.session_mut().show = Some(Box::new(move |v| {
+            shown.borrow_mut().show(rich::bundle(v));
+            true
+        }));
+        let ticker = (!silent).then(|| Ticker::start(self.repl.progress(), self.out.clone(), msg));
+        let mut out = StreamWriter(cell.clone());
+        let mut err = Vec::new();
+        let flow = match plot_command(&req.code) {
+            Some((expr, file)) => self.plot(expr, file, &cell, &mut out, &mut err),
+            None => self.repl.handle(&req.code, &mut out, &mut err),
+        };
+        drop(ticker);
+        self.repl.session_mut().show = None;
+        cell.borrow_mut().finish();
+        let err = String::from_utf8_lossy(&err).into_owned();
+        if self.repl.failed() {
+            if req.stop_on_error {
+                // What was sent before this reply is what a "run all" sent
+                // after this cell: take it now, before the client can send
+                // anything in answer to the reply.
+                let early: Vec<JupyterMessage> = self.requests.try_iter().collect();
+                self.queued.extend(early);
+            }
+            let error = error_of(&err);
+            if !silent {
+                self.publish(message(
+                    ErrorOutput {
+                        ename: error.ename.clone(),
+                        evalue: error.evalue.clone(),
+                        traceback: error.traceback.clone(),
+                    },
+                    Some(msg),
+                ));
+            }
+            let reply = ExecuteReply {
+                status: ReplyStatus::Error,
+                execution_count: count,
+                error: Some(Box::new(error)),
+                ..Default::default()
+            };
+            self.reply(msg, reply);
+            return false;
+        }
+        let mut err = err;
+        if flow == Flow::Quit {
+            err.push_str("`:quit` does nothing in a notebook: shut the kernel down from it\n");
+        }
+        if !err.is_empty() && !silent {
+            self.publish(message(StreamContent::stderr(&err), Some(msg)));
+        }
+        let reply = ExecuteReply {
+            status: ReplyStatus::Ok,
+            execution_count: count,
+            user_expressions: Some(HashMap::new()),
+            ..Default::default()
+        };
+        self.reply(msg, reply);
+        true
+    }
+
+    /// `:plot [EXPR] [FILE]`: the REPL writes the heatmap (to a temporary
+    /// file when no FILE is named), and the cell shows it inline.
+    fn plot(
+        &mut self,
+        expr: Option<String>,
+        file: Option<PathBuf>,
+        cell: &Rc<RefCell<CellOutput>>,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Flow {
+        self.plots += 1;
+        let temporary = file.is_none();
+        let target = file.unwrap_or_else(|| {
+            std::env::temp_dir().join(format!(
+                "grundy-plot-{}-{}.png",
+                std::process::id(),
+                self.plots
+            ))
+        });
+        let paths = plot::output_paths(&target);
+        let line = format!(
+            ":plot {} \"{}\"",
+            expr.as_deref().unwrap_or(""),
+            target.display()
+        );
+        let mut quiet = Vec::new();
+        let sink: &mut dyn Write = if temporary { &mut quiet } else { out };
+        let flow = self.repl.handle(&line, sink, err);
+        if !self.repl.failed() {
+            if let (Ok(svg), Ok(png)) = (
+                std::fs::read_to_string(&paths.svg),
+                std::fs::read(&paths.png),
+            ) {
+                let caption = match &expr {
+                    Some(e) => format!("heatmap of {e}"),
+                    None => "heatmap of the last table".to_string(),
+                };
+                cell.borrow_mut().show(rich::picture(svg, &png, &caption));
+            }
+        }
+        if temporary {
+            let _ = std::fs::remove_file(&paths.png);
+            let _ = std::fs::remove_file(&paths.svg);
+        }
+        flow
+    }
+
+    /// The REPL's Tab completion. Jupyter counts cursor positions in
+    /// characters, the completer in bytes.
+    fn complete(&self, req: &CompleteRequest) -> CompleteReply {
+        let pos = byte_of(&req.code, req.cursor_pos);
+        let (start, matches) = editor::complete(&self.repl.words(), &req.code, pos);
+        CompleteReply {
+            matches,
+            cursor_start: char_of(&req.code, start),
+            cursor_end: char_of(&req.code, pos),
+            metadata: Default::default(),
+            status: ReplyStatus::Ok,
+            error: None,
+        }
+    }
+
+    /// What `:help NAME` shows for the name under the cursor.
+    fn inspect(&self, req: &InspectRequest) -> InspectReply {
+        let word = word_at(&req.code, byte_of(&req.code, req.cursor_pos));
+        let text = (!word.is_empty())
+            .then(|| help::help(Some(word), self.repl.session()).ok())
+            .flatten();
+        match text {
+            Some(t) => InspectReply {
+                found: true,
+                data: Media::new(vec![MediaType::Plain(t)]),
+                ..Default::default()
+            },
+            None => InspectReply::default(),
+        }
+    }
+}
+
+/// The parts of a `:plot` cell.
+fn plot_command(code: &str) -> Option<(Option<String>, Option<PathBuf>)> {
+    if !command::is_command(code) {
+        return None;
+    }
+    match command::parse(code) {
+        Ok(Command::Plot { expr, file }) => Some((expr, file)),
+        _ => None,
+    }
+}
+
+/// The REPL's rule for unfinished entries: an open bracket, or text the
+/// parser says ended too early. Other syntax errors are `invalid`.
+fn is_complete(req: &IsCompleteRequest) -> IsCompleteReply {
+    let code = &req.code;
+    if command::is_command(code) || code.trim().is_empty() {
+        return IsCompleteReply::complete();
+    }
+    if crate::syntax::lexer::open_depth(code) > 0 {
+        return IsCompleteReply::incomplete("    ".into());
+    }
+    match crate::syntax::parse(code, Default::default()) {
+        Ok(_) => IsCompleteReply::complete(),
+        Err(e) if e.incomplete => IsCompleteReply::incomplete("    ".into()),
+        Err(_) => IsCompleteReply::invalid(),
+    }
+}
+
+/// The error of a failed cell: the first line of the diagnostic as its
+/// value, the whole rendered diagnostic (with colours) as the traceback.
+fn error_of(err: &str) -> ReplyError {
+    let plain = strip_ansi(err);
+    let lines: Vec<&str> = plain
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    // A miette diagnostic: its code (`grundy::unknown_name`) on the first
+    // line, the message after `×`. Other errors are one `error: ...` line.
+    let message = lines
+        .iter()
+        .find_map(|l| l.strip_prefix('×'))
+        .or_else(|| lines.first().copied())
+        .unwrap_or("error")
+        .trim();
+    let code = lines
+        .first()
+        .filter(|l| l.starts_with("grundy::") && !l.contains(' '))
+        .map_or("GrundyError", |l| l);
+    let ename = if message.starts_with("interrupted") {
+        "Interrupted"
+    } else {
+        code
+    };
+    ReplyError {
+        ename: ename.to_string(),
+        evalue: message.to_string(),
+        traceback: vec![err.trim_end().to_string()],
+    }
+}
+
+/// The text without ANSI escape sequences (`ESC [ ... letter`).
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            if chars.next() == Some('[') {
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The byte offset of the `n`th character (the end when past it).
+fn byte_of(text: &str, n: usize) -> usize {
+    text.char_indices().nth(n).map_or(text.len(), |(i, _)| i)
+}
+
+/// The number of characters before byte `b`.
+fn char_of(text: &str, b: usize) -> usize {
+    text.get(..b)
+        .map_or(text.chars().count(), |t| t.chars().count())
+}
+
+/// The name (or `:command`) around byte `pos`.
+fn word_at(text: &str, pos: usize) -> &str {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let pos = pos.min(text.len());
+    let start = text[..pos]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| is_word(c))
+        .last()
+        .map_or(pos, |(i, _)| i);
+    let end = text[pos..]
+        .char_indices()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(text.len(), |(i, _)| pos + i);
+    let start = if text[..start].ends_with(':') {
+        start - 1
+    } else {
+        start
+    };
+    &text[start..end]
+}
+
+/// The outputs of the running cell, in order. Printed text is sent a line
+/// at a time; a shown value waits, so that the last one of the cell can be
+/// its `execute_result` (an earlier one, or one followed by text, goes out
+/// as `display_data`).
+struct CellOutput {
+    parent: JupyterMessage,
+    out: UnboundedSender<Outgoing>,
+    silent: bool,
+    text: String,
+    pending: Option<Media>,
+    count: ExecutionCount,
+}
+
+impl CellOutput {
+    fn send(&self, content: impl Into<JupyterMessageContent>) {
+        if !self.silent {
+            let _ = self
+                .out
+                .send(Outgoing::IoPub(message(content, Some(&self.parent))));
+        }
+    }
+
+    fn write_text(&mut self, s: &str) {
+        self.send_pending();
+        self.text.push_str(s);
+        if let Some(end) = self.text.rfind('\n') {
+            let lines: String = self.text.drain(..=end).collect();
+            self.send(StreamContent::stdout(&lines));
+        }
+    }
+
+    fn send_text(&mut self) {
+        if !self.text.is_empty() {
+            let text = std::mem::take(&mut self.text);
+            self.send(StreamContent::stdout(&text));
+        }
+    }
+
+    fn send_pending(&mut self) {
+        if let Some(data) = self.pending.take() {
+            self.send(DisplayData::new(data));
+        }
+    }
+
+    fn show(&mut self, data: Media) {
+        self.send_text();
+        self.send_pending();
+        self.pending = Some(data);
+    }
+
+    fn finish(&mut self) {
+        self.send_text();
+        if let Some(data) = self.pending.take() {
+            let mut result = jupyter_protocol::ExecuteResult::new(self.count, data);
+            // The spec's schema wants an object here, never null.
+            result.transient = Some(jupyter_protocol::Transient::default());
+            self.send(result);
+        }
+    }
+}
+
+/// The cell's standard output.
+struct StreamWriter(Rc<RefCell<CellOutput>>);
+
+impl Write for StreamWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .borrow_mut()
+            .write_text(&String::from_utf8_lossy(buf));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_positions_count_characters() {
+        let s = "ω + sg";
+        assert_eq!(byte_of(s, 1), 2);
+        assert_eq!(char_of(s, 2), 1);
+        assert_eq!(byte_of(s, 99), s.len());
+    }
+
+    #[test]
+    fn the_word_under_the_cursor_may_be_a_command() {
+        assert_eq!(word_at("print sg(Heap(3))", 7), "sg");
+        assert_eq!(word_at("print sg(Heap(3))", 6), "sg");
+        assert_eq!(word_at(":reload", 3), ":reload");
+        assert_eq!(word_at("1 + ", 4), "");
+    }
+
+    #[test]
+    fn unfinished_entries_are_incomplete_and_broken_ones_invalid() {
+        let req = |c: &str| IsCompleteRequest { code: c.into() };
+        let status = |c: &str| is_complete(&req(c)).status;
+        use jupyter_protocol::IsCompleteReplyStatus as S;
+        assert_eq!(status("sg(Heap(3)"), S::Incomplete);
+        assert_eq!(status("print 1 +"), S::Incomplete);
+        assert_eq!(status("print 1 + 2"), S::Complete);
+        assert_eq!(status(":games"), S::Complete);
+        assert_eq!(status("print )"), S::Invalid);
+    }
+
+    #[test]
+    fn an_error_keeps_its_colours_in_the_traceback_only() {
+        let e = error_of(
+            "\x1b[31mgrundy::unknown_name\x1b[0m\n\n  \x1b[31m×\x1b[0m no game `Hep`\n  help: `Heap`?\n",
+        );
+        assert_eq!(e.evalue, "no game `Hep`");
+        assert_eq!(e.ename, "grundy::unknown_name");
+        assert!(e.traceback[0].starts_with("\x1b[31m"));
+        assert_eq!(error_of("× interrupted\n").ename, "Interrupted");
+        let e = error_of("error: unknown command `:relaod`\n  help: did you mean `:reload`?\n");
+        assert_eq!(e.ename, "GrundyError");
+        assert_eq!(e.evalue, "error: unknown command `:relaod`");
+    }
+}

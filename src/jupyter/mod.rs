@@ -1,0 +1,105 @@
+//! `grundy jupyter`: grundy as a Jupyter kernel, so that a notebook's cells
+//! are entries of one grundy session.
+//!
+//! - [`wire`]: the signed multipart wire format (HMAC-SHA256);
+//! - [`channels`]: the five sockets on their own thread (a current-thread
+//!   tokio runtime for the pure-Rust `zeromq`), answering `kernel_info`,
+//!   `interrupt` and `shutdown` at once;
+//! - [`kernel`]: the evaluator: execute, complete, inspect, is_complete,
+//!   through the REPL's core ([`crate::repl::Repl`]);
+//! - [`rich`]: values as MIME bundles (HTML tables and move lists, SVG and
+//!   PNG heatmaps); [`progress`]: the updating progress display;
+//! - [`info`]: `kernel_info` and the kernelspec.
+//!
+//! Message types come from the `jupyter-protocol` crate.
+
+pub mod channels;
+pub mod info;
+pub mod kernel;
+pub mod progress;
+pub mod rich;
+pub mod wire;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+
+use clap::Subcommand;
+use jupyter_protocol::ConnectionInfo;
+
+use crate::repl::{Repl, Style};
+use crate::Limits;
+
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Write the kernelspec, so that Jupyter offers a grundy kernel.
+    Install {
+        /// In the user's Jupyter data directory (the default).
+        #[arg(long, conflicts_with = "prefix")]
+        user: bool,
+        /// Under DIR/share/jupyter/kernels (e.g. a virtual environment).
+        #[arg(long, value_name = "DIR")]
+        prefix: Option<PathBuf>,
+    },
+    /// Run the kernel (Jupyter starts this with a connection file).
+    Kernel {
+        #[arg(short = 'f', long = "connection-file", value_name = "CONNECTION_FILE")]
+        connection_file: PathBuf,
+    },
+}
+
+pub fn run(action: &Action, limits: Limits) -> ExitCode {
+    match action {
+        Action::Install { prefix, .. } => {
+            let target = match prefix {
+                Some(p) => info::Target::Prefix(p.clone()),
+                None => info::Target::User,
+            };
+            match info::install(&target) {
+                Ok(dir) => {
+                    println!("installed the grundy kernelspec in {}", dir.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Action::Kernel { connection_file } => match kernel(connection_file, limits) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// Runs the kernel until a `shutdown_request`.
+fn kernel(connection_file: &Path, limits: Limits) -> Result<(), String> {
+    let text = std::fs::read_to_string(connection_file)
+        .map_err(|e| format!("cannot read {}: {e}", connection_file.display()))?;
+    let info: ConnectionInfo = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is no connection file: {e}", connection_file.display()))?;
+    if !info.signature_scheme.is_empty() && info.signature_scheme != "hmac-sha256" {
+        return Err(format!(
+            "signature scheme `{}` is not supported (only hmac-sha256)",
+            info.signature_scheme
+        ));
+    }
+    // Diagnostics keep their colours: notebooks show them in tracebacks.
+    let style = Style {
+        color_out: false,
+        color_err: true,
+    };
+    let repl = Repl::new(limits, style);
+    let interrupt = repl.interrupt();
+    // A front end with `interrupt_mode: signal` sends SIGINT instead of a
+    // message: it stops the running cell, never the kernel.
+    let flag = interrupt.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    let links = channels::start(info, interrupt)?;
+    kernel::Kernel::new(repl, links.requests, links.out).serve();
+    Ok(())
+}

@@ -1,0 +1,285 @@
+"""Checks the grundy Jupyter kernel with real Jupyter clients.
+
+Run by tests/jupyter.rs with the Python of the virtual environment that
+.ci/run makes (jupyter_client, nbclient, nbformat, jupyter_kernel_test), and
+with JUPYTER_PATH naming a directory where `grundy jupyter install --prefix`
+put the kernelspec. Everything talks to the kernel on localhost only.
+
+    check_kernel.py NOTEBOOK            all checks
+    check_kernel.py NOTEBOOK --write    execute NOTEBOOK and store its outputs
+"""
+
+import os
+import signal
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+import jupyter_kernel_test
+import nbformat
+from jupyter_client.manager import start_new_kernel
+from nbclient import NotebookClient
+
+KERNEL = "grundy"
+TIMEOUT = 30
+FAILURES = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        FAILURES.append(what)
+
+
+def execute_notebook(path):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        kernel_name=KERNEL,
+        timeout=TIMEOUT,
+        resources={"metadata": {"path": str(Path(path).resolve().parents[2])}},
+    )
+    client.execute()
+    return nb
+
+
+def comparable(cell):
+    """A cell's outputs without the progress display, which depends on
+    how fast the machine is."""
+    outs = []
+    for o in cell.get("outputs", []):
+        if o.get("metadata", {}).get("grundy", {}).get("progress"):
+            continue
+        o = dict(o)
+        if "data" in o:
+            o["data"] = dict(o["data"])
+        outs.append(o)
+    return outs, cell.get("execution_count")
+
+
+def check_notebook(path):
+    stored = nbformat.read(path, as_version=4)
+    fresh = execute_notebook(path)
+    code = [c for c in stored.cells if c.cell_type == "code"]
+    again = [c for c in fresh.cells if c.cell_type == "code"]
+    check(len(code) == len(again) and len(code) > 0, f"{path}: {len(code)} code cells")
+    for i, (a, b) in enumerate(zip(code, again)):
+        same = comparable(a) == comparable(b)
+        if not same:
+            print("stored:", comparable(a), "\nfresh: ", comparable(b))
+        check(same, f"{path}: code cell {i + 1} gives the stored outputs")
+    kinds = {
+        k for c in again for o in c.get("outputs", []) for k in o.get("data", {})
+    }
+    for mime in ["text/html", "image/svg+xml", "image/png"]:
+        check(mime in kinds, f"{path}: some output is {mime}")
+
+
+def run(kc, code, timeout=TIMEOUT):
+    """Executes code; returns the reply content and the iopub messages."""
+    msgs = []
+    reply = kc.execute_interactive(
+        code, output_hook=lambda m: msgs.append(m), timeout=timeout
+    )
+    return reply["content"], msgs
+
+
+def outputs(msgs, kind):
+    return [m["content"] for m in msgs if m["msg_type"] == kind]
+
+
+def check_session():
+    km, kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+    try:
+        info = kc.kernel_info(reply=True, timeout=TIMEOUT)["content"]
+        check(info["protocol_version"] == "5.3", "kernel_info: protocol 5.3")
+
+        game = (
+            "game T(a, b, c) where a >= 0 and b >= 0 and c >= 0 {\n"
+            "    move x(k in 1..=a) -> T(a - k, b, c)\n"
+            "    move y(k in 1..=b) -> T(a, b - k, c)\n"
+            "    move z(k in 1..=c) -> T(a, b, c - k)\n"
+            "}"
+        )
+        reply, _ = run(kc, game)
+        check(reply["status"] == "ok", "a game definition runs")
+
+        # Completion: the session's own names, built-ins, keywords.
+        c = kc.complete("sg(T(1, 2, 3)) + outc", 21, reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == ["outcome"] and c["cursor_start"] == 17,
+              f"complete `outc` -> {c['matches']} at {c['cursor_start']}")
+        c = kc.complete("print sg(T", 10, reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == ["T"] and c["cursor_start"] == 9,
+              f"complete `T` -> the game of an earlier cell: {c['matches']}")
+        c = kc.complete("ta", 2, reply=True, timeout=TIMEOUT)["content"]
+        check("table" in c["matches"], f"complete `ta` has the built-in table: {c['matches']}")
+        c = kc.complete(":rel", 4, reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == [":reload"], f"complete `:rel` -> {c['matches']}")
+
+        # Inspection: what `:help NAME` shows.
+        i = kc.inspect("sg(T(1, 2, 3))", 1, reply=True, timeout=TIMEOUT)["content"]
+        text = i["data"].get("text/plain", "")
+        check(i["found"] and "sg" in text, f"inspect `sg`: {text[:60]!r}")
+        i = kc.inspect("sg(T(1, 2, 3))", 3, reply=True, timeout=TIMEOUT)["content"]
+        text = i["data"].get("text/plain", "")
+        check(i["found"] and "game T(a, b, c)" in text, f"inspect `T`: {text[:60]!r}")
+        i = kc.inspect("nosuchname", 3, reply=True, timeout=TIMEOUT)["content"]
+        check(not i["found"], "inspect an unknown name: not found")
+
+        # An error cell: an `error` message whose traceback is the
+        # rendered diagnostic, pointing into the cell; nothing changes.
+        reply, msgs = run(kc, "let ok_before = 1\nprint sg(T(1, 2, Nope))")
+        errors = outputs(msgs, "error")
+        check(reply["status"] == "error" and len(errors) == 1, "an error cell replies `error`")
+        tb = "\n".join(errors[0]["traceback"]) if errors else ""
+        check(errors and errors[0]["ename"] == "grundy::unknown_name",
+              f"ename is the diagnostic's code: {errors[0]['ename'] if errors else None}")
+        check("Nope" in tb and "\x1b[" in tb and "<repl" in tb,
+              "the traceback is the coloured diagnostic, pointing into the cell")
+        reply, msgs = run(kc, "ok_before")
+        check(reply["status"] == "error", "a failing cell defines nothing")
+
+        # "Run all": the cells queued after a failing one are aborted.
+        failing = kc.execute("assert count(x for x in 0..20000000 if x < 0) == 1")
+        queued = kc.execute("print 1")
+        replies = {}
+        while len(replies) < 2:
+            m = kc.get_shell_msg(timeout=TIMEOUT)
+            replies[m["parent_header"]["msg_id"]] = m["content"]["status"]
+        check(replies == {failing: "error", queued: "aborted"},
+              f"a cell queued after a failing one is aborted: {list(replies.values())}")
+        reply, _ = run(kc, "print 1")
+        check(reply["status"] == "ok", "and the next cell runs again")
+
+        # Interrupt during a long cell: the cell stops with an error, the
+        # next cell answers, and the memo tables keep what was computed.
+        run(kc, ":clear")
+        msg_id = kc.execute("sg(T(300, 300, 300))")
+        time.sleep(2.0)
+        started = time.time()
+        km.interrupt_kernel()
+        reply = kc.get_shell_msg(timeout=TIMEOUT)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=TIMEOUT)
+        took = time.time() - started
+        check(reply["content"]["status"] == "error"
+              and reply["content"]["ename"] == "Interrupted",
+              f"the long cell is interrupted ({reply['content'].get('ename')}, {took:.2f} s)")
+        # It showed its progress: a display, updated until the end.
+        shown = []
+        while True:
+            try:
+                m = kc.get_iopub_msg(timeout=5)
+            except Exception:
+                break
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            shown.append(m)
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+        kinds = [m["msg_type"] for m in shown]
+        first = [m for m in shown if m["msg_type"] == "display_data"]
+        check(bool(first) and "update_display_data" in kinds
+              and first[0]["content"]["data"]["text/plain"].startswith("computing 00:0")
+              and first[0]["content"]["transient"]["display_id"],
+              f"a long cell shows an updating progress display: {kinds}")
+        reply, msgs = run(kc, "sg(T(3, 4, 5))")
+        results = outputs(msgs, "execute_result")
+        check(reply["status"] == "ok" and results
+              and results[0]["data"]["text/plain"] == str(3 ^ 4 ^ 5),
+              "the next cell answers (sg(T(3, 4, 5)) = 3 xor 4 xor 5)")
+        reply, msgs = run(kc, ":clear")
+        text = "".join(o["text"] for o in outputs(msgs, "stream"))
+        kept = int(text.split("(")[1].split()[0]) if "(" in text else 0
+        check(kept > 1000, f"the memo kept the interrupted search's positions: {text.strip()!r}")
+
+        # A front end with `interrupt_mode: signal` sends SIGINT instead:
+        # it stops the cell, never the kernel.
+        msg_id = kc.execute("sg(T(290, 300, 310))")
+        time.sleep(1.5)
+        os.kill(km.provisioner.process.pid, signal.SIGINT)
+        reply = kc.get_shell_msg(timeout=TIMEOUT)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=TIMEOUT)
+        check(reply["content"].get("ename") == "Interrupted", "SIGINT interrupts the cell too")
+        reply, msgs = run(kc, "sg(T(1, 2, 2))")
+        check(reply["status"] == "ok" and km.is_alive(),
+              f"and the kernel goes on: {reply['status']}, {reply.get('evalue')}")
+
+        # Definitions carry over between cells; :commands work, :reload too.
+        reply, msgs = run(kc, ":games")
+        text = "".join(o["text"] for o in outputs(msgs, "stream"))
+        check("T(a, b, c)" in text, "`:games` lists the game of an earlier cell")
+        with tempfile.TemporaryDirectory() as d:
+            rules = Path(d) / "heap.game"
+            rules.write_text("game Heap(n) where n >= 0 { move take(k in 1..=n) if k <= 2 -> Heap(n - k) }\n")
+            run(kc, f':load "{rules}"')
+            _, msgs = run(kc, "sg(Heap(5))")
+            first = outputs(msgs, "execute_result")
+            rules.write_text("game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }\n")
+            reply, msgs = run(kc, ":reload")
+            text = "".join(o["text"] for o in outputs(msgs, "stream"))
+            _, msgs = run(kc, "sg(Heap(5))")
+            second = outputs(msgs, "execute_result")
+            check(reply["status"] == "ok" and "changed Heap" in text
+                  and first and first[0]["data"]["text/plain"] == "2"
+                  and second and second[0]["data"]["text/plain"] == "5",
+                  f":load and :reload: {text.strip()!r}")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
+    check(not km.is_alive(), "shutdown_request ends the kernel")
+
+
+class GrundyKernelTests(jupyter_kernel_test.KernelTests):
+    """jupyter_kernel_test's standard checks of the protocol."""
+
+    kernel_name = KERNEL
+    language_name = "grundy"
+    file_extension = ".game"
+    code_hello_world = 'print "hello, world"'
+    completion_samples = [
+        {"text": "outc", "matches": {"outcome"}},
+        {"text": ":rel", "matches": {":reload"}},
+    ]
+    complete_code_samples = ["print 1 + 2", ":games", "sg(subtraction_game[{1, 2}](5))"]
+    incomplete_code_samples = ["print (1 +", "game G(n) where n >= 0"]
+    invalid_code_samples = ["print )"]
+    code_generate_error = "print nosuchname(1)"
+    code_execute_result = [
+        {"code": "6 * 7", "result": "42"},
+        {"code": "outcome(subtraction_game[{1, 2}](3))", "result": "P"},
+    ]
+    code_display_data = [
+        {"code": "table(a * b for a in 1..=2, b in 1..=2)\n1", "mime": "text/html"},
+    ]
+    code_inspect_sample = "sg"
+
+
+def check_protocol():
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(GrundyKernelTests)
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    check(result.wasSuccessful(),
+          f"jupyter_kernel_test: {result.testsRun} run, {len(result.skipped)} skipped")
+
+
+def main():
+    notebook = sys.argv[1]
+    if "--write" in sys.argv[2:]:
+        nb = execute_notebook(notebook)
+        for i, cell in enumerate(nb.cells):
+            cell.setdefault("id", f"cell-{i + 1}")
+        nbformat.write(nb, notebook)
+        print(f"wrote {notebook}")
+        return 0
+    check_notebook(notebook)
+    check_session()
+    check_protocol()
+    print(f"jupyter checks: {len(FAILURES)} failed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

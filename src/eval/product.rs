@@ -396,10 +396,7 @@ impl Search {
         match code {
             PASS | MISERE => {
                 let r = parts[0].clone();
-                let moves = self.part_moves(env, &key[r.clone()], span)?;
-                for m in &moves {
-                    self.push_option(code, counter, &[m]);
-                }
+                self.push_single_part_moves(env, (code, counter), &key[r.clone()], span)?;
                 if code == PASS && !r.is_empty() && counter > 0 {
                     self.push_option(code, counter - 1, &[&key[r]]);
                 }
@@ -459,6 +456,31 @@ impl Search {
             self.options.extend_from_slice(p);
         }
         self.ranges.push(start..self.options.len());
+    }
+
+    /// The options of a one-part compound, written straight into `options`:
+    /// one component replaced by the components of one of its options.
+    fn push_single_part_moves(
+        &mut self,
+        env: &mut Env,
+        (code, counter): (u32, u32),
+        part: &[u32],
+        span: Span,
+    ) -> Fallible<()> {
+        for (i, &a) in part.iter().enumerate() {
+            if i > 0 && part[i - 1] == a {
+                continue; // the same component: the same moves
+            }
+            let options = canonical_options(env, a, span)?;
+            for o in options.iter() {
+                let start = self.options.len();
+                let len = (part.len() - 1 + o.len()) as u32;
+                self.options.extend_from_slice(&[code, counter, 1, len]);
+                merge_without(part, i, o, &mut self.options);
+                self.ranges.push(start..self.options.len());
+            }
+        }
+        Ok(())
     }
 
     /// The multisets a part can move to: one component replaced by the

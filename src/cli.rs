@@ -149,27 +149,44 @@ pub fn run_file(
     file: &Path,
     out: &mut dyn Write,
 ) -> std::io::Result<RunResult> {
-    let text = std::fs::read_to_string(file)?;
+    let text = crate::source_file::read_source(file)?;
     Ok(session.run(&file.display().to_string(), &text, out))
 }
 
-/// Every `.game` file under `path` (or `path` itself), sorted.
+/// Every `.game` file under `path` (or `path` itself), sorted. Each
+/// directory is walked once, so a symlink loop ends.
 pub fn game_files(path: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if path.is_file() {
-        out.push(path.to_path_buf());
-    } else if let Ok(entries) = std::fs::read_dir(path) {
+    let mut seen = std::collections::HashSet::new();
+    collect_game_files(path, &mut seen, &mut out);
+    out
+}
+
+fn collect_game_files(
+    path: &Path,
+    seen: &mut std::collections::HashSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) {
+    if !path.is_dir() {
+        if path.exists() {
+            out.push(path.to_path_buf());
+        }
+        return;
+    }
+    if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())) {
+        return;
+    }
+    if let Ok(entries) = std::fs::read_dir(path) {
         let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
-                out.extend(game_files(&p));
+                collect_game_files(&p, seen, out);
             } else if p.extension().is_some_and(|e| e == "game") {
                 out.push(p);
             }
         }
     }
-    out
 }
 
 /// Whether a file is meant to fail (error examples are checked by snapshot

@@ -14,6 +14,7 @@ pub mod ir;
 pub mod repl;
 pub mod report;
 pub mod session;
+pub mod source_file;
 pub mod syntax;
 
 pub use eval::runtime::Limits;

@@ -223,7 +223,7 @@ impl Repl {
 
     /// `:load FILE`; false when it could not be read.
     pub fn load(&mut self, path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> bool {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::source_file::read_source(path) {
             Ok(t) => t,
             Err(e) => {
                 let _ = writeln!(err, "error: cannot read {}: {e}", path.display());
@@ -261,7 +261,7 @@ impl Repl {
         }
         let mut fresh = IndexMap::new();
         for path in self.texts.keys() {
-            match std::fs::read_to_string(path) {
+            match crate::source_file::read_source(path) {
                 Ok(t) => {
                     fresh.insert(path.clone(), t);
                 }

@@ -36,12 +36,14 @@ pub struct GrammarParser;
 
 /// Parses a whole rule file (or one REPL entry).
 pub fn parse(src: &str, source: SourceId) -> Result<Program, SyntaxError> {
+    check_bracket_depth(src, source)?;
     let mut pairs =
         GrammarParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, source, e))?;
     let program = pairs.next().expect("pest yields the program pair");
     let builder = Builder {
         source,
         depth: std::cell::Cell::new(0),
+        weight: std::cell::Cell::new(0),
     };
     let stmts = program
         .into_inner()
@@ -155,9 +157,53 @@ fn binary(op: BinaryOp, op_span: Span, lhs: Expr, rhs: Expr) -> Expr {
 /// threads, and the `deep_nesting` test checks the limit fits there).
 pub const MAX_DEPTH: usize = 100;
 
+/// How many operators (binary, prefix, postfix) may nest in one expression,
+/// counted over the open levels: a chain `1 + 1 + ... + 1` is a tree as
+/// deep as it is long, and lowering, compiling and evaluating recurse on
+/// that depth. Past this the text is refused with a located error.
+pub const MAX_OPERATORS: usize = 10_000;
+
+/// Brackets deeper than the expressions may nest are refused before pest
+/// runs (pest recurses on them, a few KiB of stack each).
+const MAX_BRACKETS: usize = MAX_DEPTH + 10;
+
+/// Refuses brackets nested past [`MAX_BRACKETS`] (outside strings and
+/// comments), at the first bracket too deep.
+fn check_bracket_depth(src: &str, source: SourceId) -> Result<(), SyntaxError> {
+    let bytes = src.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_BRACKETS {
+                    return Err(too_deep(Span::new(source, i, i + 1)));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'#' => {
+                while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n' | b'\r') {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 struct Builder {
     source: SourceId,
     depth: std::cell::Cell<usize>,
+    /// Operators nesting over the open levels (see [`MAX_OPERATORS`]).
+    weight: std::cell::Cell<usize>,
 }
 
 impl Builder {
@@ -444,12 +490,16 @@ impl Builder {
                     return Err(too_deep(self.span(&p)));
                 }
                 self.depth.set(depth);
-                let mut climber = Climber {
+                let toks: Vec<_> = p.into_inner().collect();
+                // Operands and operators alternate (prefix operators aside).
+                let before = self.add_operators(toks.len() / 2, &toks, 2)?;
+                let result = Climber {
                     builder: self,
-                    toks: p.into_inner().collect(),
+                    toks,
                     pos: 0,
-                };
-                let result = climber.climb(0);
+                }
+                .climb(0);
+                self.weight.set(before);
                 self.depth.set(depth - 1);
                 result
             }
@@ -458,7 +508,33 @@ impl Builder {
         }
     }
 
+    /// Opens `n` more operators, found every `stride` tokens of `toks`;
+    /// refuses past [`MAX_OPERATORS`], pointing at the token where the
+    /// limit is crossed. Returns the weight to restore afterwards.
+    fn add_operators(&self, n: usize, toks: &[Pair<'_, Rule>], stride: usize) -> Res<usize> {
+        let before = self.weight.get();
+        if before + n > MAX_OPERATORS {
+            let at = (stride * MAX_OPERATORS.saturating_sub(before) + 1).min(toks.len() - 1);
+            return Err(SyntaxError::new(
+                "expression too long",
+                self.span(&toks[at]),
+                format!("more than {MAX_OPERATORS} operators nest here"),
+            )
+            .with_help("split it with `let` or `fn` definitions, or sum a list: `sum([...])`"));
+        }
+        self.weight.set(before + n);
+        Ok(before)
+    }
+
     fn postfix(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let toks: Vec<_> = p.clone().into_inner().collect();
+        let before = self.add_operators(toks.len().saturating_sub(1), &toks, 1)?;
+        let result = self.postfix_chain(p);
+        self.weight.set(before);
+        result
+    }
+
+    fn postfix_chain(&self, p: Pair<'_, Rule>) -> Res<Expr> {
         let mut it = p.into_inner();
         let mut expr = self.expr(it.next().expect("primary"))?;
         for op in it {
@@ -1587,14 +1663,45 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             let src = format!("print {}1{}", "(".repeat(n), ")".repeat(n));
             assert!(parse(&src, SRC).is_err());
         }
-        // Long flat sequences do not recurse.
-        let src = format!("print {}1", "-".repeat(20_000));
-        assert!(parse(&src, SRC).is_ok());
-        let src = format!("print {}x", "not ".repeat(20_000));
-        assert!(parse(&src, SRC).is_ok());
-        let src = format!("print 0{}", " + 1".repeat(20_000));
-        assert!(parse(&src, SRC).is_ok());
-        let src = format!("print 0{}", " < 1".repeat(2_000));
-        assert!(parse(&src, SRC).is_ok());
+        // Long flat sequences do not recurse; up to MAX_OPERATORS of them
+        // nest (as a tree as deep as the chain is long).
+        let n = MAX_OPERATORS;
+        for src in [
+            format!("print {}1", "-".repeat(n)),
+            format!("print {}x", "not ".repeat(n)),
+            format!("print 0{}", " + 1".repeat(n)),
+            format!("print 0{}", " < 1".repeat(n / 2)),
+            format!("print x{}", "[0]".repeat(n)),
+            format!(
+                "print [{}1]",
+                format!("(1{}), ", " * 2".repeat(n / 2)).repeat(3)
+            ),
+        ] {
+            parse(&src, SRC).unwrap_or_else(|e| panic!("{}: {}", &src[..20], e.message));
+        }
+        for src in [
+            format!("print {}1", "-".repeat(2 * n + 2)),
+            format!("print 0{}", " + 1".repeat(n + 1)),
+            format!("print x{}", "[0]".repeat(n + 1)),
+            format!(
+                "print 1{} + (1{})",
+                " + 1".repeat(n / 2),
+                " * 2".repeat(n / 2)
+            ),
+        ] {
+            let e = parse(&src, SRC).unwrap_err();
+            assert_eq!(e.message, "expression too long", "{}", &src[..20]);
+        }
+        let src = format!("print 0{}", " + 1".repeat(100_000));
+        let e = parse(&src, SRC).unwrap_err();
+        assert_eq!(&src[e.span.start as usize..e.span.end as usize], "+");
+        assert_eq!(
+            e.span.start as usize,
+            "print 0".len() + 4 * MAX_OPERATORS + 1
+        );
+        // Brackets far too deep are refused before pest recurses on them.
+        let src = format!("print {}1{}", "[".repeat(1_000_000), "]".repeat(1_000_000));
+        let e = parse(&src, SRC).unwrap_err();
+        assert_eq!(e.message, "expression nested too deeply");
     }
 }

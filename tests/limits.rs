@@ -1,0 +1,119 @@
+//! Inputs one step larger or stranger than usual (issue 14): each ends in a
+//! value or a located error, never a panic, an abort or a hang. Huge inputs
+//! are generated here, not stored. Run through the binary, as a user would.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run grundy")
+}
+
+fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(path: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["run", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = grundy(&args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_diagnostic_on_a_very_long_line_shows_a_cut_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // A syntax error at column 400,008 of a 400 KB line.
+    let text = format!("let x = {})", "12 + ".repeat(80_000));
+    let (code, _, err) = run(&write(dir.path(), "syntax.game", &text), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("grundy::syntax"), "{err}");
+    assert!(
+        err.contains(&format!("syntax.game:1:{}", text.len())),
+        "{err}"
+    );
+    assert!(err.len() < 2_000, "{} bytes of diagnostic", err.len());
+    // An evaluation error far along one line, with a label to the line's end.
+    let text = format!("print [{}1 / 0]", "1, ".repeat(100_000));
+    let (code, _, err) = run(&write(dir.path(), "eval.game", &text), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("grundy::division_by_zero"), "{err}");
+    assert!(
+        err.contains(&format!("eval.game:1:{}", 8 + 300_000)),
+        "{err}"
+    );
+    assert!(err.len() < 2_000, "{} bytes of diagnostic", err.len());
+}
+
+#[test]
+fn a_chain_of_a_million_terms_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("print 0{}\n", " + 1".repeat(1_000_000));
+    let (code, _, err) = run(&write(dir.path(), "chain.game", text), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("expression too long"), "{err}");
+    assert!(err.contains("chain.game:1:40009"), "{err}");
+    // Just under the limit, the chain evaluates.
+    let text = format!("print 0{}\n", " + 1".repeat(9_999));
+    let (code, out, err) = run(&write(dir.path(), "ok.game", text), &[]);
+    assert_eq!((code, out.trim()), (0, "9999"), "{err}");
+}
+
+#[test]
+fn a_byte_order_mark_is_whitespace() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(&write(dir.path(), "bom.game", "\u{feff}print 1 + 1\n"), &[]);
+    assert_eq!((code, out.as_str()), (0, "2\n"), "{err}");
+}
+
+#[test]
+fn carriage_returns_alone_end_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "# a comment\rprint 1\rprint oops\rprint 3\r";
+    let (code, out, err) = run(&write(dir.path(), "cr.game", text), &[]);
+    // Names are checked before anything runs: nothing is printed.
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("cr.game:3:7"), "{err}");
+    assert!(err.contains(" 3 │ print oops\n"), "{err}");
+}
+
+#[test]
+fn invalid_utf8_is_reported_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(
+        &write(dir.path(), "bad.game", b"print 1\nprint \xc3(\n"),
+        &[],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("invalid UTF-8 at byte 14 (line 2, column 7)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn grundy_test_ends_on_symlink_loops_and_fifos() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.game", "assert 1 + 1 == 2\n");
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap();
+    let fifo = dir.path().join("pipe.game");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let out = grundy(&["test", dir.path().to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if made.is_ok_and(|s| s.success()) {
+        assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
+        assert!(stdout.contains("not a regular file"), "{stdout}");
+    } else {
+        assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+    }
+}

@@ -20,6 +20,14 @@ pub struct Cli {
     /// Most positions kept in memo tables before a search stops with an error.
     #[arg(long, global = true, default_value_t = Limits::default().max_states)]
     pub max_states: usize,
+    /// Most memory a computation may use before it stops with an error, in
+    /// bytes or with K, M, G (default: 70% of this machine's memory).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::budget::parse_size)]
+    pub max_memory: Option<usize>,
+    /// Longest a file (`run`, each file of `test`) or a REPL entry may run,
+    /// in seconds, before it stops with an error.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -57,10 +65,23 @@ pub fn main() -> ExitCode {
 }
 
 fn limits(cli: &Cli) -> Limits {
+    let default = Limits::default();
     Limits {
         max_states: cli.max_states,
-        ..Limits::default()
+        max_memory: cli.max_memory.unwrap_or(default.max_memory),
+        timeout: cli.timeout,
+        ..default
     }
+}
+
+/// `--timeout`: seconds, possibly fractional.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }
 
 pub fn run_cli(cli: Cli) -> ExitCode {

@@ -7,6 +7,7 @@
 //! [`report`] (diagnostics, plots, CSV/JSON) -> [`cli`] / [`repl`].
 //! [`session::Session`] runs the whole pipeline on one text.
 
+pub mod budget;
 pub mod cli;
 pub mod diag;
 pub mod eval;

@@ -137,6 +137,11 @@ impl Session {
         &self.rt
     }
 
+    /// The time limit of each text run from now on.
+    pub fn set_timeout(&mut self, timeout: Option<std::time::Duration>) {
+        self.rt.limits.timeout = timeout;
+    }
+
     pub fn names(&self) -> &Names {
         &self.names
     }
@@ -188,6 +193,7 @@ impl Session {
     /// shown values to `out`.
     pub fn run(&mut self, name: &str, text: &str, out: &mut dyn Write) -> RunResult {
         let source = self.sources.add(name, text);
+        self.rt.start_clock();
         let mut result = RunResult::default();
         let program = match parse(text, source) {
             Ok(p) => p,
@@ -220,13 +226,43 @@ impl Session {
                 Err(e) if e.kind == ErrorKind::AssertFailed => {
                     result.failures.push(Failure::Error(*e))
                 }
-                Err(e) => {
+                Err(mut e) => {
+                    self.name_the_statement(&mut e, stmt);
                     result.failures.push(Failure::Error(*e));
                     break;
                 }
             }
         }
         result
+    }
+
+    /// A limit (time, memory, Ctrl-C) stops deep inside a computation; its
+    /// message also names the statement's expression, which may be in
+    /// another text (a REPL entry calling a function of a file).
+    fn name_the_statement(&self, e: &mut Diag, stmt: &IrStmt) {
+        if !matches!(
+            e.kind,
+            ErrorKind::Timeout | ErrorKind::OutOfMemory | ErrorKind::Interrupted
+        ) {
+            return;
+        }
+        let span = match stmt {
+            IrStmt::Let { value, .. } => value.span,
+            IrStmt::Show { expr, .. } | IrStmt::Assert { expr, .. } => expr.span,
+            IrStmt::Print { exprs, .. } => match (exprs.first(), exprs.last()) {
+                (Some(a), Some(b)) => a.span.to(b.span),
+                _ => return,
+            },
+        };
+        if span == e.span {
+            return;
+        }
+        let text = self.sources.snippet(span);
+        let text = match text.char_indices().nth(60) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text.to_string(),
+        };
+        e.message = format!("{} while evaluating `{}`", e.message, one_line(&text));
     }
 
     /// Names given with `--set` that no `let` of the texts run so far uses.
@@ -436,6 +472,11 @@ fn text_of(
         None if shown => format!("{v:#}"),
         None => format!("{v}"),
     }
+}
+
+/// Text on one line: runs of whitespace become one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn short(v: &Value) -> String {

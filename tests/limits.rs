@@ -117,3 +117,78 @@ fn grundy_test_ends_on_symlink_loops_and_fifos() {
         assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
     }
 }
+
+/// Runs `text` with a small memory limit and a timeout; returns the exit
+/// code, stderr and seconds taken.
+fn run_limited(text: &str, max_memory: &str, timeout: &str) -> (i32, String, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "limited.game", text);
+    let start = std::time::Instant::now();
+    let (code, _, err) = run(&file, &["--max-memory", max_memory, "--timeout", timeout]);
+    (code, err, start.elapsed().as_secs_f64())
+}
+
+#[test]
+fn runaway_growth_stops_at_the_memory_limit_with_a_location() {
+    let cases = [
+        // A search that walks away from its start.
+        (
+            "game I(n) { move up -> I(n + 1) }\nprint sg(I(0))\n",
+            "sg(I(0))",
+        ),
+        // A comprehension over 10^12 values.
+        (
+            "print len([x for x in 0..1000000000000])\n",
+            "0..1000000000000",
+        ),
+        // Strings and lists doubling.
+        (
+            "fn g(s, n) = if n == 0 then len(s) else g(s + s, n - 1)\nprint g(\"ab\", 60)\n",
+            "s + s",
+        ),
+        (
+            "fn g(s, n) = if n == 0 then len(s) else g(s + s, n - 1)\nprint g([1], 60)\n",
+            "s + s",
+        ),
+        // A position with 10^18 options.
+        (
+            "game T(n) { move take(k in 1..=n) -> T(n - k) }\nprint sg(T(1000000000000000000))\n",
+            "sg(T(1000000000000000000))",
+        ),
+    ];
+    for (text, located) in cases {
+        let (code, err, secs) = run_limited(text, "200M", "60");
+        assert_eq!(code, 1, "{text}\n{err}");
+        assert!(err.contains("grundy::out_of_memory"), "{text}\n{err}");
+        assert!(err.contains("the limit is 200 MiB"), "{err}");
+        assert!(err.contains(located), "{text}\n{err}");
+        assert!(secs < 30.0, "{text}: {secs} s");
+    }
+}
+
+#[test]
+fn a_timeout_reaches_function_calls_and_loops() {
+    let cases = [
+        "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nprint f(60)\n",
+        "print len([x for x in 0..1000000000000 if x < 0])\n",
+    ];
+    for text in cases {
+        let (code, err, secs) = run_limited(text, "1G", "0.5");
+        assert_eq!(code, 1, "{text}\n{err}");
+        assert!(err.contains("grundy::timeout"), "{err}");
+        assert!(err.contains("timed out after 0.5 s"), "{err}");
+        assert!(secs < 10.0, "{text}: {secs} s");
+    }
+}
+
+#[test]
+fn limits_reject_bad_values() {
+    for args in [
+        ["--max-memory", "lots"],
+        ["--timeout", "-1"],
+        ["--timeout", "soon"],
+    ] {
+        let out = grundy(&[args[0], args[1], "run", "x.game"]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

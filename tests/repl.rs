@@ -240,6 +240,34 @@ fn completion_words_follow_the_session() {
 }
 
 #[test]
+fn interrupts_and_timeouts_reach_function_calls() {
+    let mut d = Driver::new();
+    d.ok(PAIR);
+    assert_eq!(d.ok("sg(Pair(20, 21))"), "1\n");
+    d.ok("fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)");
+    let flag = d.repl.interrupt();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let started = Instant::now();
+    let a = d.input("f(60)");
+    setter.join().unwrap();
+    assert!(a.err.contains("grundy::interrupted"), "{}", a.err);
+    assert!(a.err.contains("while evaluating `f(60)`"), "{}", a.err);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(d.ok(":timeout 0.3"), "timeout 0.3 s per entry\n");
+    let a = d.input("f(60)");
+    assert!(a.err.contains("grundy::timeout"), "{}", a.err);
+    // The session and its memo survive.
+    let stored = d.repl.session().runtime().stored.get();
+    assert!(stored > 0);
+    assert_eq!(d.ok(":timeout off"), "no timeout\n");
+    assert_eq!(d.ok("f(3)"), "8\n");
+    assert_eq!(d.repl.session().runtime().stored.get(), stored);
+}
+
+#[test]
 fn interrupt_stops_a_computation_and_keeps_the_session() {
     let mut d = Driver::new();
     d.ok(PAIR);

@@ -174,6 +174,15 @@ impl Repl {
                 rt.clear_memos();
                 let _ = writeln!(out, "memo tables cleared ({n} positions dropped)");
             }
+            Command::Timeout(set) => {
+                if let Some(t) = set {
+                    self.session.set_timeout(t);
+                }
+                let _ = match self.session.runtime().limits.timeout {
+                    Some(t) => writeln!(out, "timeout {} s per entry", t.as_secs_f64()),
+                    None => writeln!(out, "no timeout"),
+                };
+            }
             Command::Plot { expr, file } => self.plot(expr.as_deref(), file.as_deref(), out, err),
         }
         Flow::Continue

@@ -192,3 +192,52 @@ fn limits_reject_bad_values() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn a_hundred_thousand_lets_and_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text: String = (0..100_000).map(|i| format!("let x{i} = {i}\n")).collect();
+    text.push_str("print x99999 + x0\nlet x500 = 1\n");
+    let (code, _, err) = run(&write(dir.path(), "lets.game", &text), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("`x500` is defined twice"), "{err}");
+    assert!(err.contains("lets.game:100002:5"), "{err}");
+    text.truncate(text.len() - "let x500 = 1\n".len());
+    let (code, out, err) = run(&write(dir.path(), "lets.game", &text), &[]);
+    assert_eq!((code, out.as_str()), (0, "99999\n"), "{err}");
+}
+
+#[test]
+fn a_large_file_is_parsed_in_groups_with_errors_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    // About 2 MB: several groups; the error is in a late one.
+    let mut text: String = (0..60_000)
+        .map(|i| format!("assert {i} + 1 == {}\n", i + 1))
+        .collect();
+    let (code, _, err) = run(&write(dir.path(), "many.game", &text), &[]);
+    assert_eq!(code, 0, "{err}");
+    text.push_str("game G(n) {\n  move m -> G(n -)\n}\n");
+    let (code, _, err) = run(&write(dir.path(), "many.game", &text), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("many.game:60002:18"), "{err}");
+    assert!(err.contains("expected an expression"), "{err}");
+}
+
+#[test]
+fn a_literal_too_large_for_the_memory_limit_is_refused_before_parsing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "let xs = [{}0]\nprint len(xs)\n",
+        "123456, ".repeat(500_000)
+    );
+    let file = write(dir.path(), "big.game", &text);
+    let (code, _, err) = run(&file, &["--max-memory", "100M"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("too large to parse within the memory limit"),
+        "{err}"
+    );
+    assert!(err.contains("big.game:1:1"), "{err}");
+    let (code, out, err) = run(&file, &["--max-memory", "2G"]);
+    assert_eq!((code, out.as_str()), (0, "500001\n"), "{err}");
+}

@@ -34,23 +34,54 @@ use super::span::{SourceId, Span};
 #[grammar = "grammar/rules.pest"]
 pub struct GrammarParser;
 
-/// Parses a whole rule file (or one REPL entry).
+/// Parses a whole rule file (or one REPL entry). A large text is parsed a
+/// group of statements at a time, so that pest's pair queue (some 50 bytes
+/// per byte of input) stays proportional to a group, not to the file.
 pub fn parse(src: &str, source: SourceId) -> Result<Program, SyntaxError> {
-    check_bracket_depth(src, source)?;
-    let mut pairs =
-        GrammarParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, source, e))?;
+    let starts = scan_statements(src, source)?;
+    let mut stmts = Vec::new();
+    let mut from = 0;
+    for &at in &starts {
+        if at - from >= CHUNK {
+            stmts.extend(parse_chunk(&src[from..at], from, source)?);
+            from = at;
+        }
+    }
+    stmts.extend(parse_chunk(&src[from..], from, source)?);
+    Ok(Program { stmts })
+}
+
+/// Smallest group of statements parsed at once in a large text.
+const CHUNK: usize = 256 << 10;
+
+/// Bytes pest and the builder need per byte of one group, about.
+const PARSE_BYTES_PER_BYTE: usize = 120;
+
+/// Parses `text`, which starts at byte `offset` of the source.
+fn parse_chunk(text: &str, offset: usize, source: SourceId) -> Result<Vec<Stmt>, SyntaxError> {
+    let whole = Span::new(source, offset, offset + text.len());
+    if let Err(d) = crate::budget::check_grow(text.len() * PARSE_BYTES_PER_BYTE, whole) {
+        return Err(SyntaxError::new(
+            "this statement is too large to parse within the memory limit",
+            Span::new(source, offset, offset + text.len().min(1)),
+            "this statement",
+        )
+        .with_help(d.message));
+    }
+    let mut pairs = GrammarParser::parse(Rule::program, text)
+        .map_err(|e| error::from_pest(text, source, e).shifted(offset))?;
     let program = pairs.next().expect("pest yields the program pair");
     let builder = Builder {
         source,
+        offset,
         depth: std::cell::Cell::new(0),
         weight: std::cell::Cell::new(0),
     };
-    let stmts = program
+    program
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| builder.stmt(p))
-        .collect::<Result<_, _>>()?;
-    Ok(Program { stmts })
+        .collect()
 }
 
 type Res<T> = Result<T, SyntaxError>;
@@ -167,12 +198,30 @@ pub const MAX_OPERATORS: usize = 10_000;
 /// runs (pest recurses on them, a few KiB of stack each).
 const MAX_BRACKETS: usize = MAX_DEPTH + 10;
 
-/// Refuses brackets nested past [`MAX_BRACKETS`] (outside strings and
-/// comments), at the first bracket too deep.
-fn check_bracket_depth(src: &str, source: SourceId) -> Result<(), SyntaxError> {
+/// Where the top-level statements starting a line begin (a statement
+/// keyword at column 0, outside brackets), to cut a large text at; refuses
+/// brackets nested past [`MAX_BRACKETS`] (outside strings and comments), at
+/// the first bracket too deep, before pest recurses on them.
+fn scan_statements(src: &str, source: SourceId) -> Result<Vec<usize>, SyntaxError> {
+    const KEYWORDS: [&[u8]; 5] = [b"game", b"fn", b"let", b"assert", b"print"];
     let bytes = src.as_bytes();
+    let mut starts = Vec::new();
     let (mut depth, mut i) = (0usize, 0);
+    let mut line_start = true;
     while i < bytes.len() {
+        if line_start && depth == 0 {
+            let rest = &bytes[i..];
+            let starts_statement = KEYWORDS.iter().any(|k| {
+                rest.starts_with(k)
+                    && !rest
+                        .get(k.len())
+                        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80)
+            });
+            if starts_statement && i > 0 {
+                starts.push(i);
+            }
+        }
+        line_start = false;
         match bytes[i] {
             b'(' | b'[' | b'{' => {
                 depth += 1;
@@ -181,26 +230,29 @@ fn check_bracket_depth(src: &str, source: SourceId) -> Result<(), SyntaxError> {
                 }
             }
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' | b'\r' => line_start = true,
             b'#' => {
-                while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
+                while i + 1 < bytes.len() && !matches!(bytes[i + 1], b'\n' | b'\r') {
                     i += 1;
                 }
             }
             b'"' => {
-                i += 1;
-                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n' | b'\r') {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                while i + 1 < bytes.len() && !matches!(bytes[i + 1], b'"' | b'\n' | b'\r') {
+                    i += if bytes[i + 1] == b'\\' { 2 } else { 1 };
                 }
+                i += 1;
             }
             _ => {}
         }
         i += 1;
     }
-    Ok(())
+    Ok(starts)
 }
 
 struct Builder {
     source: SourceId,
+    /// Where the text being built starts in the source.
+    offset: usize,
     depth: std::cell::Cell<usize>,
     /// Operators nesting over the open levels (see [`MAX_OPERATORS`]).
     weight: std::cell::Cell<usize>,
@@ -210,7 +262,11 @@ impl Builder {
     /// The text of `p` without the whitespace pest skipped after its last
     /// token (a rule ending in a failed `x?` or `x*` keeps that whitespace).
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
-        Span::new(self.source, p.as_span().start(), end_of(p))
+        Span::new(
+            self.source,
+            self.offset + p.as_span().start(),
+            self.offset + end_of(p),
+        )
     }
 
     fn ident(&self, p: Pair<'_, Rule>) -> Ident {

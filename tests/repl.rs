@@ -485,4 +485,26 @@ mod pty {
         p.send_control('d').unwrap();
         p.exp_eof().unwrap();
     }
+
+    #[test]
+    fn lines_typed_ahead_during_a_computation_all_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = spawn(&dir.path().join("history.txt"), &[]);
+        enter(
+            &mut p,
+            "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)",
+        );
+        enter(&mut p, "f(20)");
+        p.exp_string("computing").unwrap();
+        p.send("10 + 1\r20 + 2\r30 + 3\r").unwrap();
+        p.flush().unwrap();
+        p.exp_string("1048576").unwrap();
+        for (line, value) in [("10 + 1", "11"), ("20 + 2", "22"), ("30 + 3", "33")] {
+            p.exp_string(&format!("grundy> {line}")).unwrap();
+            answer(&mut p, value);
+        }
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
 }

@@ -507,4 +507,19 @@ mod pty {
         p.send_control('d').unwrap();
         p.exp_eof().unwrap();
     }
+
+    #[test]
+    fn a_block_pasted_at_the_prompt_runs_entry_by_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = spawn(&dir.path().join("history.txt"), &[]);
+        ready(&mut p);
+        // No bracketed paste: the lines arrive as typed, in one burst.
+        let block = "let a = 4\rlet b = 5\rgame G(n) where n >= 0 {\r  move t -> G(n - 1)\r}\r\rprint a * b, sg(G(3))\r";
+        p.send(block).unwrap();
+        p.flush().unwrap();
+        p.exp_string("20 1").unwrap();
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
 }

@@ -240,6 +240,26 @@ fn completion_words_follow_the_session() {
 }
 
 #[test]
+fn a_load_that_fails_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("half.game");
+    std::fs::write(&file, "let x = 2\nlet y = 3\nlet z = 1 / 0\nlet w = 4\n").unwrap();
+    let mut d = Driver::new();
+    d.ok("let x = 1");
+    let a = d.input(&format!(":load {}", file.display()));
+    assert!(a.err.contains("grundy::division_by_zero"), "{}", a.err);
+    assert!(a.err.contains("nothing from"), "{}", a.err);
+    assert!(!a.out.contains("loaded"), "{}", a.out);
+    assert_eq!(d.ok("x"), "1\n");
+    assert!(d.input("y").err.contains("unknown name"));
+    // Fixed, it loads whole.
+    std::fs::write(&file, "let x = 2\nlet y = 3\n").unwrap();
+    let a = d.input(&format!(":load {}", file.display()));
+    assert!(a.out.contains("loaded"), "{}{}", a.out, a.err);
+    assert_eq!(d.ok("x + y"), "5\n");
+}
+
+#[test]
 fn interrupts_and_timeouts_reach_function_calls() {
     let mut d = Driver::new();
     d.ok(PAIR);

@@ -240,21 +240,24 @@ impl Repl {
             }
         };
         let before = self.session.last_table.clone();
-        let result = self.session.run(&path.display().to_string(), &text, out);
-        self.report(&result, err);
+        // All or nothing, like a typed entry: a file that fails anywhere
+        // leaves the session's names as they were.
+        let result = self.run_atomic(&path.display().to_string(), &text, out, err);
         if self.session.last_table.is_some() && !same_table(&self.session.last_table, &before) {
             self.last_table_title = Some(path.display().to_string());
+        }
+        if !result.ok() {
+            let _ = writeln!(
+                err,
+                "nothing from {} was kept; fix it and :load it again",
+                path.display()
+            );
+            return true;
         }
         let names: Vec<String> = definitions(&text).into_keys().collect();
         self.log.push(Event::Load(path.to_path_buf()));
         self.texts.insert(path.to_path_buf(), text);
-        if !result.installed {
-            let _ = writeln!(
-                err,
-                "nothing from {} was defined; fix it and :reload",
-                path.display()
-            );
-        } else if names.is_empty() {
+        if names.is_empty() {
             let _ = writeln!(out, "loaded {}", path.display());
         } else {
             let _ = writeln!(out, "loaded {}: {}", path.display(), short_list(&names));

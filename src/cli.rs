@@ -118,13 +118,8 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             for f in &result.failures {
                 eprintln!("{}", render(f, &session.sources, color));
             }
-            let unused = session.unused_overrides();
-            if !unused.is_empty() {
-                eprintln!(
-                    "error: --set {} matches no top-level `let` in {}",
-                    unused.join(", "),
-                    file.display()
-                );
+            // Reported above, before the file ran.
+            if !session.unused_overrides().is_empty() {
                 return ExitCode::from(2);
             }
             if let Some(path) = plot {

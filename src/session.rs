@@ -172,19 +172,74 @@ impl Session {
     }
 
     /// Fixes the value of a top-level `let NAME` for texts run later.
+    /// `expr_text` must be one expression; the name a plain name given
+    /// once.
     pub fn set_override(&mut self, name: &str, expr_text: &str) -> Result<(), Failure> {
-        let mut sink = Vec::new();
+        let source_name = format!("--set {name}={expr_text}");
+        let refuse = |this: &mut Session, text: &str, message: String, label: &str| {
+            let source = this.sources.add(&source_name, text);
+            Err(Failure::Error(
+                Diag::new(
+                    ErrorKind::Invalid,
+                    Span::new(source, 0, text.len()),
+                    message,
+                )
+                .label(label.to_string())
+                .help("give each value as --set NAME=EXPR, e.g. --set N=128"),
+            ))
+        };
+        let is_name = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !name.starts_with("__");
+        if !is_name {
+            return refuse(
+                self,
+                name,
+                format!("`{name}` is not a name a `let` can define"),
+                "not a name",
+            );
+        }
+        if self.overrides.iter().any(|(n, _)| n == name) {
+            return refuse(
+                self,
+                name,
+                format!("--set {name} is given twice"),
+                "given before",
+            );
+        }
         let text = format!("let __override = {expr_text}");
-        let r = self.run(&format!("--set {name}={expr_text}"), &text, &mut sink);
+        // One expression only: `--set N=1 print 2` would run a statement.
+        if let Ok(program) = parse(&text, SourceId::default()) {
+            if program.stmts.len() != 1 {
+                return refuse(
+                    self,
+                    expr_text,
+                    format!("--set {name}= takes one expression, got more: `{expr_text}`"),
+                    "more than one expression",
+                );
+            }
+        }
+        let snapshot = self.snapshot();
+        let mut sink = Vec::new();
+        // Without the overrides given so far (they are for the file).
+        let given = std::mem::take(&mut self.overrides);
+        let r = self.run(&source_name, &text, &mut sink);
+        self.overrides = given;
+        let value = match self.names.get("__override") {
+            Some(crate::ir::names::Item::Global { id, .. }) if r.ok() => {
+                self.rt.globals.borrow()[*id as usize].clone()
+            }
+            _ => None,
+        };
+        // `__override` is not left behind as a name of the session.
+        self.restore(snapshot);
         if let Some(f) = r.failures.into_iter().next() {
             return Err(f);
         }
-        let Some(crate::ir::names::Item::Global { id, .. }) = self.names.get("__override") else {
-            unreachable!("just defined")
-        };
-        let v = self.rt.globals.borrow()[*id as usize]
-            .clone()
-            .expect("just set");
+        let v = value.expect("a let that ran has a value");
         self.overrides.push((name.to_string(), v));
         Ok(())
     }
@@ -211,6 +266,17 @@ impl Session {
                 return result;
             }
         };
+        if let Some(missing) = self.override_not_in(&program) {
+            let d = Diag::new(
+                ErrorKind::UnknownName,
+                Span::new(source, 0, 0),
+                format!("--set {missing} matches no top-level `let` in {name}"),
+            )
+            .label(format!("no `let {missing}` in this file"))
+            .help("--set NAME=EXPR replaces the value of a `let NAME = ...` of the file");
+            result.failures.push(Failure::Error(d));
+            return result;
+        }
         let overridden: Vec<u32> = self.apply_overrides(&program);
         self.install(&lowered);
         result.installed = true;
@@ -263,6 +329,26 @@ impl Session {
             None => text.to_string(),
         };
         e.message = format!("{} while evaluating `{}`", e.message, one_line(&text));
+    }
+
+    /// A name given with `--set` that no top-level `let` of `program`
+    /// defines (checked before anything runs), if overrides are given.
+    fn override_not_in(&self, program: &crate::syntax::ast::Program) -> Option<String> {
+        if self.overrides.is_empty() {
+            return None;
+        }
+        let lets: HashSet<&str> = program
+            .stmts
+            .iter()
+            .filter_map(|s| match &s.kind {
+                crate::syntax::ast::StmtKind::Let { name, .. } => Some(name.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        self.overrides
+            .iter()
+            .find(|(n, _)| !lets.contains(n.as_str()))
+            .map(|(n, _)| n.clone())
     }
 
     /// Names given with `--set` that no `let` of the texts run so far uses.

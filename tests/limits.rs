@@ -241,3 +241,72 @@ fn a_literal_too_large_for_the_memory_limit_is_refused_before_parsing() {
     let (code, out, err) = run(&file, &["--max-memory", "2G"]);
     assert_eq!((code, out.as_str()), (0, "500001\n"), "{err}");
 }
+
+#[test]
+fn set_takes_one_plain_name_once_with_one_expression_checked_before_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "set.game",
+        "let N = 3\nlet M = 4\nprint \"ran\"\nprint N * M\n",
+    );
+    let (code, out, err) = run(&file, &["--set", "N=5", "--set", "M=2"]);
+    assert_eq!((code, out.as_str()), (0, "ran\n10\n"), "{err}");
+    for (args, message) in [
+        (vec!["--set", "__override=1"], "`__override` is not a name"),
+        (
+            vec!["--set", "N=1", "--set", "N=2"],
+            "--set N is given twice",
+        ),
+        (vec!["--set", "N=1 print 99"], "takes one expression"),
+        (
+            vec!["--set", "Q=1"],
+            "--set Q matches no top-level `let` in",
+        ),
+    ] {
+        let (code, out, err) = run(&file, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        // Nothing of the file ran.
+        assert_eq!(out, "", "{args:?}");
+    }
+}
+
+#[test]
+fn plot_into_a_directory_writes_inside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "t.game",
+        "print table(a + b for a in 0..3, b in 0..3)\n",
+    );
+    let plots = dir.path().join("plots");
+    std::fs::create_dir(&plots).unwrap();
+    let (code, _, err) = run(&file, &["--plot", plots.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(plots.join("plot.png").is_file(), "{err}");
+    assert!(plots.join("plot.svg").is_file(), "{err}");
+}
+
+#[test]
+fn sorted_orders_only_what_less_than_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, expected) in [
+        ("print sorted([1, \"a\"])\n", Some("cannot order")),
+        ("print sorted([true, false])\n", Some("cannot order")),
+        ("print sorted([3, 1, 2])\n", None),
+        ("print sorted([\"b\", \"a\"])\n", None),
+    ] {
+        let (code, out, err) = run(&write(dir.path(), "s.game", text), &[]);
+        match expected {
+            Some(m) => {
+                assert_eq!(code, 1, "{text}");
+                assert!(
+                    err.contains("grundy::type") && err.contains(m),
+                    "{text}: {err}"
+                );
+            }
+            None => assert!(code == 0 && out.starts_with('['), "{text}: {out}{err}"),
+        }
+    }
+}

@@ -88,7 +88,7 @@ pub struct Excerpt {
     text: String,
     /// Excerpt line -> (original line, byte column of its first shown
     /// byte minus the bytes of a leading `…`).
-    lines: Vec<(usize, usize)>,
+    lines: Vec<(usize, isize)>,
     shown: Vec<Shown>,
 }
 
@@ -149,8 +149,9 @@ impl Excerpt {
                 (from, to)
             };
             let cut_before = from > start;
-            // miette counts columns in bytes; a leading `…` is 3 of them.
-            let column = (from - start) - if cut_before { '…'.len_utf8() } else { 0 };
+            // miette counts columns in bytes; a leading `…` is 3 of them
+            // (more than the bytes it may replace: the shift can be negative).
+            let column = (from - start) as isize - if cut_before { 3 } else { 0 };
             if cut_before {
                 out.text.push('…');
             }
@@ -212,7 +213,7 @@ impl SourceCode for Excerpt {
         let (line, column) = self
             .lines
             .get(inner.line())
-            .map(|&(l, c)| (l, c + inner.column()))
+            .map(|&(l, c)| (l, (inner.column() as isize + c).max(0) as usize))
             .unwrap_or((inner.line(), inner.column()));
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
@@ -238,6 +239,21 @@ mod tests {
         let (s, e) = ex.map(at, at + 1);
         assert_eq!(&ex.text[s..e], "+");
         assert!(ex.text.starts_with('…'));
+    }
+
+    #[test]
+    fn a_cut_just_after_the_line_start_keeps_columns() {
+        // The window starts 1 or 2 bytes into the line: fewer than the 3
+        // bytes of the `…` put in their place.
+        for skip in 0..5 {
+            let line = format!("{}#{}", "x".repeat(BEFORE + skip), "y".repeat(300));
+            let at = BEFORE + skip;
+            let ex = Excerpt::new("f", &line, &[(at, at + 1)]);
+            let (s, e) = ex.map(at, at + 1);
+            assert_eq!(&ex.text[s..e], "#");
+            let contents = ex.read_span(&(s, 1).into(), 0, 0).unwrap();
+            assert_eq!(contents.column(), at, "skip {skip}");
+        }
     }
 
     #[test]

@@ -61,10 +61,12 @@ const PARSE_BYTES_PER_BYTE: usize = 120;
 fn parse_chunk(text: &str, offset: usize, source: SourceId) -> Result<Vec<Stmt>, SyntaxError> {
     let whole = Span::new(source, offset, offset + text.len());
     if let Err(d) = crate::budget::check_grow(text.len() * PARSE_BYTES_PER_BYTE, whole) {
+        // The first statement of the group: the group alone, or with what
+        // earlier groups hold, does not fit.
         return Err(SyntaxError::new(
-            "this statement is too large to parse within the memory limit",
+            "the text is too large to parse within the memory limit",
             Span::new(source, offset, offset + text.len().min(1)),
-            "this statement",
+            "parsing stopped at this statement",
         )
         .with_help(d.message));
     }

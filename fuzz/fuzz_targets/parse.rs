@@ -11,8 +11,11 @@ fuzz_target!(|data: &[u8]| {
     if let Err(e) = grundy::syntax::parse(text, Default::default()) {
         let mut sources = grundy::session::Sources::default();
         sources.add("fuzz.game", text);
-        let rendered =
-            grundy::report::render(&grundy::Failure::Syntax(e), &sources, false);
-        assert!(rendered.len() < 64 * 1024, "diagnostic of {} bytes", rendered.len());
+        let rendered = grundy::report::render(&grundy::Failure::Syntax(e), &sources, false);
+        assert!(
+            rendered.len() < 64 * 1024,
+            "diagnostic of {} bytes",
+            rendered.len()
+        );
     }
 });

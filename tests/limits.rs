@@ -310,3 +310,20 @@ fn sorted_orders_only_what_less_than_orders() {
         }
     }
 }
+
+#[test]
+fn grundy_test_times_out_each_file_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a_slow.game",
+        "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nassert f(60) > 0\n",
+    );
+    write(dir.path(), "b_fast.game", "assert 1 + 1 == 2\n");
+    let out = grundy(&["test", "--timeout", "0.5", dir.path().to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
+    assert!(stderr.contains("grundy::timeout"), "{stderr}");
+}

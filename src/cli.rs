@@ -21,6 +21,14 @@ pub struct Cli {
     /// Most positions kept in memo tables before a search stops with an error.
     #[arg(long, global = true, default_value_t = Limits::default().max_states)]
     pub max_states: usize,
+    /// Most memory a computation may use before it stops with an error, in
+    /// bytes or with K, M, G (default: 70% of this machine's memory).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::budget::parse_size)]
+    pub max_memory: Option<usize>,
+    /// Longest a file (`run`, each file of `test`) or a REPL entry may run,
+    /// in seconds, before it stops with an error.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -79,10 +87,23 @@ pub fn main() -> ExitCode {
 }
 
 fn limits(cli: &Cli) -> Limits {
+    let default = Limits::default();
     Limits {
         max_states: cli.max_states,
-        ..Limits::default()
+        max_memory: cli.max_memory.unwrap_or(default.max_memory),
+        timeout: cli.timeout,
+        ..default
     }
+}
+
+/// `--timeout`: seconds, possibly fractional.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }
 
 pub fn run_cli(cli: Cli) -> ExitCode {
@@ -121,13 +142,8 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             for f in &result.failures {
                 eprintln!("{}", render(f, &session.sources, color));
             }
-            let unused = session.unused_overrides();
-            if !unused.is_empty() {
-                eprintln!(
-                    "error: --set {} matches no top-level `let` in {}",
-                    unused.join(", "),
-                    file.display()
-                );
+            // Reported above, before the file ran.
+            if !session.unused_overrides().is_empty() {
                 return ExitCode::from(2);
             }
             if let Some(path) = plot {
@@ -188,27 +204,44 @@ pub fn run_file(
     file: &Path,
     out: &mut dyn Write,
 ) -> std::io::Result<RunResult> {
-    let text = std::fs::read_to_string(file)?;
+    let text = crate::source_file::read_source(file)?;
     Ok(session.run(&file.display().to_string(), &text, out))
 }
 
-/// Every `.game` file under `path` (or `path` itself), sorted.
+/// Every `.game` file under `path` (or `path` itself), sorted. Each
+/// directory is walked once, so a symlink loop ends.
 pub fn game_files(path: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if path.is_file() {
-        out.push(path.to_path_buf());
-    } else if let Ok(entries) = std::fs::read_dir(path) {
+    let mut seen = std::collections::HashSet::new();
+    collect_game_files(path, &mut seen, &mut out);
+    out
+}
+
+fn collect_game_files(
+    path: &Path,
+    seen: &mut std::collections::HashSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) {
+    if !path.is_dir() {
+        if path.exists() {
+            out.push(path.to_path_buf());
+        }
+        return;
+    }
+    if !seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())) {
+        return;
+    }
+    if let Ok(entries) = std::fs::read_dir(path) {
         let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
-                out.extend(game_files(&p));
+                collect_game_files(&p, seen, out);
             } else if p.extension().is_some_and(|e| e == "game") {
                 out.push(p);
             }
         }
     }
-    out
 }
 
 /// Whether a file is meant to fail (error examples are checked by snapshot

@@ -19,6 +19,8 @@ pub enum ErrorKind {
     TooManyStates,
     AssertFailed,
     Interrupted,
+    OutOfMemory,
+    Timeout,
     Invalid,
 }
 
@@ -37,6 +39,8 @@ impl ErrorKind {
             ErrorKind::TooManyStates => "grundy::too_many_states",
             ErrorKind::AssertFailed => "grundy::assert",
             ErrorKind::Interrupted => "grundy::interrupted",
+            ErrorKind::OutOfMemory => "grundy::out_of_memory",
+            ErrorKind::Timeout => "grundy::timeout",
             ErrorKind::Invalid => "grundy::invalid",
         }
     }

@@ -7,6 +7,7 @@
 //! [`report`] (diagnostics, plots, CSV/JSON) -> [`cli`] / [`repl`].
 //! [`session::Session`] runs the whole pipeline on one text.
 
+pub mod budget;
 pub mod cli;
 pub mod diag;
 pub mod eval;
@@ -15,6 +16,7 @@ pub mod jupyter;
 pub mod repl;
 pub mod report;
 pub mod session;
+pub mod source_file;
 pub mod syntax;
 pub mod takebreak;
 

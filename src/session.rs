@@ -149,6 +149,11 @@ impl Session {
         &self.rt
     }
 
+    /// The time limit of each text run from now on.
+    pub fn set_timeout(&mut self, timeout: Option<std::time::Duration>) {
+        self.rt.limits.timeout = timeout;
+    }
+
     pub fn names(&self) -> &Names {
         &self.names
     }
@@ -210,19 +215,74 @@ impl Session {
     }
 
     /// Fixes the value of a top-level `let NAME` for texts run later.
+    /// `expr_text` must be one expression; the name a plain name given
+    /// once.
     pub fn set_override(&mut self, name: &str, expr_text: &str) -> Result<(), Failure> {
-        let mut sink = Vec::new();
+        let source_name = format!("--set {name}={expr_text}");
+        let refuse = |this: &mut Session, text: &str, message: String, label: &str| {
+            let source = this.sources.add(&source_name, text);
+            Err(Failure::Error(
+                Diag::new(
+                    ErrorKind::Invalid,
+                    Span::new(source, 0, text.len()),
+                    message,
+                )
+                .label(label.to_string())
+                .help("give each value as --set NAME=EXPR, e.g. --set N=128"),
+            ))
+        };
+        let is_name = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !name.starts_with("__");
+        if !is_name {
+            return refuse(
+                self,
+                name,
+                format!("`{name}` is not a name a `let` can define"),
+                "not a name",
+            );
+        }
+        if self.overrides.iter().any(|(n, _)| n == name) {
+            return refuse(
+                self,
+                name,
+                format!("--set {name} is given twice"),
+                "given before",
+            );
+        }
         let text = format!("let __override = {expr_text}");
-        let r = self.run(&format!("--set {name}={expr_text}"), &text, &mut sink);
+        // One expression only: `--set N=1 print 2` would run a statement.
+        if let Ok(program) = parse(&text, SourceId::default()) {
+            if program.stmts.len() != 1 {
+                return refuse(
+                    self,
+                    expr_text,
+                    format!("--set {name}= takes one expression, got more: `{expr_text}`"),
+                    "more than one expression",
+                );
+            }
+        }
+        let snapshot = self.snapshot();
+        let mut sink = Vec::new();
+        // Without the overrides given so far (they are for the file).
+        let given = std::mem::take(&mut self.overrides);
+        let r = self.run(&source_name, &text, &mut sink);
+        self.overrides = given;
+        let value = match self.names.get("__override") {
+            Some(crate::ir::names::Item::Global { id, .. }) if r.ok() => {
+                self.rt.globals.borrow()[*id as usize].clone()
+            }
+            _ => None,
+        };
+        // `__override` is not left behind as a name of the session.
+        self.restore(snapshot);
         if let Some(f) = r.failures.into_iter().next() {
             return Err(f);
         }
-        let Some(crate::ir::names::Item::Global { id, .. }) = self.names.get("__override") else {
-            unreachable!("just defined")
-        };
-        let v = self.rt.globals.borrow()[*id as usize]
-            .clone()
-            .expect("just set");
+        let v = value.expect("a let that ran has a value");
         self.overrides.push((name.to_string(), v));
         Ok(())
     }
@@ -231,6 +291,7 @@ impl Session {
     /// shown values to `out`.
     pub fn run(&mut self, name: &str, text: &str, out: &mut dyn Write) -> RunResult {
         let source = self.sources.add(name, text);
+        self.rt.start_clock();
         let mut result = RunResult::default();
         let program = match parse(text, source) {
             Ok(p) => p,
@@ -248,6 +309,17 @@ impl Session {
                 return result;
             }
         };
+        if let Some(missing) = self.override_not_in(&program) {
+            let d = Diag::new(
+                ErrorKind::UnknownName,
+                Span::new(source, 0, 0),
+                format!("--set {missing} matches no top-level `let` in {name}"),
+            )
+            .label(format!("no `let {missing}` in this file"))
+            .help("--set NAME=EXPR replaces the value of a `let NAME = ...` of the file");
+            result.failures.push(Failure::Error(d));
+            return result;
+        }
         let overridden: Vec<u32> = self.apply_overrides(&program);
         self.install(&lowered);
         result.installed = true;
@@ -272,13 +344,63 @@ impl Session {
                 Err(e) if e.kind == ErrorKind::AssertFailed => {
                     result.failures.push(Failure::Error(*e))
                 }
-                Err(e) => {
+                Err(mut e) => {
+                    self.name_the_statement(&mut e, stmt);
                     result.failures.push(Failure::Error(*e));
                     break;
                 }
             }
         }
         result
+    }
+
+    /// A limit (time, memory, Ctrl-C) stops deep inside a computation; its
+    /// message also names the statement's expression, which may be in
+    /// another text (a REPL entry calling a function of a file).
+    fn name_the_statement(&self, e: &mut Diag, stmt: &IrStmt) {
+        if !matches!(
+            e.kind,
+            ErrorKind::Timeout | ErrorKind::OutOfMemory | ErrorKind::Interrupted
+        ) {
+            return;
+        }
+        let span = match stmt {
+            IrStmt::Let { value, .. } => value.span,
+            IrStmt::Show { expr, .. } | IrStmt::Assert { expr, .. } => expr.span,
+            IrStmt::Print { exprs, .. } => match (exprs.first(), exprs.last()) {
+                (Some(a), Some(b)) => a.span.to(b.span),
+                _ => return,
+            },
+        };
+        if span == e.span {
+            return;
+        }
+        let text = self.sources.snippet(span);
+        let text = match text.char_indices().nth(60) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text.to_string(),
+        };
+        e.message = format!("{} while evaluating `{}`", e.message, one_line(&text));
+    }
+
+    /// A name given with `--set` that no top-level `let` of `program`
+    /// defines (checked before anything runs), if overrides are given.
+    fn override_not_in(&self, program: &crate::syntax::ast::Program) -> Option<String> {
+        if self.overrides.is_empty() {
+            return None;
+        }
+        let lets: HashSet<&str> = program
+            .stmts
+            .iter()
+            .filter_map(|s| match &s.kind {
+                crate::syntax::ast::StmtKind::Let { name, .. } => Some(name.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        self.overrides
+            .iter()
+            .find(|(n, _)| !lets.contains(n.as_str()))
+            .map(|(n, _)| n.clone())
     }
 
     /// Names given with `--set` that no `let` of the texts run so far uses.
@@ -496,6 +618,11 @@ fn text_of(
         None if shown => format!("{v:#}"),
         None => format!("{v}"),
     }
+}
+
+/// Text on one line: runs of whitespace become one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn short(v: &Value) -> String {

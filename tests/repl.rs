@@ -240,6 +240,54 @@ fn completion_words_follow_the_session() {
 }
 
 #[test]
+fn a_load_that_fails_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("half.game");
+    std::fs::write(&file, "let x = 2\nlet y = 3\nlet z = 1 / 0\nlet w = 4\n").unwrap();
+    let mut d = Driver::new();
+    d.ok("let x = 1");
+    let a = d.input(&format!(":load {}", file.display()));
+    assert!(a.err.contains("grundy::division_by_zero"), "{}", a.err);
+    assert!(a.err.contains("nothing from"), "{}", a.err);
+    assert!(!a.out.contains("loaded"), "{}", a.out);
+    assert_eq!(d.ok("x"), "1\n");
+    assert!(d.input("y").err.contains("unknown name"));
+    // Fixed, it loads whole.
+    std::fs::write(&file, "let x = 2\nlet y = 3\n").unwrap();
+    let a = d.input(&format!(":load {}", file.display()));
+    assert!(a.out.contains("loaded"), "{}{}", a.out, a.err);
+    assert_eq!(d.ok("x + y"), "5\n");
+}
+
+#[test]
+fn interrupts_and_timeouts_reach_function_calls() {
+    let mut d = Driver::new();
+    d.ok(PAIR);
+    assert_eq!(d.ok("sg(Pair(20, 21))"), "1\n");
+    d.ok("fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)");
+    let flag = d.repl.interrupt();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let started = Instant::now();
+    let a = d.input("f(60)");
+    setter.join().unwrap();
+    assert!(a.err.contains("grundy::interrupted"), "{}", a.err);
+    assert!(a.err.contains("while evaluating `f(60)`"), "{}", a.err);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(d.ok(":timeout 0.3"), "timeout 0.3 s per entry\n");
+    let a = d.input("f(60)");
+    assert!(a.err.contains("grundy::timeout"), "{}", a.err);
+    // The session and its memo survive.
+    let stored = d.repl.session().runtime().stored.get();
+    assert!(stored > 0);
+    assert_eq!(d.ok(":timeout off"), "no timeout\n");
+    assert_eq!(d.ok("f(3)"), "8\n");
+    assert_eq!(d.repl.session().runtime().stored.get(), stored);
+}
+
+#[test]
 fn interrupt_stops_a_computation_and_keeps_the_session() {
     let mut d = Driver::new();
     d.ok(PAIR);
@@ -453,6 +501,43 @@ mod pty {
         p.send("\r").unwrap();
         p.flush().unwrap();
         answer(&mut p, "42");
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
+
+    #[test]
+    fn lines_typed_ahead_during_a_computation_all_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = spawn(&dir.path().join("history.txt"), &[]);
+        enter(
+            &mut p,
+            "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)",
+        );
+        // 2^23 calls: the lines below arrive while it computes.
+        enter(&mut p, "f(22)");
+        p.send("10 + 1\r20 + 2\r30 + 3\r").unwrap();
+        p.flush().unwrap();
+        p.exp_string("4194304").unwrap();
+        for (line, value) in [("10 + 1", "11"), ("20 + 2", "22"), ("30 + 3", "33")] {
+            p.exp_string(&format!("grundy> {line}")).unwrap();
+            answer(&mut p, value);
+        }
+        ready(&mut p);
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
+
+    #[test]
+    fn a_block_pasted_at_the_prompt_runs_entry_by_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = spawn(&dir.path().join("history.txt"), &[]);
+        ready(&mut p);
+        // No bracketed paste: the lines arrive as typed, in one burst.
+        let block = "let a = 4\rlet b = 5\rgame G(n) where n >= 0 {\r  move t -> G(n - 1)\r}\r\rprint a * b, sg(G(3))\r";
+        p.send(block).unwrap();
+        p.flush().unwrap();
+        p.exp_string("20 1").unwrap();
         ready(&mut p);
         p.send_control('d').unwrap();
         p.exp_eof().unwrap();

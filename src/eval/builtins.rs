@@ -287,6 +287,10 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         }
         Sorted => {
             let mut items = expect_items(&args[0], span)?.to_vec();
+            // Only what `<` orders: neighbours of one kind make all one kind.
+            for w in items.windows(2) {
+                super::ops::binary(crate::syntax::ast::BinaryOp::Lt, &w[0], &w[1], span)?;
+            }
             items.sort();
             Value::list(items)
         }

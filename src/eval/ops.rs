@@ -267,8 +267,13 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
             Value::Int(_) | Value::Ordinal(_),
             Value::Int(_) | Value::Ordinal(_),
         ) => ordinal_binary(op, a, b, span),
-        (Add, Value::Str(x), Value::Str(y)) => Ok(Value::Str(Rc::from(format!("{x}{y}")))),
+        (Add, Value::Str(x), Value::Str(y)) => {
+            crate::budget::check_grow(x.len() + y.len(), span)?;
+            Ok(Value::Str(Rc::from(format!("{x}{y}"))))
+        }
         (Add, Value::List(x), Value::List(y)) => {
+            let bytes = (x.len() + y.len()) * std::mem::size_of::<Value>();
+            crate::budget::check_grow(bytes, span)?;
             Ok(Value::list(x.iter().chain(y.iter()).cloned().collect()))
         }
         (BitOr, Value::Set(x), Value::Set(y)) => {

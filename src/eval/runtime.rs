@@ -39,6 +39,12 @@ pub struct Limits {
     pub max_states: usize,
     /// Deepest nesting of user function calls.
     pub max_call_depth: usize,
+    /// Most bytes the process may hold (counted by `crate::budget`) before
+    /// an evaluation stops with `grundy::out_of_memory`.
+    pub max_memory: usize,
+    /// Longest a text (a file, a REPL entry) may run before it stops with
+    /// `grundy::timeout`; `None`: no limit.
+    pub timeout: Option<std::time::Duration>,
     /// Whether the search uses game kernels (see `compile::kernel`) and
     /// `where` clauses in integer code; off only to check them against the
     /// general path.
@@ -50,6 +56,8 @@ impl Default for Limits {
         Limits {
             max_states: 50_000_000,
             max_call_depth: 20_000,
+            max_memory: crate::budget::default_limit(),
+            timeout: None,
             kernels: true,
         }
     }
@@ -81,6 +89,8 @@ pub struct Runtime {
     /// How far the outermost loop of a comprehension has got, for a
     /// progress bar drawn by another thread.
     pub progress: Arc<Progress>,
+    /// When the text being run must stop (`Limits::timeout`).
+    pub deadline: Cell<Option<std::time::Instant>>,
 }
 
 impl Runtime {
@@ -169,6 +179,8 @@ impl Runtime {
         self.stored.set(0);
     }
 
+    /// The periodic check of long computations: Ctrl-C, the memory
+    /// budget and the deadline.
     pub fn check_interrupt(&self, span: Span) -> Fallible<()> {
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Diag::new(ErrorKind::Interrupted, span, "interrupted")
@@ -176,7 +188,35 @@ impl Runtime {
                 .help("the memo tables keep what was computed so far")
                 .err();
         }
+        self.check_memory(0, span)?;
+        if let Some(deadline) = self.deadline.get() {
+            if std::time::Instant::now() >= deadline {
+                let secs = self.limits.timeout.map_or(0.0, |t| t.as_secs_f64());
+                return Diag::new(
+                    ErrorKind::Timeout,
+                    span,
+                    format!("timed out after {secs} s"),
+                )
+                .label("stopped while computing this")
+                .help("raise the limit with --timeout SECONDS (in the REPL: :timeout SECONDS); the memo tables keep what was computed so far")
+                .err();
+            }
+        }
         Ok(())
+    }
+
+    /// Whether `extra` more bytes fit in the memory budget; the error
+    /// names the expression at `span`.
+    pub fn check_memory(&self, extra: usize, span: Span) -> Fallible<()> {
+        crate::budget::check(self.limits.max_memory, extra, span)
+    }
+
+    /// Starts the clock of `Limits::timeout` for a new text, and makes its
+    /// memory limit the one [`crate::budget::check_grow`] enforces.
+    pub fn start_clock(&self) {
+        crate::budget::set_limit(self.limits.max_memory);
+        self.deadline
+            .set(self.limits.timeout.map(|t| std::time::Instant::now() + t));
     }
 
     pub fn count_stored(&self, span: Span, name: &str) -> Fallible<()> {
@@ -312,6 +352,9 @@ impl<'r> Env<'r> {
             .help("check that the recursion reaches its base case")
             .err();
         }
+        // Calls count as steps: recursion without loops still sees
+        // interrupts, the deadline and the memory budget.
+        self.tick(span)?;
         let new_base = self.stack.len();
         self.stack.extend(args);
         self.stack.resize(new_base + n_slots, Value::Int(0));

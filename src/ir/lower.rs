@@ -44,7 +44,9 @@ pub fn lower_program(program: &ast::Program, names: &mut Names) -> Result<Lowere
 /// First pass: every definition gets an id, so that bodies may refer to
 /// definitions further down the file (and to themselves).
 fn register(program: &ast::Program, names: &mut Names, errors: &mut Vec<Diag>) {
-    let mut seen: Vec<(Rc<str>, Span)> = Vec::new();
+    // Where each name of this text was first defined (a map: a file may
+    // define 100,000 names).
+    let mut seen: rustc_hash::FxHashMap<&str, Span> = Default::default();
     for stmt in &program.stmts {
         let (name, item) = match &stmt.kind {
             StmtKind::Game(g) => {
@@ -77,7 +79,7 @@ fn register(program: &ast::Program, names: &mut Names, errors: &mut Vec<Diag>) {
             }
             _ => continue,
         };
-        if let Some((_, first)) = seen.iter().find(|(n, _)| **n == *name.name) {
+        if let Some(first) = seen.get(name.name.as_str()) {
             errors.push(
                 Diag::new(
                     ErrorKind::Duplicate,
@@ -90,7 +92,7 @@ fn register(program: &ast::Program, names: &mut Names, errors: &mut Vec<Diag>) {
             );
             continue;
         }
-        seen.push((Rc::from(name.name.as_str()), name.span));
+        seen.insert(&name.name, name.span);
         names.items.insert(Rc::from(name.name.as_str()), item);
     }
 }

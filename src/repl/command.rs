@@ -23,6 +23,9 @@ pub enum Command {
     Time(Option<bool>),
     /// `:clear`: drop the memo tables.
     Clear,
+    /// `:timeout [SECONDS|off]`: the time limit of each entry (no
+    /// argument: show it).
+    Timeout(Option<Option<std::time::Duration>>),
     /// `:plot [EXPR] [FILE]`: a heatmap of a table as PNG and SVG.
     Plot {
         expr: Option<String>,
@@ -102,6 +105,12 @@ pub const COMMANDS: &[Spec] = &[
         about: "drop the memo tables (the SG values computed so far)",
     },
     Spec {
+        name: "timeout",
+        aliases: &[],
+        usage: ":timeout [SECONDS|off]",
+        about: "stop each entry after SECONDS (no argument: show the limit)",
+    },
+    Spec {
         name: "plot",
         aliases: &["p"],
         usage: ":plot [EXPR] [FILE.png]",
@@ -179,6 +188,16 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }),
         },
         "plot" => Ok(plot(rest)),
+        "timeout" => match rest {
+            "" => Ok(Command::Timeout(None)),
+            "off" => Ok(Command::Timeout(Some(None))),
+            _ => crate::cli::parse_seconds(rest)
+                .map(|d| Command::Timeout(Some(Some(d))))
+                .map_err(|message| CommandError {
+                    message,
+                    help: Some("usage: :timeout [SECONDS|off], e.g. :timeout 10".into()),
+                }),
+        },
         _ => unreachable!("every spec is handled"),
     }
 }
@@ -242,6 +261,13 @@ mod tests {
         assert_eq!(ok(":reload"), Command::Reload);
         assert_eq!(ok("  :games  "), Command::Games);
         assert_eq!(ok(":clear"), Command::Clear);
+        assert_eq!(ok(":timeout"), Command::Timeout(None));
+        assert_eq!(ok(":timeout off"), Command::Timeout(Some(None)));
+        assert_eq!(
+            ok(":timeout 2.5"),
+            Command::Timeout(Some(Some(std::time::Duration::from_millis(2500))))
+        );
+        assert!(parse(":timeout soon").is_err());
         assert_eq!(ok(":quit"), Command::Quit);
         assert_eq!(ok(":q"), Command::Quit);
         assert_eq!(ok(":exit"), Command::Quit);

@@ -204,6 +204,15 @@ impl Repl {
                 rt.clear_memos();
                 let _ = writeln!(out, "memo tables cleared ({n} positions dropped)");
             }
+            Command::Timeout(set) => {
+                if let Some(t) = set {
+                    self.session.set_timeout(t);
+                }
+                let _ = match self.session.runtime().limits.timeout {
+                    Some(t) => writeln!(out, "timeout {} s per entry", t.as_secs_f64()),
+                    None => writeln!(out, "no timeout"),
+                };
+            }
             Command::Plot { expr, file } => self.plot(expr.as_deref(), file.as_deref(), out, err),
         }
         Flow::Continue
@@ -253,7 +262,7 @@ impl Repl {
 
     /// `:load FILE`; false when it could not be read.
     pub fn load(&mut self, path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> bool {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::source_file::read_source(path) {
             Ok(t) => t,
             Err(e) => {
                 let _ = writeln!(err, "error: cannot read {}: {e}", path.display());
@@ -261,21 +270,24 @@ impl Repl {
             }
         };
         let before = self.session.last_table.clone();
-        let result = self.session.run(&path.display().to_string(), &text, out);
-        self.report(&result, err);
+        // All or nothing, like a typed entry: a file that fails anywhere
+        // leaves the session's names as they were.
+        let result = self.run_atomic(&path.display().to_string(), &text, out, err);
         if self.session.last_table.is_some() && !same_table(&self.session.last_table, &before) {
             self.last_table_title = Some(path.display().to_string());
+        }
+        if !result.ok() {
+            let _ = writeln!(
+                err,
+                "nothing from {} was kept; fix it and :load it again",
+                path.display()
+            );
+            return true;
         }
         let names: Vec<String> = definitions(&text).into_keys().collect();
         self.log.push(Event::Load(path.to_path_buf()));
         self.texts.insert(path.to_path_buf(), text);
-        if !result.installed {
-            let _ = writeln!(
-                err,
-                "nothing from {} was defined; fix it and :reload",
-                path.display()
-            );
-        } else if names.is_empty() {
+        if names.is_empty() {
             let _ = writeln!(out, "loaded {}", path.display());
         } else {
             let _ = writeln!(out, "loaded {}: {}", path.display(), short_list(&names));
@@ -291,7 +303,7 @@ impl Repl {
         }
         let mut fresh = IndexMap::new();
         for path in self.texts.keys() {
-            match std::fs::read_to_string(path) {
+            match crate::source_file::read_source(path) {
                 Ok(t) => {
                     fresh.insert(path.clone(), t);
                 }

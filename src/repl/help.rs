@@ -88,6 +88,11 @@ fn command_help(topic: &str) -> Option<String> {
              writes g.png and g.svg (default plot.png and plot.svg); P-positions are highlighted.",
         ),
         "clear" => Some("Values are computed again when asked for; definitions stay."),
+        "timeout" => Some(
+            "An entry that runs longer stops with grundy::timeout; the session and its\n  \
+             memo tables stay. Ctrl-C stops an entry too. `grundy repl --timeout SECONDS`\n  \
+             sets it from the start.",
+        ),
         _ => None,
     };
     if let Some(m) = more {

@@ -20,6 +20,7 @@ pub mod games;
 pub mod help;
 pub mod history;
 pub mod show;
+mod typeahead;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -74,11 +75,15 @@ pub fn run(files: &[PathBuf], limits: Limits) -> ExitCode {
         }
         let _ = editor.load_history(path);
     }
+    let mut typeahead = typeahead::Typeahead::default();
     loop {
         if let Some(h) = editor.helper_mut() {
             h.words = repl.words();
         }
-        let Some(entry) = read_entry(&mut editor) else {
+        if interactive {
+            typeahead.collect();
+        }
+        let Some(entry) = read_entry(&mut editor, &mut typeahead) else {
             break;
         };
         if entry.trim().is_empty() {
@@ -100,8 +105,19 @@ pub fn run(files: &[PathBuf], limits: Limits) -> ExitCode {
 /// Reads one entry, over several lines while it is unfinished (the
 /// validator does this on a terminal; this loop does it for piped input).
 /// `None` at the end of input; Ctrl-C at the prompt gives an empty entry.
-fn read_entry(editor: &mut Editor<editor::Helper, DefaultHistory>) -> Option<String> {
-    let mut entry = match editor.readline(PROMPT) {
+/// Lines typed ahead come first (shown after the prompt, as typed).
+fn read_entry(
+    editor: &mut Editor<editor::Helper, DefaultHistory>,
+    typeahead: &mut typeahead::Typeahead,
+) -> Option<String> {
+    let mut read = |prompt: &str| match typeahead.next() {
+        Some(line) => {
+            println!("{prompt}{line}");
+            Ok(line)
+        }
+        None => editor.readline(prompt),
+    };
+    let mut entry = match read(PROMPT) {
         Ok(line) => line,
         Err(ReadlineError::Interrupted) => return Some(String::new()),
         Err(ReadlineError::Eof) => return None,
@@ -111,7 +127,7 @@ fn read_entry(editor: &mut Editor<editor::Helper, DefaultHistory>) -> Option<Str
         }
     };
     while editor::needs_more(&entry) {
-        match editor.readline(MORE) {
+        match read(MORE) {
             Ok(line) => {
                 entry.push('\n');
                 entry.push_str(&line);

@@ -3,6 +3,7 @@
 //! through their `Display` in `eval::value`.)
 
 pub mod diagnostic;
+mod excerpt;
 pub mod export;
 pub mod plot;
 

@@ -337,6 +337,14 @@ pub struct Written {
 /// The PNG and SVG paths for `path`: its extension (`.png`, `.svg` or none)
 /// is replaced by each.
 pub fn output_paths(path: &Path) -> Written {
+    // A directory gets plot.png and plot.svg inside it.
+    let inside;
+    let path = if path.is_dir() {
+        inside = path.join("plot");
+        inside.as_path()
+    } else {
+        path
+    };
     let stem = match path.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("png") || e.eq_ignore_ascii_case("svg") => {
             path.with_extension("")
@@ -423,6 +431,13 @@ mod tests {
         assert_eq!(l.cell, 2);
         assert!(l.col_step >= 12, "keys of 3 digits need room: {l:?}");
         assert_eq!(l.cell_rect(1, 1), (l.grid_x + 2, l.grid_y + 2, 2, 2));
+    }
+
+    #[test]
+    fn a_directory_gets_the_plot_inside_it() {
+        let dir = std::env::temp_dir();
+        assert_eq!(output_paths(&dir).png, dir.join("plot.png"));
+        assert_eq!(output_paths(&dir).svg, dir.join("plot.svg"));
     }
 
     #[test]

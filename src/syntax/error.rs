@@ -80,6 +80,22 @@ impl SyntaxError {
         self
     }
 
+    /// The same error in a text that starts `offset` bytes further on.
+    pub fn shifted(mut self, offset: usize) -> SyntaxError {
+        let o = offset as u32;
+        self.span.start += o;
+        self.span.end += o;
+        self.notes = self
+            .notes
+            .into_iter()
+            .map(|n| {
+                let span = SourceSpan::from((n.offset() + offset, n.len()));
+                LabeledSpan::new_with_span(n.label().map(String::from), span)
+            })
+            .collect();
+        self
+    }
+
     pub fn incomplete(mut self, incomplete: bool) -> SyntaxError {
         self.incomplete = incomplete;
         self

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 /// One token. Keywords follow the grammar's list; `not in` is two tokens.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[logos(skip r"[ \t\r\n]+")]
+#[logos(skip r"[ \t\r\n\u{FEFF}]+")]
 pub enum Token {
     #[token("game")]
     Game,
@@ -62,7 +62,7 @@ pub enum Token {
     /// A string that the line ends before closing.
     #[regex(r#""([^"\\\r\n]|\\[^\r\n])*"#)]
     OpenString,
-    #[regex(r"#[^\n]*", allow_greedy = true)]
+    #[regex(r"#[^\r\n]*", allow_greedy = true)]
     Comment,
 
     #[token("(")]

@@ -34,21 +34,56 @@ use super::span::{SourceId, Span};
 #[grammar = "grammar/rules.pest"]
 pub struct GrammarParser;
 
-/// Parses a whole rule file (or one REPL entry).
+/// Parses a whole rule file (or one REPL entry). A large text is parsed a
+/// group of statements at a time, so that pest's pair queue (some 50 bytes
+/// per byte of input) stays proportional to a group, not to the file.
 pub fn parse(src: &str, source: SourceId) -> Result<Program, SyntaxError> {
-    let mut pairs =
-        GrammarParser::parse(Rule::program, src).map_err(|e| error::from_pest(src, source, e))?;
+    let starts = scan_statements(src, source)?;
+    let mut stmts = Vec::new();
+    let mut from = 0;
+    for &at in &starts {
+        if at - from >= CHUNK {
+            stmts.extend(parse_chunk(&src[from..at], from, source)?);
+            from = at;
+        }
+    }
+    stmts.extend(parse_chunk(&src[from..], from, source)?);
+    Ok(Program { stmts })
+}
+
+/// Smallest group of statements parsed at once in a large text.
+const CHUNK: usize = 256 << 10;
+
+/// Bytes pest and the builder need per byte of one group, about.
+const PARSE_BYTES_PER_BYTE: usize = 120;
+
+/// Parses `text`, which starts at byte `offset` of the source.
+fn parse_chunk(text: &str, offset: usize, source: SourceId) -> Result<Vec<Stmt>, SyntaxError> {
+    let whole = Span::new(source, offset, offset + text.len());
+    if let Err(d) = crate::budget::check_grow(text.len() * PARSE_BYTES_PER_BYTE, whole) {
+        // The first statement of the group: the group alone, or with what
+        // earlier groups hold, does not fit.
+        return Err(SyntaxError::new(
+            "the text is too large to parse within the memory limit",
+            Span::new(source, offset, offset + text.len().min(1)),
+            "parsing stopped at this statement",
+        )
+        .with_help(d.message));
+    }
+    let mut pairs = GrammarParser::parse(Rule::program, text)
+        .map_err(|e| error::from_pest(text, source, e).shifted(offset))?;
     let program = pairs.next().expect("pest yields the program pair");
     let builder = Builder {
         source,
+        offset,
         depth: std::cell::Cell::new(0),
+        weight: std::cell::Cell::new(0),
     };
-    let stmts = program
+    program
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| builder.stmt(p))
-        .collect::<Result<_, _>>()?;
-    Ok(Program { stmts })
+        .collect()
 }
 
 type Res<T> = Result<T, SyntaxError>;
@@ -155,16 +190,85 @@ fn binary(op: BinaryOp, op_span: Span, lhs: Expr, rhs: Expr) -> Expr {
 /// threads, and the `deep_nesting` test checks the limit fits there).
 pub const MAX_DEPTH: usize = 100;
 
+/// How many operators (binary, prefix, postfix) may nest in one expression,
+/// counted over the open levels: a chain `1 + 1 + ... + 1` is a tree as
+/// deep as it is long, and lowering, compiling and evaluating recurse on
+/// that depth. Past this the text is refused with a located error.
+pub const MAX_OPERATORS: usize = 10_000;
+
+/// Brackets deeper than the expressions may nest are refused before pest
+/// runs (pest recurses on them, a few KiB of stack each).
+const MAX_BRACKETS: usize = MAX_DEPTH + 10;
+
+/// Where the top-level statements starting a line begin (a statement
+/// keyword at column 0, outside brackets), to cut a large text at; refuses
+/// brackets nested past [`MAX_BRACKETS`] (outside strings and comments), at
+/// the first bracket too deep, before pest recurses on them.
+fn scan_statements(src: &str, source: SourceId) -> Result<Vec<usize>, SyntaxError> {
+    const KEYWORDS: [&[u8]; 5] = [b"game", b"fn", b"let", b"assert", b"print"];
+    let bytes = src.as_bytes();
+    let mut starts = Vec::new();
+    let (mut depth, mut i) = (0usize, 0);
+    let mut line_start = true;
+    while i < bytes.len() {
+        if line_start && depth == 0 {
+            let rest = &bytes[i..];
+            let starts_statement = KEYWORDS.iter().any(|k| {
+                rest.starts_with(k)
+                    && !rest
+                        .get(k.len())
+                        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80)
+            });
+            if starts_statement && i > 0 {
+                starts.push(i);
+            }
+        }
+        line_start = false;
+        match bytes[i] {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_BRACKETS {
+                    return Err(too_deep(Span::new(source, i, i + 1)));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' | b'\r' => line_start = true,
+            b'#' => {
+                while i + 1 < bytes.len() && !matches!(bytes[i + 1], b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                while i + 1 < bytes.len() && !matches!(bytes[i + 1], b'"' | b'\n' | b'\r') {
+                    i += if bytes[i + 1] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(starts)
+}
+
 struct Builder {
     source: SourceId,
+    /// Where the text being built starts in the source.
+    offset: usize,
     depth: std::cell::Cell<usize>,
+    /// Operators nesting over the open levels (see [`MAX_OPERATORS`]).
+    weight: std::cell::Cell<usize>,
 }
 
 impl Builder {
     /// The text of `p` without the whitespace pest skipped after its last
     /// token (a rule ending in a failed `x?` or `x*` keeps that whitespace).
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
-        Span::new(self.source, p.as_span().start(), end_of(p))
+        Span::new(
+            self.source,
+            self.offset + p.as_span().start(),
+            self.offset + end_of(p),
+        )
     }
 
     fn ident(&self, p: Pair<'_, Rule>) -> Ident {
@@ -444,12 +548,16 @@ impl Builder {
                     return Err(too_deep(self.span(&p)));
                 }
                 self.depth.set(depth);
-                let mut climber = Climber {
+                let toks: Vec<_> = p.into_inner().collect();
+                // Operands and operators alternate (prefix operators aside).
+                let before = self.add_operators(toks.len() / 2, &toks, 2)?;
+                let result = Climber {
                     builder: self,
-                    toks: p.into_inner().collect(),
+                    toks,
                     pos: 0,
-                };
-                let result = climber.climb(0);
+                }
+                .climb(0);
+                self.weight.set(before);
                 self.depth.set(depth - 1);
                 result
             }
@@ -458,7 +566,33 @@ impl Builder {
         }
     }
 
+    /// Opens `n` more operators, found every `stride` tokens of `toks`;
+    /// refuses past [`MAX_OPERATORS`], pointing at the token where the
+    /// limit is crossed. Returns the weight to restore afterwards.
+    fn add_operators(&self, n: usize, toks: &[Pair<'_, Rule>], stride: usize) -> Res<usize> {
+        let before = self.weight.get();
+        if before + n > MAX_OPERATORS {
+            let at = (stride * MAX_OPERATORS.saturating_sub(before) + 1).min(toks.len() - 1);
+            return Err(SyntaxError::new(
+                "expression too long",
+                self.span(&toks[at]),
+                format!("more than {MAX_OPERATORS} operators nest here"),
+            )
+            .with_help("split it with `let` or `fn` definitions, or sum a list: `sum([...])`"));
+        }
+        self.weight.set(before + n);
+        Ok(before)
+    }
+
     fn postfix(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let toks: Vec<_> = p.clone().into_inner().collect();
+        let before = self.add_operators(toks.len().saturating_sub(1), &toks, 1)?;
+        let result = self.postfix_chain(p);
+        self.weight.set(before);
+        result
+    }
+
+    fn postfix_chain(&self, p: Pair<'_, Rule>) -> Res<Expr> {
         let mut it = p.into_inner();
         let mut expr = self.expr(it.next().expect("primary"))?;
         for op in it {
@@ -1587,14 +1721,45 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             let src = format!("print {}1{}", "(".repeat(n), ")".repeat(n));
             assert!(parse(&src, SRC).is_err());
         }
-        // Long flat sequences do not recurse.
-        let src = format!("print {}1", "-".repeat(20_000));
-        assert!(parse(&src, SRC).is_ok());
-        let src = format!("print {}x", "not ".repeat(20_000));
-        assert!(parse(&src, SRC).is_ok());
-        let src = format!("print 0{}", " + 1".repeat(20_000));
-        assert!(parse(&src, SRC).is_ok());
-        let src = format!("print 0{}", " < 1".repeat(2_000));
-        assert!(parse(&src, SRC).is_ok());
+        // Long flat sequences do not recurse; up to MAX_OPERATORS of them
+        // nest (as a tree as deep as the chain is long).
+        let n = MAX_OPERATORS;
+        for src in [
+            format!("print {}1", "-".repeat(n)),
+            format!("print {}x", "not ".repeat(n)),
+            format!("print 0{}", " + 1".repeat(n)),
+            format!("print 0{}", " < 1".repeat(n / 2)),
+            format!("print x{}", "[0]".repeat(n)),
+            format!(
+                "print [{}1]",
+                format!("(1{}), ", " * 2".repeat(n / 2)).repeat(3)
+            ),
+        ] {
+            parse(&src, SRC).unwrap_or_else(|e| panic!("{}: {}", &src[..20], e.message));
+        }
+        for src in [
+            format!("print {}1", "-".repeat(2 * n + 2)),
+            format!("print 0{}", " + 1".repeat(n + 1)),
+            format!("print x{}", "[0]".repeat(n + 1)),
+            format!(
+                "print 1{} + (1{})",
+                " + 1".repeat(n / 2),
+                " * 2".repeat(n / 2)
+            ),
+        ] {
+            let e = parse(&src, SRC).unwrap_err();
+            assert_eq!(e.message, "expression too long", "{}", &src[..20]);
+        }
+        let src = format!("print 0{}", " + 1".repeat(100_000));
+        let e = parse(&src, SRC).unwrap_err();
+        assert_eq!(&src[e.span.start as usize..e.span.end as usize], "+");
+        assert_eq!(
+            e.span.start as usize,
+            "print 0".len() + 4 * MAX_OPERATORS + 1
+        );
+        // Brackets far too deep are refused before pest recurses on them.
+        let src = format!("print {}1{}", "[".repeat(1_000_000), "]".repeat(1_000_000));
+        let e = parse(&src, SRC).unwrap_err();
+        assert_eq!(e.message, "expression nested too deeply");
     }
 }

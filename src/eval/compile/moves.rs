@@ -263,7 +263,8 @@ impl<'f> Template<'f> {
         let width = self.bases.len();
         let mut coords = std::mem::take(&mut env.batch_buf);
         coords.clear();
-        let mut ks = Vec::with_capacity((b - a) as usize);
+        // Capped: a range of 10^18 options must reach the memory checks.
+        let mut ks = Vec::with_capacity(((b - a) as usize).min(1 << 16));
         'options: for k in a..b {
             env.set_local_int(slot, k);
             let start = coords.len();

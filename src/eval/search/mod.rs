@@ -285,6 +285,8 @@ impl SgSink {
                     self.scan_window(dense, first, stride, run.lo..run.hi)
                 }
                 None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
+                    let bytes = (run.hi.abs_diff(run.lo) as usize).saturating_mul(8);
+                    env.rt.check_memory(bytes, self.span)?;
                     self.slow.extend(run.lo..run.hi)
                 }
                 None => return Ok(false),

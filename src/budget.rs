@@ -1,0 +1,224 @@
+//! The memory budget: a counting global allocator (the system allocator
+//! plus one atomic counter of bytes in use), and the machine's memory, for
+//! the default limit. The evaluator compares the count with
+//! `Limits::max_memory` at its periodic checks (`Runtime::check_interrupt`)
+//! and before building a large value ([`check_grow`]), and stops with
+//! `grundy::out_of_memory` well before the allocator itself would fail
+//! (which aborts the process).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::syntax::Span;
+
+/// Bytes currently allocated by the whole process.
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+/// Most bytes in use at once so far.
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+/// The system allocator, counting.
+pub struct Counting;
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        IN_USE.fetch_sub(layout.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                IN_USE.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[inline]
+fn grew(bytes: usize) {
+    let now = IN_USE.fetch_add(bytes, Relaxed) + bytes;
+    if now > PEAK.load(Relaxed) {
+        PEAK.fetch_max(now, Relaxed);
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The memory limit of the text being run, for checks made where no
+/// runtime is at hand ([`check_grow`]).
+static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+pub fn set_limit(bytes: usize) {
+    LIMIT.store(bytes, Relaxed);
+}
+
+/// Before building a value of about `extra` bytes (a concatenation...):
+/// whether it fits in the limit of the text being run.
+pub fn check_grow(extra: usize, span: Span) -> Fallible<()> {
+    check(LIMIT.load(Relaxed), extra, span)
+}
+
+/// Whether `extra` more bytes fit under `limit`; the error names the
+/// expression at `span`.
+pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
+    let now = in_use();
+    if now.saturating_add(extra) <= limit {
+        return Ok(());
+    }
+    let default = match machine_memory() {
+        Some(m) => format!("{DEFAULT_SHARE}% of this machine's {}", human(m as usize)),
+        None => "4 GiB".to_string(),
+    };
+    let needs = if extra > 0 {
+        format!("{} more needed, {} in use", human(extra), human(now))
+    } else {
+        format!("{} in use", human(now))
+    };
+    Diag::new(
+        ErrorKind::OutOfMemory,
+        span,
+        format!("out of memory: the limit is {} ({needs})", human(limit)),
+    )
+    .label("stopped while computing this")
+    .help(format!(
+        "raise the limit with --max-memory SIZE (default: {default}), or compute something smaller"
+    ))
+    .err()
+}
+
+/// Bytes allocated now.
+pub fn in_use() -> usize {
+    IN_USE.load(Relaxed)
+}
+
+/// Most bytes allocated at once since the start.
+pub fn peak() -> usize {
+    PEAK.load(Relaxed)
+}
+
+/// The machine's memory: the smaller of physical memory and a cgroup
+/// limit, if either can be read (Linux).
+pub fn machine_memory() -> Option<u64> {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    match (total, cgroup) {
+        (Some(t), Some(c)) => Some(t.min(c)),
+        (t, c) => t.or(c),
+    }
+}
+
+/// Share of the machine's memory allowed by default, in percent.
+pub const DEFAULT_SHARE: u64 = 70;
+
+/// The default `--max-memory`: [`DEFAULT_SHARE`] of the machine's memory,
+/// or 4 GiB when it cannot be read.
+pub fn default_limit() -> usize {
+    machine_memory()
+        .map(|m| m / 100 * DEFAULT_SHARE)
+        .unwrap_or(4 << 30)
+        .try_into()
+        .unwrap_or(usize::MAX)
+}
+
+/// A size in bytes for people: `1.5 GiB`, `300 MiB`.
+pub fn human(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut x = bytes as f64;
+    let mut unit = 0;
+    while x >= 1024.0 && unit < UNITS.len() - 1 {
+        x /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else if x < 10.0 {
+        format!("{x:.1} {}", UNITS[unit])
+    } else {
+        format!("{x:.0} {}", UNITS[unit])
+    }
+}
+
+/// Parses `--max-memory`: bytes, or a number with K, M, G or T (powers
+/// of 1024; `KiB`, `MB`... are read the same way).
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let num: f64 = num
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (say 4G, 512M or 1000000)"))?;
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches(['B', 'I'])
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("`{text}`: unknown unit (use K, M, G or T)")),
+    };
+    let bytes = num * (1u64 << shift) as f64;
+    if !(1.0..=usize::MAX as f64).contains(&bytes) {
+        return Err(format!("`{text}` is not a usable size"));
+    }
+    Ok(bytes as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_in_powers_of_1024() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("4K"), Ok(4096));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size("2 gb"), Ok(2 << 30));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3X").is_err());
+        assert!(parse_size("0").is_err());
+        assert_eq!(human(3 << 29), "1.5 GiB");
+    }
+
+    #[test]
+    fn the_counter_follows_allocations() {
+        // Other tests allocate concurrently: only a lower bound holds.
+        let v: Vec<u8> = Vec::with_capacity(64 << 20);
+        assert!(in_use() >= 64 << 20);
+        assert!(peak() >= 64 << 20);
+        drop(v);
+    }
+}

@@ -22,6 +22,8 @@ pub enum Tag {
     List(u32),
     Set(u32),
     Tuple(u32),
+    /// A set of integers from 0 to 63, as one coordinate: its bit mask.
+    Bits,
 }
 
 impl Tag {
@@ -34,6 +36,7 @@ impl Tag {
             Tag::List(n) => (3, n),
             Tag::Set(n) => (4, n),
             Tag::Tuple(n) => (5, n),
+            Tag::Bits => (6, 0),
         };
         (kind | (n << 3)) as Shape
     }
@@ -45,13 +48,14 @@ impl Tag {
             2 => Tag::Bool,
             3 => Tag::List(n),
             4 => Tag::Set(n),
+            6 => Tag::Bits,
             _ => Tag::Tuple(n),
         }
     }
 
     fn width(self) -> usize {
         match self {
-            Tag::Int | Tag::Bool => 1,
+            Tag::Int | Tag::Bool | Tag::Bits => 1,
             Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,
         }
     }
@@ -140,6 +144,25 @@ impl Key {
         (self.n_args > 0).then(|| Tag::from_code(self.shape & 0xff))
     }
 
+    /// Turns a last argument kept as a bit mask into the ascending list of
+    /// its items (`sorted(set)`); false if they do not fit.
+    pub fn bits_to_list(&mut self) -> bool {
+        if self.last_tag() != Some(Tag::Bits) {
+            return false;
+        }
+        self.len -= 1;
+        let mut mask = self.coords[self.len as usize] as u64;
+        let n = mask.count_ones();
+        while mask != 0 {
+            if !self.push_coord(mask.trailing_zeros() as i64) {
+                return false;
+            }
+            mask &= mask - 1;
+        }
+        self.set_last_tag(Tag::List(n));
+        true
+    }
+
     /// Replaces the tag of the last argument (same width).
     pub fn set_last_tag(&mut self, tag: Tag) {
         self.shape = (self.shape & !0xff) | tag.code();
@@ -180,7 +203,14 @@ impl Key {
             Value::Int(n) => return self.push_int(*n),
             Value::Bool(b) => return self.push_coord(*b as i64) && self.push_tag(Tag::Bool),
             Value::List(xs) => (Tag::List(xs.len() as u32), xs),
-            Value::Set(xs) => (Tag::Set(xs.len() as u32), xs),
+            Value::Set(xs) => {
+                // A set of small integers is one coordinate, its bit mask:
+                // board games keep their free cells in one.
+                if let Some(mask) = bit_mask(xs) {
+                    return self.push_coord(mask as i64) && self.push_tag(Tag::Bits);
+                }
+                (Tag::Set(xs.len() as u32), xs)
+            }
             Value::Tuple(xs) => (Tag::Tuple(xs.len() as u32), xs),
             _ => return false,
         };
@@ -255,10 +285,29 @@ impl Key {
                 Tag::List(n) => Value::list(ints(n)),
                 Tag::Set(n) => Value::Set(Rc::new(ints(n))),
                 Tag::Tuple(n) => Value::tuple(ints(n)),
+                Tag::Bits => Value::Set(Rc::new(bits_of(self.coords[at] as u64))),
             });
             at += tag.width();
         }
     }
+}
+
+/// The bit mask of a set whose items are all integers from 0 to 63.
+pub fn bit_mask(items: &[Value]) -> Option<u64> {
+    items.iter().try_fold(0u64, |m, x| match x {
+        Value::Int(n) if (0..64).contains(n) => Some(m | 1 << n),
+        _ => None,
+    })
+}
+
+/// The items of a bit mask, ascending.
+fn bits_of(mut mask: u64) -> Vec<Value> {
+    let mut out = Vec::with_capacity(mask.count_ones() as usize);
+    while mask != 0 {
+        out.push(Value::Int(mask.trailing_zeros() as i64));
+        mask &= mask - 1;
+    }
+    out
 }
 
 /// `shape` with one more argument of kind `tag`; `None` past `MAX_ARGS`

@@ -270,6 +270,23 @@ impl Compiler<'_> {
                 Some(Box::new(move |l| x(l).map(|b| !b)))
             }
             IrKind::Binary { op, lhs, rhs, .. } => match op {
+                BinaryOp::In | BinaryOp::NotIn => {
+                    // An integer in a list, set or tuple held in a local.
+                    let (item, slot) = (self.operand(lhs)?, local_slot(rhs)?);
+                    let negate = *op == BinaryOp::NotIn;
+                    Some(Box::new(move |x: &L| {
+                        let v = item.eval(x)?;
+                        let found = match x.items(slot) {
+                            Some((_, xs)) => xs.contains(&v),
+                            None => match x.value(slot)? {
+                                Value::Set(xs) => xs.binary_search(&Value::Int(v)).is_ok(),
+                                Value::List(xs) | Value::Tuple(xs) => xs.contains(&Value::Int(v)),
+                                _ => return None,
+                            },
+                        };
+                        Some(found != negate)
+                    }))
+                }
                 BinaryOp::And | BinaryOp::Or => {
                     let (l, r) = (self.bool_expr(lhs)?, self.bool_expr(rhs)?);
                     let want = *op == BinaryOp::Or;

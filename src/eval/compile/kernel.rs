@@ -74,6 +74,7 @@ impl KeyFrame {
                 Tag::List(n) => (n as usize, Some(Seq::List)),
                 Tag::Tuple(n) => (n as usize, Some(Seq::Tuple)),
                 Tag::Set(n) => (n as usize, Some(Seq::Set)),
+                Tag::Bits => return None,
                 Tag::Bool => return None,
             };
             f.slots[base + j] = (at as u8, len as u8, seq);

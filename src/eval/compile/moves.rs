@@ -673,6 +673,18 @@ impl Compiler<'_> {
                 })
             }
             IrKind::CallBuiltin {
+                builtin: Builtin::Remove | Builtin::Insert,
+                ..
+            } if self.set_mask(e).is_some() => {
+                let mask = self.set_mask(e).expect("checked");
+                Box::new(move |env, key| {
+                    Ok(match mask(env) {
+                        Some(m) => key.push_coord(m as i64) && key.push_tag(Tag::Bits),
+                        None => false,
+                    })
+                })
+            }
+            IrKind::CallBuiltin {
                 builtin: Builtin::Sorted,
                 args,
             } => {
@@ -681,6 +693,9 @@ impl Compiler<'_> {
                     let start = key.len();
                     if !inner(env, key)? {
                         return Ok(false);
+                    }
+                    if key.last_tag() == Some(Tag::Bits) {
+                        return Ok(key.bits_to_list()); // ascending already
                     }
                     let n = match key.last_tag() {
                         Some(Tag::List(n) | Tag::Set(n) | Tag::Tuple(n)) => n,
@@ -704,6 +719,48 @@ impl Compiler<'_> {
                     Ok(key.push_value(&v))
                 })
             }
+        }
+    }
+}
+
+/// Code for the bit mask of a set of small integers, without building the
+/// set: `None` at run time when it is not one (the value path decides).
+type MaskCode = Box<dyn Fn(&Env) -> Option<u64>>;
+
+impl Compiler<'_> {
+    /// `remove(...)`/`insert(...)` chains on a set held in a local, as the
+    /// bit mask of the result (`Tag::Bits`): a move on a board of cells
+    /// then allocates nothing per option.
+    pub(crate) fn set_mask(&self, e: &IrExpr) -> Option<MaskCode> {
+        match &e.kind {
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Some(Box::new(move |env| match env.local(slot) {
+                    Value::Set(xs) => bit_mask(xs),
+                    _ => None,
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Remove | Builtin::Insert),
+                args,
+            } => {
+                let inner = self.set_mask(&args[0])?;
+                let item: IntCode = self.int_expr(&args[1])?;
+                let insert = *b == Builtin::Insert;
+                Some(Box::new(move |env| {
+                    let m = inner(env)?;
+                    let v = item(env.frame())?;
+                    let in_range = (0..64).contains(&v);
+                    match (insert, in_range) {
+                        (true, true) => Some(m | 1 << v),
+                        (false, true) => Some(m & !(1 << v)),
+                        // Removing an integer the set cannot hold: no change.
+                        (false, false) => Some(m),
+                        (true, false) => None,
+                    }
+                }))
+            }
+            _ => None,
         }
     }
 }

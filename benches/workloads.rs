@@ -585,11 +585,15 @@ fn run() -> Result<bool, String> {
             Sizes::Large => (w.large_n, w.large_line),
         };
         let game = root.join("benches").join(format!("{}.game", w.name));
+        // W6 at its large size stores 2 * 10^8 positions, past the
+        // default state limit.
         let g_args: Vec<OsString> = vec![
             "run".into(),
             game.into_os_string(),
             "--set".into(),
             format!("N={n}").into(),
+            "--max-states".into(),
+            "1000000000".into(),
         ];
         let b_prog = baselines.as_ref().map(|d| d.join(w.baseline));
         let b_args: Vec<OsString> = vec![n.to_string().into()];

@@ -191,6 +191,26 @@ pub(crate) struct SingleMove {
     pub varies: Option<usize>,
 }
 
+/// The only binding of a move when it names one integer of a range: its
+/// slot, the range's bounds and whether the end is included.
+fn only_range(m: &IrMove) -> Option<(Slot, &IrExpr, &IrExpr, bool)> {
+    let [b] = &m.bindings[..] else {
+        return None;
+    };
+    let IrPattern::Slot { slot, .. } = b.pattern else {
+        return None;
+    };
+    let IrKind::Range {
+        start,
+        end,
+        inclusive,
+    } = &b.iterable.kind
+    else {
+        return None;
+    };
+    Some((slot, start, end, *inclusive))
+}
+
 /// The integers of a literal whose items are all integer constants.
 fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
     xs.iter()
@@ -254,20 +274,7 @@ impl Compiler<'_> {
 
     /// A take-and-break run (`SumRunMove`), if the move has that form.
     fn sum_run_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
-        let [b] = &m.bindings[..] else {
-            return None;
-        };
-        let IrPattern::Slot { slot, .. } = b.pattern else {
-            return None;
-        };
-        let IrKind::Range {
-            start,
-            end,
-            inclusive,
-        } = &b.iterable.kind
-        else {
-            return None;
-        };
+        let (slot, start, end, inclusive) = only_range(m)?;
         if m.guard.as_ref().is_some_and(|g| mentions(g, slot)) {
             return None;
         }
@@ -288,7 +295,7 @@ impl Compiler<'_> {
         Some(KernelMove::SumRun(SumRunMove {
             lo: self.operand(start)?,
             hi: self.operand(end)?,
-            inclusive: *inclusive,
+            inclusive,
             guard: match &m.guard {
                 Some(e) => Some(self.bool_expr(e)?),
                 None => None,
@@ -407,18 +414,8 @@ impl Compiler<'_> {
                     args,
                 }))
             }
-            [b] if m.guard.is_none() => {
-                let IrPattern::Slot { slot, .. } = b.pattern else {
-                    return None;
-                };
-                let IrKind::Range {
-                    start,
-                    end,
-                    inclusive,
-                } = &b.iterable.kind
-                else {
-                    return None;
-                };
+            [_] if m.guard.is_none() => {
+                let (slot, start, end, inclusive) = only_range(m)?;
                 let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
                 for (i, a) in args.iter().enumerate() {
                     match self.affine_operand(a, slot) {
@@ -441,7 +438,7 @@ impl Compiler<'_> {
                     slot,
                     lo: self.operand(start)?,
                     hi: self.operand(end)?,
-                    inclusive: *inclusive,
+                    inclusive,
                     varies: match moving[..] {
                         [i] if per_option.is_empty() => varies_only(&bases, n_statics, i),
                         _ => None,

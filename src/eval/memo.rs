@@ -300,6 +300,29 @@ pub fn bit_mask(items: &[Value]) -> Option<u64> {
     })
 }
 
+/// The bit mask of the last set asked for (held, so that its address
+/// stays its own): the moves of one position ask about the same set again
+/// and again (`c in cells`, `remove(cells, c)`).
+#[derive(Default)]
+pub struct MaskCache {
+    last: std::cell::RefCell<Option<(Rc<Vec<Value>>, Option<u64>)>>,
+}
+
+impl MaskCache {
+    /// `bit_mask(xs)`, from the cache when `xs` is the set asked last.
+    pub fn mask(&self, xs: &Rc<Vec<Value>>) -> Option<u64> {
+        let mut last = self.last.borrow_mut();
+        match &*last {
+            Some((held, mask)) if Rc::ptr_eq(held, xs) => *mask,
+            _ => {
+                let mask = bit_mask(xs);
+                *last = Some((xs.clone(), mask));
+                mask
+            }
+        }
+    }
+}
+
 /// The items of a bit mask, ascending.
 fn bits_of(mut mask: u64) -> Vec<Value> {
     let mut out = Vec::with_capacity(mask.count_ones() as usize);

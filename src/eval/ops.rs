@@ -195,7 +195,16 @@ impl HelpBoxed for Box<Diag> {
 
 pub fn contains(container: &Value, item: &Value, span: Span) -> Fallible<bool> {
     match container {
-        Value::Set(xs) => Ok(xs.binary_search(item).is_ok()),
+        Value::Set(xs) => Ok(match item {
+            // Integers compared as integers: the commonest question, `c in cells`.
+            Value::Int(v) => xs
+                .binary_search_by(|x| match x {
+                    Value::Int(n) => n.cmp(v),
+                    other => other.cmp(item),
+                })
+                .is_ok(),
+            _ => xs.binary_search(item).is_ok(),
+        }),
         Value::List(xs) | Value::Tuple(xs) => Ok(xs.contains(item)),
         Value::Str(s) => match item {
             Value::Str(sub) => Ok(s.contains(&**sub)),

@@ -274,12 +274,23 @@ impl Compiler<'_> {
                     // An integer in a list, set or tuple held in a local.
                     let (item, slot) = (self.operand(lhs)?, local_slot(rhs)?);
                     let negate = *op == BinaryOp::NotIn;
+                    let cache = MaskCache::default();
                     Some(Box::new(move |x: &L| {
                         let v = item.eval(x)?;
                         let found = match x.items(slot) {
                             Some((_, xs)) => xs.contains(&v),
                             None => match x.value(slot)? {
-                                Value::Set(xs) => xs.binary_search(&Value::Int(v)).is_ok(),
+                                // A set of small integers: a bit of its mask.
+                                Value::Set(xs) if cache.mask(xs).is_some() => {
+                                    let m = cache.mask(xs).expect("checked");
+                                    (0..64).contains(&v) && (m >> v) & 1 == 1
+                                }
+                                Value::Set(xs) => xs
+                                    .binary_search_by(|x| match x {
+                                        Value::Int(n) => n.cmp(&v),
+                                        other => other.cmp(&Value::Int(v)),
+                                    })
+                                    .is_ok(),
                                 Value::List(xs) | Value::Tuple(xs) => xs.contains(&Value::Int(v)),
                                 _ => return None,
                             },

@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
-use super::memo::{bit_mask, int_shape, shape_push, Key, Shape, Tag, MAX_ARGS, MAX_COORDS};
+use super::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use super::ops;
 use super::query;
 use super::runtime::Env;

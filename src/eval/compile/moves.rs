@@ -735,8 +735,9 @@ impl Compiler<'_> {
         match &e.kind {
             IrKind::Local(slot) => {
                 let slot = *slot;
+                let cache = MaskCache::default();
                 Some(Box::new(move |env| match env.local(slot) {
-                    Value::Set(xs) => bit_mask(xs),
+                    Value::Set(xs) => cache.mask(xs),
                     _ => None,
                 }))
             }

@@ -305,8 +305,11 @@ pub fn bit_mask(items: &[Value]) -> Option<u64> {
 /// and again (`c in cells`, `remove(cells, c)`).
 #[derive(Default)]
 pub struct MaskCache {
-    last: std::cell::RefCell<Option<(Rc<Vec<Value>>, Option<u64>)>>,
+    last: std::cell::RefCell<Option<HeldMask>>,
 }
+
+/// A set and its bit mask (`None`: not a set of small integers).
+type HeldMask = (Rc<Vec<Value>>, Option<u64>);
 
 impl MaskCache {
     /// `bit_mask(xs)`, from the cache when `xs` is the set asked last.

@@ -316,6 +316,7 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
             move take_three(a in 0..=(n - 3) / 2) if n >= 3 -> Dawson(a) + Dawson(n - 3 - a)
         }
         game Sub(n) { move take(k in {1, 2, 5}) if k <= n -> Sub(n - k) }
+        game Two(n) { move cut(a in 0..n, b in 0..a) -> Two(a) + Two(b) }
         game Cram(free) {
             move across(i in free) if i + 3 in free -> Cram(remove(remove(free, i), i + 3))
         }
@@ -335,7 +336,11 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     );
     assert!(out.contains("game Sub: kernel"), "{out}");
     assert!(
-        out.contains("move take: option by option on a frame of integers"),
+        out.contains("move take: 3 options by integer code, one per item of the constant set, each read next to"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move cut: option by option on a frame of integers (a sum of 2 parts"),
         "{out}"
     );
     assert!(out.contains("game Cram: general path"), "{out}");

@@ -147,6 +147,15 @@ fn describe(k: &KernelMove) -> String {
             "a take-and-break run: each of the {} parts read with its own stride, values xored",
             r.parts.len()
         ),
+        KernelMove::Each(singles) => format!(
+            "{} options by integer code, one per item of the constant set{}",
+            singles.len(),
+            if singles.iter().all(|s| s.varies.is_some()) {
+                ", each read next to the position's own memo entry"
+            } else {
+                ""
+            }
+        ),
         KernelMove::Loop(l) => format!(
             "option by option on a frame of integers{}",
             match l.parts.len() {

@@ -127,6 +127,9 @@ pub(crate) enum KernelMove {
     Single(SingleMove),
     SumRun(SumRunMove),
     Loop(LoopMove),
+    /// `name(k in {1, 2, 5}) if guard -> G(args)`: one single move per
+    /// item of the constant set, `k` put in (subtraction games).
+    Each(Vec<SingleMove>),
 }
 
 /// `name(k in lo..hi) if guard -> G(args_1) + G(args_2) + ...`, a
@@ -211,6 +214,52 @@ fn only_range(m: &IrMove) -> Option<(Slot, &IrExpr, &IrExpr, bool)> {
     Some((slot, start, end, *inclusive))
 }
 
+/// `e` with the local `slot` replaced by the constant `k`, for the forms
+/// integer code reads; `None` for any other.
+fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
+    let go = |x: &IrExpr| put_constant(x, slot, k);
+    let all = |xs: &[IrExpr]| xs.iter().map(go).collect::<Option<Vec<_>>>();
+    let kind = match &e.kind {
+        IrKind::Local(s) if *s == slot => IrKind::Const(Value::Int(k)),
+        IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) => e.kind.clone(),
+        IrKind::Unary(op, x) => IrKind::Unary(*op, Box::new(go(x)?)),
+        IrKind::Binary {
+            op,
+            op_span,
+            lhs,
+            rhs,
+        } => IrKind::Binary {
+            op: *op,
+            op_span: *op_span,
+            lhs: Box::new(go(lhs)?),
+            rhs: Box::new(go(rhs)?),
+        },
+        IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
+            builtin: *builtin,
+            args: all(args)?,
+        },
+        IrKind::CallFn { func, args } => IrKind::CallFn {
+            func: *func,
+            args: all(args)?,
+        },
+        IrKind::Position {
+            game,
+            statics,
+            args,
+        } => IrKind::Position {
+            game: *game,
+            statics: all(statics)?,
+            args: all(args)?,
+        },
+        IrKind::Index { target, index } => IrKind::Index {
+            target: Box::new(go(target)?),
+            index: Box::new(go(index)?),
+        },
+        _ => return None,
+    };
+    Some(IrExpr { kind, span: e.span })
+}
+
 /// The integers of a literal whose items are all integer constants.
 fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
     xs.iter()
@@ -268,8 +317,59 @@ impl Compiler<'_> {
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| self.simple_kernel_move(n_statics, m, args));
         simple
+            .or_else(|| self.each_move(game, n_statics, m))
             .or_else(|| self.sum_run_move(game, n_statics, m))
             .or_else(|| self.loop_move(game, n_statics, m))
+    }
+
+    /// A move over a small constant set of integers, unrolled into single
+    /// moves (`KernelMove::Each`), if each has a single move's form.
+    fn each_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+        let [b] = &m.bindings[..] else {
+            return None;
+        };
+        let IrPattern::Slot { slot, .. } = b.pattern else {
+            return None;
+        };
+        let items = match &b.iterable.kind {
+            IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
+                .iter()
+                .map(|x| match x {
+                    Value::Int(n) => Some(*n),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?,
+            IrKind::List(xs) | IrKind::Tuple(xs) => const_ints(xs)?,
+            IrKind::Set(xs) => {
+                let mut v = const_ints(xs)?;
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+            _ => return None,
+        };
+        if items.len() > 16 {
+            return None;
+        }
+        let mut singles = Vec::new();
+        for k in items {
+            let one = IrMove {
+                label: m.label.clone(),
+                bindings: Vec::new(),
+                guard: match &m.guard {
+                    Some(g) => Some(put_constant(g, slot, k)?),
+                    None => None,
+                },
+                result: put_constant(&m.result, slot, k)?,
+                span: m.span,
+            };
+            let args = self.same_game_args(game, n_statics, &one.result)?;
+            match self.simple_kernel_move(n_statics, &one, args)? {
+                KernelMove::Single(s) => singles.push(s),
+                _ => return None,
+            }
+        }
+        Some(KernelMove::Each(singles))
     }
 
     /// A take-and-break run (`SumRunMove`), if the move has that form.

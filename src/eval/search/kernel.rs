@@ -39,6 +39,16 @@ impl SgSink {
                     self.kernel_sum_run(env, (instance, inst), kernel, r, ints)?
                 }
                 KernelMove::Loop(l) => self.kernel_loop(env, (instance, inst), kernel, l, ints)?,
+                KernelMove::Each(singles) => {
+                    let mut done = true;
+                    for s in singles {
+                        done = self.kernel_single(env, (instance, inst), kernel, s, ints, at)?;
+                        if !done {
+                            break;
+                        }
+                    }
+                    done
+                }
             };
             if !done {
                 return Ok(false);

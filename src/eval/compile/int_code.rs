@@ -374,9 +374,19 @@ pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
 /// `body` with parameter `i` replaced by `args[i]`, for the integer forms
 /// `int_expr` understands; `None` for anything else.
 pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
-    let kind = match &body.kind {
-        IrKind::Const(v) => IrKind::Const(v.clone()),
-        IrKind::Local(s) => return args.get(*s as usize).cloned(),
+    map_locals(body, &|s| args.get(s as usize).cloned())
+}
+
+/// `e` with each local `s` replaced by `local(s)`, for the forms integer
+/// code reads (arithmetic, calls, positions, indexing); `None` for any other
+/// form or when `local` gives `None`.
+pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> Option<IrExpr> {
+    let go = |x: &IrExpr| map_locals(x, local);
+    let all = |xs: &[IrExpr]| xs.iter().map(go).collect::<Option<Vec<_>>>();
+    let kind = match &e.kind {
+        IrKind::Local(s) => return local(*s),
+        IrKind::Const(_) | IrKind::Global(_) => e.kind.clone(),
+        IrKind::Unary(op, x) => IrKind::Unary(*op, Box::new(go(x)?)),
         IrKind::Binary {
             op,
             op_span,
@@ -385,27 +395,31 @@ pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
         } => IrKind::Binary {
             op: *op,
             op_span: *op_span,
-            lhs: Box::new(substitute(lhs, args)?),
-            rhs: Box::new(substitute(rhs, args)?),
+            lhs: Box::new(go(lhs)?),
+            rhs: Box::new(go(rhs)?),
         },
-        IrKind::CallBuiltin { builtin, args: xs } => IrKind::CallBuiltin {
+        IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
             builtin: *builtin,
-            args: xs
-                .iter()
-                .map(|x| substitute(x, args))
-                .collect::<Option<_>>()?,
+            args: all(args)?,
         },
-        IrKind::CallFn { func, args: xs } => IrKind::CallFn {
+        IrKind::CallFn { func, args } => IrKind::CallFn {
             func: *func,
-            args: xs
-                .iter()
-                .map(|x| substitute(x, args))
-                .collect::<Option<_>>()?,
+            args: all(args)?,
+        },
+        IrKind::Position {
+            game,
+            statics,
+            args,
+        } => IrKind::Position {
+            game: *game,
+            statics: all(statics)?,
+            args: all(args)?,
+        },
+        IrKind::Index { target, index } => IrKind::Index {
+            target: Box::new(go(target)?),
+            index: Box::new(go(index)?),
         },
         _ => return None,
     };
-    Some(IrExpr {
-        kind,
-        span: body.span,
-    })
+    Some(IrExpr { kind, span: e.span })
 }

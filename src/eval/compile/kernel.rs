@@ -214,50 +214,16 @@ fn only_range(m: &IrMove) -> Option<(Slot, &IrExpr, &IrExpr, bool)> {
     Some((slot, start, end, *inclusive))
 }
 
-/// `e` with the local `slot` replaced by the constant `k`, for the forms
-/// integer code reads; `None` for any other.
+/// `e` with the local `slot` replaced by the constant `k`.
 fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
-    let go = |x: &IrExpr| put_constant(x, slot, k);
-    let all = |xs: &[IrExpr]| xs.iter().map(go).collect::<Option<Vec<_>>>();
-    let kind = match &e.kind {
-        IrKind::Local(s) if *s == slot => IrKind::Const(Value::Int(k)),
-        IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) => e.kind.clone(),
-        IrKind::Unary(op, x) => IrKind::Unary(*op, Box::new(go(x)?)),
-        IrKind::Binary {
-            op,
-            op_span,
-            lhs,
-            rhs,
-        } => IrKind::Binary {
-            op: *op,
-            op_span: *op_span,
-            lhs: Box::new(go(lhs)?),
-            rhs: Box::new(go(rhs)?),
-        },
-        IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
-            builtin: *builtin,
-            args: all(args)?,
-        },
-        IrKind::CallFn { func, args } => IrKind::CallFn {
-            func: *func,
-            args: all(args)?,
-        },
-        IrKind::Position {
-            game,
-            statics,
-            args,
-        } => IrKind::Position {
-            game: *game,
-            statics: all(statics)?,
-            args: all(args)?,
-        },
-        IrKind::Index { target, index } => IrKind::Index {
-            target: Box::new(go(target)?),
-            index: Box::new(go(index)?),
-        },
-        _ => return None,
-    };
-    Some(IrExpr { kind, span: e.span })
+    map_locals(e, &|s| {
+        let kind = if s == slot {
+            IrKind::Const(Value::Int(k))
+        } else {
+            IrKind::Local(s)
+        };
+        Some(IrExpr { kind, span: e.span })
+    })
 }
 
 /// The integers of a literal whose items are all integer constants.

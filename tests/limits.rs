@@ -327,3 +327,23 @@ fn grundy_test_times_out_each_file_and_goes_on() {
     assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
     assert!(stderr.contains("grundy::timeout"), "{stderr}");
 }
+
+#[test]
+fn the_state_limit_counts_positions_waiting_on_the_search_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each position's only option is a new one: nothing is ever stored
+    // with a value, so only the positions waiting on the stack count.
+    for text in [
+        "game I(n) { move up -> I(n + 1) }\nprint sg(I(0))\n",
+        "game I(n) { move up -> I(n + 1) }\nprint sg(misere(I(0) + I(5)))\n",
+    ] {
+        let file = write(dir.path(), "walk.game", text);
+        let (code, _, err) = run(&file, &["--max-states", "20000"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("grundy::too_many_states"), "{err}");
+        assert!(
+            err.contains("more than 20000 positions stored or waiting"),
+            "{err}"
+        );
+    }
+}

@@ -373,6 +373,7 @@ impl Search {
             if !self.pending.is_empty() {
                 self.stack
                     .extend(self.pending.drain(..).map(|k| (k, false)));
+                env.rt.check_states(self.stack.len(), span, "a compound")?;
                 continue;
             }
             let v = if top[KIND] == MISERE && self.ranges.is_empty() {

@@ -222,12 +222,20 @@ impl Runtime {
     pub fn count_stored(&self, span: Span, name: &str) -> Fallible<()> {
         let n = self.stored.get() + 1;
         self.stored.set(n);
+        self.check_states(0, span, name)
+    }
+
+    /// The state limit counts the positions a search holds on its stack
+    /// (`stacked`, waiting for their values) with those stored: a game
+    /// that walks away from its start hits it too.
+    pub fn check_states(&self, stacked: usize, span: Span, name: &str) -> Fallible<()> {
+        let n = self.stored.get().saturating_add(stacked);
         if n > self.limits.max_states {
             return Diag::new(
                 ErrorKind::TooManyStates,
                 span,
                 format!(
-                    "state space too large: more than {} positions stored (while searching {name})",
+                    "state space too large: more than {} positions stored or waiting (while searching {name})",
                     self.limits.max_states
                 ),
             )

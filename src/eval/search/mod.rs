@@ -579,6 +579,7 @@ fn run_search(
                 expanded: false,
                 at: None,
             }));
+            env.rt.check_states(stack.len(), span, &inst.name)?;
         }
     }
     Ok(last)

@@ -348,3 +348,72 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     // Shifts are integer code too.
     assert!(out.contains("game Half: kernel"), "{out}");
 }
+
+#[test]
+fn explain_from_the_command_line_and_for_one_game() {
+    let dir = std::env::temp_dir().join(format!("grundy-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("heap.game");
+    std::fs::write(
+        &file,
+        "game Heap(n) where n >= 0 { move take(k in 0..n) -> Heap(k) }\nprint sg(Heap(3))\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["run", "--explain"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The explanation comes first, then the file's own output.
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "game Heap: kernel (positions of integers are searched on frames of integers, options read from the dense memo table)",
+            "  where: integer code",
+            "  move take: a run read next to the position's own memo entry (one argument changes)",
+            "3",
+        ]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+
+    let mut session = Session::new(Limits::default());
+    let r = session.run(
+        "one",
+        "game Heap(n) where n >= 0 { move take(k in 0..n) -> Heap(k) }
+         game Two(a, b) = Heap(a) + Heap(b)",
+        &mut Vec::new(),
+    );
+    assert!(r.ok());
+    assert_eq!(
+        session.explain(Some("Two")).unwrap(),
+        "game Two: an alias, expanded where it is used\n"
+    );
+    assert_eq!(
+        session.explain(Some("Nope")).unwrap_err(),
+        "no game named `Nope`"
+    );
+    assert!(session
+        .explain(None)
+        .unwrap()
+        .starts_with("game Heap: kernel"));
+}
+
+#[test]
+fn memo_histogram_of_a_game_and_of_a_wrong_value() {
+    let out = run(
+        "game Heap(n) where n >= 0 { move take(k in 0..n) -> Heap(k) }
+        print sg(Heap(4))
+        print memo_histogram(Heap)
+        print memo_histogram(Heap(0))
+        print memo_histogram(3)",
+        true,
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    // Heap(0..=4) are stored, one of each value.
+    assert_eq!(lines[..3], ["4", "[1, 1, 1, 1, 1]", "[1, 1, 1, 1, 1]"]);
+    assert!(
+        lines[3].contains("expected a game, a position or a compound"),
+        "{out}"
+    );
+}

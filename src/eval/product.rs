@@ -154,14 +154,6 @@ impl ProductTables {
         }
         h
     }
-
-    pub fn len(&self) -> usize {
-        self.memo.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
-    }
 }
 
 fn parts_into_sum(parts: Vec<Game>) -> Game {

@@ -99,18 +99,7 @@ pub fn moves_html(moves: &[&MoveRecord]) -> String {
     let in_sum = moves.iter().any(|m| m.component > 0);
     let mut h = String::from("<ul class=\"grundy-moves\">\n");
     for m in moves {
-        let mut label = m.label.to_string();
-        if !m.bindings.is_empty() {
-            let b: Vec<String> = m
-                .bindings
-                .iter()
-                .map(|(n, v)| format!("{n}={v:#}"))
-                .collect();
-            label = format!("{label}({})", b.join(", "));
-        }
-        if in_sum {
-            label = format!("[{}] {label}", m.component);
-        }
+        let label = show::move_label(m, in_sum);
         let body = format!(
             "<code>{}</code> &rarr; <code>{}</code> (sg {})",
             escape(&label),

@@ -260,6 +260,8 @@ mod tests {
     fn commands_without_arguments() {
         assert_eq!(ok(":reload"), Command::Reload);
         assert_eq!(ok("  :games  "), Command::Games);
+        assert_eq!(ok(":explain Heap"), Command::Explain(Some("Heap".into())));
+        assert_eq!(ok(":e"), Command::Explain(None));
         assert_eq!(ok(":clear"), Command::Clear);
         assert_eq!(ok(":timeout"), Command::Timeout(None));
         assert_eq!(ok(":timeout off"), Command::Timeout(Some(None)));

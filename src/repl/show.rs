@@ -34,25 +34,29 @@ pub fn pretty(v: &Value, color: bool) -> Option<String> {
 /// One move per line: a `*` for a winning move (to SG value 0), the
 /// component of a sum it is made in, label and bindings, the position it
 /// leads to, its SG value; columns aligned.
+/// A move as a listing names it: `take(k=3)`, with its component first
+/// (`[1] take(k=3)`) when the moves are those of a sum.
+pub fn move_label(m: &MoveRecord, in_sum: bool) -> String {
+    let mut label = m.label.to_string();
+    if !m.bindings.is_empty() {
+        let b: Vec<String> = m
+            .bindings
+            .iter()
+            .map(|(n, v)| format!("{n}={v:#}"))
+            .collect();
+        label = format!("{label}({})", b.join(", "));
+    }
+    if in_sum {
+        label = format!("[{}] {label}", m.component);
+    }
+    label
+}
+
 pub fn moves_text(moves: &[&MoveRecord], color: bool) -> String {
     let in_sum = moves.iter().any(|m| m.component > 0);
     let rows: Vec<[String; 3]> = moves
         .iter()
-        .map(|m| {
-            let mut label = m.label.to_string();
-            if !m.bindings.is_empty() {
-                let b: Vec<String> = m
-                    .bindings
-                    .iter()
-                    .map(|(n, v)| format!("{n}={v:#}"))
-                    .collect();
-                label = format!("{label}({})", b.join(", "));
-            }
-            if in_sum {
-                label = format!("[{}] {label}", m.component);
-            }
-            [label, m.to.to_string(), m.sg.to_string()]
-        })
+        .map(|m| [move_label(m, in_sum), m.to.to_string(), m.sg.to_string()])
         .collect();
     let width = |k: usize| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0);
     let (w0, w1, w2) = (width(0), width(1), width(2));

@@ -111,15 +111,9 @@ impl Locals for KeyFrame {
 pub(crate) struct Kernel {
     /// The key shape of a position of `n_params` integer arguments.
     pub shape: Shape,
+    /// How many integer arguments a position has.
     pub n_params: usize,
     pub moves: Vec<KernelMove>,
-}
-
-impl Kernel {
-    /// How many integer arguments a position has.
-    pub(crate) fn shape_args(&self) -> usize {
-        self.n_params
-    }
 }
 
 pub(crate) enum KernelMove {

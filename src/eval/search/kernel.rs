@@ -381,7 +381,7 @@ impl SgSink {
         if n_parts > MAX_PARTS {
             return Ok(false);
         }
-        let n = kernel.shape_args();
+        let n = kernel.n_params;
         let mut bases = [[0i64; MAX_ARGS as usize]; MAX_PARTS];
         for (out, (part, coefs)) in bases.iter_mut().zip(&m.parts) {
             for (x, base) in out.iter_mut().zip(part) {
@@ -580,7 +580,7 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
-        let n = kernel.shape_args();
+        let n = kernel.n_params;
         let mut x = 0;
         let mut known = true;
         // Part by part: an argument the general path must compute sends the

@@ -342,8 +342,54 @@ fn the_state_limit_counts_positions_waiting_on_the_search_stack() {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("grundy::too_many_states"), "{err}");
         assert!(
-            err.contains("more than 20000 positions stored or waiting"),
+            err.contains("more than 2500 positions waiting on the search stack"),
             "{err}"
         );
+        let flat = err.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("1/8 of --max-states 20000"), "{err}");
     }
+}
+
+#[test]
+fn a_position_with_billions_of_options_stops_at_the_waiting_limit() {
+    // Every option of the start is new, and there are 4 * 10^9 of them: the
+    // search must stop while listing them, not after.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "wide.game",
+        "game Big(a, b, c, d) where a >= 0 and b >= 0 and c >= 0 and d >= 0 {\n\
+         \x20   move ta(k in 1..=a) -> Big(a - k, b, c, d)\n\
+         \x20   move tb(k in 1..=b) -> Big(a, b - k, c, d)\n\
+         \x20   move tc(k in 1..=c) -> Big(a, b, c - k, d)\n\
+         \x20   move td(k in 1..=d) -> Big(a, b, c, d - k)\n\
+         }\n\
+         print sg(Big(1000000000, 1000000000, 1000000000, 1000000000))\n",
+    );
+    let (code, _, err) = run(&file, &["--max-states", "80000"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("grundy::too_many_states"), "{err}");
+    assert!(
+        err.contains("more than 10000 positions waiting on the search stack"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_stored_limit_says_what_memory_it_stands_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "table.game",
+        "game H(n) where n >= 0 { move take(k in 1..=n) -> H(n - k) }\n\
+         print [sg(H(n)) for n in 0..50000]\n",
+    );
+    let (code, _, err) = run(&file, &["--max-states", "20000"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("more than 20000 positions stored or waiting"),
+        "{err}"
+    );
+    let flat = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("stands for up to about 1.5 MiB"), "{err}");
 }

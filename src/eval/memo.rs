@@ -121,6 +121,10 @@ impl Key {
         &mut self.coords[start..self.len as usize]
     }
 
+    pub fn n_args(&self) -> u8 {
+        self.n_args
+    }
+
     pub fn shape(&self) -> Shape {
         self.shape
     }

@@ -15,11 +15,13 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
+use super::memo::Key;
 use super::query::game_options;
 use super::runtime::Env;
 use super::search::{loop_diag, sg_of_game};
-use super::value::{Compound, CompoundKind, Game};
+use super::value::{Compound, CompoundKind, Game, InstanceId, Position};
 use crate::diag::Fallible;
 use crate::syntax::Span;
 
@@ -44,6 +46,9 @@ const HYPERGRAPH: u32 = 4;
 #[derive(Default)]
 pub struct ProductTables {
     atom_ids: FxHashMap<Game, u32>,
+    /// Positions whose arguments flatten, by instance and key: a query
+    /// finds its components' atoms without building them as games.
+    position_ids: FxHashMap<PositionKey, u32>,
     atoms: Vec<Atom>,
     edges: Vec<Rc<Vec<Vec<usize>>>>,
     memo: FxHashMap<Box<[u32]>, u64>,
@@ -59,19 +64,68 @@ struct Atom {
     sg: Option<u64>,
 }
 
+/// `[instance, shape, n_args, coords...]` of a position with a flat key.
+type PositionKey = SmallVec<[i64; 8]>;
+
+fn position_key(instance: InstanceId, key: &Key) -> Option<PositionKey> {
+    if key.generic.is_some() {
+        return None;
+    }
+    let mut k = PositionKey::new();
+    k.extend([instance.0 as i64, key.shape() as i64, key.n_args() as i64]);
+    k.extend_from_slice(key.coords());
+    Some(k)
+}
+
 impl ProductTables {
     fn intern(&mut self, g: &Game) -> u32 {
+        if let Game::Position(p) = g {
+            let key = Key::from_args(&p.args);
+            if let Some(k) = position_key(p.instance, &key) {
+                return self.intern_flat(k, || g.clone());
+            }
+        }
         if let Some(&id) = self.atom_ids.get(g) {
             return id;
         }
+        let id = self.push_atom(g.clone());
+        self.atom_ids.insert(g.clone(), id);
+        id
+    }
+
+    /// The atom of the position `key` of `instance`, built as a game only
+    /// the first time.
+    pub fn intern_position(&mut self, instance: InstanceId, name: &Rc<str>, key: &Key) -> u32 {
+        let make = || {
+            Game::Position(Position {
+                instance,
+                name: name.clone(),
+                args: key.to_args(),
+            })
+        };
+        match position_key(instance, key) {
+            Some(k) => self.intern_flat(k, make),
+            None => self.intern(&make()),
+        }
+    }
+
+    fn intern_flat(&mut self, k: PositionKey, game: impl FnOnce() -> Game) -> u32 {
+        if let Some(&id) = self.position_ids.get(&k) {
+            return id;
+        }
+        let id = self.push_atom(game());
+        self.position_ids.insert(k, id);
+        id
+    }
+
+    fn push_atom(&mut self, game: Game) -> u32 {
         let id = self.atoms.len() as u32;
         self.atoms.push(Atom {
-            game: g.clone(),
+            game,
             options: None,
             canonical: None,
             sg: None,
         });
-        self.atom_ids.insert(g.clone(), id);
         id
     }
 
@@ -237,42 +291,62 @@ fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
     Ok(v)
 }
 
-/// The key of a compound value, its parts canonical.
-fn root_key(env: &mut Env, c: &Compound, span: Span) -> Fallible<Vec<u32>> {
-    let (code, counter) = env.rt.product.borrow_mut().kind_code(&c.kind);
-    let mut key = vec![code, counter, c.parts.len() as u32];
-    let mut atoms = Vec::new();
-    for p in &c.parts {
-        atoms.clear();
-        env.rt.product.borrow_mut().flatten(p, &mut atoms);
-        for &a in &atoms {
-            ensure_options(env, a, span)?;
-        }
-        let t = env.rt.product.borrow();
-        atoms.retain(|&a| !t.is_terminal(a));
-        atoms.sort_unstable();
-        key.push(atoms.len() as u32);
-        key.extend_from_slice(&atoms);
+/// Appends a part to a root key: its atoms (in any order), canonical.
+fn push_part(env: &mut Env, key: &mut Vec<u32>, atoms: &mut [u32], span: Span) -> Fallible<()> {
+    for &a in atoms.iter() {
+        ensure_options(env, a, span)?;
     }
-    Ok(key)
+    let t = env.rt.product.borrow();
+    let start = key.len();
+    key.push(0);
+    key.extend(atoms.iter().copied().filter(|&a| !t.is_terminal(a)));
+    key[start + 1..].sort_unstable();
+    key[start] = (key.len() - start - 1) as u32;
+    Ok(())
 }
 
 /// The value of a compound: its SG value, or for `misere(E)` the misère
 /// Grundy value (terminal positions have value 1).
 pub fn sg(env: &mut Env, root: &Compound, span: Span) -> Fallible<u64> {
-    let key = root_key(env, root, span)?;
-    value_of(env, key.into_boxed_slice(), span)
+    let (code, counter) = env.rt.product.borrow_mut().kind_code(&root.kind);
+    let mut key = vec![code, counter, root.parts.len() as u32];
+    let mut atoms = Vec::new();
+    for p in &root.parts {
+        atoms.clear();
+        env.rt.product.borrow_mut().flatten(p, &mut atoms);
+        push_part(env, &mut key, &mut atoms, span)?;
+    }
+    value_of(env, &key, span)
 }
 
-fn value_of(env: &mut Env, key: Box<[u32]>, span: Span) -> Fallible<u64> {
-    if let Some(v) = plain_value(env, &key, span)? {
+/// The value of a compound whose parts are given as their atoms
+/// (`intern_position`), with no game value built: what a compiled query
+/// such as `sg(pass(Heap(a) + Heap(b)))` asks.
+pub fn sg_of_atoms(
+    env: &mut Env,
+    kind: &CompoundKind,
+    parts: &mut [SmallVec<[u32; 4]>],
+    span: Span,
+) -> Fallible<u64> {
+    let (code, counter) = env.rt.product.borrow_mut().kind_code(kind);
+    let mut key = Vec::with_capacity(8);
+    key.extend([code, counter, parts.len() as u32]);
+    for atoms in parts.iter_mut() {
+        push_part(env, &mut key, atoms, span)?;
+    }
+    value_of(env, &key, span)
+}
+
+fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {
+    if let Some(v) = plain_value(env, key, span)? {
         return Ok(v);
     }
-    if let Some(&v) = env.rt.product.borrow().memo.get(&key) {
+    if let Some(&v) = env.rt.product.borrow().memo.get(key) {
         if v != ON_PATH {
             return Ok(v);
         }
     }
+    let key: Box<[u32]> = key.into();
     let mut search = Search {
         stack: vec![(key.clone(), false)],
         options: Vec::new(),
@@ -280,6 +354,8 @@ fn value_of(env: &mut Env, key: Box<[u32]>, span: Span) -> Fallible<u64> {
         part: Vec::new(),
         values: Vec::new(),
         pending: Vec::new(),
+        seen: Vec::new(),
+        stamp: 0,
     };
     let result = search.run(env, span);
     if result.is_err() {
@@ -319,6 +395,9 @@ struct Search {
     part: Vec<u32>,
     values: Vec<u64>,
     pending: Vec<Box<[u32]>>,
+    /// `seen[v] == stamp`: v is among `values` (never cleared).
+    seen: Vec<u32>,
+    stamp: u32,
 }
 
 impl Search {
@@ -371,13 +450,32 @@ impl Search {
             let v = if top[KIND] == MISERE && self.ranges.is_empty() {
                 1
             } else {
-                mex(&mut self.values)
+                self.mex()
             };
             env.rt.product.borrow_mut().memo.insert(top, v);
             env.rt.count_stored(span, "a compound")?;
             self.stack.pop();
         }
         Ok(())
+    }
+
+    /// The least value not among `values`.
+    fn mex(&mut self) -> u64 {
+        let n = self.values.len();
+        if self.seen.len() <= n {
+            self.seen.resize(n + 1, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        for &v in &self.values {
+            if v < n as u64 {
+                self.seen[v as usize] = self.stamp;
+            }
+        }
+        (0..=n).find(|&m| self.seen[m] != self.stamp).unwrap_or(n) as u64
     }
 
     /// Writes the options of the position `key` into `options`/`ranges`.
@@ -529,19 +627,6 @@ fn merge_without(part: &[u32], skip: usize, add: &[u32], out: &mut Vec<u32>) {
             j += 1;
         }
     }
-}
-
-fn mex(values: &mut [u64]) -> u64 {
-    values.sort_unstable();
-    let mut m = 0;
-    for &v in values.iter() {
-        if v == m {
-            m += 1;
-        } else if v > m {
-            break;
-        }
-    }
-    m
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 
 use std::rc::Rc;
 
-use super::compile::{satisfies_where, CompiledBody, Sink, Target};
-use super::memo::{Key, State};
+use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
+use super::memo::Key;
 use super::ops::{as_game, game_sum};
 use super::runtime::{Env, Rules};
 use super::search::{enumerate, sg_of_game, MoveSink};
@@ -128,7 +128,7 @@ impl Sink for RecordSink<'_> {
         match target {
             Target::Zero => self.record(env, Game::Zero),
             Target::Position(instance, key) => {
-                if !is_position(env, instance, key, self.span)? {
+                if !is_keyed_position(env, instance, key, self.span)? {
                     return Ok(());
                 }
                 let name = env.rt.instance(instance).name.clone();
@@ -151,21 +151,6 @@ impl MoveSink for RecordSink<'_> {
     }
     fn as_sink(&mut self) -> &mut dyn Sink {
         self
-    }
-}
-
-fn is_position(
-    env: &mut Env,
-    instance: super::value::InstanceId,
-    key: &Key,
-    span: Span,
-) -> Fallible<bool> {
-    let inst = env.rt.instance(instance);
-    let state = inst.memo.borrow_mut().get(key);
-    match state {
-        State::Invalid => Ok(false),
-        State::Unknown => satisfies_where(env, instance, key, span),
-        _ => Ok(true),
     }
 }
 

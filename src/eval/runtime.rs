@@ -227,27 +227,54 @@ impl Runtime {
 
     /// The state limit counts the positions a search holds on its stack
     /// (`stacked`, waiting for their values) with those stored: a game
-    /// that walks away from its start hits it too.
+    /// that walks away from its start hits it too. Waiting positions cost
+    /// far more memory than stored ones (their whole key), so at most an
+    /// eighth of the limit may wait: a position with billions of options
+    /// stops within seconds, not when the machine runs out of memory.
     pub fn check_states(&self, stacked: usize, span: Span, name: &str) -> Fallible<()> {
-        let n = self.stored.get().saturating_add(stacked);
-        if n > self.limits.max_states {
+        let max = self.limits.max_states;
+        let max_waiting = max / WAITING_SHARE;
+        if stacked > max_waiting {
             return Diag::new(
                 ErrorKind::TooManyStates,
                 span,
                 format!(
-                    "state space too large: more than {} positions stored or waiting (while searching {name})",
-                    self.limits.max_states
+                    "state space too large: more than {max_waiting} positions waiting on the search stack (while searching {name})"
+                ),
+            )
+            .label("this search must hold more positions at once than the limit")
+            .help(format!(
+                "a position waits while its options are searched, at about {WAITING_BYTES} bytes each ({} here; the limit is 1/{WAITING_SHARE} of --max-states {max}); raise --max-states if memory allows, or query a smaller position",
+                crate::budget::human(max_waiting.saturating_mul(WAITING_BYTES))
+            ))
+            .err();
+        }
+        if self.stored.get().saturating_add(stacked) > max {
+            return Diag::new(
+                ErrorKind::TooManyStates,
+                span,
+                format!(
+                    "state space too large: more than {max} positions stored or waiting (while searching {name})"
                 ),
             )
             .label("this search needs more positions than the limit")
-            .help(
-                "raise the limit with --max-states N if memory allows, or query a smaller position",
-            )
+            .help(format!(
+                "--max-states {max} stands for up to about {} of memo tables ({HASHED_BYTES} bytes a hashed position, 1 byte a dense one); raise it if memory allows, or query a smaller position",
+                crate::budget::human(max.saturating_mul(HASHED_BYTES))
+            ))
             .err();
         }
         Ok(())
     }
 }
+
+/// At most 1/`WAITING_SHARE` of the state limit may wait on a search stack.
+const WAITING_SHARE: usize = 8;
+/// About what a waiting position costs: its key on the stack and in the
+/// pending list, and its memo entry (measured on a 4-argument game).
+const WAITING_BYTES: usize = 320;
+/// About what a stored position costs in a hashed memo table.
+const HASHED_BYTES: usize = 80;
 
 /// Steps done out of a total (0: no loop is being tracked).
 #[derive(Debug, Default)]

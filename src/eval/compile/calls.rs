@@ -304,7 +304,24 @@ pub(crate) fn keyed_sg(
     writers: &[ArgWriter],
     span: Span,
 ) -> Fallible<Option<u64>> {
-    use crate::eval::memo::State;
+    let mut key = env.keys.pop().unwrap_or_default();
+    let result = match write_keyed(env, game, cached, writers, &mut key)? {
+        Some(instance) => sg_of_keyed(env, instance, &key, span),
+        None => Ok(None),
+    };
+    env.keys.push(key);
+    result
+}
+
+/// Writes the key of `game(args)`; the game's instance, or `None` when the
+/// arguments do not flatten. The instance is cached per session generation.
+pub(crate) fn write_keyed(
+    env: &mut Env,
+    game: GameId,
+    cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
+    writers: &[ArgWriter],
+    key: &mut Key,
+) -> Fallible<Option<InstanceId>> {
     let generation = env.rt.generation.get();
     let instance = match cached.get() {
         Some((g, id)) if g == generation => id,
@@ -314,32 +331,50 @@ pub(crate) fn keyed_sg(
             id
         }
     };
-    let mut key = env.keys.pop().unwrap_or_default();
     key.clear();
-    let mut flat = true;
     for w in writers {
-        if !w.write(env, &mut key)? {
-            flat = false;
-            break;
+        if !w.write(env, key)? {
+            return Ok(None);
         }
     }
-    let result = if flat {
-        let inst = env.rt.instance(instance);
-        let (state, at) = inst.memo.borrow_mut().locate(&key);
-        match state {
-            State::Value(v) => Ok(Some(v)),
-            State::Invalid => Ok(None),
-            State::Unknown if !satisfies_where(env, instance, &key, span)? => Ok(None),
-            State::Unknown | State::Valid => {
-                crate::eval::search::search_located(env, instance, &key, at, span).map(Some)
-            }
-            State::OnPath => {
-                crate::eval::search::sg_of_position(env, instance, &key, span).map(Some)
-            }
+    Ok(Some(instance))
+}
+
+/// The SG value of the position `key` of `instance`, memo first; `None`
+/// when the position violates its `where`.
+pub(crate) fn sg_of_keyed(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    use crate::eval::memo::State;
+    let inst = env.rt.instance(instance);
+    let (state, at) = inst.memo.borrow_mut().locate(key);
+    match state {
+        State::Value(v) => Ok(Some(v)),
+        State::Invalid => Ok(None),
+        State::Unknown if !satisfies_where(env, instance, key, span)? => Ok(None),
+        State::Unknown | State::Valid => {
+            crate::eval::search::search_located(env, instance, key, at, span).map(Some)
         }
-    } else {
-        Ok(None)
-    };
-    env.keys.push(key);
-    result
+        State::OnPath => crate::eval::search::sg_of_position(env, instance, key, span).map(Some),
+    }
+}
+
+/// Whether the position `key` of `instance` is one (its `where` holds),
+/// memo first.
+pub(crate) fn is_keyed_position(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<bool> {
+    use crate::eval::memo::State;
+    let state = env.rt.instance(instance).memo.borrow_mut().get(key);
+    match state {
+        State::Invalid => Ok(false),
+        State::Unknown => satisfies_where(env, instance, key, span),
+        _ => Ok(true),
+    }
 }

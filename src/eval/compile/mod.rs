@@ -8,6 +8,7 @@
 mod batch_code;
 mod calls;
 mod explain;
+mod game_plan;
 mod int_code;
 mod kernel;
 mod moves;
@@ -506,6 +507,28 @@ impl<'a> Compiler<'a> {
                     } else {
                         sg
                     })
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Sg | Builtin::Outcome),
+                args,
+            } if self.game_plan(&args[0]).is_some() => {
+                let plan = self.game_plan(&args[0]).expect("checked");
+                let game = self.expr(&args[0]);
+                let b = *b;
+                // Sums and compounds of positions answer from the keys of
+                // their positions: no game value is built.
+                Box::new(move |env| match plan.sg(env, span)? {
+                    Some(v) if b == Builtin::Sg => Ok(Value::Int(v as i64)),
+                    Some(v) => Ok(Value::Outcome(if v == 0 {
+                        super::value::Outcome::P
+                    } else {
+                        super::value::Outcome::N
+                    })),
+                    None => {
+                        let g = game(env)?;
+                        call_builtin(env, b, &[g], span)
+                    }
                 })
             }
             IrKind::CallBuiltin { builtin, args } => {

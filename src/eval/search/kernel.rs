@@ -199,6 +199,7 @@ impl SgSink {
     ) -> Fallible<bool> {
         let run = gather.run;
         self.slow.clear();
+        let mut all = 0..0;
         {
             let memo = inst.memo.borrow();
             // The affine arguments step through the window with a stride
@@ -208,17 +209,18 @@ impl SgSink {
                 let (first, stride) = w.run(run.bases, run.coefs, run.lo, run.hi)?;
                 Some((w, first, stride))
             });
+            // Without a window every option goes one by one (none listed).
             match placed {
                 Some((window, first, stride)) => self.gather_in(window, (first, stride), gather),
-                None => self.slow.extend(run.lo..run.hi),
+                None => all = run.lo..run.hi,
             }
         }
-        if !self.slow.is_empty() {
+        if !self.slow.is_empty() || !all.is_empty() {
             let n = run.bases.len();
             let mut coords = [0i64; MAX_ARGS as usize];
             let slow = std::mem::take(&mut self.slow);
             let mut key = Key::default();
-            for &k in &slow {
+            for k in slow.iter().copied().chain(all) {
                 gather.coords(k, &mut coords[..n]);
                 key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
                 if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
@@ -395,6 +397,7 @@ impl SgSink {
             }
         }
         self.slow.clear();
+        let mut all = 0..0;
         {
             let memo = inst.memo.borrow();
             let mut places = [(0usize, 0isize); MAX_PARTS];
@@ -404,18 +407,19 @@ impl SgSink {
                 }
                 Some(w.dense())
             });
+            // Without a window every option goes one by one (none listed).
             match placed {
                 Some(dense) => self.scan_sum(dense, &places[..n_parts], a..b),
-                None => self.slow.extend(a..b),
+                None => all = a..b,
             }
         }
-        if self.slow.is_empty() {
+        if self.slow.is_empty() && all.is_empty() {
             return Ok(true);
         }
         let slow = std::mem::take(&mut self.slow);
         let mut key = Key::default();
         let mut coords = [0i64; MAX_ARGS as usize];
-        'options: for &k in &slow {
+        'options: for k in slow.iter().copied().chain(all) {
             let mut x = 0;
             let mut known = true;
             for (p, (_, coefs)) in m.parts.iter().enumerate() {

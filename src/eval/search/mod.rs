@@ -97,6 +97,10 @@ struct SgSink {
     /// Reused buffer: a kernel run's arguments computed per option.
     batch: Vec<i64>,
     span: Span,
+    /// Positions on the search stack below the one being expanded: with
+    /// `pending` they count against the state limit while options are
+    /// listed (one position may have billions of options).
+    stacked: usize,
 }
 
 impl SgSink {
@@ -165,13 +169,13 @@ impl SgSink {
                 Ok(Lookup::Pending)
             }
             State::Valid => {
-                self.pending.push((instance, key.clone()));
+                self.push_pending(env, instance, key)?;
                 Ok(Lookup::Pending)
             }
             State::Unknown => {
                 if satisfies_where(env, instance, key, self.span)? {
                     inst.memo.borrow_mut().set_located(at, key, State::Valid);
-                    self.pending.push((instance, key.clone()));
+                    self.push_pending(env, instance, key)?;
                     Ok(Lookup::Pending)
                 } else {
                     inst.memo.borrow_mut().set_located(at, key, State::Invalid);
@@ -179,6 +183,22 @@ impl SgSink {
                 }
             }
         }
+    }
+}
+
+impl SgSink {
+    /// Notes an option to search before the position's value; the state,
+    /// memory and time limits are checked every 4096 of them.
+    fn push_pending(&mut self, env: &Env, instance: InstanceId, key: &Key) -> Fallible<()> {
+        self.pending.push((instance, key.clone()));
+        if self.pending.len().is_multiple_of(4096) {
+            let name = env.rt.instance(instance).name.clone();
+            env.rt
+                .check_states(self.stacked + self.pending.len(), self.span, &name)?;
+            env.rt.check_memory(0, self.span)?;
+            env.rt.check_interrupt(self.span)?;
+        }
+        Ok(())
     }
 }
 
@@ -285,9 +305,10 @@ impl SgSink {
                     self.scan_window(dense, first, stride, run.lo..run.hi)
                 }
                 None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
-                    let bytes = (run.hi.abs_diff(run.lo) as usize).saturating_mul(8);
-                    env.rt.check_memory(bytes, self.span)?;
-                    self.slow.extend(run.lo..run.hi)
+                    // No window: every option one by one, none listed.
+                    drop(memo);
+                    self.look_up_all(env, run, run.lo..run.hi)?;
+                    return Ok(true);
                 }
                 None => return Ok(false),
             }
@@ -318,14 +339,25 @@ impl SgSink {
             return Ok(());
         }
         let slow = std::mem::take(&mut self.slow);
+        let result = self.look_up_all(env, run, slow.iter().copied());
+        self.slow = slow;
+        result
+    }
+
+    /// Looks up the options `ks` of `run` one by one.
+    fn look_up_all(
+        &mut self,
+        env: &mut Env,
+        run: &AffineRun<'_>,
+        ks: impl Iterator<Item = i64>,
+    ) -> Fallible<()> {
         let mut key = Key::default();
-        for &k in &slow {
+        for k in ks {
             run.key_at(k, &mut key);
             if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
                 self.add(v);
             }
         }
-        self.slow = slow;
         Ok(())
     }
 }
@@ -496,6 +528,7 @@ impl Default for SgSink {
             slow: Vec::new(),
             batch: Vec::new(),
             span: Span::default(),
+            stacked: 0,
         }
     }
 }
@@ -540,6 +573,7 @@ fn run_search(
             top.expanded = true;
         }
         sink.start();
+        sink.stacked = stack.len();
         let top = stack.last().expect("top");
         let Rules::User(g) = &inst.rules;
         let by_kernel = match &g.kernel {

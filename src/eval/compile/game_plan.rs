@@ -1,0 +1,151 @@
+//! `sg(...)` and `outcome(...)` of a game written from positions, sums
+//! and compounds, e.g. `sg(pass(Heap(a) + Heap(b) + Heap(c)))`: answered
+//! from the positions' keys (the memo for a sum, the product memo for a
+//! compound), with no game value built per query. A position that fails
+//! its `where`, arguments that do not flatten, or a bad pass count send
+//! the query the general way, which reports them.
+
+use std::cell::Cell;
+
+use super::*;
+use crate::eval::product;
+use crate::eval::value::CompoundKind;
+
+/// A game expression whose leaves are positions of games without static
+/// arguments: one sum, or a compound of sums.
+pub(crate) struct GamePlan {
+    compound: Option<(Builtin, Option<Code>)>,
+    /// The compound's parts; without a compound, the one sum.
+    parts: Vec<Vec<KeyedPosition>>,
+}
+
+struct KeyedPosition {
+    game: GameId,
+    cached: Cell<Option<(u32, InstanceId)>>,
+    writers: Vec<ArgWriter>,
+}
+
+impl Compiler<'_> {
+    /// The plan of `e`, if it is a sum of two or more positions or a
+    /// compound (`pass`, `misere`, `conjunctive`, `selective`) of sums.
+    pub(crate) fn game_plan(&self, e: &IrExpr) -> Option<GamePlan> {
+        match &e.kind {
+            IrKind::Binary {
+                op: BinaryOp::Add, ..
+            } => Some(GamePlan {
+                compound: None,
+                parts: vec![self.sum_leaves(e)?],
+            }),
+            IrKind::CallBuiltin {
+                builtin:
+                    b @ (Builtin::Pass | Builtin::Misere | Builtin::Conjunctive | Builtin::Selective),
+                args,
+            } => {
+                let (parts, passes) = match b {
+                    Builtin::Pass => (&args[..1], args.get(1).map(|n| self.expr(n))),
+                    _ => (&args[..], None),
+                };
+                let parts = parts
+                    .iter()
+                    .map(|p| self.sum_leaves(p))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(GamePlan {
+                    compound: Some((*b, passes)),
+                    parts,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The positions of a sum of positions, in order.
+    fn sum_leaves(&self, e: &IrExpr) -> Option<Vec<KeyedPosition>> {
+        match &e.kind {
+            IrKind::Binary {
+                op: BinaryOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => {
+                let mut leaves = self.sum_leaves(lhs)?;
+                leaves.extend(self.sum_leaves(rhs)?);
+                Some(leaves)
+            }
+            _ => {
+                let (game, args) = self.keyed_position(e)?;
+                Some(vec![KeyedPosition {
+                    game,
+                    cached: Cell::new(None),
+                    writers: args.iter().map(|a| self.arg_writer(a)).collect(),
+                }])
+            }
+        }
+    }
+}
+
+impl GamePlan {
+    /// The value the query asks (the misère value for `misere`), or `None`
+    /// when the general path must answer.
+    pub(crate) fn sg(&self, env: &mut Env, span: Span) -> Fallible<Option<u64>> {
+        // Each position's arguments, then its `where`, in the order the
+        // general path builds them, so that the first error is the same.
+        let mut keys: SmallVec<[SmallVec<[(InstanceId, Key); 4]>; 2]> = SmallVec::new();
+        for part in &self.parts {
+            let mut leaves = SmallVec::new();
+            for p in part {
+                let mut key = Key::default();
+                let Some(instance) = write_keyed(env, p.game, &p.cached, &p.writers, &mut key)?
+                else {
+                    return Ok(None);
+                };
+                if !is_keyed_position(env, instance, &key, span)? {
+                    return Ok(None);
+                }
+                leaves.push((instance, key));
+            }
+            keys.push(leaves);
+        }
+        let kind = match &self.compound {
+            None => None,
+            Some((Builtin::Pass, passes)) => {
+                let n = match passes {
+                    Some(code) => match code(env)? {
+                        Value::Int(n) if (0..=1_000_000).contains(&n) => n,
+                        _ => return Ok(None),
+                    },
+                    None => 1,
+                };
+                (n > 0).then_some(CompoundKind::Pass(n as u32))
+            }
+            Some((Builtin::Misere, _)) => Some(CompoundKind::Misere),
+            Some((Builtin::Conjunctive, _)) => Some(CompoundKind::Conjunctive),
+            Some((_, _)) => Some(CompoundKind::Selective),
+        };
+        let Some(kind) = kind else {
+            // A sum (or a pass compound with no pass): the theorem.
+            let mut x = 0;
+            for (instance, key) in keys.iter().flatten() {
+                match sg_of_keyed(env, *instance, key, span)? {
+                    Some(v) => x ^= v,
+                    None => return Ok(None),
+                }
+            }
+            return Ok(Some(x));
+        };
+        let mut parts: SmallVec<[SmallVec<[u32; 4]>; 2]> = SmallVec::new();
+        for leaves in &keys {
+            let mut atoms = SmallVec::new();
+            for (instance, key) in leaves {
+                let name = env.rt.instance(*instance).name.clone();
+                atoms.push(
+                    env.rt
+                        .product
+                        .borrow_mut()
+                        .intern_position(*instance, &name, key),
+                );
+            }
+            parts.push(atoms);
+        }
+        product::sg_of_atoms(env, &kind, &mut parts, span).map(Some)
+    }
+}

@@ -174,7 +174,7 @@ pub const CHAR: u32 = 8;
 const PAD: u32 = 12;
 /// Most rows or columns a picture may have (beyond, the PNG alone would
 /// need hundreds of megabytes).
-pub const MAX_SIDE: usize = 4000;
+pub const MAX_SIDE: usize = crate::eval::plot::MAX_SIDE;
 /// Longest title, in characters; longer ones are cut with "...".
 const TITLE_CHARS: usize = 90;
 
@@ -366,15 +366,38 @@ pub fn output_paths(path: &Path) -> Written {
 /// Writes the table's heatmap as PNG and SVG next to `path` (see
 /// [`output_paths`]).
 pub fn plot_table(t: &Table, title: &str, path: &Path) -> Result<Written, String> {
+    let written = output_paths(path);
+    write_pictures(t, title, &written)?;
+    Ok(written)
+}
+
+/// The table's heatmap as SVG text and PNG bytes.
+pub fn pictures(t: &Table, title: &str) -> Result<(String, Vec<u8>), String> {
     let chart = Chart::from_table(t, title)?;
     let layout = Layout::new(&chart);
-    let written = output_paths(path);
-    let cant = |p: &Path, e: std::io::Error| format!("cannot write {}: {e}", p.display());
     let png = raster::encode(&chart, &layout).map_err(|e| format!("cannot encode the PNG: {e}"))?;
-    std::fs::write(&written.png, png).map_err(|e| cant(&written.png, e))?;
-    std::fs::write(&written.svg, svg::render(&chart, &layout))
-        .map_err(|e| cant(&written.svg, e))?;
-    Ok(written)
+    Ok((svg::render(&chart, &layout), png))
+}
+
+fn write_pictures(t: &Table, title: &str, to: &Written) -> Result<(), String> {
+    let (svg, png) = pictures(t, title)?;
+    let cant = |p: &Path, e: std::io::Error| format!("cannot write {}: {e}", p.display());
+    std::fs::write(&to.png, png).map_err(|e| cant(&to.png, e))?;
+    std::fs::write(&to.svg, svg).map_err(|e| cant(&to.svg, e))
+}
+
+/// Writes the files of a `plot(T, FILE)` value (none without FILE).
+pub fn write_plot(p: &crate::eval::plot::Plot) -> Result<Option<Written>, String> {
+    let Some(file) = &p.file else {
+        return Ok(None);
+    };
+    let (png, svg) = crate::eval::plot::file_names(file);
+    let written = Written {
+        png: PathBuf::from(png),
+        svg: PathBuf::from(svg),
+    };
+    write_pictures(&p.table, &p.title(), &written)?;
+    Ok(Some(written))
 }
 
 #[cfg(test)]

@@ -403,4 +403,7 @@ fn repl_plot_values_are_tables_for_the_plot_command() {
         err.contains("built-in `plot` takes 1 or 2 arguments"),
         "{err}"
     );
+    // A name `plot` of one's own hides the built-in, as before it existed.
+    let (out, err) = run("fn plot(x) = x + 1\nprint plot(1)");
+    assert_eq!((out.as_str(), err.as_str()), ("2\n", ""));
 }

@@ -92,7 +92,8 @@ fn command_help(topic: &str) -> Option<String> {
         "plot" => Some(
             "EXPR must give a table of SG values or outcomes, e.g.\n  \
              :plot table(sg(G(a, b)) for a in 0..20, b in 0..20) g.png\n  \
-             writes g.png and g.svg (default plot.png and plot.svg); P-positions are highlighted.",
+             writes g.png and g.svg (default plot.png and plot.svg); P-positions are highlighted.\n  \
+             The built-in plot(T) makes the same picture a value (shown inline in a notebook).",
         ),
         "clear" => Some("Values are computed again when asked for; definitions stay."),
         "timeout" => Some(

@@ -120,8 +120,9 @@ pub fn make(args: &[Value], spans: &[Span], span: Span) -> Fallible<Value> {
     Ok(Value::Plot(Rc::new(Plot { table, file })))
 }
 
-/// Why a table cannot be drawn: a message and a label.
-fn check_table(t: &Table) -> Result<(), (String, String)> {
+/// Why a table cannot be drawn: a message and a label. `report::plot`
+/// draws what passes.
+pub fn check_table(t: &Table) -> Result<(), (String, String)> {
     if t.rows.is_empty() || t.col_keys.is_empty() {
         return Err((
             "the table is empty: there is nothing to plot".into(),

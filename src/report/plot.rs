@@ -71,39 +71,21 @@ impl Chart {
     /// The chart of a table of integers or outcomes; an error names the
     /// first cell of another kind.
     pub fn from_table(t: &Table, title: &str) -> Result<Chart, String> {
-        if t.rows.is_empty() || t.col_keys.is_empty() {
-            return Err("the table is empty: there is nothing to plot".to_string());
-        }
-        if t.rows.len() > MAX_SIDE || t.col_keys.len() > MAX_SIDE {
-            return Err(format!(
-                "the table has {} rows and {} columns: a plot takes at most {MAX_SIDE} of each",
-                t.rows.len(),
-                t.col_keys.len()
-            ));
-        }
-        let mut cells = Vec::with_capacity(t.rows.len());
-        for (i, row) in t.rows.iter().enumerate() {
-            let mut out = Vec::with_capacity(t.col_keys.len());
-            for j in 0..t.col_keys.len() {
-                out.push(match row.get(j) {
-                    Some(Value::Int(n)) => Cell::Sg(*n),
-                    Some(Value::Outcome(o)) => Cell::Outcome(*o),
-                    None => Cell::Missing,
-                    Some(other) => {
-                        return Err(format!(
-                            "the cell {}={:#}, {}={:#} is {} `{other:#}`: a plot needs SG values \
-                             (integers) or outcomes (P, N)",
-                            t.row_name,
-                            t.row_keys.get(i).unwrap_or(&Value::Int(i as i64)),
-                            t.col_name,
-                            t.col_keys[j],
-                            other.kind_a(),
-                        ))
-                    }
-                });
-            }
-            cells.push(out);
-        }
+        // What can be drawn is the language's rule for `plot(T)`.
+        crate::eval::plot::check_table(t).map_err(|(message, _)| message)?;
+        let cells: Vec<Vec<Cell>> = t
+            .rows
+            .iter()
+            .map(|row| {
+                (0..t.col_keys.len())
+                    .map(|j| match row.get(j) {
+                        Some(Value::Int(n)) => Cell::Sg(*n),
+                        Some(Value::Outcome(o)) => Cell::Outcome(*o),
+                        _ => Cell::Missing,
+                    })
+                    .collect()
+            })
+            .collect();
         let max = cells
             .iter()
             .flatten()

@@ -287,6 +287,8 @@ class GrundyKernelTests(jupyter_kernel_test.KernelTests):
     language_name = "grundy"
     file_extension = ".game"
     code_hello_world = 'print "hello, world"'
+    # `:quit` runs, and says on stderr that it does nothing in a notebook.
+    code_stderr = ":quit"
     completion_samples = [
         {"text": "outc", "matches": {"outcome"}},
         {"text": ":rel", "matches": {":reload"}},

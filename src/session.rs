@@ -514,6 +514,7 @@ impl Session {
                 for e in exprs {
                     let code = compiler.expr(e);
                     let v = self.eval(&code, *n_slots, e.span)?;
+                    write_plot(&v, e.span)?;
                     parts.push(text_of(&self.format, &mut self.last_table, &v, false));
                 }
                 let _ = writeln!(out, "{}", parts.join(" "));
@@ -522,9 +523,10 @@ impl Session {
             IrStmt::Show { expr, n_slots } => {
                 let code = compiler.expr(expr);
                 let v = self.eval(&code, *n_slots, expr.span)?;
+                write_plot(&v, expr.span)?;
                 if let Some(show) = self.show.as_mut() {
                     if show(&v) {
-                        if let Value::Table(t) = &v {
+                        if let Some(t) = table_in(&v) {
                             self.last_table = Some(t.clone());
                         }
                         return Ok(false);
@@ -610,7 +612,7 @@ fn text_of(
     v: &Value,
     shown: bool,
 ) -> String {
-    if let Value::Table(t) = v {
+    if let Some(t) = table_in(v) {
         *last_table = Some(t.clone());
     }
     match format.as_ref().and_then(|f| f(v)) {
@@ -618,6 +620,25 @@ fn text_of(
         None if shown => format!("{v:#}"),
         None => format!("{v}"),
     }
+}
+
+/// The table of a table or plot value (what `:plot` and `--plot` take).
+fn table_in(v: &Value) -> Option<&Rc<Table>> {
+    match v {
+        Value::Table(t) => Some(t),
+        Value::Plot(p) => Some(&p.table),
+        _ => None,
+    }
+}
+
+/// A statement that prints or shows `plot(T, FILE)` writes its files.
+fn write_plot(v: &Value, span: Span) -> Fallible<()> {
+    let Value::Plot(p) = v else { return Ok(()) };
+    crate::report::plot::write_plot(p).map(|_| ()).map_err(|e| {
+        Diag::new(ErrorKind::Invalid, span, e)
+            .label("this plot's files could not be written")
+            .boxed()
+    })
 }
 
 /// Text on one line: runs of whitespace become one space.

@@ -295,3 +295,115 @@ fn run_exports_tables_as_csv_and_json() {
     assert!(!ok);
     assert!(err.contains("unknown format `xml`"), "{err}");
 }
+
+/// The language form: `plot(T, FILE)` printed or shown by a rule file
+/// writes the same pictures as `:plot`, with the P-colour at the paper's
+/// P-positions (both a and b odd).
+#[test]
+fn run_writes_the_files_of_a_plot_value_when_it_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ed.game");
+    let pic = dir.path().join("ed.png");
+    let head = EMPTY_DIVIDE.replace(
+        "print table(sg(EmptyDivide(a, b)) for a in 1..=9, b in 1..=9)\n",
+        "",
+    );
+    let text = format!(
+        "{head}\
+         let p = plot(table(sg(EmptyDivide(a, b)) for a in 1..=9, b in 1..=9), \"{}\")\n\
+         assert p.table == table(sg(EmptyDivide(a, b)) for a in 1..=9, b in 1..=9)\n\
+         plot(sg(EmptyDivide(a, b)) for a in 1..=2, b in 1..=3)\n\
+         p\n",
+        pic.display()
+    );
+    assert!(!head.contains("print"), "{head}");
+    std::fs::write(&file, text).unwrap();
+    assert!(!pic.exists(), "a plot kept in a `let` writes nothing");
+    let (out, err, ok) = grundy(&["run", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "heatmap of a\\b (2 x 3 cells, 2 P-positions)");
+    assert_eq!(
+        lines[1],
+        format!(
+            "heatmap of a\\b (9 x 9 cells, 25 P-positions), written to {} and {}",
+            pic.display(),
+            dir.path().join("ed.svg").display()
+        )
+    );
+    let img = Image::read(&pic);
+    let layout = Layout::new(&Chart::from_table(&table(), &pic.display().to_string()).unwrap());
+    assert_eq!((img.width, img.height), (layout.width, layout.height));
+    for (i, row) in table().rows.iter().enumerate() {
+        for (j, v) in row.iter().enumerate() {
+            let (x, y, _, _) = layout.cell_rect(i, j);
+            assert_eq!(img.pixel(x + 2, y + 2) == P_COLOUR, *v == Value::Int(0));
+        }
+    }
+    let svg = std::fs::read_to_string(dir.path().join("ed.svg")).unwrap();
+    assert_eq!(svg.matches("<rect class=\"P\"").count(), 25);
+
+    // --format csv writes a plot's table; a file that cannot be written is
+    // an error at the statement.
+    let (csv, _, ok) = grundy(&["run", file.to_str().unwrap(), "--format", "csv"]);
+    // The 2 x 3 plot's table is the corner of the 9 x 9 one.
+    let corner: Vec<String> = table().rows[..2]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{},{},{},{}\n", i + 1, r[0], r[1], r[2]))
+        .collect();
+    assert!(
+        ok && csv.starts_with(&format!("a\\b,1,2,3\n{}\n", corner.concat())),
+        "{csv}"
+    );
+    let bad = dir.path().join("bad.game");
+    std::fs::write(
+        &bad,
+        "plot(table(a for a in 0..2, b in 0..2), \"/nonexistent/x.png\")\n",
+    )
+    .unwrap();
+    let (_, err, ok) = grundy(&["run", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("cannot write /nonexistent/x.png"), "{err}");
+    assert!(
+        err.contains("this plot's files could not be written"),
+        "{err}"
+    );
+}
+
+#[test]
+fn repl_plot_values_are_tables_for_the_plot_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut repl = Repl::new(Limits::default(), Style::default());
+    let mut run = |text: &str| {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        repl.handle(text, &mut out, &mut err);
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    };
+    run(EMPTY_DIVIDE
+        .replace("print table", "let t = table")
+        .as_str());
+    let (out, err) = run("plot(t)");
+    assert_eq!(err, "");
+    assert_eq!(out, "heatmap of a\\b (9 x 9 cells, 25 P-positions)\n");
+    // `:plot` without an expression draws the plot's table.
+    let target = dir.path().join("again.png");
+    let (out, _) = run(&format!(":plot {}", target.display()));
+    assert!(out.contains("(9 x 9 cells)"), "{out}");
+    let (_, err) = run("plot(t, 3)");
+    assert!(
+        err.contains("expected a file name (a string), found an integer `3`"),
+        "{err}"
+    );
+    let (_, err) = run("plot(1, 2, 3)");
+    assert!(
+        err.contains("built-in `plot` takes 1 or 2 arguments"),
+        "{err}"
+    );
+    // A name `plot` of one's own hides the built-in, as before it existed.
+    let (out, err) = run("fn plot(x) = x + 1\nprint plot(1)");
+    assert_eq!((out.as_str(), err.as_str()), ("2\n", ""));
+}

@@ -79,6 +79,7 @@ builtins! {
     MemoHistogram "memo_histogram" 1 1 "memo_histogram(G): h[v] = how many positions the memo holds with SG value v, for G's game (a game or a position of it) or G's kind of compound (misere(...), pass(...) ...)",
     Subtraction "subtraction" 1 1 "subtraction(S): the subtraction game with set S; positions subtraction(S)(n)",
     Octal "octal" 1 1 "octal(\"0.137\"): the take-and-break game with that code (digits up to F, `!` for unequal heaps: \"4!.0\" is Grundy's game); positions octal(code)(n)",
+    Plot "plot" 1 2 "plot(T), plot(e for r in R, c in C) or plot(T, \"fig.png\"): table T as a heatmap (inline in a notebook, coloured in the REPL); shown or printed with a file, it writes fig.png and fig.svg",
     Periodicity "periodicity" 1 2 "periodicity(octal(code)) or periodicity(G, max_heaps): preperiod, period, saltus of the heap values, proven by the periodicity theorem when it applies",
 }
 
@@ -92,7 +93,7 @@ impl Builtin {
         use Builtin::*;
         matches!(
             self,
-            Min | Max | Sum | All | Any | Count | Table | Period | Histogram | List | Set
+            Min | Max | Sum | All | Any | Count | Table | Plot | Period | Histogram | List | Set
         )
     }
 }
@@ -472,7 +473,7 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         }
         Histogram => histogram(expect_items(&args[0], span)?, span)?,
         Sg | MemoHistogram | Outcome | Options | Winning | Table | Subtraction | Octal
-        | Periodicity | Pass | Misere | Conjunctive | Selective | Hypergraph => {
+        | Periodicity | Plot | Pass | Misere | Conjunctive | Selective | Hypergraph => {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })

@@ -6,6 +6,7 @@ pub mod compound;
 pub mod memo;
 pub mod ops;
 pub mod ordinal;
+pub mod plot;
 pub mod product;
 pub mod query;
 pub mod runtime;

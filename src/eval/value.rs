@@ -121,6 +121,8 @@ pub enum Value {
     Table(Rc<Table>),
     /// What `periodicity(...)` found about a family's heap values.
     Periodicity(Rc<crate::takebreak::Periodicity>),
+    /// `plot(T)`: a table to be shown as a heatmap.
+    Plot(Rc<super::plot::Plot>),
 }
 
 impl Value {
@@ -176,6 +178,7 @@ impl Value {
             Value::Move(_) => "move",
             Value::Table(_) => "table",
             Value::Periodicity(_) => "periodicity",
+            Value::Plot(_) => "plot",
         }
     }
 
@@ -205,6 +208,7 @@ impl Value {
             Value::Move(_) => 9,
             Value::Table(_) => 10,
             Value::Periodicity(_) => 11,
+            Value::Plot(_) => 12,
         }
     }
 
@@ -254,6 +258,7 @@ impl Ord for Value {
             (Move(a), Move(b)) => a.cmp(b),
             (Table(a), Table(b)) => a.rows.cmp(&b.rows),
             (Periodicity(a), Periodicity(b)) => a.cmp(b),
+            (Plot(a), Plot(b)) => a.cmp(b),
             (Table(t), List(xs)) => Value::table_rows(t).as_slice().cmp(xs.as_slice()),
             (List(xs), Table(t)) => xs.as_slice().cmp(Value::table_rows(t).as_slice()),
             _ => self.rank().cmp(&other.rank()),
@@ -306,6 +311,7 @@ impl Hash for Value {
             Value::Func(f) => f.hash(state),
             Value::Move(m) => m.hash(state),
             Value::Periodicity(p) => p.hash(state),
+            Value::Plot(p) => p.hash(state),
         }
     }
 }
@@ -363,6 +369,7 @@ impl fmt::Display for Value {
             Value::Move(m) => write!(f, "{m}"),
             Value::Table(t) => write!(f, "{t}"),
             Value::Periodicity(p) => write!(f, "{p}"),
+            Value::Plot(p) => write!(f, "{p}"),
         }
     }
 }

@@ -21,6 +21,7 @@ use jupyter_protocol::{
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::channels::{status, Outgoing};
+use super::history::History;
 use super::info::message;
 use super::progress::Ticker;
 use super::rich;
@@ -37,6 +38,8 @@ pub struct Kernel {
     count: usize,
     /// Numbers the temporary files of inline plots.
     plots: usize,
+    /// The cells run with `store_history`, for `history_request`.
+    history: History,
 }
 
 impl Kernel {
@@ -52,6 +55,7 @@ impl Kernel {
             out,
             count: 0,
             plots: 0,
+            history: History::default(),
         }
     }
 
@@ -111,8 +115,8 @@ impl Kernel {
             JupyterMessageContent::IsCompleteRequest(r) => {
                 self.reply(msg, is_complete(r));
             }
-            JupyterMessageContent::HistoryRequest(_) => {
-                self.reply(msg, HistoryReply::new(Vec::new()));
+            JupyterMessageContent::HistoryRequest(r) => {
+                self.reply(msg, HistoryReply::new(self.history.answer(r)));
             }
             JupyterMessageContent::CommInfoRequest(_) => {
                 let reply = CommInfoReply {
@@ -142,7 +146,8 @@ impl Kernel {
     /// Runs a cell; false when it failed.
     fn execute(&mut self, msg: &JupyterMessage, req: &ExecuteRequest) -> bool {
         let silent = req.silent;
-        if !silent && req.store_history {
+        let stored = !silent && req.store_history;
+        if stored {
             self.count += 1;
         }
         let count = ExecutionCount::new(self.count);
@@ -179,7 +184,10 @@ impl Kernel {
         };
         drop(ticker);
         self.repl.session_mut().show = None;
-        cell.borrow_mut().finish();
+        let result = cell.borrow_mut().finish();
+        if stored {
+            self.history.add(self.count, &req.code, result);
+        }
         let err = String::from_utf8_lossy(&err).into_owned();
         if self.repl.failed() {
             if req.stop_on_error {
@@ -469,14 +477,19 @@ impl CellOutput {
         self.pending = Some(data);
     }
 
-    fn finish(&mut self) {
+    /// Sends what is left; returns the text of the cell's result.
+    fn finish(&mut self) -> Option<String> {
         self.send_text();
-        if let Some(data) = self.pending.take() {
-            let mut result = jupyter_protocol::ExecuteResult::new(self.count, data);
-            // The spec's schema wants an object here, never null.
-            result.transient = Some(jupyter_protocol::Transient::default());
-            self.send(result);
-        }
+        let data = self.pending.take()?;
+        let text = data.content.iter().find_map(|m| match m {
+            MediaType::Plain(t) => Some(t.clone()),
+            _ => None,
+        });
+        let mut result = jupyter_protocol::ExecuteResult::new(self.count, data);
+        // The spec's schema wants an object here, never null.
+        result.transient = Some(jupyter_protocol::Transient::default());
+        self.send(result);
+        text
     }
 }
 

@@ -9,11 +9,13 @@
 //!   through the REPL's core ([`crate::repl::Repl`]);
 //! - [`rich`]: values as MIME bundles (HTML tables and move lists, SVG and
 //!   PNG heatmaps); [`progress`]: the updating progress display;
+//! - [`history`]: the cells run, for `history_request`;
 //! - [`info`]: `kernel_info` and the kernelspec.
 //!
 //! Message types come from the `jupyter-protocol` crate.
 
 pub mod channels;
+pub mod history;
 pub mod info;
 pub mod kernel;
 pub mod progress;

@@ -1,7 +1,8 @@
 //! Values as Jupyter MIME bundles: a table as `text/html` (headers, the
 //! P-positions highlighted as in the terminal) besides its grid; the moves
 //! of `options`/`winning` as an HTML list with the winning moves marked; a
-//! heatmap as `image/svg+xml` and `image/png`. `text/plain` is always the
+//! heatmap (`:plot`, or a `plot(...)` value) as `image/svg+xml` and
+//! `image/png`. `text/plain` is always the
 //! REPL's text, so a console front end shows what the terminal shows.
 
 use base64::Engine;
@@ -9,6 +10,7 @@ use jupyter_protocol::{Media, MediaType};
 
 use crate::eval::value::{MoveRecord, Outcome, Table, Value};
 use crate::repl::show;
+use crate::report::plot;
 
 /// Background of a P-position cell (the heatmap's P colour family).
 const P_STYLE: &str = "background:#ffe082;font-weight:bold";
@@ -26,6 +28,10 @@ pub fn bundle(v: &Value) -> Media {
                 MediaType::Html(moves_html(&m)),
             ]),
             None => plain(v),
+        },
+        Value::Plot(p) => match plot::pictures(&p.table, &p.title()) {
+            Ok((svg, png)) => picture(svg, &png, &p.to_string()),
+            Err(_) => plain(v),
         },
         _ => plain(v),
     }
@@ -191,6 +197,26 @@ mod tests {
         assert!(h.contains("&#9733; <code>take(k=3)</code> &rarr; <code>Heap(0)</code> (sg 0)"));
         assert!(h.contains("2 moves, 1 winning"));
         assert_eq!(escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+    }
+
+    #[test]
+    fn a_plot_is_a_picture_in_both_formats_with_its_summary() {
+        let v = crate::eval::plot::make(&[Value::Table(Rc::new(table()))], &[], Default::default())
+            .unwrap();
+        let data = serde_json::to_value(bundle(&v)).unwrap();
+        assert_eq!(
+            data["text/plain"],
+            "heatmap of a\\b (2 x 2 cells, 2 P-positions)"
+        );
+        let svg = data["image/svg+xml"].as_str().unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("a=1, b=1: 0 (P)"),
+            "{svg}"
+        );
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data["image/png"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     }
 
     #[test]

@@ -114,11 +114,16 @@ impl Signer {
         let parse = |b: &[u8]| -> Result<Value, WireError> {
             serde_json::from_slice(b).map_err(|e| WireError::BadJson(e.to_string()))
         };
+        let header = parse(json_frames[0])?;
+        let mut content = parse(json_frames[3])?;
+        if header["msg_type"] == "history_request" {
+            super::history::fill_defaults(&mut content);
+        }
         let value = json!({
-            "header": parse(json_frames[0])?,
+            "header": header,
             "parent_header": parse(json_frames[1])?,
             "metadata": parse(json_frames[2])?,
-            "content": parse(json_frames[3])?,
+            "content": content,
         });
         let msg =
             JupyterMessage::from_value(value).map_err(|e| WireError::BadJson(e.to_string()))?;
@@ -179,6 +184,29 @@ mod tests {
         tampered[6] = Bytes::from_static(b"{\"code\": \"1\"}");
         assert_eq!(s.decode(tampered).unwrap_err(), WireError::BadSignature);
         assert!(Signer::new("other").decode(frames).is_err());
+    }
+
+    #[test]
+    fn a_history_request_may_leave_out_its_limits() {
+        // What jupyter_client sends for a search without `n` or `unique`.
+        let s = Signer::new("k");
+        let header = br#"{"msg_id":"1","username":"u","session":"s","date":"2026-01-01T00:00:00Z","msg_type":"history_request","version":"5.3"}"#;
+        let content = br#"{"hist_access_type":"search","pattern":"sg*","raw":true,"output":false}"#;
+        let json: [&[u8]; 4] = [header, b"{}", b"{}", content];
+        let mut frames = vec![
+            Bytes::from_static(DELIMITER),
+            Bytes::from(s.sign(&json).into_bytes()),
+        ];
+        frames.extend(json.iter().map(|f| Bytes::copy_from_slice(f)));
+        match s.decode(frames).unwrap().content {
+            JupyterMessageContent::HistoryRequest(jupyter_protocol::HistoryRequest::Search {
+                pattern,
+                unique,
+                n,
+                ..
+            }) => assert_eq!((pattern.as_str(), unique, n), ("sg*", false, i32::MAX)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

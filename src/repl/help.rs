@@ -28,7 +28,8 @@ assert expr                        a check
 print expr, ...                    prints values
 expr                               shows its value
 Questions: sg(G), outcome(G), options(G), winning(G), table(e for r in R, c in C),
-all/any/count(c for x in R), period(e for n in R). docs/language.md has it all.";
+plot(table) (a heatmap), all/any/count(c for x in R), period(e for n in R).
+docs/language.md has it all.";
 
 /// The help text for a topic, or an error naming the unknown topic.
 pub fn help(topic: Option<&str>, session: &Session) -> Result<String, String> {
@@ -39,7 +40,13 @@ pub fn help(topic: Option<&str>, session: &Session) -> Result<String, String> {
         return command_help(topic).ok_or_else(|| unknown(topic, session));
     }
     if let Some(text) = name_help(topic, session) {
-        return Ok(text);
+        // `plot` is both a built-in and a command: both are shown.
+        return Ok(
+            match command_help(topic).filter(|_| Builtin::from_name(topic).is_some()) {
+                Some(command) => format!("{text}\n\n{command}"),
+                None => text,
+            },
+        );
     }
     if let Some(text) = command_help(topic) {
         return Ok(text);
@@ -85,7 +92,8 @@ fn command_help(topic: &str) -> Option<String> {
         "plot" => Some(
             "EXPR must give a table of SG values or outcomes, e.g.\n  \
              :plot table(sg(G(a, b)) for a in 0..20, b in 0..20) g.png\n  \
-             writes g.png and g.svg (default plot.png and plot.svg); P-positions are highlighted.",
+             writes g.png and g.svg (default plot.png and plot.svg); P-positions are highlighted.\n  \
+             The built-in plot(T) makes the same picture a value (shown inline in a notebook).",
         ),
         "clear" => Some("Values are computed again when asked for; definitions stay."),
         "timeout" => Some(
@@ -198,6 +206,13 @@ mod tests {
             .contains("fn double(x) = 2 * x"));
         assert_eq!(help(Some("N"), &s).unwrap(), "constant: N = 7");
         assert!(help(Some("builtins"), &s).unwrap().contains("mex(xs)"));
+        let plot = help(Some("plot"), &s).unwrap();
+        assert!(
+            plot.starts_with("plot(T), plot(e for r in R, c in C)")
+                && plot.contains("\n\n:plot [EXPR] [FILE.png]\n"),
+            "the built-in and the command: {plot}"
+        );
+        assert!(help(Some(":plot"), &s).unwrap().starts_with(":plot [EXPR]"));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! P-positions highlighted on a colour terminal. Everything else prints as
 //! in files.
 
+use crate::eval::plot::Plot;
 use crate::eval::value::{MoveRecord, Outcome, Table, Value};
+use crate::report::plot::{text_on, Cell, Chart};
 
 const GREEN: &str = "\x1b[32m";
 const BOLD: &str = "\x1b[1m";
@@ -27,8 +29,28 @@ pub fn pretty(v: &Value, color: bool) -> Option<String> {
                 .map(|m| moves_text(&m, color))
         }
         Value::Table(t) if color => Some(grid(t, color)),
+        Value::Plot(p) if color => Some(heatmap(p)),
         _ => None,
     }
+}
+
+/// A plot on a colour terminal: the grid with each cell in its heatmap
+/// colour (24-bit), then the plot's summary line.
+pub fn heatmap(p: &Plot) -> String {
+    let Ok(chart) = Chart::from_table(&p.table, "") else {
+        return p.to_string();
+    };
+    let paint = |v: &Value, cell: String| {
+        let c = match v {
+            Value::Int(n) => Cell::Sg(*n),
+            Value::Outcome(o) => Cell::Outcome(*o),
+            _ => return cell,
+        };
+        let [r, g, b] = chart.colour(c);
+        let [fr, fg, fb] = text_on([r, g, b]);
+        format!("\x1b[48;2;{r};{g};{b}m\x1b[38;2;{fr};{fg};{fb}m {cell}{RESET}")
+    };
+    format!("{}\n{DIM}{p}{RESET}", painted_grid(&p.table, true, &paint))
 }
 
 /// One move per line: a `*` for a winning move (to SG value 0), the
@@ -89,6 +111,20 @@ pub fn moves_text(moves: &[&MoveRecord], color: bool) -> String {
 /// The table as a grid with headers, laid out like its plain text; with
 /// `color`, headers are bold and P-positions (0 or `P`) highlighted.
 pub fn grid(t: &Table, color: bool) -> String {
+    let highlight = |v: &Value, cell: String| {
+        let is_p = matches!(v, Value::Int(0) | Value::Outcome(Outcome::P));
+        if is_p && color {
+            format!(" {P_CELL}{cell}{RESET}")
+        } else {
+            format!(" {cell}")
+        }
+    };
+    painted_grid(t, color, &highlight)
+}
+
+/// The grid with each cell (right-aligned, without its leading space)
+/// given to `paint` with its value.
+fn painted_grid(t: &Table, color: bool, paint_cell: &dyn Fn(&Value, String) -> String) -> String {
     let text = |v: &Value| format!("{v:#}");
     let paint = |s: String, style: &str| {
         if color {
@@ -132,10 +168,7 @@ pub fn grid(t: &Table, color: bool) -> String {
         out.push_str(&paint(format!("{head:>head_w$}"), BOLD));
         out.push_str(" |");
         for ((c, w), v) in row.iter().zip(&widths).zip(&t.rows[i]) {
-            out.push(' ');
-            let cell = format!("{c:>w$}");
-            let is_p = matches!(v, Value::Int(0) | Value::Outcome(Outcome::P));
-            out.push_str(&if is_p { paint(cell, P_CELL) } else { cell });
+            out.push_str(&paint_cell(v, format!("{c:>w$}")));
         }
     }
     out
@@ -224,5 +257,26 @@ mod tests {
         assert!(!g.contains(&format!("{P_CELL} 1")));
         assert!(!g.contains(&format!("{P_CELL}12")));
         assert!(pretty(&Value::Table(Rc::new(table())), false).is_none());
+    }
+
+    #[test]
+    fn a_plot_is_a_grid_in_the_heatmap_colours_on_a_colour_terminal() {
+        let p = crate::eval::plot::make(&[Value::Table(Rc::new(table()))], &[], Default::default())
+            .unwrap();
+        let Value::Plot(plot) = &p else {
+            panic!("a plot")
+        };
+        let h = pretty(&p, true).expect("a heatmap");
+        let [r, g, b] = crate::report::plot::P_COLOUR;
+        let p_cell = format!("\x1b[48;2;{r};{g};{b}m");
+        assert_eq!(h.matches(&p_cell).count(), 2, "{h:?}");
+        assert_eq!(h.matches("\x1b[48;2;").count(), 4, "{h:?}");
+        assert!(h.ends_with(&format!("{DIM}{plot}{RESET}")), "{h:?}");
+        // Without colour a plot is its summary line.
+        assert!(pretty(&p, false).is_none());
+        assert_eq!(
+            p.to_string(),
+            "heatmap of a\\b (2 x 2 cells, 2 P-positions)"
+        );
     }
 }

@@ -49,10 +49,15 @@ impl fmt::Display for Format {
 }
 
 impl Format {
-    /// The text of a value in this format: `Some` for a table in CSV or
-    /// JSON, `None` for everything else (it prints as usual).
+    /// The text of a value in this format: `Some` for a table (or the
+    /// table of a plot) in CSV or JSON, `None` for everything else (it
+    /// prints as usual).
     pub fn table_text(self, v: &Value) -> Option<String> {
-        let Value::Table(t) = v else { return None };
+        let t = match v {
+            Value::Table(t) => t,
+            Value::Plot(p) => &p.table,
+            _ => return None,
+        };
         match self {
             Format::Text => None,
             // A blank line after each table keeps several apart.
@@ -158,6 +163,13 @@ mod tests {
         assert!(Format::Json
             .table_text(&Value::Table(Rc::new(table())))
             .is_some_and(|s| !s.contains('\n')));
+        let t = Value::Table(Rc::new(table()));
+        let plot = crate::eval::plot::Plot {
+            table: Rc::new(table()),
+            file: None,
+        };
+        let plot = Value::Plot(Rc::new(plot));
+        assert_eq!(Format::Csv.table_text(&plot), Format::Csv.table_text(&t));
         assert_eq!("CSV".parse(), Ok(Format::Csv));
         assert!("xml".parse::<Format>().is_err());
     }

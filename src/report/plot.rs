@@ -71,39 +71,21 @@ impl Chart {
     /// The chart of a table of integers or outcomes; an error names the
     /// first cell of another kind.
     pub fn from_table(t: &Table, title: &str) -> Result<Chart, String> {
-        if t.rows.is_empty() || t.col_keys.is_empty() {
-            return Err("the table is empty: there is nothing to plot".to_string());
-        }
-        if t.rows.len() > MAX_SIDE || t.col_keys.len() > MAX_SIDE {
-            return Err(format!(
-                "the table has {} rows and {} columns: a plot takes at most {MAX_SIDE} of each",
-                t.rows.len(),
-                t.col_keys.len()
-            ));
-        }
-        let mut cells = Vec::with_capacity(t.rows.len());
-        for (i, row) in t.rows.iter().enumerate() {
-            let mut out = Vec::with_capacity(t.col_keys.len());
-            for j in 0..t.col_keys.len() {
-                out.push(match row.get(j) {
-                    Some(Value::Int(n)) => Cell::Sg(*n),
-                    Some(Value::Outcome(o)) => Cell::Outcome(*o),
-                    None => Cell::Missing,
-                    Some(other) => {
-                        return Err(format!(
-                            "the cell {}={:#}, {}={:#} is {} `{other:#}`: a plot needs SG values \
-                             (integers) or outcomes (P, N)",
-                            t.row_name,
-                            t.row_keys.get(i).unwrap_or(&Value::Int(i as i64)),
-                            t.col_name,
-                            t.col_keys[j],
-                            other.kind_a(),
-                        ))
-                    }
-                });
-            }
-            cells.push(out);
-        }
+        // What can be drawn is the language's rule for `plot(T)`.
+        crate::eval::plot::check_table(t).map_err(|(message, _)| message)?;
+        let cells: Vec<Vec<Cell>> = t
+            .rows
+            .iter()
+            .map(|row| {
+                (0..t.col_keys.len())
+                    .map(|j| match row.get(j) {
+                        Some(Value::Int(n)) => Cell::Sg(*n),
+                        Some(Value::Outcome(o)) => Cell::Outcome(*o),
+                        _ => Cell::Missing,
+                    })
+                    .collect()
+            })
+            .collect();
         let max = cells
             .iter()
             .flatten()
@@ -174,7 +156,7 @@ pub const CHAR: u32 = 8;
 const PAD: u32 = 12;
 /// Most rows or columns a picture may have (beyond, the PNG alone would
 /// need hundreds of megabytes).
-pub const MAX_SIDE: usize = 4000;
+pub const MAX_SIDE: usize = crate::eval::plot::MAX_SIDE;
 /// Longest title, in characters; longer ones are cut with "...".
 const TITLE_CHARS: usize = 90;
 
@@ -366,15 +348,38 @@ pub fn output_paths(path: &Path) -> Written {
 /// Writes the table's heatmap as PNG and SVG next to `path` (see
 /// [`output_paths`]).
 pub fn plot_table(t: &Table, title: &str, path: &Path) -> Result<Written, String> {
+    let written = output_paths(path);
+    write_pictures(t, title, &written)?;
+    Ok(written)
+}
+
+/// The table's heatmap as SVG text and PNG bytes.
+pub fn pictures(t: &Table, title: &str) -> Result<(String, Vec<u8>), String> {
     let chart = Chart::from_table(t, title)?;
     let layout = Layout::new(&chart);
-    let written = output_paths(path);
-    let cant = |p: &Path, e: std::io::Error| format!("cannot write {}: {e}", p.display());
     let png = raster::encode(&chart, &layout).map_err(|e| format!("cannot encode the PNG: {e}"))?;
-    std::fs::write(&written.png, png).map_err(|e| cant(&written.png, e))?;
-    std::fs::write(&written.svg, svg::render(&chart, &layout))
-        .map_err(|e| cant(&written.svg, e))?;
-    Ok(written)
+    Ok((svg::render(&chart, &layout), png))
+}
+
+fn write_pictures(t: &Table, title: &str, to: &Written) -> Result<(), String> {
+    let (svg, png) = pictures(t, title)?;
+    let cant = |p: &Path, e: std::io::Error| format!("cannot write {}: {e}", p.display());
+    std::fs::write(&to.png, png).map_err(|e| cant(&to.png, e))?;
+    std::fs::write(&to.svg, svg).map_err(|e| cant(&to.svg, e))
+}
+
+/// Writes the files of a `plot(T, FILE)` value (none without FILE).
+pub fn write_plot(p: &crate::eval::plot::Plot) -> Result<Option<Written>, String> {
+    let Some(file) = &p.file else {
+        return Ok(None);
+    };
+    let (png, svg) = crate::eval::plot::file_names(file);
+    let written = Written {
+        png: PathBuf::from(png),
+        svg: PathBuf::from(svg),
+    };
+    write_pictures(&p.table, &p.title(), &written)?;
+    Ok(Some(written))
 }
 
 #[cfg(test)]

@@ -208,6 +208,53 @@ def check_session():
         check(reply["status"] == "ok" and km.is_alive(),
               f"and the kernel goes on: {reply['status']}, {reply.get('evalue')}")
 
+        # The language form `plot(...)`: the cell's result is the heatmap as
+        # SVG and PNG, its text the summary; P-positions of T(a, b, 0) are
+        # a == b (a xor b == 0), 4 of the 4 x 4 cells.
+        reply, msgs = run(kc, "plot(sg(T(a, b, 0)) for a in 0..4, b in 0..4)")
+        results = outputs(msgs, "execute_result")
+        data = results[0]["data"] if results else {}
+        check(reply["status"] == "ok"
+              and data.get("image/png", "").startswith("iVBORw0KGgo")
+              and data.get("image/svg+xml", "").count('<rect class="P"') == 4
+              and data.get("text/plain") == "heatmap of a\\b (4 x 4 cells, 4 P-positions)",
+              f"a plot(...) cell shows image/svg+xml and image/png: {sorted(data)}")
+        with tempfile.TemporaryDirectory() as d:
+            target = Path(d) / "t.png"
+            reply, msgs = run(kc, f'plot(table(outcome(T(a, b, 1)) for a in 0..3, b in 0..3), "{target}")')
+            results = outputs(msgs, "execute_result")
+            check(reply["status"] == "ok" and results
+                  and "image/svg+xml" in results[0]["data"]
+                  and target.exists() and target.with_suffix(".svg").exists(),
+                  "plot(t, FILE) shows the heatmap and writes FILE.png and FILE.svg")
+        reply, msgs = run(kc, "plot([1, 2])")
+        errors = outputs(msgs, "error")
+        check(reply["status"] == "error" and errors
+              and "plot needs a table" in errors[0]["evalue"],
+              f"plot of a list is an error: {errors[0]['evalue'] if errors else None}")
+
+        # History: the cells run so far, the last ones, a range, a search.
+        run(kc, "let h1 = 1")
+        run(kc, "let h2 = 2")
+        tail = kc.history(hist_access_type="tail", n=2, output=False, raw=True, reply=True,
+                          timeout=TIMEOUT)["content"]
+        inputs = [h[2] for h in tail["history"]]
+        check(inputs == ["let h1 = 1", "let h2 = 2"], f"history tail: {inputs}")
+        line = tail["history"][1][1] if tail["history"] else 0
+        rng = kc.history(hist_access_type="range", session=0, start=line, stop=line + 1,
+                         reply=True, timeout=TIMEOUT)["content"]
+        check([h[1:] for h in rng["history"]] == [[line, "let h2 = 2"]],
+              f"history range [{line}, {line + 1}): {rng['history']}")
+        found = kc.history(hist_access_type="search", pattern="let h? = *", output=True,
+                           reply=True, timeout=TIMEOUT)["content"]
+        check([h[2][0] for h in found["history"]] == ["let h1 = 1", "let h2 = 2"],
+              f"history search `let h? = *`: {found['history']}")
+        reply, msgs = run(kc, "sg(T(1, 2, 4))")
+        found = kc.history(hist_access_type="tail", n=1, output=True,
+                           reply=True, timeout=TIMEOUT)["content"]
+        check(found["history"] and found["history"][0][2] == ["sg(T(1, 2, 4))", "7"],
+              f"a history entry's output is the cell's result: {found['history']}")
+
         # Definitions carry over between cells; :commands work, :reload too.
         reply, msgs = run(kc, ":games")
         text = "".join(o["text"] for o in outputs(msgs, "stream"))
@@ -240,6 +287,8 @@ class GrundyKernelTests(jupyter_kernel_test.KernelTests):
     language_name = "grundy"
     file_extension = ".game"
     code_hello_world = 'print "hello, world"'
+    # `:quit` runs, and says on stderr that it does nothing in a notebook.
+    code_stderr = ":quit"
     completion_samples = [
         {"text": "outc", "matches": {"outcome"}},
         {"text": ":rel", "matches": {":reload"}},
@@ -254,8 +303,12 @@ class GrundyKernelTests(jupyter_kernel_test.KernelTests):
     ]
     code_display_data = [
         {"code": "table(a * b for a in 1..=2, b in 1..=2)\n1", "mime": "text/html"},
+        {"code": "plot(a ^ b for a in 0..3, b in 0..3)\n1", "mime": "image/svg+xml"},
+        {"code": "plot(a ^ b for a in 0..3, b in 0..3)\n1", "mime": "image/png"},
     ]
     code_inspect_sample = "sg"
+    supported_history_operations = ("tail", "range", "search")
+    code_history_pattern = "6 ? 7"
 
 
 def check_protocol():

@@ -35,6 +35,7 @@ pub(crate) fn call_builtin(
         Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
         Builtin::Octal => crate::eval::takebreak::octal(env, &args[0], span),
         Builtin::Periodicity => crate::eval::takebreak::periodicity(env, args, span),
+        Builtin::Plot => crate::eval::plot::make(args, &[], span),
         _ => builtins::apply_pure(b, args, span),
     }
 }
@@ -222,6 +223,10 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
             "cols" => Value::list(t.col_keys.clone()),
             _ => return Err(unknown("rows, cols")),
         }),
+        Value::Plot(p) => match name {
+            "table" => Ok(Value::Table(p.table.clone())),
+            _ => Err(unknown("table")),
+        },
         Value::Periodicity(p) => crate::eval::takebreak::field(p, name)
             .ok_or_else(|| unknown("preperiod, period, saltus, proven")),
         Value::Game(g) => match (&**g, name) {
@@ -236,7 +241,11 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
                 "args (of a position), parts (of a sum or compound)",
             )),
         },
-        other => Err(type_error(span, "a move, table or game with fields", other)),
+        other => Err(type_error(
+            span,
+            "a move, table, plot or game with fields",
+            other,
+        )),
     }
 }
 

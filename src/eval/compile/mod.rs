@@ -531,6 +531,18 @@ impl<'a> Compiler<'a> {
                     }
                 })
             }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Plot,
+                args,
+            } => {
+                // Errors point at the table or the file name.
+                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+                let args = self.exprs(args);
+                Box::new(move |env| {
+                    let vals = eval_small(env, &args)?;
+                    crate::eval::plot::make(&vals, &spans, span)
+                })
+            }
             IrKind::CallBuiltin { builtin, args } => {
                 // A bad take-and-break code is shown inside its literal.
                 let span = match (builtin, args.first()) {
@@ -815,6 +827,11 @@ impl<'a> Compiler<'a> {
                         rows,
                     })))
                 })
+            }
+            // `plot(e for r in R, c in C)`: the plot of that table.
+            Builtin::Plot => {
+                let table = self.aggregate(Builtin::Table, comp, span);
+                Box::new(move |env| crate::eval::plot::make(&[table(env)?], &[], span))
             }
             _ => {
                 // list, set, min, max, period: collect, then apply the built-in.

@@ -89,21 +89,14 @@ impl GamePlan {
     pub(crate) fn sg(&self, env: &mut Env, span: Span) -> Fallible<Option<u64>> {
         // Each position's arguments, then its `where`, in the order the
         // general path builds them, so that the first error is the same.
-        let mut keys: SmallVec<[SmallVec<[(InstanceId, Key); 4]>; 2]> = SmallVec::new();
-        for part in &self.parts {
-            let mut leaves = SmallVec::new();
-            for p in part {
-                let mut key = Key::default();
-                let Some(instance) = write_keyed(env, p.game, &p.cached, &p.writers, &mut key)?
-                else {
-                    return Ok(None);
-                };
-                if !is_keyed_position(env, instance, &key, span)? {
-                    return Ok(None);
-                }
-                leaves.push((instance, key));
-            }
-            keys.push(leaves);
+        // Positions are kept as their atoms (interning has no errors);
+        // values are asked only once every position is known to be one.
+        let mut parts: SmallVec<[SmallVec<[u32; 4]>; 2]> = SmallVec::new();
+        let mut key = env.keys.pop().unwrap_or_default();
+        let atoms = self.atoms(env, &mut key, &mut parts, span);
+        env.keys.push(key);
+        if !atoms? {
+            return Ok(None);
         }
         let kind = match &self.compound {
             None => None,
@@ -121,31 +114,37 @@ impl GamePlan {
             Some((Builtin::Conjunctive, _)) => Some(CompoundKind::Conjunctive),
             Some((_, _)) => Some(CompoundKind::Selective),
         };
-        let Some(kind) = kind else {
+        match kind {
+            Some(kind) => product::sg_of_atoms(env, &kind, &mut parts, span).map(Some),
             // A sum (or a pass compound with no pass): the theorem.
-            let mut x = 0;
-            for (instance, key) in keys.iter().flatten() {
-                match sg_of_keyed(env, *instance, key, span)? {
-                    Some(v) => x ^= v,
-                    None => return Ok(None),
-                }
-            }
-            return Ok(Some(x));
-        };
-        let mut parts: SmallVec<[SmallVec<[u32; 4]>; 2]> = SmallVec::new();
-        for leaves in &keys {
+            None => product::sg_of_sum(env, parts.iter().flatten().copied(), span).map(Some),
+        }
+    }
+
+    /// Writes each part's atoms; false if some position's arguments do not
+    /// flatten or it fails its `where`.
+    fn atoms(
+        &self,
+        env: &mut Env,
+        key: &mut Key,
+        parts: &mut SmallVec<[SmallVec<[u32; 4]>; 2]>,
+        span: Span,
+    ) -> Fallible<bool> {
+        for part in &self.parts {
             let mut atoms = SmallVec::new();
-            for (instance, key) in leaves {
-                let name = env.rt.instance(*instance).name.clone();
-                atoms.push(
-                    env.rt
-                        .product
-                        .borrow_mut()
-                        .intern_position(*instance, &name, key),
-                );
+            for p in part {
+                let Some(instance) = write_keyed(env, p.game, &p.cached, &p.writers, key)? else {
+                    return Ok(false);
+                };
+                if !is_keyed_position(env, instance, key, span)? {
+                    return Ok(false);
+                }
+                let rt = &env.rt;
+                let name = || rt.instance(instance).name.clone();
+                atoms.push(rt.product.borrow_mut().intern_position(instance, name, key));
             }
             parts.push(atoms);
         }
-        product::sg_of_atoms(env, &kind, &mut parts, span).map(Some)
+        Ok(true)
     }
 }

@@ -14,6 +14,8 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+mod memo;
+
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -51,7 +53,9 @@ pub struct ProductTables {
     position_ids: FxHashMap<PositionKey, u32>,
     atoms: Vec<Atom>,
     edges: Vec<Rc<Vec<Vec<usize>>>>,
-    memo: FxHashMap<Box<[u32]>, u64>,
+    memo: memo::ProductMemo,
+    /// The buffers of the last search, for the next.
+    spare: Option<Search>,
 }
 
 struct Atom {
@@ -95,11 +99,16 @@ impl ProductTables {
 
     /// The atom of the position `key` of `instance`, built as a game only
     /// the first time.
-    pub fn intern_position(&mut self, instance: InstanceId, name: &Rc<str>, key: &Key) -> u32 {
+    pub fn intern_position(
+        &mut self,
+        instance: InstanceId,
+        name: impl FnOnce() -> Rc<str>,
+        key: &Key,
+    ) -> u32 {
         let make = || {
             Game::Position(Position {
                 instance,
-                name: name.clone(),
+                name: name(),
                 args: key.to_args(),
             })
         };
@@ -198,14 +207,14 @@ impl ProductTables {
     pub fn histogram(&mut self, kind: &CompoundKind) -> Vec<u64> {
         let (code, _) = self.kind_code(kind);
         let mut h = Vec::new();
-        for (key, &v) in &self.memo {
-            if key[KIND] == code && v != ON_PATH {
+        self.memo.for_each_value(|kind, v| {
+            if kind == code && v != ON_PATH {
                 if h.len() <= v as usize {
                     h.resize(v as usize + 1, 0);
                 }
                 h[v as usize] += 1;
             }
-        }
+        });
         h
     }
 }
@@ -292,7 +301,10 @@ fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
 }
 
 /// Appends a part to a root key: its atoms (in any order), canonical.
-fn push_part(env: &mut Env, key: &mut Vec<u32>, atoms: &mut [u32], span: Span) -> Fallible<()> {
+/// A root key, on the stack for the few parts a query has.
+type RootKey = SmallVec<[u32; 16]>;
+
+fn push_part(env: &mut Env, key: &mut RootKey, atoms: &mut [u32], span: Span) -> Fallible<()> {
     for &a in atoms.iter() {
         ensure_options(env, a, span)?;
     }
@@ -309,7 +321,8 @@ fn push_part(env: &mut Env, key: &mut Vec<u32>, atoms: &mut [u32], span: Span) -
 /// Grundy value (terminal positions have value 1).
 pub fn sg(env: &mut Env, root: &Compound, span: Span) -> Fallible<u64> {
     let (code, counter) = env.rt.product.borrow_mut().kind_code(&root.kind);
-    let mut key = vec![code, counter, root.parts.len() as u32];
+    let mut key: RootKey = SmallVec::new();
+    key.extend([code, counter, root.parts.len() as u32]);
     let mut atoms = Vec::new();
     for p in &root.parts {
         atoms.clear();
@@ -329,7 +342,7 @@ pub fn sg_of_atoms(
     span: Span,
 ) -> Fallible<u64> {
     let (code, counter) = env.rt.product.borrow_mut().kind_code(kind);
-    let mut key = Vec::with_capacity(8);
+    let mut key: RootKey = SmallVec::new();
     key.extend([code, counter, parts.len() as u32]);
     for atoms in parts.iter_mut() {
         push_part(env, &mut key, atoms, span)?;
@@ -337,37 +350,42 @@ pub fn sg_of_atoms(
     value_of(env, &key, span)
 }
 
+/// The normal-play value of a sum of atoms: the xor of theirs.
+pub fn sg_of_sum(env: &mut Env, atoms: impl Iterator<Item = u32>, span: Span) -> Fallible<u64> {
+    let mut x = 0;
+    for a in atoms {
+        x ^= atom_sg(env, a, span)?;
+    }
+    Ok(x)
+}
+
 fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {
     if let Some(v) = plain_value(env, key, span)? {
         return Ok(v);
     }
-    if let Some(&v) = env.rt.product.borrow().memo.get(key) {
+    if let Some(v) = env.rt.product.borrow().memo.get(key, ON_PATH) {
         if v != ON_PATH {
             return Ok(v);
         }
     }
-    let key: Box<[u32]> = key.into();
-    let mut search = Search {
-        stack: vec![(key.clone(), false)],
-        options: Vec::new(),
-        ranges: Vec::new(),
-        part: Vec::new(),
-        values: Vec::new(),
-        pending: Vec::new(),
-        seen: Vec::new(),
-        stamp: 0,
-    };
+    // A table of queries would otherwise allocate the buffers for each.
+    let mut search = env.rt.product.borrow_mut().spare.take().unwrap_or_default();
+    search.stack.clear();
+    search.stack.push((Rc::from(key), false));
     let result = search.run(env, span);
+    let mut t = env.rt.product.borrow_mut();
     if result.is_err() {
-        let mut t = env.rt.product.borrow_mut();
         for (k, expanded) in &search.stack {
-            if *expanded && t.memo.get(k) == Some(&ON_PATH) {
+            if *expanded && t.memo.get(k, ON_PATH) == Some(ON_PATH) {
                 t.memo.remove(k);
             }
         }
     }
+    t.spare = Some(search);
+    drop(t);
     result?;
-    let v = env.rt.product.borrow().memo[&key];
+    let v = env.rt.product.borrow().memo.get(key, ON_PATH);
+    let v = v.expect("the search stored the root");
     Ok(v)
 }
 
@@ -386,15 +404,17 @@ fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> 
     Ok(Some(x))
 }
 
-/// The buffers of one product search.
+/// The buffers of one product search. Keys on the stack are shared, so
+/// looking at the top copies none.
+#[derive(Default)]
 struct Search {
-    stack: Vec<(Box<[u32]>, bool)>,
+    stack: Vec<(Rc<[u32]>, bool)>,
     /// The current position's options, packed: `ranges` index `options`.
     options: Vec<u32>,
     ranges: Vec<Range<usize>>,
     part: Vec<u32>,
     values: Vec<u64>,
-    pending: Vec<Box<[u32]>>,
+    pending: Vec<Rc<[u32]>>,
     /// `seen[v] == stamp`: v is among `values` (never cleared).
     seen: Vec<u32>,
     stamp: u32,
@@ -409,7 +429,7 @@ impl Search {
                 env.rt.check_interrupt(span)?;
             }
             if !expanded {
-                let state = env.rt.product.borrow().memo.get(&top).copied();
+                let state = env.rt.product.borrow().memo.get(&top, ON_PATH);
                 match state {
                     Some(ON_PATH) => return Err(self.loop_error(env, &top, span)),
                     Some(_) => {
@@ -422,7 +442,7 @@ impl Search {
                     .product
                     .borrow_mut()
                     .memo
-                    .insert(top.clone(), ON_PATH);
+                    .insert(&top, ON_PATH, ON_PATH);
                 self.stack.last_mut().expect("top").1 = true;
             }
             self.options_of(env, &top, span)?;
@@ -434,7 +454,7 @@ impl Search {
                     self.values.push(v);
                     continue;
                 }
-                let state = env.rt.product.borrow().memo.get(opt).copied();
+                let state = env.rt.product.borrow().memo.get(opt, ON_PATH);
                 match state {
                     Some(ON_PATH) => return Err(self.loop_error(env, opt, span)),
                     Some(v) => self.values.push(v),
@@ -452,7 +472,7 @@ impl Search {
             } else {
                 self.mex()
             };
-            env.rt.product.borrow_mut().memo.insert(top, v);
+            env.rt.product.borrow_mut().memo.insert(&top, v, ON_PATH);
             env.rt.count_stored(span, "a compound")?;
             self.stack.pop();
         }

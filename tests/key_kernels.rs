@@ -137,6 +137,34 @@ fn cram_on_sets_agrees_with_the_general_path_and_with_bit_masks() {
 }
 
 #[test]
+fn guards_on_bit_sets_read_as_masks_agree_with_the_general_path() {
+    // Conjuncts `i + c in t`, `not in`, `not (...)`, conjuncts of `i` alone
+    // and a second set; a conjunct that may fail keeps its place.
+    let out = same_both_ways(
+        "game G(s, t) {
+            move a(i in s) if i - 2 in t and i % 4 != 1 and i + 1 not in s -> G(remove(s, i), insert(t, i))
+            move b(i in s) if not (i + 1 in t) and i * i < 200 -> G(remove(s, i), t)
+            move c(i in t) if i + 60 in t -> G(s, remove(t, i))
+        }
+        print [sg(G(set(x for x in 0..12 if (m >> x) & 1 == 1), {0, 3, 61})) for m in 0..4096 if m % 11 == 4]
+        game H(s) { move m(i in s) if i + 1 in s and 12 / (i - 2) > 0 -> H(remove(s, i)) }
+        print [sg(H({0, 1, 2, 5})), sg(H({2, 4, 5}))]
+        print sg(H({1, 2, 3}))",
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    // H({1, 2, 3}) meets 12 / 0 once `2 + 1 in s` holds: the same error.
+    assert!(
+        out.contains("failure") && out.contains("division by zero"),
+        "{out}"
+    );
+    let out = same_both_ways(
+        "game F(s) { move m(i in s) if 12 / (i - 2) > 0 and i + 1 in s -> F(remove(s, i)) }
+         print sg(F({2, 4}))",
+    );
+    assert!(out.contains("division by zero"), "{out}");
+}
+
+#[test]
 fn sets_past_63_and_negative_items_fall_back_to_the_general_path() {
     let out = same_both_ways(
         "game Cram(free) {

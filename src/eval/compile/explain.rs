@@ -186,7 +186,12 @@ fn describe(k: &KernelMove) -> String {
                 .into(),
             None => format!(
                 "option by option on a frame of integers, lists and sets read as integers and \
-                 options written as keys{}",
+                 options written as keys{}{}",
+                if l.filter.is_some() {
+                    ", the binding's set and its guard's leading conjuncts read as one bit mask"
+                } else {
+                    ""
+                },
                 match l.parts.len() {
                     0 => " (to the zero game)".to_string(),
                     1 => String::new(),

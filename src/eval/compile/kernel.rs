@@ -63,20 +63,22 @@ impl KeyFrame {
     /// `None` if a static argument is not an integer, an argument is not
     /// an integer, a bit set or a sequence of integers, or they do not fit.
     pub(crate) fn new(statics: &[Value], key: &Key) -> Option<KeyFrame> {
+        let mut f = KeyFrame::empty();
+        f.load(statics, key).then_some(f)
+    }
+
+    /// Puts a position in an empty frame (`new` in place); false as for
+    /// `new`.
+    pub(crate) fn load(&mut self, statics: &[Value], key: &Key) -> bool {
         let n_slots = statics.len() + key.tags().count();
         if key.generic.is_some() || n_slots > KERNEL_FRAME {
-            return None;
+            return false;
         }
-        let mut f = KeyFrame {
-            ints: [0; KERNEL_FRAME],
-            kinds: [SlotKind::Unset; KERNEL_FRAME],
-            items: [0; MAX_COORDS],
-        };
         for (i, s) in statics.iter().enumerate() {
             let Value::Int(v) = s else {
-                return None;
+                return false;
             };
-            f.set_int(i as Slot, *v);
+            self.set_int(i as Slot, *v);
         }
         let coords = key.coords();
         let (mut at, mut n_items) = (0, 0);
@@ -88,26 +90,35 @@ impl KeyFrame {
                 Tag::List(n) => (n as usize, Some(Seq::List)),
                 Tag::Tuple(n) => (n as usize, Some(Seq::Tuple)),
                 Tag::Set(n) => (n as usize, Some(Seq::Set)),
-                Tag::Bool => return None,
+                Tag::Bool => return false,
             };
             match seq {
                 None => {
-                    f.ints[slot] = coords[at];
-                    f.kinds[slot] = if tag == Tag::Bits {
+                    self.ints[slot] = coords[at];
+                    self.kinds[slot] = if tag == Tag::Bits {
                         SlotKind::Bits
                     } else {
                         SlotKind::Int
                     };
                 }
                 Some(seq) => {
-                    f.items[n_items..n_items + len].copy_from_slice(&coords[at..at + len]);
-                    f.kinds[slot] = SlotKind::Items(seq, n_items as u8, len as u8);
+                    self.items[n_items..n_items + len].copy_from_slice(&coords[at..at + len]);
+                    self.kinds[slot] = SlotKind::Items(seq, n_items as u8, len as u8);
                     n_items += len;
                 }
             }
             at += len;
         }
-        Some(f)
+        true
+    }
+
+    /// A frame with nothing in it (bindings are set with `set_int`).
+    pub(crate) fn empty() -> KeyFrame {
+        KeyFrame {
+            ints: [0; KERNEL_FRAME],
+            kinds: [SlotKind::Unset; KERNEL_FRAME],
+            items: [0; MAX_COORDS],
+        }
     }
 
     /// Binds `slot` to the integer `v`.

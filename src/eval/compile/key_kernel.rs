@@ -25,6 +25,44 @@ pub(crate) struct KeyLoopMove {
     pub parts: Vec<Vec<KeyArg>>,
     /// The last binding read as strided runs (no guard, one part).
     pub run: Option<KeyRun>,
+    /// The last binding over a bit set, its guard's leading conjuncts
+    /// read as bit masks.
+    pub filter: Option<BitsFilter>,
+}
+
+/// `i in s` as the last binding of a move whose guard begins with
+/// conjuncts `i + c in t` (or `not in`) and conjuncts of `i` alone: when
+/// `s` and every `t` are bit sets, the options are the bits of one mask
+/// (`free & (free >> 3)` for `i + 3 in free`), and only the rest of the
+/// guard runs per option.
+pub(crate) struct BitsFilter {
+    /// The binding's set.
+    pub source: Slot,
+    /// The bits `i` in 0..63 that the conjuncts of `i` alone keep.
+    pub fixed: u64,
+    /// `i + c in t` as `(t, c, negated)`.
+    pub tests: Vec<(Slot, i64, bool)>,
+    /// The guard's other conjuncts, in order (`None`: none).
+    pub residual: Option<BoolCode<KeyFrame>>,
+}
+
+impl BitsFilter {
+    /// The options' bits, if the sets it reads are bit sets.
+    #[inline]
+    pub(crate) fn mask(&self, f: &KeyFrame) -> Option<u64> {
+        let mut m = f.bits(self.source)? & self.fixed;
+        for &(t, c, negated) in &self.tests {
+            let t = f.bits(t)?;
+            // Bit i of `shifted` is bit i + c of t (0 outside 0..63).
+            let shifted = if c >= 0 {
+                t.checked_shr(c as u32).unwrap_or(0)
+            } else {
+                t.checked_shl(c.unsigned_abs() as u32).unwrap_or(0)
+            };
+            m &= if negated { !shifted } else { shifted };
+        }
+        Some(m)
+    }
 }
 
 /// What a binding of a `KeyLoopMove` runs over.
@@ -59,7 +97,14 @@ pub(crate) type SeqCode = Box<dyn Fn(&KeyFrame, &mut OptionKey) -> Option<Tag>>;
 pub(crate) struct BitsChain {
     base: Slot,
     /// `(insert, item)`: insert or remove `item`.
-    steps: Vec<(bool, Operand<KeyFrame>)>,
+    steps: Vec<(bool, ChainItem)>,
+}
+
+/// An item inserted or removed by a `BitsChain`.
+enum ChainItem {
+    /// `x + c`, `x` a local (the commonest: a cell and its neighbour).
+    Offset(Slot, i64),
+    Code(Operand<KeyFrame>),
 }
 
 impl BitsChain {
@@ -69,7 +114,10 @@ impl BitsChain {
     pub(crate) fn mask(&self, f: &KeyFrame) -> Option<u64> {
         let mut m = f.bits(self.base)?;
         for (insert, item) in &self.steps {
-            let v = item.eval(f)?;
+            let v = match item {
+                ChainItem::Offset(x, c) => f.int(*x)?.checked_add(*c)?,
+                ChainItem::Code(op) => op.eval(f)?,
+            };
             let fits = (0..64).contains(&v);
             m = match (insert, fits) {
                 (true, true) => m | 1 << v,
@@ -229,6 +277,7 @@ impl Compiler<'_> {
                 guard: None,
                 parts: Vec::new(),
                 run: Some(run),
+                filter: None,
             });
         }
         let parts = parts
@@ -243,7 +292,80 @@ impl Compiler<'_> {
             },
             parts,
             run: None,
+            filter: self.bits_filter(m),
         })
+    }
+
+    /// The `BitsFilter` of a move, if its last binding runs over a local
+    /// and its guard begins with conjuncts a mask can decide.
+    fn bits_filter(&self, m: &IrMove) -> Option<BitsFilter> {
+        let last = m.bindings.last()?;
+        let (IrPattern::Slot { slot: i, .. }, IrKind::Local(source)) =
+            (&last.pattern, &last.iterable.kind)
+        else {
+            return None;
+        };
+        let mut conjuncts = Vec::new();
+        split_and(m.guard.as_ref()?, &mut conjuncts);
+        let mut filter = BitsFilter {
+            source: *source,
+            fixed: u64::MAX,
+            tests: Vec::new(),
+            residual: None,
+        };
+        // Only a leading run of conjuncts: one after a conjunct that runs
+        // per option must not be decided before it (that one may fail).
+        let mut taken = 0;
+        for c in &conjuncts {
+            if let Some(test) = membership(c, *i) {
+                filter.tests.push(test);
+            } else if let Some(bits) = self.bits_of_binding(c, *i) {
+                filter.fixed &= bits;
+            } else {
+                break;
+            }
+            taken += 1;
+        }
+        if taken == 0 {
+            return None;
+        }
+        let rest = conjuncts[taken..]
+            .iter()
+            .map(|c| self.bool_expr::<KeyFrame>(c))
+            .collect::<Option<Vec<_>>>()?;
+        if !rest.is_empty() {
+            filter.residual = Some(Box::new(move |f| {
+                for c in &rest {
+                    if !c(f)? {
+                        return Some(false);
+                    }
+                }
+                Some(true)
+            }));
+        }
+        Some(filter)
+    }
+
+    /// The bits `i` in 0..63 for which `e`, which reads no local but `i`,
+    /// holds; `None` if it reads another or fails for some `i`.
+    fn bits_of_binding(&self, e: &IrExpr, i: Slot) -> Option<u64> {
+        let only_i = map_locals(e, &|s| {
+            (s == i).then_some(IrExpr {
+                kind: IrKind::Local(s),
+                span: e.span,
+            })
+        });
+        only_i?;
+        let code = self.bool_expr::<KeyFrame>(e)?;
+        let mut frame = KeyFrame::empty();
+        let mut bits = 0u64;
+        for v in 0..64 {
+            frame.set_int(i, v);
+            if code(&frame)? {
+                bits |= 1 << v;
+            }
+        }
+        Some(bits)
     }
 
     fn key_source(&self, e: &IrExpr) -> Option<KeySource> {
@@ -357,9 +479,11 @@ impl Compiler<'_> {
                     },
                     _ => self.bits_chain(&args[0])?,
                 };
-                chain
-                    .steps
-                    .push((*b == Builtin::Insert, self.operand(&args[1])?));
+                let item = match local_offset(&args[1]) {
+                    Some((x, c)) => ChainItem::Offset(x, c),
+                    None => ChainItem::Code(self.operand(&args[1])?),
+                };
+                chain.steps.push((*b == Builtin::Insert, item));
                 Some(chain)
             }
             _ => None,
@@ -457,6 +581,67 @@ impl Compiler<'_> {
             _ => None,
         }
     }
+}
+
+/// `(x, c)` if `e` is a local `x`, `x + c`, `c + x` or `x - c` with `c` a
+/// constant.
+fn local_offset(e: &IrExpr) -> Option<(Slot, i64)> {
+    let constant = |x: &IrExpr| match x.kind {
+        IrKind::Const(Value::Int(c)) => Some(c),
+        _ => None,
+    };
+    match &e.kind {
+        IrKind::Local(x) => Some((*x, 0)),
+        IrKind::Binary { op, lhs, rhs, .. } => match (op, &lhs.kind, &rhs.kind) {
+            (BinaryOp::Add, IrKind::Local(x), _) => Some((*x, constant(rhs)?)),
+            (BinaryOp::Add, _, IrKind::Local(x)) => Some((*x, constant(lhs)?)),
+            (BinaryOp::Sub, IrKind::Local(x), _) => Some((*x, constant(rhs)?.checked_neg()?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The conjuncts of `a and b and ...`, in order.
+fn split_and<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+    match &e.kind {
+        IrKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+            ..
+        } => {
+            split_and(lhs, out);
+            split_and(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// `(t, c, negated)` if `e` is `i + c in t` (`i - c`, `c + i`, `i`), or
+/// the same with `not in` or under `not`, `t` a local.
+fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
+    let (e, negated) = match &e.kind {
+        IrKind::Unary(UnaryOp::Not, x) => (x.as_ref(), true),
+        _ => (e, false),
+    };
+    let IrKind::Binary { op, lhs, rhs, .. } = &e.kind else {
+        return None;
+    };
+    let negated = match op {
+        BinaryOp::In => negated,
+        BinaryOp::NotIn => !negated,
+        _ => return None,
+    };
+    let IrKind::Local(t) = rhs.kind else {
+        return None;
+    };
+    // Small offsets only: `i + c` then never overflows.
+    let (x, c) = local_offset(lhs)?;
+    if x != i || c.unsigned_abs() >= 1 << 32 {
+        return None;
+    }
+    (t != i).then_some((t, c, negated))
 }
 
 /// `(xs, i)` if `e` is `sorted(update(xs, i, k))` with `xs` a local other

@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 use int_code::*;
-pub(crate) use int_code::{Locals, Seq};
+pub(crate) use int_code::{BoolCode, Locals, Seq};
 pub(crate) use kernel::{
     int_frame, Kernel, KernelMove, KeyFrame, LoopMove, LoopSource, RunMove, SingleMove, SlotKind,
     SumRunMove, KERNEL_FRAME,

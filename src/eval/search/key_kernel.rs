@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::eval::compile::{
-    KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals, OptionKey, RunArg, Seq, SlotKind,
+    BoolCode, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals, OptionKey, RunArg, Seq, SlotKind,
 };
 use crate::eval::memo::{Tag, MAX_COORDS};
 use crate::ir::ir::Slot;
@@ -23,9 +23,10 @@ impl SgSink {
         kernel: &Kernel,
         key: &Key,
     ) -> Fallible<bool> {
-        let Some(mut frame) = KeyFrame::new(&inst.statics, key) else {
+        let mut frame = KeyFrame::empty();
+        if !frame.load(&inst.statics, key) {
             return Ok(false);
-        };
+        }
         let mut ticks = 0u32;
         for m in &kernel.moves {
             let KernelMove::KeyLoop(m) = m else {
@@ -51,9 +52,25 @@ impl SgSink {
         let Some((slot, source)) = m.bindings.get(level) else {
             return match &m.run {
                 Some(run) => self.key_run(env, (instance, inst), run, frame),
-                None => self.key_option(env, (instance, inst), m, frame),
+                None => self.key_option(env, (instance, inst), m, m.guard.as_ref(), frame),
             };
         };
+        let last = level + 1 == m.bindings.len();
+        // The last binding over a bit set, its guard read as a mask.
+        if let (true, Some(filter)) = (last, &m.filter) {
+            if let Some(mut mask) = filter.mask(frame) {
+                let guard = filter.residual.as_ref();
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as i64;
+                    mask &= mask - 1;
+                    frame.set_int(*slot, k);
+                    if !self.key_option(env, (instance, inst), m, guard, frame)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+        }
         let mut next = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
             *ticks = ticks.wrapping_add(1);
             if ticks.is_multiple_of(1 << 16) {
@@ -118,9 +135,10 @@ impl SgSink {
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
         m: &KeyLoopMove,
+        guard: Option<&BoolCode<KeyFrame>>,
         frame: &KeyFrame,
     ) -> Fallible<bool> {
-        match m.guard.as_ref().map(|g| g(frame)) {
+        match guard.map(|g| g(frame)) {
             None | Some(Some(true)) => {}
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
@@ -209,6 +227,11 @@ impl SgSink {
         }
         let n = out.len;
         let mut bases = out.coords;
+        // The list's coordinates are items or `k` itself: checking the
+        // others over the whole range covers every run.
+        if !affine_fits(&bases[..n], &coefs[..n], a, b) {
+            return Ok(false);
+        }
         let places = list.map_or(1, |(_, n_rest)| n_rest + 1);
         let mut memo = Some(inst.memo.borrow());
         for j in 0..places {
@@ -232,9 +255,6 @@ impl SgSink {
                 coefs[start + j] = 1;
             }
             let (bases, coefs) = (&bases[..n], &coefs[..n]);
-            if !affine_fits(bases, coefs, lo, hi) {
-                return Ok(false);
-            }
             // The run through the memo's dense window, if it lies there.
             self.slow.clear();
             let m = memo.get_or_insert_with(|| inst.memo.borrow());

@@ -346,6 +346,15 @@ pub fn shape_push(shape: Shape, n_args: u8, tag: Tag) -> Option<Shape> {
     (n_args < MAX_ARGS).then(|| (shape << 8) | tag.code())
 }
 
+/// Whether keys of `shape` lay out their first coordinate innermost in
+/// the dense window: when they hold a sequence. A sorted list's smallest
+/// items take the most values across a position's options (every item can
+/// move below the smallest, as in Welter's game), so the strided runs over
+/// them then read nearby bytes. Integer arguments keep the last innermost.
+fn first_innermost(shape: Shape) -> bool {
+    (0..MAX_ARGS).any(|i| matches!((shape >> (8 * i as u32)) & 7, 3..=5))
+}
+
 /// The shape of `n` integer arguments.
 pub fn int_shape(n: usize) -> Shape {
     (0..n).fold(0, |s, _| (s << 8) | Tag::Int.code())
@@ -404,15 +413,19 @@ struct ShapeTable {
     /// Counts re-layouts of the window: a `Located` index from an older
     /// layout is stale.
     layout: u32,
+    /// The first coordinate innermost (shift 0), not the last: see
+    /// `first_innermost`.
+    first_innermost: bool,
     dense: Vec<u8>,
     big: FxHashMap<u64, u64>,
     sparse: FxHashMap<Coords, u64>,
 }
 
 impl ShapeTable {
-    fn new(n_coords: usize) -> ShapeTable {
+    fn new(n_coords: usize, first_innermost: bool) -> ShapeTable {
         let mut t = ShapeTable {
             n_coords,
+            first_innermost,
             ..ShapeTable::default()
         };
         t.layout();
@@ -421,7 +434,12 @@ impl ShapeTable {
 
     fn layout(&mut self) {
         let mut shift = 0u8;
-        for i in (0..self.n_coords).rev() {
+        for j in 0..self.n_coords {
+            let i = if self.first_innermost {
+                j
+            } else {
+                self.n_coords - 1 - j
+            };
             self.shifts[i] = shift;
             shift += self.bits[i];
         }
@@ -765,7 +783,8 @@ impl Memo {
         let s = match self.shape_of(key.shape) {
             Some(s) => s,
             None => {
-                self.shapes.push((key.shape, ShapeTable::new(key.len())));
+                let table = ShapeTable::new(key.len(), first_innermost(key.shape));
+                self.shapes.push((key.shape, table));
                 self.shape_ids.insert(key.shape, self.shapes.len() - 1);
                 self.shapes.len() - 1
             }
@@ -827,5 +846,39 @@ mod tests {
             State::Unknown
         );
         assert_eq!(memo.stored, expected.len());
+    }
+
+    #[test]
+    fn list_keys_lay_out_their_first_item_innermost_and_survive_growth() {
+        let list = |xs: &[i64]| key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())]);
+        assert!(first_innermost(list(&[1, 2]).shape()));
+        assert!(!first_innermost(
+            key(&[Value::Int(1), Value::Int(2)]).shape()
+        ));
+        let mut memo = Memo::default();
+        let lists = [
+            [0, 1, 2],
+            [5, 1, 0],
+            [3, 40, 2],
+            [200, 7, 9],
+            [-1, 3, 3],
+            [6, 6, 600],
+        ];
+        for (i, xs) in lists.iter().enumerate() {
+            memo.set(&list(xs), State::Value(i as u64 * 60));
+        }
+        for (i, xs) in lists.iter().enumerate() {
+            assert_eq!(memo.get(&list(xs)), State::Value(i as u64 * 60), "{xs:?}");
+        }
+        assert_eq!(memo.get(&list(&[1, 0, 2])), State::Unknown);
+        // Item 0 steps by 1 in the window: its runs read nearby bytes.
+        let (_, first, stride) = memo
+            .dense_run(list(&[0, 1, 2]).shape(), &[0, 1, 2], &[1, 0, 0], 0, 3)
+            .unwrap();
+        assert_eq!(stride, 1);
+        let (_, next, _) = memo
+            .dense_run(list(&[0, 1, 2]).shape(), &[1, 1, 2], &[0, 0, 0], 0, 1)
+            .unwrap();
+        assert_eq!(next, first + 1);
     }
 }

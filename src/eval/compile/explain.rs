@@ -19,6 +19,12 @@ impl Compiler<'_> {
             IrGameBody::Moves(moves) => moves,
         };
         lines.push(match kernel {
+            Some(k) if k.keyed => format!(
+                "game {}: kernel over lists and sets (positions of integers, lists, tuples \
+                 and sets of small integers are searched on frames of integers, options \
+                 written as keys and read from the memo)",
+                g.name
+            ),
             Some(_) => format!(
                 "game {}: kernel (positions of integers are searched on frames of integers, \
                  options read from the dense memo table)",
@@ -42,7 +48,10 @@ impl Compiler<'_> {
         for (i, m) in moves.iter().enumerate() {
             let how = match kernel.map(|k| &k.moves[i]) {
                 Some(k) => describe(k),
-                None => match self.kernel_move(id, g.n_statics, m) {
+                None => match self.kernel_move(id, g.n_statics, m).or_else(|| {
+                    self.key_loop_move(id, g.n_statics, m)
+                        .map(KernelMove::KeyLoop)
+                }) {
                     Some(k) => format!(
                         "{} in kernel form, but the game is on the general path",
                         describe(&k)
@@ -101,10 +110,11 @@ impl Compiler<'_> {
                     }
                 }
                 IrKind::Const(_) | IrKind::List(_) | IrKind::Set(_) | IrKind::Tuple(_) => {}
+                IrKind::Local(_) => {}
                 _ => {
                     return format!(
-                        "binding `{name}` runs over a value (a list, a set, an argument), \
-                         not an integer range or a constant set"
+                        "binding `{name}` runs over a value computed by the move, not an \
+                         integer range, a constant set or an argument of the position"
                     )
                 }
             }
@@ -118,8 +128,13 @@ impl Compiler<'_> {
         }
         for args in &parts {
             for (i, a) in args.iter().enumerate() {
-                if self.operand::<[i64]>(a).is_none() {
-                    return format!("argument {} of its result is not integer code", i + 1);
+                if self.operand::<[i64]>(a).is_none() && self.key_arg(a).is_none() {
+                    return format!(
+                        "argument {} of its result is not integer code, nor a list or set \
+                         the kernel writes (an argument, `update`, `sorted`, `remove` or \
+                         `insert` on a set of small integers, a list of integers)",
+                        i + 1
+                    );
                 }
             }
         }
@@ -156,6 +171,34 @@ fn describe(k: &KernelMove) -> String {
                 ""
             }
         ),
+        KernelMove::KeyLoop(l) => match &l.run {
+            Some(r)
+                if r.args
+                    .iter()
+                    .any(|a| matches!(a, RunArg::SortedUpdate { .. })) =>
+            {
+                "strided runs through the memo over its last binding, one per place of the \
+                 new item in the sorted list (lists and sets read as integers)"
+                    .into()
+            }
+            Some(_) => "a strided run through the memo over its last binding (lists and \
+                        sets read as integers)"
+                .into(),
+            None => format!(
+                "option by option on a frame of integers, lists and sets read as integers and \
+                 options written as keys{}{}",
+                if l.filter.is_some() {
+                    ", the binding's set and its guard's leading conjuncts read as one bit mask"
+                } else {
+                    ""
+                },
+                match l.parts.len() {
+                    0 => " (to the zero game)".to_string(),
+                    1 => String::new(),
+                    n => format!(" (a sum of {n} parts, values xored)"),
+                }
+            ),
+        },
         KernelMove::Loop(l) => format!(
             "option by option on a frame of integers{}",
             match l.parts.len() {

@@ -18,6 +18,11 @@ pub(crate) trait Locals: 'static {
     fn items(&self, _slot: Slot) -> Option<(Seq, &[i64])> {
         None
     }
+    /// The bit mask of the set of integers 0..63 in `slot`, where the
+    /// frame holds it as one (`KeyFrame`, a `Tag::Bits` argument).
+    fn bits(&self, _slot: Slot) -> Option<u64> {
+        None
+    }
 }
 
 /// Which kind of sequence a frame's integer items make.
@@ -214,6 +219,7 @@ impl Compiler<'_> {
                 let slot = local_slot(&args[0])?;
                 Some(Box::new(move |x: &L| match x.items(slot) {
                     Some((_, xs)) => Some(xs.len() as i64),
+                    None if x.bits(slot).is_some() => x.bits(slot).map(|m| m.count_ones() as i64),
                     None => match x.value(slot)? {
                         Value::List(xs) | Value::Tuple(xs) | Value::Set(xs) => {
                             Some(xs.len() as i64)
@@ -255,6 +261,9 @@ impl Compiler<'_> {
             } => {
                 let slot = local_slot(&args[0])?;
                 Some(Box::new(move |x: &L| {
+                    if x.bits(slot).is_some() {
+                        return Some(true); // a set repeats nothing
+                    }
                     let (_, xs) = x.items(slot)?;
                     let mut sorted: SmallVec<[i64; MAX_COORDS]> = xs.iter().copied().collect();
                     sorted.sort_unstable();
@@ -279,6 +288,10 @@ impl Compiler<'_> {
                         let v = item.eval(x)?;
                         let found = match x.items(slot) {
                             Some((_, xs)) => xs.contains(&v),
+                            None if x.bits(slot).is_some() => {
+                                let m = x.bits(slot).expect("checked");
+                                (0..64).contains(&v) && (m >> v) & 1 == 1
+                            }
                             None => match x.value(slot)? {
                                 // A set of small integers: a bit of its mask.
                                 Value::Set(xs) if cache.mask(xs).is_some() => {

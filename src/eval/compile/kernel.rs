@@ -36,59 +36,113 @@ pub(crate) fn int_frame(statics: &[Value], coords: &[i64]) -> Option<([i64; KERN
 }
 
 /// A position's static arguments and arguments as integers, for integer
-/// code: an integer is one slot, a list, tuple or set of integers (a run of
-/// the key's coordinates) is one slot read through `Locals::items`.
+/// code (`where` clauses) and for the moves of kernels over lists and sets
+/// (`KeyLoopMove`): each slot holds an integer, a set of integers 0..63 as
+/// its bit mask (`Tag::Bits`), or a list, tuple or set of integers (a run
+/// of the key's coordinates, read through `Locals::items`). Bindings are
+/// written into their slots as integers (`set_int`).
 pub(crate) struct KeyFrame {
-    ints: [i64; KERNEL_FRAME + MAX_COORDS],
-    /// Per slot: where its integers start, how many, and what they make
-    /// (`None`: one integer).
-    slots: [(u8, u8, Option<Seq>); KERNEL_FRAME],
-    n_slots: usize,
+    ints: [i64; KERNEL_FRAME],
+    kinds: [SlotKind; KERNEL_FRAME],
+    items: [i64; MAX_COORDS],
+}
+
+/// What one slot of a `KeyFrame` holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SlotKind {
+    /// Nothing integer code may read.
+    Unset,
+    Int,
+    /// A set of integers 0..63: its bit mask is the slot's integer.
+    Bits,
+    /// A sequence: its kind, where its items start and how many.
+    Items(Seq, u8, u8),
 }
 
 impl KeyFrame {
     /// `None` if a static argument is not an integer, an argument is not
-    /// an integer or a sequence of integers, or they do not fit.
+    /// an integer, a bit set or a sequence of integers, or they do not fit.
     pub(crate) fn new(statics: &[Value], key: &Key) -> Option<KeyFrame> {
-        let mut f = KeyFrame {
-            ints: [0; KERNEL_FRAME + MAX_COORDS],
-            slots: [(0, 0, None); KERNEL_FRAME],
-            n_slots: statics.len() + key.tags().count(),
-        };
-        if key.generic.is_some() || f.n_slots > KERNEL_FRAME {
-            return None;
+        let mut f = KeyFrame::empty();
+        f.load(statics, key).then_some(f)
+    }
+
+    /// Puts a position in an empty frame (`new` in place); false as for
+    /// `new`.
+    pub(crate) fn load(&mut self, statics: &[Value], key: &Key) -> bool {
+        let n_slots = statics.len() + key.tags().count();
+        if key.generic.is_some() || n_slots > KERNEL_FRAME {
+            return false;
         }
         for (i, s) in statics.iter().enumerate() {
             let Value::Int(v) = s else {
-                return None;
+                return false;
             };
-            f.ints[i] = *v;
-            f.slots[i] = (i as u8, 1, None);
+            self.set_int(i as Slot, *v);
         }
-        let base = statics.len();
-        f.ints[base..base + key.len()].copy_from_slice(key.coords());
-        let mut at = base;
+        let coords = key.coords();
+        let (mut at, mut n_items) = (0, 0);
         for (j, tag) in key.tags().enumerate() {
+            let slot = statics.len() + j;
             let (len, seq) = match tag {
                 Tag::Int => (1, None),
+                Tag::Bits => (1, None),
                 Tag::List(n) => (n as usize, Some(Seq::List)),
                 Tag::Tuple(n) => (n as usize, Some(Seq::Tuple)),
                 Tag::Set(n) => (n as usize, Some(Seq::Set)),
-                Tag::Bits => return None,
-                Tag::Bool => return None,
+                Tag::Bool => return false,
             };
-            f.slots[base + j] = (at as u8, len as u8, seq);
+            match seq {
+                None => {
+                    self.ints[slot] = coords[at];
+                    self.kinds[slot] = if tag == Tag::Bits {
+                        SlotKind::Bits
+                    } else {
+                        SlotKind::Int
+                    };
+                }
+                Some(seq) => {
+                    self.items[n_items..n_items + len].copy_from_slice(&coords[at..at + len]);
+                    self.kinds[slot] = SlotKind::Items(seq, n_items as u8, len as u8);
+                    n_items += len;
+                }
+            }
             at += len;
         }
-        Some(f)
+        true
+    }
+
+    /// A frame with nothing in it (bindings are set with `set_int`).
+    pub(crate) fn empty() -> KeyFrame {
+        KeyFrame {
+            ints: [0; KERNEL_FRAME],
+            kinds: [SlotKind::Unset; KERNEL_FRAME],
+            items: [0; MAX_COORDS],
+        }
+    }
+
+    /// Binds `slot` to the integer `v`.
+    #[inline]
+    pub(crate) fn set_int(&mut self, slot: Slot, v: i64) {
+        self.ints[slot as usize] = v;
+        self.kinds[slot as usize] = SlotKind::Int;
+    }
+
+    /// What `slot` holds (`Unset` past the frame).
+    #[inline]
+    pub(crate) fn kind(&self, slot: Slot) -> SlotKind {
+        self.kinds
+            .get(slot as usize)
+            .copied()
+            .unwrap_or(SlotKind::Unset)
     }
 }
 
 impl Locals for KeyFrame {
     #[inline]
     fn int(&self, slot: Slot) -> Option<i64> {
-        match self.slots[..self.n_slots].get(slot as usize)? {
-            &(at, _, None) => Some(self.ints[at as usize]),
+        match self.kinds.get(slot as usize)? {
+            SlotKind::Int => Some(self.ints[slot as usize]),
             _ => None,
         }
     }
@@ -97,9 +151,20 @@ impl Locals for KeyFrame {
         None
     }
 
+    #[inline]
     fn items(&self, slot: Slot) -> Option<(Seq, &[i64])> {
-        match *self.slots[..self.n_slots].get(slot as usize)? {
-            (at, len, Some(seq)) => Some((seq, &self.ints[at as usize..][..len as usize])),
+        match *self.kinds.get(slot as usize)? {
+            SlotKind::Items(seq, at, len) => {
+                Some((seq, &self.items[at as usize..][..len as usize]))
+            }
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn bits(&self, slot: Slot) -> Option<u64> {
+        match self.kinds.get(slot as usize)? {
+            SlotKind::Bits => Some(self.ints[slot as usize] as u64),
             _ => None,
         }
     }
@@ -114,6 +179,17 @@ pub(crate) struct Kernel {
     /// How many integer arguments a position has.
     pub n_params: usize,
     pub moves: Vec<KernelMove>,
+    /// Every move is a `KeyLoopMove`: positions of any flattened shape
+    /// (integers, lists, tuples, bit sets) run on a `KeyFrame`.
+    pub keyed: bool,
+}
+
+impl Kernel {
+    /// Whether the kernel runs positions with this key.
+    #[inline]
+    pub(crate) fn accepts(&self, key: &Key) -> bool {
+        key.generic.is_none() && (self.keyed || key.shape() == self.shape)
+    }
 }
 
 pub(crate) enum KernelMove {
@@ -124,6 +200,9 @@ pub(crate) enum KernelMove {
     /// `name(k in {1, 2, 5}) if guard -> G(args)`: one single move per
     /// item of the constant set, `k` put in (subtraction games).
     Each(Vec<SingleMove>),
+    /// A move of a keyed kernel: the Loop form on a frame that holds lists
+    /// and sets of the position too (`key_kernel.rs`).
+    KeyLoop(KeyLoopMove),
 }
 
 /// `name(k in lo..hi) if guard -> G(args_1) + G(args_2) + ...`, a
@@ -256,14 +335,30 @@ impl Compiler<'_> {
         {
             return None;
         }
-        let moves = moves
+        let int_moves = moves
             .iter()
             .map(|m| self.kernel_move(game, g.n_statics, m))
-            .collect::<Option<Vec<_>>>()?;
+            .collect::<Option<Vec<_>>>();
+        // Moves of lists and sets (or of values integer code does not
+        // reach): all of them in the Loop form on a key's frame.
+        let (moves, keyed) = match int_moves {
+            Some(int_moves) => (int_moves, false),
+            None => (
+                moves
+                    .iter()
+                    .map(|m| {
+                        self.key_loop_move(game, g.n_statics, m)
+                            .map(KernelMove::KeyLoop)
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+                true,
+            ),
+        };
         Some(Kernel {
             shape: int_shape(g.n_params),
             n_params: g.n_params,
             moves,
+            keyed,
         })
     }
 
@@ -513,7 +608,11 @@ impl Compiler<'_> {
     }
 
     /// `e` as `base + coef * k`, the base as an operand.
-    fn affine_operand(&self, e: &IrExpr, k: Slot) -> Option<(Operand<[i64]>, i64)> {
+    pub(crate) fn affine_operand<L: Locals + ?Sized>(
+        &self,
+        e: &IrExpr,
+        k: Slot,
+    ) -> Option<(Operand<L>, i64)> {
         if !mentions(e, k) {
             return Some((self.operand(e)?, 0));
         }

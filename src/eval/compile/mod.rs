@@ -11,6 +11,7 @@ mod explain;
 mod game_plan;
 mod int_code;
 mod kernel;
+mod key_kernel;
 mod moves;
 
 use std::collections::HashSet;
@@ -31,10 +32,12 @@ use smallvec::SmallVec;
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 use int_code::*;
+pub(crate) use int_code::{BoolCode, Locals, Seq};
 pub(crate) use kernel::{
-    int_frame, Kernel, KernelMove, KeyFrame, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove,
-    KERNEL_FRAME,
+    int_frame, Kernel, KernelMove, KeyFrame, LoopMove, LoopSource, RunMove, SingleMove, SlotKind,
+    SumRunMove, KERNEL_FRAME,
 };
+pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use moves::*;
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;

@@ -23,6 +23,9 @@ impl SgSink {
         key: &Key,
         at: Option<Located>,
     ) -> Fallible<bool> {
+        if kernel.keyed {
+            return self.run_key_kernel(env, (instance, inst), kernel, key);
+        }
         let Some((frame, n)) = int_frame(&inst.statics, key.coords()) else {
             return Ok(false);
         };
@@ -49,6 +52,8 @@ impl SgSink {
                     }
                     done
                 }
+                // Only in keyed kernels, run above.
+                KernelMove::KeyLoop(_) => false,
             };
             if !done {
                 return Ok(false);

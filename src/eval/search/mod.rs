@@ -3,6 +3,7 @@
 //! their components' values (the Sprague-Grundy theorem).
 
 mod kernel;
+mod key_kernel;
 mod scan;
 
 use std::ops::Range;
@@ -485,7 +486,7 @@ fn value_directly(
     let Some(kernel) = &g.kernel else {
         return Ok(None);
     };
-    if !env.rt.limits.kernels || key.shape() != kernel.shape || key.generic.is_some() {
+    if !env.rt.limits.kernels || !kernel.accepts(key) {
         return Ok(None);
     }
     let at = match at {
@@ -577,11 +578,7 @@ fn run_search(
         let top = stack.last().expect("top");
         let Rules::User(g) = &inst.rules;
         let by_kernel = match &g.kernel {
-            Some(k)
-                if env.rt.limits.kernels
-                    && top.key.shape() == k.shape
-                    && top.key.generic.is_none() =>
-            {
+            Some(k) if env.rt.limits.kernels && k.accepts(&top.key) => {
                 let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;
                 if !done {
                     // Some code needs the general path: start over there.

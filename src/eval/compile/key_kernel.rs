@@ -1,0 +1,672 @@
+//! Kernels over lists and sets: the Loop form of kernel moves (`kernel.rs`)
+//! for games whose positions hold lists, tuples or sets of integers. The
+//! search puts a position's key in a `KeyFrame` (an integer per slot, a set
+//! of integers 0..63 as its bit mask, a sequence as a run of integers) and
+//! runs the move on it: bindings over ranges, constant sets or the items
+//! of an argument (`i in free`), a guard of integer code, and a result
+//! whose arguments are written straight into the option's key (integer
+//! code, `update`, `sorted`, `remove`/`insert` on a bit set, list
+//! literals) and read from the memo. A last binding over a range whose
+//! options are affine in it, or a sorted list with it put in
+//! (`sorted(update(xs, i, t))`), is read as strided runs through the memo.
+//! Code that meets anything else at run time gives `None`, and the search
+//! takes the position to the general path, which also reports any error.
+//! The search runs these moves in `search/key_kernel.rs`.
+
+use super::*;
+
+/// A move of a keyed kernel (`Kernel::keyed`).
+pub(crate) struct KeyLoopMove {
+    /// The bindings run option by option (all of them but the last when
+    /// `run` is set).
+    pub bindings: Vec<(Slot, KeySource)>,
+    pub guard: Option<BoolCode<KeyFrame>>,
+    /// The arguments of each part of the result (no part: the zero game).
+    pub parts: Vec<Vec<KeyArg>>,
+    /// The last binding read as strided runs (no guard, one part).
+    pub run: Option<KeyRun>,
+    /// The last binding over a bit set, its guard's leading conjuncts
+    /// read as bit masks.
+    pub filter: Option<BitsFilter>,
+}
+
+/// `i in s` as the last binding of a move whose guard begins with
+/// conjuncts `i + c in t` (or `not in`) and conjuncts of `i` alone: when
+/// `s` and every `t` are bit sets, the options are the bits of one mask
+/// (`free & (free >> 3)` for `i + 3 in free`), and only the rest of the
+/// guard runs per option.
+pub(crate) struct BitsFilter {
+    /// The binding's set.
+    pub source: Slot,
+    /// The bits `i` in 0..63 that the conjuncts of `i` alone keep.
+    pub fixed: u64,
+    /// `i + c in t` as `(t, c, negated)`.
+    pub tests: Vec<(Slot, i64, bool)>,
+    /// The guard's other conjuncts, in order (`None`: none).
+    pub residual: Option<BoolCode<KeyFrame>>,
+}
+
+impl BitsFilter {
+    /// The options' bits, if the sets it reads are bit sets.
+    #[inline]
+    pub(crate) fn mask(&self, f: &KeyFrame) -> Option<u64> {
+        let mut m = f.bits(self.source)? & self.fixed;
+        for &(t, c, negated) in &self.tests {
+            let t = f.bits(t)?;
+            // Bit i of `shifted` is bit i + c of t (0 outside 0..63).
+            let shifted = if c >= 0 {
+                t.checked_shr(c as u32).unwrap_or(0)
+            } else {
+                t.checked_shl(c.unsigned_abs() as u32).unwrap_or(0)
+            };
+            m &= if negated { !shifted } else { shifted };
+        }
+        Some(m)
+    }
+}
+
+/// What a binding of a `KeyLoopMove` runs over.
+pub(crate) enum KeySource {
+    Range {
+        lo: Operand<KeyFrame>,
+        hi: Operand<KeyFrame>,
+        inclusive: bool,
+    },
+    /// A constant set or list of integers (a set ascending, no repeats).
+    Values(Vec<i64>),
+    /// The items of the list, tuple or set in a slot, in order (a bit
+    /// set's bits ascending).
+    Items(Slot),
+}
+
+/// How one argument of an option is written into its key.
+pub(crate) enum KeyArg {
+    /// A slot as it is: an integer, a bit set or a sequence.
+    Local(Slot),
+    Int(Operand<KeyFrame>),
+    /// `remove(...)`/`insert(...)` of integers on a bit set.
+    Bits(BitsChain),
+    /// Code writing a sequence's items (or a bit mask), giving its tag.
+    Seq(SeqCode),
+}
+
+/// Writes coordinates into an option's key and gives the tag they make.
+pub(crate) type SeqCode = Box<dyn Fn(&KeyFrame, &mut OptionKey) -> Option<Tag>>;
+
+/// `remove`/`insert` of integers, in order, on the bit set in `base`.
+pub(crate) struct BitsChain {
+    base: Slot,
+    /// `(insert, item)`: insert or remove `item`.
+    steps: Vec<(bool, ChainItem)>,
+}
+
+/// An item inserted or removed by a `BitsChain`.
+enum ChainItem {
+    /// `x + c`, `x` a local (the commonest: a cell and its neighbour).
+    Offset(Slot, i64),
+    Code(Operand<KeyFrame>),
+}
+
+impl BitsChain {
+    /// The resulting bit mask; `None` if `base` holds no bit set, an item
+    /// is not integer code, or an inserted item does not fit in a mask.
+    #[inline]
+    pub(crate) fn mask(&self, f: &KeyFrame) -> Option<u64> {
+        let mut m = f.bits(self.base)?;
+        for (insert, item) in &self.steps {
+            let v = match item {
+                ChainItem::Offset(x, c) => f.int(*x)?.checked_add(*c)?,
+                ChainItem::Code(op) => op.eval(f)?,
+            };
+            let fits = (0..64).contains(&v);
+            m = match (insert, fits) {
+                (true, true) => m | 1 << v,
+                (false, true) => m & !(1 << v),
+                // A set of integers 0..63 holds no other: nothing removed.
+                (false, false) => m,
+                (true, false) => return None,
+            };
+        }
+        Some(m)
+    }
+}
+
+/// The coordinates and shape of an option's key, written argument by
+/// argument.
+pub(crate) struct OptionKey {
+    pub coords: [i64; MAX_COORDS],
+    pub len: usize,
+    pub shape: Shape,
+    pub n_args: u8,
+}
+
+impl Default for OptionKey {
+    fn default() -> OptionKey {
+        OptionKey {
+            coords: [0; MAX_COORDS],
+            len: 0,
+            shape: 0,
+            n_args: 0,
+        }
+    }
+}
+
+impl OptionKey {
+    #[inline]
+    pub(crate) fn push(&mut self, c: i64) -> Option<()> {
+        *self.coords.get_mut(self.len)? = c;
+        self.len += 1;
+        Some(())
+    }
+
+    /// Ends an argument.
+    #[inline]
+    pub(crate) fn end(&mut self, tag: Tag) -> Option<()> {
+        self.shape = shape_push(self.shape, self.n_args, tag)?;
+        self.n_args += 1;
+        Some(())
+    }
+
+    pub(crate) fn coords(&self) -> &[i64] {
+        &self.coords[..self.len]
+    }
+
+    /// Sets `key` to this option's key.
+    pub(crate) fn key(&self, key: &mut Key) {
+        key.set_raw(self.shape, self.n_args, self.coords().iter().copied());
+    }
+
+    /// Writes the coordinates of the slot's contents, giving their tag.
+    #[inline]
+    fn slot(&mut self, f: &KeyFrame, slot: Slot) -> Option<Tag> {
+        match f.kind(slot) {
+            SlotKind::Int => {
+                self.push(f.int(slot)?)?;
+                Some(Tag::Int)
+            }
+            SlotKind::Bits => {
+                self.push(f.bits(slot)? as i64)?;
+                Some(Tag::Bits)
+            }
+            SlotKind::Items(seq, _, _) => {
+                let (_, xs) = f.items(slot)?;
+                for &x in xs {
+                    self.push(x)?;
+                }
+                let n = xs.len() as u32;
+                Some(match seq {
+                    Seq::List => Tag::List(n),
+                    Seq::Tuple => Tag::Tuple(n),
+                    Seq::Set => Tag::Set(n),
+                })
+            }
+            SlotKind::Unset => None,
+        }
+    }
+}
+
+impl KeyArg {
+    /// Writes the argument into `out`; `None` sends the position to the
+    /// general path.
+    #[inline]
+    pub(crate) fn write(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<()> {
+        let tag = match self {
+            KeyArg::Local(slot) => out.slot(f, *slot)?,
+            KeyArg::Int(op) => {
+                out.push(op.eval(f)?)?;
+                Tag::Int
+            }
+            KeyArg::Bits(chain) => {
+                out.push(chain.mask(f)? as i64)?;
+                Tag::Bits
+            }
+            KeyArg::Seq(code) => code(f, out)?,
+        };
+        out.end(tag)
+    }
+}
+
+/// The last binding of a move, `k in lo..hi`, read as strided runs: every
+/// argument of the (one) result is affine in `k`, does not mention it, or
+/// is `sorted(update(xs, i, k))`.
+pub(crate) struct KeyRun {
+    pub slot: Slot,
+    pub lo: Operand<KeyFrame>,
+    pub hi: Operand<KeyFrame>,
+    pub inclusive: bool,
+    pub args: Vec<RunArg>,
+}
+
+pub(crate) enum RunArg {
+    /// An argument that does not mention `k`.
+    Fixed(KeyArg),
+    /// `base + coef * k`.
+    Affine(Operand<KeyFrame>, i64),
+    /// `sorted(update(xs, i, k))`: the list's other items, sorted, with
+    /// `k` between them; affine in `k` between two of them.
+    SortedUpdate {
+        list: Slot,
+        index: Operand<KeyFrame>,
+    },
+}
+
+impl Compiler<'_> {
+    /// The keyed kernel form of a move, if every piece has one.
+    pub(crate) fn key_loop_move(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        m: &IrMove,
+    ) -> Option<KeyLoopMove> {
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
+        let mut bindings = Vec::new();
+        for b in &m.bindings {
+            let IrPattern::Slot { slot, .. } = b.pattern else {
+                return None;
+            };
+            if slot as usize >= KERNEL_FRAME {
+                return None;
+            }
+            bindings.push((slot, self.key_source(&b.iterable)?));
+        }
+        if let Some(run) = self.key_run(m, &parts) {
+            bindings.pop();
+            return Some(KeyLoopMove {
+                bindings,
+                guard: None,
+                parts: Vec::new(),
+                run: Some(run),
+                filter: None,
+            });
+        }
+        let parts = parts
+            .iter()
+            .map(|args| args.iter().map(|a| self.key_arg(a)).collect::<Option<_>>())
+            .collect::<Option<_>>()?;
+        Some(KeyLoopMove {
+            bindings,
+            guard: match &m.guard {
+                Some(e) => Some(self.bool_expr(e)?),
+                None => None,
+            },
+            parts,
+            run: None,
+            filter: self.bits_filter(m),
+        })
+    }
+
+    /// The `BitsFilter` of a move, if its last binding runs over a local
+    /// and its guard begins with conjuncts a mask can decide.
+    fn bits_filter(&self, m: &IrMove) -> Option<BitsFilter> {
+        let last = m.bindings.last()?;
+        let (IrPattern::Slot { slot: i, .. }, IrKind::Local(source)) =
+            (&last.pattern, &last.iterable.kind)
+        else {
+            return None;
+        };
+        let mut conjuncts = Vec::new();
+        split_and(m.guard.as_ref()?, &mut conjuncts);
+        let mut filter = BitsFilter {
+            source: *source,
+            fixed: u64::MAX,
+            tests: Vec::new(),
+            residual: None,
+        };
+        // Only a leading run of conjuncts: one after a conjunct that runs
+        // per option must not be decided before it (that one may fail).
+        let mut taken = 0;
+        for c in &conjuncts {
+            if let Some(test) = membership(c, *i) {
+                filter.tests.push(test);
+            } else if let Some(bits) = self.bits_of_binding(c, *i) {
+                filter.fixed &= bits;
+            } else {
+                break;
+            }
+            taken += 1;
+        }
+        if taken == 0 {
+            return None;
+        }
+        let rest = conjuncts[taken..]
+            .iter()
+            .map(|c| self.bool_expr::<KeyFrame>(c))
+            .collect::<Option<Vec<_>>>()?;
+        if !rest.is_empty() {
+            filter.residual = Some(Box::new(move |f| {
+                for c in &rest {
+                    if !c(f)? {
+                        return Some(false);
+                    }
+                }
+                Some(true)
+            }));
+        }
+        Some(filter)
+    }
+
+    /// The bits `i` in 0..63 for which `e`, which reads no local but `i`,
+    /// holds; `None` if it reads another or fails for some `i`.
+    fn bits_of_binding(&self, e: &IrExpr, i: Slot) -> Option<u64> {
+        let only_i = map_locals(e, &|s| {
+            (s == i).then_some(IrExpr {
+                kind: IrKind::Local(s),
+                span: e.span,
+            })
+        });
+        only_i?;
+        let code = self.bool_expr::<KeyFrame>(e)?;
+        let mut frame = KeyFrame::empty();
+        let mut bits = 0u64;
+        for v in 0..64 {
+            frame.set_int(i, v);
+            if code(&frame)? {
+                bits |= 1 << v;
+            }
+        }
+        Some(bits)
+    }
+
+    fn key_source(&self, e: &IrExpr) -> Option<KeySource> {
+        Some(match &e.kind {
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } => KeySource::Range {
+                lo: self.operand(start)?,
+                hi: self.operand(end)?,
+                inclusive: *inclusive,
+            },
+            IrKind::Local(s) if (*s as usize) < KERNEL_FRAME => KeySource::Items(*s),
+            IrKind::Const(Value::List(xs) | Value::Tuple(xs)) => KeySource::Values(
+                xs.iter()
+                    .map(|x| match x {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?,
+            ),
+            IrKind::Const(Value::Set(xs)) => {
+                let mut v: Vec<i64> = xs
+                    .iter()
+                    .map(|x| match x {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?;
+                v.sort_unstable();
+                v.dedup();
+                KeySource::Values(v)
+            }
+            _ => return None,
+        })
+    }
+
+    /// The last binding of `m` as strided runs, if the move has that form.
+    fn key_run(&self, m: &IrMove, parts: &[&[IrExpr]]) -> Option<KeyRun> {
+        let ([args], None) = (parts, &m.guard) else {
+            return None;
+        };
+        let last = m.bindings.last()?;
+        let IrPattern::Slot { slot: k, .. } = last.pattern else {
+            return None;
+        };
+        let IrKind::Range {
+            start,
+            end,
+            inclusive,
+        } = &last.iterable.kind
+        else {
+            return None;
+        };
+        let mut run_args = Vec::new();
+        for a in args.iter() {
+            run_args.push(if !mentions(a, k) {
+                RunArg::Fixed(self.key_arg(a)?)
+            } else if let Some((list, index)) = sorted_update_of(a, k) {
+                RunArg::SortedUpdate {
+                    list,
+                    index: self.operand(index)?,
+                }
+            } else {
+                let (base, coef) = self.affine_operand(a, k)?;
+                RunArg::Affine(base, coef)
+            });
+        }
+        let sorted_updates = run_args
+            .iter()
+            .filter(|a| matches!(a, RunArg::SortedUpdate { .. }))
+            .count();
+        if sorted_updates > 1 {
+            return None;
+        }
+        Some(KeyRun {
+            slot: k,
+            lo: self.operand(start)?,
+            hi: self.operand(end)?,
+            inclusive: *inclusive,
+            args: run_args,
+        })
+    }
+
+    /// How an argument of a result is written into the option's key.
+    pub(crate) fn key_arg(&self, e: &IrExpr) -> Option<KeyArg> {
+        if let IrKind::Local(s) = e.kind {
+            return Some(KeyArg::Local(s));
+        }
+        if let Some(op) = self.operand(e) {
+            return Some(KeyArg::Int(op));
+        }
+        if let Some(chain) = self.bits_chain(e) {
+            return Some(KeyArg::Bits(chain));
+        }
+        self.seq_code(e).map(KeyArg::Seq)
+    }
+
+    /// `remove(...)`/`insert(...)` chains on a local, if `e` is one.
+    fn bits_chain(&self, e: &IrExpr) -> Option<BitsChain> {
+        match &e.kind {
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Remove | Builtin::Insert),
+                args,
+            } if args.len() == 2 => {
+                let mut chain = match args[0].kind {
+                    IrKind::Local(base) => BitsChain {
+                        base,
+                        steps: Vec::new(),
+                    },
+                    _ => self.bits_chain(&args[0])?,
+                };
+                let item = match local_offset(&args[1]) {
+                    Some((x, c)) => ChainItem::Offset(x, c),
+                    None => ChainItem::Code(self.operand(&args[1])?),
+                };
+                chain.steps.push((*b == Builtin::Insert, item));
+                Some(chain)
+            }
+            _ => None,
+        }
+    }
+
+    /// Code writing a sequence (or a bit set) into an option's key.
+    fn seq_code(&self, e: &IrExpr) -> Option<SeqCode> {
+        match &e.kind {
+            IrKind::Local(s) => {
+                let s = *s;
+                Some(Box::new(move |f, out| out.slot(f, s)))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Remove | Builtin::Insert,
+                ..
+            } => {
+                let chain = self.bits_chain(e)?;
+                Some(Box::new(move |f, out| {
+                    out.push(chain.mask(f)? as i64)?;
+                    Some(Tag::Bits)
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Update,
+                args,
+            } if args.len() == 3 => {
+                let IrKind::Local(list) = args[0].kind else {
+                    return None;
+                };
+                let (index, value) = (self.operand(&args[1])?, self.operand(&args[2])?);
+                Some(Box::new(move |f, out| {
+                    let (seq, xs) = f.items(list)?;
+                    let i = usize::try_from(index.eval(f)?).ok()?;
+                    // A set updated is a set again, sorted anew: not here.
+                    if seq == Seq::Set || i >= xs.len() {
+                        return None;
+                    }
+                    let v = value.eval(f)?;
+                    for (j, &x) in xs.iter().enumerate() {
+                        out.push(if j == i { v } else { x })?;
+                    }
+                    let n = xs.len() as u32;
+                    Some(if seq == Seq::List {
+                        Tag::List(n)
+                    } else {
+                        Tag::Tuple(n)
+                    })
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Sorted,
+                args,
+            } if args.len() == 1 => {
+                let inner = self.seq_code(&args[0])?;
+                Some(Box::new(move |f, out| {
+                    let start = out.len;
+                    let n = match inner(f, out)? {
+                        Tag::Bits => {
+                            // The bits ascending, in place of the mask.
+                            out.len -= 1;
+                            let mut mask = out.coords[out.len] as u64;
+                            let n = mask.count_ones();
+                            while mask != 0 {
+                                out.push(mask.trailing_zeros() as i64)?;
+                                mask &= mask - 1;
+                            }
+                            return Some(Tag::List(n));
+                        }
+                        Tag::List(n) | Tag::Tuple(n) | Tag::Set(n) => n,
+                        Tag::Int | Tag::Bool => return None,
+                    };
+                    out.coords[start..out.len].sort_unstable();
+                    Some(Tag::List(n))
+                }))
+            }
+            IrKind::List(xs) | IrKind::Tuple(xs) => {
+                let items = xs
+                    .iter()
+                    .map(|x| self.operand(x))
+                    .collect::<Option<Vec<Operand<KeyFrame>>>>()?;
+                let n = items.len() as u32;
+                let tag = if matches!(e.kind, IrKind::List(_)) {
+                    Tag::List(n)
+                } else {
+                    Tag::Tuple(n)
+                };
+                Some(Box::new(move |f, out| {
+                    for x in &items {
+                        out.push(x.eval(f)?)?;
+                    }
+                    Some(tag)
+                }))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `(x, c)` if `e` is a local `x`, `x + c`, `c + x` or `x - c` with `c` a
+/// constant.
+fn local_offset(e: &IrExpr) -> Option<(Slot, i64)> {
+    let constant = |x: &IrExpr| match x.kind {
+        IrKind::Const(Value::Int(c)) => Some(c),
+        _ => None,
+    };
+    match &e.kind {
+        IrKind::Local(x) => Some((*x, 0)),
+        IrKind::Binary { op, lhs, rhs, .. } => match (op, &lhs.kind, &rhs.kind) {
+            (BinaryOp::Add, IrKind::Local(x), _) => Some((*x, constant(rhs)?)),
+            (BinaryOp::Add, _, IrKind::Local(x)) => Some((*x, constant(lhs)?)),
+            (BinaryOp::Sub, IrKind::Local(x), _) => Some((*x, constant(rhs)?.checked_neg()?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The conjuncts of `a and b and ...`, in order.
+fn split_and<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+    match &e.kind {
+        IrKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+            ..
+        } => {
+            split_and(lhs, out);
+            split_and(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// `(t, c, negated)` if `e` is `i + c in t` (`i - c`, `c + i`, `i`), or
+/// the same with `not in` or under `not`, `t` a local.
+fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
+    let (e, negated) = match &e.kind {
+        IrKind::Unary(UnaryOp::Not, x) => (x.as_ref(), true),
+        _ => (e, false),
+    };
+    let IrKind::Binary { op, lhs, rhs, .. } = &e.kind else {
+        return None;
+    };
+    let negated = match op {
+        BinaryOp::In => negated,
+        BinaryOp::NotIn => !negated,
+        _ => return None,
+    };
+    let IrKind::Local(t) = rhs.kind else {
+        return None;
+    };
+    // Small offsets only: `i + c` then never overflows.
+    let (x, c) = local_offset(lhs)?;
+    if x != i || c.unsigned_abs() >= 1 << 32 {
+        return None;
+    }
+    (t != i).then_some((t, c, negated))
+}
+
+/// `(xs, i)` if `e` is `sorted(update(xs, i, k))` with `xs` a local other
+/// than `k` and `i` not mentioning `k`.
+fn sorted_update_of(e: &IrExpr, k: Slot) -> Option<(Slot, &IrExpr)> {
+    let IrKind::CallBuiltin {
+        builtin: Builtin::Sorted,
+        args,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let IrKind::CallBuiltin {
+        builtin: Builtin::Update,
+        args: u,
+    } = &args.first()?.kind
+    else {
+        return None;
+    };
+    match (&u.first()?.kind, &u.get(2)?.kind) {
+        (IrKind::Local(list), IrKind::Local(value))
+            if *value == k && *list != k && !mentions(&u[1], k) =>
+        {
+            Some((*list, &u[1]))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,248 @@
+//! Kernels over lists and sets (`KernelMove::KeyLoop`: positions with list,
+//! tuple and set arguments searched on frames of integers) against the
+//! general path: every program below must print the same output, and fail
+//! with the same error, with kernels on and off. Where a game has a second
+//! formulation on integers (Welter's game on three coins, Cram on bit
+//! masks, Nim's xor), the two are compared as well.
+
+use grundy::{Limits, Session};
+
+/// Runs `text` and returns its output followed by its failures.
+fn run(text: &str, kernels: bool) -> String {
+    let mut session = Session::new(Limits {
+        kernels,
+        ..Limits::default()
+    });
+    let mut out = Vec::new();
+    let result = session.run("key_kernels", text, &mut out);
+    let mut shown = String::from_utf8(out).expect("utf-8 output");
+    for f in &result.failures {
+        shown.push_str(&format!("failure: {f}\n"));
+    }
+    shown
+}
+
+fn same_both_ways(text: &str) -> String {
+    let (with, without) = (run(text, true), run(text, false));
+    assert_eq!(with, without, "kernels on (left) and off (right) differ");
+    with
+}
+
+/// What `--explain` says of a program's games.
+fn explain(text: &str) -> String {
+    let mut session = Session::new(Limits::default());
+    session.explain_games = true;
+    let mut out = Vec::new();
+    let result = session.run("explain", text, &mut out);
+    assert!(result.ok(), "{:?}", result.failures);
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+const WELTER: &str = "
+    game Welter(coins) where distinct(coins) {
+        move slide(i in 0..len(coins), t in 0..coins[i]) -> Welter(sorted(update(coins, i, t)))
+    }
+    # Three coins on integers: a coin slides below, between or above the
+    # others; landing on a coin breaks a < b < c.
+    game W3(a, b, c) where 0 <= a < b < c {
+        move a_down(t in 0..a) -> W3(t, b, c)
+        move b_below(t in 0..a) -> W3(t, a, c)
+        move b_between(t in a..b) -> W3(a, t, c)
+        move c_below(t in 0..a) -> W3(t, a, b)
+        move c_between_ab(t in a..b) -> W3(a, t, b)
+        move c_between_bc(t in b..c) -> W3(a, b, t)
+    }
+";
+
+#[test]
+fn welter_on_sorted_lists_agrees_with_the_general_path_and_with_integers() {
+    let program = format!(
+        "{WELTER}
+        # Largest first: the search meets options without values.
+        print [sg(Welter([a, b, c])) for c in reversed(list(2..12)), b in 1..c, a in 0..b]
+        assert all(sg(Welter([a, b, c])) == sg(W3(a, b, c)) for c in 2..12, b in 1..c, a in 0..b)
+        print [sg(Welter([a, b, c, d])) for d in 3..10, c in 2..d, b in 1..c, a in 0..b]
+        # Unsorted lists are positions too: their options are sorted.
+        print [sg(Welter([5, 2, 7])), sg(Welter([9, 0, 4, 1]))]
+        assert sg(Welter([5, 2, 7])) == sg(Welter([2, 5, 7]))"
+    );
+    let out = same_both_ways(&program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn lists_with_repeats_fail_where_as_on_the_general_path() {
+    let out = same_both_ways(&format!(
+        "{WELTER}
+        print sg(Welter([1, 4, 6]))
+        print sg(Welter([1, 4, 4]))"
+    ));
+    // The second is not a position: an error, the same both ways.
+    assert!(out.lines().count() == 2 && out.contains("failure"), "{out}");
+    // Without a `where`, a list with a repeat is a position of its own.
+    let out = same_both_ways(
+        "game Slide(xs) {
+            move s(i in 0..3, t in 0..xs[i]) -> Slide(sorted(update(xs, i, t)))
+        }
+        print [sg(Slide([a, b, c])) for c in reversed(list(0..7)), b in 0..=c, a in 0..=b]",
+    );
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn nim_on_lists_with_updates_literals_tuples_and_items() {
+    let out = same_both_ways(
+        "game Nim(heaps) {
+            move take(i in 0..len(heaps), t in 0..heaps[i]) -> Nim(update(heaps, i, t))
+        }
+        game Pair(h) {
+            move left(t in 0..h[0]) -> Pair((t, h[1]))
+            move right(t in 0..h[1]) -> Pair([h[0], t])
+        }
+        game Count(xs, n) {
+            move down(x in xs) if x < n -> Count(xs, x)
+            move end if n == 0 -> 0
+        }
+        print [sg(Nim([a, b, c])) for a in 0..6, b in 0..6, c in 0..6]
+        assert all(sg(Nim([a, b, c])) == a ^ b ^ c for a in 0..6, b in 0..6, c in 0..6)
+        print [sg(Pair((a, b))) for a in 0..5, b in 0..5]
+        print [sg(Count([4, 1, 7, 2], n)) for n in 0..9]
+        print [sg(Count((3, 0), n)) + sg(Count({5, 2}, n)) for n in 0..7]",
+    );
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn cram_on_sets_agrees_with_the_general_path_and_with_bit_masks() {
+    let out = same_both_ways(
+        "game Cram(free) {
+            move across(i in free) if i + 3 in free -> Cram(remove(remove(free, i), i + 3))
+            move down(i in free) if i % 3 != 2 and i + 1 in free -> Cram(remove(remove(free, i), i + 1))
+        }
+        game CramBits(m) {
+            move across(i in 0..30) if (m >> i) & 9 == 9 -> CramBits(m - (9 << i))
+            move down(i in 0..30) if i % 3 != 2 and (m >> i) & 3 == 3 -> CramBits(m - (3 << i))
+        }
+        print [sg(Cram(set(0..3 * k))) for k in 0..=5]
+        assert [sg(Cram(set(0..3 * k))) for k in 0..=5] == [sg(CramBits(pow(2, 3 * k) - 1)) for k in 0..=5]
+        assert all(sg(Cram(set(c for c in 0..12 if (m >> c) & 1 == 1))) == sg(CramBits(m))
+                   for m in 0..4096 if m % 5 == 3)
+        print len(memo_histogram(Cram))",
+    );
+    // Cram on 3 x n boards, n = 0..5 (../shared/bench/README.md, W8).
+    assert!(out.starts_with("[0, 1, 1, 0, 1, 1]"), "{out}");
+}
+
+#[test]
+fn guards_on_bit_sets_read_as_masks_agree_with_the_general_path() {
+    // Conjuncts `i + c in t`, `not in`, `not (...)`, conjuncts of `i` alone
+    // and a second set; a conjunct that may fail keeps its place.
+    let out = same_both_ways(
+        "game G(s, t) {
+            move a(i in s) if i - 2 in t and i % 4 != 1 and i + 1 not in s -> G(remove(s, i), insert(t, i))
+            move b(i in s) if not (i + 1 in t) and i * i < 200 -> G(remove(s, i), t)
+            move c(i in t) if i + 60 in t -> G(s, remove(t, i))
+        }
+        print [sg(G(set(x for x in 0..12 if (m >> x) & 1 == 1), {0, 3, 61})) for m in 0..4096 if m % 11 == 4]
+        game H(s) { move m(i in s) if i + 1 in s and 12 / (i - 2) > 0 -> H(remove(s, i)) }
+        print [sg(H({0, 1, 2, 5})), sg(H({2, 4, 5}))]
+        print sg(H({1, 2, 3}))",
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    // H({1, 2, 3}) meets 12 / 0 once `2 + 1 in s` holds: the same error.
+    assert!(
+        out.contains("failure") && out.contains("division by zero"),
+        "{out}"
+    );
+    let out = same_both_ways(
+        "game F(s) { move m(i in s) if 12 / (i - 2) > 0 and i + 1 in s -> F(remove(s, i)) }
+         print sg(F({2, 4}))",
+    );
+    assert!(out.contains("division by zero"), "{out}");
+}
+
+#[test]
+fn sets_past_63_and_negative_items_fall_back_to_the_general_path() {
+    let out = same_both_ways(
+        "game Cram(free) {
+            move across(i in free) if i + 3 in free -> Cram(remove(remove(free, i), i + 3))
+            move down(i in free) if i % 3 != 2 and i + 1 in free -> Cram(remove(remove(free, i), i + 1))
+        }
+        # Cells past 63 and below 0: the sets are not bit masks.
+        print [sg(Cram(set(x + s for x in 0..9))) for s in [-3, 0, 57, 60, 63]]
+        # Inserting past 63 leaves the bit masks midway.
+        game Grow(s) {
+            move add(i in 0..3) if len(s) < 4 and not (62 + i in s) -> Grow(insert(s, 62 + i))
+            move drop(i in s) if i < 61 -> Grow(remove(s, i))
+        }
+        print [sg(Grow({1, 2})), sg(Grow({62})), sg(Grow({-1, 63}))]
+        print sorted(list(memo_histogram(Grow)))",
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn index_and_type_errors_come_from_the_general_path() {
+    for program in [
+        // `coins[i]` past the list's end, in a run's bound.
+        "game B(coins) { move s(i in 0..4, t in 0..coins[i]) -> B(sorted(update(coins, i, t))) }
+         print sg(B([1, 2, 3]))",
+        // `update` past the end, in a sorted run and option by option.
+        "game U(xs) { move s(t in 0..xs[0]) -> U(sorted(update(xs, 3, t))) }
+         print sg(U([2, 5, 6]))",
+        "game V(xs) { move s(t in 0..xs[0]) if t >= 0 -> V(update(xs, -1, t)) }
+         print sg(V([2, 5]))",
+        // A set is no integer; an integer has no items.
+        "game S(s) { move m(i in s) if s + i > 0 -> S(remove(s, i)) }
+         print sg(S({1, 2}))",
+        "game I(n) { move m(i in n) -> I(i) }
+         print sg(I([3]) + I(4))",
+        // A cycle through list positions.
+        "game L(xs) { move m(i in 0..2) -> L(sorted(update(xs, i, xs[1 - i]))) }
+         print sg(L([1, 2]))",
+    ] {
+        let out = same_both_ways(program);
+        assert!(out.contains("failure"), "{program}: {out}");
+    }
+}
+
+#[test]
+fn explain_names_the_list_and_set_forms() {
+    let out = explain(&format!(
+        "{WELTER}
+        game Cram(free) {{
+            move across(i in free) if i + 3 in free -> Cram(remove(remove(free, i), i + 3))
+        }}
+        game Off(free) {{
+            move m(i in remove(free, 0)) -> Off(remove(free, i))
+        }}"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("game Welter: kernel over lists and sets"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move slide: strided runs through the memo over its last binding, one per place of the new item in the sorted list"),
+        "{out}"
+    );
+    assert!(
+        out.contains("game Cram: kernel over lists and sets"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "move across: option by option on a frame of integers, lists and sets read as integers"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("game Off: general path"), "{out}");
+    assert!(
+        out.contains("binding `i` runs over a value computed by the move"),
+        "{out}"
+    );
+}

@@ -792,6 +792,17 @@ impl<'a> Compiler<'a> {
             Builtin::Histogram => Box::new(move |env| {
                 let mut h: Vec<i64> = Vec::new();
                 swept.for_each(env, &mut |_, v| {
+                    // Integers by value: nothing to drop on the usual path.
+                    let v = match v {
+                        Value::Int(n) if (0..1 << 24).contains(&n) => {
+                            if h.len() <= n as usize {
+                                h.resize(n as usize + 1, 0);
+                            }
+                            h[n as usize] += 1;
+                            return Ok(true);
+                        }
+                        v => v,
+                    };
                     let n = expect_int(&v, body_span)?;
                     if !(0..1 << 24).contains(&n) {
                         return builtins::histogram(&[v], body_span).map(|_| true);

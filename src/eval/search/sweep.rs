@@ -129,6 +129,89 @@ struct Plan {
     where_ok: Option<(i64, i64)>,
 }
 
+/// Where every planned move keeps its state (taken and in the window,
+/// not taken, or taken outside it) and the `where` its answer: the plain
+/// loop reads the options of a position inside it without a test per
+/// move.
+struct Region {
+    lo: i64,
+    hi: i64,
+    /// The distances of the options taken.
+    offsets: SmallVec<[isize; 8]>,
+    /// Some option taken lies outside the window: the slow way.
+    outside: bool,
+    /// An unknown position here satisfies its `where`.
+    where_ok: bool,
+}
+
+impl Plan {
+    /// The region of `x`.
+    fn region(&self, x: i64) -> Region {
+        let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+        let mut inside = |(a, b): Interval| {
+            if a > b {
+                return false; // never: the same everywhere
+            }
+            if x < a {
+                hi = hi.min(a - 1);
+                false
+            } else if x > b {
+                lo = lo.max(b + 1);
+                false
+            } else {
+                lo = lo.max(a);
+                hi = hi.min(b);
+                true
+            }
+        };
+        let where_ok = self.where_ok.is_some_and(&mut inside);
+        let (mut offsets, mut outside) = (SmallVec::new(), false);
+        for &(offset, taken, within) in &self.moves {
+            if inside(taken) {
+                if inside(within) {
+                    offsets.push(offset);
+                } else {
+                    outside = true;
+                }
+            } else {
+                inside(within);
+            }
+        }
+        Region {
+            lo,
+            hi,
+            offsets,
+            outside,
+            where_ok,
+        }
+    }
+}
+
+/// Per memo byte: the bit it sets in a mask of option values (values of
+/// 63 and more share the top bit: with at most `MAX_STRIDES` options they
+/// never decide the mex; not a position sets none) ...
+const MARK: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 4;
+    while b < BIG as usize {
+        let v = if b - 4 < 63 { b - 4 } else { 63 };
+        t[b] = 1 << v;
+        b += 1;
+    }
+    t
+};
+
+/// ... and whether it holds no value yet (unknown, on the path, valid,
+/// or a large value kept elsewhere).
+const NO_VALUE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[0] = true;
+    t[1] = true;
+    t[3] = true;
+    t[BIG as usize] = true;
+    t
+};
+
 /// `(lo, hi)` narrowed by the bounds of `bounds` on `coords`: those on
 /// slot `coord` narrow it, the others hold or empty it.
 fn narrow(
@@ -240,6 +323,9 @@ impl Sweeper<'_> {
         let strides = self.strides.is_some();
         let mut stored = 0usize;
         let mut k = ks.start;
+        let mut region = plan.region(ks.start);
+        region.lo = 1; // placed at the first element below
+        region.hi = 0;
         // `each` is given values only here: it runs the comprehension's
         // aggregate, which does not read the memo.
         let result = loop {
@@ -255,24 +341,34 @@ impl Sweeper<'_> {
             let Some(index) = plan.line.index(x) else {
                 break Ok(Run::At(k, true));
             };
-            let v = match dense[index] {
-                b @ 4..=254 => (b - 4) as u64,
-                b @ (0 | 3) if strides => {
-                    let in_where = |(lo, hi): (i64, i64)| (lo..=hi).contains(&x);
-                    if b == 0 && !plan.where_ok.is_some_and(in_where) {
-                        break Ok(Run::At(k, true));
-                    }
-                    let Some(v) = plan_mex(&plan, dense, index, x) else {
-                        break Ok(Run::At(k, true));
-                    };
-                    dense[index] = v as u8 + 4;
-                    stored += 1;
-                    if let Err(e) = env.rt.count_stored(self.span, &inst.name) {
-                        break Err(e);
-                    }
-                    v
+            let b = dense[index];
+            let v = if (4..=254).contains(&b) {
+                (b - 4) as u64
+            } else if strides && (b == 0 || b == 3) {
+                if !(region.lo..=region.hi).contains(&x) {
+                    region = plan.region(x);
                 }
-                _ => break Ok(Run::At(k, true)),
+                if region.outside || (b == 0 && !region.where_ok) {
+                    break Ok(Run::At(k, true));
+                }
+                let (mut seen, mut missing) = (0u64, false);
+                for &offset in &region.offsets {
+                    let o = dense[(index as isize + offset) as usize];
+                    seen |= MARK[o as usize];
+                    missing |= NO_VALUE[o as usize];
+                }
+                if missing {
+                    break Ok(Run::At(k, true));
+                }
+                let v = (!seen).trailing_zeros() as u64;
+                dense[index] = v as u8 + 4;
+                stored += 1;
+                if let Err(e) = env.rt.count_stored(self.span, &inst.name) {
+                    break Err(e);
+                }
+                v
+            } else {
+                break Ok(Run::At(k, true));
             };
             match each(env, k, Some(v)) {
                 Ok(true) => k += 1,
@@ -372,29 +468,6 @@ impl Sweeper<'_> {
         memo.stored += 1;
         Some(v)
     }
-}
-
-/// The mex of the options of the position at `index` (argument `x`)
-/// under a line's planned stride moves; `None` if one taken lies outside
-/// the window or has no value yet. Values stay below `BIG - 4`: there are
-/// at most `MAX_STRIDES` options.
-#[inline]
-fn plan_mex(plan: &Plan, dense: &[u8], index: usize, x: i64) -> Option<u64> {
-    let mut seen = 0u64;
-    for &(offset, (glo, ghi), (wlo, whi)) in &plan.moves {
-        if x < glo || x > ghi {
-            continue;
-        }
-        if x < wlo || x > whi {
-            return None;
-        }
-        match dense[(index as isize + offset) as usize] {
-            2 => {}
-            b @ 4..=254 => seen |= 1u64 << (b - 4).min(63),
-            _ => return None,
-        }
-    }
-    Some((!seen).trailing_zeros() as u64)
 }
 
 /// The mex of the options of the position `coords` at `index` of `line`

@@ -163,11 +163,11 @@ impl Compiler<'_> {
 impl Comp {
     /// Runs the comprehension, giving `f` the body's value for every
     /// binding, in order; `f` returns false to stop. False if stopped.
-    pub(crate) fn for_each(
-        &self,
-        env: &mut Env,
-        f: &mut dyn FnMut(&mut Env, Value) -> Fallible<bool>,
-    ) -> Fallible<bool> {
+    /// Generic in `f`, so that a sweep's loop holds the aggregate inline.
+    pub(crate) fn for_each<F>(&self, env: &mut Env, f: &mut F) -> Fallible<bool>
+    where
+        F: FnMut(&mut Env, Value) -> Fallible<bool>,
+    {
         let Some(sweep) = &self.sweep else {
             return run_comprehension(env, &self.clauses, &mut |env| {
                 let v = (self.body)(env)?;
@@ -198,13 +198,10 @@ impl Comp {
 impl SweepCode {
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
     /// the comprehension's first loop).
-    fn run(
-        &self,
-        env: &mut Env,
-        body: &Code,
-        track: bool,
-        f: &mut dyn FnMut(&mut Env, Value) -> Fallible<bool>,
-    ) -> Fallible<bool> {
+    fn run<F>(&self, env: &mut Env, body: &Code, track: bool, f: &mut F) -> Fallible<bool>
+    where
+        F: FnMut(&mut Env, Value) -> Fallible<bool>,
+    {
         let span = self.clause_span;
         let a = expect_int(&(self.start)(env)?, span)?;
         let b = expect_int(&(self.end)(env)?, span)?;
@@ -232,14 +229,17 @@ impl SweepCode {
         result
     }
 
-    fn sweep(
+    fn sweep<F>(
         &self,
         env: &mut Env,
         body: &Code,
         ks: std::ops::Range<i64>,
         progress: Option<&crate::eval::runtime::Progress>,
-        f: &mut dyn FnMut(&mut Env, Value) -> Fallible<bool>,
-    ) -> Fallible<bool> {
+        f: &mut F,
+    ) -> Fallible<bool>
+    where
+        F: FnMut(&mut Env, Value) -> Fallible<bool>,
+    {
         let a = ks.start;
         let slot = self.slot;
         let mut each = |env: &mut Env, k: i64, v: Option<u64>| {

@@ -526,6 +526,17 @@ impl ShapeTable {
         let (old_bits, old_shifts) = (self.bits, self.shifts);
         self.bits = need;
         self.layout();
+        if self.shifts == old_shifts {
+            // Only the first coordinate grew: every index stays (a table
+            // swept along one argument grows this way).
+            self.dense[..old_dense.len()].copy_from_slice(&old_dense);
+            self.big = old_big;
+            let sparse = std::mem::take(&mut self.sparse);
+            for (c, code) in sparse {
+                self.set(&c, code);
+            }
+            return;
+        }
         // Each coordinate keeps its bits; only its place in the index moves.
         let n = self.n_coords;
         let moved = |i: usize| -> usize {
@@ -558,6 +569,54 @@ pub struct Located {
     table: usize,
     index: usize,
     layout: u32,
+}
+
+/// The positions of one shape's dense window that differ only in
+/// coordinate `coord` (`Memo::line`): a table swept along one argument
+/// reads and writes them by index. Good while the window keeps its
+/// layout (`Memo::line_bytes` checks).
+#[derive(Clone, Copy, Debug)]
+pub struct Line {
+    table: usize,
+    layout: u32,
+    /// The index with coordinate `coord` at 0.
+    base: usize,
+    coord: usize,
+    /// Bits per coordinate of the window, and their shifts.
+    pub bits: [u8; MAX_COORDS],
+    pub shifts: [u8; MAX_COORDS],
+}
+
+impl Line {
+    /// The index of the position whose coordinate `coord` is `x`, if it
+    /// lies in the window.
+    #[inline]
+    pub fn index(&self, x: i64) -> Option<usize> {
+        ((x as u64) >> self.bits[self.coord] == 0)
+            .then(|| self.base | (x as usize) << self.shifts[self.coord])
+    }
+
+    /// The index of the position at `index` with coordinate `c` changed
+    /// from its value to `y`, if `y` lies in the window.
+    #[inline]
+    pub fn moved(&self, index: usize, c: usize, y: i64) -> Option<usize> {
+        let (bits, shift) = (self.bits[c], self.shifts[c]);
+        if (y as u64) >> bits != 0 {
+            return None;
+        }
+        let mask = ((1usize << bits) - 1) << shift;
+        Some((index & !mask) | (y as usize) << shift)
+    }
+
+    /// Where the position at `index` lives, for `Memo::set_located`.
+    #[inline]
+    pub fn located(&self, index: usize) -> Located {
+        Located {
+            table: self.table,
+            index,
+            layout: self.layout,
+        }
+    }
 }
 
 /// A read-only view of one shape's dense window (`Memo::window`).
@@ -739,6 +798,49 @@ impl Memo {
         let mask = ((1usize << bits) - 1) << shift;
         let first = (at.index & !mask) | ((from as usize) << shift);
         Some((&table.dense[..], first, (coef as isize) << shift))
+    }
+
+    /// The line of positions of `shape` with these coordinates but for
+    /// `coord` (its value in `coords` is ignored), if the others lie in
+    /// the dense window.
+    pub fn line(&self, shape: Shape, coords: &[i64], coord: usize) -> Option<Line> {
+        let s = self.shape_of(shape)?;
+        let table = &self.shapes[s].1;
+        if coords.len() != table.n_coords || coord >= coords.len() {
+            return None;
+        }
+        let mut base = 0usize;
+        for (c, (&x, (&bits, &shift))) in coords
+            .iter()
+            .zip(table.bits().iter().zip(table.shifts()))
+            .enumerate()
+        {
+            if c == coord {
+                continue;
+            }
+            if (x as u64) >> bits != 0 {
+                return None;
+            }
+            base |= (x as usize) << shift;
+        }
+        Some(Line {
+            table: s,
+            layout: table.layout,
+            base,
+            coord,
+            bits: table.bits,
+            shifts: table.shifts,
+        })
+    }
+
+    /// The dense bytes of `line`'s window, while its layout is current:
+    /// 4..=254 are values 0..=250, `BIG` a value kept elsewhere
+    /// (`State::encode`). A value written here must be counted in
+    /// `stored` by the writer.
+    #[inline]
+    pub fn line_bytes(&mut self, line: &Line) -> Option<&mut [u8]> {
+        let table = &mut self.shapes.get_mut(line.table)?.1;
+        (table.layout == line.layout).then_some(&mut table.dense[..])
     }
 
     /// Calls `f` with the value of every position stored with one.

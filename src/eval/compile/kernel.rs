@@ -182,6 +182,13 @@ pub(crate) struct Kernel {
     /// Every move is a `KeyLoopMove`: positions of any flattened shape
     /// (integers, lists, tuples, bit sets) run on a `KeyFrame`.
     pub keyed: bool,
+    /// The same moves as `StrideMove`s, when every one has that form
+    /// (subtraction games): a table swept in order values its positions
+    /// from fixed distances in the memo (`search/sweep.rs`).
+    pub strides: Option<Vec<StrideMove>>,
+    /// The game's `where` as bounds on the frame, when it is one (`None`:
+    /// it is not, or the game has none; see `where_bounds`).
+    pub where_bounds: Option<Vec<Bound>>,
 }
 
 impl Kernel {
@@ -191,6 +198,39 @@ impl Kernel {
         key.generic.is_none() && (self.keyed || key.shape() == self.shape)
     }
 }
+
+/// `lo <= frame[slot] <= hi`: a comparison of one frame slot with a
+/// constant (`lo > hi`: never true).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub slot: usize,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl Bound {
+    /// Whether every bound holds on `frame`.
+    #[inline]
+    pub(crate) fn all_hold(bounds: &[Bound], frame: &[i64]) -> bool {
+        bounds
+            .iter()
+            .all(|b| (b.lo..=b.hi).contains(&frame[b.slot]))
+    }
+}
+
+/// A move without bindings (or one item of `KernelMove::Each`) whose
+/// option is the position with argument `coord` moved by the constant
+/// `delta` (`n - 2`), taken when every bound of its guard holds (`2 <= n`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StrideMove {
+    pub coord: usize,
+    pub delta: i64,
+    pub bounds: Vec<Bound>,
+}
+
+/// Most stride moves a kernel keeps: with fewer options than 64, option
+/// values of 64 or more never decide the mex, so a 64-bit mask serves.
+pub(crate) const MAX_STRIDES: usize = 32;
 
 pub(crate) enum KernelMove {
     Run(RunMove),
@@ -309,6 +349,107 @@ fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
         .collect()
 }
 
+/// The integers of a constant list, set or tuple to iterate (a set in
+/// ascending order, without repeats), as `each_move` unrolls them.
+fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
+    let items = match &e.kind {
+        IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
+            .iter()
+            .map(|x| match x {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        IrKind::List(xs) | IrKind::Tuple(xs) => const_ints(xs)?,
+        IrKind::Set(xs) => {
+            let mut v = const_ints(xs)?;
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        _ => return None,
+    };
+    (items.len() <= MAX_STRIDES).then_some(items)
+}
+
+/// A condition as bounds on a frame of `width` slots: comparisons of a
+/// slot with a constant (or of two constants) joined by `and`. Such
+/// comparisons of integers cannot fail, so the bounds decide exactly what
+/// the condition would. `None` for any other form.
+pub(crate) fn bounds_of(e: &IrExpr, width: usize, out: &mut Vec<Bound>) -> Option<()> {
+    let never = Bound {
+        slot: 0,
+        lo: 1,
+        hi: 0,
+    };
+    match &e.kind {
+        IrKind::Const(Value::Bool(b)) => {
+            if !b {
+                out.push(never);
+            }
+            Some(())
+        }
+        IrKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+            ..
+        } => {
+            bounds_of(lhs, width, out)?;
+            bounds_of(rhs, width, out)
+        }
+        IrKind::Binary { op, lhs, rhs, .. } => {
+            let (mut op, l, r) = (*op, &lhs.kind, &rhs.kind);
+            let side = |k: &IrKind| match k {
+                IrKind::Local(s) if (*s as usize) < width => Some(Err(*s as usize)),
+                IrKind::Const(Value::Int(c)) => Some(Ok(*c)),
+                _ => None,
+            };
+            let (slot, c) = match (side(l)?, side(r)?) {
+                (Err(s), Ok(c)) => (s, c),
+                (Ok(c), Err(s)) => {
+                    // `c < x` is `x > c`.
+                    op = match op {
+                        BinaryOp::Lt => BinaryOp::Gt,
+                        BinaryOp::Le => BinaryOp::Ge,
+                        BinaryOp::Gt => BinaryOp::Lt,
+                        BinaryOp::Ge => BinaryOp::Le,
+                        other => other,
+                    };
+                    (s, c)
+                }
+                (Ok(a), Ok(b)) => {
+                    let holds = match op {
+                        BinaryOp::Lt => a < b,
+                        BinaryOp::Le => a <= b,
+                        BinaryOp::Gt => a > b,
+                        BinaryOp::Ge => a >= b,
+                        BinaryOp::Eq => a == b,
+                        BinaryOp::Ne => a != b,
+                        _ => return None,
+                    };
+                    if !holds {
+                        out.push(never);
+                    }
+                    return Some(());
+                }
+                (Err(_), Err(_)) => return None,
+            };
+            let (lo, hi) = match op {
+                BinaryOp::Lt => (i64::MIN, c.checked_sub(1)?),
+                BinaryOp::Le => (i64::MIN, c),
+                BinaryOp::Gt => (c.checked_add(1)?, i64::MAX),
+                BinaryOp::Ge => (c, i64::MAX),
+                BinaryOp::Eq => (c, c),
+                _ => return None,
+            };
+            out.push(Bound { slot, lo, hi });
+            Some(())
+        }
+        _ => None,
+    }
+}
+
 /// Whether argument `j` is the position's own argument of the same place
 /// (the frame holds `n_statics` statics first).
 fn own(args: &[Operand<[i64]>], n_statics: usize, j: usize) -> bool {
@@ -339,12 +480,14 @@ impl Compiler<'_> {
             .iter()
             .map(|m| self.kernel_move(game, g.n_statics, m))
             .collect::<Option<Vec<_>>>();
+        let ir_moves = moves;
+        let width = g.n_statics + g.n_params;
         // Moves of lists and sets (or of values integer code does not
         // reach): all of them in the Loop form on a key's frame.
         let (moves, keyed) = match int_moves {
             Some(int_moves) => (int_moves, false),
             None => (
-                moves
+                ir_moves
                     .iter()
                     .map(|m| {
                         self.key_loop_move(game, g.n_statics, m)
@@ -359,6 +502,96 @@ impl Compiler<'_> {
             n_params: g.n_params,
             moves,
             keyed,
+            // Sweeps read integer frames only.
+            strides: (!keyed)
+                .then(|| self.stride_moves(game, g.n_statics, width, ir_moves))
+                .flatten(),
+            where_bounds: g.where_clause.as_ref().filter(|_| !keyed).and_then(|w| {
+                let mut out = Vec::new();
+                bounds_of(w, width, &mut out).map(|_| out)
+            }),
+        })
+    }
+
+    /// Every move as `StrideMove`s (a constant set unrolled), if each
+    /// has that form and there are at most `MAX_STRIDES`.
+    fn stride_moves(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        width: usize,
+        moves: &[IrMove],
+    ) -> Option<Vec<StrideMove>> {
+        let mut out = Vec::new();
+        for m in moves {
+            match &m.bindings[..] {
+                [] => out.push(self.stride_move(game, n_statics, width, m)?),
+                [b] => {
+                    let IrPattern::Slot { slot, .. } = b.pattern else {
+                        return None;
+                    };
+                    for k in const_items(&b.iterable)? {
+                        let one = IrMove {
+                            label: m.label.clone(),
+                            bindings: Vec::new(),
+                            guard: match &m.guard {
+                                Some(g) => Some(put_constant(g, slot, k)?),
+                                None => None,
+                            },
+                            result: put_constant(&m.result, slot, k)?,
+                            span: m.span,
+                        };
+                        out.push(self.stride_move(game, n_statics, width, &one)?);
+                    }
+                }
+                _ => return None,
+            }
+            if out.len() > MAX_STRIDES {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// A move without bindings as a `StrideMove`, if it has that form.
+    fn stride_move(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        width: usize,
+        m: &IrMove,
+    ) -> Option<StrideMove> {
+        let args = self.same_game_args(game, n_statics, &m.result)?;
+        let own_slot = |j: usize| (n_statics + j) as Slot;
+        let is_own = |j: usize, e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == own_slot(j));
+        let mut moved = args.iter().enumerate().filter(|(j, e)| !is_own(*j, e));
+        let (coord, arg) = moved.next()?;
+        if moved.next().is_some() {
+            return None;
+        }
+        // `n + c`, `c + n` or `n - c`: one checked operation, as the
+        // general path computes it.
+        let IrKind::Binary { op, lhs, rhs, .. } = &arg.kind else {
+            return None;
+        };
+        let int = |e: &IrExpr| match e.kind {
+            IrKind::Const(Value::Int(c)) => Some(c),
+            _ => None,
+        };
+        let delta = match op {
+            BinaryOp::Add if is_own(coord, lhs) => int(rhs)?,
+            BinaryOp::Add if is_own(coord, rhs) => int(lhs)?,
+            BinaryOp::Sub if is_own(coord, lhs) => int(rhs)?.checked_neg()?,
+            _ => return None,
+        };
+        let mut bounds = Vec::new();
+        if let Some(g) = &m.guard {
+            bounds_of(g, width, &mut bounds)?;
+        }
+        Some(StrideMove {
+            coord,
+            delta,
+            bounds,
         })
     }
 

@@ -13,6 +13,7 @@ mod int_code;
 mod kernel;
 mod key_kernel;
 mod moves;
+mod sweep;
 
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -37,6 +38,7 @@ pub(crate) use kernel::{
     int_frame, Kernel, KernelMove, KeyFrame, LoopMove, LoopSource, RunMove, SingleMove, SlotKind,
     SumRunMove, KERNEL_FRAME,
 };
+pub(crate) use kernel::{Bound, StrideMove};
 pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use moves::*;
 
@@ -232,16 +234,6 @@ fn tracked_range(
     result
 }
 
-/// The values of `body` for every binding of the clauses, in order.
-fn collect(env: &mut Env, clauses: &[CClause], body: &Code) -> Fallible<Vec<Value>> {
-    let mut out = Vec::new();
-    run_comprehension(env, clauses, &mut |env| {
-        out.push(body(env)?);
-        Ok(true)
-    })?;
-    Ok(out)
-}
-
 /// Runs a comprehension's clauses, tracking the progress of its first loop.
 fn run_comprehension(
     env: &mut Env,
@@ -410,11 +402,10 @@ impl<'a> Compiler<'a> {
                 Box::new(move |env| Ok(Value::tuple(eval_all(env, &codes)?)))
             }
             IrKind::Collect { set, comp } => {
-                let clauses = self.clauses(comp);
-                let body = self.expr(&comp.body);
+                let comp = self.comprehension(comp);
                 let set = *set;
                 Box::new(move |env| {
-                    let out = collect(env, &clauses, &body)?;
+                    let out = comp.collect(env)?;
                     Ok(if set {
                         Value::set(out)
                     } else {
@@ -718,9 +709,16 @@ impl<'a> Compiler<'a> {
     }
 
     pub(crate) fn aggregate(&self, b: Builtin, comp: &IrComp, span: Span) -> Code {
+        let body_span = comp.body.span;
+        // Aggregates of the values alone may sweep their last clause.
+        if !matches!(
+            b,
+            Builtin::All | Builtin::Any | Builtin::Count | Builtin::Table | Builtin::Plot
+        ) {
+            return self.values_aggregate(b, self.comprehension(comp), body_span, span);
+        }
         let clauses = self.clauses(comp);
         let body = self.expr(&comp.body);
-        let body_span = comp.body.span;
         match b {
             Builtin::All | Builtin::Any => {
                 let want = b == Builtin::Any;
@@ -746,39 +744,6 @@ impl<'a> Compiler<'a> {
                     Ok(true)
                 })?;
                 Ok(Value::Int(n))
-            }),
-            Builtin::Sum => Box::new(move |env| {
-                // Integers add in a register; anything else (ordinals) goes
-                // through the `+` operator.
-                let mut total = Value::Int(0);
-                run_comprehension(env, &clauses, &mut |env| {
-                    let v = body(env)?;
-                    total = match (&total, &v) {
-                        (Value::Int(a), Value::Int(b)) => Value::Int(
-                            a.checked_add(*b)
-                                .ok_or_else(|| builtins::overflow(span, "sum"))?,
-                        ),
-                        _ => ops::binary(BinaryOp::Add, &total, &v, body_span)?,
-                    };
-                    Ok(true)
-                })?;
-                Ok(total)
-            }),
-            Builtin::Histogram => Box::new(move |env| {
-                let mut h: Vec<i64> = Vec::new();
-                run_comprehension(env, &clauses, &mut |env| {
-                    let v = body(env)?;
-                    let n = expect_int(&v, body_span)?;
-                    if !(0..1 << 24).contains(&n) {
-                        return builtins::histogram(&[v], body_span).map(|_| true);
-                    }
-                    if h.len() <= n as usize {
-                        h.resize(n as usize + 1, 0);
-                    }
-                    h[n as usize] += 1;
-                    Ok(true)
-                })?;
-                Ok(Value::list(h.into_iter().map(Value::Int).collect()))
             }),
             Builtin::Table => {
                 let names: Vec<Rc<str>> = comp
@@ -836,10 +801,67 @@ impl<'a> Compiler<'a> {
                 let table = self.aggregate(Builtin::Table, comp, span);
                 Box::new(move |env| crate::eval::plot::make(&[table(env)?], &[], span))
             }
+            _ => unreachable!("aggregates of values are swept above"),
+        }
+    }
+
+    /// `sum`, `histogram`, `list`, `set`, `min`, `max`, `period` of a
+    /// comprehension: they read only its values, so its last clause may be
+    /// swept (`sweep.rs`).
+    fn values_aggregate(
+        &self,
+        b: Builtin,
+        swept: sweep::Comp,
+        body_span: Span,
+        span: Span,
+    ) -> Code {
+        match b {
+            Builtin::Sum => Box::new(move |env| {
+                // Integers add in a register; anything else (ordinals) goes
+                // through the `+` operator.
+                let mut total = Value::Int(0);
+                swept.for_each(env, &mut |_, v| {
+                    total = match (&total, &v) {
+                        (Value::Int(a), Value::Int(b)) => Value::Int(
+                            a.checked_add(*b)
+                                .ok_or_else(|| builtins::overflow(span, "sum"))?,
+                        ),
+                        _ => ops::binary(BinaryOp::Add, &total, &v, body_span)?,
+                    };
+                    Ok(true)
+                })?;
+                Ok(total)
+            }),
+            Builtin::Histogram => Box::new(move |env| {
+                let mut h: Vec<i64> = Vec::new();
+                swept.for_each(env, &mut |_, v| {
+                    // Integers by value: nothing to drop on the usual path.
+                    let v = match v {
+                        Value::Int(n) if (0..1 << 24).contains(&n) => {
+                            if h.len() <= n as usize {
+                                h.resize(n as usize + 1, 0);
+                            }
+                            h[n as usize] += 1;
+                            return Ok(true);
+                        }
+                        v => v,
+                    };
+                    let n = expect_int(&v, body_span)?;
+                    if !(0..1 << 24).contains(&n) {
+                        return builtins::histogram(&[v], body_span).map(|_| true);
+                    }
+                    if h.len() <= n as usize {
+                        h.resize(n as usize + 1, 0);
+                    }
+                    h[n as usize] += 1;
+                    Ok(true)
+                })?;
+                Ok(Value::list(h.into_iter().map(Value::Int).collect()))
+            }),
             _ => {
                 // list, set, min, max, period: collect, then apply the built-in.
                 Box::new(move |env| {
-                    let out = collect(env, &clauses, &body)?;
+                    let out = swept.collect(env)?;
                     builtins::apply_pure(b, &[Value::list(out)], span)
                 })
             }

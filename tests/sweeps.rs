@@ -1,0 +1,244 @@
+//! Tables swept in one loop (`compile/sweep.rs`, `search/sweep.rs`): a
+//! comprehension whose body is `sg(G(args))` along a range, and subtraction
+//! games valued from fixed distances in the memo (`StrideMove`), against the
+//! general path (kernels off): every program must print the same output and
+//! fail with the same errors both ways. Values are checked against a brute
+//! force written here and against published sequences.
+
+use grundy::{Limits, Session};
+
+/// Runs `text` under `limits` (kernels as given) and returns its output
+/// followed by its failures.
+fn run_with(text: &str, limits: Limits) -> String {
+    let mut session = Session::new(limits);
+    let mut out = Vec::new();
+    let result = session.run("sweeps", text, &mut out);
+    let mut shown = String::from_utf8(out).expect("utf-8 output");
+    for f in &result.failures {
+        shown.push_str(&format!("failure: {f}\n"));
+    }
+    shown
+}
+
+fn same_both_ways_with(text: &str, limits: Limits) -> String {
+    let on = run_with(
+        text,
+        Limits {
+            kernels: true,
+            ..limits.clone()
+        },
+    );
+    let off = run_with(
+        text,
+        Limits {
+            kernels: false,
+            ..limits
+        },
+    );
+    assert_eq!(on, off, "kernels on (left) and off (right) differ");
+    on
+}
+
+fn same_both_ways(text: &str) -> String {
+    same_both_ways_with(text, Limits::default())
+}
+
+/// SG values of the subtraction game `s` for heaps 0..=n, by the textbook
+/// recurrence (an independent check of the search).
+fn subtraction_values(s: &[i64], n: i64) -> Vec<i64> {
+    let mut g: Vec<i64> = Vec::new();
+    for h in 0..=n {
+        let opts: Vec<i64> = s
+            .iter()
+            .filter(|&&k| k <= h)
+            .map(|&k| g[(h - k) as usize])
+            .collect();
+        g.push((0..).find(|v| !opts.contains(v)).expect("a mex"));
+    }
+    g
+}
+
+fn shown(values: &[i64]) -> String {
+    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[test]
+fn subtraction_games_agree_with_a_brute_force_and_oeis() {
+    let out = same_both_ways(
+        "game S125(n) where n >= 0 {
+            move take(k in {1, 2, 5}) if k <= n -> S125(n - k)
+        }
+        game S123(n) {
+            move take(k in [1, 2, 3]) if k <= n -> S123(n - k)
+        }
+        game S134(n) where n >= 0 {
+            move a if n >= 1 -> S134(n - 1)
+            move b(k in (3, 4)) if n >= k -> S134(n + -k)
+        }
+        print [sg(S125(n)) for n in 0..=300]
+        print [sg(S123(n)) for n in 0..=40]
+        print [sg(S134(n)) for n in 0..=300]
+        print histogram(sg(S125(n)) for n in 0..=3000)
+        print sum(sg(S134(n)) for n in 0..=3000)",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[0], shown(&subtraction_values(&[1, 2, 5], 300)));
+    // OEIS A010873: n mod 4, the values of the subtraction game {1, 2, 3}.
+    let a010873: Vec<i64> = (0..=40).map(|n| n % 4).collect();
+    assert_eq!(lines[1], shown(&a010873));
+    let s134 = subtraction_values(&[1, 3, 4], 3000);
+    assert_eq!(lines[2], shown(&s134[..=300]));
+    let s125 = subtraction_values(&[1, 2, 5], 3000);
+    let mut h = vec![0i64; 3];
+    s125.iter().for_each(|&v| h[v as usize] += 1);
+    assert_eq!(lines[3], shown(&h));
+    assert_eq!(lines[4], s134.iter().sum::<i64>().to_string());
+}
+
+#[test]
+fn tables_asked_in_every_order_and_direction() {
+    let out = same_both_ways(
+        "game S(n) where n >= 0 {
+            move take(k in {1, 2, 5}) if k <= n -> S(n - k)
+        }
+        game T(a, b) where a >= 0 and b >= 0 {
+            move x(k in {1, 2}) if k <= a -> T(a - k, b)
+            move y(k in {1, 3}) if k <= b and a >= 1 -> T(a, b - k)
+        }
+        game Nim(n) {
+            move take(k in 0..n) -> Nim(k)
+        }
+        print [sg(S(m - n)) for m in [60], n in 0..=60]
+        print [sg(S(2 * n)) for n in 0..=40]
+        print [sg(S(n + 7)) for n in 0..=40]
+        print [sg(S(n - 3)) for n in 3..=40]
+        print [sg(T(a, b)) for a in 0..8, b in 0..8]
+        print [sg(T(a, b)) for b in 0..12, a in 0..12]
+        print set(sg(T(b, m - b)) for m in [30], b in 0..=30)
+        print min(sg(S(n)) for n in 3..100), max(sg(S(n)) for n in 3..100)
+        print sum(sg(Nim(n)) for n in 0..=300)",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    let s = subtraction_values(&[1, 2, 5], 120);
+    let down: Vec<i64> = (0..=60).map(|n| s[60 - n]).collect();
+    assert_eq!(lines[0], shown(&down));
+    let even: Vec<i64> = (0..=40).map(|n| s[2 * n]).collect();
+    assert_eq!(lines[1], shown(&even));
+    assert_eq!(lines[2], shown(&s[7..=47]));
+    assert_eq!(lines[3], shown(&s[0..=37]));
+    // Nim heaps (values above the memo's byte range too): 0 + 1 + ... + 300.
+    assert_eq!(lines[8], (300 * 301 / 2).to_string());
+}
+
+#[test]
+fn negative_ranges_and_where_failing_inside_the_range() {
+    // Without a `where`, negative heaps are positions (no move applies).
+    let negative = same_both_ways(
+        "game F(n) {
+            move take(k in {1, 2}) if k <= n -> F(n - k)
+        }
+        print [sg(F(n)) for n in -5..=5]",
+    );
+    assert_eq!(negative.trim(), "[0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 2]");
+    // A `where` of bounds, of other integer code, and of the value path:
+    // the first position outside it is the error, and what was stored
+    // before it stays stored.
+    for cond in ["n >= 0 and n <= 30", "n != 31 and n >= 0", "n in 0..=30"] {
+        let game = format!(
+            "game W(n) where {cond} {{
+                move take(k in {{1, 2, 5}}) if k <= n -> W(n - k)
+            }}"
+        );
+        let inside = same_both_ways(&format!("{game}\nprint [sg(W(n)) for n in 0..=40]"));
+        assert!(
+            inside.contains("failure: W(31) is not a position"),
+            "{inside}"
+        );
+        // What was stored before the failing position stays stored.
+        let stored = same_both_ways(&format!(
+            "{game}\nprint histogram(sg(W(n)) for n in 0..=30)\nprint memo_histogram(W)"
+        ));
+        let lines: Vec<&str> = stored.lines().collect();
+        assert_eq!(lines.len(), 2, "{stored}");
+        assert_eq!(lines[0], lines[1], "{stored}");
+        let below = same_both_ways(&format!("{game}\nprint [sg(W(n)) for n in -2..=3]"));
+        assert!(
+            below.contains("failure: W(-2) is not a position"),
+            "{below}"
+        );
+    }
+}
+
+#[test]
+fn overflow_and_unknown_options_inside_a_sweep() {
+    // The moving argument overflows at the range's end; options above the
+    // position are unknown when it is asked (the search takes over).
+    let game = "game Inc(n) {
+            move up(k in {1, 2}) if n <= 5 -> Inc(n + k)
+        }\n";
+    let values = same_both_ways(&format!("{game}print [sg(Inc(n)) for n in 0..=9]"));
+    // By hand from the top: Inc(6..) = 0, Inc(5) = mex{0, 0} = 1, ...
+    assert_eq!(values.trim(), "[0, 2, 1, 0, 2, 1, 0, 0, 0, 0]");
+    let overflow = same_both_ways(&format!(
+        "{game}print [sg(Inc(n + m)) for m in [9223372036854775805], n in 0..5]"
+    ));
+    assert!(
+        overflow.contains("failure") && overflow.contains("overflow"),
+        "{overflow}"
+    );
+    // An inclusive range ending at the largest integer.
+    let top = same_both_ways(&format!(
+        "{game}print [sg(Inc(n)) for n in 9223372036854775805..=9223372036854775807]"
+    ));
+    assert!(!top.contains("failure"), "{top}");
+}
+
+#[test]
+fn guards_that_are_not_bounds_and_games_off_the_stride_form() {
+    let out = same_both_ways(
+        "game G(n) where n >= 0 {
+            move take(k in {1, 3, 4}) if k <= n and n != 10 -> G(n - k)
+        }
+        game H(n) where n >= 0 {
+            move take(k in 1..=min(n, 3)) -> H(n - k)
+            move half if n % 2 == 0 and n > 0 -> H(n / 2)
+        }
+        game L(a) {
+            move up if a < 3 -> L(a + 1)
+            move down if a > 0 -> L(a - 1)
+        }
+        print [sg(G(n)) for n in 0..=60]
+        print histogram(sg(H(n)) for n in 0..=500)
+        print [sg(L(n)) for n in 0..3]",
+    );
+    assert!(out.contains("loopy"), "{out}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+#[test]
+fn state_limits_and_timeouts_stop_a_sweep_the_same_way() {
+    let text = "game S(n) where n >= 0 {
+            move take(k in {1, 2, 5}) if k <= n -> S(n - k)
+        }
+        print histogram(sg(S(n)) for n in 0..=5000)
+        print memo_histogram(S)";
+    let limited = same_both_ways_with(
+        text,
+        Limits {
+            max_states: 1000,
+            ..Limits::default()
+        },
+    );
+    assert!(limited.contains("state space too large"), "{limited}");
+    let timed = same_both_ways_with(
+        text,
+        Limits {
+            timeout: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        },
+    );
+    assert!(timed.contains("timed out"), "{timed}");
+}

@@ -313,6 +313,12 @@ fn only_range(m: &IrMove) -> Option<(Slot, &IrExpr, &IrExpr, bool)> {
     let [b] = &m.bindings[..] else {
         return None;
     };
+    slot_range(b)
+}
+
+/// A binding of one integer of a range: its slot, the range's bounds and
+/// whether the end is included.
+pub(crate) fn slot_range(b: &IrBinding) -> Option<(Slot, &IrExpr, &IrExpr, bool)> {
     let IrPattern::Slot { slot, .. } = b.pattern else {
         return None;
     };
@@ -619,23 +625,7 @@ impl Compiler<'_> {
         let IrPattern::Slot { slot, .. } = b.pattern else {
             return None;
         };
-        let items = match &b.iterable.kind {
-            IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
-                .iter()
-                .map(|x| match x {
-                    Value::Int(n) => Some(*n),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()?,
-            IrKind::List(xs) | IrKind::Tuple(xs) => const_ints(xs)?,
-            IrKind::Set(xs) => {
-                let mut v = const_ints(xs)?;
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-            _ => return None,
-        };
+        let items = const_items(&b.iterable)?;
         if items.len() > 16 {
             return None;
         }

@@ -81,17 +81,7 @@ impl Compiler<'_> {
         let Some(IrClause::For(b)) = comp.clauses.last() else {
             return None;
         };
-        let IrPattern::Slot { slot, .. } = b.pattern else {
-            return None;
-        };
-        let IrKind::Range {
-            start,
-            end,
-            inclusive,
-        } = &b.iterable.kind
-        else {
-            return None;
-        };
+        let (slot, start, end, inclusive) = kernel::slot_range(b)?;
         let IrKind::CallBuiltin {
             builtin: Builtin::Sg,
             args,
@@ -121,7 +111,7 @@ impl Compiler<'_> {
             slot,
             start: self.expr(start),
             end: self.expr(end),
-            inclusive: *inclusive,
+            inclusive,
             clause_span: b.iterable.span,
             game,
             cached: Cell::new(None),

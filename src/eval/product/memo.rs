@@ -2,9 +2,11 @@
 //! (`pass(A + B + C)`, `misere(A + B)`) goes to a dense table per kind,
 //! pass counter and number of components, at the colex rank of its sorted
 //! components: options that change one component read nearby entries,
-//! with no hashing. Other keys go to a hash table.
+//! with no hashing. Other keys go to an exact table hashed as multisets
+//! (`table.rs`): callers pass the key's hash, which the search updates
+//! per option instead of hashing each option's key.
 
-use rustc_hash::FxHashMap;
+use super::table::KeyTable;
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -21,7 +23,7 @@ const IN_HASH: u32 = u32::MAX;
 pub(super) struct ProductMemo {
     /// By `[kind, counter, components]`: a few tables, found by a scan.
     dense: Vec<([u32; 3], Vec<u32>)>,
-    hashed: FxHashMap<Box<[u32]>, u64>,
+    hashed: KeyTable,
 }
 
 /// Where a key lives: its dense table and rank, or the hash table.
@@ -58,24 +60,62 @@ fn place(key: &[u32]) -> Option<([u32; 3], usize)> {
 }
 
 impl ProductMemo {
-    /// The stored value, `Some(on_path)` for a position on the search path.
-    pub(super) fn get(&self, key: &[u32], on_path: u64) -> Option<u64> {
+    /// The stored value, `Some(on_path)` for a position on the search
+    /// path; `hash` is the key's `table::key_hash`.
+    pub(super) fn get(&self, key: &[u32], hash: u64, on_path: u64) -> Option<u64> {
         let Some((table, rank)) = place(key) else {
-            return self.hashed.get(key).copied();
+            return self.hashed.get(key, hash);
         };
         let t = self.dense.iter().find(|(id, _)| *id == table);
         match t.and_then(|(_, t)| t.get(rank)) {
             None | Some(&UNKNOWN) => None,
             Some(&ON_PATH_CODE) => Some(on_path),
-            Some(&IN_HASH) => self.hashed.get(key).copied(),
+            Some(&IN_HASH) => self.hashed.get(key, hash),
             Some(&code) => Some(code as u64 - 2),
         }
     }
 
+    /// `get` of the one-part key `[code, counter, 1, len]` whose
+    /// components are `part` without its item `skip`, with the sorted `add`
+    /// merged in; `hash` is its hash. Keys for the hash table are not
+    /// built.
+    pub(super) fn get_replaced(
+        &self,
+        [code, counter]: [u32; 2],
+        part: &[u32],
+        skip: usize,
+        add: &[u32],
+        hash: u64,
+        on_path: u64,
+    ) -> Option<u64> {
+        let len = part.len() - 1 + add.len();
+        let header = [code, counter, 1, len as u32];
+        if len > DENSE_LEN {
+            return self.hashed.get_replaced(&header, (part, skip, add), hash);
+        }
+        let mut key = smallvec::SmallVec::<[u32; 4 + DENSE_LEN]>::new();
+        key.extend_from_slice(&header);
+        let mut rest = part
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != skip)
+            .map(|(_, &a)| a)
+            .peekable();
+        let mut add = add.iter().copied().peekable();
+        while let Some(&a) = rest.peek() {
+            match add.peek() {
+                Some(&b) if b < a => key.push(add.next().expect("peeked")),
+                _ => key.push(rest.next().expect("peeked")),
+            }
+        }
+        key.extend(add);
+        self.get(&key, hash, on_path)
+    }
+
     /// Stores `v` (or `on_path` itself, to mark the position on the path).
-    pub(super) fn insert(&mut self, key: &[u32], v: u64, on_path: u64) {
+    pub(super) fn insert(&mut self, key: &[u32], hash: u64, v: u64, on_path: u64) {
         let Some((table, rank)) = place(key) else {
-            self.hashed.insert(key.into(), v);
+            self.hashed.insert(key, hash, v);
             return;
         };
         let code = if v == on_path {
@@ -83,7 +123,7 @@ impl ProductMemo {
         } else if v < (IN_HASH - 2) as u64 {
             v as u32 + 2
         } else {
-            self.hashed.insert(key.into(), v);
+            self.hashed.insert(key, hash, v);
             IN_HASH
         };
         let t = match self.dense.iter().position(|(id, _)| *id == table) {
@@ -99,14 +139,14 @@ impl ProductMemo {
         t[rank] = code;
     }
 
-    pub(super) fn remove(&mut self, key: &[u32]) {
+    pub(super) fn remove(&mut self, key: &[u32], hash: u64) {
         if let Some((table, rank)) = place(key) {
             let t = self.dense.iter_mut().find(|(id, _)| *id == table);
             if let Some(e) = t.and_then(|(_, t)| t.get_mut(rank)) {
                 *e = UNKNOWN;
             }
         }
-        self.hashed.remove(key);
+        self.hashed.remove(key, hash);
     }
 
     /// Every stored value (not on the path) with the kind of its key.
@@ -119,14 +159,13 @@ impl ProductMemo {
                 }
             }
         }
-        for (k, &v) in &self.hashed {
-            f(k[0], v);
-        }
+        self.hashed.for_each(f);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::table::key_hash;
     use super::*;
 
     #[test]
@@ -167,14 +206,14 @@ mod tests {
         ];
         let mut memo = ProductMemo::default();
         for (i, k) in keys.iter().enumerate() {
-            assert_eq!(memo.get(k, on_path), None);
-            memo.insert(k, on_path, on_path);
-            assert_eq!(memo.get(k, on_path), Some(on_path));
-            memo.insert(k, i as u64 * 1_000_000_000, on_path);
+            assert_eq!(memo.get(k, key_hash(k), on_path), None);
+            memo.insert(k, key_hash(k), on_path, on_path);
+            assert_eq!(memo.get(k, key_hash(k), on_path), Some(on_path));
+            memo.insert(k, key_hash(k), i as u64 * 1_000_000_000, on_path);
         }
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(
-                memo.get(k, on_path),
+                memo.get(k, key_hash(k), on_path),
                 Some(i as u64 * 1_000_000_000),
                 "{k:?}"
             );
@@ -188,12 +227,15 @@ mod tests {
             .map(|(i, k)| (i as u64 * 1_000_000_000, k[0]))
             .collect();
         assert_eq!(all, expected);
-        memo.remove(&keys[1]);
-        memo.remove(&keys[4]);
-        memo.remove(&keys[6]);
-        assert_eq!(memo.get(&keys[1], on_path), None);
-        assert_eq!(memo.get(&keys[4], on_path), None);
-        assert_eq!(memo.get(&keys[6], on_path), None);
-        assert_eq!(memo.get(&keys[2], on_path), Some(2_000_000_000));
+        memo.remove(&keys[1], key_hash(&keys[1]));
+        memo.remove(&keys[4], key_hash(&keys[4]));
+        memo.remove(&keys[6], key_hash(&keys[6]));
+        assert_eq!(memo.get(&keys[1], key_hash(&keys[1]), on_path), None);
+        assert_eq!(memo.get(&keys[4], key_hash(&keys[4]), on_path), None);
+        assert_eq!(memo.get(&keys[6], key_hash(&keys[6]), on_path), None);
+        assert_eq!(
+            memo.get(&keys[2], key_hash(&keys[2]), on_path),
+            Some(2_000_000_000)
+        );
     }
 }

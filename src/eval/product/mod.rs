@@ -15,6 +15,7 @@ use std::ops::Range;
 use std::rc::Rc;
 
 mod memo;
+mod table;
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -26,6 +27,7 @@ use super::search::{loop_diag, sg_of_game};
 use super::value::{Compound, CompoundKind, Game, InstanceId, Position};
 use crate::diag::Fallible;
 use crate::syntax::Span;
+use table::{atom_term, key_hash};
 
 /// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
 const KIND: usize = 0;
@@ -63,9 +65,16 @@ struct Atom {
     /// Each option as the sorted atoms of its result (terminal ones kept).
     options: Option<Rc<[Box<[u32]>]>>,
     /// The same with terminal atoms dropped: what a key holds.
-    canonical: Option<Rc<[Box<[u32]>]>>,
+    canonical: Option<Rc<Canonical>>,
     /// The normal-play SG value, once asked.
     sg: Option<u64>,
+}
+
+/// An atom's options as a key holds them (terminal components dropped),
+/// with the hash terms of each one's components in a one-part key.
+struct Canonical {
+    options: Box<[Box<[u32]>]>,
+    terms: Box<[u64]>,
 }
 
 /// `[instance, shape, n_args, coords...]` of a position with a flat key.
@@ -261,7 +270,7 @@ fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<()> {
 }
 
 /// The options of `atom` with terminal components dropped (computed once).
-fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallible<Rc<[Box<[u32]>]>> {
+fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallible<Rc<Canonical>> {
     if let Some(c) = &env.rt.product.borrow().atoms[atom as usize].canonical {
         return Ok(c.clone());
     }
@@ -276,11 +285,15 @@ fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallible<Rc<[Box<[
         }
     }
     let mut t = env.rt.product.borrow_mut();
-    let canonical: Vec<Box<[u32]>> = options
+    let options: Box<[Box<[u32]>]> = options
         .iter()
         .map(|o| o.iter().copied().filter(|&b| !t.is_terminal(b)).collect())
         .collect();
-    let canonical: Rc<[Box<[u32]>]> = Rc::from(canonical);
+    let terms = options
+        .iter()
+        .map(|o| o.iter().fold(0u64, |h, &b| h.wrapping_add(atom_term(0, b))))
+        .collect();
+    let canonical = Rc::new(Canonical { options, terms });
     t.atoms[atom as usize].canonical = Some(canonical.clone());
     Ok(canonical)
 }
@@ -363,30 +376,25 @@ fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {
     if let Some(v) = plain_value(env, key, span)? {
         return Ok(v);
     }
-    if let Some(v) = env.rt.product.borrow().memo.get(key, ON_PATH) {
-        if v != ON_PATH {
-            return Ok(v);
+    let hash = key_hash(key);
+    {
+        let t = env.rt.product.borrow();
+        match t.memo.get(key, hash, ON_PATH) {
+            // Asked again while an outer search values it.
+            Some(ON_PATH) => return Err(loop_diag(vec![t.to_game(key).to_string()], span)),
+            Some(v) => return Ok(v),
+            None => {}
         }
     }
     // A table of queries would otherwise allocate the buffers for each.
     let mut search = env.rt.product.borrow_mut().spare.take().unwrap_or_default();
-    search.stack.clear();
-    search.stack.push((Rc::from(key), false));
-    let result = search.run(env, span);
-    let mut t = env.rt.product.borrow_mut();
+    let result = search.run(env, key, hash, span);
     if result.is_err() {
-        for (k, expanded) in &search.stack {
-            if *expanded && t.memo.get(k, ON_PATH) == Some(ON_PATH) {
-                t.memo.remove(k);
-            }
-        }
+        search.forget_path(env);
     }
-    t.spare = Some(search);
-    drop(t);
-    result?;
-    let v = env.rt.product.borrow().memo.get(key, ON_PATH);
-    let v = v.expect("the search stored the root");
-    Ok(v)
+    search.clear();
+    env.rt.product.borrow_mut().spare = Some(search);
+    result
 }
 
 /// The value of a pass compound with no pass left: a plain sum, valued by
@@ -404,84 +412,320 @@ fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> 
     Ok(Some(x))
 }
 
-/// The buffers of one product search. Keys on the stack are shared, so
-/// looking at the top copies none.
+/// The buffers of one product search: a depth-first search whose frames
+/// list their options once and walk them, descending into each option not
+/// yet valued. Every frame's key and options sit on shared stacks.
 #[derive(Default)]
 struct Search {
-    stack: Vec<(Rc<[u32]>, bool)>,
-    /// The current position's options, packed: `ranges` index `options`.
+    frames: Vec<Frame>,
+    /// The frames' keys, one after another.
+    keys: Vec<u32>,
+    /// The frames' options, packed: `ranges` index `options`, `hashes` are
+    /// their keys' hashes.
     options: Vec<u32>,
     ranges: Vec<Range<usize>>,
-    part: Vec<u32>,
+    hashes: Vec<u64>,
+    /// The values of the options walked so far, per frame.
     values: Vec<u64>,
-    pending: Vec<Rc<[u32]>>,
-    /// `seen[v] == stamp`: v is among `values` (never cleared).
+    part: Vec<u32>,
+    /// The key of the option to descend into.
+    child: Vec<u32>,
+    /// `seen[v] == stamp`: v is among a frame's values (never cleared).
     seen: Vec<u32>,
     stamp: u32,
 }
 
+/// A position being valued: where its key and values start, and how its
+/// options are walked.
+struct Frame {
+    key: Range<usize>,
+    hash: u64,
+    values: usize,
+    walk: Walk,
+}
+
+enum Walk {
+    /// Options listed on the stack: `ranges[first..end]`, packed in
+    /// `options` from `packed`; `next` is the next to walk.
+    Listed {
+        first: usize,
+        next: usize,
+        end: usize,
+        packed: usize,
+    },
+    /// A one-part compound (pass, misère): its options replace the
+    /// component at `at` by those of the `next`th option of that atom, and
+    /// are built only when not in the memo. Then the pass, if any is left.
+    Replace {
+        at: usize,
+        next: usize,
+        options: Option<Rc<Canonical>>,
+        passed: bool,
+    },
+}
+
+/// What walking one option of a frame gave.
+enum Step {
+    Value(u64),
+    /// Not valued yet: its key is in `Search::child`, with its hash.
+    Descend(u64),
+    Done,
+}
+
+/// Key header of a one-part compound: `[kind, counter, 1, len]`.
+const ONE_PART_HEADER: usize = HEADER + 1;
+
 impl Search {
-    fn run(&mut self, env: &mut Env, span: Span) -> Fallible<()> {
+    /// The value of `root` (not stored yet), searched depth first.
+    fn run(&mut self, env: &mut Env, root: &[u32], hash: u64, span: Span) -> Fallible<u64> {
+        self.push_frame(env, root, hash, span)?;
         let mut steps = 0u32;
-        while let Some((top, expanded)) = self.stack.last().cloned() {
+        loop {
             steps = steps.wrapping_add(1);
             if steps.is_multiple_of(1024) {
                 env.rt.check_interrupt(span)?;
             }
-            if !expanded {
-                let state = env.rt.product.borrow().memo.get(&top, ON_PATH);
-                match state {
-                    Some(ON_PATH) => return Err(self.loop_error(env, &top, span)),
-                    Some(_) => {
-                        self.stack.pop();
-                        continue;
-                    }
-                    None => {}
-                }
-                env.rt
-                    .product
-                    .borrow_mut()
-                    .memo
-                    .insert(&top, ON_PATH, ON_PATH);
-                self.stack.last_mut().expect("top").1 = true;
-            }
-            self.options_of(env, &top, span)?;
-            self.values.clear();
-            self.pending.clear();
-            for i in 0..self.ranges.len() {
-                let opt = &self.options[self.ranges[i].clone()];
-                if let Some(v) = plain_value(env, opt, span)? {
-                    self.values.push(v);
-                    continue;
-                }
-                let state = env.rt.product.borrow().memo.get(opt, ON_PATH);
-                match state {
-                    Some(ON_PATH) => return Err(self.loop_error(env, opt, span)),
-                    Some(v) => self.values.push(v),
-                    None => self.pending.push(opt.into()),
-                }
-            }
-            if !self.pending.is_empty() {
-                self.stack
-                    .extend(self.pending.drain(..).map(|k| (k, false)));
-                env.rt.check_states(self.stack.len(), span, "a compound")?;
-                continue;
-            }
-            let v = if top[KIND] == MISERE && self.ranges.is_empty() {
-                1
-            } else {
-                self.mex()
+            let step = match self.frames.last().expect("a frame").walk {
+                Walk::Listed { .. } => self.step_listed(env, span)?,
+                Walk::Replace { .. } => self.step_replace(env, span)?,
             };
-            env.rt.product.borrow_mut().memo.insert(&top, v, ON_PATH);
-            env.rt.count_stored(span, "a compound")?;
-            self.stack.pop();
+            match step {
+                Step::Value(v) => self.values.push(v),
+                Step::Descend(hash) => {
+                    let child = std::mem::take(&mut self.child);
+                    let pushed = self.push_frame(env, &child, hash, span);
+                    self.child = child;
+                    pushed?;
+                }
+                Step::Done => {
+                    let v = self.finish(env, span)?;
+                    if self.frames.is_empty() {
+                        return Ok(v);
+                    }
+                    self.values.push(v);
+                }
+            }
         }
-        Ok(())
     }
 
-    /// The least value not among `values`.
-    fn mex(&mut self) -> u64 {
-        let n = self.values.len();
+    /// Stores the value of the top frame and pops it.
+    fn finish(&mut self, env: &mut Env, span: Span) -> Fallible<u64> {
+        let frame = self.frames.pop().expect("a frame");
+        let v = if self.keys[frame.key.start + KIND] == MISERE && self.values.len() == frame.values
+        {
+            1 // a terminal position wins under misère play
+        } else {
+            self.mex(frame.values)
+        };
+        let key = &self.keys[frame.key.clone()];
+        env.rt
+            .product
+            .borrow_mut()
+            .memo
+            .insert(key, frame.hash, v, ON_PATH);
+        env.rt.count_stored(span, "a compound")?;
+        self.keys.truncate(frame.key.start);
+        self.values.truncate(frame.values);
+        if let Walk::Listed { first, packed, .. } = frame.walk {
+            self.ranges.truncate(first);
+            self.hashes.truncate(first);
+            self.options.truncate(packed);
+        }
+        Ok(v)
+    }
+
+    /// The value of a listed option, or its key to descend into.
+    fn step_listed(&mut self, env: &mut Env, span: Span) -> Fallible<Step> {
+        let Walk::Listed { next, end, .. } = &mut self.frames.last_mut().expect("a frame").walk
+        else {
+            unreachable!("a listed frame")
+        };
+        if *next == *end {
+            return Ok(Step::Done);
+        }
+        let i = *next;
+        *next += 1;
+        let opt = &self.options[self.ranges[i].clone()];
+        let value = if opt[KIND] == PASS && opt[COUNTER] == 0 {
+            plain_value(env, opt, span)?
+        } else {
+            env.rt
+                .product
+                .borrow()
+                .memo
+                .get(opt, self.hashes[i], ON_PATH)
+        };
+        match value {
+            Some(ON_PATH) => Err(self.loop_error(env, opt, span)),
+            Some(v) => Ok(Step::Value(v)),
+            None => {
+                self.child.clear();
+                self.child.extend_from_slice(opt);
+                Ok(Step::Descend(self.hashes[i]))
+            }
+        }
+    }
+
+    /// The value of the next option of a one-part compound, or its key to
+    /// descend into. The option's key is built only then: the memo is
+    /// asked with the parent's hash updated and the option compared in
+    /// place.
+    fn step_replace(&mut self, env: &mut Env, span: Span) -> Fallible<Step> {
+        let frame = self.frames.last_mut().expect("a frame");
+        let key = &self.keys[frame.key.clone()];
+        let Walk::Replace {
+            at,
+            next,
+            options,
+            passed,
+        } = &mut frame.walk
+        else {
+            unreachable!("a one-part frame")
+        };
+        let (code, counter) = (key[KIND], key[COUNTER]);
+        let part = &key[ONE_PART_HEADER..];
+        loop {
+            if *at == part.len() {
+                if code != PASS || counter == 0 || part.is_empty() || *passed {
+                    return Ok(Step::Done);
+                }
+                // The pass: the same components, one pass fewer.
+                *passed = true;
+                self.child.clear();
+                self.child.extend_from_slice(key);
+                self.child[COUNTER] -= 1;
+                let child = &self.child;
+                let value = match plain_value(env, child, span)? {
+                    Some(v) => Some(v),
+                    None => env
+                        .rt
+                        .product
+                        .borrow()
+                        .memo
+                        .get(child, key_hash(child), ON_PATH),
+                };
+                return match value {
+                    Some(ON_PATH) => Err(self.loop_error(env, &self.child, span)),
+                    Some(v) => Ok(Step::Value(v)),
+                    None => Ok(Step::Descend(key_hash(&self.child))),
+                };
+            }
+            let a = part[*at];
+            let Some(opts) = options else {
+                if *at > 0 && part[*at - 1] == a {
+                    *at += 1; // the same component: the same moves
+                    continue;
+                }
+                *options = Some(canonical_options(env, a, span)?);
+                *next = 0;
+                continue;
+            };
+            if *next == opts.options.len() {
+                *options = None;
+                *at += 1;
+                continue;
+            }
+            let (add, term) = (&opts.options[*next], opts.terms[*next]);
+            *next += 1;
+            let hash = frame.hash.wrapping_sub(atom_term(0, a)).wrapping_add(term);
+            let value = env.rt.product.borrow().memo.get_replaced(
+                [code, counter],
+                part,
+                *at,
+                add,
+                hash,
+                ON_PATH,
+            );
+            let build = |child: &mut Vec<u32>| {
+                child.clear();
+                let len = (part.len() - 1 + add.len()) as u32;
+                child.extend_from_slice(&[code, counter, 1, len]);
+                merge_without(part, *at, add, child);
+            };
+            return match value {
+                Some(ON_PATH) => {
+                    build(&mut self.child);
+                    Err(self.loop_error(env, &self.child, span))
+                }
+                Some(v) => Ok(Step::Value(v)),
+                None => {
+                    build(&mut self.child);
+                    Ok(Step::Descend(hash))
+                }
+            };
+        }
+    }
+
+    /// Marks `key` as on the search path and starts its frame (listing the
+    /// options of a product).
+    fn push_frame(&mut self, env: &mut Env, key: &[u32], hash: u64, span: Span) -> Fallible<()> {
+        let start = self.keys.len();
+        self.keys.extend_from_slice(key);
+        env.rt
+            .product
+            .borrow_mut()
+            .memo
+            .insert(key, hash, ON_PATH, ON_PATH);
+        let one_part = matches!(key[KIND], PASS | MISERE);
+        let (first, packed) = (self.ranges.len(), self.options.len());
+        self.frames.push(Frame {
+            key: start..self.keys.len(),
+            hash,
+            values: self.values.len(),
+            walk: if one_part {
+                Walk::Replace {
+                    at: 0,
+                    next: 0,
+                    options: None,
+                    passed: false,
+                }
+            } else {
+                Walk::Listed {
+                    first,
+                    next: first,
+                    end: first,
+                    packed,
+                }
+            },
+        });
+        if !one_part {
+            let listed = self.list_options(env, key, span);
+            let end = self.ranges.len();
+            if let Walk::Listed { end: e, .. } =
+                &mut self.frames.last_mut().expect("just pushed").walk
+            {
+                *e = end;
+            }
+            listed?;
+        }
+        env.rt
+            .check_states(self.frames.len() + self.ranges.len(), span, "a compound")
+    }
+
+    /// Unmarks the positions on the search path, after an error.
+    fn forget_path(&self, env: &mut Env) {
+        let mut t = env.rt.product.borrow_mut();
+        for f in &self.frames {
+            let key = &self.keys[f.key.clone()];
+            if t.memo.get(key, f.hash, ON_PATH) == Some(ON_PATH) {
+                t.memo.remove(key, f.hash);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.frames.clear();
+        self.keys.clear();
+        self.options.clear();
+        self.ranges.clear();
+        self.hashes.clear();
+        self.values.clear();
+    }
+
+    /// The least value not among `values[from..]`.
+    fn mex(&mut self, from: usize) -> u64 {
+        let values = &self.values[from..];
+        let n = values.len();
         if self.seen.len() <= n {
             self.seen.resize(n + 1, 0);
         }
@@ -490,7 +734,7 @@ impl Search {
             self.seen.fill(0);
             self.stamp = 1;
         }
-        for &v in &self.values {
+        for &v in values {
             if v < n as u64 {
                 self.seen[v as usize] = self.stamp;
             }
@@ -498,21 +742,15 @@ impl Search {
         (0..=n).find(|&m| self.seen[m] != self.stamp).unwrap_or(n) as u64
     }
 
-    /// Writes the options of the position `key` into `options`/`ranges`.
-    fn options_of(&mut self, env: &mut Env, key: &[u32], span: Span) -> Fallible<()> {
-        self.options.clear();
-        self.ranges.clear();
+    /// Appends the options of the position `key` (hash `hash`) to
+    /// `options`/`ranges`/`hashes`.
+    /// Appends the options of the product position `key` (conjunctive,
+    /// selective, hypergraph) to `options`/`ranges`/`hashes`.
+    fn list_options(&mut self, env: &mut Env, key: &[u32], span: Span) -> Fallible<()> {
         let parts: Vec<Range<usize>> = parts_of(key).collect();
-        let (code, counter) = (key[KIND], key[COUNTER]);
-        match code {
-            PASS | MISERE => {
-                let r = parts[0].clone();
-                self.push_single_part_moves(env, (code, counter), &key[r.clone()], span)?;
-                if code == PASS && !r.is_empty() && counter > 0 {
-                    self.push_option(code, counter - 1, &[&key[r]]);
-                }
-            }
-            _ => {
+        let code = key[KIND];
+        {
+            {
                 let n = parts.len();
                 let mut moves = Vec::with_capacity(n);
                 for r in &parts {
@@ -558,6 +796,7 @@ impl Search {
         chosen[i] = saved;
     }
 
+    /// Appends an option given by its parts, hashed from scratch.
     fn push_option(&mut self, code: u32, counter: u32, parts: &[&[u32]]) {
         let start = self.options.len();
         self.options
@@ -567,31 +806,7 @@ impl Search {
             self.options.extend_from_slice(p);
         }
         self.ranges.push(start..self.options.len());
-    }
-
-    /// The options of a one-part compound, written straight into `options`:
-    /// one component replaced by the components of one of its options.
-    fn push_single_part_moves(
-        &mut self,
-        env: &mut Env,
-        (code, counter): (u32, u32),
-        part: &[u32],
-        span: Span,
-    ) -> Fallible<()> {
-        for (i, &a) in part.iter().enumerate() {
-            if i > 0 && part[i - 1] == a {
-                continue; // the same component: the same moves
-            }
-            let options = canonical_options(env, a, span)?;
-            for o in options.iter() {
-                let start = self.options.len();
-                let len = (part.len() - 1 + o.len()) as u32;
-                self.options.extend_from_slice(&[code, counter, 1, len]);
-                merge_without(part, i, o, &mut self.options);
-                self.ranges.push(start..self.options.len());
-            }
-        }
-        Ok(())
+        self.hashes.push(key_hash(&self.options[start..]));
     }
 
     /// The multisets a part can move to: one component replaced by the
@@ -603,7 +818,7 @@ impl Search {
                 continue; // the same component: the same moves
             }
             let options = canonical_options(env, a, span)?;
-            for o in options.iter() {
+            for o in options.options.iter() {
                 self.part.clear();
                 merge_without(part, i, o, &mut self.part);
                 out.push(self.part.clone());
@@ -612,13 +827,13 @@ impl Search {
         Ok(out)
     }
 
+    /// The loop through the search path back to the listed option `again`.
     fn loop_error(&self, env: &Env, again: &[u32], span: Span) -> Box<crate::diag::Diag> {
         let t = env.rt.product.borrow();
         let path: Vec<&[u32]> = self
-            .stack
+            .frames
             .iter()
-            .filter(|(_, e)| *e)
-            .map(|(k, _)| &k[..])
+            .map(|f| &self.keys[f.key.clone()])
             .collect();
         let start = path.iter().position(|k| *k == again).unwrap_or(0);
         loop_diag(
@@ -631,22 +846,27 @@ impl Search {
     }
 }
 
-/// `part` without its item `skip`, merged with the sorted `add`.
+/// `part` without its item `skip`, merged with the sorted `add`: the
+/// runs of `part` between the few added items are copied whole.
 fn merge_without(part: &[u32], skip: usize, add: &[u32], out: &mut Vec<u32>) {
-    let (mut i, mut j) = (0, 0);
-    while i < part.len() || j < add.len() {
-        if i == skip {
-            i += 1;
-            continue;
-        }
-        if j == add.len() || (i < part.len() && part[i] <= add[j]) {
-            out.push(part[i]);
-            i += 1;
+    out.reserve(part.len() + add.len());
+    let copy = |out: &mut Vec<u32>, run: Range<usize>| {
+        if run.contains(&skip) {
+            out.extend_from_slice(&part[run.start..skip]);
+            out.extend_from_slice(&part[skip + 1..run.end]);
         } else {
-            out.push(add[j]);
-            j += 1;
+            out.extend_from_slice(&part[run]);
         }
+    };
+    let mut from = 0;
+    for &x in add {
+        // Equal items of `part` go first, as a merge would put them.
+        let at = from + part[from..].partition_point(|&p| p <= x);
+        copy(out, from..at);
+        out.push(x);
+        from = at;
     }
+    copy(out, from..part.len());
 }
 
 #[cfg(test)]
@@ -661,5 +881,18 @@ mod tests {
         out.clear();
         merge_without(&[4], 0, &[], &mut out);
         assert!(out.is_empty());
+        // Against sorting, on every item skipped and additions anywhere.
+        let part = [0, 2, 2, 5, 8, 8, 8, 11];
+        for skip in 0..part.len() {
+            for add in [vec![], vec![0], vec![2, 8], vec![1, 12], vec![8, 8, 8]] {
+                out.clear();
+                merge_without(&part, skip, &add, &mut out);
+                let mut expected: Vec<u32> = part.to_vec();
+                expected.remove(skip);
+                expected.extend(&add);
+                expected.sort_unstable();
+                assert_eq!(out, expected, "skip {skip}, add {add:?}");
+            }
+        }
     }
 }

@@ -1,0 +1,293 @@
+//! An exact hash table of compound keys, hashed as multisets.
+//!
+//! A key's hash is the sum of one mixed term per component (and one for
+//! its header), so the hash of an option that replaces one component by
+//! others is the parent's hash minus one term plus a few: the search
+//! finds an option's slot in O(1), without hashing the option's key. The
+//! table is still exact: a slot holds its whole key, inline when it is
+//! short and its numbers are small (most keys), otherwise in an arena, and
+//! a lookup compares it. A slot is 32 bytes with its value, where a table
+//! of boxed keys cost a pointer chase on every hit and about 100 bytes per
+//! position.
+
+use hashbrown::HashTable;
+
+/// Numbers of a key a slot holds inline (as bytes).
+const INLINE: usize = 23;
+/// `Slot::len` of a key kept in the arena.
+const IN_ARENA: u8 = u8::MAX;
+
+#[derive(Clone, Copy)]
+struct Slot {
+    value: u64,
+    /// The key's length when inline, else `IN_ARENA`.
+    len: u8,
+    /// The key's numbers as bytes, or the arena offset (8 bytes, little
+    /// endian) of `[len, key...]`.
+    bytes: [u8; INLINE],
+}
+
+#[derive(Default)]
+pub(super) struct KeyTable {
+    slots: HashTable<Slot>,
+    arena: Vec<u32>,
+}
+
+/// A well-mixed term per number (splitmix64's finaliser).
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The hash term of `atom` in the key's part `part`.
+pub(super) fn atom_term(part: usize, atom: u32) -> u64 {
+    mix((part as u64) << 32 | atom as u64)
+}
+
+/// The hash term of a key's header (its kind, pass counter and parts).
+pub(super) fn header_term(kind: u32, counter: u32, n_parts: u32) -> u64 {
+    mix(!((kind as u64) << 40 ^ (counter as u64) << 8 ^ n_parts as u64))
+}
+
+/// The hash of a key `[kind, counter, n_parts, (len, atoms...) per part]`:
+/// the header's term plus each component's (the lengths follow from the
+/// components).
+pub(super) fn key_hash(key: &[u32]) -> u64 {
+    hash_of(key)
+}
+
+fn hash_of<T: Copy + Into<u32>>(key: &[T]) -> u64 {
+    let n = |i: usize| key[i].into();
+    let mut h = header_term(n(0), n(1), n(2));
+    let mut at = 3;
+    for part in 0..n(2) as usize {
+        let len = n(at) as usize;
+        for i in at + 1..at + 1 + len {
+            h = h.wrapping_add(atom_term(part, n(i)));
+        }
+        at += 1 + len;
+    }
+    h
+}
+
+impl Slot {
+    fn key<'a>(&'a self, arena: &'a [u32]) -> Stored<'a> {
+        if self.len == IN_ARENA {
+            let at = u64::from_le_bytes(self.bytes[..8].try_into().expect("8 bytes")) as usize;
+            let len = arena[at] as usize;
+            Stored::Wide(&arena[at + 1..at + 1 + len])
+        } else {
+            Stored::Bytes(&self.bytes[..self.len as usize])
+        }
+    }
+}
+
+enum Stored<'a> {
+    Bytes(&'a [u8]),
+    Wide(&'a [u32]),
+}
+
+impl Stored<'_> {
+    fn equals(&self, key: &[u32]) -> bool {
+        match self {
+            Stored::Bytes(b) => {
+                b.len() == key.len() && b.iter().zip(key).all(|(&b, &k)| b as u32 == k)
+            }
+            Stored::Wide(w) => *w == key,
+        }
+    }
+
+    /// Whether this is the one-part key `header` (`[kind, counter, 1,
+    /// len]`) whose components are `part` without its item `skip`, with
+    /// the sorted `add` merged in.
+    fn equals_replaced(&self, header: &[u32; 4], part: &[u32], skip: usize, add: &[u32]) -> bool {
+        match self {
+            Stored::Bytes(b) => equals_replaced(b, header, part, skip, add),
+            Stored::Wide(w) => equals_replaced(w, header, part, skip, add),
+        }
+    }
+
+    fn first(&self) -> u32 {
+        match self {
+            Stored::Bytes(b) => b[0] as u32,
+            Stored::Wide(w) => w[0],
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        match self {
+            Stored::Bytes(b) => hash_of(b),
+            Stored::Wide(w) => hash_of(w),
+        }
+    }
+}
+
+/// `Stored::equals_replaced` on the stored numbers, compared run by run
+/// (the runs of `part` between the added items), without building the key.
+fn equals_replaced<T: Copy + Into<u32>>(
+    stored: &[T],
+    header: &[u32; 4],
+    part: &[u32],
+    skip: usize,
+    add: &[u32],
+) -> bool {
+    let same = |s: &[T], p: &[u32]| s.iter().zip(p).all(|(&s, &p)| s.into() == p);
+    if stored.len() != 4 + header[3] as usize || !same(&stored[..4], header) {
+        return false;
+    }
+    let (mut at, mut from) = (4, 0);
+    let mut adds = add.iter();
+    loop {
+        let next = adds.next();
+        let to = next.map_or(part.len(), |&x| {
+            from + part[from..].partition_point(|&p| p <= x)
+        });
+        for r in [from..skip.clamp(from, to), (skip + 1).clamp(from, to)..to] {
+            if !same(&stored[at..at + r.len()], &part[r.clone()]) {
+                return false;
+            }
+            at += r.len();
+        }
+        let Some(&x) = next else {
+            return true;
+        };
+        if stored[at].into() != x {
+            return false;
+        }
+        at += 1;
+        from = to;
+    }
+}
+
+impl KeyTable {
+    /// The value stored for `key`, whose hash is `hash` (`key_hash`).
+    pub(super) fn get(&self, key: &[u32], hash: u64) -> Option<u64> {
+        let arena = &self.arena;
+        self.slots
+            .find(hash, |s| s.key(arena).equals(key))
+            .map(|s| s.value)
+    }
+
+    /// The value stored for the one-part key `Stored::equals_replaced`
+    /// describes, whose hash is `hash`.
+    pub(super) fn get_replaced(
+        &self,
+        header: &[u32; 4],
+        (part, skip, add): (&[u32], usize, &[u32]),
+        hash: u64,
+    ) -> Option<u64> {
+        let arena = &self.arena;
+        self.slots
+            .find(hash, |s| {
+                s.key(arena).equals_replaced(header, part, skip, add)
+            })
+            .map(|s| s.value)
+    }
+
+    /// Stores `value` for `key`, replacing what was there.
+    pub(super) fn insert(&mut self, key: &[u32], hash: u64, value: u64) {
+        let arena = &self.arena;
+        if let Some(s) = self.slots.find_mut(hash, |s| s.key(arena).equals(key)) {
+            s.value = value;
+            return;
+        }
+        let mut slot = Slot {
+            value,
+            len: IN_ARENA,
+            bytes: [0; INLINE],
+        };
+        if key.len() <= INLINE && key.iter().all(|&k| k < IN_ARENA as u32) {
+            slot.len = key.len() as u8;
+            for (b, &k) in slot.bytes.iter_mut().zip(key) {
+                *b = k as u8;
+            }
+        } else {
+            let at = self.arena.len() as u64;
+            slot.bytes[..8].copy_from_slice(&at.to_le_bytes());
+            self.arena.push(key.len() as u32);
+            self.arena.extend_from_slice(key);
+        }
+        let arena = &self.arena;
+        self.slots
+            .insert_unique(hash, slot, |s| s.key(arena).hash());
+    }
+
+    /// Forgets `key` (its arena copy, if any, stays until the table is
+    /// dropped: removals are rare, after an error).
+    pub(super) fn remove(&mut self, key: &[u32], hash: u64) {
+        let arena = &self.arena;
+        if let Ok(e) = self.slots.find_entry(hash, |s| s.key(arena).equals(key)) {
+            e.remove();
+        }
+    }
+
+    /// Every stored value with the first number of its key (its kind).
+    pub(super) fn for_each(&self, mut f: impl FnMut(u32, u64)) {
+        for s in &self.slots {
+            f(s.key(&self.arena).first(), s.value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_of_a_multiset_ignores_order_and_updates_by_terms() {
+        let a = [1, 0, 1, 3, 5, 2, 9];
+        let b = [1, 0, 1, 3, 2, 9, 5];
+        assert_eq!(key_hash(&a), key_hash(&b));
+        // Replacing 5 by 4 and 4: minus one term, plus two.
+        let c = [1, 0, 1, 4, 2, 4, 4, 9];
+        let by_terms = key_hash(&a)
+            .wrapping_sub(atom_term(0, 5))
+            .wrapping_add(atom_term(0, 4))
+            .wrapping_add(atom_term(0, 4));
+        assert_eq!(key_hash(&c), by_terms);
+        // The part a component is in counts.
+        assert_ne!(
+            key_hash(&[2, 0, 2, 1, 4, 1, 7]),
+            key_hash(&[2, 0, 2, 1, 7, 1, 4])
+        );
+    }
+
+    #[test]
+    fn inline_and_arena_keys_keep_their_values_through_growth() {
+        let mut t = KeyTable::default();
+        let keys: Vec<Vec<u32>> = (0..5000u32)
+            .map(|i| {
+                let len = (i % 40) as usize;
+                let mut k = vec![1, 0, 1, len as u32 + 1];
+                // Some keys with large numbers go to the arena.
+                k.extend((0..len as u32).map(|j| if i % 7 == 0 { 300 + j } else { j + i % 5 }));
+                k.push(i); // makes every key distinct
+                k
+            })
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(t.get(k, key_hash(k)), None);
+            t.insert(k, key_hash(k), u64::MAX);
+            t.insert(k, key_hash(k), i as u64);
+        }
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(t.get(k, key_hash(k)), Some(i as u64), "{k:?}");
+        }
+        // A key equal to a stored one but for its last number is absent.
+        let mut other = keys[3].clone();
+        *other.last_mut().unwrap() = 99_999;
+        assert_eq!(t.get(&other, key_hash(&other)), None);
+        t.remove(&keys[10], key_hash(&keys[10]));
+        t.remove(&keys[14], key_hash(&keys[14]));
+        assert_eq!(t.get(&keys[10], key_hash(&keys[10])), None);
+        assert_eq!(t.get(&keys[14], key_hash(&keys[14])), None);
+        let mut n = 0;
+        t.for_each(|kind, _| {
+            assert_eq!(kind, 1);
+            n += 1;
+        });
+        assert_eq!(n, 4998);
+    }
+}

@@ -80,6 +80,7 @@ impl SgSink {
             bases,
             coefs,
             per_option,
+            bends,
             varies,
         } = m;
         let bounds = lo
@@ -129,6 +130,11 @@ impl SgSink {
         let run = run(&coords[..n]);
         if per_option.is_empty() {
             return self.scan_in(env, inst, &run);
+        }
+        if let Some(bends) = bends {
+            if self.kernel_bends(env, inst, &run, (per_option, bends), ints)? {
+                return Ok(true);
+            }
         }
         self.kernel_per_option(env, inst, &run, per_option, ints)
     }

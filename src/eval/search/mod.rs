@@ -2,6 +2,7 @@
 //! state limit. Sums never reach it as products: their value is the xor of
 //! their components' values (the Sprague-Grundy theorem).
 
+mod bend;
 mod kernel;
 mod key_kernel;
 mod scan;

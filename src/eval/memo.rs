@@ -661,12 +661,27 @@ impl<'m> Window<'m> {
         (outside == 0).then_some((first, stride))
     }
 
+    /// The value of the position at `index` whose byte is `BIG`: kept in
+    /// the window's map of large values.
+    #[inline]
+    pub fn big(&self, index: usize) -> Option<u64> {
+        big_value(self.table, index)
+    }
+
     /// Where coordinate `coord` lies in an index: how many bits it has
     /// and their shift. A value `v` lies in the window if `v >> bits == 0`
     /// (as unsigned) and adds `v << shift` to the index.
     #[inline]
     pub fn place(&self, coord: usize) -> (u8, u8) {
         (self.table.bits[coord], self.table.shifts[coord])
+    }
+}
+
+/// The value `table` keeps for `index` in its map of large values.
+fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
+    match State::decode(*table.big.get(&(index as u64))?) {
+        State::Value(v) => Some(v),
+        _ => None,
     }
 }
 
@@ -798,6 +813,12 @@ impl Memo {
         let mask = ((1usize << bits) - 1) << shift;
         let first = (at.index & !mask) | ((from as usize) << shift);
         Some((&table.dense[..], first, (coef as isize) << shift))
+    }
+
+    /// `Window::big` for the window of a location from `locate`.
+    #[inline]
+    pub fn big_at(&self, at: Located, index: usize) -> Option<u64> {
+        big_value(&self.shapes.get(at.table)?.1, index)
     }
 
     /// The line of positions of `shape` with these coordinates but for

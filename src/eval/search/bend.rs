@@ -186,6 +186,8 @@ impl SgSink {
         };
         let Some((c, q)) = piece.quot else {
             self.scan_window(window.dense(), first, stride, piece.ks.clone());
+            let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
+            self.mark_big(window.dense(), index_of, |i| window.big(i));
             return true;
         };
         let (bits, shift) = window.place(c);
@@ -205,6 +207,11 @@ impl SgSink {
         };
         let stamp = self.stamp;
         walk.scan(window.dense(), piece.ks.clone(), stamp, &mut self.seen, &mut self.slow);
+        let index_of = |k: i64| {
+            let affine = first as isize + stride * (k - lo) as isize;
+            (affine + ((q.at(k) as isize) << shift)) as usize
+        };
+        self.mark_big(window.dense(), index_of, |i| window.big(i));
         true
     }
 }
@@ -255,15 +262,14 @@ impl QuotWalk {
 
 /// The piece `ks` of `run`: each clamp on one side throughout.
 fn piece(run: &AffineRun<'_>, evaluated: &[Evaluated], ks: Range<i64>) -> Piece {
-    let n = run.bases.len();
+    // Element by element: a copy of a slice of unknown length would be a
+    // call to memcpy, dearer than the whole piece for short runs.
     let mut piece = Piece {
         ks: ks.clone(),
-        bases: [0; MAX_ARGS as usize],
-        coefs: [0; MAX_ARGS as usize],
+        bases: std::array::from_fn(|i| run.bases.get(i).copied().unwrap_or(0)),
+        coefs: std::array::from_fn(|i| run.coefs.get(i).copied().unwrap_or(0)),
         quot: None,
     };
-    piece.bases[..n].copy_from_slice(run.bases);
-    piece.coefs[..n].copy_from_slice(run.coefs);
     for &(coord, q, clamp) in evaluated {
         // The run's ends fit, and so does `c * d` (`kernel_bends`).
         let above = |c: i64| q.num + q.a * ks.start >= c * q.d;

@@ -160,7 +160,10 @@ impl SgSink {
         let Some((dense, first, stride)) = memo.line_run(at, i, from, to, coef) else {
             return false;
         };
+        let lo = ks.start;
         self.scan_window(dense, first, stride, ks);
+        let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
+        self.mark_big(dense, index_of, |i| memo.big_at(at, i));
         true
     }
 

@@ -480,10 +480,15 @@ fn runs_split_where_a_clamp_or_quotient_bends() {
             move m(k in 0..a) -> M(k, min(b, k + 1))
             move n(k in 0..b) -> M(a, k)
         }
-        print [sg(M(a, b)) for a in 0..=10, b in 0..=10]",
+        print [sg(M(a, b)) for a in 0..=10, b in 0..=10]
+        game L(a, b) {
+            move m(k in 0..a) -> L(k, min((b + 5 * k) / 7, b + 3))
+            move n(k in 0..b) -> L(a, k)
+        }
+        print [sg(L(a, b)) for a in 0..=70, b in 0..=12]",
     );
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 6, "{out}");
+    assert_eq!(lines.len(), 7, "{out}");
 
     let f = |x: i64, z: i64| (x + 2 * z).div_euclid(3);
     let choc = move |&(x, y, z): &(i64, i64, i64)| {
@@ -550,6 +555,19 @@ fn runs_split_where_a_clamp_or_quotient_bends() {
         .map(|p| brute_sg(&p, &m, &all, &mut memo))
         .collect();
     assert_eq!(lines[5], shown(&values));
+
+    // Long runs: the quotient's walk reads whole blocks of its period.
+    let l = |&(a, b): &(i64, i64)| {
+        let mut o: Vec<_> = (0..a).map(|k| (k, ((b + 5 * k) / 7).min(b + 3))).collect();
+        o.extend((0..b).map(|k| (a, k)));
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=70)
+        .flat_map(|a| (0..=12).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &l, &all, &mut memo))
+        .collect();
+    assert_eq!(lines[6], shown(&values));
 
     // Overflow inside a clamped quotient: the bend path leaves the run to
     // the batched code, which leaves the error to the general path.

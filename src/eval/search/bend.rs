@@ -218,6 +218,7 @@ impl SgSink {
 
 /// A walk through the window whose index steps by `step`, plus `unit`
 /// when the remainder `rem.0` (growing by `rem.1`) passes `rem.2`.
+#[derive(Clone, Copy)]
 struct QuotWalk {
     first: usize,
     step: isize,
@@ -240,10 +241,38 @@ impl QuotWalk {
         })
     }
 
-    /// Like `scan_dense`: marks every byte of the walk, then collects the
-    /// options without a value in a second pass, if there are any.
+    /// Marks the values of the options `ks` and collects those without
+    /// one (ascending) in `slow`, as `scan_dense` does for an affine run.
     #[inline(never)]
     fn scan(&self, dense: &[u8], ks: Range<i64>, stamp: u32, seen: &mut [u32], slow: &mut Vec<i64>) {
+        let n = ks.end.abs_diff(ks.start) as usize;
+        let d = self.rem.2 as usize;
+        if n < 4 * d {
+            self.walk(dense, ks, stamp, seen, slow);
+            return;
+        }
+        // The remainder repeats every `d` options, and so do the index's
+        // steps: the options `lo + s + p * d` (phase `s`) are an affine
+        // run over `p`, whose index grows by `advance` a period (the
+        // remainder passes `d` exactly `ra` times in `d` steps).
+        let (ra, d64) = (self.rem.1, d as i64);
+        let advance = d as isize * self.step + ra as isize * self.unit;
+        let before = slow.len();
+        for (s, head) in self.indices(ks.start..ks.start + d64).enumerate() {
+            let count = (n - s).div_ceil(d) as i64;
+            let mark = slow.len();
+            scan_dense(dense, head, advance, 0..count, stamp, seen, slow);
+            for k in &mut slow[mark..] {
+                *k = ks.start + s as i64 + *k * d64;
+            }
+        }
+        // Phase by phase: back to ascending order.
+        slow[before..].sort_unstable();
+    }
+
+    /// `scan` one option at a time: marks every byte of the walk, then
+    /// collects the options without a value in a second pass, if any.
+    fn walk(&self, dense: &[u8], ks: Range<i64>, stamp: u32, seen: &mut [u32], slow: &mut Vec<i64>) {
         let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
         for i in self.indices(ks.clone()) {
             seen[dense[i] as usize] = stamp;

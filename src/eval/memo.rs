@@ -418,6 +418,11 @@ struct ShapeTable {
     first_innermost: bool,
     dense: Vec<u8>,
     big: FxHashMap<u64, u64>,
+    /// The codes of `big` below 2^16 again, indexed like `dense` (0: look
+    /// in `big`): a read without hashing, where searches with values past
+    /// 250 read many. Allocated at the first large value; only its pages
+    /// near large values are ever touched.
+    wide: Vec<u16>,
     sparse: FxHashMap<Coords, u64>,
 }
 
@@ -470,8 +475,38 @@ impl ShapeTable {
     #[inline]
     fn get_dense(&self, i: usize) -> u64 {
         match self.dense[i] {
-            BIG => self.big[&(i as u64)],
+            BIG => self.big_code(i).expect("a large value for a BIG byte"),
             code => code as u64,
+        }
+    }
+
+    /// The code of a position whose byte is `BIG`.
+    #[inline]
+    fn big_code(&self, i: usize) -> Option<u64> {
+        match self.wide.get(i) {
+            Some(&w) if w != 0 => Some(w as u64),
+            _ => self.big.get(&(i as u64)).copied(),
+        }
+    }
+
+    /// Keeps a code past `BIG` for the position at `i`.
+    fn put_big(&mut self, i: usize, code: u64) {
+        self.big.insert(i as u64, code);
+        if self.wide.len() != self.dense.len() {
+            self.wide = vec![0; self.dense.len()];
+        }
+        self.wide[i] = u16::try_from(code).unwrap_or(0);
+    }
+
+    /// `wide` anew from `big`, after the window's layout changed.
+    fn rewiden(&mut self) {
+        self.wide = Vec::new();
+        if self.big.is_empty() {
+            return;
+        }
+        self.wide = vec![0; self.dense.len()];
+        for (&i, &code) in &self.big {
+            self.wide[i as usize] = u16::try_from(code).unwrap_or(0);
         }
     }
 
@@ -487,10 +522,13 @@ impl ShapeTable {
     fn set_dense(&mut self, i: usize, code: u64) {
         if code >= BIG as u64 {
             self.dense[i] = BIG;
-            self.big.insert(i as u64, code);
+            self.put_big(i, code);
         } else {
             if self.dense[i] == BIG {
                 self.big.remove(&(i as u64));
+                if let Some(w) = self.wide.get_mut(i) {
+                    *w = 0;
+                }
             }
             self.dense[i] = code as u8;
         }
@@ -531,6 +569,7 @@ impl ShapeTable {
             // swept along one argument grows this way).
             self.dense[..old_dense.len()].copy_from_slice(&old_dense);
             self.big = old_big;
+            self.rewiden();
             let sparse = std::mem::take(&mut self.sparse);
             for (c, code) in sparse {
                 self.set(&c, code);
@@ -555,6 +594,7 @@ impl ShapeTable {
             }
         }
         self.big = big;
+        self.rewiden();
         let sparse = std::mem::take(&mut self.sparse);
         for (c, code) in sparse {
             self.set(&c, code);
@@ -679,7 +719,7 @@ impl<'m> Window<'m> {
 
 /// The value `table` keeps for `index` in its map of large values.
 fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
-    match State::decode(*table.big.get(&(index as u64))?) {
+    match State::decode(table.big_code(index)?) {
         State::Value(v) => Some(v),
         _ => None,
     }

@@ -513,7 +513,11 @@ fn runs_split_where_a_clamp_or_quotient_bends() {
     assert_eq!(lines[1], shown(&second));
 
     let all = |_: &(i64, i64)| true;
-    let d = |&(a, b): &(i64, i64)| (0..a).map(|k| (k, ((a - k).div_euclid(2)).max(b))).collect();
+    let d = |&(a, b): &(i64, i64)| {
+        (0..a)
+            .map(|k| (k, ((a - k).div_euclid(2)).max(b)))
+            .collect()
+    };
     let mut memo = std::collections::HashMap::new();
     let values: Vec<i64> = (0..=14)
         .flat_map(|a| (0..=5).map(move |b| (a, b)))

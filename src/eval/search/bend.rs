@@ -55,11 +55,17 @@ type Evaluated = (usize, Quot, Option<(bool, i64)>);
 /// quotient is monotone in `k`), if it changes; `Err` on overflow.
 fn cut(q: Quot, c: i64) -> Result<Option<i64>, ()> {
     // floor(n / d) >= c  <=>  n >= c * d, so: a * k >= r.
-    let r = c.checked_mul(q.d).and_then(|cd| cd.checked_sub(q.num)).ok_or(())?;
+    let r = c
+        .checked_mul(q.d)
+        .and_then(|cd| cd.checked_sub(q.num))
+        .ok_or(())?;
     let t = match q.a.signum() {
         0 => return Ok(None),
         // True from ceil(r / a) on.
-        1 => r.checked_neg().map(|m| m.div_euclid(q.a)).and_then(i64::checked_neg),
+        1 => r
+            .checked_neg()
+            .map(|m| m.div_euclid(q.a))
+            .and_then(i64::checked_neg),
         // True up to floor(r / a) = floor(-r / -a).
         _ => r
             .checked_neg()
@@ -96,7 +102,11 @@ impl SgSink {
             };
             // Both ends fit, so every option between does (affine).
             for k in [lo, hi - 1] {
-                if q.a.checked_mul(k).and_then(|x| x.checked_add(num)).is_none() {
+                if q.a
+                    .checked_mul(k)
+                    .and_then(|x| x.checked_add(num))
+                    .is_none()
+                {
                     return Ok(false);
                 }
             }
@@ -206,7 +216,13 @@ impl SgSink {
             rem: (rem, q.a.rem_euclid(q.d), q.d),
         };
         let stamp = self.stamp;
-        walk.scan(window.dense(), piece.ks.clone(), stamp, &mut self.seen, &mut self.slow);
+        walk.scan(
+            window.dense(),
+            piece.ks.clone(),
+            stamp,
+            &mut self.seen,
+            &mut self.slow,
+        );
         let index_of = |k: i64| {
             let affine = first as isize + stride * (k - lo) as isize;
             (affine + ((q.at(k) as isize) << shift)) as usize
@@ -244,7 +260,14 @@ impl QuotWalk {
     /// Marks the values of the options `ks` and collects those without
     /// one (ascending) in `slow`, as `scan_dense` does for an affine run.
     #[inline(never)]
-    fn scan(&self, dense: &[u8], ks: Range<i64>, stamp: u32, seen: &mut [u32], slow: &mut Vec<i64>) {
+    fn scan(
+        &self,
+        dense: &[u8],
+        ks: Range<i64>,
+        stamp: u32,
+        seen: &mut [u32],
+        slow: &mut Vec<i64>,
+    ) {
         let n = ks.end.abs_diff(ks.start) as usize;
         let d = self.rem.2 as usize;
         if n < 4 * d {
@@ -272,7 +295,14 @@ impl QuotWalk {
 
     /// `scan` one option at a time: marks every byte of the walk, then
     /// collects the options without a value in a second pass, if any.
-    fn walk(&self, dense: &[u8], ks: Range<i64>, stamp: u32, seen: &mut [u32], slow: &mut Vec<i64>) {
+    fn walk(
+        &self,
+        dense: &[u8],
+        ks: Range<i64>,
+        stamp: u32,
+        seen: &mut [u32],
+        slow: &mut Vec<i64>,
+    ) {
         let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
         for i in self.indices(ks.clone()) {
             seen[dense[i] as usize] = stamp;

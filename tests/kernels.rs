@@ -582,4 +582,13 @@ fn runs_split_where_a_clamp_or_quotient_bends() {
         print sg(O(3, 0))",
     );
     assert!(overflow.contains("failure") && overflow.contains("overflow"));
+    // A divisor near the top of the integers.
+    let huge = same_both_ways(
+        "game H(a, b) {
+            move m(k in 0..a) -> H(k, min((b + k) / 4611686018427387904, b))
+        }
+        print [sg(H(a, b)) for a in 0..=6, b in 0..=2]",
+    );
+    assert_eq!(huge.lines().count(), 1, "{huge}");
+    assert!(!huge.contains("failure"), "{huge}");
 }

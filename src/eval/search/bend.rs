@@ -270,7 +270,7 @@ impl QuotWalk {
     ) {
         let n = ks.end.abs_diff(ks.start) as usize;
         let d = self.rem.2 as usize;
-        if n < 4 * d {
+        if n < d.saturating_mul(4) {
             self.walk(dense, ks, stamp, seen, slow);
             return;
         }

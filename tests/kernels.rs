@@ -420,3 +420,175 @@ fn memo_histogram_of_a_game_and_of_a_wrong_value() {
         "{out}"
     );
 }
+
+/// The SG value of `p` by memoised recursion over `options` (positions
+/// that fail `valid` are not options): an independent check of the search.
+fn brute_sg<P: Clone + Eq + std::hash::Hash>(
+    p: &P,
+    options: &dyn Fn(&P) -> Vec<P>,
+    valid: &dyn Fn(&P) -> bool,
+    memo: &mut std::collections::HashMap<P, i64>,
+) -> i64 {
+    if let Some(&v) = memo.get(p) {
+        return v;
+    }
+    let values: Vec<i64> = options(p)
+        .into_iter()
+        .filter(|q| valid(q))
+        .map(|q| brute_sg(&q, options, valid, memo))
+        .collect();
+    let v = (0..).find(|v| !values.contains(v)).expect("a mex");
+    memo.insert(p.clone(), v);
+    v
+}
+
+fn shown(values: &[i64]) -> String {
+    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[test]
+fn runs_split_where_a_clamp_or_quotient_bends() {
+    // Arguments piecewise floor-affine in the binding (`Bend`): min with
+    // an increasing quotient (bound on either side), max with a decreasing
+    // one, a quotient alone that leaves the window below, two quotients in
+    // one run (not a bend piece: batched code), a clamp of the binding
+    // itself, and a coefficient that is a multiple of the divisor.
+    let out = same_both_ways(
+        "fn F(x, z) = (x + 2 * z) / 3
+        game C(x, y, z) where 0 <= y <= F(x, z) {
+            move cut_x(u in 0..x) -> C(u, min(F(u, z), y), z)
+            move cut_y(v in 0..y) -> C(x, v, z)
+            move cut_z(w in 0..z) -> C(x, min(y, F(x, w)), w)
+        }
+        print [sg(C(x, y, z)) for x in reversed(list(0..=8)), z in 0..=8, y in 0..=F(x, z)]
+        print [sg(C(x, y, z)) for x in 0..=12, z in 0..=12, y in 0..=F(x, z)]
+        game D(a, b) {
+            move m(k in 0..a) -> D(k, max((a - k) / 2, b))
+        }
+        print [sg(D(a, b)) for a in 0..=14, b in 0..=5]
+        game Q(a, b) {
+            move m(k in 0..a) -> Q(k, (b - 3 * k) / 2)
+        }
+        print [sg(Q(a, b)) for a in 0..=9, b in -4..=9]
+        game T(a, b, c) {
+            move m(k in 0..a) -> T(k, (k + b) / 2, (k + c) / 3)
+            move n(k in 0..b) -> T(a, k, min(c, (2 * k + a) / 2))
+        }
+        print [sg(T(a, b, c)) for a in 0..=7, b in 0..=5, c in 0..=4]
+        game M(a, b) {
+            move m(k in 0..a) -> M(k, min(b, k + 1))
+            move n(k in 0..b) -> M(a, k)
+        }
+        print [sg(M(a, b)) for a in 0..=10, b in 0..=10]
+        game L(a, b) {
+            move m(k in 0..a) -> L(k, min((b + 5 * k) / 7, b + 3))
+            move n(k in 0..b) -> L(a, k)
+        }
+        print [sg(L(a, b)) for a in 0..=70, b in 0..=12]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+
+    let f = |x: i64, z: i64| (x + 2 * z).div_euclid(3);
+    let choc = move |&(x, y, z): &(i64, i64, i64)| {
+        let mut o: Vec<_> = (0..x).map(|u| (u, f(u, z).min(y), z)).collect();
+        o.extend((0..y).map(|v| (x, v, z)));
+        o.extend((0..z).map(|w| (x, y.min(f(x, w)), w)));
+        o
+    };
+    let valid = move |&(x, y, z): &(i64, i64, i64)| 0 <= y && y <= f(x, z);
+    let mut memo = std::collections::HashMap::new();
+    let mut c = |x, y, z| brute_sg(&(x, y, z), &choc, &valid, &mut memo);
+    let first: Vec<i64> = (0..=8)
+        .rev()
+        .flat_map(|x| (0..=8).flat_map(move |z| (0..=f(x, z)).map(move |y| (x, y, z))))
+        .map(|(x, y, z)| c(x, y, z))
+        .collect();
+    assert_eq!(lines[0], shown(&first));
+    let second: Vec<i64> = (0..=12)
+        .flat_map(|x| (0..=12).flat_map(move |z| (0..=f(x, z)).map(move |y| (x, y, z))))
+        .map(|(x, y, z)| c(x, y, z))
+        .collect();
+    assert_eq!(lines[1], shown(&second));
+
+    let all = |_: &(i64, i64)| true;
+    let d = |&(a, b): &(i64, i64)| {
+        (0..a)
+            .map(|k| (k, ((a - k).div_euclid(2)).max(b)))
+            .collect()
+    };
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=14)
+        .flat_map(|a| (0..=5).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &d, &all, &mut memo))
+        .collect();
+    assert_eq!(lines[2], shown(&values));
+
+    let q = |&(a, b): &(i64, i64)| (0..a).map(|k| (k, (b - 3 * k).div_euclid(2))).collect();
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=9)
+        .flat_map(|a| (-4..=9).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &q, &all, &mut memo))
+        .collect();
+    assert_eq!(lines[3], shown(&values));
+
+    let t = |&(a, b, c): &(i64, i64, i64)| {
+        let mut o: Vec<_> = (0..a)
+            .map(|k| (k, (k + b).div_euclid(2), (k + c).div_euclid(3)))
+            .collect();
+        o.extend((0..b).map(|k| (a, k, c.min((2 * k + a).div_euclid(2)))));
+        o
+    };
+    let all3 = |_: &(i64, i64, i64)| true;
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=7)
+        .flat_map(|a| (0..=5).flat_map(move |b| (0..=4).map(move |c| (a, b, c))))
+        .map(|p| brute_sg(&p, &t, &all3, &mut memo))
+        .collect();
+    assert_eq!(lines[4], shown(&values));
+
+    let m = |&(a, b): &(i64, i64)| {
+        let mut o: Vec<_> = (0..a).map(|k| (k, b.min(k + 1))).collect();
+        o.extend((0..b).map(|k| (a, k)));
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=10)
+        .flat_map(|a| (0..=10).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &m, &all, &mut memo))
+        .collect();
+    assert_eq!(lines[5], shown(&values));
+
+    // Long runs: the quotient's walk reads whole blocks of its period.
+    let l = |&(a, b): &(i64, i64)| {
+        let mut o: Vec<_> = (0..a).map(|k| (k, ((b + 5 * k) / 7).min(b + 3))).collect();
+        o.extend((0..b).map(|k| (a, k)));
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=70)
+        .flat_map(|a| (0..=12).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &l, &all, &mut memo))
+        .collect();
+    assert_eq!(lines[6], shown(&values));
+
+    // Overflow inside a clamped quotient: the bend path leaves the run to
+    // the batched code, which leaves the error to the general path.
+    let overflow = same_both_ways(
+        "game O(a, b) {
+            move m(k in 0..a) -> O(k, min((b + k * 4611686018427387904) / 3, 5))
+        }
+        print sg(O(3, 0))",
+    );
+    assert!(overflow.contains("failure") && overflow.contains("overflow"));
+    // A divisor near the top of the integers.
+    let huge = same_both_ways(
+        "game H(a, b) {
+            move m(k in 0..a) -> H(k, min((b + k) / 4611686018427387904, b))
+        }
+        print [sg(H(a, b)) for a in 0..=6, b in 0..=2]",
+    );
+    assert_eq!(huge.lines().count(), 1, "{huge}");
+    assert!(!huge.contains("failure"), "{huge}");
+}

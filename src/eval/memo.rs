@@ -418,6 +418,11 @@ struct ShapeTable {
     first_innermost: bool,
     dense: Vec<u8>,
     big: FxHashMap<u64, u64>,
+    /// The codes of `big` below 2^16 again, indexed like `dense` (0: look
+    /// in `big`): a read without hashing, where searches with values past
+    /// 250 read many. Allocated at the first large value; only its pages
+    /// near large values are ever touched.
+    wide: Vec<u16>,
     sparse: FxHashMap<Coords, u64>,
 }
 
@@ -470,8 +475,38 @@ impl ShapeTable {
     #[inline]
     fn get_dense(&self, i: usize) -> u64 {
         match self.dense[i] {
-            BIG => self.big[&(i as u64)],
+            BIG => self.big_code(i).expect("a large value for a BIG byte"),
             code => code as u64,
+        }
+    }
+
+    /// The code of a position whose byte is `BIG`.
+    #[inline]
+    fn big_code(&self, i: usize) -> Option<u64> {
+        match self.wide.get(i) {
+            Some(&w) if w != 0 => Some(w as u64),
+            _ => self.big.get(&(i as u64)).copied(),
+        }
+    }
+
+    /// Keeps a code past `BIG` for the position at `i`.
+    fn put_big(&mut self, i: usize, code: u64) {
+        self.big.insert(i as u64, code);
+        if self.wide.len() != self.dense.len() {
+            self.wide = vec![0; self.dense.len()];
+        }
+        self.wide[i] = u16::try_from(code).unwrap_or(0);
+    }
+
+    /// `wide` anew from `big`, after the window's layout changed.
+    fn rewiden(&mut self) {
+        self.wide = Vec::new();
+        if self.big.is_empty() {
+            return;
+        }
+        self.wide = vec![0; self.dense.len()];
+        for (&i, &code) in &self.big {
+            self.wide[i as usize] = u16::try_from(code).unwrap_or(0);
         }
     }
 
@@ -487,10 +522,13 @@ impl ShapeTable {
     fn set_dense(&mut self, i: usize, code: u64) {
         if code >= BIG as u64 {
             self.dense[i] = BIG;
-            self.big.insert(i as u64, code);
+            self.put_big(i, code);
         } else {
             if self.dense[i] == BIG {
                 self.big.remove(&(i as u64));
+                if let Some(w) = self.wide.get_mut(i) {
+                    *w = 0;
+                }
             }
             self.dense[i] = code as u8;
         }
@@ -531,6 +569,7 @@ impl ShapeTable {
             // swept along one argument grows this way).
             self.dense[..old_dense.len()].copy_from_slice(&old_dense);
             self.big = old_big;
+            self.rewiden();
             let sparse = std::mem::take(&mut self.sparse);
             for (c, code) in sparse {
                 self.set(&c, code);
@@ -555,6 +594,7 @@ impl ShapeTable {
             }
         }
         self.big = big;
+        self.rewiden();
         let sparse = std::mem::take(&mut self.sparse);
         for (c, code) in sparse {
             self.set(&c, code);
@@ -661,12 +701,27 @@ impl<'m> Window<'m> {
         (outside == 0).then_some((first, stride))
     }
 
+    /// The value of the position at `index` whose byte is `BIG`: kept in
+    /// the window's map of large values.
+    #[inline]
+    pub fn big(&self, index: usize) -> Option<u64> {
+        big_value(self.table, index)
+    }
+
     /// Where coordinate `coord` lies in an index: how many bits it has
     /// and their shift. A value `v` lies in the window if `v >> bits == 0`
     /// (as unsigned) and adds `v << shift` to the index.
     #[inline]
     pub fn place(&self, coord: usize) -> (u8, u8) {
         (self.table.bits[coord], self.table.shifts[coord])
+    }
+}
+
+/// The value `table` keeps for `index` in its map of large values.
+fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
+    match State::decode(table.big_code(index)?) {
+        State::Value(v) => Some(v),
+        _ => None,
     }
 }
 
@@ -798,6 +853,12 @@ impl Memo {
         let mask = ((1usize << bits) - 1) << shift;
         let first = (at.index & !mask) | ((from as usize) << shift);
         Some((&table.dense[..], first, (coef as isize) << shift))
+    }
+
+    /// `Window::big` for the window of a location from `locate`.
+    #[inline]
+    pub fn big_at(&self, at: Located, index: usize) -> Option<u64> {
+        big_value(&self.shapes.get(at.table)?.1, index)
     }
 
     /// The line of positions of `shape` with these coordinates but for

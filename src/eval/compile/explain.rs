@@ -147,6 +147,11 @@ fn describe(k: &KernelMove) -> String {
         KernelMove::Run(r) if r.varies.is_some() => {
             "a run read next to the position's own memo entry (one argument changes)".into()
         }
+        KernelMove::Run(r) if r.bends.is_some() => format!(
+            "a run through the memo, split where {} clamped or divided argument(s) bend, \
+             each piece read with strides",
+            r.per_option.len()
+        ),
         KernelMove::Run(r) if !r.per_option.is_empty() => format!(
             "a run through the memo, {} argument(s) computed per option by batched integer code",
             r.per_option.len()

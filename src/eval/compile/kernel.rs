@@ -293,10 +293,27 @@ pub(crate) struct RunMove {
     /// Arguments that are not affine in `k` (`min(f(k), y)`): batched
     /// integer code, run over the whole run at once.
     pub per_option: Vec<(usize, BatchCode)>,
+    /// The `per_option` arguments again, in the same order, when each is
+    /// piecewise floor-affine in `k` (`Bend`): the search then splits the
+    /// run where they bend and reads each piece with strides, without the
+    /// batched code.
+    pub bends: Option<Vec<Bend>>,
     /// `Some(i)` when the options are the position itself with only
     /// argument `i` changed (the commonest move: lower one heap); the
     /// search then reads them next to the position's own memo entry.
     pub varies: Option<usize>,
+}
+
+/// A run argument `floor((base + coef * k) / div)` (`div > 0`), maybe
+/// clamped: `min` (or `max`, when `min` is false) of that and a bound
+/// that does not depend on `k`, as in `min(F(u, z), y)`. Monotone in `k`,
+/// so the clamp splits the run at one point into a floor-affine piece and
+/// a constant one.
+pub(crate) struct Bend {
+    pub base: Operand<[i64]>,
+    pub coef: i64,
+    pub div: i64,
+    pub clamp: Option<(bool, Operand<[i64]>)>,
 }
 
 /// `name if guard -> G(args)`.
@@ -795,6 +812,7 @@ impl Compiler<'_> {
             [_] if m.guard.is_none() => {
                 let (slot, start, end, inclusive) = only_range(m)?;
                 let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
+                let mut bends = Some(Vec::new());
                 for (i, a) in args.iter().enumerate() {
                     match self.affine_operand(a, slot) {
                         Some((base, coef)) => {
@@ -805,6 +823,10 @@ impl Compiler<'_> {
                         // the binding too.
                         None if (slot as usize) < KERNEL_FRAME => {
                             per_option.push((i, self.batch_expr(a, slot)?));
+                            bends = bends.and_then(|mut v: Vec<Bend>| {
+                                v.push(self.bend(a, slot)?);
+                                Some(v)
+                            });
                             bases.push(Operand::Const(0));
                             coefs.push(0);
                         }
@@ -823,11 +845,80 @@ impl Compiler<'_> {
                     },
                     bases,
                     coefs,
+                    bends: bends.filter(|_| !per_option.is_empty()),
                     per_option,
                 }))
             }
             _ => None,
         }
+    }
+
+    /// `e` as a `Bend` over the binding `k`, if it is one.
+    fn bend(&self, e: &IrExpr, k: Slot) -> Option<Bend> {
+        let e = self.inlined(e)?;
+        if let IrKind::CallBuiltin {
+            builtin: b @ (Builtin::Min | Builtin::Max),
+            args,
+        } = &e.kind
+        {
+            let [l, r] = &args[..] else {
+                return None;
+            };
+            let (moving, bound) = match (mentions(l, k), mentions(r, k)) {
+                (true, false) => (l, r),
+                (false, true) => (r, l),
+                _ => return None,
+            };
+            let (base, coef, div) = self.floor_affine(moving, k)?;
+            let clamp = Some((*b == Builtin::Min, self.operand(bound)?));
+            return Some(Bend {
+                base,
+                coef,
+                div,
+                clamp,
+            });
+        }
+        let (base, coef, div) = self.floor_affine(&e, k)?;
+        Some(Bend {
+            base,
+            coef,
+            div,
+            clamp: None,
+        })
+    }
+
+    /// `e` as `floor((base + coef * k) / div)` with `div > 0`.
+    fn floor_affine(&self, e: &IrExpr, k: Slot) -> Option<(Operand<[i64]>, i64, i64)> {
+        let e = self.inlined(e)?;
+        if let IrKind::Binary {
+            op: BinaryOp::Div,
+            lhs,
+            rhs,
+            ..
+        } = &e.kind
+        {
+            if let IrKind::Const(Value::Int(d)) = rhs.kind {
+                if d > 0 {
+                    let (base, coef) = self.affine_operand(lhs, k)?;
+                    return Some((base, coef, d));
+                }
+            }
+        }
+        let (base, coef) = self.affine_operand(&e, k)?;
+        Some((base, coef, 1))
+    }
+
+    /// `e` with calls of functions at its top replaced by their bodies.
+    fn inlined(&self, e: &IrExpr) -> Option<IrExpr> {
+        let mut e = e.clone();
+        for _ in 0..8 {
+            let IrKind::CallFn { func, args } = &e.kind else {
+                return Some(e);
+            };
+            let f = self.fn_ir.get(*func as usize)?.as_ref()?;
+            e = substitute(&f.body, args)?;
+        }
+        None
     }
 
     /// `e` as `base + coef * k`, the base as an operand.

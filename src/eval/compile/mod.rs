@@ -38,7 +38,7 @@ pub(crate) use kernel::{
     int_frame, Kernel, KernelMove, KeyFrame, LoopMove, LoopSource, RunMove, SingleMove, SlotKind,
     SumRunMove, KERNEL_FRAME,
 };
-pub(crate) use kernel::{Bound, StrideMove};
+pub(crate) use kernel::{Bend, Bound, StrideMove};
 pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use moves::*;
 

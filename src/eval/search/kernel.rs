@@ -80,6 +80,7 @@ impl SgSink {
             bases,
             coefs,
             per_option,
+            bends,
             varies,
         } = m;
         let bounds = lo
@@ -130,6 +131,11 @@ impl SgSink {
         if per_option.is_empty() {
             return self.scan_in(env, inst, &run);
         }
+        if let Some(bends) = bends {
+            if self.kernel_bends(env, inst, &run, (per_option, bends), ints)? {
+                return Ok(true);
+            }
+        }
         self.kernel_per_option(env, inst, &run, per_option, ints)
     }
 
@@ -154,7 +160,10 @@ impl SgSink {
         let Some((dense, first, stride)) = memo.line_run(at, i, from, to, coef) else {
             return false;
         };
+        let lo = ks.start;
         self.scan_window(dense, first, stride, ks);
+        let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
+        self.mark_big(dense, index_of, |i| memo.big_at(at, i));
         true
     }
 

@@ -2,6 +2,7 @@
 //! state limit. Sums never reach it as products: their value is the xor of
 //! their components' values (the Sprague-Grundy theorem).
 
+mod bend;
 mod kernel;
 mod key_kernel;
 mod scan;
@@ -334,6 +335,33 @@ impl SgSink {
             &mut self.seen,
             &mut self.slow,
         );
+    }
+
+    /// Marks the options left in `slow` whose byte (at `index_of(k)` in
+    /// `dense`) is `BIG`, a value the window keeps in its map of large
+    /// values (`big`): cheaper than `lookup`, and common where values pass
+    /// 250. The others stay in `slow`, in order.
+    fn mark_big(
+        &mut self,
+        dense: &[u8],
+        index_of: impl Fn(i64) -> usize,
+        big: impl Fn(usize) -> Option<u64>,
+    ) {
+        if self.slow.is_empty() {
+            return;
+        }
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.retain(|&k| {
+            let i = index_of(k);
+            match (dense[i] == BIG).then(|| big(i)).flatten() {
+                Some(v) => {
+                    self.add(v);
+                    false
+                }
+                None => true,
+            }
+        });
+        self.slow = slow;
     }
 
     /// Looks up the options of `run` that `scan_window` left in `slow`.

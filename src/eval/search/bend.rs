@@ -1,0 +1,346 @@
+//! Kernel runs whose per-option arguments are `Bend`s, piecewise
+//! floor-affine in the binding (`min(F(u, z), y)` with `F(u, z) = (u + z) /
+//! 3`): the run is split where a clamp switches sides, and each piece is
+//! read from the memo's window like an affine run, with at most one
+//! coordinate that is a quotient, stepped by a remainder counter. This
+//! replaces the batched code and the gathered reads (`kernel_per_option`)
+//! with a strided walk; a run that does not fit it (overflow, two
+//! quotients in one piece) goes there instead.
+
+use super::*;
+use crate::eval::compile::{BatchCode, Bend};
+use crate::eval::memo::Window;
+use smallvec::SmallVec;
+
+/// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Quot {
+    num: i64,
+    a: i64,
+    d: i64,
+}
+
+impl Quot {
+    fn at(self, k: i64) -> i64 {
+        // The piece's ends fit (checked in `piece`), so every k between.
+        (self.num + self.a * k).div_euclid(self.d)
+    }
+}
+
+/// A piece of a run: its options, the affine arguments (the quotient's
+/// coordinate 0 there) and the quotient argument, if any.
+struct Piece {
+    ks: Range<i64>,
+    bases: [i64; MAX_ARGS as usize],
+    coefs: [i64; MAX_ARGS as usize],
+    quot: Option<(usize, Quot)>,
+}
+
+impl Piece {
+    fn coords(&self, k: i64, out: &mut [i64]) {
+        for ((x, &base), &coef) in out.iter_mut().zip(&self.bases).zip(&self.coefs) {
+            *x = base + coef * k;
+        }
+        if let Some((c, q)) = self.quot {
+            out[c] = q.at(k);
+        }
+    }
+}
+
+/// A bend evaluated on a frame: its coordinate, its quotient, and its
+/// clamp (`min`, bound).
+type Evaluated = (usize, Quot, Option<(bool, i64)>);
+
+/// The first `k` where `floor((num + a * k) / d) >= c` changes truth (the
+/// quotient is monotone in `k`), if it changes; `Err` on overflow.
+fn cut(q: Quot, c: i64) -> Result<Option<i64>, ()> {
+    // floor(n / d) >= c  <=>  n >= c * d, so: a * k >= r.
+    let r = c
+        .checked_mul(q.d)
+        .and_then(|cd| cd.checked_sub(q.num))
+        .ok_or(())?;
+    let t = match q.a.signum() {
+        0 => return Ok(None),
+        // True from ceil(r / a) on.
+        1 => r
+            .checked_neg()
+            .map(|m| m.div_euclid(q.a))
+            .and_then(i64::checked_neg),
+        // True up to floor(r / a) = floor(-r / -a).
+        _ => r
+            .checked_neg()
+            .zip(q.a.checked_neg())
+            .and_then(|(m, a)| m.div_euclid(a).checked_add(1)),
+    };
+    t.map(Some).ok_or(())
+}
+
+impl SgSink {
+    /// Marks the options of a run whose per-option arguments are `bends`,
+    /// piece by piece. False, with nothing marked, if the run does not fit
+    /// this form; the caller then goes through the batched code.
+    pub(super) fn kernel_bends(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        run: &AffineRun<'_>,
+        (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
+        ints: &[i64],
+    ) -> Fallible<bool> {
+        let (lo, hi) = (run.lo, run.hi);
+        let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
+        let mut cuts: SmallVec<[i64; 4]> = SmallVec::new();
+        let mut quotients = 0;
+        for (&(coord, _), b) in per_option.iter().zip(bends) {
+            let Some(num) = b.base.eval(ints) else {
+                return Ok(false);
+            };
+            let q = Quot {
+                num,
+                a: b.coef,
+                d: b.div,
+            };
+            // Both ends fit, so every option between does (affine).
+            for k in [lo, hi - 1] {
+                if q.a
+                    .checked_mul(k)
+                    .and_then(|x| x.checked_add(num))
+                    .is_none()
+                {
+                    return Ok(false);
+                }
+            }
+            // A quotient that is not affine: at most one, walked with a
+            // remainder.
+            quotients += usize::from(q.d > 1 && q.a % q.d != 0);
+            let clamp = match &b.clamp {
+                Some((min, bound)) => match bound.eval(ints) {
+                    Some(c) => Some((*min, c)),
+                    None => return Ok(false),
+                },
+                None => None,
+            };
+            if let Some((_, c)) = clamp {
+                match cut(q, c) {
+                    Ok(Some(t)) if lo < t && t < hi => cuts.push(t),
+                    Ok(_) => {}
+                    Err(()) => return Ok(false),
+                }
+            }
+            evaluated.push((coord, q, clamp));
+        }
+        if quotients > 1 {
+            return Ok(false);
+        }
+        cuts.sort_unstable();
+        let mut p = lo;
+        for q in cuts.iter().copied().chain([hi]) {
+            if p < q {
+                let piece = piece(run, &evaluated, p..q);
+                self.bend_piece(env, inst, run, &piece)?;
+            }
+            p = q;
+        }
+        Ok(true)
+    }
+
+    /// Marks the options of one piece: a strided walk through the window,
+    /// then the options it could not answer one by one.
+    fn bend_piece(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        run: &AffineRun<'_>,
+        piece: &Piece,
+    ) -> Fallible<()> {
+        let n = run.bases.len();
+        self.slow.clear();
+        let placed = {
+            let memo = inst.memo.borrow();
+            match memo.window(run.shape) {
+                Some(w) => self.walk(&w, piece, n),
+                None => false,
+            }
+        };
+        let all = if placed { 0..0 } else { piece.ks.clone() };
+        if self.slow.is_empty() && all.is_empty() {
+            return Ok(());
+        }
+        let slow = std::mem::take(&mut self.slow);
+        let mut coords = [0i64; MAX_ARGS as usize];
+        let mut key = Key::default();
+        let mut result = Ok(());
+        for k in slow.iter().copied().chain(all) {
+            piece.coords(k, &mut coords[..n]);
+            key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
+            match self.lookup(env, run.instance, &key) {
+                Ok(Lookup::Value(v)) => self.add(v),
+                Ok(_) => {}
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.slow = slow;
+        result
+    }
+
+    /// Marks the options of `piece` that `window` holds values for, the
+    /// others left in `slow`; false, marking nothing, if the piece does not
+    /// lie in the window.
+    fn walk(&mut self, window: &Window<'_>, piece: &Piece, n: usize) -> bool {
+        let (lo, hi) = (piece.ks.start, piece.ks.end);
+        let Some((first, stride)) = window.run(&piece.bases[..n], &piece.coefs[..n], lo, hi) else {
+            return false;
+        };
+        let Some((c, q)) = piece.quot else {
+            self.scan_window(window.dense(), first, stride, piece.ks.clone());
+            let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
+            self.mark_big(window.dense(), index_of, |i| window.big(i));
+            return true;
+        };
+        let (bits, shift) = window.place(c);
+        let (from, to) = (q.at(lo), q.at(hi - 1));
+        if ((from | to) as u64) >> bits != 0 {
+            return false;
+        }
+        // From one k to the next the quotient grows by `a.div_euclid(d)`,
+        // and by one more when the remainder passes `d`.
+        let rem = (q.num + q.a * lo).rem_euclid(q.d);
+        let step = stride + ((q.a.div_euclid(q.d) as isize) << shift);
+        let walk = QuotWalk {
+            first: first + ((from as usize) << shift),
+            step,
+            unit: 1 << shift,
+            rem: (rem, q.a.rem_euclid(q.d), q.d),
+        };
+        let stamp = self.stamp;
+        walk.scan(
+            window.dense(),
+            piece.ks.clone(),
+            stamp,
+            &mut self.seen,
+            &mut self.slow,
+        );
+        let index_of = |k: i64| {
+            let affine = first as isize + stride * (k - lo) as isize;
+            (affine + ((q.at(k) as isize) << shift)) as usize
+        };
+        self.mark_big(window.dense(), index_of, |i| window.big(i));
+        true
+    }
+}
+
+/// A walk through the window whose index steps by `step`, plus `unit`
+/// when the remainder `rem.0` (growing by `rem.1`) passes `rem.2`.
+#[derive(Clone, Copy)]
+struct QuotWalk {
+    first: usize,
+    step: isize,
+    unit: isize,
+    rem: (i64, i64, i64),
+}
+
+impl QuotWalk {
+    /// The indices of the walk over `ks`, in order.
+    fn indices(&self, ks: Range<i64>) -> impl Iterator<Item = usize> {
+        let (mut at, (mut r, ra, d)) = (self.first as isize, self.rem);
+        let (step, unit) = (self.step, self.unit);
+        ks.map(move |_| {
+            let i = at as usize;
+            r += ra;
+            let carry = r >= d;
+            r -= if carry { d } else { 0 };
+            at += step + if carry { unit } else { 0 };
+            i
+        })
+    }
+
+    /// Marks the values of the options `ks` and collects those without
+    /// one (ascending) in `slow`, as `scan_dense` does for an affine run.
+    #[inline(never)]
+    fn scan(
+        &self,
+        dense: &[u8],
+        ks: Range<i64>,
+        stamp: u32,
+        seen: &mut [u32],
+        slow: &mut Vec<i64>,
+    ) {
+        let n = ks.end.abs_diff(ks.start) as usize;
+        let d = self.rem.2 as usize;
+        if n < d.saturating_mul(4) {
+            self.walk(dense, ks, stamp, seen, slow);
+            return;
+        }
+        // The remainder repeats every `d` options, and so do the index's
+        // steps: the options `lo + s + p * d` (phase `s`) are an affine
+        // run over `p`, whose index grows by `advance` a period (the
+        // remainder passes `d` exactly `ra` times in `d` steps).
+        let (ra, d64) = (self.rem.1, d as i64);
+        let advance = d as isize * self.step + ra as isize * self.unit;
+        let before = slow.len();
+        for (s, head) in self.indices(ks.start..ks.start + d64).enumerate() {
+            let count = (n - s).div_ceil(d) as i64;
+            let mark = slow.len();
+            scan_dense(dense, head, advance, 0..count, stamp, seen, slow);
+            for k in &mut slow[mark..] {
+                *k = ks.start + s as i64 + *k * d64;
+            }
+        }
+        // Phase by phase: back to ascending order.
+        slow[before..].sort_unstable();
+    }
+
+    /// `scan` one option at a time: marks every byte of the walk, then
+    /// collects the options without a value in a second pass, if any.
+    fn walk(
+        &self,
+        dense: &[u8],
+        ks: Range<i64>,
+        stamp: u32,
+        seen: &mut [u32],
+        slow: &mut Vec<i64>,
+    ) {
+        let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
+        for i in self.indices(ks.clone()) {
+            seen[dense[i] as usize] = stamp;
+        }
+        if NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp) {
+            NO_VALUE_BYTES.iter().for_each(|&b| seen[b] = 0);
+            slow.extend(
+                self.indices(ks.clone())
+                    .zip(ks)
+                    .filter(|&(i, _)| NO_VALUE_BYTES.contains(&(dense[i] as usize)))
+                    .map(|(_, k)| k),
+            );
+        }
+    }
+}
+
+/// The piece `ks` of `run`: each clamp on one side throughout.
+fn piece(run: &AffineRun<'_>, evaluated: &[Evaluated], ks: Range<i64>) -> Piece {
+    // Element by element: a copy of a slice of unknown length would be a
+    // call to memcpy, dearer than the whole piece for short runs.
+    let mut piece = Piece {
+        ks: ks.clone(),
+        bases: std::array::from_fn(|i| run.bases.get(i).copied().unwrap_or(0)),
+        coefs: std::array::from_fn(|i| run.coefs.get(i).copied().unwrap_or(0)),
+        quot: None,
+    };
+    for &(coord, q, clamp) in evaluated {
+        // The run's ends fit, and so does `c * d` (`kernel_bends`).
+        let above = |c: i64| q.num + q.a * ks.start >= c * q.d;
+        let bound = clamp.and_then(|(min, c)| (above(c) == min).then_some(c));
+        match bound {
+            Some(c) => piece.bases[coord] = c,
+            None if q.d == 1 => (piece.bases[coord], piece.coefs[coord]) = (q.num, q.a),
+            None if q.a % q.d == 0 => {
+                (piece.bases[coord], piece.coefs[coord]) = (q.num.div_euclid(q.d), q.a / q.d)
+            }
+            None => piece.quot = Some((coord, q)),
+        }
+    }
+    piece
+}

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::expect_bool;
 use crate::eval::compile::{Code, Compiler};
-use crate::eval::runtime::{Env, Limits, Runtime};
+use crate::eval::compile::{Env, Limits, Runtime};
 use crate::eval::value::{Table, Value};
 use crate::ir::ir::{IrExpr, IrGameBody, IrKind, IrStmt};
 use crate::ir::names::Names;

@@ -3,9 +3,9 @@
 use std::rc::Rc;
 
 use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
+use super::compile::{Env, Rules};
 use super::memo::Key;
 use super::ops::{as_game, game_sum};
-use super::runtime::{Env, Rules};
 use super::search::{enumerate, sg_of_game, MoveSink};
 use super::value::{Compound, CompoundKind, Game, MoveRecord, Outcome, Position, Value};
 use crate::diag::Fallible;

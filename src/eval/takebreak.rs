@@ -12,8 +12,8 @@ use std::sync::atomic::Ordering;
 
 use super::builtins::type_error;
 use super::compile::family;
+use super::compile::{Env, Rules};
 use super::memo::{int_shape, Key};
-use super::runtime::{Env, Rules};
 use super::value::{Callable, InstanceId, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;

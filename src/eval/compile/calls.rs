@@ -81,7 +81,7 @@ pub(crate) fn call_value(
         }
         Callable::Game { instance, .. } => {
             let inst = env.rt.instance(*instance);
-            let crate::eval::runtime::Rules::User(g) = &inst.rules;
+            let Rules::User(g) = &inst.rules;
             if args.len() != g.n_params {
                 return Err(arity_error(g.n_params, args.len()));
             }
@@ -171,7 +171,7 @@ pub fn satisfies_where(
     span: Span,
 ) -> Fallible<bool> {
     let inst = env.rt.instance(instance);
-    let crate::eval::runtime::Rules::User(g) = &inst.rules;
+    let Rules::User(g) = &inst.rules;
     let Some(cond) = &g.where_clause else {
         return Ok(true);
     };

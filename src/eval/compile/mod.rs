@@ -13,6 +13,7 @@ mod int_code;
 mod kernel;
 mod key_kernel;
 mod moves;
+pub mod runtime;
 mod sweep;
 
 use std::collections::HashSet;
@@ -22,7 +23,6 @@ use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
 use super::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use super::ops;
 use super::query;
-use super::runtime::Env;
 use super::value::{Callable, Game, InstanceId, Position, Table, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::ir::ir::*;
@@ -41,6 +41,7 @@ pub(crate) use kernel::{
 pub(crate) use kernel::{Bound, StrideMove};
 pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use moves::*;
+pub use runtime::{Env, Instance, Limits, Progress, Rules, Runtime};
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
 /// Runs one move rule, giving every option it yields to the sink.

@@ -224,7 +224,7 @@ impl SweepCode {
         env: &mut Env,
         body: &Code,
         ks: std::ops::Range<i64>,
-        progress: Option<&crate::eval::runtime::Progress>,
+        progress: Option<&Progress>,
         f: &mut F,
     ) -> Fallible<bool>
     where

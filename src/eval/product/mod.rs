@@ -14,14 +14,12 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-mod memo;
-
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::compile::Env;
 use super::memo::Key;
+use super::product_tables::{Atom, PositionKey, ProductTables, Search};
 use super::query::game_options;
-use super::runtime::Env;
 use super::search::{loop_diag, sg_of_game};
 use super::value::{Compound, CompoundKind, Game, InstanceId, Position};
 use crate::diag::Fallible;
@@ -42,34 +40,6 @@ const MISERE: u32 = 1;
 const CONJUNCTIVE: u32 = 2;
 const SELECTIVE: u32 = 3;
 const HYPERGRAPH: u32 = 4;
-
-/// The interned atoms and the memo of compound positions, kept for the
-/// whole session (cleared with the other memo tables).
-#[derive(Default)]
-pub struct ProductTables {
-    atom_ids: FxHashMap<Game, u32>,
-    /// Positions whose arguments flatten, by instance and key: a query
-    /// finds its components' atoms without building them as games.
-    position_ids: FxHashMap<PositionKey, u32>,
-    atoms: Vec<Atom>,
-    edges: Vec<Rc<Vec<Vec<usize>>>>,
-    memo: memo::ProductMemo,
-    /// The buffers of the last search, for the next.
-    spare: Option<Search>,
-}
-
-struct Atom {
-    game: Game,
-    /// Each option as the sorted atoms of its result (terminal ones kept).
-    options: Option<Rc<[Box<[u32]>]>>,
-    /// The same with terminal atoms dropped: what a key holds.
-    canonical: Option<Rc<[Box<[u32]>]>>,
-    /// The normal-play SG value, once asked.
-    sg: Option<u64>,
-}
-
-/// `[instance, shape, n_args, coords...]` of a position with a flat key.
-type PositionKey = SmallVec<[i64; 8]>;
 
 fn position_key(instance: InstanceId, key: &Key) -> Option<PositionKey> {
     if key.generic.is_some() {
@@ -402,22 +372,6 @@ fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> 
         }
     }
     Ok(Some(x))
-}
-
-/// The buffers of one product search. Keys on the stack are shared, so
-/// looking at the top copies none.
-#[derive(Default)]
-struct Search {
-    stack: Vec<(Rc<[u32]>, bool)>,
-    /// The current position's options, packed: `ranges` index `options`.
-    options: Vec<u32>,
-    ranges: Vec<Range<usize>>,
-    part: Vec<u32>,
-    values: Vec<u64>,
-    pending: Vec<Rc<[u32]>>,
-    /// `seen[v] == stamp`: v is among `values` (never cleared).
-    seen: Vec<u32>,
-    stamp: u32,
 }
 
 impl Search {

@@ -14,8 +14,8 @@ use super::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, Kernel, KernelMove, OptionBatch, Sink,
     Target,
 };
+use super::compile::{Env, Instance, Rules};
 use super::memo::{Key, Located, State, BIG, MAX_ARGS};
-use super::runtime::{Env, Instance, Rules};
 use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
@@ -436,7 +436,11 @@ pub fn search_located(
 ) -> Fallible<u64> {
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
-    let mut scratch = env.scratch.pop().unwrap_or_default();
+    let mut scratch: Box<SearchScratch> = env
+        .scratch
+        .pop()
+        .and_then(|b| b.downcast().ok())
+        .unwrap_or_default();
     let SearchScratch { stack, sink } = &mut *scratch;
     sink.span = span;
     sink.last = None;

@@ -18,7 +18,7 @@ const ON_PATH_CODE: u32 = 1;
 const IN_HASH: u32 = u32::MAX;
 
 #[derive(Default)]
-pub(super) struct ProductMemo {
+pub(crate) struct ProductMemo {
     /// By `[kind, counter, components]`: a few tables, found by a scan.
     dense: Vec<([u32; 3], Vec<u32>)>,
     hashed: FxHashMap<Box<[u32]>, u64>,
@@ -59,7 +59,7 @@ fn place(key: &[u32]) -> Option<([u32; 3], usize)> {
 
 impl ProductMemo {
     /// The stored value, `Some(on_path)` for a position on the search path.
-    pub(super) fn get(&self, key: &[u32], on_path: u64) -> Option<u64> {
+    pub(crate) fn get(&self, key: &[u32], on_path: u64) -> Option<u64> {
         let Some((table, rank)) = place(key) else {
             return self.hashed.get(key).copied();
         };
@@ -73,7 +73,7 @@ impl ProductMemo {
     }
 
     /// Stores `v` (or `on_path` itself, to mark the position on the path).
-    pub(super) fn insert(&mut self, key: &[u32], v: u64, on_path: u64) {
+    pub(crate) fn insert(&mut self, key: &[u32], v: u64, on_path: u64) {
         let Some((table, rank)) = place(key) else {
             self.hashed.insert(key.into(), v);
             return;
@@ -99,7 +99,7 @@ impl ProductMemo {
         t[rank] = code;
     }
 
-    pub(super) fn remove(&mut self, key: &[u32]) {
+    pub(crate) fn remove(&mut self, key: &[u32]) {
         if let Some((table, rank)) = place(key) {
             let t = self.dense.iter_mut().find(|(id, _)| *id == table);
             if let Some(e) = t.and_then(|(_, t)| t.get_mut(rank)) {
@@ -110,7 +110,7 @@ impl ProductMemo {
     }
 
     /// Every stored value (not on the path) with the kind of its key.
-    pub(super) fn for_each_value(&self, mut f: impl FnMut(u32, u64)) {
+    pub(crate) fn for_each_value(&self, mut f: impl FnMut(u32, u64)) {
         for ([kind, _, _], t) in &self.dense {
             let kind = *kind;
             for &code in t {

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::compile::{CompiledFn, CompiledGame};
-use super::memo::{Key, Memo};
-use super::value::{InstanceId, Value};
+use super::{CompiledFn, CompiledGame};
 use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::memo::{Key, Memo};
+use crate::eval::product_tables::ProductTables;
+use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::{FnId, GameId};
 use crate::syntax::Span;
 
@@ -74,7 +75,7 @@ pub struct Runtime {
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
     pub limits: Limits,
     /// Compound positions (pass, misère, conjunctive ...) and their parts.
-    pub product: RefCell<super::product::ProductTables>,
+    pub product: RefCell<ProductTables>,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
     /// Bumped whenever instance ids are forgotten, so caches of them expire.
@@ -309,8 +310,9 @@ pub struct Env<'r> {
     pub ticks: u32,
     /// Reused buffer for a position's arguments.
     pub args_buf: Vec<Value>,
-    /// Buffers of finished searches, for the next one.
-    pub scratch: Vec<Box<super::search::SearchScratch>>,
+    /// Buffers of finished searches, for the next one (a
+    /// `search::SearchScratch` each: the search, above, owns the type).
+    pub scratch: Vec<Box<dyn std::any::Any>>,
 }
 
 impl<'r> Env<'r> {

@@ -127,7 +127,7 @@ impl Session {
         let mut session = Session {
             sources: Sources::default(),
             names: Names::default(),
-            rt: Runtime::new(limits),
+            rt: crate::eval::new_runtime(limits),
             overrides: Vec::new(),
             format: None,
             last_table: None,

@@ -2,6 +2,7 @@
 
 use std::rc::Rc;
 
+use super::builtins::Builtin;
 use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
 use super::compile::{Env, Rules};
 use super::memo::Key;
@@ -10,6 +11,20 @@ use super::search::{enumerate, sg_of_game, MoveSink};
 use super::value::{Compound, CompoundKind, Game, MoveRecord, Outcome, Position, Value};
 use crate::diag::Fallible;
 use crate::syntax::Span;
+
+/// The built-ins that ask about games, for compiled code
+/// (`Above::game_builtin`).
+pub fn game_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
+    match b {
+        Builtin::Sg => Ok(Value::Int(sg_value(env, &args[0], span)? as i64)),
+        Builtin::Outcome => outcome(env, &args[0], span),
+        Builtin::Options => options(env, &args[0], span, false),
+        Builtin::Winning => options(env, &args[0], span, true),
+        Builtin::Octal => super::takebreak::octal(env, &args[0], span),
+        Builtin::Periodicity => super::takebreak::periodicity(env, args, span),
+        _ => unreachable!("{} does not ask about games", b.name()),
+    }
+}
 
 pub fn sg_value(env: &mut Env, v: &Value, span: Span) -> Fallible<u64> {
     let g = as_game(v, span)?;

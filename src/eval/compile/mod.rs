@@ -12,6 +12,7 @@ mod game_plan;
 mod int_code;
 mod kernel;
 mod key_kernel;
+mod line_sweep;
 mod moves;
 pub mod runtime;
 mod sweep;
@@ -22,7 +23,6 @@ use std::rc::Rc;
 use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
 use super::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use super::ops;
-use super::query;
 use super::value::{Callable, Game, InstanceId, Position, Table, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::ir::ir::*;
@@ -40,8 +40,9 @@ pub(crate) use kernel::{
 };
 pub(crate) use kernel::{Bound, StrideMove};
 pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
+pub use line_sweep::{sweep_line, SweepLine};
 pub use moves::*;
-pub use runtime::{Env, Instance, Limits, Progress, Rules, Runtime};
+pub use runtime::{Above, Env, Instance, Limits, Progress, Rules, Runtime};
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
 /// Runs one move rule, giving every option it yields to the sink.

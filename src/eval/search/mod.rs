@@ -5,7 +5,6 @@
 mod kernel;
 mod key_kernel;
 mod scan;
-mod sweep;
 
 use std::ops::Range;
 use std::rc::Rc;
@@ -20,7 +19,6 @@ use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 use scan::{scan_dense, seen_slot, NO_VALUE_BYTES};
-pub use sweep::{sweep_line, SweepLine};
 
 /// The SG value of any game value.
 pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
@@ -34,7 +32,7 @@ pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
             }
             Ok(x)
         }
-        Game::Compound(c) => super::product::sg(env, c, span),
+        Game::Compound(c) => (env.rt.above.sg_of_compound)(env, c, span),
     }
 }
 

@@ -290,7 +290,10 @@ fn graph(dir: &Path) -> Graph {
         .filter(|r| r != &["mod.rs"])
         .map(|r| r[0].trim_end_matches(".rs").to_string())
         .collect();
-    let mut g: Graph = modules.iter().map(|m| (m.clone(), BTreeSet::new())).collect();
+    let mut g: Graph = modules
+        .iter()
+        .map(|m| (m.clone(), BTreeSet::new()))
+        .collect();
     g.insert(ROOT.to_string(), modules.clone());
     for f in &files {
         let r = rel(f);
@@ -355,7 +358,12 @@ fn find_cycle(g: &Graph) -> Option<Vec<String>> {
 
 fn show(g: &Graph) -> String {
     g.iter()
-        .map(|(k, v)| format!("  {k} -> {}\n", v.iter().cloned().collect::<Vec<_>>().join(", ")))
+        .map(|(k, v)| {
+            format!(
+                "  {k} -> {}\n",
+                v.iter().cloned().collect::<Vec<_>>().join(", ")
+            )
+        })
         .collect()
 }
 
@@ -363,7 +371,11 @@ fn show(g: &Graph) -> String {
 fn the_modules_of_eval_form_layers() {
     let g = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval"));
     // The reader sees the edges it must: a reader finding none would pass.
-    for (from, to) in [("search", "compile"), ("product", "query"), ("value", "ordinal")] {
+    for (from, to) in [
+        ("search", "compile"),
+        ("product", "query"),
+        ("value", "ordinal"),
+    ] {
         assert!(
             g.get(from).is_some_and(|d| d.contains(to)),
             "expected {from} -> {to} in\n{}",

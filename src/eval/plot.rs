@@ -11,7 +11,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::builtins::type_error;
-pub use super::value::Plot;
+use super::value::Plot;
 use super::value::{Outcome, Table, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;

@@ -7,8 +7,8 @@
 //! code run. Any position that is not that plain case (outside the
 //! window, not a position, an option without a value yet, ...) is handed
 //! back to the caller, which asks it the general way; positions whose
-//! options need a search go through `search_located` as a single query
-//! would. So values and errors are those of asking one position at a
+//! options need a search go through `search_located` (via `Above`) as a
+//! single query would. So values and errors are those of asking one position at a
 //! time.
 
 use std::ops::Range;

@@ -4,6 +4,12 @@
 //! a reusable key (no allocation per option on the common paths). Games
 //! whose moves are integer code of the position also get a kernel
 //! (`kernel.rs`), a compact form the SG search runs directly.
+//!
+//! The machine the closures run on (`runtime.rs`: `Runtime`, `Env`) lives
+//! here too: closures take `Env`, and the runtime holds the compiled
+//! games. So does the line sweep (`line_sweep.rs`), which runs compiled
+//! sweeps. What compiled code asks of the search and the game questions
+//! above it goes through `Above` (function pointers in the runtime).
 
 mod batch_code;
 mod calls;

@@ -20,5 +20,5 @@ pub mod source_file;
 pub mod syntax;
 pub mod takebreak;
 
-pub use eval::runtime::Limits;
+pub use eval::compile::Limits;
 pub use session::{Failure, RunResult, Session};

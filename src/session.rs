@@ -10,7 +10,7 @@ use std::rc::Rc;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::expect_bool;
 use crate::eval::compile::{Code, Compiler};
-use crate::eval::runtime::{Env, Limits, Runtime};
+use crate::eval::compile::{Env, Limits, Runtime};
 use crate::eval::value::{Table, Value};
 use crate::ir::ir::{IrExpr, IrGameBody, IrKind, IrStmt};
 use crate::ir::names::Names;
@@ -127,7 +127,7 @@ impl Session {
         let mut session = Session {
             sources: Sources::default(),
             names: Names::default(),
-            rt: Runtime::new(limits),
+            rt: crate::eval::new_runtime(limits),
             overrides: Vec::new(),
             format: None,
             last_table: None,

@@ -95,7 +95,10 @@ fn cycles_inside_a_compound_are_reported() {
         .map(|(_, c)| c.lines().next().unwrap_or(""))
         .unwrap_or("");
     let steps: Vec<&str> = cycle.split(" -> ").collect();
-    assert!(steps.len() >= 2 && steps[0].starts_with("misere(L("), "{message}");
+    assert!(
+        steps.len() >= 2 && steps[0].starts_with("misere(L("),
+        "{message}"
+    );
     assert_eq!(steps.first(), steps.last(), "{message}");
     // The session goes on: later compound questions still answer.
     let second = session.run("b", "print sg(misere(Heap(1) + Heap(1)))", &mut out);

@@ -1,4 +1,4 @@
-//! Tables swept in one loop (`compile/sweep.rs`, `search/sweep.rs`): a
+//! Tables swept in one loop (`compile/sweep.rs`, `compile/line_sweep.rs`): a
 //! comprehension whose body is `sg(G(args))` along a range, and subtraction
 //! games valued from fixed distances in the memo (`StrideMove`), against the
 //! general path (kernels off): every program must print the same output and

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::ordinal::{self, Ordinal, WelterError};
 use super::value::Value;
+pub use super::value::{expect_bool, expect_ordinal, overflow, type_error};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
@@ -98,16 +99,6 @@ impl Builtin {
     }
 }
 
-pub fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diag> {
-    Diag::new(
-        ErrorKind::Type,
-        span,
-        format!("expected {expected}, found {} `{found:#}`", found.kind_a()),
-    )
-    .label(format!("this is {}", found.kind_a()))
-    .boxed()
-}
-
 pub fn expect_int(v: &Value, span: Span) -> Fallible<i64> {
     match v {
         Value::Int(n) => Ok(*n),
@@ -115,48 +106,13 @@ pub fn expect_int(v: &Value, span: Span) -> Fallible<i64> {
     }
 }
 
-/// An ordinal: a non-negative integer or an infinite ordinal.
-pub fn expect_ordinal(v: &Value, span: Span) -> Fallible<Ordinal> {
-    match v {
-        Value::Ordinal(o) => Ok((**o).clone()),
-        Value::Int(n) if *n >= 0 => Ok(Ordinal::nat(*n)),
-        Value::Int(n) => Diag::new(
-            ErrorKind::Invalid,
-            span,
-            format!("expected an ordinal, found the negative integer `{n}`"),
-        )
-        .label("not an ordinal")
-        .help("ordinals are the integers >= 0 and expressions in ω (or w) such as ω*2 + 4")
-        .err(),
-        other => Err(type_error(span, "an ordinal", other)),
-    }
-}
-
 fn expect_ordinals(items: &[Value], span: Span) -> Fallible<Vec<Ordinal>> {
     items.iter().map(|v| expect_ordinal(v, span)).collect()
-}
-
-pub fn expect_bool(v: &Value, span: Span) -> Fallible<bool> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        other => Err(type_error(span, "a boolean", other)),
-    }
 }
 
 pub fn expect_items(v: &Value, span: Span) -> Fallible<&[Value]> {
     v.items()
         .ok_or_else(|| type_error(span, "a list, set or tuple", v))
-}
-
-pub fn overflow(span: Span, what: &str) -> Box<Diag> {
-    Diag::new(
-        ErrorKind::Overflow,
-        span,
-        format!("integer overflow in {what}"),
-    )
-    .label("the result does not fit in 64 bits")
-    .help("integers are 64-bit; values beyond ±9223372036854775807 are errors, never wrapped")
-    .boxed()
 }
 
 fn index_in(len: usize, i: i64, span: Span) -> Fallible<usize> {

@@ -1,14 +1,12 @@
 //! Compounds that no theorem decomposes: the pass, misère play, the
 //! conjunctive, selective and hypergraph compounds: how they are built
-//! from their parts, and their options as game values (to list them).
-//! Their values come from the product search (`product.rs`).
+//! from their parts. Their options as game values (to list them) are in
+//! `query`, their values come from the product search (`product`).
 
 use std::rc::Rc;
 
 use super::builtins::{expect_int, expect_items, type_error, Builtin};
-use super::ops::as_game;
-use super::query::{game_options, RawMove};
-use super::runtime::Env;
+use super::ops::{as_game, is_misere};
 use super::value::{Compound, CompoundKind, Game, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
@@ -94,116 +92,4 @@ fn hyperedges(v: &Value, n: usize, span: Span) -> Fallible<Vec<Vec<usize>>> {
         edges.push(edge);
     }
     Ok(edges)
-}
-
-pub fn is_misere(g: &Game) -> bool {
-    matches!(g, Game::Compound(c) if c.kind == CompoundKind::Misere)
-}
-
-/// One option of a compound: the moves made in its parts and the result.
-pub struct CompoundMove {
-    pub component: usize,
-    pub moves: Vec<RawMove>,
-    pub to: Game,
-}
-
-/// Every option of the compound `c`.
-pub fn options(env: &mut Env, c: &Rc<Compound>, span: Span) -> Fallible<Vec<CompoundMove>> {
-    let mut part_options = Vec::with_capacity(c.parts.len());
-    for p in &c.parts {
-        part_options.push(game_options(env, p, span)?);
-    }
-    let rebuild =
-        |parts: Vec<Game>, kind: CompoundKind| Game::Compound(Rc::new(Compound { kind, parts }));
-    let mut out = Vec::new();
-    match &c.kind {
-        CompoundKind::Pass(k) => {
-            let options = &part_options[0];
-            for (component, m, to) in options {
-                out.push(CompoundMove {
-                    component: *component,
-                    moves: vec![m.clone()],
-                    to: rebuild(vec![to.clone()], CompoundKind::Pass(*k)),
-                });
-            }
-            if !options.is_empty() {
-                let to = if *k == 1 {
-                    c.parts[0].clone()
-                } else {
-                    rebuild(c.parts.clone(), CompoundKind::Pass(k - 1))
-                };
-                out.push(CompoundMove {
-                    component: 0,
-                    moves: vec![RawMove::labelled("pass")],
-                    to,
-                });
-            }
-        }
-        CompoundKind::Misere => {
-            for (component, m, to) in &part_options[0] {
-                out.push(CompoundMove {
-                    component: *component,
-                    moves: vec![m.clone()],
-                    to: rebuild(vec![to.clone()], CompoundKind::Misere),
-                });
-            }
-        }
-        kind => {
-            // The sets of parts moved in together.
-            let n = c.parts.len();
-            let groups: Vec<Vec<usize>> = match kind {
-                CompoundKind::Conjunctive => vec![(0..n).collect()],
-                CompoundKind::Selective => (1u64..1 << n.min(20))
-                    .map(|mask| (0..n).filter(|i| mask >> i & 1 == 1).collect())
-                    .collect(),
-                CompoundKind::Hypergraph(edges) => edges.to_vec(),
-                _ => unreachable!(),
-            };
-            for group in groups {
-                product(&c.parts, &part_options, &group, &mut |parts, moves| {
-                    out.push(CompoundMove {
-                        component: group[0],
-                        moves,
-                        to: rebuild(parts, kind.clone()),
-                    });
-                });
-            }
-        }
-    }
-    Ok(out)
-}
-
-type PartOptions = Vec<(usize, RawMove, Game)>;
-
-/// Every way of moving in each part of `group` at once (the other parts
-/// stay), given to `emit` as the new parts and the moves made.
-fn product(
-    parts: &[Game],
-    options: &[PartOptions],
-    group: &[usize],
-    emit: &mut dyn FnMut(Vec<Game>, Vec<RawMove>),
-) {
-    fn go(
-        at: usize,
-        group: &[usize],
-        current: &mut Vec<Game>,
-        moves: &mut Vec<RawMove>,
-        options: &[PartOptions],
-        emit: &mut dyn FnMut(Vec<Game>, Vec<RawMove>),
-    ) {
-        let Some(&i) = group.get(at) else {
-            emit(current.clone(), moves.clone());
-            return;
-        };
-        let saved = current[i].clone();
-        for (_, m, to) in &options[i] {
-            current[i] = to.clone();
-            moves.push(m.clone());
-            go(at + 1, group, current, moves, options, emit);
-            moves.pop();
-        }
-        current[i] = saved;
-    }
-    let mut current = parts.to_vec();
-    go(0, group, &mut current, &mut Vec::new(), options, emit);
 }

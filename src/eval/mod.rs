@@ -1,4 +1,25 @@
 //! IR -> values: compiled code, the SG search and its memo tables, built-ins.
+//!
+//! The modules form layers; each uses only the ones listed before it
+//! (`tests/eval_layers.rs` checks that no module imports one that imports
+//! it back):
+//!
+//! 1. `ordinal`, `value`: values (the `Plot` data too; `plot` draws it),
+//!    and the checks of a value's kind (`type_error`, `expect_bool`, ...).
+//! 2. `ops` (operators), `builtins` (pure built-ins), `compound` (building
+//!    compounds), `plot`, `memo` (memo tables of positions),
+//!    `product_tables` (the product search's data, held by the runtime).
+//! 3. `compile`: what is compiled once (IR -> closures, kernels, integer
+//!    code) together with the machine it runs on (`compile::runtime`:
+//!    `Runtime`, `Env`), since compiled code is closures over `Env` and the
+//!    runtime holds the compiled games. Compiled code reaches the layers
+//!    above through `compile::Above`, a table of function pointers the top
+//!    fills in once (`new_runtime`): one call per query, none per option.
+//! 4. `takebreak` (octal games by the dedicated engine), then `search`
+//!    (the SG search of positions, which runs compiled moves and kernels).
+//! 5. `query` (the game questions on game values: `sg`, `outcome`,
+//!    `options`), then `product` (the product search of compounds).
+//! 6. This module: `new_runtime` wires `compile::Above` to them.
 
 pub mod builtins;
 pub mod compile;
@@ -8,8 +29,28 @@ pub mod ops;
 pub mod ordinal;
 pub mod plot;
 pub mod product;
+pub mod product_tables;
 pub mod query;
-pub mod runtime;
 pub mod search;
 pub mod takebreak;
 pub mod value;
+
+use compile::{Above, Limits, Runtime};
+
+/// A runtime whose compiled code can ask the search, the product search
+/// and the game questions for values.
+pub fn new_runtime(limits: Limits) -> Runtime {
+    Runtime::new(
+        limits,
+        Above {
+            game_builtin: query::game_builtin,
+            search_located: search::search_located,
+            sg_of_position: search::sg_of_position,
+            sg_of_compound: product::sg,
+            sg_of_atoms: product::sg_of_atoms,
+            sg_of_atom_sum: |env, parts, span| {
+                product::sg_of_sum(env, parts.iter().flatten().copied(), span)
+            },
+        },
+    )
+}

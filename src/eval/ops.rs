@@ -5,8 +5,7 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::builtins::{expect_bool, expect_ordinal, overflow, type_error};
-use super::value::{Game, Value};
+use super::value::{expect_bool, expect_ordinal, overflow, type_error, CompoundKind, Game, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::syntax::Span;
@@ -302,7 +301,7 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
         ))),
         (Add, Value::Game(_), _) | (Add, _, Value::Game(_)) => {
             let (ga, gb) = (as_game(a, span)?, as_game(b, span)?);
-            if super::compound::is_misere(&ga) || super::compound::is_misere(&gb) {
+            if is_misere(&ga) || is_misere(&gb) {
                 return Diag::new(
                     ErrorKind::Type,
                     span,
@@ -331,6 +330,10 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
         })
         .err(),
     }
+}
+
+pub fn is_misere(g: &Game) -> bool {
+    matches!(g, Game::Compound(c) if c.kind == CompoundKind::Misere)
 }
 
 #[cfg(test)]

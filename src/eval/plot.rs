@@ -11,20 +11,13 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::builtins::type_error;
+use super::value::Plot;
 use super::value::{Outcome, Table, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
 /// The most rows or columns a plot takes (one cell is at least 2 pixels).
 pub const MAX_SIDE: usize = 4000;
-
-/// A table to be shown as a heatmap.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Plot {
-    pub table: Rc<Table>,
-    /// Where the statement showing it writes it: FILE.png and FILE.svg.
-    pub file: Option<Rc<str>>,
-}
 
 impl Plot {
     /// The picture's title: the file's name, else the grid's corner

@@ -2,14 +2,29 @@
 
 use std::rc::Rc;
 
+use super::builtins::Builtin;
 use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
+use super::compile::{Env, Rules};
 use super::memo::Key;
 use super::ops::{as_game, game_sum};
-use super::runtime::{Env, Rules};
 use super::search::{enumerate, sg_of_game, MoveSink};
-use super::value::{Game, MoveRecord, Outcome, Position, Value};
+use super::value::{Compound, CompoundKind, Game, MoveRecord, Outcome, Position, Value};
 use crate::diag::Fallible;
 use crate::syntax::Span;
+
+/// The built-ins that ask about games, for compiled code
+/// (`Above::game_builtin`).
+pub fn game_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
+    match b {
+        Builtin::Sg => Ok(Value::Int(sg_value(env, &args[0], span)? as i64)),
+        Builtin::Outcome => outcome(env, &args[0], span),
+        Builtin::Options => options(env, &args[0], span, false),
+        Builtin::Winning => options(env, &args[0], span, true),
+        Builtin::Octal => super::takebreak::octal(env, &args[0], span),
+        Builtin::Periodicity => super::takebreak::periodicity(env, args, span),
+        _ => unreachable!("{} does not ask about games", b.name()),
+    }
+}
 
 pub fn sg_value(env: &mut Env, v: &Value, span: Span) -> Fallible<u64> {
     let g = as_game(v, span)?;
@@ -73,7 +88,7 @@ impl RawMove {
 /// Every option of `g` as (component, move, resulting game).
 pub fn game_options(env: &mut Env, g: &Game, span: Span) -> Fallible<Vec<(usize, RawMove, Game)>> {
     match g {
-        Game::Compound(c) => Ok(super::compound::options(env, c, span)?
+        Game::Compound(c) => Ok(compound_options(env, c, span)?
             .into_iter()
             .map(|m| (m.component, RawMove::joined(m.moves), m.to))
             .collect()),
@@ -168,4 +183,116 @@ fn position_options(env: &mut Env, p: &Position, span: Span) -> Fallible<Vec<(Ra
     };
     enumerate(env, p.instance, &Key::from_args(&p.args), span, &mut sink)?;
     Ok(sink.out)
+}
+
+/// One option of a compound: the moves made in its parts and the result.
+pub struct CompoundMove {
+    pub component: usize,
+    pub moves: Vec<RawMove>,
+    pub to: Game,
+}
+
+/// Every option of the compound `c`.
+pub fn compound_options(
+    env: &mut Env,
+    c: &Rc<Compound>,
+    span: Span,
+) -> Fallible<Vec<CompoundMove>> {
+    let mut part_options = Vec::with_capacity(c.parts.len());
+    for p in &c.parts {
+        part_options.push(game_options(env, p, span)?);
+    }
+    let rebuild =
+        |parts: Vec<Game>, kind: CompoundKind| Game::Compound(Rc::new(Compound { kind, parts }));
+    let mut out = Vec::new();
+    match &c.kind {
+        CompoundKind::Pass(k) => {
+            let options = &part_options[0];
+            for (component, m, to) in options {
+                out.push(CompoundMove {
+                    component: *component,
+                    moves: vec![m.clone()],
+                    to: rebuild(vec![to.clone()], CompoundKind::Pass(*k)),
+                });
+            }
+            if !options.is_empty() {
+                let to = if *k == 1 {
+                    c.parts[0].clone()
+                } else {
+                    rebuild(c.parts.clone(), CompoundKind::Pass(k - 1))
+                };
+                out.push(CompoundMove {
+                    component: 0,
+                    moves: vec![RawMove::labelled("pass")],
+                    to,
+                });
+            }
+        }
+        CompoundKind::Misere => {
+            for (component, m, to) in &part_options[0] {
+                out.push(CompoundMove {
+                    component: *component,
+                    moves: vec![m.clone()],
+                    to: rebuild(vec![to.clone()], CompoundKind::Misere),
+                });
+            }
+        }
+        kind => {
+            // The sets of parts moved in together.
+            let n = c.parts.len();
+            let groups: Vec<Vec<usize>> = match kind {
+                CompoundKind::Conjunctive => vec![(0..n).collect()],
+                CompoundKind::Selective => (1u64..1 << n.min(20))
+                    .map(|mask| (0..n).filter(|i| mask >> i & 1 == 1).collect())
+                    .collect(),
+                CompoundKind::Hypergraph(edges) => edges.to_vec(),
+                _ => unreachable!(),
+            };
+            for group in groups {
+                product(&c.parts, &part_options, &group, &mut |parts, moves| {
+                    out.push(CompoundMove {
+                        component: group[0],
+                        moves,
+                        to: rebuild(parts, kind.clone()),
+                    });
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+type PartOptions = Vec<(usize, RawMove, Game)>;
+
+/// Every way of moving in each part of `group` at once (the other parts
+/// stay), given to `emit` as the new parts and the moves made.
+fn product(
+    parts: &[Game],
+    options: &[PartOptions],
+    group: &[usize],
+    emit: &mut dyn FnMut(Vec<Game>, Vec<RawMove>),
+) {
+    fn go(
+        at: usize,
+        group: &[usize],
+        current: &mut Vec<Game>,
+        moves: &mut Vec<RawMove>,
+        options: &[PartOptions],
+        emit: &mut dyn FnMut(Vec<Game>, Vec<RawMove>),
+    ) {
+        let Some(&i) = group.get(at) else {
+            emit(current.clone(), moves.clone());
+            return;
+        };
+        let saved = current[i].clone();
+        for (_, m, to) in &options[i] {
+            current[i] = to.clone();
+            moves.push(m.clone());
+            go(at + 1, group, current, moves, options, emit);
+            moves.pop();
+        }
+        current[i] = saved;
+    }
+    let mut current = parts.to_vec();
+    go(0, group, &mut current, &mut Vec::new(), options, emit);
 }

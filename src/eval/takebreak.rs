@@ -12,12 +12,12 @@ use std::sync::atomic::Ordering;
 
 use super::builtins::type_error;
 use super::compile::family;
+use super::compile::{Env, Rules};
 use super::memo::{int_shape, Key};
-use super::runtime::{Env, Rules};
 use super::value::{Callable, InstanceId, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
-use crate::takebreak::{period, Code, CodeError, Engine, Periodicity, Stop};
+use crate::takebreak::{period, Code, CodeError, Engine, Stop};
 
 /// Heaps computed first by `periodicity`, doubled until a period is proven.
 const FIRST_HEAPS: usize = 1024;
@@ -255,15 +255,4 @@ fn subtraction_code(env: &Env, instance: InstanceId) -> Option<Code> {
         packed[k] = 3;
     }
     Code::from_packed(&packed)
-}
-
-/// `.preperiod`, `.period`, `.saltus`, `.proven` of a periodicity.
-pub fn field(p: &Periodicity, name: &str) -> Option<Value> {
-    Some(match name {
-        "preperiod" => Value::Int(p.preperiod as i64),
-        "period" => Value::Int(p.period as i64),
-        "saltus" => Value::Int(p.saltus as i64),
-        "proven" => Value::Bool(p.proven),
-        _ => return None,
-    })
 }

@@ -7,6 +7,8 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::ordinal::Ordinal;
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::syntax::Span;
 
 /// An identifier of one game instance: a game definition together with its
 /// static (square-bracket) arguments. Each instance has its own memo table.
@@ -122,7 +124,7 @@ pub enum Value {
     /// What `periodicity(...)` found about a family's heap values.
     Periodicity(Rc<crate::takebreak::Periodicity>),
     /// `plot(T)`: a table to be shown as a heatmap.
-    Plot(Rc<super::plot::Plot>),
+    Plot(Rc<Plot>),
 }
 
 impl Value {
@@ -517,4 +519,59 @@ impl fmt::Display for Table {
         }
         Ok(())
     }
+}
+
+/// A table to be shown as a heatmap.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Plot {
+    pub table: Rc<Table>,
+    /// Where the statement showing it writes it: FILE.png and FILE.svg.
+    pub file: Option<Rc<str>>,
+}
+
+// The checks of a value's kind that operators and built-ins share.
+
+pub fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diag> {
+    Diag::new(
+        ErrorKind::Type,
+        span,
+        format!("expected {expected}, found {} `{found:#}`", found.kind_a()),
+    )
+    .label(format!("this is {}", found.kind_a()))
+    .boxed()
+}
+
+/// An ordinal: a non-negative integer or an infinite ordinal.
+pub fn expect_ordinal(v: &Value, span: Span) -> Fallible<Ordinal> {
+    match v {
+        Value::Ordinal(o) => Ok((**o).clone()),
+        Value::Int(n) if *n >= 0 => Ok(Ordinal::nat(*n)),
+        Value::Int(n) => Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!("expected an ordinal, found the negative integer `{n}`"),
+        )
+        .label("not an ordinal")
+        .help("ordinals are the integers >= 0 and expressions in ω (or w) such as ω*2 + 4")
+        .err(),
+        other => Err(type_error(span, "an ordinal", other)),
+    }
+}
+
+pub fn expect_bool(v: &Value, span: Span) -> Fallible<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(type_error(span, "a boolean", other)),
+    }
+}
+
+pub fn overflow(span: Span, what: &str) -> Box<Diag> {
+    Diag::new(
+        ErrorKind::Overflow,
+        span,
+        format!("integer overflow in {what}"),
+    )
+    .label("the result does not fit in 64 bits")
+    .help("integers are 64-bit; values beyond ±9223372036854775807 are errors, never wrapped")
+    .boxed()
 }

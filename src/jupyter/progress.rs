@@ -18,7 +18,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::channels::Outgoing;
 use super::info::message;
-use crate::eval::runtime::Progress;
+use crate::eval::compile::Progress;
 use crate::repl::core::elapsed_text;
 
 /// How long a cell runs before its progress shows.

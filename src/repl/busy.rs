@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::eval::runtime::Progress;
+use crate::eval::compile::Progress;
 
 /// How long a computation runs before the spinner appears.
 const SPINNER_DELAY: Duration = Duration::from_millis(400);

@@ -111,7 +111,7 @@ impl Repl {
     }
 
     /// How far the running comprehension has got (for the progress bar).
-    pub fn progress(&self) -> Arc<crate::eval::runtime::Progress> {
+    pub fn progress(&self) -> Arc<crate::eval::compile::Progress> {
         self.session.runtime().progress.clone()
     }
 

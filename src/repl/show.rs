@@ -3,7 +3,7 @@
 //! P-positions highlighted on a colour terminal. Everything else prints as
 //! in files.
 
-use crate::eval::plot::Plot;
+use crate::eval::value::Plot;
 use crate::eval::value::{MoveRecord, Outcome, Table, Value};
 use crate::report::plot::{text_on, Cell, Chart};
 

@@ -164,7 +164,7 @@ mod tests {
             .table_text(&Value::Table(Rc::new(table())))
             .is_some_and(|s| !s.contains('\n')));
         let t = Value::Table(Rc::new(table()));
-        let plot = crate::eval::plot::Plot {
+        let plot = crate::eval::value::Plot {
             table: Rc::new(table()),
             file: None,
         };

@@ -369,7 +369,7 @@ fn write_pictures(t: &Table, title: &str, to: &Written) -> Result<(), String> {
 }
 
 /// Writes the files of a `plot(T, FILE)` value (none without FILE).
-pub fn write_plot(p: &crate::eval::plot::Plot) -> Result<Option<Written>, String> {
+pub fn write_plot(p: &crate::eval::value::Plot) -> Result<Option<Written>, String> {
     let Some(file) = &p.file else {
         return Ok(None);
     };

@@ -22,10 +22,12 @@ pub(crate) fn call_builtin(
     span: Span,
 ) -> Fallible<Value> {
     match b {
-        Builtin::Sg => Ok(Value::Int(query::sg_value(env, &args[0], span)? as i64)),
-        Builtin::Outcome => query::outcome(env, &args[0], span),
-        Builtin::Options => query::options(env, &args[0], span, false),
-        Builtin::Winning => query::options(env, &args[0], span, true),
+        Builtin::Sg
+        | Builtin::Outcome
+        | Builtin::Options
+        | Builtin::Winning
+        | Builtin::Octal
+        | Builtin::Periodicity => (env.rt.above.game_builtin)(env, b, args, span),
         Builtin::Pass
         | Builtin::Misere
         | Builtin::Conjunctive
@@ -33,8 +35,6 @@ pub(crate) fn call_builtin(
         | Builtin::Hypergraph => crate::eval::compound::make(b, args, span),
         Builtin::MemoHistogram => memo_histogram(env, &args[0], span),
         Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
-        Builtin::Octal => crate::eval::takebreak::octal(env, &args[0], span),
-        Builtin::Periodicity => crate::eval::takebreak::periodicity(env, args, span),
         Builtin::Plot => crate::eval::plot::make(args, &[], span),
         _ => builtins::apply_pure(b, args, span),
     }
@@ -81,7 +81,7 @@ pub(crate) fn call_value(
         }
         Callable::Game { instance, .. } => {
             let inst = env.rt.instance(*instance);
-            let crate::eval::runtime::Rules::User(g) = &inst.rules;
+            let Rules::User(g) = &inst.rules;
             if args.len() != g.n_params {
                 return Err(arity_error(g.n_params, args.len()));
             }
@@ -171,7 +171,7 @@ pub fn satisfies_where(
     span: Span,
 ) -> Fallible<bool> {
     let inst = env.rt.instance(instance);
-    let crate::eval::runtime::Rules::User(g) = &inst.rules;
+    let Rules::User(g) = &inst.rules;
     let Some(cond) = &g.where_clause else {
         return Ok(true);
     };
@@ -227,8 +227,9 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
             "table" => Ok(Value::Table(p.table.clone())),
             _ => Err(unknown("table")),
         },
-        Value::Periodicity(p) => crate::eval::takebreak::field(p, name)
-            .ok_or_else(|| unknown("preperiod, period, saltus, proven")),
+        Value::Periodicity(p) => {
+            periodicity_field(p, name).ok_or_else(|| unknown("preperiod, period, saltus, proven"))
+        }
         Value::Game(g) => match (&**g, name) {
             (Game::Position(p), "args") => Ok(Value::tuple(p.args.to_vec())),
             (Game::Sum(parts), "parts") => Ok(Value::list(
@@ -251,6 +252,17 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
 
 /// `memo_histogram(G)`: the values the memo holds for the game of `G` (a
 /// game, a position of it) or for compounds of `G`'s kind.
+/// `.preperiod`, `.period`, `.saltus`, `.proven` of a periodicity.
+fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Value> {
+    Some(match name {
+        "preperiod" => Value::Int(p.preperiod as i64),
+        "period" => Value::Int(p.period as i64),
+        "saltus" => Value::Int(p.saltus as i64),
+        "proven" => Value::Bool(p.proven),
+        _ => return None,
+    })
+}
+
 fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
     let mut h: Vec<u64> = Vec::new();
     let count = |v: u64| {
@@ -365,9 +377,9 @@ pub(crate) fn sg_of_keyed(
         State::Invalid => Ok(None),
         State::Unknown if !satisfies_where(env, instance, key, span)? => Ok(None),
         State::Unknown | State::Valid => {
-            crate::eval::search::search_located(env, instance, key, at, span).map(Some)
+            (env.rt.above.search_located)(env, instance, key, at, span).map(Some)
         }
-        State::OnPath => crate::eval::search::sg_of_position(env, instance, key, span).map(Some),
+        State::OnPath => (env.rt.above.sg_of_position)(env, instance, key, span).map(Some),
     }
 }
 

@@ -8,7 +8,6 @@
 use std::cell::Cell;
 
 use super::*;
-use crate::eval::product;
 use crate::eval::value::CompoundKind;
 
 /// A game expression whose leaves are positions of games without static
@@ -115,9 +114,9 @@ impl GamePlan {
             Some((_, _)) => Some(CompoundKind::Selective),
         };
         match kind {
-            Some(kind) => product::sg_of_atoms(env, &kind, &mut parts, span).map(Some),
+            Some(kind) => (env.rt.above.sg_of_atoms)(env, &kind, &mut parts, span).map(Some),
             // A sum (or a pass compound with no pass): the theorem.
-            None => product::sg_of_sum(env, parts.iter().flatten().copied(), span).map(Some),
+            None => (env.rt.above.sg_of_atom_sum)(env, &parts, span).map(Some),
         }
     }
 

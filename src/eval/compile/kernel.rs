@@ -184,7 +184,7 @@ pub(crate) struct Kernel {
     pub keyed: bool,
     /// The same moves as `StrideMove`s, when every one has that form
     /// (subtraction games): a table swept in order values its positions
-    /// from fixed distances in the memo (`search/sweep.rs`).
+    /// from fixed distances in the memo (`compile/line_sweep.rs`).
     pub strides: Option<Vec<StrideMove>>,
     /// The game's `where` as bounds on the frame, when it is one (`None`:
     /// it is not, or the game has none; see `where_bounds`).

@@ -4,6 +4,12 @@
 //! a reusable key (no allocation per option on the common paths). Games
 //! whose moves are integer code of the position also get a kernel
 //! (`kernel.rs`), a compact form the SG search runs directly.
+//!
+//! The machine the closures run on (`runtime.rs`: `Runtime`, `Env`) lives
+//! here too: closures take `Env`, and the runtime holds the compiled
+//! games. So does the line sweep (`line_sweep.rs`), which runs compiled
+//! sweeps. What compiled code asks of the search and the game questions
+//! above it goes through `Above` (function pointers in the runtime).
 
 mod batch_code;
 mod calls;
@@ -12,7 +18,9 @@ mod game_plan;
 mod int_code;
 mod kernel;
 mod key_kernel;
+mod line_sweep;
 mod moves;
+pub mod runtime;
 mod sweep;
 
 use std::collections::HashSet;
@@ -21,8 +29,6 @@ use std::rc::Rc;
 use super::builtins::{self, expect_bool, expect_int, type_error, Builtin};
 use super::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use super::ops;
-use super::query;
-use super::runtime::Env;
 use super::value::{Callable, Game, InstanceId, Position, Table, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::ir::ir::*;
@@ -40,7 +46,9 @@ pub(crate) use kernel::{
 };
 pub(crate) use kernel::{Bend, Bound, StrideMove};
 pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
+pub use line_sweep::{sweep_line, SweepLine};
 pub use moves::*;
+pub use runtime::{Above, Env, Instance, Limits, Progress, Rules, Runtime};
 
 pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
 /// Runs one move rule, giving every option it yields to the sink.

@@ -3,14 +3,13 @@
 //! 0..=N)`. When the last clause ranges over integers and the body is
 //! `sg(G(args))` with one argument moving with the binding (`n`, `n + e`,
 //! `e - n`, `n * e`) and the others integers fixed for the range, the range
-//! is handed to the search's sweep (`search::sweep_line`), which values the
+//! is handed to the search's sweep (`line_sweep::sweep_line`), which values the
 //! whole line in one loop; any element the sweep cannot value plainly is
 //! asked through the body's own code, so values and errors are the same.
 
 use std::cell::Cell;
 
 use super::*;
-use crate::eval::search::{sweep_line, SweepLine};
 
 /// A compiled comprehension: its clauses and body, and the sweep of its
 /// last clause when it has one (`clauses` then holds the others).
@@ -224,7 +223,7 @@ impl SweepCode {
         env: &mut Env,
         body: &Code,
         ks: std::ops::Range<i64>,
-        progress: Option<&crate::eval::runtime::Progress>,
+        progress: Option<&Progress>,
         f: &mut F,
     ) -> Fallible<bool>
     where

@@ -14,20 +14,18 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-mod memo;
-mod table;
-
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::compile::Env;
 use super::memo::Key;
+use super::product_tables::{
+    atom_term, key_hash, Atom, Canonical, Frame, PositionKey, ProductTables, Search, Walk,
+};
 use super::query::game_options;
-use super::runtime::Env;
 use super::search::{loop_diag, sg_of_game};
 use super::value::{Compound, CompoundKind, Game, InstanceId, Position};
 use crate::diag::Fallible;
 use crate::syntax::Span;
-use table::{atom_term, key_hash};
 
 /// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
 const KIND: usize = 0;
@@ -44,41 +42,6 @@ const MISERE: u32 = 1;
 const CONJUNCTIVE: u32 = 2;
 const SELECTIVE: u32 = 3;
 const HYPERGRAPH: u32 = 4;
-
-/// The interned atoms and the memo of compound positions, kept for the
-/// whole session (cleared with the other memo tables).
-#[derive(Default)]
-pub struct ProductTables {
-    atom_ids: FxHashMap<Game, u32>,
-    /// Positions whose arguments flatten, by instance and key: a query
-    /// finds its components' atoms without building them as games.
-    position_ids: FxHashMap<PositionKey, u32>,
-    atoms: Vec<Atom>,
-    edges: Vec<Rc<Vec<Vec<usize>>>>,
-    memo: memo::ProductMemo,
-    /// The buffers of the last search, for the next.
-    spare: Option<Search>,
-}
-
-struct Atom {
-    game: Game,
-    /// Each option as the sorted atoms of its result (terminal ones kept).
-    options: Option<Rc<[Box<[u32]>]>>,
-    /// The same with terminal atoms dropped: what a key holds.
-    canonical: Option<Rc<Canonical>>,
-    /// The normal-play SG value, once asked.
-    sg: Option<u64>,
-}
-
-/// An atom's options as a key holds them (terminal components dropped),
-/// with the hash terms of each one's components in a one-part key.
-struct Canonical {
-    options: Box<[Box<[u32]>]>,
-    terms: Box<[u64]>,
-}
-
-/// `[instance, shape, n_args, coords...]` of a position with a flat key.
-type PositionKey = SmallVec<[i64; 8]>;
 
 fn position_key(instance: InstanceId, key: &Key) -> Option<PositionKey> {
     if key.generic.is_some() {
@@ -198,7 +161,7 @@ impl ProductTables {
         let parts = parts_of(key)
             .map(|r| {
                 key[r].iter().fold(Game::Zero, |sum, &a| {
-                    super::ops::game_sum(&sum, &self.atoms[a as usize].game)
+                    crate::eval::ops::game_sum(&sum, &self.atoms[a as usize].game)
                 })
             })
             .collect();
@@ -231,7 +194,7 @@ impl ProductTables {
 fn parts_into_sum(parts: Vec<Game>) -> Game {
     parts
         .iter()
-        .fold(Game::Zero, |s, p| super::ops::game_sum(&s, p))
+        .fold(Game::Zero, |s, p| crate::eval::ops::game_sum(&s, p))
 }
 
 /// The ranges of a key's parts.
@@ -410,58 +373,6 @@ fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> 
         }
     }
     Ok(Some(x))
-}
-
-/// The buffers of one product search: a depth-first search whose frames
-/// list their options once and walk them, descending into each option not
-/// yet valued. Every frame's key and options sit on shared stacks.
-#[derive(Default)]
-struct Search {
-    frames: Vec<Frame>,
-    /// The frames' keys, one after another.
-    keys: Vec<u32>,
-    /// The frames' options, packed: `ranges` index `options`, `hashes` are
-    /// their keys' hashes.
-    options: Vec<u32>,
-    ranges: Vec<Range<usize>>,
-    hashes: Vec<u64>,
-    /// The values of the options walked so far, per frame.
-    values: Vec<u64>,
-    part: Vec<u32>,
-    /// The key of the option to descend into.
-    child: Vec<u32>,
-    /// `seen[v] == stamp`: v is among a frame's values (never cleared).
-    seen: Vec<u32>,
-    stamp: u32,
-}
-
-/// A position being valued: where its key and values start, and how its
-/// options are walked.
-struct Frame {
-    key: Range<usize>,
-    hash: u64,
-    values: usize,
-    walk: Walk,
-}
-
-enum Walk {
-    /// Options listed on the stack: `ranges[first..end]`, packed in
-    /// `options` from `packed`; `next` is the next to walk.
-    Listed {
-        first: usize,
-        next: usize,
-        end: usize,
-        packed: usize,
-    },
-    /// A one-part compound (pass, misère): its options replace the
-    /// component at `at` by those of the `next`th option of that atom, and
-    /// are built only when not in the memo. Then the pass, if any is left.
-    Replace {
-        at: usize,
-        next: usize,
-        options: Option<Rc<Canonical>>,
-        passed: bool,
-    },
 }
 
 /// What walking one option of a frame gave.

@@ -6,7 +6,6 @@ mod bend;
 mod kernel;
 mod key_kernel;
 mod scan;
-mod sweep;
 
 use std::ops::Range;
 use std::rc::Rc;
@@ -15,13 +14,12 @@ use super::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, Kernel, KernelMove, OptionBatch, Sink,
     Target,
 };
+use super::compile::{Env, Instance, Rules};
 use super::memo::{Key, Located, State, BIG, MAX_ARGS};
-use super::runtime::{Env, Instance, Rules};
 use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 use scan::{scan_dense, seen_slot, NO_VALUE_BYTES};
-pub use sweep::{sweep_line, SweepLine};
 
 /// The SG value of any game value.
 pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
@@ -35,7 +33,7 @@ pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
             }
             Ok(x)
         }
-        Game::Compound(c) => super::product::sg(env, c, span),
+        Game::Compound(c) => (env.rt.above.sg_of_compound)(env, c, span),
     }
 }
 
@@ -464,7 +462,11 @@ pub fn search_located(
 ) -> Fallible<u64> {
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
-    let mut scratch = env.scratch.pop().unwrap_or_default();
+    let mut scratch: Box<SearchScratch> = env
+        .scratch
+        .pop()
+        .and_then(|b| b.downcast().ok())
+        .unwrap_or_default();
     let SearchScratch { stack, sink } = &mut *scratch;
     sink.span = span;
     sink.last = None;

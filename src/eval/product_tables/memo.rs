@@ -20,7 +20,7 @@ const ON_PATH_CODE: u32 = 1;
 const IN_HASH: u32 = u32::MAX;
 
 #[derive(Default)]
-pub(super) struct ProductMemo {
+pub(crate) struct ProductMemo {
     /// By `[kind, counter, components]`: a few tables, found by a scan.
     dense: Vec<([u32; 3], Vec<u32>)>,
     hashed: KeyTable,
@@ -62,7 +62,7 @@ fn place(key: &[u32]) -> Option<([u32; 3], usize)> {
 impl ProductMemo {
     /// The stored value, `Some(on_path)` for a position on the search
     /// path; `hash` is the key's `table::key_hash`.
-    pub(super) fn get(&self, key: &[u32], hash: u64, on_path: u64) -> Option<u64> {
+    pub(crate) fn get(&self, key: &[u32], hash: u64, on_path: u64) -> Option<u64> {
         let Some((table, rank)) = place(key) else {
             return self.hashed.get(key, hash);
         };
@@ -79,7 +79,7 @@ impl ProductMemo {
     /// components are `part` without its item `skip`, with the sorted `add`
     /// merged in; `hash` is its hash. Keys for the hash table are not
     /// built.
-    pub(super) fn get_replaced(
+    pub(crate) fn get_replaced(
         &self,
         [code, counter]: [u32; 2],
         part: &[u32],
@@ -113,7 +113,7 @@ impl ProductMemo {
     }
 
     /// Stores `v` (or `on_path` itself, to mark the position on the path).
-    pub(super) fn insert(&mut self, key: &[u32], hash: u64, v: u64, on_path: u64) {
+    pub(crate) fn insert(&mut self, key: &[u32], hash: u64, v: u64, on_path: u64) {
         let Some((table, rank)) = place(key) else {
             self.hashed.insert(key, hash, v);
             return;
@@ -139,7 +139,7 @@ impl ProductMemo {
         t[rank] = code;
     }
 
-    pub(super) fn remove(&mut self, key: &[u32], hash: u64) {
+    pub(crate) fn remove(&mut self, key: &[u32], hash: u64) {
         if let Some((table, rank)) = place(key) {
             let t = self.dense.iter_mut().find(|(id, _)| *id == table);
             if let Some(e) = t.and_then(|(_, t)| t.get_mut(rank)) {
@@ -150,7 +150,7 @@ impl ProductMemo {
     }
 
     /// Every stored value (not on the path) with the kind of its key.
-    pub(super) fn for_each_value(&self, mut f: impl FnMut(u32, u64)) {
+    pub(crate) fn for_each_value(&self, mut f: impl FnMut(u32, u64)) {
         for ([kind, _, _], t) in &self.dense {
             let kind = *kind;
             for &code in t {

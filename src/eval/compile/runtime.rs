@@ -8,11 +8,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
-use super::compile::{CompiledFn, CompiledGame};
-use super::memo::{Key, Memo};
-use super::value::{InstanceId, Value};
+use super::{CompiledFn, CompiledGame};
 use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::builtins::Builtin;
+use crate::eval::memo::{Key, Located, Memo};
+use crate::eval::product_tables::ProductTables;
+use crate::eval::value::{Compound, CompoundKind, InstanceId, Value};
 use crate::ir::ir::{FnId, GameId};
 use crate::syntax::Span;
 
@@ -63,7 +66,32 @@ impl Default for Limits {
     }
 }
 
-#[derive(Default)]
+/// What compiled code asks of the layers above it: the search, the
+/// product search and the game questions run compiled code, and compiled
+/// code asks them for values (`sg(G(x))` in a move rule). The top of
+/// `eval` fills this in once (`eval::new_runtime`); each query costs one
+/// call through a pointer, no search loop calls through it per option.
+/// The parts of a compound as their atoms (`ProductTables::intern_position`).
+pub type AtomParts = [SmallVec<[u32; 4]>];
+
+#[derive(Clone, Copy)]
+pub struct Above {
+    /// The built-ins that ask about games (`sg`, `outcome`, `options`,
+    /// `winning`, `octal_game`, `periodicity`): `query::game_builtin`.
+    pub game_builtin: fn(&mut Env, Builtin, &[Value], Span) -> Fallible<Value>,
+    /// `search::search_located`: a position's value, its memo entry
+    /// possibly located already.
+    pub search_located: fn(&mut Env, InstanceId, &Key, Option<Located>, Span) -> Fallible<u64>,
+    /// `search::sg_of_position`.
+    pub sg_of_position: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<u64>,
+    /// `product::sg`: the value of a compound game value.
+    pub sg_of_compound: fn(&mut Env, &Compound, Span) -> Fallible<u64>,
+    /// `product::sg_of_atoms`: a compound given as its parts' atoms.
+    pub sg_of_atoms: fn(&mut Env, &CompoundKind, &mut AtomParts, Span) -> Fallible<u64>,
+    /// `product::sg_of_sum` of all the atoms of the parts.
+    pub sg_of_atom_sum: fn(&mut Env, &AtomParts, Span) -> Fallible<u64>,
+}
+
 pub struct Runtime {
     pub fns: Vec<Option<Rc<CompiledFn>>>,
     /// The IR of every function, for inlining.
@@ -74,7 +102,7 @@ pub struct Runtime {
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
     pub limits: Limits,
     /// Compound positions (pass, misère, conjunctive ...) and their parts.
-    pub product: RefCell<super::product::ProductTables>,
+    pub product: RefCell<ProductTables>,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
     /// Bumped whenever instance ids are forgotten, so caches of them expire.
@@ -91,13 +119,29 @@ pub struct Runtime {
     pub progress: Arc<Progress>,
     /// When the text being run must stop (`Limits::timeout`).
     pub deadline: Cell<Option<std::time::Instant>>,
+    /// The layers above compiled code.
+    pub above: Above,
 }
 
 impl Runtime {
-    pub fn new(limits: Limits) -> Runtime {
+    pub fn new(limits: Limits, above: Above) -> Runtime {
         Runtime {
+            fns: Vec::new(),
+            fn_ir: Vec::new(),
+            games: Vec::new(),
+            globals: RefCell::default(),
+            instances: RefCell::default(),
+            instance_ids: RefCell::default(),
             limits,
-            ..Runtime::default()
+            product: RefCell::default(),
+            stored: Cell::default(),
+            generation: Cell::default(),
+            takebreak: RefCell::default(),
+            prelude: Vec::new(),
+            interrupt: Arc::default(),
+            progress: Arc::default(),
+            deadline: Cell::default(),
+            above,
         }
     }
 
@@ -309,8 +353,9 @@ pub struct Env<'r> {
     pub ticks: u32,
     /// Reused buffer for a position's arguments.
     pub args_buf: Vec<Value>,
-    /// Buffers of finished searches, for the next one.
-    pub scratch: Vec<Box<super::search::SearchScratch>>,
+    /// Buffers of finished searches, for the next one (a
+    /// `search::SearchScratch` each: the search, above, owns the type).
+    pub scratch: Vec<Box<dyn std::any::Any>>,
 }
 
 impl<'r> Env<'r> {

@@ -28,7 +28,7 @@ struct Slot {
 }
 
 #[derive(Default)]
-pub(super) struct KeyTable {
+pub(crate) struct KeyTable {
     slots: HashTable<Slot>,
     arena: Vec<u32>,
 }
@@ -42,19 +42,19 @@ fn mix(x: u64) -> u64 {
 }
 
 /// The hash term of `atom` in the key's part `part`.
-pub(super) fn atom_term(part: usize, atom: u32) -> u64 {
+pub(crate) fn atom_term(part: usize, atom: u32) -> u64 {
     mix((part as u64) << 32 | atom as u64)
 }
 
 /// The hash term of a key's header (its kind, pass counter and parts).
-pub(super) fn header_term(kind: u32, counter: u32, n_parts: u32) -> u64 {
+pub(crate) fn header_term(kind: u32, counter: u32, n_parts: u32) -> u64 {
     mix(!((kind as u64) << 40 ^ (counter as u64) << 8 ^ n_parts as u64))
 }
 
 /// The hash of a key `[kind, counter, n_parts, (len, atoms...) per part]`:
 /// the header's term plus each component's (the lengths follow from the
 /// components).
-pub(super) fn key_hash(key: &[u32]) -> u64 {
+pub(crate) fn key_hash(key: &[u32]) -> u64 {
     hash_of(key)
 }
 
@@ -163,7 +163,7 @@ fn equals_replaced<T: Copy + Into<u32>>(
 
 impl KeyTable {
     /// The value stored for `key`, whose hash is `hash` (`key_hash`).
-    pub(super) fn get(&self, key: &[u32], hash: u64) -> Option<u64> {
+    pub(crate) fn get(&self, key: &[u32], hash: u64) -> Option<u64> {
         let arena = &self.arena;
         self.slots
             .find(hash, |s| s.key(arena).equals(key))
@@ -172,7 +172,7 @@ impl KeyTable {
 
     /// The value stored for the one-part key `Stored::equals_replaced`
     /// describes, whose hash is `hash`.
-    pub(super) fn get_replaced(
+    pub(crate) fn get_replaced(
         &self,
         header: &[u32; 4],
         (part, skip, add): (&[u32], usize, &[u32]),
@@ -187,7 +187,7 @@ impl KeyTable {
     }
 
     /// Stores `value` for `key`, replacing what was there.
-    pub(super) fn insert(&mut self, key: &[u32], hash: u64, value: u64) {
+    pub(crate) fn insert(&mut self, key: &[u32], hash: u64, value: u64) {
         let arena = &self.arena;
         if let Some(s) = self.slots.find_mut(hash, |s| s.key(arena).equals(key)) {
             s.value = value;
@@ -216,7 +216,7 @@ impl KeyTable {
 
     /// Forgets `key` (its arena copy, if any, stays until the table is
     /// dropped: removals are rare, after an error).
-    pub(super) fn remove(&mut self, key: &[u32], hash: u64) {
+    pub(crate) fn remove(&mut self, key: &[u32], hash: u64) {
         let arena = &self.arena;
         if let Ok(e) = self.slots.find_entry(hash, |s| s.key(arena).equals(key)) {
             e.remove();
@@ -224,7 +224,7 @@ impl KeyTable {
     }
 
     /// Every stored value with the first number of its key (its kind).
-    pub(super) fn for_each(&self, mut f: impl FnMut(u32, u64)) {
+    pub(crate) fn for_each(&self, mut f: impl FnMut(u32, u64)) {
         for s in &self.slots {
             f(s.key(&self.arena).first(), s.value);
         }

@@ -7,13 +7,14 @@
 //! code run. Any position that is not that plain case (outside the
 //! window, not a position, an option without a value yet, ...) is handed
 //! back to the caller, which asks it the general way; positions whose
-//! options need a search go through `search_located` as a single query
-//! would. So values and errors are those of asking one position at a
+//! options need a search go through `search_located` (via `Above`) as a
+//! single query would. So values and errors are those of asking one position at a
 //! time.
 
+use std::ops::Range;
+
 use super::*;
-use crate::eval::compile::{Bound, StrideMove};
-use crate::eval::memo::{int_shape, Line};
+use crate::eval::memo::{int_shape, Line, BIG};
 use smallvec::SmallVec;
 
 /// The line of positions a sweep asks: `instance(coords)` with argument
@@ -403,7 +404,7 @@ impl Sweeper<'_> {
             self.coords.iter().copied(),
         );
         let at = Some(line.located(index));
-        search_located(env, self.instance, &self.key, at, self.span).map(Some)
+        (env.rt.above.search_located)(env, self.instance, &self.key, at, self.span).map(Some)
     }
 
     /// Reads the position's memo byte (placing the line first if needed).

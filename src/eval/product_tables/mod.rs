@@ -1,0 +1,105 @@
+//! The data of the product search (`product`), kept in the `Runtime` for
+//! the whole session: the interned atoms, the memo of compound positions,
+//! the buffers of the last search. The search itself (`product`) works on
+//! them through `Env`; the types live here, below the runtime that holds
+//! them.
+
+use std::ops::Range;
+use std::rc::Rc;
+
+mod memo;
+mod table;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::value::Game;
+pub(crate) use memo::ProductMemo;
+pub(crate) use table::{atom_term, key_hash};
+
+/// The interned atoms and the memo of compound positions, kept for the
+/// whole session (cleared with the other memo tables).
+#[derive(Default)]
+pub struct ProductTables {
+    pub(crate) atom_ids: FxHashMap<Game, u32>,
+    /// Positions whose arguments flatten, by instance and key: a query
+    /// finds its components' atoms without building them as games.
+    pub(crate) position_ids: FxHashMap<PositionKey, u32>,
+    pub(crate) atoms: Vec<Atom>,
+    pub(crate) edges: Vec<Rc<Vec<Vec<usize>>>>,
+    pub(crate) memo: ProductMemo,
+    /// The buffers of the last search, for the next.
+    pub(crate) spare: Option<Search>,
+}
+
+pub(crate) struct Atom {
+    pub(crate) game: Game,
+    /// Each option as the sorted atoms of its result (terminal ones kept).
+    pub(crate) options: Option<Rc<[Box<[u32]>]>>,
+    /// The same with terminal atoms dropped: what a key holds.
+    pub(crate) canonical: Option<Rc<Canonical>>,
+    /// The normal-play SG value, once asked.
+    pub(crate) sg: Option<u64>,
+}
+
+/// An atom's options as a key holds them (terminal components dropped),
+/// with the hash terms of each one's components in a one-part key.
+pub(crate) struct Canonical {
+    pub(crate) options: Box<[Box<[u32]>]>,
+    pub(crate) terms: Box<[u64]>,
+}
+
+/// `[instance, shape, n_args, coords...]` of a position with a flat key.
+pub(crate) type PositionKey = SmallVec<[i64; 8]>;
+
+/// The buffers of one product search: a depth-first search whose frames
+/// list their options once and walk them, descending into each option not
+/// yet valued. Every frame's key and options sit on shared stacks.
+#[derive(Default)]
+pub(crate) struct Search {
+    pub(crate) frames: Vec<Frame>,
+    /// The frames' keys, one after another.
+    pub(crate) keys: Vec<u32>,
+    /// The frames' options, packed: `ranges` index `options`, `hashes` are
+    /// their keys' hashes.
+    pub(crate) options: Vec<u32>,
+    pub(crate) ranges: Vec<Range<usize>>,
+    pub(crate) hashes: Vec<u64>,
+    /// The values of the options walked so far, per frame.
+    pub(crate) values: Vec<u64>,
+    pub(crate) part: Vec<u32>,
+    /// The key of the option to descend into.
+    pub(crate) child: Vec<u32>,
+    /// `seen[v] == stamp`: v is among a frame's values (never cleared).
+    pub(crate) seen: Vec<u32>,
+    pub(crate) stamp: u32,
+}
+
+/// A position being valued: where its key and values start, and how its
+/// options are walked.
+pub(crate) struct Frame {
+    pub(crate) key: Range<usize>,
+    pub(crate) hash: u64,
+    pub(crate) values: usize,
+    pub(crate) walk: Walk,
+}
+
+pub(crate) enum Walk {
+    /// Options listed on the stack: `ranges[first..end]`, packed in
+    /// `options` from `packed`; `next` is the next to walk.
+    Listed {
+        first: usize,
+        next: usize,
+        end: usize,
+        packed: usize,
+    },
+    /// A one-part compound (pass, misère): its options replace the
+    /// component at `at` by those of the `next`th option of that atom, and
+    /// are built only when not in the memo. Then the pass, if any is left.
+    Replace {
+        at: usize,
+        next: usize,
+        options: Option<Rc<Canonical>>,
+        passed: bool,
+    },
+}

@@ -277,6 +277,38 @@ fn sums_with_invalid_parts_large_values_and_three_parts() {
 }
 
 #[test]
+fn two_part_sums_walking_in_every_direction() {
+    // Parts whose memo bytes are read forwards and backwards in all four
+    // combinations, over values past the dense bytes and,
+    // asked from the top, over options that have no value yet.
+    let out = same_both_ways(
+        "game U(n) where n >= 0 {
+            move take(k in 0..n) -> U(k)
+            move up(a in 0..n / 2) -> U(a) + U(a + 1)
+            move down(a in 0..n / 2) -> U(n - 1 - a) + U(n - 2 - a)
+            move apart(a in 1..n) -> U(a) + U(n - a)
+            move across(a in 1..n) -> U(n - a) + U(a)
+        }
+        print sg(U(300))
+        print [sg(U(n)) for n in 0..=300]",
+    );
+    assert!(
+        out.lines().count() == 2 && !out.contains("failure"),
+        "{out}"
+    );
+    let u: Vec<u64> = out.lines().nth(1).unwrap()[1..]
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    // Distinct values (every U(k) below is an option), many past 250.
+    let distinct: std::collections::HashSet<u64> = u.iter().copied().collect();
+    assert_eq!(distinct.len(), u.len());
+    assert!(u.iter().filter(|&&v| v > 250).count() > 20, "{out}");
+    assert_eq!(out.lines().next().unwrap(), u[300].to_string());
+}
+
+#[test]
 fn loop_moves_report_errors_and_cycles_as_the_general_path() {
     for program in [
         // Overflow in an argument of one part.

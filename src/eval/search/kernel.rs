@@ -468,6 +468,16 @@ impl SgSink {
         // bytes outside that range without a branch.
         let value = |b: u8| (b.wrapping_sub(4) as usize, (b < 4) | (b == BIG));
         if let [(f1, s1), (f2, s2)] = *places {
+            if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
+                let slow = &mut self.slow;
+                match (s1 < 0, s2 < 0) {
+                    (false, false) => scan_pairs::<false, false>(ab, ks, stamp, seen, slow),
+                    (false, true) => scan_pairs::<false, true>(ab, ks, stamp, seen, slow),
+                    (true, false) => scan_pairs::<true, false>(ab, ks, stamp, seen, slow),
+                    (true, true) => scan_pairs::<true, true>(ab, ks, stamp, seen, slow),
+                }
+                return;
+            }
             let (mut i1, mut i2) = (f1 as isize, f2 as isize);
             for k in ks {
                 let (v1, bad1) = value(dense[i1 as usize]);

@@ -19,7 +19,7 @@ use super::memo::{Key, Located, State, BIG, MAX_ARGS};
 use super::value::{Game, InstanceId, Position};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
-use scan::{scan_dense, seen_slot, NO_VALUE_BYTES};
+use scan::{scan_dense, scan_pairs, seen_slot, unit_windows, NO_VALUE_BYTES};
 
 /// The SG value of any game value.
 pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {

@@ -89,3 +89,68 @@ pub(super) fn scan_dense(
         }
     }
 }
+
+/// The bytes two parts of a sum read over the options `ks`, when both
+/// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
+/// `dense`: each as the slice it covers, in memory order. `None`
+/// otherwise (the caller walks the indices one by one).
+pub(super) fn unit_windows(
+    dense: &[u8],
+    (f1, s1): (usize, isize),
+    (f2, s2): (usize, isize),
+    ks: Range<i64>,
+) -> Option<(&[u8], &[u8])> {
+    let n = usize::try_from(ks.end.checked_sub(ks.start)?).ok()?;
+    let window = |first: usize, stride: isize| {
+        let start = match stride {
+            1 => first,
+            -1 => (first + 1).checked_sub(n)?,
+            _ => return None,
+        };
+        dense.get(start..start.checked_add(n)?)
+    };
+    Some((window(f1, s1)?, window(f2, s2)?))
+}
+
+/// The hot loop of take-and-break games of two parts: for the byte pairs
+/// of the options `ks` (`a` and `b` as `unit_windows` gives them, read
+/// backwards where `REV_A`, `REV_B`), in order, marks the xor of the two
+/// values, or collects `k` in `slow` when a byte holds no value yet. Not
+/// inlined, so its state stays in registers.
+#[inline(never)]
+pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
+    (a, b): (&[u8], &[u8]),
+    ks: Range<i64>,
+    stamp: u32,
+    seen: &mut [u32; 512],
+    slow: &mut Vec<i64>,
+) {
+    // A value byte is 4..=254, its value the byte - 4: any other byte
+    // wraps to above `MAX_VALUE`, so one comparison tells both apart.
+    const MAX_VALUE: u8 = BIG - 5;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let value = |byte: u8| byte.wrapping_sub(4);
+    // Bytes without a value are rare: when neither window holds one (a
+    // check the compiler vectorises), the loop marks without a test.
+    let clean = |w: &[u8]| w.iter().fold(0u8, |m, &x| m.max(value(x))) <= MAX_VALUE;
+    if clean(a) && clean(b) {
+        for j in 0..n {
+            let x = if REV_A { a[n - 1 - j] } else { a[j] };
+            let y = if REV_B { b[n - 1 - j] } else { b[j] };
+            seen[seen_slot((value(x) ^ value(y)) as u64) & 511] = stamp;
+        }
+        return;
+    }
+    for j in 0..n {
+        let x = if REV_A { a[n - 1 - j] } else { a[j] };
+        let y = if REV_B { b[n - 1 - j] } else { b[j] };
+        let (v1, v2) = (x.wrapping_sub(4), y.wrapping_sub(4));
+        if v1.max(v2) > MAX_VALUE {
+            slow.push(ks.start + j as i64);
+        } else {
+            // The xor of two values below 256 has its slot below 512.
+            seen[seen_slot((v1 ^ v2) as u64) & 511] = stamp;
+        }
+    }
+}

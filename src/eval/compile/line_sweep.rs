@@ -75,6 +75,7 @@ where
         strides: kernel.and_then(|k| k.strides.as_deref()),
         where_bounds: kernel.and_then(|k| k.where_bounds.as_deref()),
         placed: None,
+        plan: None,
         key: Key::default(),
     };
     let mut k = ks.start;
@@ -143,6 +144,18 @@ struct Region {
     outside: bool,
     /// An unknown position here satisfies its `where`.
     where_ok: bool,
+}
+
+impl Region {
+    fn empty() -> Region {
+        Region {
+            lo: 1,
+            hi: 0,
+            offsets: SmallVec::new(),
+            outside: false,
+            where_ok: false,
+        }
+    }
 }
 
 impl Plan {
@@ -244,6 +257,10 @@ struct Sweeper<'a> {
     where_bounds: Option<&'a [Bound]>,
     /// The line in the memo's window, while its layout lasts.
     placed: Option<Line>,
+    /// The plan of the plain loop, kept while its line's layout lasts: a
+    /// line whose positions each need a search returns to the loop once
+    /// per element.
+    plan: Option<Plan>,
     key: Key,
 }
 
@@ -258,7 +275,7 @@ enum Found {
 
 impl Sweeper<'_> {
     /// The stride moves of the current line, laid out for its window.
-    fn plan(&mut self) -> Option<Plan> {
+    fn make_plan(&mut self) -> Option<Plan> {
         let memo = self.inst.memo.borrow();
         let line = memo.line(self.shape, self.coords, self.coord)?;
         self.placed = Some(line);
@@ -313,10 +330,14 @@ impl Sweeper<'_> {
         X: Fn(i64) -> Option<i64>,
         F: FnMut(&mut Env, i64, Option<u64>) -> Fallible<bool>,
     {
-        let Some(plan) = self.plan() else {
-            return Ok(Run::At(ks.start, false));
-        };
         let inst = self.inst;
+        let plan = match self.plan.take() {
+            Some(p) if inst.memo.borrow_mut().line_bytes(&p.line).is_some() => p,
+            _ => match self.make_plan() {
+                Some(p) => p,
+                None => return Ok(Run::At(ks.start, false)),
+            },
+        };
         let mut memo = inst.memo.borrow_mut();
         let Some(dense) = memo.line_bytes(&plan.line) else {
             return Ok(Run::At(ks.start, false));
@@ -324,11 +345,9 @@ impl Sweeper<'_> {
         let strides = self.strides.is_some();
         let mut stored = 0usize;
         let mut k = ks.start;
-        let mut region = plan.region(ks.start);
-        region.lo = 1; // placed at the first element below
-        region.hi = 0;
-        // `each` is given values only here: it runs the comprehension's
-        // aggregate, which does not read the memo.
+        let mut region = Region::empty(); // placed at the first element below
+                                          // `each` is given values only here: it runs the comprehension's
+                                          // aggregate, which does not read the memo.
         let result = loop {
             if k >= ks.end {
                 break Ok(Run::At(k, false));
@@ -378,6 +397,7 @@ impl Sweeper<'_> {
             }
         };
         memo.stored += stored;
+        self.plan = Some(plan);
         result
     }
 

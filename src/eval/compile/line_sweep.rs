@@ -331,12 +331,14 @@ impl Sweeper<'_> {
         F: FnMut(&mut Env, i64, Option<u64>) -> Fallible<bool>,
     {
         let inst = self.inst;
-        let plan = match self.plan.take() {
-            Some(p) if inst.memo.borrow_mut().line_bytes(&p.line).is_some() => p,
-            _ => match self.make_plan() {
-                Some(p) => p,
-                None => return Ok(Run::At(ks.start, false)),
-            },
+        let current = (self.plan.as_ref())
+            .is_some_and(|p| inst.memo.borrow_mut().line_bytes(&p.line).is_some());
+        if !current {
+            self.plan = self.make_plan();
+        }
+        // Borrowed, not moved: a plan is a few hundred bytes.
+        let Some(plan) = &self.plan else {
+            return Ok(Run::At(ks.start, false));
         };
         let mut memo = inst.memo.borrow_mut();
         let Some(dense) = memo.line_bytes(&plan.line) else {
@@ -397,7 +399,6 @@ impl Sweeper<'_> {
             }
         };
         memo.stored += stored;
-        self.plan = Some(plan);
         result
     }
 

@@ -124,8 +124,9 @@ impl Stored<'_> {
     }
 }
 
-/// `Stored::equals_replaced` on the stored numbers, compared run by run
-/// (the runs of `part` between the added items), without building the key.
+/// `Stored::equals_replaced` on the stored numbers: one merge of `part`
+/// (without its item `skip`) and `add`, compared as it goes, without
+/// building the key.
 fn equals_replaced<T: Copy + Into<u32>>(
     stored: &[T],
     header: &[u32; 4],
@@ -133,32 +134,34 @@ fn equals_replaced<T: Copy + Into<u32>>(
     skip: usize,
     add: &[u32],
 ) -> bool {
-    let same = |s: &[T], p: &[u32]| s.iter().zip(p).all(|(&s, &p)| s.into() == p);
-    if stored.len() != 4 + header[3] as usize || !same(&stored[..4], header) {
+    let len = header[3] as usize;
+    if stored.len() != 4 + len || len + 1 != part.len() + add.len() {
         return false;
     }
-    let (mut at, mut from) = (4, 0);
-    let mut adds = add.iter();
-    loop {
-        let next = adds.next();
-        let to = next.map_or(part.len(), |&x| {
-            from + part[from..].partition_point(|&p| p <= x)
-        });
-        for r in [from..skip.clamp(from, to), (skip + 1).clamp(from, to)..to] {
-            if !same(&stored[at..at + r.len()], &part[r.clone()]) {
-                return false;
-            }
-            at += r.len();
+    if (stored[..4].iter().zip(header)).any(|(&s, &h)| s.into() != h) {
+        return false;
+    }
+    // Past either end, a sentinel above every atom.
+    let at = |xs: &[u32], i: usize| xs.get(i).copied().unwrap_or(u32::MAX);
+    let (mut i, mut j) = (0, 0);
+    for &s in &stored[4..] {
+        if i == skip {
+            i += 1;
         }
-        let Some(&x) = next else {
-            return true;
+        let (p, a) = (at(part, i), at(add, j));
+        // Equal items may merge in either order.
+        let next = if a < p {
+            j += 1;
+            a
+        } else {
+            i += 1;
+            p
         };
-        if stored[at].into() != x {
+        if s.into() != next {
             return false;
         }
-        at += 1;
-        from = to;
     }
+    true
 }
 
 impl KeyTable {
@@ -252,6 +255,60 @@ mod tests {
             key_hash(&[2, 0, 2, 1, 4, 1, 7]),
             key_hash(&[2, 0, 2, 1, 7, 1, 4])
         );
+    }
+
+    /// The one-part key `get_replaced` describes, built.
+    fn replaced(header: [u32; 3], part: &[u32], skip: usize, add: &[u32]) -> Vec<u32> {
+        let mut atoms: Vec<u32> = (part.iter().enumerate())
+            .filter(|&(i, _)| i != skip)
+            .map(|(_, &a)| a)
+            .chain(add.iter().copied())
+            .collect();
+        atoms.sort_unstable();
+        let mut key = header.to_vec();
+        key.push(atoms.len() as u32);
+        key.extend(atoms);
+        key
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_replaced_key_compared_in_place_is_found_as_the_built_one(
+            part in proptest::collection::vec(0u32..6, 1..30),
+            skip_at in 0usize..30,
+            add in proptest::collection::vec(0u32..8, 0..3),
+            wide in proptest::bool::ANY,
+            stored in proptest::bool::ANY,
+        ) {
+            // Numbers past 255 are kept wide, in the arena.
+            let lift = |xs: &[u32]| -> Vec<u32> {
+                let mut v: Vec<u32> = xs.iter().map(|&x| if wide { x + 300 } else { x }).collect();
+                v.sort_unstable();
+                v
+            };
+            let (part, add) = (lift(&part), lift(&add));
+            let skip = skip_at % part.len();
+            let key = replaced([2, 1, 1], &part, skip, &add);
+            let mut t = KeyTable::default();
+            // Neighbours of the key: one number more, one less, one changed.
+            for other in [
+                replaced([2, 1, 1], &part, part.len(), &add),
+                replaced([2, 1, 1], &part, skip, &add[..add.len().saturating_sub(1)]),
+                replaced([2, 1, 1], &part, skip, &[add.as_slice(), &[7]].concat()),
+                replaced([2, 0, 1], &part, skip, &add),
+            ] {
+                if other != key {
+                    t.insert(&other, key_hash(&other), 1);
+                }
+            }
+            if stored {
+                t.insert(&key, key_hash(&key), 5);
+            }
+            let header = [2, 1, 1, (key.len() - 4) as u32];
+            let found = t.get_replaced(&header, (&part, skip, &add), key_hash(&key));
+            proptest::prop_assert_eq!(found, t.get(&key, key_hash(&key)));
+            proptest::prop_assert_eq!(found, stored.then_some(5));
+        }
     }
 
     #[test]

@@ -141,25 +141,37 @@ fn equals_replaced<T: Copy + Into<u32>>(
     if (stored[..4].iter().zip(header)).any(|(&s, &h)| s.into() != h) {
         return false;
     }
-    // Past either end, a sentinel above every atom.
-    let at = |xs: &[u32], i: usize| xs.get(i).copied().unwrap_or(u32::MAX);
-    let (mut i, mut j) = (0, 0);
-    for &s in &stored[4..] {
+    let body = &stored[4..];
+    let mut k = 0;
+    let mut matches = |x: u32| {
+        let same = body[k].into() == x;
+        k += 1;
+        same
+    };
+    // The next atom of `add` to merge; past its end a sentinel above every
+    // atom (atoms are indices of interned positions: far fewer than
+    // u32::MAX fit in memory).
+    let mut adds = add.iter().copied();
+    let mut next_add = adds.next().unwrap_or(u32::MAX);
+    for (i, &p) in part.iter().enumerate() {
         if i == skip {
-            i += 1;
+            continue;
         }
-        let (p, a) = (at(part, i), at(add, j));
-        // Equal items may merge in either order.
-        let next = if a < p {
-            j += 1;
-            a
-        } else {
-            i += 1;
-            p
-        };
-        if s.into() != next {
+        while next_add < p {
+            if !matches(next_add) {
+                return false;
+            }
+            next_add = adds.next().unwrap_or(u32::MAX);
+        }
+        if !matches(p) {
             return false;
         }
+    }
+    while next_add != u32::MAX {
+        if !matches(next_add) {
+            return false;
+        }
+        next_add = adds.next().unwrap_or(u32::MAX);
     }
     true
 }

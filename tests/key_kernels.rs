@@ -92,6 +92,30 @@ fn lists_with_repeats_fail_where_as_on_the_general_path() {
 }
 
 #[test]
+fn sorted_runs_with_affine_and_fixed_arguments_agree_with_the_general_path() {
+    // Each place of `t` in the list is one run; the other arguments are
+    // fixed (`c`), rise with `t` (`n + t - xs[i]`) or fall (`m - t`), and
+    // some positions lie outside the memo's window (negative or large
+    // items, unsorted lists): every run is placed from the same parts.
+    let out = same_both_ways(
+        "game G(n, c, xs, m) where n >= 0 and m >= 0 and distinct(xs) {
+            move s(i in 0..len(xs), t in 0..xs[i]) -> G(n + t - xs[i], c, sorted(update(xs, i, t)), m - t + 2)
+        }
+        print [sg(G(n, 7, [a, b, c], 9)) for n in [0, 3, 40], c in 2..9, b in 1..c, a in 0..b]
+        print [sg(G(5, -2, [c, a, b], 3)) for c in 2..8, b in 1..c, a in 0..b]
+        print [sg(G(30, 1, [a, b, 70 + c], 50)) for c in 0..3, b in 1..6, a in 0..b]
+        print [sg(G(4, 0, [-3, b, c], 4)) for c in 2..7, b in 1..c]
+        game H(xs, k) {
+            move s(i in 0..len(xs), t in 0..xs[i]) -> H(sorted(update(xs, i, t)), k + 1)
+            move d(t in 0..k) -> H(xs, t)
+        }
+        print [sg(H([a, b], k)) for b in 0..6, a in 0..=b, k in 0..3]",
+    );
+    assert_eq!(out.lines().count(), 5, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
 fn nim_on_lists_with_updates_literals_tuples_and_items() {
     let out = same_both_ways(
         "game Nim(heaps) {

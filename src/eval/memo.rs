@@ -715,6 +715,12 @@ impl<'m> Window<'m> {
     pub fn place(&self, coord: usize) -> (u8, u8) {
         (self.table.bits[coord], self.table.shifts[coord])
     }
+
+    /// How many coordinates the window's keys have.
+    #[inline]
+    pub fn n_coords(&self) -> usize {
+        self.table.n_coords
+    }
 }
 
 /// The value `table` keeps for `index` in its map of large values.

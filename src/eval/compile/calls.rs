@@ -185,9 +185,12 @@ pub fn satisfies_where(
             return Ok(holds);
         }
     }
-    let ints = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels);
-    if let Some(holds) = ints.and_then(|w| w(&KeyFrame::new(&inst.statics, key)?)) {
-        return Ok(holds);
+    if let Some(w) = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels) {
+        // Loaded in place: a frame returned by value is copied.
+        let mut frame = KeyFrame::empty();
+        if let Some(holds) = frame.load(&inst.statics, key).then(|| w(&frame)).flatten() {
+            return Ok(holds);
+        }
     }
     if key.shape() == int_shape(key.len()) && key.generic.is_none() {
         let frame = inst.statics.iter().cloned().chain(key.int_args());

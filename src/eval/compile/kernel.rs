@@ -60,15 +60,9 @@ pub(crate) enum SlotKind {
 }
 
 impl KeyFrame {
-    /// `None` if a static argument is not an integer, an argument is not
-    /// an integer, a bit set or a sequence of integers, or they do not fit.
-    pub(crate) fn new(statics: &[Value], key: &Key) -> Option<KeyFrame> {
-        let mut f = KeyFrame::empty();
-        f.load(statics, key).then_some(f)
-    }
-
-    /// Puts a position in an empty frame (`new` in place); false as for
-    /// `new`.
+    /// Puts a position in an empty frame; false if a static argument is
+    /// not an integer, an argument is not an integer, a bit set or a
+    /// sequence of integers, or they do not fit.
     pub(crate) fn load(&mut self, statics: &[Value], key: &Key) -> bool {
         let n_slots = statics.len() + key.tags().count();
         if key.generic.is_some() || n_slots > KERNEL_FRAME {

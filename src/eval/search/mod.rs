@@ -5,6 +5,7 @@
 mod bend;
 mod kernel;
 mod key_kernel;
+mod key_run;
 mod scan;
 
 use std::ops::Range;
@@ -98,6 +99,8 @@ struct SgSink {
     slow: Vec<i64>,
     /// Reused buffer: a kernel run's arguments computed per option.
     batch: Vec<i64>,
+    /// Reused buffers of keyed kernels' runs (`key_run.rs`).
+    run_scratch: Option<Box<key_run::RunScratch>>,
     span: Span,
     /// Positions on the search stack below the one being expanded: with
     /// `pending` they count against the state limit while options are
@@ -560,6 +563,7 @@ impl Default for SgSink {
             last: None,
             slow: Vec::new(),
             batch: Vec::new(),
+            run_scratch: None,
             span: Span::default(),
             stacked: 0,
         }

@@ -1,0 +1,347 @@
+//! The last binding of a keyed kernel's move read as strided runs
+//! (`compile::KeyRun`): the option's key is written once per run of the
+//! move, and each run (one per place of the binding in a sorted list) is
+//! placed in the memo's dense window from per-coordinate parts computed
+//! once, not from the whole key again: positions with lists (Welter's
+//! game) have several short runs each, so their setup is the cost.
+
+use super::*;
+use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
+use crate::eval::memo::{Tag, Window, MAX_COORDS};
+use crate::ir::ir::Slot;
+
+/// The options of a `KeyRun` for one setting of the outer bindings: their
+/// key with the list's coordinates left open, and the affine coefficients.
+/// Kept in the sink between runs (`RunScratch`): written in place, never
+/// moved.
+struct RunKey {
+    out: OptionKey,
+    coefs: [i64; MAX_COORDS],
+    /// The sorted list's other items, ascending.
+    rest: [i64; MAX_COORDS],
+    /// Where the list starts among the coordinates and how many other
+    /// items it has.
+    list: Option<(usize, usize)>,
+}
+
+impl RunKey {
+    /// Writes the key of `run`'s options; `None` if some code needs the
+    /// general path.
+    fn write(&mut self, run: &KeyRun, frame: &KeyFrame) -> Option<()> {
+        self.out.len = 0;
+        self.out.shape = 0;
+        self.out.n_args = 0;
+        self.list = None;
+        for arg in &run.args {
+            let start = self.out.len;
+            match arg {
+                RunArg::Fixed(a) => a.write(frame, &mut self.out)?,
+                RunArg::Affine(base, coef) => {
+                    self.out.push(base.eval(frame)?)?;
+                    self.out.end(Tag::Int)?;
+                    self.coefs[start] = *coef;
+                    continue;
+                }
+                RunArg::SortedUpdate { list, index } => {
+                    let n_rest = sorted_rest(frame, *list, index.eval(frame), &mut self.rest)?;
+                    for _ in 0..=n_rest {
+                        self.out.push(0)?;
+                    }
+                    self.out.end(Tag::List(n_rest as u32 + 1))?;
+                    self.list = Some((start, n_rest));
+                }
+            }
+            self.coefs[start..self.out.len].fill(0);
+        }
+        Some(())
+    }
+
+    /// How many runs: one per place of `k` in the list.
+    fn places(&self) -> usize {
+        self.list.map_or(1, |(_, n_rest)| n_rest + 1)
+    }
+
+    /// The part of `a..b` where `k` is item `j` of the list:
+    /// `rest[j - 1] < k <= rest[j]` (at `k == rest[j]` the list repeats
+    /// an item: the game's `where` decides, through `lookup`).
+    #[inline]
+    fn bounds(&self, j: usize, a: i64, b: i64) -> (i64, i64) {
+        let Some((_, n_rest)) = self.list else {
+            return (a, b);
+        };
+        let lo = match j {
+            0 => a,
+            _ => a.max(self.rest[j - 1].saturating_add(1)),
+        };
+        let hi = match j < n_rest {
+            true => b.min(self.rest[j].saturating_add(1)),
+            false => b,
+        };
+        (lo, hi)
+    }
+
+    /// The bases and coefficients of the options of place `j`, for the
+    /// options looked up one by one.
+    fn place(&self, j: usize) -> ([i64; MAX_COORDS], [i64; MAX_COORDS]) {
+        let (mut bases, mut coefs) = (self.out.coords, self.coefs);
+        if let Some((start, n_rest)) = self.list {
+            for p in 0..=n_rest {
+                bases[start + p] = match p.cmp(&j) {
+                    std::cmp::Ordering::Less => self.rest[p],
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => self.rest[p - 1],
+                };
+                coefs[start + p] = (p == j) as i64;
+            }
+        }
+        (bases, coefs)
+    }
+}
+
+/// Where the runs of a `RunKey` lie in one layout of the dense window,
+/// computed once for all its places: a place is then a few additions.
+struct Placement {
+    /// Index and stride of the coordinates outside the list (their sum
+    /// wraps: only the whole index lies in the window).
+    base: usize,
+    stride: isize,
+    /// Affine coordinates (coefficient not 0) outside the list, checked
+    /// per run: `(base, coef, bits)`.
+    varying: [(i64, i64, u8); MAX_COORDS],
+    n_varying: usize,
+    /// For place `j` of `k`: the index of the list's other items (`rest[q]`
+    /// is coordinate `start + q` for `q < j`, `start + q + 1` after),
+    /// `None` if one lies outside the window.
+    items: [Option<usize>; MAX_COORDS],
+}
+
+impl Placement {
+    /// False if the window has another number of coordinates or a fixed
+    /// coordinate lies outside it (every run then goes one by one).
+    fn set(&mut self, w: &Window<'_>, key: &RunKey) -> bool {
+        let n = key.out.len;
+        if w.n_coords() != n {
+            return false;
+        }
+        (self.base, self.stride, self.n_varying) = (0, 0, 0);
+        let (start, n_rest) = key.list.unwrap_or((n, 0));
+        let in_list = |c: usize| key.list.is_some() && (start..=start + n_rest).contains(&c);
+        for c in (0..n).filter(|&c| !in_list(c)) {
+            let (bits, shift) = w.place(c);
+            let (base, coef) = (key.out.coords[c], key.coefs[c]);
+            if coef == 0 {
+                if (base as u64) >> bits != 0 {
+                    return false;
+                }
+                self.base |= (base as usize) << shift;
+            } else {
+                self.varying[self.n_varying] = (base, coef, bits);
+                self.n_varying += 1;
+                self.base = self.base.wrapping_add((base as usize) << shift);
+                self.stride = self.stride.wrapping_add((coef as isize) << shift);
+            }
+        }
+        if key.list.is_some() {
+            let at = |x: i64, c: usize| {
+                let (bits, shift) = w.place(c);
+                ((x as u64) >> bits == 0).then_some((x as usize) << shift)
+            };
+            // Place 0: every item one coordinate up; each place after
+            // moves one item back down.
+            let mut index = Some(0);
+            for (q, &x) in key.rest[..n_rest].iter().enumerate() {
+                index = index.zip(at(x, start + q + 1)).map(|(i, x)| i | x);
+            }
+            self.items[0] = index;
+            for (q, &x) in key.rest[..n_rest].iter().enumerate() {
+                let up = at(x, start + q + 1);
+                index = index
+                    .zip(up.zip(at(x, start + q)))
+                    .map(|(i, (up, down))| i - up + down);
+                self.items[q + 1] = index;
+            }
+        }
+        true
+    }
+
+    /// The first index and the stride of the run `lo..hi` (not empty) at
+    /// place `j`, if every option lies in the window.
+    #[inline]
+    fn run(
+        &self,
+        w: &Window<'_>,
+        key: &RunKey,
+        j: usize,
+        lo: i64,
+        hi: i64,
+    ) -> Option<(usize, isize)> {
+        for &(base, coef, bits) in &self.varying[..self.n_varying] {
+            // `affine_fits` held over the whole range: no overflow here.
+            let (at_lo, at_hi) = (base + coef * lo, base + coef * (hi - 1));
+            if ((at_lo | at_hi) as u64) >> bits != 0 {
+                return None;
+            }
+        }
+        let mut index = self
+            .base
+            .wrapping_add(self.stride.wrapping_mul(lo as isize) as usize);
+        let mut stride = self.stride;
+        if let Some((start, _)) = key.list {
+            let (bits, shift) = w.place(start + j);
+            if ((lo | (hi - 1)) as u64) >> bits != 0 {
+                return None;
+            }
+            index |= self.items[j]? | (lo as usize) << shift;
+            stride = stride.wrapping_add(1 << shift);
+        }
+        Some((index, stride))
+    }
+}
+
+/// The sink's buffers for `key_run`, boxed: taken out and put back, not
+/// moved.
+pub(super) struct RunScratch {
+    key: RunKey,
+    placement: Placement,
+}
+
+impl Default for RunScratch {
+    fn default() -> RunScratch {
+        RunScratch {
+            key: RunKey {
+                out: OptionKey::default(),
+                coefs: [0; MAX_COORDS],
+                rest: [0; MAX_COORDS],
+                list: None,
+            },
+            placement: Placement {
+                base: 0,
+                stride: 0,
+                varying: [(0, 0, 0); MAX_COORDS],
+                n_varying: 0,
+                items: [None; MAX_COORDS],
+            },
+        }
+    }
+}
+
+impl SgSink {
+    /// Marks the options of the last binding of a move read as strided
+    /// runs: one run, or one per place of the binding among the other
+    /// items of a sorted list.
+    pub(super) fn key_run(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        run: &KeyRun,
+        frame: &KeyFrame,
+    ) -> Fallible<bool> {
+        let bounds = run
+            .lo
+            .eval(frame)
+            .zip(run.hi.eval(frame))
+            .and_then(|(a, b)| Some((a, if run.inclusive { b.checked_add(1)? } else { b })));
+        let Some((a, b)) = bounds else {
+            return Ok(false);
+        };
+        if a >= b {
+            return Ok(true);
+        }
+        let mut scratch = self.run_scratch.take().unwrap_or_default();
+        let done = self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch);
+        self.run_scratch = Some(scratch);
+        done
+    }
+
+    /// `key_run` for the options `k` in `a..b` (not empty).
+    fn key_runs(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        run: &KeyRun,
+        frame: &KeyFrame,
+        (a, b): (i64, i64),
+        scratch: &mut RunScratch,
+    ) -> Fallible<bool> {
+        let RunScratch { key, placement } = scratch;
+        if key.write(run, frame).is_none() {
+            return Ok(false);
+        }
+        let n = key.out.len;
+        // The list's coordinates are items or `k` itself: checking the
+        // others over the whole range covers every run.
+        if !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
+            return Ok(false);
+        }
+        // The placement holds for the window's layout while the memo is
+        // borrowed: looking options up one by one may lay it out anew.
+        let mut memo = None;
+        let mut placed = false;
+        for j in 0..key.places() {
+            let (lo, hi) = key.bounds(j, a, b);
+            if lo >= hi {
+                continue;
+            }
+            self.slow.clear();
+            let m = memo.get_or_insert_with(|| {
+                let m = inst.memo.borrow();
+                placed = m
+                    .window(key.out.shape)
+                    .is_some_and(|w| placement.set(&w, key));
+                m
+            });
+            let window = m.window(key.out.shape).filter(|_| placed);
+            match window.and_then(|w| Some((w.dense(), placement.run(&w, key, j, lo, hi)?))) {
+                Some((dense, (first, stride))) => self.scan_window(dense, first, stride, lo..hi),
+                None => {
+                    env.rt
+                        .check_memory((hi.abs_diff(lo) as usize).saturating_mul(8), self.span)?;
+                    self.slow.extend(lo..hi);
+                }
+            }
+            if !self.slow.is_empty() {
+                // Options without a value yet: one by one, the memo free.
+                memo = None;
+                let (bases, coefs) = key.place(j);
+                let affine = AffineRun {
+                    instance,
+                    slot: run.slot,
+                    lo,
+                    hi,
+                    shape: key.out.shape,
+                    n_args: key.out.n_args,
+                    bases: &bases[..n],
+                    coefs: &coefs[..n],
+                };
+                self.look_up_slow(env, &affine)?;
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Puts the items but the `i`-th of the list or tuple in `slot` into
+/// `rest`, ascending, and gives their number; `None` if the slot holds no
+/// list or tuple, or `i` is out of range (the general path reports it).
+fn sorted_rest(
+    frame: &KeyFrame,
+    slot: Slot,
+    i: Option<i64>,
+    rest: &mut [i64; MAX_COORDS],
+) -> Option<usize> {
+    let (seq, xs) = frame.items(slot)?;
+    let i = usize::try_from(i?).ok()?;
+    if seq == Seq::Set || i >= xs.len() {
+        return None;
+    }
+    let n = xs.len() - 1;
+    // Item by item: lists are short, and `copy_from_slice` calls `memcpy`.
+    for (q, r) in rest[..n].iter_mut().enumerate() {
+        *r = xs[q + (q >= i) as usize];
+    }
+    // Positions kept sorted (the usual case) need no sorting.
+    if !rest[..n].is_sorted() {
+        rest[..n].sort_unstable();
+    }
+    Some(n)
+}

@@ -99,16 +99,6 @@ impl Stored<'_> {
         }
     }
 
-    /// Whether this is the one-part key `header` (`[kind, counter, 1,
-    /// len]`) whose components are `part` without its item `skip`, with
-    /// the sorted `add` merged in.
-    fn equals_replaced(&self, header: &[u32; 4], part: &[u32], skip: usize, add: &[u32]) -> bool {
-        match self {
-            Stored::Bytes(b) => equals_replaced(b, header, part, skip, add),
-            Stored::Wide(w) => equals_replaced(w, header, part, skip, add),
-        }
-    }
-
     fn first(&self) -> u32 {
         match self {
             Stored::Bytes(b) => b[0] as u32,
@@ -124,30 +114,9 @@ impl Stored<'_> {
     }
 }
 
-/// `Stored::equals_replaced` on the stored numbers: one merge of `part`
-/// (without its item `skip`) and `add`, compared as it goes, without
-/// building the key.
-fn equals_replaced<T: Copy + Into<u32>>(
-    stored: &[T],
-    header: &[u32; 4],
-    part: &[u32],
-    skip: usize,
-    add: &[u32],
-) -> bool {
-    let len = header[3] as usize;
-    if stored.len() != 4 + len || len + 1 != part.len() + add.len() {
-        return false;
-    }
-    if (stored[..4].iter().zip(header)).any(|(&s, &h)| s.into() != h) {
-        return false;
-    }
-    let body = &stored[4..];
-    let mut k = 0;
-    let mut matches = |x: u32| {
-        let same = body[k].into() == x;
-        k += 1;
-        same
-    };
+/// Gives `put` the atoms of `part` without its item `skip`, with the
+/// sorted `add` merged in, in order.
+fn merge_replaced(part: &[u32], skip: usize, add: &[u32], mut put: impl FnMut(u32)) {
     // The next atom of `add` to merge; past its end a sentinel above every
     // atom (atoms are indices of interned positions: far fewer than
     // u32::MAX fit in memory).
@@ -158,22 +127,40 @@ fn equals_replaced<T: Copy + Into<u32>>(
             continue;
         }
         while next_add < p {
-            if !matches(next_add) {
-                return false;
-            }
+            put(next_add);
             next_add = adds.next().unwrap_or(u32::MAX);
         }
-        if !matches(p) {
-            return false;
-        }
+        put(p);
     }
     while next_add != u32::MAX {
-        if !matches(next_add) {
-            return false;
-        }
+        put(next_add);
         next_add = adds.next().unwrap_or(u32::MAX);
     }
-    true
+}
+
+/// The inline form (length and zero-padded bytes) of the one-part key
+/// `KeyTable::get_replaced` describes, if it is kept inline.
+fn inline_replaced(
+    header: &[u32; 4],
+    part: &[u32],
+    skip: usize,
+    add: &[u32],
+) -> Option<(u8, [u8; INLINE])> {
+    let len = 4 + header[3] as usize;
+    if len > INLINE || len + 1 != 4 + part.len() + add.len() {
+        return None;
+    }
+    let mut bytes = [0u8; INLINE];
+    let mut k = 0;
+    let mut small = true;
+    let mut put = |x: u32| {
+        bytes[k] = x as u8;
+        k += 1;
+        small &= x < IN_ARENA as u32;
+    };
+    header.iter().for_each(|&h| put(h));
+    merge_replaced(part, skip, add, put);
+    small.then_some((len as u8, bytes))
 }
 
 impl KeyTable {
@@ -185,20 +172,27 @@ impl KeyTable {
             .map(|s| s.value)
     }
 
-    /// The value stored for the one-part key `Stored::equals_replaced`
-    /// describes, whose hash is `hash`.
+    /// The value stored for the one-part key `header` (`[kind, counter, 1,
+    /// len]`) whose components are `part` without its item `skip`, with the
+    /// sorted `add` merged in; its hash is `hash`. The key is not built in
+    /// full.
     pub(crate) fn get_replaced(
         &self,
         header: &[u32; 4],
         (part, skip, add): (&[u32], usize, &[u32]),
         hash: u64,
     ) -> Option<u64> {
-        let arena = &self.arena;
-        self.slots
-            .find(hash, |s| {
-                s.key(arena).equals_replaced(header, part, skip, add)
-            })
-            .map(|s| s.value)
+        // Most keys are inline: their bytes are built once and each
+        // candidate slot costs one fixed-size compare.
+        if let Some((len, bytes)) = inline_replaced(header, part, skip, add) {
+            return (self.slots)
+                .find(hash, |s| s.len == len && s.bytes == bytes)
+                .map(|s| s.value);
+        }
+        let mut key = smallvec::SmallVec::<[u32; 64]>::new();
+        key.extend_from_slice(header);
+        merge_replaced(part, skip, add, |x| key.push(x));
+        self.get(&key, hash)
     }
 
     /// Stores `value` for `key`, replacing what was there.

@@ -91,10 +91,7 @@ impl GamePlan {
         // Positions are kept as their atoms (interning has no errors);
         // values are asked only once every position is known to be one.
         let mut parts: SmallVec<[SmallVec<[u32; 4]>; 2]> = SmallVec::new();
-        let mut key = env.keys.pop().unwrap_or_default();
-        let atoms = self.atoms(env, &mut key, &mut parts, span);
-        env.keys.push(key);
-        if !atoms? {
+        if !self.atoms(env, &mut parts, span)? {
             return Ok(None);
         }
         let kind = match &self.compound {
@@ -125,25 +122,73 @@ impl GamePlan {
     fn atoms(
         &self,
         env: &mut Env,
-        key: &mut Key,
         parts: &mut SmallVec<[SmallVec<[u32; 4]>; 2]>,
         span: Span,
     ) -> Fallible<bool> {
         for part in &self.parts {
             let mut atoms = SmallVec::new();
             for p in part {
-                let Some(instance) = write_keyed(env, p.game, &p.cached, &p.writers, key)? else {
+                let Some(atom) = p.atom(env, span)? else {
                     return Ok(false);
                 };
-                if !is_keyed_position(env, instance, key, span)? {
-                    return Ok(false);
-                }
-                let rt = &env.rt;
-                let name = || rt.instance(instance).name.clone();
-                atoms.push(rt.product.borrow_mut().intern_position(instance, name, key));
+                atoms.push(atom);
             }
             parts.push(atoms);
         }
         Ok(true)
+    }
+}
+
+impl KeyedPosition {
+    /// The position's atom; `None` if its arguments do not flatten or it
+    /// fails its `where`.
+    fn atom(&self, env: &mut Env, span: Span) -> Fallible<Option<u32>> {
+        // One integer argument, met before: the atom is remembered, with
+        // no key written, no `where` asked, no hashing.
+        let n = match &self.writers[..] {
+            [ArgWriter::Local(slot)] => match env.local(*slot) {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            },
+            [ArgWriter::Int(code)] => code(env.frame()),
+            _ => None,
+        };
+        if let Some(n) = n {
+            let instance = cached_instance(env, self.game, &self.cached);
+            if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
+                return Ok(Some(atom));
+            }
+        }
+        let mut key = env.keys.pop().unwrap_or_default();
+        let atom = self.atom_by_key(env, n, &mut key, span);
+        env.keys.push(key);
+        atom
+    }
+
+    /// `atom` by the position's key (and remembered when it has one
+    /// integer argument `n`).
+    fn atom_by_key(
+        &self,
+        env: &mut Env,
+        n: Option<i64>,
+        key: &mut Key,
+        span: Span,
+    ) -> Fallible<Option<u32>> {
+        let Some(instance) = write_keyed(env, self.game, &self.cached, &self.writers, key)? else {
+            return Ok(None);
+        };
+        if !is_keyed_position(env, instance, key, span)? {
+            return Ok(None);
+        }
+        let rt = &env.rt;
+        let name = || rt.instance(instance).name.clone();
+        let mut t = rt.product.borrow_mut();
+        let atom = t.intern_position(instance, name, key);
+        if let Some(n) = n.filter(|&n| {
+            key.coords() == [n] && key.shape() == int_shape(1) && key.generic.is_none()
+        }) {
+            t.remember_plan_atom(instance, n, atom);
+        }
+        Ok(Some(atom))
     }
 }

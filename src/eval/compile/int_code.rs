@@ -329,23 +329,34 @@ impl Compiler<'_> {
                 | BinaryOp::Gt
                 | BinaryOp::Ge => {
                     let (l, r) = (self.operand(lhs)?, self.operand(rhs)?);
-                    let op = *op;
-                    Some(Box::new(move |x| {
-                        let (a, b) = (l.eval(x)?, r.eval(x)?);
-                        Some(match op {
-                            BinaryOp::Eq => a == b,
-                            BinaryOp::Ne => a != b,
-                            BinaryOp::Lt => a < b,
-                            BinaryOp::Le => a <= b,
-                            BinaryOp::Gt => a > b,
-                            _ => a >= b,
-                        })
-                    }))
+                    // One closure per operator, so the comparison is inlined.
+                    Some(match op {
+                        BinaryOp::Eq => compare(l, r, |a, b| a == b),
+                        BinaryOp::Ne => compare(l, r, |a, b| a != b),
+                        BinaryOp::Lt => compare(l, r, |a, b| a < b),
+                        BinaryOp::Le => compare(l, r, |a, b| a <= b),
+                        BinaryOp::Gt => compare(l, r, |a, b| a > b),
+                        _ => compare(l, r, |a, b| a >= b),
+                    })
                 }
                 _ => None,
             },
             _ => None,
         }
+    }
+}
+
+/// Boolean code for `f(l, r)`, a local against a constant read without a
+/// call through an operand.
+fn compare<L: Locals + ?Sized>(
+    l: Operand<L>,
+    r: Operand<L>,
+    f: impl Fn(i64, i64) -> bool + 'static,
+) -> BoolCode<L> {
+    match (l, r) {
+        (Operand::Local(a), Operand::Const(c)) => Box::new(move |x| Some(f(x.int(a)?, c))),
+        (Operand::Local(a), Operand::Local(b)) => Box::new(move |x| Some(f(x.int(a)?, x.int(b)?))),
+        (l, r) => Box::new(move |x| Some(f(l.eval(x)?, r.eval(x)?))),
     }
 }
 

@@ -15,6 +15,7 @@ mod batch_code;
 mod calls;
 mod explain;
 mod game_plan;
+mod inline;
 mod int_code;
 mod kernel;
 mod key_kernel;
@@ -173,6 +174,17 @@ fn run_clauses(
                 };
                 if track {
                     return tracked_range(env, *slot, a, b, rest, body, *span);
+                }
+                if rest.is_empty() {
+                    // The innermost loop calls the body itself.
+                    for k in a..b {
+                        env.set_local_int(*slot, k);
+                        env.tick(*span)?;
+                        if !body(env)? {
+                            return Ok(false);
+                        }
+                    }
+                    return Ok(true);
                 }
                 for k in a..b {
                     env.set_local_int(*slot, k);
@@ -465,6 +477,21 @@ impl<'a> Compiler<'a> {
             } => {
                 let (c, t, o) = (self.expr(cond), self.expr(then), self.expr(otherwise));
                 let cspan = cond.span;
+                // A comparison of integers is decided without values; any
+                // other case (and its errors) goes the value way.
+                if let Some(fast) = self.bool_expr::<[Value]>(cond) {
+                    return Box::new(move |env| {
+                        let holds = match fast(env.frame()) {
+                            Some(b) => b,
+                            None => expect_bool(&c(env)?, cspan)?,
+                        };
+                        if holds {
+                            t(env)
+                        } else {
+                            o(env)
+                        }
+                    });
+                }
                 Box::new(move |env| {
                     if expect_bool(&c(env)?, cspan)? {
                         t(env)
@@ -472,6 +499,9 @@ impl<'a> Compiler<'a> {
                         o(env)
                     }
                 })
+            }
+            IrKind::CallFn { func, args } if self.inlined_call(*func, args).is_some() => {
+                self.expr(&self.inlined_call(*func, args).expect("checked"))
             }
             IrKind::CallFn { func, args } => {
                 let (func, args) = (*func, self.exprs(args));

@@ -281,8 +281,11 @@ fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
 type RootKey = SmallVec<[u32; 16]>;
 
 fn push_part(env: &mut Env, key: &mut RootKey, atoms: &mut [u32], span: Span) -> Fallible<()> {
-    for &a in atoms.iter() {
-        ensure_options(env, a, span)?;
+    let listed = |t: &ProductTables| atoms.iter().all(|&a| t.atoms[a as usize].options.is_some());
+    if !listed(&env.rt.product.borrow()) {
+        for &a in atoms.iter() {
+            ensure_options(env, a, span)?;
+        }
     }
     let t = env.rt.product.borrow();
     let start = key.len();
@@ -327,7 +330,21 @@ pub fn sg_of_atoms(
 }
 
 /// The normal-play value of a sum of atoms: the xor of theirs.
-pub fn sg_of_sum(env: &mut Env, atoms: impl Iterator<Item = u32>, span: Span) -> Fallible<u64> {
+pub fn sg_of_sum(
+    env: &mut Env,
+    atoms: impl Iterator<Item = u32> + Clone,
+    span: Span,
+) -> Fallible<u64> {
+    // Values already known: one borrow for them all.
+    let known = {
+        let t = env.rt.product.borrow();
+        atoms
+            .clone()
+            .try_fold(0, |x, a| t.atoms[a as usize].sg.map(|v| x ^ v))
+    };
+    if let Some(x) = known {
+        return Ok(x);
+    }
     let mut x = 0;
     for a in atoms {
         x ^= atom_sg(env, a, span)?;
@@ -339,10 +356,12 @@ fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {
     if let Some(v) = plain_value(env, key, span)? {
         return Ok(v);
     }
-    let hash = key_hash(key);
+    let mut hash = None;
     {
         let t = env.rt.product.borrow();
-        match t.memo.get(key, hash, ON_PATH) {
+        // A dense key needs no hash to be found.
+        let hashed = || *hash.insert(key_hash(key));
+        match t.memo.get_lazy(key, hashed, ON_PATH) {
             // Asked again while an outer search values it.
             Some(ON_PATH) => return Err(loop_diag(vec![t.to_game(key).to_string()], span)),
             Some(v) => return Ok(v),
@@ -351,6 +370,7 @@ fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {
     }
     // A table of queries would otherwise allocate the buffers for each.
     let mut search = env.rt.product.borrow_mut().spare.take().unwrap_or_default();
+    let hash = hash.unwrap_or_else(|| key_hash(key));
     let result = search.run(env, key, hash, span);
     if result.is_err() {
         search.forget_path(env);
@@ -367,7 +387,7 @@ fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> 
         return Ok(None);
     }
     let mut x = 0;
-    for r in parts_of(key).collect::<Vec<_>>() {
+    for r in parts_of(key) {
         for &a in &key[r] {
             x ^= atom_sg(env, a, span)?;
         }
@@ -536,33 +556,43 @@ impl Search {
                 *at += 1;
                 continue;
             }
-            let (add, term) = (&opts.options[*next], opts.terms[*next]);
-            *next += 1;
-            let hash = frame.hash.wrapping_sub(atom_term(0, a)).wrapping_add(term);
-            let value = env.rt.product.borrow().memo.get_replaced(
-                [code, counter],
-                part,
-                *at,
-                add,
-                hash,
-                ON_PATH,
-            );
-            let build = |child: &mut Vec<u32>| {
-                child.clear();
-                let len = (part.len() - 1 + add.len()) as u32;
-                child.extend_from_slice(&[code, counter, 1, len]);
-                merge_without(part, *at, add, child);
+            // The options of this component already valued go to the
+            // frame's values in one loop, with the memo borrowed once.
+            let base = frame.hash.wrapping_sub(atom_term(0, a));
+            let t = env.rt.product.borrow();
+            let fast = t.memo.replacing([code, counter], part, *at);
+            let missing = loop {
+                let Some(add) = opts.options.get(*next) else {
+                    break None;
+                };
+                // The option's hash, needed only past the dense tables.
+                let term = opts.terms[*next];
+                let hash = || base.wrapping_add(term);
+                *next += 1;
+                let value = match fast.as_ref().and_then(|f| f.get(add, ON_PATH)) {
+                    Some(v) => v,
+                    None => t
+                        .memo
+                        .get_replaced([code, counter], part, *at, add, hash(), ON_PATH),
+                };
+                match value {
+                    Some(ON_PATH) => break Some((add, hash(), true)),
+                    Some(v) => self.values.push(v),
+                    None => break Some((add, hash(), false)),
+                }
             };
-            return match value {
-                Some(ON_PATH) => {
-                    build(&mut self.child);
-                    Err(self.loop_error(env, &self.child, span))
-                }
-                Some(v) => Ok(Step::Value(v)),
-                None => {
-                    build(&mut self.child);
-                    Ok(Step::Descend(hash))
-                }
+            drop(t);
+            let Some((add, hash, on_path)) = missing else {
+                continue;
+            };
+            self.child.clear();
+            let len = (part.len() - 1 + add.len()) as u32;
+            self.child.extend_from_slice(&[code, counter, 1, len]);
+            merge_without(part, *at, add, &mut self.child);
+            return if on_path {
+                Err(self.loop_error(env, &self.child, span))
+            } else {
+                Ok(Step::Descend(hash))
             };
         }
     }

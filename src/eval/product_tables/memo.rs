@@ -21,13 +21,21 @@ const IN_HASH: u32 = u32::MAX;
 
 #[derive(Default)]
 pub(crate) struct ProductMemo {
-    /// By `[kind, counter, components]`: a few tables, found by a scan.
-    dense: Vec<([u32; 3], Vec<u32>)>,
+    /// By `TableId`: a few tables, found by a scan.
+    dense: Vec<(TableId, Vec<u32>)>,
     hashed: KeyTable,
 }
 
+/// A dense table's kind and pass counter (one number), and its number of
+/// components.
+type TableId = (u64, u32);
+
+fn table_id(code: u32, counter: u32, len: usize) -> TableId {
+    ((code as u64) << 32 | counter as u64, len as u32)
+}
+
 /// Where a key lives: its dense table and rank, or the hash table.
-fn place(key: &[u32]) -> Option<([u32; 3], usize)> {
+fn place(key: &[u32]) -> Option<(TableId, usize)> {
     // [kind, counter, n_parts, len, atoms...]
     let (&[code, counter, 1, len], atoms) = key.split_first_chunk::<4>()? else {
         return None;
@@ -35,29 +43,59 @@ fn place(key: &[u32]) -> Option<([u32; 3], usize)> {
     if atoms.len() > DENSE_LEN || atoms.len() != len as usize {
         return None;
     }
+    Some((table_id(code, counter, atoms.len()), rank(atoms)?))
+}
+
+/// The rank of sorted components in their dense table; `None` past the
+/// cap (the key is then hashed).
+#[inline]
+fn rank(atoms: &[u32]) -> Option<usize> {
     // Sorted a_1 <= a_2 <= ... map to the strictly increasing b_i = a_i + i;
     // the rank is the sum of C(b_i, i + 1) (the colex rank of a multiset),
     // so every multiset of components below n ranks below C(n + k - 1, k):
     // a table only grows as components are interned.
-    let mut rank = 0u64;
-    for (i, &a) in atoms.iter().enumerate() {
-        let b = a as u64 + i as u64;
-        // C(b, i + 1) (divisions by constants); past the cap the key is
-        // hashed.
-        let pairs = || Some(b.checked_mul(b - 1)? / 2);
-        let c = match i {
-            0 => b,
-            1 => pairs()?,
-            2 => pairs()?.checked_mul(b - 2)? / 3,
-            _ => (pairs()?.checked_mul(b - 2)? / 3).checked_mul(b - 3)? / 4,
-        };
-        rank += c;
-        if rank >= DENSE_CAP {
-            return None;
-        }
-    }
-    Some(([code, counter, len], rank as usize))
+    let rank: u64 = atoms.iter().enumerate().map(|(i, &a)| term(i, a)).sum();
+    (rank < DENSE_CAP).then_some(rank as usize)
 }
+
+/// The rank term `C(a + i, i + 1)` of the component `a` at sorted place
+/// `i`, from tables that end where the binomials pass the cap (a term past
+/// them counts as the cap: the key ranks past it).
+#[inline]
+fn term(i: usize, a: u32) -> u64 {
+    let b = a as usize + i;
+    let t = match i {
+        0 => return b as u64,
+        1 => C2.get(b),
+        2 => C3.get(b),
+        3 => C4.get(b),
+        _ => None,
+    };
+    t.map_or(DENSE_CAP, |&c| c as u64)
+}
+
+/// `C(b, k)` for `b` in `0..N`; `N` is past the first `b` whose
+/// `C(b, k)` reaches `DENSE_CAP`, so a larger `b` ranks past the cap.
+const fn binomials<const N: usize>(k: u64) -> [u32; N] {
+    let mut t = [0u32; N];
+    let mut b = 0;
+    while b < N {
+        let mut c: u64 = 1;
+        let mut i = 0;
+        while i < k {
+            // C(b, i + 1) = C(b, i) * (b - i) / (i + 1), exact at each step.
+            c = c * (b as u64).saturating_sub(i) / (i + 1);
+            i += 1;
+        }
+        t[b] = c as u32;
+        b += 1;
+    }
+    t
+}
+
+static C2: [u32; 5800] = binomials(2);
+static C3: [u32; 520] = binomials(3);
+static C4: [u32; 150] = binomials(4);
 
 impl ProductMemo {
     /// The stored value, `Some(on_path)` for a position on the search
@@ -66,19 +104,91 @@ impl ProductMemo {
         let Some((table, rank)) = place(key) else {
             return self.hashed.get(key, hash);
         };
+        self.get_dense(table, rank, on_path, || self.hashed.get(key, hash))
+    }
+
+    /// `get`, with the hash computed by `hash` only for a key that is
+    /// not dense.
+    pub(crate) fn get_lazy(
+        &self,
+        key: &[u32],
+        hash: impl FnOnce() -> u64,
+        on_path: u64,
+    ) -> Option<u64> {
+        let Some((table, rank)) = place(key) else {
+            return self.hashed.get(key, hash());
+        };
+        self.get_dense(table, rank, on_path, || self.hashed.get(key, hash()))
+    }
+
+    /// The entry at `rank` of the dense table `table`; `in_hash` asks the
+    /// hash table for a value too large for it.
+    #[inline]
+    fn get_dense(
+        &self,
+        table: TableId,
+        rank: usize,
+        on_path: u64,
+        in_hash: impl FnOnce() -> Option<u64>,
+    ) -> Option<u64> {
         let t = self.dense.iter().find(|(id, _)| *id == table);
         match t.and_then(|(_, t)| t.get(rank)) {
             None | Some(&UNKNOWN) => None,
             Some(&ON_PATH_CODE) => Some(on_path),
-            Some(&IN_HASH) => self.hashed.get(key, hash),
+            Some(&IN_HASH) => in_hash(),
             Some(&code) => Some(code as u64 - 2),
         }
     }
 
+    /// The dense table `table`, if it has been made.
+    #[inline]
+    fn table(&self, table: TableId) -> Option<&[u32]> {
+        let t = self.dense.iter().find(|(id, _)| *id == table);
+        t.map(|(_, t)| &t[..])
+    }
+
+    /// The options that replace the item `skip` of the one-part key
+    /// `[code, counter, 1, part.len()]` by at most one component, read
+    /// from the dense tables by rank arithmetic (`Replacing`); `None` when
+    /// the keys are too long for them.
+    pub(crate) fn replacing(
+        &self,
+        [code, counter]: [u32; 2],
+        part: &[u32],
+        skip: usize,
+    ) -> Option<Replacing<'_>> {
+        let n = part.len() - 1;
+        if n >= DENSE_LEN {
+            return None;
+        }
+        let mut r = Replacing {
+            rest: [0; DENSE_LEN],
+            n,
+            before: [0; DENSE_LEN + 1],
+            after: [0; DENSE_LEN + 1],
+            fewer: self.table(table_id(code, counter, n)),
+            same: self.table(table_id(code, counter, n + 1)),
+        };
+        for (i, &a) in part.iter().enumerate() {
+            if i != skip {
+                let j = i - (i > skip) as usize;
+                r.rest[j] = a;
+            }
+        }
+        for i in 0..n {
+            r.before[i + 1] = r.before[i] + term(i, r.rest[i]);
+        }
+        for i in (0..n).rev() {
+            r.after[i] = r.after[i + 1] + term(i + 1, r.rest[i]);
+        }
+        Some(r)
+    }
+
     /// `get` of the one-part key `[code, counter, 1, len]` whose
     /// components are `part` without its item `skip`, with the sorted `add`
-    /// merged in; `hash` is its hash. Keys for the hash table are not
-    /// built.
+    /// merged in; `hash` is its hash. The key is not built (but for a
+    /// value too large for a dense table).
+    #[inline]
     pub(crate) fn get_replaced(
         &self,
         [code, counter]: [u32; 2],
@@ -93,23 +203,30 @@ impl ProductMemo {
         if len > DENSE_LEN {
             return self.hashed.get_replaced(&header, (part, skip, add), hash);
         }
-        let mut key = smallvec::SmallVec::<[u32; 4 + DENSE_LEN]>::new();
-        key.extend_from_slice(&header);
-        let mut rest = part
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != skip)
-            .map(|(_, &a)| a)
-            .peekable();
-        let mut add = add.iter().copied().peekable();
-        while let Some(&a) = rest.peek() {
-            match add.peek() {
-                Some(&b) if b < a => key.push(add.next().expect("peeked")),
-                _ => key.push(rest.next().expect("peeked")),
+        // The components, merged on the stack (equal ones: `part`'s first).
+        let mut atoms = [0u32; DENSE_LEN];
+        let (mut n, mut j) = (0, 0);
+        for (i, &a) in part.iter().enumerate() {
+            if i == skip {
+                continue;
             }
+            while j < add.len() && add[j] < a {
+                atoms[n] = add[j];
+                (n, j) = (n + 1, j + 1);
+            }
+            atoms[n] = a;
+            n += 1;
         }
-        key.extend(add);
-        self.get(&key, hash, on_path)
+        for &b in &add[j..] {
+            atoms[n] = b;
+            n += 1;
+        }
+        let atoms = &atoms[..len];
+        let in_hash = || self.hashed.get_replaced(&header, (part, skip, add), hash);
+        match rank(atoms) {
+            Some(rank) => self.get_dense(table_id(code, counter, len), rank, on_path, in_hash),
+            None => in_hash(),
+        }
     }
 
     /// Stores `v` (or `on_path` itself, to mark the position on the path).
@@ -151,8 +268,8 @@ impl ProductMemo {
 
     /// Every stored value (not on the path) with the kind of its key.
     pub(crate) fn for_each_value(&self, mut f: impl FnMut(u32, u64)) {
-        for ([kind, _, _], t) in &self.dense {
-            let kind = *kind;
+        for ((kind, _), t) in &self.dense {
+            let kind = (*kind >> 32) as u32;
             for &code in t {
                 if code != UNKNOWN && code != ON_PATH_CODE && code != IN_HASH {
                     f(kind, code as u64 - 2);
@@ -160,6 +277,49 @@ impl ProductMemo {
             }
         }
         self.hashed.for_each(f);
+    }
+}
+
+/// The other components of a one-part key, fixed while the options of
+/// one component are read: the option that puts `x` at sorted place `p`
+/// ranks at `before[p] + term(p, x) + after[p]`, one that drops the
+/// component at `before[n]`. No key is merged, no rank summed per option.
+pub(crate) struct Replacing<'m> {
+    rest: [u32; DENSE_LEN],
+    n: usize,
+    /// `before[p]`: the terms of `rest[..p]` in place; `after[p]`: those of
+    /// `rest[p..]` one place further.
+    before: [u64; DENSE_LEN + 1],
+    after: [u64; DENSE_LEN + 1],
+    /// The tables of `n` and `n + 1` components, if made.
+    fewer: Option<&'m [u32]>,
+    same: Option<&'m [u32]>,
+}
+
+impl Replacing<'_> {
+    /// The memo's answer for the option adding the sorted `add`, as
+    /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell
+    /// (more than one component added, a key past the cap, a value kept in
+    /// the hash table): the caller asks `get_replaced`.
+    #[inline]
+    pub(crate) fn get(&self, add: &[u32], on_path: u64) -> Option<Option<u64>> {
+        let (rank, table) = match add {
+            [] => (self.before[self.n], self.fewer),
+            &[x] => {
+                let p = self.rest[..self.n].iter().filter(|&&a| a < x).count();
+                (self.before[p] + term(p, x) + self.after[p], self.same)
+            }
+            _ => return None,
+        };
+        if rank >= DENSE_CAP {
+            return None;
+        }
+        Some(match table.and_then(|t| t.get(rank as usize)) {
+            None | Some(&UNKNOWN) => None,
+            Some(&ON_PATH_CODE) => Some(on_path),
+            Some(&IN_HASH) => return None,
+            Some(&code) => Some(code as u64 - 2),
+        })
     }
 }
 
@@ -189,6 +349,75 @@ mod tests {
             ranks.sort_unstable();
             let expected: Vec<usize> = (0..ranks.len()).collect();
             assert_eq!(ranks, expected, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn replacing_reads_what_get_replaced_reads() {
+        // Every sorted multiset of up to 4 components below 9 (and a few
+        // large ones, hashed), some valued, some on the path, one with a
+        // value too large for a dense table.
+        let on_path = u64::MAX;
+        let mut memo = ProductMemo::default();
+        let mut parts: Vec<Vec<u32>> = vec![vec![3, 70_000], vec![1, 2, 3_000_000]];
+        for k in 0..=4usize {
+            let mut atoms = vec![0u32; k];
+            loop {
+                parts.push(atoms.clone());
+                let Some(i) = (0..k).rev().find(|&i| atoms[i] < 8) else {
+                    break;
+                };
+                let v = atoms[i] + 1;
+                atoms[i..].iter_mut().for_each(|a| *a = v);
+            }
+        }
+        let key = |p: &[u32]| {
+            let mut key = vec![0, 1, 1, p.len() as u32];
+            key.extend(p);
+            key
+        };
+        for (i, p) in parts.iter().enumerate() {
+            let k = key(p);
+            let v = match i % 5 {
+                0 => continue,
+                1 => on_path,
+                2 if i % 7 == 0 => u64::from(u32::MAX) + 5,
+                _ => i as u64,
+            };
+            memo.insert(&k, key_hash(&k), v, on_path);
+        }
+        let adds: [&[u32]; 6] = [&[], &[0], &[4], &[8], &[2, 5], &[9]];
+        let mut fast = 0;
+        for p in parts.iter().filter(|p| !p.is_empty()) {
+            for skip in 0..p.len() {
+                let r = memo.replacing([0, 1], p, skip);
+                for add in adds {
+                    let mut k: Vec<u32> = p.clone();
+                    k.remove(skip);
+                    k.extend(add);
+                    k.sort_unstable();
+                    let k = key(&k);
+                    let hash = key_hash(&k);
+                    let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
+                    assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
+                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, on_path)) {
+                        assert_eq!(v, general, "{p:?} {skip} {add:?}");
+                        fast += 1;
+                    }
+                }
+            }
+        }
+        assert!(fast > 1000, "{fast}");
+    }
+
+    #[test]
+    fn binomial_tables_end_past_the_cap() {
+        let c = |b: u64, k: u64| (0..k).fold(1u64, |c, i| c * (b - i) / (i + 1));
+        for (t, k) in [(&C2[..], 2), (&C3[..], 3), (&C4[..], 4)] {
+            for (b, &x) in t.iter().enumerate() {
+                assert_eq!(x as u64, if (b as u64) < k { 0 } else { c(b as u64, k) });
+            }
+            assert!(c(t.len() as u64, k) >= DENSE_CAP, "k = {k}");
         }
     }
 

@@ -13,7 +13,7 @@ mod table;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::value::Game;
+use super::value::{Game, InstanceId};
 pub(crate) use memo::ProductMemo;
 pub(crate) use table::{atom_term, key_hash};
 
@@ -26,6 +26,10 @@ pub struct ProductTables {
     /// finds its components' atoms without building them as games.
     pub(crate) position_ids: FxHashMap<PositionKey, u32>,
     pub(crate) atoms: Vec<Atom>,
+    /// `plan_atoms[instance][n]`: 1 + the atom of the position `(n)` of
+    /// that instance, once a compiled query has checked it is a position
+    /// (`plan_atom`); 0 unknown.
+    plan_atoms: Vec<Vec<u32>>,
     pub(crate) edges: Vec<Rc<Vec<Vec<usize>>>>,
     pub(crate) memo: ProductMemo,
     /// The buffers of the last search, for the next.
@@ -47,6 +51,39 @@ pub(crate) struct Atom {
 pub(crate) struct Canonical {
     pub(crate) options: Box<[Box<[u32]>]>,
     pub(crate) terms: Box<[u64]>,
+}
+
+/// Integer arguments `plan_atoms` holds (4 bytes each per instance).
+const PLAN_ATOMS_CAP: i64 = 1 << 20;
+
+impl ProductTables {
+    /// The atom of the position `(n)` (one integer argument) of `instance`,
+    /// if a compiled query remembered it.
+    #[inline]
+    pub(crate) fn plan_atom(&self, instance: InstanceId, n: i64) -> Option<u32> {
+        let by_n = self.plan_atoms.get(instance.0 as usize)?;
+        match by_n.get(usize::try_from(n).ok()?) {
+            Some(&a) if a > 0 => Some(a - 1),
+            _ => None,
+        }
+    }
+
+    /// Remembers that the position `(n)` of `instance` is one and is the
+    /// atom `atom`.
+    pub(crate) fn remember_plan_atom(&mut self, instance: InstanceId, n: i64, atom: u32) {
+        if !(0..PLAN_ATOMS_CAP).contains(&n) {
+            return;
+        }
+        let i = instance.0 as usize;
+        if self.plan_atoms.len() <= i {
+            self.plan_atoms.resize_with(i + 1, Vec::new);
+        }
+        let by_n = &mut self.plan_atoms[i];
+        if by_n.len() <= n as usize {
+            by_n.resize((n as usize + 1).next_power_of_two(), 0);
+        }
+        by_n[n as usize] = atom + 1;
+    }
 }
 
 /// `[instance, shape, n_args, coords...]` of a position with a flat key.

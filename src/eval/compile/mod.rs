@@ -872,27 +872,16 @@ impl<'a> Compiler<'a> {
             }),
             Builtin::Histogram => Box::new(move |env| {
                 let mut h: Vec<i64> = Vec::new();
+                // Small enough to inline into a sweep's loop: a value
+                // already counted is added to in place, the rest out of line.
                 swept.for_each(env, &mut |_, v| {
-                    // Integers by value: nothing to drop on the usual path.
-                    let v = match v {
-                        Value::Int(n) if (0..1 << 24).contains(&n) => {
-                            if h.len() <= n as usize {
-                                h.resize(n as usize + 1, 0);
-                            }
-                            h[n as usize] += 1;
+                    if let Value::Int(n) = v {
+                        if let Some(c) = usize::try_from(n).ok().and_then(|i| h.get_mut(i)) {
+                            *c += 1;
                             return Ok(true);
                         }
-                        v => v,
-                    };
-                    let n = expect_int(&v, body_span)?;
-                    if !(0..1 << 24).contains(&n) {
-                        return builtins::histogram(&[v], body_span).map(|_| true);
                     }
-                    if h.len() <= n as usize {
-                        h.resize(n as usize + 1, 0);
-                    }
-                    h[n as usize] += 1;
-                    Ok(true)
+                    histogram_other(&mut h, v, body_span)
                 })?;
                 Ok(Value::list(h.into_iter().map(Value::Int).collect()))
             }),
@@ -905,6 +894,22 @@ impl<'a> Compiler<'a> {
             }
         }
     }
+}
+
+/// A histogram's element that is not a count already held: counted if it
+/// is an integer in range (growing the counts), else the built-in's error.
+#[cold]
+#[inline(never)]
+fn histogram_other(h: &mut Vec<i64>, v: Value, span: Span) -> Fallible<bool> {
+    let n = expect_int(&v, span)?;
+    if !(0..1 << 24).contains(&n) {
+        return builtins::histogram(&[v], span).map(|_| true);
+    }
+    if h.len() <= n as usize {
+        h.resize(n as usize + 1, 0);
+    }
+    h[n as usize] += 1;
+    Ok(true)
 }
 
 /// The value a binding clause bound, as a table header shows it.

@@ -8,8 +8,9 @@
 //! fail or differ between two reads, so evaluating them where the body
 //! reads them is the same as evaluating them once up front), of functions
 //! whose body calls no user function (no recursion, no code growth), and
-//! reads nothing but its parameters, in the forms listed in `put_args`.
+//! reads nothing but its parameters, in the forms `map_locals` rebuilds, without indexing.
 
+use super::int_code::substitute;
 use super::*;
 
 impl Compiler<'_> {
@@ -21,55 +22,26 @@ impl Compiler<'_> {
             return None;
         }
         let f = self.fn_ir.get(func as usize)?.as_ref()?;
-        put_args(&f.body, args)
+        let body = substitute(&f.body, args)?;
+        (!calls_or_indexes(&body)).then_some(body)
     }
 }
 
-/// `e` with each parameter `s` replaced by `args[s]`; `None` for a form
-/// not listed (a call of a user function, a comprehension, ...) or a local
-/// that is not a parameter.
-fn put_args(e: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
-    let go = |x: &IrExpr| put_args(x, args).map(Box::new);
-    let all =
-        |xs: &[IrExpr]| -> Option<Vec<IrExpr>> { xs.iter().map(|x| put_args(x, args)).collect() };
-    let kind = match &e.kind {
-        IrKind::Local(s) => return args.get(*s as usize).cloned(),
-        IrKind::Const(_) | IrKind::Global(_) => e.kind.clone(),
-        IrKind::Unary(op, x) => IrKind::Unary(*op, go(x)?),
-        IrKind::Binary {
-            op,
-            op_span,
-            lhs,
-            rhs,
-        } => IrKind::Binary {
-            op: *op,
-            op_span: *op_span,
-            lhs: go(lhs)?,
-            rhs: go(rhs)?,
-        },
+/// Whether `e`, a form `map_locals` rebuilds, calls a user function or
+/// indexes.
+fn calls_or_indexes(e: &IrExpr) -> bool {
+    let any = |xs: &[IrExpr]| xs.iter().any(calls_or_indexes);
+    match &e.kind {
+        IrKind::CallFn { .. } | IrKind::Index { .. } => true,
+        IrKind::Unary(_, x) => calls_or_indexes(x),
+        IrKind::Binary { lhs, rhs, .. } => calls_or_indexes(lhs) || calls_or_indexes(rhs),
         IrKind::If {
             cond,
             then,
             otherwise,
-        } => IrKind::If {
-            cond: go(cond)?,
-            then: go(then)?,
-            otherwise: go(otherwise)?,
-        },
-        IrKind::CallBuiltin { builtin, args: xs } => IrKind::CallBuiltin {
-            builtin: *builtin,
-            args: all(xs)?,
-        },
-        IrKind::Position {
-            game,
-            statics,
-            args: xs,
-        } => IrKind::Position {
-            game: *game,
-            statics: all(statics)?,
-            args: all(xs)?,
-        },
-        _ => return None,
-    };
-    Some(IrExpr { kind, span: e.span })
+        } => [cond, then, otherwise].iter().any(|x| calls_or_indexes(x)),
+        IrKind::CallBuiltin { args, .. } => any(args),
+        IrKind::Position { statics, args, .. } => any(statics) || any(args),
+        _ => false,
+    }
 }

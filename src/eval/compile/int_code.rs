@@ -402,8 +402,8 @@ pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
 }
 
 /// `e` with each local `s` replaced by `local(s)`, for the forms integer
-/// code reads (arithmetic, calls, positions, indexing); `None` for any other
-/// form or when `local` gives `None`.
+/// code and in-place calls read (arithmetic, `if`, calls, positions,
+/// indexing); `None` for any other form or when `local` gives `None`.
 pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> Option<IrExpr> {
     let go = |x: &IrExpr| map_locals(x, local);
     let all = |xs: &[IrExpr]| xs.iter().map(go).collect::<Option<Vec<_>>>();
@@ -421,6 +421,15 @@ pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> 
             op_span: *op_span,
             lhs: Box::new(go(lhs)?),
             rhs: Box::new(go(rhs)?),
+        },
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => IrKind::If {
+            cond: Box::new(go(cond)?),
+            then: Box::new(go(then)?),
+            otherwise: Box::new(go(otherwise)?),
         },
         IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
             builtin: *builtin,

@@ -500,10 +500,10 @@ impl<'a> Compiler<'a> {
                     }
                 })
             }
-            IrKind::CallFn { func, args } if self.inlined_call(*func, args).is_some() => {
-                self.expr(&self.inlined_call(*func, args).expect("checked"))
-            }
             IrKind::CallFn { func, args } => {
+                if let Some(body) = self.inlined_call(*func, args) {
+                    return self.expr(&body);
+                }
                 let (func, args) = (*func, self.exprs(args));
                 Box::new(move |env| {
                     let vals = eval_small(env, &args)?;

@@ -19,7 +19,8 @@ use smallvec::SmallVec;
 use super::compile::Env;
 use super::memo::Key;
 use super::product_tables::{
-    atom_term, key_hash, Atom, Canonical, Frame, PositionKey, ProductTables, Search, Walk,
+    atom_term, key_hash, merge_without, Atom, Canonical, Frame, PositionKey, ProductTables, Search,
+    Walk,
 };
 use super::query::game_options;
 use super::search::{loop_diag, sg_of_game};
@@ -588,7 +589,8 @@ impl Search {
             self.child.clear();
             let len = (part.len() - 1 + add.len()) as u32;
             self.child.extend_from_slice(&[code, counter, 1, len]);
-            merge_without(part, *at, add, &mut self.child);
+            let child = &mut self.child;
+            merge_without(part, *at, add, |x| child.push(x));
             return if on_path {
                 Err(self.loop_error(env, &self.child, span))
             } else {
@@ -761,7 +763,8 @@ impl Search {
             let options = canonical_options(env, a, span)?;
             for o in options.options.iter() {
                 self.part.clear();
-                merge_without(part, i, o, &mut self.part);
+                let moved = &mut self.part;
+                merge_without(part, i, o, |x| moved.push(x));
                 out.push(self.part.clone());
             }
         }
@@ -784,56 +787,5 @@ impl Search {
                 .collect(),
             span,
         )
-    }
-}
-
-/// `part` without its item `skip`, merged with the sorted `add`: the
-/// runs of `part` between the few added items are copied whole.
-fn merge_without(part: &[u32], skip: usize, add: &[u32], out: &mut Vec<u32>) {
-    out.reserve(part.len() + add.len());
-    let copy = |out: &mut Vec<u32>, run: Range<usize>| {
-        if run.contains(&skip) {
-            out.extend_from_slice(&part[run.start..skip]);
-            out.extend_from_slice(&part[skip + 1..run.end]);
-        } else {
-            out.extend_from_slice(&part[run]);
-        }
-    };
-    let mut from = 0;
-    for &x in add {
-        // Equal items of `part` go first, as a merge would put them.
-        let at = from + part[from..].partition_point(|&p| p <= x);
-        copy(out, from..at);
-        out.push(x);
-        from = at;
-    }
-    copy(out, from..part.len());
-}
-
-#[cfg(test)]
-mod tests {
-    use super::merge_without;
-
-    #[test]
-    fn merging_keeps_order_and_drops_the_moved_component() {
-        let mut out = Vec::new();
-        merge_without(&[1, 3, 3, 7], 1, &[2, 3, 9], &mut out);
-        assert_eq!(out, [1, 2, 3, 3, 7, 9]);
-        out.clear();
-        merge_without(&[4], 0, &[], &mut out);
-        assert!(out.is_empty());
-        // Against sorting, on every item skipped and additions anywhere.
-        let part = [0, 2, 2, 5, 8, 8, 8, 11];
-        for skip in 0..part.len() {
-            for add in [vec![], vec![0], vec![2, 8], vec![1, 12], vec![8, 8, 8]] {
-                out.clear();
-                merge_without(&part, skip, &add, &mut out);
-                let mut expected: Vec<u32> = part.to_vec();
-                expected.remove(skip);
-                expected.extend(&add);
-                expected.sort_unstable();
-                assert_eq!(out, expected, "skip {skip}, add {add:?}");
-            }
-        }
     }
 }

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
 pub(crate) use memo::ProductMemo;
-pub(crate) use table::{atom_term, key_hash};
+pub(crate) use table::{atom_term, key_hash, merge_without};
 
 /// The interned atoms and the memo of compound positions, kept for the
 /// whole session (cleared with the other memo tables).

@@ -114,9 +114,10 @@ impl Stored<'_> {
     }
 }
 
-/// Gives `put` the atoms of `part` without its item `skip`, with the
-/// sorted `add` merged in, in order.
-fn merge_replaced(part: &[u32], skip: usize, add: &[u32], mut put: impl FnMut(u32)) {
+/// Gives `put` the items of `part` without its item `skip`, merged with
+/// the sorted `add`, in order: one walk, for the probes of the search's
+/// hot loop and for the keys it builds.
+pub(crate) fn merge_without(part: &[u32], skip: usize, add: &[u32], mut put: impl FnMut(u32)) {
     // The next atom of `add` to merge; past its end a sentinel above every
     // atom (atoms are indices of interned positions: far fewer than
     // u32::MAX fit in memory).
@@ -159,7 +160,7 @@ fn inline_replaced(
         small &= x < IN_ARENA as u32;
     };
     header.iter().for_each(|&h| put(h));
-    merge_replaced(part, skip, add, put);
+    merge_without(part, skip, add, put);
     small.then_some((len as u8, bytes))
 }
 
@@ -191,7 +192,7 @@ impl KeyTable {
         }
         let mut key = smallvec::SmallVec::<[u32; 64]>::new();
         key.extend_from_slice(header);
-        merge_replaced(part, skip, add, |x| key.push(x));
+        merge_without(part, skip, add, |x| key.push(x));
         self.get(&key, hash)
     }
 
@@ -352,5 +353,28 @@ mod tests {
             n += 1;
         });
         assert_eq!(n, 4998);
+    }
+
+    #[test]
+    fn merging_keeps_order_and_drops_the_moved_component() {
+        let mut out = Vec::new();
+        merge_without(&[1, 3, 3, 7], 1, &[2, 3, 9], |x| out.push(x));
+        assert_eq!(out, [1, 2, 3, 3, 7, 9]);
+        out.clear();
+        merge_without(&[4], 0, &[], |x| out.push(x));
+        assert!(out.is_empty());
+        // Against sorting, on every item skipped and additions anywhere.
+        let part = [0, 2, 2, 5, 8, 8, 8, 11];
+        for skip in 0..part.len() {
+            for add in [vec![], vec![0], vec![2, 8], vec![1, 12], vec![8, 8, 8]] {
+                out.clear();
+                merge_without(&part, skip, &add, |x| out.push(x));
+                let mut expected: Vec<u32> = part.to_vec();
+                expected.remove(skip);
+                expected.extend(&add);
+                expected.sort_unstable();
+                assert_eq!(out, expected, "skip {skip}, add {add:?}");
+            }
+        }
     }
 }

@@ -83,11 +83,7 @@ impl SgSink {
             bends,
             varies,
         } = m;
-        let bounds = lo
-            .eval(ints)
-            .zip(hi.eval(ints))
-            .and_then(|(a, b)| Some((a, if *inclusive { b.checked_add(1)? } else { b })));
-        let Some((a, b)) = bounds else {
+        let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive) else {
             return Ok(false);
         };
         if a >= b {
@@ -383,11 +379,7 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
-        let bounds =
-            m.lo.eval(ints)
-                .zip(m.hi.eval(ints))
-                .and_then(|(a, b)| Some((a, if m.inclusive { b.checked_add(1)? } else { b })));
-        let Some((a, b)) = bounds else {
+        let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive) else {
             return Ok(false);
         };
         if a >= b {

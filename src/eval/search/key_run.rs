@@ -236,12 +236,7 @@ impl SgSink {
         run: &KeyRun,
         frame: &KeyFrame,
     ) -> Fallible<bool> {
-        let bounds = run
-            .lo
-            .eval(frame)
-            .zip(run.hi.eval(frame))
-            .and_then(|(a, b)| Some((a, if run.inclusive { b.checked_add(1)? } else { b })));
-        let Some((a, b)) = bounds else {
+        let Some((a, b)) = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive) else {
             return Ok(false);
         };
         if a >= b {

@@ -546,6 +546,14 @@ fn value_directly(
     Ok(Some(v))
 }
 
+/// The half-open range of a run's binding from its evaluated bounds
+/// (`lo..hi`, or `lo..=hi` when `inclusive`); `None` if a bound's code
+/// failed or the end overflows.
+fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Option<(i64, i64)> {
+    let (a, b) = lo.zip(hi)?;
+    Some((a, if inclusive { b.checked_add(1)? } else { b }))
+}
+
 /// The buffers of one search, kept in `Env` between searches.
 #[derive(Default)]
 pub struct SearchScratch {

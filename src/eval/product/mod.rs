@@ -570,7 +570,7 @@ impl Search {
                 let term = opts.terms[*next];
                 let hash = || base.wrapping_add(term);
                 *next += 1;
-                let value = match fast.as_ref().and_then(|f| f.get(add, ON_PATH)) {
+                let value = match fast.as_ref().and_then(|f| f.get(add, hash, ON_PATH)) {
                     Some(v) => v,
                     None => t
                         .memo

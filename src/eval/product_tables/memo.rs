@@ -6,7 +6,7 @@
 //! (`table.rs`): callers pass the key's hash, which the search updates
 //! per option instead of hashing each option's key.
 
-use super::table::KeyTable;
+use super::table::{InlineReplacing, KeyTable};
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -151,6 +151,8 @@ impl ProductMemo {
     /// `[code, counter, 1, part.len()]` by at most one component, read
     /// from the dense tables by rank arithmetic (`Replacing`); `None` when
     /// the keys are too long for them.
+    // Out of line for the same reason as `KeyTable::replacing`.
+    #[inline(never)]
     pub(crate) fn replacing(
         &self,
         [code, counter]: [u32; 2],
@@ -159,9 +161,10 @@ impl ProductMemo {
     ) -> Option<Replacing<'_>> {
         let n = part.len() - 1;
         if n >= DENSE_LEN {
-            return None;
+            let probe = self.hashed.replacing([code, counter, 1], part, skip)?;
+            return Some(Replacing::Hashed { probe, n });
         }
-        let mut r = Replacing {
+        let mut r = DenseReplacing {
             rest: [0; DENSE_LEN],
             n,
             before: [0; DENSE_LEN + 1],
@@ -181,7 +184,7 @@ impl ProductMemo {
         for i in (0..n).rev() {
             r.after[i] = r.after[i + 1] + term(i + 1, r.rest[i]);
         }
-        Some(r)
+        Some(Replacing::Dense(r))
     }
 
     /// `get` of the one-part key `[code, counter, 1, len]` whose
@@ -280,11 +283,44 @@ impl ProductMemo {
     }
 }
 
+/// The options of one component of a one-part key, read without building
+/// their keys: by rank arithmetic in the dense tables while the keys are
+/// short, by inline key images in the hash table past them.
+pub(crate) enum Replacing<'m> {
+    Dense(DenseReplacing<'m>),
+    /// `n`: the other components' number (past `DENSE_LEN` but for an
+    /// option that only drops one, which the caller asks `get_replaced`).
+    Hashed {
+        probe: InlineReplacing<'m>,
+        n: usize,
+    },
+}
+
+impl Replacing<'_> {
+    /// The memo's answer for the option adding the sorted `add` (its hash
+    /// given by `hash`, needed only in the hash table), as
+    /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell:
+    /// the caller asks `get_replaced`.
+    #[inline]
+    pub(crate) fn get(
+        &self,
+        add: &[u32],
+        hash: impl FnOnce() -> u64,
+        on_path: u64,
+    ) -> Option<Option<u64>> {
+        match self {
+            Replacing::Dense(d) => d.get(add, on_path),
+            Replacing::Hashed { probe, n } if n + add.len() > DENSE_LEN => probe.get(add, hash()),
+            Replacing::Hashed { .. } => None,
+        }
+    }
+}
+
 /// The other components of a one-part key, fixed while the options of
 /// one component are read: the option that puts `x` at sorted place `p`
 /// ranks at `before[p] + term(p, x) + after[p]`, one that drops the
 /// component at `before[n]`. No key is merged, no rank summed per option.
-pub(crate) struct Replacing<'m> {
+pub(crate) struct DenseReplacing<'m> {
     rest: [u32; DENSE_LEN],
     n: usize,
     /// `before[p]`: the terms of `rest[..p]` in place; `after[p]`: those of
@@ -296,7 +332,7 @@ pub(crate) struct Replacing<'m> {
     same: Option<&'m [u32]>,
 }
 
-impl Replacing<'_> {
+impl DenseReplacing<'_> {
     /// The memo's answer for the option adding the sorted `add`, as
     /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell
     /// (more than one component added, a key past the cap, a value kept in
@@ -400,7 +436,7 @@ mod tests {
                     let hash = key_hash(&k);
                     let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
                     assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
-                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, on_path)) {
+                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, || hash, on_path)) {
                         assert_eq!(v, general, "{p:?} {skip} {add:?}");
                         fast += 1;
                     }
@@ -408,6 +444,84 @@ mod tests {
             }
         }
         assert!(fast > 1000, "{fast}");
+    }
+
+    #[test]
+    fn hashed_probes_read_what_get_replaced_reads() {
+        // Parts of 5 to 24 components (up to past the inline keys), with
+        // repeats and a few numbers too large for a byte; options adding
+        // none, one or two components anywhere in the order.
+        let on_path = u64::MAX;
+        let mut memo = ProductMemo::default();
+        let key = |p: &[u32]| {
+            let mut key = vec![0, 1, 1, p.len() as u32];
+            key.extend(p);
+            key
+        };
+        let mut parts: Vec<Vec<u32>> = Vec::new();
+        for len in 5..=24u32 {
+            for seed in 0..6u32 {
+                let mut p: Vec<u32> = (0..len).map(|i| (i * 7 + seed * 13) % 40).collect();
+                if seed == 5 {
+                    p[0] = 300 + len;
+                }
+                p.sort_unstable();
+                parts.push(p);
+            }
+        }
+        let adds: [&[u32]; 8] = [
+            &[],
+            &[0],
+            &[17],
+            &[39, 41],
+            &[2, 2],
+            &[5, 30],
+            &[254],
+            &[3, 400],
+        ];
+        // Store about half of the options of every part, some on the path.
+        let mut stored = 0u64;
+        for p in &parts {
+            for skip in 0..p.len() {
+                for add in adds {
+                    let mut k: Vec<u32> = p.clone();
+                    k.remove(skip);
+                    k.extend(add);
+                    k.sort_unstable();
+                    stored += 1;
+                    if stored.is_multiple_of(2) {
+                        let k = key(&k);
+                        let v = if stored.is_multiple_of(10) {
+                            on_path
+                        } else {
+                            stored
+                        };
+                        memo.insert(&k, key_hash(&k), v, on_path);
+                    }
+                }
+            }
+        }
+        let mut fast = 0;
+        for p in &parts {
+            for skip in 0..p.len() {
+                let r = memo.replacing([0, 1], p, skip);
+                for add in adds {
+                    let mut k: Vec<u32> = p.clone();
+                    k.remove(skip);
+                    k.extend(add);
+                    k.sort_unstable();
+                    let k = key(&k);
+                    let hash = key_hash(&k);
+                    let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
+                    assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
+                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, || hash, on_path)) {
+                        assert_eq!(v, general, "{p:?} {skip} {add:?}");
+                        fast += 1;
+                    }
+                }
+            }
+        }
+        assert!(fast > 5000, "{fast}");
     }
 
     #[test]

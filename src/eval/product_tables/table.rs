@@ -14,23 +14,54 @@ use hashbrown::HashTable;
 
 /// Numbers of a key a slot holds inline (as bytes).
 const INLINE: usize = 23;
-/// `Slot::len` of a key kept in the arena.
+/// The first byte of a slot whose key is kept in the arena.
 const IN_ARENA: u8 = u8::MAX;
+/// A slot's key bytes as little-endian words, so a compare is three.
+const WORDS: usize = (1 + INLINE).div_ceil(8);
+type Image = [u64; WORDS];
 
 #[derive(Clone, Copy)]
 struct Slot {
     value: u64,
-    /// The key's length when inline, else `IN_ARENA`.
-    len: u8,
-    /// The key's numbers as bytes, or the arena offset (8 bytes, little
-    /// endian) of `[len, key...]`.
-    bytes: [u8; INLINE],
+    /// Byte 0: the key's length when inline, else `IN_ARENA`. Then the
+    /// key's numbers as bytes (zeros after them), or the arena offset (8
+    /// bytes) of `[len, key...]`.
+    image: Image,
 }
 
 #[derive(Default)]
 pub(crate) struct KeyTable {
     slots: HashTable<Slot>,
     arena: Vec<u32>,
+}
+
+/// The image of an inline key from its bytes (length first).
+fn image_of(bytes: &[u8; 8 * WORDS]) -> Image {
+    let mut image = [0u64; WORDS];
+    for (w, chunk) in bytes.chunks_exact(8).enumerate() {
+        image[w] = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+    }
+    image
+}
+
+fn bytes_of(image: &Image) -> [u8; 8 * WORDS] {
+    let mut bytes = [0u8; 8 * WORDS];
+    for (chunk, x) in bytes.chunks_exact_mut(8).zip(image) {
+        chunk.copy_from_slice(&x.to_le_bytes());
+    }
+    bytes
+}
+
+/// The image moved `lanes` bytes up (towards the end), zeros shifted in.
+fn shift_up(image: &Image, lanes: u32) -> Image {
+    let mut out = [0u64; WORDS];
+    for w in 0..WORDS {
+        out[w] = image[w] << (8 * lanes);
+        if w > 0 {
+            out[w] |= image[w - 1] >> (64 - 8 * lanes);
+        }
+    }
+    out
 }
 
 /// A well-mixed term per number (splitmix64's finaliser).
@@ -73,19 +104,21 @@ fn hash_of<T: Copy + Into<u32>>(key: &[T]) -> u64 {
 }
 
 impl Slot {
-    fn key<'a>(&'a self, arena: &'a [u32]) -> Stored<'a> {
-        if self.len == IN_ARENA {
-            let at = u64::from_le_bytes(self.bytes[..8].try_into().expect("8 bytes")) as usize;
+    fn key<'a>(&self, arena: &'a [u32]) -> Stored<'a> {
+        let bytes = bytes_of(&self.image);
+        if bytes[0] == IN_ARENA {
+            let at = u64::from_le_bytes(bytes[1..9].try_into().expect("8 bytes")) as usize;
             let len = arena[at] as usize;
             Stored::Wide(&arena[at + 1..at + 1 + len])
         } else {
-            Stored::Bytes(&self.bytes[..self.len as usize])
+            Stored::Bytes(bytes)
         }
     }
 }
 
 enum Stored<'a> {
-    Bytes(&'a [u8]),
+    /// Length, then the numbers.
+    Bytes([u8; 8 * WORDS]),
     Wide(&'a [u32]),
 }
 
@@ -93,7 +126,8 @@ impl Stored<'_> {
     fn equals(&self, key: &[u32]) -> bool {
         match self {
             Stored::Bytes(b) => {
-                b.len() == key.len() && b.iter().zip(key).all(|(&b, &k)| b as u32 == k)
+                let len = b[0] as usize;
+                len == key.len() && b[1..=len].iter().zip(key).all(|(&b, &k)| b as u32 == k)
             }
             Stored::Wide(w) => *w == key,
         }
@@ -101,14 +135,14 @@ impl Stored<'_> {
 
     fn first(&self) -> u32 {
         match self {
-            Stored::Bytes(b) => b[0] as u32,
+            Stored::Bytes(b) => b[1] as u32,
             Stored::Wide(w) => w[0],
         }
     }
 
     fn hash(&self) -> u64 {
         match self {
-            Stored::Bytes(b) => hash_of(b),
+            Stored::Bytes(b) => hash_of(&b[1..=b[0] as usize]),
             Stored::Wide(w) => hash_of(w),
         }
     }
@@ -139,20 +173,31 @@ pub(crate) fn merge_without(part: &[u32], skip: usize, add: &[u32], mut put: imp
     }
 }
 
-/// The inline form (length and zero-padded bytes) of the one-part key
-/// `KeyTable::get_replaced` describes, if it is kept inline.
-fn inline_replaced(
-    header: &[u32; 4],
-    part: &[u32],
-    skip: usize,
-    add: &[u32],
-) -> Option<(u8, [u8; INLINE])> {
+/// The image of `key` if it is kept inline.
+fn inline_image(key: &[u32]) -> Option<Image> {
+    if key.len() > INLINE {
+        return None;
+    }
+    let mut bytes = [0u8; 8 * WORDS];
+    bytes[0] = key.len() as u8;
+    let mut small = true;
+    for (b, &k) in bytes[1..].iter_mut().zip(key) {
+        *b = k as u8;
+        small &= k < IN_ARENA as u32;
+    }
+    small.then(|| image_of(&bytes))
+}
+
+/// The inline image of the one-part key `KeyTable::get_replaced`
+/// describes, if it is kept inline.
+fn inline_replaced(header: &[u32; 4], part: &[u32], skip: usize, add: &[u32]) -> Option<Image> {
     let len = 4 + header[3] as usize;
     if len > INLINE || len + 1 != 4 + part.len() + add.len() {
         return None;
     }
-    let mut bytes = [0u8; INLINE];
-    let mut k = 0;
+    let mut bytes = [0u8; 8 * WORDS];
+    bytes[0] = len as u8;
+    let mut k = 1;
     let mut small = true;
     let mut put = |x: u32| {
         bytes[k] = x as u8;
@@ -161,12 +206,148 @@ fn inline_replaced(
     };
     header.iter().for_each(|&h| put(h));
     merge_without(part, skip, add, put);
-    small.then_some((len as u8, bytes))
+    small.then(|| image_of(&bytes))
+}
+
+/// `BELOW[p]`: the image with its bytes below `p` set; past `WORDS * 8`
+/// for a lane no place reaches (an absent addition).
+static BELOW: [Image; 8 * WORDS + 3] = {
+    let mut t = [[0u64; WORDS]; 8 * WORDS + 3];
+    let mut p = 0;
+    while p < t.len() {
+        let mut lane = 0;
+        while lane < p && lane < 8 * WORDS {
+            t[p][lane / 8] |= 0xFF << (8 * (lane % 8));
+            lane += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// The lane of the first component in a key's image (length, then the
+/// header `[code, counter, 1, len]`).
+const FIRST: usize = 5;
+
+/// The inline keys of the options that replace one component of a
+/// one-part key, built by word masks from the parent's image: the parent
+/// without that component, at three shifts, is laid out once, and an
+/// option adding the sorted `a <= b` takes each byte from the shift its
+/// place calls for. No merge, no loop over bytes per option.
+pub(crate) struct InlineReplacing<'t> {
+    table: &'t KeyTable,
+    /// The image of the header and the other components, shifted right by
+    /// 0, 1 and 2 lanes (zeros shifted in and past the end).
+    shifted: [Image; 3],
+    /// The other components, sorted, then `u8::MAX` (above every inline
+    /// component), which ends a scan for the place of `x`.
+    rest: [u8; 32],
+    /// Their number.
+    n: usize,
+}
+
+impl KeyTable {
+    /// The probe of the options of the one-part key `header` whose item
+    /// `skip` of `part` is replaced; `None` when the parent's other
+    /// components do not fit inline. Kept out of line: inlined into the
+    /// search loop, its arrays made that loop spill about 1,000
+    /// instructions per call.
+    #[inline(never)]
+    pub(crate) fn replacing(
+        &self,
+        header: [u32; 3],
+        part: &[u32],
+        skip: usize,
+    ) -> Option<InlineReplacing<'_>> {
+        let n = part.len() - 1;
+        if FIRST + n >= 8 * WORDS || header.iter().any(|&x| x >= IN_ARENA as u32) {
+            return None;
+        }
+        let mut base = [0u8; 8 * WORDS];
+        base[1..4].copy_from_slice(&header.map(|h| h as u8));
+        let mut rest = [u8::MAX; 32];
+        let mut small = true;
+        for (i, &a) in part.iter().enumerate() {
+            // The items after `skip` move one lane down (this one
+            // overwrites the skipped item's lane).
+            let j = i - (i > skip) as usize;
+            base[FIRST + j] = a as u8;
+            rest[j] = a as u8;
+            small &= a < IN_ARENA as u32;
+        }
+        if !small {
+            return None;
+        }
+        // The last item's lane, written before it moved down.
+        base[FIRST + n] = 0;
+        rest[n] = u8::MAX;
+        let base = image_of(&base);
+        let shifted = [base, shift_up(&base, 1), shift_up(&base, 2)];
+        Some(InlineReplacing {
+            table: self,
+            shifted,
+            rest,
+            n,
+        })
+    }
+}
+
+impl InlineReplacing<'_> {
+    /// The value stored for the option adding the sorted `add` (its hash
+    /// `hash`), as `KeyTable::get_replaced` gives it; `None` when this
+    /// cannot tell (more than two components added, a key not inline).
+    #[inline]
+    pub(crate) fn get(&self, add: &[u32], hash: u64) -> Option<Option<u64>> {
+        // A lane no place reaches stands for an absent addition.
+        const NOWHERE: usize = 8 * WORDS + 1;
+        let (a, b) = match *add {
+            [] => (0, 0),
+            [a] => (a, 0),
+            [a, b] => (a, b),
+            _ => return None,
+        };
+        let len = self.n + add.len();
+        if 4 + len > INLINE || a >= IN_ARENA as u32 || b >= IN_ARENA as u32 {
+            return None;
+        }
+        let place = |x: u32| {
+            let x = x as u8;
+            FIRST + self.rest.iter().take_while(|&&y| y < x).count()
+        };
+        let (pa, pb) = match add.len() {
+            0 => (NOWHERE, NOWHERE),
+            1 => (place(a), NOWHERE),
+            // `b` lands one lane further than its place among the others:
+            // `a` is before it.
+            _ => (place(a), place(b) + 1),
+        };
+        let splat = |x: u32| (x as u64) * 0x0101_0101_0101_0101;
+        let (a, b) = (splat(a), splat(b));
+        let [s0, s1, s2] = &self.shifted;
+        let (lt_a, le_a, lt_b, le_b) = (&BELOW[pa], &BELOW[pa + 1], &BELOW[pb], &BELOW[pb + 1]);
+        let mut image = [0u64; WORDS];
+        for w in 0..WORDS {
+            image[w] = (s0[w] & lt_a[w])
+                | (a & (le_a[w] ^ lt_a[w]))
+                | (s1[w] & !le_a[w] & lt_b[w])
+                | (b & (le_b[w] ^ lt_b[w]))
+                | (s2[w] & !le_b[w]);
+        }
+        // The length, and the header's count of components.
+        image[0] = (image[0] & !0xFF_0000_00FF) | (4 + len) as u64 | (len as u64) << 32;
+        let found = (self.table.slots).find(hash, |s| s.image == image);
+        Some(found.map(|s| s.value))
+    }
 }
 
 impl KeyTable {
     /// The value stored for `key`, whose hash is `hash` (`key_hash`).
     pub(crate) fn get(&self, key: &[u32], hash: u64) -> Option<u64> {
+        if let Some(image) = inline_image(key) {
+            return (self.slots)
+                .find(hash, |s| s.image == image)
+                .map(|s| s.value);
+        }
         let arena = &self.arena;
         self.slots
             .find(hash, |s| s.key(arena).equals(key))
@@ -185,9 +366,9 @@ impl KeyTable {
     ) -> Option<u64> {
         // Most keys are inline: their bytes are built once and each
         // candidate slot costs one fixed-size compare.
-        if let Some((len, bytes)) = inline_replaced(header, part, skip, add) {
+        if let Some(image) = inline_replaced(header, part, skip, add) {
             return (self.slots)
-                .find(hash, |s| s.len == len && s.bytes == bytes)
+                .find(hash, |s| s.image == image)
                 .map(|s| s.value);
         }
         let mut key = smallvec::SmallVec::<[u32; 64]>::new();
@@ -198,27 +379,26 @@ impl KeyTable {
 
     /// Stores `value` for `key`, replacing what was there.
     pub(crate) fn insert(&mut self, key: &[u32], hash: u64, value: u64) {
+        let inline = inline_image(key);
         let arena = &self.arena;
-        if let Some(s) = self.slots.find_mut(hash, |s| s.key(arena).equals(key)) {
+        let found = match inline {
+            Some(image) => self.slots.find_mut(hash, |s| s.image == image),
+            None => self.slots.find_mut(hash, |s| s.key(arena).equals(key)),
+        };
+        if let Some(s) = found {
             s.value = value;
             return;
         }
-        let mut slot = Slot {
-            value,
-            len: IN_ARENA,
-            bytes: [0; INLINE],
-        };
-        if key.len() <= INLINE && key.iter().all(|&k| k < IN_ARENA as u32) {
-            slot.len = key.len() as u8;
-            for (b, &k) in slot.bytes.iter_mut().zip(key) {
-                *b = k as u8;
-            }
-        } else {
+        let image = inline.unwrap_or_else(|| {
+            let mut bytes = [0u8; 8 * WORDS];
+            bytes[0] = IN_ARENA;
             let at = self.arena.len() as u64;
-            slot.bytes[..8].copy_from_slice(&at.to_le_bytes());
+            bytes[1..9].copy_from_slice(&at.to_le_bytes());
             self.arena.push(key.len() as u32);
             self.arena.extend_from_slice(key);
-        }
+            image_of(&bytes)
+        });
+        let slot = Slot { value, image };
         let arena = &self.arena;
         self.slots
             .insert_unique(hash, slot, |s| s.key(arena).hash());

@@ -510,6 +510,7 @@ impl Search {
             next,
             options,
             passed,
+            parent,
         } = &mut frame.walk
         else {
             unreachable!("a one-part frame")
@@ -561,7 +562,9 @@ impl Search {
             // frame's values in one loop, with the memo borrowed once.
             let base = frame.hash.wrapping_sub(atom_term(0, a));
             let t = env.rt.product.borrow();
-            let fast = t.memo.replacing([code, counter], part, *at);
+            let fast = t
+                .memo
+                .replacing([code, counter], part, *at, parent.as_ref());
             let missing = loop {
                 let Some(add) = opts.options.get(*next) else {
                     break None;
@@ -610,6 +613,9 @@ impl Search {
             .memo
             .insert(key, hash, ON_PATH, ON_PATH);
         let one_part = matches!(key[KIND], PASS | MISERE);
+        let parent = one_part
+            .then(|| env.rt.product.borrow().memo.parent_image(key))
+            .flatten();
         let (first, packed) = (self.ranges.len(), self.options.len());
         self.frames.push(Frame {
             key: start..self.keys.len(),
@@ -621,6 +627,7 @@ impl Search {
                     next: 0,
                     options: None,
                     passed: false,
+                    parent,
                 }
             } else {
                 Walk::Listed {

@@ -6,7 +6,7 @@
 //! (`table.rs`): callers pass the key's hash, which the search updates
 //! per option instead of hashing each option's key.
 
-use super::table::{InlineReplacing, KeyTable};
+use super::table::{self, InlineReplacing, KeyTable, ParentImage};
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -147,21 +147,30 @@ impl ProductMemo {
         t.map(|(_, t)| &t[..])
     }
 
+    /// What the probes of the options of the one-part key `key` start
+    /// from when they are past the dense tables (`replacing`).
+    pub(crate) fn parent_image(&self, key: &[u32]) -> Option<ParentImage> {
+        (key.len() > 4 + DENSE_LEN)
+            .then(|| table::parent_image(key))
+            .flatten()
+    }
+
     /// The options that replace the item `skip` of the one-part key
-    /// `[code, counter, 1, part.len()]` by at most one component, read
-    /// from the dense tables by rank arithmetic (`Replacing`); `None` when
-    /// the keys are too long for them.
-    // Out of line for the same reason as `KeyTable::replacing`.
+    /// `[code, counter, 1, part.len()]` (`Replacing`); `parent` is the
+    /// key's `parent_image`. `None` when they are neither in the dense
+    /// tables nor inline keys. Kept out of line: inlined into the search loop, the arrays
+    /// made that loop spill about 1,000 instructions per call.
     #[inline(never)]
     pub(crate) fn replacing(
         &self,
         [code, counter]: [u32; 2],
         part: &[u32],
         skip: usize,
+        parent: Option<&ParentImage>,
     ) -> Option<Replacing<'_>> {
         let n = part.len() - 1;
         if n >= DENSE_LEN {
-            let probe = self.hashed.replacing([code, counter, 1], part, skip)?;
+            let probe = parent?.replacing(&self.hashed, skip, n);
             return Some(Replacing::Hashed { probe, n });
         }
         let mut r = DenseReplacing {
@@ -426,7 +435,7 @@ mod tests {
         let mut fast = 0;
         for p in parts.iter().filter(|p| !p.is_empty()) {
             for skip in 0..p.len() {
-                let r = memo.replacing([0, 1], p, skip);
+                let r = memo.replacing([0, 1], p, skip, memo.parent_image(&key(p)).as_ref());
                 for add in adds {
                     let mut k: Vec<u32> = p.clone();
                     k.remove(skip);
@@ -504,7 +513,7 @@ mod tests {
         let mut fast = 0;
         for p in &parts {
             for skip in 0..p.len() {
-                let r = memo.replacing([0, 1], p, skip);
+                let r = memo.replacing([0, 1], p, skip, memo.parent_image(&key(p)).as_ref());
                 for add in adds {
                     let mut k: Vec<u32> = p.clone();
                     k.remove(skip);

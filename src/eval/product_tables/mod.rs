@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
 pub(crate) use memo::ProductMemo;
+use table::ParentImage;
 pub(crate) use table::{atom_term, key_hash, merge_without};
 
 /// The interned atoms and the memo of compound positions, kept for the
@@ -138,5 +139,7 @@ pub(crate) enum Walk {
         next: usize,
         options: Option<Rc<Canonical>>,
         passed: bool,
+        /// The key's image, where its options' keys are inline.
+        parent: Option<ParentImage>,
     },
 }

@@ -52,6 +52,18 @@ fn bytes_of(image: &Image) -> [u8; 8 * WORDS] {
     bytes
 }
 
+/// The image moved one byte down (towards the start), a zero shifted in.
+fn shift_down(image: &Image) -> Image {
+    let mut out = [0u64; WORDS];
+    for w in 0..WORDS {
+        out[w] = image[w] >> 8;
+        if w + 1 < WORDS {
+            out[w] |= image[w + 1] << 56;
+        }
+    }
+    out
+}
+
 /// The image moved `lanes` bytes up (towards the end), zeros shifted in.
 fn shift_up(image: &Image, lanes: u32) -> Image {
     let mut out = [0u64; WORDS];
@@ -229,6 +241,36 @@ static BELOW: [Image; 8 * WORDS + 3] = {
 /// header `[code, counter, 1, len]`).
 const FIRST: usize = 5;
 
+/// A one-part key's image and sorted components, made once per searched
+/// position: the probes of each component's options start from it.
+#[derive(Clone, Copy)]
+pub(crate) struct ParentImage {
+    image: Image,
+    /// The components, then `u8::MAX` (above every inline component),
+    /// which ends a scan for a place.
+    sorted: [u8; 32],
+}
+
+/// The parent image of the one-part key `key` (`[code, counter, 1, len,
+/// components...]`), if its numbers are bytes and it fits the image.
+pub(crate) fn parent_image(key: &[u32]) -> Option<ParentImage> {
+    if key.len() >= 8 * WORDS || key.iter().any(|&x| x >= IN_ARENA as u32) {
+        return None;
+    }
+    let mut bytes = [0u8; 8 * WORDS];
+    let mut sorted = [u8::MAX; 32];
+    for (i, &x) in key.iter().enumerate() {
+        bytes[1 + i] = x as u8;
+    }
+    for (i, &x) in key[FIRST - 1..].iter().enumerate() {
+        sorted[i] = x as u8;
+    }
+    Some(ParentImage {
+        image: image_of(&bytes),
+        sorted,
+    })
+}
+
 /// The inline keys of the options that replace one component of a
 /// one-part key, built by word masks from the parent's image: the parent
 /// without that component, at three shifts, is laid out once, and an
@@ -239,56 +281,38 @@ pub(crate) struct InlineReplacing<'t> {
     /// The image of the header and the other components, shifted right by
     /// 0, 1 and 2 lanes (zeros shifted in and past the end).
     shifted: [Image; 3],
-    /// The other components, sorted, then `u8::MAX` (above every inline
-    /// component), which ends a scan for the place of `x`.
-    rest: [u8; 32],
-    /// Their number.
+    /// All the parent's components (`ParentImage::sorted`) and the one
+    /// replaced: a place among the others is one among all, less one if
+    /// the replaced one is below.
+    sorted: [u8; 32],
+    replaced: u8,
+    /// The other components' number.
     n: usize,
 }
 
-impl KeyTable {
-    /// The probe of the options of the one-part key `header` whose item
-    /// `skip` of `part` is replaced; `None` when the parent's other
-    /// components do not fit inline. Kept out of line: inlined into the
-    /// search loop, its arrays made that loop spill about 1,000
-    /// instructions per call.
-    #[inline(never)]
-    pub(crate) fn replacing(
+impl ParentImage {
+    /// The probe of the options replacing the component at `skip` (of
+    /// `n + 1`) in the table `table`.
+    pub(crate) fn replacing<'t>(
         &self,
-        header: [u32; 3],
-        part: &[u32],
+        table: &'t KeyTable,
         skip: usize,
-    ) -> Option<InlineReplacing<'_>> {
-        let n = part.len() - 1;
-        if FIRST + n >= 8 * WORDS || header.iter().any(|&x| x >= IN_ARENA as u32) {
-            return None;
+        n: usize,
+    ) -> InlineReplacing<'t> {
+        // Lanes from the skipped one on move one down.
+        let keep = &BELOW[FIRST + skip];
+        let down = shift_down(&self.image);
+        let mut base = [0u64; WORDS];
+        for w in 0..WORDS {
+            base[w] = (self.image[w] & keep[w]) | (down[w] & !keep[w]);
         }
-        let mut base = [0u8; 8 * WORDS];
-        base[1..4].copy_from_slice(&header.map(|h| h as u8));
-        let mut rest = [u8::MAX; 32];
-        let mut small = true;
-        for (i, &a) in part.iter().enumerate() {
-            // The items after `skip` move one lane down (this one
-            // overwrites the skipped item's lane).
-            let j = i - (i > skip) as usize;
-            base[FIRST + j] = a as u8;
-            rest[j] = a as u8;
-            small &= a < IN_ARENA as u32;
-        }
-        if !small {
-            return None;
-        }
-        // The last item's lane, written before it moved down.
-        base[FIRST + n] = 0;
-        rest[n] = u8::MAX;
-        let base = image_of(&base);
-        let shifted = [base, shift_up(&base, 1), shift_up(&base, 2)];
-        Some(InlineReplacing {
-            table: self,
-            shifted,
-            rest,
+        InlineReplacing {
+            table,
+            shifted: [base, shift_up(&base, 1), shift_up(&base, 2)],
+            sorted: self.sorted,
+            replaced: self.sorted[skip],
             n,
-        })
+        }
     }
 }
 
@@ -312,7 +336,8 @@ impl InlineReplacing<'_> {
         }
         let place = |x: u32| {
             let x = x as u8;
-            FIRST + self.rest.iter().take_while(|&&y| y < x).count()
+            let below = self.sorted.iter().take_while(|&&y| y < x).count();
+            FIRST + below - (self.replaced < x) as usize
         };
         let (pa, pb) = match add.len() {
             0 => (NOWHERE, NOWHERE),

@@ -124,17 +124,23 @@ pub fn sweep_line<S: LineSink>(
         plan: None,
         key: Key::default(),
         frame: None,
+        known: false,
     };
     let mut k = ks.start;
+    // Whether to try the plain loop: always with stride moves, else while
+    // it finds values (a line valued by a search per element skips it).
+    let mut plain = true;
     while k < ks.end {
         // As many elements as the plain loop takes, then one the slow way.
-        let (next, ticked) = match sweep.run(env, k..ks.end, map, sink, line.tick_span)? {
-            Run::Stopped => return Ok(false),
-            Run::At(next, ticked) => (next, ticked),
-        };
-        k = next;
-        if k >= ks.end {
-            break;
+        let mut ticked = false;
+        if plain {
+            match sweep.run(env, k..ks.end, map, sink, line.tick_span)? {
+                Run::Stopped => return Ok(false),
+                Run::At(next, t) => (k, ticked) = (next, t),
+            }
+            if k >= ks.end {
+                break;
+            }
         }
         if !ticked {
             sink.reached(k);
@@ -144,6 +150,7 @@ pub fn sweep_line<S: LineSink>(
             Some(x) => sweep.value(env, x)?,
             None => None,
         };
+        plain = sweep.strides.is_some() || sweep.known;
         let go = match v {
             Some(v) => sink.value(env, k, v)?,
             None => sink.general(env, k)?,
@@ -294,7 +301,6 @@ fn narrow(
     (lo, hi)
 }
 
-
 /// The state of one sweep.
 struct Sweeper<'a> {
     inst: &'a Instance,
@@ -315,8 +321,40 @@ struct Sweeper<'a> {
     /// per element.
     plan: Option<Plan>,
     key: Key,
-    /// The frame a `where` of sequence arguments is read on, made once.
-    frame: Option<Box<KeyFrame>>,
+    /// The frame a `where` of sequence arguments is read on, loaded once
+    /// per line, and where the moving coordinate lies in it.
+    frame: Option<(Box<KeyFrame>, FrameAt)>,
+    /// The last position `value` asked had a value in the memo.
+    known: bool,
+}
+
+/// Where a key's coordinate lies in its `KeyFrame`.
+#[derive(Clone, Copy)]
+enum FrameAt {
+    Slot(Slot),
+    Item(usize),
+}
+
+/// Where coordinate `coord` of `key` lies in a frame loaded with it and
+/// `n_statics` static arguments.
+fn frame_at(key: &Key, n_statics: usize, coord: usize) -> Option<FrameAt> {
+    let (mut at, mut items) = (0, 0);
+    for (j, tag) in key.tags().enumerate() {
+        let (width, seq) = match tag {
+            Tag::Int | Tag::Bool | Tag::Bits => (1, false),
+            Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => (n as usize, true),
+        };
+        if (at..at + width).contains(&coord) {
+            return Some(match seq {
+                false if tag == Tag::Int => FrameAt::Slot((n_statics + j) as Slot),
+                false => return None,
+                true => FrameAt::Item(items + coord - at),
+            });
+        }
+        at += width;
+        items += if seq { width } else { 0 };
+    }
+    None
 }
 
 /// What the memo's byte says of a swept position.
@@ -476,8 +514,8 @@ impl Sweeper<'_> {
         let mut stored = 0usize;
         let mut k = ks.start;
         let mut region = Region::empty(); // placed at the first element below
-        // The sink is given values only here: it runs the comprehension's
-        // aggregate, which does not read the memo.
+                                          // The sink is given values only here: it runs the comprehension's
+                                          // aggregate, which does not read the memo.
         let result = loop {
             if k >= ks.end {
                 break Ok(Run::At(k, false));
@@ -519,16 +557,10 @@ impl Sweeper<'_> {
                 // Fixed counts unroll the reads of the options.
                 match *offsets {
                     [a] => block.run(env, sink, dense, |d, i| marks(d, i, &[a]), &mut put),
-                    [a, b] => {
-                        block.run(env, sink, dense, |d, i| marks(d, i, &[a, b]), &mut put)
+                    [a, b] => block.run(env, sink, dense, |d, i| marks(d, i, &[a, b]), &mut put),
+                    [a, b, c] => {
+                        block.run(env, sink, dense, |d, i| marks(d, i, &[a, b, c]), &mut put)
                     }
-                    [a, b, c] => block.run(
-                        env,
-                        sink,
-                        dense,
-                        |d, i| marks(d, i, &[a, b, c]),
-                        &mut put,
-                    ),
                     [a, b, c, e] => block.run(
                         env,
                         sink,
@@ -568,8 +600,12 @@ impl Sweeper<'_> {
     #[inline]
     fn value(&mut self, env: &mut Env, x: i64) -> Fallible<Option<u64>> {
         self.coords[self.coord] = x;
+        self.known = false;
         let (unknown, index, line) = match self.find(x) {
-            Found::Value(v) => return Ok(Some(v)),
+            Found::Value(v) => {
+                self.known = true;
+                return Ok(Some(v));
+            }
             Found::General => return Ok(None),
             Found::ToValue(unknown, index, line) => (unknown, index, line),
         };
@@ -636,8 +672,21 @@ impl Sweeper<'_> {
         }
         self.set_key();
         if let (false, Some(w)) = (self.ints, &g.where_ints) {
-            let frame = self.frame.get_or_insert_with(|| Box::new(KeyFrame::empty()));
-            if frame.load(&inst.statics, &self.key) {
+            // Loaded at the line's first position; then only its moving
+            // coordinate changes.
+            if self.frame.is_none() {
+                let mut frame = Box::new(KeyFrame::empty());
+                if frame.load(&inst.statics, &self.key) {
+                    let at = frame_at(&self.key, inst.statics.len(), self.coord);
+                    self.frame = at.map(|at| (frame, at));
+                }
+            }
+            if let Some((frame, at)) = &mut self.frame {
+                let x = self.coords[self.coord];
+                match *at {
+                    FrameAt::Slot(slot) => frame.set_int(slot, x),
+                    FrameAt::Item(i) => frame.set_item(i, x),
+                }
                 if let Some(holds) = w(frame) {
                     return Ok(holds);
                 }

@@ -225,8 +225,10 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
     #[inline]
     fn reached(&mut self, k: i64) {
         if let Some((p, a)) = self.progress {
-            p.done
-                .store(k.wrapping_sub(a) as u64, std::sync::atomic::Ordering::Relaxed);
+            p.done.store(
+                k.wrapping_sub(a) as u64,
+                std::sync::atomic::Ordering::Relaxed,
+            );
         }
     }
 }

@@ -125,6 +125,7 @@ pub fn sweep_line<S: LineSink>(
         key: Key::default(),
         frame: None,
         known: false,
+        keyed: false,
     };
     let mut k = ks.start;
     // Whether to try the plain loop: always with stride moves, else while
@@ -326,6 +327,8 @@ struct Sweeper<'a> {
     frame: Option<(Box<KeyFrame>, FrameAt)>,
     /// The last position `value` asked had a value in the memo.
     known: bool,
+    /// `key` holds the position `value` is asking.
+    keyed: bool,
 }
 
 /// Where a key's coordinate lies in its `KeyFrame`.
@@ -600,7 +603,7 @@ impl Sweeper<'_> {
     #[inline]
     fn value(&mut self, env: &mut Env, x: i64) -> Fallible<Option<u64>> {
         self.coords[self.coord] = x;
-        self.known = false;
+        (self.known, self.keyed) = (false, false);
         let (unknown, index, line) = match self.find(x) {
             Found::Value(v) => {
                 self.known = true;
@@ -616,7 +619,9 @@ impl Sweeper<'_> {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
         }
-        self.set_key();
+        if !self.keyed {
+            self.set_key();
+        }
         let at = Some(line.located(index));
         (env.rt.above.search_located)(env, self.instance, &self.key, at, self.span).map(Some)
     }
@@ -624,7 +629,7 @@ impl Sweeper<'_> {
     /// The key of the current position.
     #[inline]
     fn set_key(&mut self) {
-        (self.key).set_raw(self.shape, self.n_args, self.coords.iter().copied());
+        (self.key).set_coords(self.shape, self.n_args, self.coords);
     }
 
     /// Reads the position's memo byte (placing the line first if needed).
@@ -671,6 +676,7 @@ impl Sweeper<'_> {
             }
         }
         self.set_key();
+        self.keyed = true;
         if let (false, Some(w)) = (self.ints, &g.where_ints) {
             // Loaded at the line's first position; then only its moving
             // coordinate changes.

@@ -43,6 +43,31 @@ fn same_both_ways(text: &str) -> String {
     same_both_ways_with(text, Limits::default())
 }
 
+/// Runs `texts` one after another in one session (a failure stops only
+/// its own text: the next sees the memo it left), kernels on and off;
+/// the outputs must agree.
+fn steps_same_both_ways(texts: &[&str], limits: Limits) -> String {
+    let run = |kernels: bool| {
+        let mut session = Session::new(Limits {
+            kernels,
+            ..limits.clone()
+        });
+        let mut shown = String::new();
+        for (i, text) in texts.iter().enumerate() {
+            let mut out = Vec::new();
+            let result = session.run(&format!("step{i}"), text, &mut out);
+            shown.push_str(&String::from_utf8(out).expect("utf-8 output"));
+            for f in &result.failures {
+                shown.push_str(&format!("failure: {f}\n"));
+            }
+        }
+        shown
+    };
+    let (on, off) = (run(true), run(false));
+    assert_eq!(on, off, "kernels on (left) and off (right) differ");
+    on
+}
+
 /// SG values of the subtraction game `s` for heaps 0..=n, by the textbook
 /// recurrence (an independent check of the search).
 fn subtraction_values(s: &[i64], n: i64) -> Vec<i64> {
@@ -241,4 +266,194 @@ fn state_limits_and_timeouts_stop_a_sweep_the_same_way() {
         },
     );
     assert!(timed.contains("timed out"), "{timed}");
+}
+
+/// Welter's game on `n` coins below `top`, by brute force over sorted
+/// tuples: the SG value of every set, keyed by its items.
+fn welter_values(n: usize, top: i64) -> std::collections::HashMap<Vec<i64>, i64> {
+    fn sets(n: usize, top: i64) -> Vec<Vec<i64>> {
+        if n == 0 {
+            return vec![vec![]];
+        }
+        let mut out = Vec::new();
+        for s in sets(n - 1, top) {
+            let lo = s.last().map_or(0, |x| x + 1);
+            for x in lo..top {
+                let mut t = s.clone();
+                t.push(x);
+                out.push(t);
+            }
+        }
+        out
+    }
+    let mut all = sets(n, top);
+    // By the sum of the items: every option has a smaller sum.
+    all.sort_by_key(|s| s.iter().sum::<i64>());
+    let mut g = std::collections::HashMap::new();
+    for s in all {
+        let mut opts = Vec::new();
+        for i in 0..n {
+            for t in 0..s[i] {
+                if s.contains(&t) {
+                    continue;
+                }
+                let mut o = s.clone();
+                o[i] = t;
+                o.sort();
+                opts.push(g[&o]);
+            }
+        }
+        let v = (0..).find(|v| !opts.contains(v)).expect("a mex");
+        g.insert(s, v);
+    }
+    g
+}
+
+#[test]
+fn sweeps_over_list_keys_agree_with_a_brute_force() {
+    let game = "game W(coins) where distinct(coins) {
+            move slide(i in 0..len(coins), t in 0..coins[i]) -> W(sorted(update(coins, i, t)))
+        }\n";
+    let out = same_both_ways(&format!(
+        "{game}print [sg(W([a, b, c])) for c in 2..9, b in 1..c, a in 0..b]
+        print histogram(sg(W([a, b, c])) for c in 2..12, b in 1..c, a in 0..b)
+        print [sg(W([a, b, c])) for c in [7], b in [5], a in 4..=-1]
+        print sum(sg(W((b, c - a, c))) for c in [9], b in [0], a in 1..c)
+        print [sg(W([a + 1, b + 1, c + 1])) for c in 2..6, b in 1..c, a in 0..b]"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let g = welter_values(3, 12);
+    let mut listed = Vec::new();
+    let mut h = vec![0i64; 16];
+    for c in 2..12 {
+        for b in 1..c {
+            for a in 0..b {
+                if c < 9 {
+                    listed.push(g[&vec![a, b, c]]);
+                }
+                h[g[&vec![a, b, c]] as usize] += 1;
+            }
+        }
+    }
+    assert_eq!(lines[0], shown(&listed));
+    while h.last() == Some(&0) {
+        h.pop();
+    }
+    assert_eq!(lines[1], shown(&h));
+    assert_eq!(lines[2], "[]");
+    let tuples: i64 = (1..9).map(|a| g[&vec![0, 9 - a, 9]]).sum();
+    assert_eq!(lines[3], tuples.to_string());
+    let mut shifted = Vec::new();
+    for c in 2..6 {
+        for b in 1..c {
+            for a in 0..b {
+                shifted.push(g[&vec![a + 1, b + 1, c + 1]]);
+            }
+        }
+    }
+    assert_eq!(lines[4], shown(&shifted));
+}
+
+#[test]
+fn list_sweeps_fail_and_stop_the_same_way() {
+    let game = "game W(coins) where distinct(coins) {
+            move slide(i in 0..len(coins), t in 0..coins[i]) -> W(sorted(update(coins, i, t)))
+        }
+        game P(x, ys) where x >= 0 and ys[0] < ys[1] {
+            move down if x > 0 -> P(x - 1, ys)
+            move left if ys[0] > 0 -> P(x, [ys[0] - 1, ys[1]])
+        }\n";
+    // A `where` failing inside the range (a repeated coin), after values
+    // were stored; what was stored stays stored.
+    let repeat = steps_same_both_ways(
+        &[
+            &format!("{game}print [sg(W([a, 4, 9])) for a in 0..8]"),
+            "print memo_histogram(W)",
+        ],
+        Limits::default(),
+    );
+    assert!(
+        repeat.contains("failure: W([4, 4, 9]) is not a position"),
+        "{repeat}"
+    );
+    assert!(repeat.ends_with("]\n"), "{repeat}");
+    // A moving coordinate beside an integer argument, and not an integer.
+    let mixed = same_both_ways(&format!(
+        "{game}print [sg(P(x, [y, 5])) for x in [3], y in 0..5]
+        print [sg(P(x, [y, 5])) for x in [3], y in 3..7]"
+    ));
+    assert!(
+        mixed.contains("failure: P(3, [5, 5]) is not a position"),
+        "{mixed}"
+    );
+    let not_int = same_both_ways(&format!("{game}print [sg(W([a, [1], 9])) for a in 0..3]"));
+    assert!(not_int.contains("failure"), "{not_int}");
+    // State limits and timeouts inside a sweep of lists: the same memo
+    // left behind.
+    let text =
+        format!("{game}print histogram(sg(W([a, b, c])) for c in 2..30, b in 1..c, a in 0..b)");
+    let limited = steps_same_both_ways(
+        &[&text, "print memo_histogram(W)"],
+        Limits {
+            max_states: 700,
+            ..Limits::default()
+        },
+    );
+    assert!(limited.contains("state space too large"), "{limited}");
+    assert!(limited.ends_with("]\n"), "{limited}");
+    let timed = same_both_ways_with(
+        &text,
+        Limits {
+            timeout: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        },
+    );
+    assert!(timed.contains("timed out"), "{timed}");
+}
+
+#[test]
+fn state_limits_fall_inside_a_block_of_the_plain_loop() {
+    // Blocks of the plain loop are up to 4096 elements long; a limit that
+    // falls inside one (or just at its end) stops at the same position as
+    // element by element, with the same memo left.
+    let game = "game S(n) where n >= 0 {
+            move take(k in {1, 2, 5}) if k <= n -> S(n - k)
+        }\n";
+    let first = format!("{game}print histogram(sg(S(n)) for n in 0..=20000)");
+    let steps = [
+        first.as_str(),
+        "print memo_histogram(S)",
+        "print sum(sg(S(n)) for n in 0..=30000)",
+        "print memo_histogram(S)",
+    ];
+    for max_states in [3000, 4096, 4097, 9000, 20001, 25000] {
+        let out = steps_same_both_ways(
+            &steps,
+            Limits {
+                max_states,
+                ..Limits::default()
+            },
+        );
+        assert!(out.contains("state space too large"), "{out}");
+        assert!(out.ends_with("]\n"), "{out}");
+    }
+    // The values of a sweep asked again, and down the line.
+    let again = same_both_ways(
+        "game S(n) where n >= 0 {
+            move take(k in {1, 2, 5}) if k <= n -> S(n - k)
+        }
+        print histogram(sg(S(n)) for n in 0..=10000)
+        print histogram(sg(S(n)) for n in 0..=12000)
+        print sum(sg(S(12000 - n)) for n in 0..=12000)
+        print sum(sg(S(3 * n)) for n in 0..=6000)",
+    );
+    let s = subtraction_values(&[1, 2, 5], 18000);
+    let lines: Vec<&str> = again.lines().collect();
+    let mut h = vec![0i64; 3];
+    s[..=12000].iter().for_each(|&v| h[v as usize] += 1);
+    assert_eq!(lines[1], shown(&h), "{again}");
+    assert_eq!(lines[2], s[..=12000].iter().sum::<i64>().to_string());
+    let thirds: i64 = (0..=6000).map(|n| s[3 * n]).sum();
+    assert_eq!(lines[3], thirds.to_string());
 }

@@ -252,6 +252,17 @@ impl Key {
         Rc::from(out)
     }
 
+    /// Sets the key to these coordinates of a known shape, copied at
+    /// once (at most `MAX_COORDS`).
+    #[inline]
+    pub fn set_coords(&mut self, shape: Shape, n_args: u8, coords: &[i64]) {
+        self.shape = shape;
+        self.n_args = n_args;
+        self.generic = None;
+        self.coords[..coords.len()].copy_from_slice(coords);
+        self.len = coords.len() as u8;
+    }
+
     /// Sets the key to these coordinates of a known shape.
     pub fn set_raw(&mut self, shape: Shape, n_args: u8, coords: impl Iterator<Item = i64>) {
         self.clear();

@@ -265,6 +265,11 @@ impl Compiler<'_> {
                         return Some(true); // a set repeats nothing
                     }
                     let (_, xs) = x.items(slot)?;
+                    if xs.len() <= 8 {
+                        // Few items: each pair, without sorting a copy.
+                        let mut pairs = xs.iter().enumerate();
+                        return Some(pairs.all(|(i, a)| !xs[i + 1..].contains(a)));
+                    }
                     let mut sorted: SmallVec<[i64; MAX_COORDS]> = xs.iter().copied().collect();
                     sorted.sort_unstable();
                     Some(sorted.windows(2).all(|w| w[0] != w[1]))

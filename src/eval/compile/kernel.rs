@@ -115,6 +115,12 @@ impl KeyFrame {
         }
     }
 
+    /// Sets item `i` of the sequences loaded (a sweep moving one).
+    #[inline]
+    pub(crate) fn set_item(&mut self, i: usize, v: i64) {
+        self.items[i] = v;
+    }
+
     /// Binds `slot` to the integer `v`.
     #[inline]
     pub(crate) fn set_int(&mut self, slot: Slot, v: i64) {

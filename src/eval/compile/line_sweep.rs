@@ -1,14 +1,18 @@
 //! Sweeps: a line of positions of one game asked in a row, as a table
-//! asks them (`histogram(sg(G(n)) for n in 0..=N)`), valued in one loop:
-//! each position is read from (or written to) the memo's dense window by
-//! index, its `where` checked as bounds when it has that form, and, for a
-//! game whose moves are all `StrideMove`s, its options read at fixed
-//! distances from its own memo entry with no search stack and no move
-//! code run. Any position that is not that plain case (outside the
-//! window, not a position, an option without a value yet, ...) is handed
-//! back to the caller, which asks it the general way; positions whose
-//! options need a search go through `search_located` (via `Above`) as a
-//! single query would. So values and errors are those of asking one position at a
+//! asks them (`histogram(sg(G(n)) for n in 0..=N)`, `sg(W([a, b, c, d]))
+//! for a in 0..b`), valued in one loop: each position is read from (or
+//! written to) the memo's dense window by index, its `where` checked as
+//! bounds when it has that form, and, for a game whose moves are all
+//! `StrideMove`s, its options read at fixed distances from its own memo
+//! entry with no search stack and no move code run. The plain loop goes
+//! in blocks: within one, every element's options lie at the same
+//! distances, no interrupt check falls and the state limit cannot be
+//! reached, so an element costs a few reads, its mex and a store. Any
+//! position that is not that plain case (outside the window, not a
+//! position, an option without a value yet, ...) is handed back to the
+//! caller, which asks it the general way; positions whose options need a
+//! search go through `search_located` (via `Above`) as a single query
+//! would. So values and errors are those of asking one position at a
 //! time.
 
 use std::ops::Range;
@@ -17,11 +21,15 @@ use super::*;
 use crate::eval::memo::{int_shape, Line, BIG};
 use smallvec::SmallVec;
 
-/// The line of positions a sweep asks: `instance(coords)` with argument
+/// The line of positions a sweep asks: `instance` at the key of `shape`
+/// (`n_args` arguments) whose coordinates are `coords`, with coordinate
 /// `coord` set per element.
 pub struct SweepLine<'a> {
     pub instance: InstanceId,
-    /// All arguments of the positions; `coords[coord]` is overwritten.
+    pub shape: Shape,
+    pub n_args: u8,
+    /// All coordinates of the positions' keys; `coords[coord]` is
+    /// overwritten.
     pub coords: &'a mut [i64],
     pub coord: usize,
     /// Where a tick of the asking loop points (interrupts) and where the
@@ -30,45 +38,83 @@ pub struct SweepLine<'a> {
     pub span: Span,
 }
 
-/// For each `k` of `ks`: one tick of the asking loop, then `each(env, k,
-/// value)` with the value of the position whose argument `coord` is
-/// `x_of(k)`, or `None` when the caller must ask that position the
-/// general way (then nothing of it was stored or counted). Stops, false,
-/// when `each` returns false.
-pub fn sweep_line<X, F>(
+/// The moving coordinate of element `k`: `scale * k + add`, exactly (an
+/// element where it is not an integer is asked the general way, which
+/// reports the overflow).
+#[derive(Clone, Copy, Debug)]
+pub struct Affine {
+    pub scale: i64,
+    pub add: i128,
+}
+
+impl Affine {
+    #[inline]
+    fn at(&self, k: i64) -> Option<i64> {
+        i64::try_from(self.scale as i128 * k as i128 + self.add).ok()
+    }
+
+    /// How many elements from `k` on, before `end`, have their coordinate
+    /// in `lo..=hi`, given that `k`'s is (at least one).
+    fn run_within(&self, k: i64, end: i64, lo: i64, hi: i64) -> u64 {
+        let (s, a) = (self.scale as i128, self.add);
+        let last = match s.signum() {
+            0 => end as i128 - 1,
+            1 => (hi as i128 - a).div_euclid(s),
+            _ => (a - lo as i128).div_euclid(-s),
+        };
+        ((last + 1).min(end as i128) - k as i128).max(1) as u64
+    }
+}
+
+/// What a sweep hands its elements to, in order.
+pub trait LineSink {
+    /// Element `k`'s value; false to stop.
+    fn value(&mut self, env: &mut Env, k: i64, v: u64) -> Fallible<bool>;
+    /// Element `k`, to be asked the general way (nothing of it was stored
+    /// or counted); false to stop.
+    fn general(&mut self, env: &mut Env, k: i64) -> Fallible<bool>;
+    /// The elements before `k` are done (for a progress bar).
+    fn reached(&mut self, k: i64);
+}
+
+/// For each `k` of `ks`: one tick of the asking loop, then the value of
+/// the position whose coordinate `coord` is `map.at(k)` to `sink`, or the
+/// element to ask the general way. Stops, false, when `sink` says so.
+pub fn sweep_line<S: LineSink>(
     env: &mut Env,
     line: SweepLine<'_>,
     ks: Range<i64>,
-    x_of: X,
-    mut each: F,
-) -> Fallible<bool>
-where
-    X: Fn(i64) -> Option<i64>,
-    F: FnMut(&mut Env, i64, Option<u64>) -> Fallible<bool>,
-{
+    map: Affine,
+    sink: &mut S,
+) -> Fallible<bool> {
     let inst = env.rt.instance(line.instance);
     let Rules::User(g) = &inst.rules;
     let n = line.coords.len();
-    let shape = int_shape(n);
     let usable = env.rt.limits.kernels
         && g.n_statics == 0
-        && g.n_params == n
-        && n <= MAX_ARGS as usize
+        && g.n_params == line.n_args as usize
+        && n <= MAX_COORDS
+        && line.coord < n
         && matches!(g.body, CompiledBody::Moves(_));
     if !usable {
         for k in ks {
+            sink.reached(k);
             env.tick(line.tick_span)?;
-            if !each(env, k, None)? {
+            if !sink.general(env, k)? {
                 return Ok(false);
             }
         }
         return Ok(true);
     }
-    let kernel = g.kernel.as_ref().filter(|k| k.shape == shape);
+    // Stride moves, bounds and flat `where` code read integer arguments.
+    let ints = line.shape == int_shape(n);
+    let kernel = g.kernel.as_ref().filter(|k| ints && k.shape == line.shape);
     let mut sweep = Sweeper {
         inst: &inst,
         instance: line.instance,
-        shape,
+        shape: line.shape,
+        n_args: line.n_args,
+        ints,
         coords: line.coords,
         coord: line.coord,
         span: line.span,
@@ -77,26 +123,40 @@ where
         placed: None,
         plan: None,
         key: Key::default(),
+        frame: None,
+        known: false,
+        keyed: false,
     };
     let mut k = ks.start;
+    // Whether to try the plain loop: always with stride moves, else while
+    // it finds values (a line valued by a search per element skips it).
+    let mut plain = true;
     while k < ks.end {
         // As many elements as the plain loop takes, then one the slow way.
-        let (next, ticked) = match sweep.run(env, k..ks.end, &x_of, &mut each, line.tick_span)? {
-            Run::Stopped => return Ok(false),
-            Run::At(next, ticked) => (next, ticked),
-        };
-        k = next;
-        if k >= ks.end {
-            break;
+        let mut ticked = false;
+        if plain {
+            match sweep.run(env, k..ks.end, map, sink, line.tick_span)? {
+                Run::Stopped => return Ok(false),
+                Run::At(next, t) => (k, ticked) = (next, t),
+            }
+            if k >= ks.end {
+                break;
+            }
         }
         if !ticked {
+            sink.reached(k);
             env.tick(line.tick_span)?;
         }
-        let v = match x_of(k) {
+        let v = match map.at(k) {
             Some(x) => sweep.value(env, x)?,
             None => None,
         };
-        if !each(env, k, v)? {
+        plain = sweep.strides.is_some() || sweep.known;
+        let go = match v {
+            Some(v) => sink.value(env, k, v)?,
+            None => sink.general(env, k)?,
+        };
+        if !go {
             return Ok(false);
         }
         k += 1;
@@ -106,7 +166,7 @@ where
 
 /// Where the plain loop of a sweep stopped.
 enum Run {
-    /// `each` asked to stop.
+    /// The sink asked to stop.
     Stopped,
     /// At this element, already ticked (`true`) or not.
     At(i64, bool),
@@ -201,30 +261,27 @@ impl Plan {
     }
 }
 
-/// Per memo byte: the bit it sets in a mask of option values (values of
-/// 63 and more share the top bit: with at most `MAX_STRIDES` options they
-/// never decide the mex; not a position sets none) ...
+/// Per memo byte: the bit it sets in a mask of option values. Values of
+/// 62 and more share bit 62 (with at most `MAX_STRIDES` options they never
+/// decide the mex); a byte holding no value yet (unknown, on the path,
+/// valid, or a large value kept elsewhere) sets bit 63, `MISSING`; not a
+/// position sets none.
 const MARK: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut b = 4;
     while b < BIG as usize {
-        let v = if b - 4 < 63 { b - 4 } else { 63 };
+        let v = if b - 4 < 62 { b - 4 } else { 62 };
         t[b] = 1 << v;
         b += 1;
     }
+    t[0] = MISSING;
+    t[1] = MISSING;
+    t[3] = MISSING;
+    t[BIG as usize] = MISSING;
     t
 };
 
-/// ... and whether it holds no value yet (unknown, on the path, valid,
-/// or a large value kept elsewhere).
-const NO_VALUE: [bool; 256] = {
-    let mut t = [false; 256];
-    t[0] = true;
-    t[1] = true;
-    t[3] = true;
-    t[BIG as usize] = true;
-    t
-};
+const MISSING: u64 = 1 << 63;
 
 /// `(lo, hi)` narrowed by the bounds of `bounds` on `coords`: those on
 /// slot `coord` narrow it, the others hold or empty it.
@@ -249,7 +306,10 @@ fn narrow(
 struct Sweeper<'a> {
     inst: &'a Instance,
     instance: InstanceId,
-    shape: crate::eval::memo::Shape,
+    shape: Shape,
+    n_args: u8,
+    /// The key is of integer arguments only (`shape` is `int_shape`).
+    ints: bool,
     coords: &'a mut [i64],
     coord: usize,
     span: Span,
@@ -262,6 +322,42 @@ struct Sweeper<'a> {
     /// per element.
     plan: Option<Plan>,
     key: Key,
+    /// The frame a `where` of sequence arguments is read on, loaded once
+    /// per line, and where the moving coordinate lies in it.
+    frame: Option<(Box<KeyFrame>, FrameAt)>,
+    /// The last position `value` asked had a value in the memo.
+    known: bool,
+    /// `key` holds the position `value` is asking.
+    keyed: bool,
+}
+
+/// Where a key's coordinate lies in its `KeyFrame`.
+#[derive(Clone, Copy)]
+enum FrameAt {
+    Slot(Slot),
+    Item(usize),
+}
+
+/// Where coordinate `coord` of `key` lies in a frame loaded with it and
+/// `n_statics` static arguments.
+fn frame_at(key: &Key, n_statics: usize, coord: usize) -> Option<FrameAt> {
+    let (mut at, mut items) = (0, 0);
+    for (j, tag) in key.tags().enumerate() {
+        let (width, seq) = match tag {
+            Tag::Int | Tag::Bool | Tag::Bits => (1, false),
+            Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => (n as usize, true),
+        };
+        if (at..at + width).contains(&coord) {
+            return Some(match seq {
+                false if tag == Tag::Int => FrameAt::Slot((n_statics + j) as Slot),
+                false => return None,
+                true => FrameAt::Item(items + coord - at),
+            });
+        }
+        at += width;
+        items += if seq { width } else { 0 };
+    }
+    None
 }
 
 /// What the memo's byte says of a swept position.
@@ -271,6 +367,77 @@ enum Found {
     ToValue(bool, usize, Line),
     /// Anything else: the caller asks it the general way.
     General,
+}
+
+/// How a block of the plain loop ended.
+enum Ended {
+    /// After this many elements given to the sink (all of the block, or
+    /// the next one needs the slow way).
+    At(usize),
+    /// The sink asked to stop at this many elements given.
+    Stopped(usize),
+}
+
+/// One block of the plain loop: `m` elements whose memo bytes lie at
+/// `index`, `index + stride`, ...; none crosses an interrupt check.
+struct Block {
+    index: usize,
+    stride: isize,
+    k: i64,
+    m: usize,
+    /// Positions that may still be stored before the state limit.
+    room: usize,
+    /// An unknown position satisfies its `where`.
+    where_ok: bool,
+}
+
+impl Block {
+    /// Gives the elements' values to `sink`: known ones as read, unknown
+    /// or valid ones from `seen(dense, index)` (the marks of their
+    /// options) and stored; stops at the first that needs the slow way.
+    /// Counts the positions stored in `put`.
+    #[inline(always)]
+    fn run<S: LineSink>(
+        &self,
+        env: &mut Env,
+        sink: &mut S,
+        dense: &mut [u8],
+        seen: impl Fn(&[u8], usize) -> u64,
+        put: &mut usize,
+    ) -> Fallible<Ended> {
+        let mut index = self.index;
+        for j in 0..self.m {
+            let b = dense[index];
+            let v = if (4..=254).contains(&b) {
+                (b - 4) as u64
+            } else {
+                if !(b == 3 || (b == 0 && self.where_ok)) || *put == self.room {
+                    return Ok(Ended::At(j));
+                }
+                let marks = seen(dense, index);
+                if marks & MISSING != 0 {
+                    return Ok(Ended::At(j));
+                }
+                let v = (!marks).trailing_zeros() as u64;
+                dense[index] = v as u8 + 4;
+                *put += 1;
+                v
+            };
+            if !sink.value(env, self.k + j as i64, v)? {
+                return Ok(Ended::Stopped(j + 1));
+            }
+            index = index.wrapping_add_signed(self.stride);
+        }
+        Ok(Ended::At(self.m))
+    }
+}
+
+/// The marks of the options at `offsets` from `index`.
+#[inline(always)]
+fn marks(dense: &[u8], index: usize, offsets: &[isize]) -> u64 {
+    offsets.iter().fold(0, |seen, &o| {
+        seen | MARK[dense[index.wrapping_add_signed(o)] as usize]
+    })
 }
 
 impl Sweeper<'_> {
@@ -318,18 +485,17 @@ impl Sweeper<'_> {
     /// The plain loop: elements whose position is in the line's window
     /// and either has a value or (with stride moves and a `where` of
     /// bounds) has options that all have one; stops at the first other.
-    fn run<X, F>(
+    /// It goes in blocks of elements in one region of the plan (the same
+    /// options taken), ticked at once: one tick as the asking loop would,
+    /// then as many as follow without reaching an interrupt check.
+    fn run<S: LineSink>(
         &mut self,
         env: &mut Env,
         ks: Range<i64>,
-        x_of: &X,
-        each: &mut F,
+        map: Affine,
+        sink: &mut S,
         tick_span: Span,
-    ) -> Fallible<Run>
-    where
-        X: Fn(i64) -> Option<i64>,
-        F: FnMut(&mut Env, i64, Option<u64>) -> Fallible<bool>,
-    {
+    ) -> Fallible<Run> {
         let inst = self.inst;
         let current = (self.plan.as_ref())
             .is_some_and(|p| inst.memo.borrow_mut().line_bytes(&p.line).is_some());
@@ -344,71 +510,105 @@ impl Sweeper<'_> {
         let Some(dense) = memo.line_bytes(&plan.line) else {
             return Ok(Run::At(ks.start, false));
         };
+        let (bits, shift) = (plan.line.bits[self.coord], plan.line.shifts[self.coord]);
+        let top = (1i64 << bits) - 1;
         let strides = self.strides.is_some();
+        let max_states = env.rt.limits.max_states;
         let mut stored = 0usize;
         let mut k = ks.start;
         let mut region = Region::empty(); // placed at the first element below
-                                          // `each` is given values only here: it runs the comprehension's
+                                          // The sink is given values only here: it runs the comprehension's
                                           // aggregate, which does not read the memo.
         let result = loop {
             if k >= ks.end {
                 break Ok(Run::At(k, false));
             }
-            if let Err(e) = env.tick(tick_span) {
-                break Err(e);
-            }
-            let Some(x) = x_of(k) else {
-                break Ok(Run::At(k, true));
+            let Some(x) = map.at(k).filter(|x| (0..=top).contains(x)) else {
+                break Ok(Run::At(k, false));
             };
-            let Some(index) = plan.line.index(x) else {
-                break Ok(Run::At(k, true));
-            };
-            let b = dense[index];
-            let v = if (4..=254).contains(&b) {
-                (b - 4) as u64
-            } else if strides && (b == 0 || b == 3) {
+            let (mut lo, mut hi) = (0, top);
+            if strides {
                 if !(region.lo..=region.hi).contains(&x) {
                     region = plan.region(x);
                 }
-                if region.outside || (b == 0 && !region.where_ok) {
-                    break Ok(Run::At(k, true));
-                }
-                let (mut seen, mut missing) = (0u64, false);
-                for &offset in &region.offsets {
-                    let o = dense[(index as isize + offset) as usize];
-                    seen |= MARK[o as usize];
-                    missing |= NO_VALUE[o as usize];
-                }
-                if missing {
-                    break Ok(Run::At(k, true));
-                }
-                let v = (!seen).trailing_zeros() as u64;
-                dense[index] = v as u8 + 4;
-                stored += 1;
-                if let Err(e) = env.rt.count_stored(self.span, &inst.name) {
-                    break Err(e);
-                }
-                v
-            } else {
-                break Ok(Run::At(k, true));
+                (lo, hi) = (lo.max(region.lo), hi.min(region.hi));
+            }
+            sink.reached(k);
+            if let Err(e) = env.tick(tick_span) {
+                break Err(e);
+            }
+            let free = 0xfff - (env.ticks & 0xfff) as u64;
+            let m = map.run_within(k, ks.end, lo, hi).min(free + 1) as usize;
+            let block = Block {
+                index: plan.line.index(x).expect("in the window"),
+                stride: if m > 1 {
+                    (map.scale as isize) << shift
+                } else {
+                    0
+                },
+                k,
+                m,
+                room: max_states.saturating_sub(env.rt.stored.get()),
+                where_ok: region.where_ok,
             };
-            match each(env, k, Some(v)) {
-                Ok(true) => k += 1,
-                Ok(false) => break Ok(Run::Stopped),
+            let mut put = 0; // stored by the block
+            let offsets = &region.offsets[..];
+            let ended = if !strides || region.outside {
+                // Only known values: an unknown one goes the slow way.
+                block.run(env, sink, dense, |_, _| MISSING, &mut put)
+            } else {
+                // Fixed counts unroll the reads of the options.
+                match *offsets {
+                    [a] => block.run(env, sink, dense, |d, i| marks(d, i, &[a]), &mut put),
+                    [a, b] => block.run(env, sink, dense, |d, i| marks(d, i, &[a, b]), &mut put),
+                    [a, b, c] => {
+                        block.run(env, sink, dense, |d, i| marks(d, i, &[a, b, c]), &mut put)
+                    }
+                    [a, b, c, e] => block.run(
+                        env,
+                        sink,
+                        dense,
+                        |d, i| marks(d, i, &[a, b, c, e]),
+                        &mut put,
+                    ),
+                    _ => block.run(env, sink, dense, |d, i| marks(d, i, offsets), &mut put),
+                }
+            };
+            stored += put;
+            env.rt.stored.set(env.rt.stored.get() + put);
+            // The ticks of the block's elements after its first, up to the
+            // one it stopped at (ticked: the slow way does not tick it).
+            match ended {
                 Err(e) => break Err(e),
+                Ok(Ended::Stopped(j)) => {
+                    env.ticks = env.ticks.wrapping_add(j as u32 - 1);
+                    break Ok(Run::Stopped);
+                }
+                Ok(Ended::At(j)) if j == m => {
+                    env.ticks = env.ticks.wrapping_add(m as u32 - 1);
+                    k += m as i64;
+                }
+                Ok(Ended::At(j)) => {
+                    env.ticks = env.ticks.wrapping_add(j as u32);
+                    break Ok(Run::At(k + j as i64, true));
+                }
             }
         };
         memo.stored += stored;
         result
     }
 
-    /// The value of the position with argument `coord` at `x`, `None` if
-    /// the caller must ask it the general way.
+    /// The value of the position with coordinate `coord` at `x`, `None`
+    /// if the caller must ask it the general way.
     #[inline]
     fn value(&mut self, env: &mut Env, x: i64) -> Fallible<Option<u64>> {
         self.coords[self.coord] = x;
+        (self.known, self.keyed) = (false, false);
         let (unknown, index, line) = match self.find(x) {
-            Found::Value(v) => return Ok(Some(v)),
+            Found::Value(v) => {
+                self.known = true;
+                return Ok(Some(v));
+            }
             Found::General => return Ok(None),
             Found::ToValue(unknown, index, line) => (unknown, index, line),
         };
@@ -419,13 +619,17 @@ impl Sweeper<'_> {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
         }
-        self.key.set_raw(
-            self.shape,
-            self.coords.len() as u8,
-            self.coords.iter().copied(),
-        );
+        if !self.keyed {
+            self.set_key();
+        }
         let at = Some(line.located(index));
         (env.rt.above.search_located)(env, self.instance, &self.key, at, self.span).map(Some)
+    }
+
+    /// The key of the current position.
+    #[inline]
+    fn set_key(&mut self) {
+        (self.key).set_coords(self.shape, self.n_args, self.coords);
     }
 
     /// Reads the position's memo byte (placing the line first if needed).
@@ -454,23 +658,46 @@ impl Sweeper<'_> {
         }
     }
 
-    /// Whether the unknown position satisfies its game's `where`.
+    /// Whether the unknown position satisfies its game's `where`: as
+    /// bounds or integer code when it has that form (on the integers, or
+    /// on the key's frame for sequence arguments), else the general way.
     fn where_holds(&mut self, env: &mut Env) -> Fallible<bool> {
         if let Some(bounds) = self.where_bounds {
             return Ok(Bound::all_hold(bounds, self.coords));
         }
-        let Rules::User(g) = &self.inst.rules;
+        let inst = self.inst;
+        let Rules::User(g) = &inst.rules;
         if g.where_clause.is_none() {
             return Ok(true);
         }
-        if let Some(holds) = g.where_flat.as_ref().and_then(|w| w(self.coords)) {
-            return Ok(holds);
+        if self.ints {
+            if let Some(holds) = g.where_flat.as_ref().and_then(|w| w(self.coords)) {
+                return Ok(holds);
+            }
         }
-        self.key.set_raw(
-            self.shape,
-            self.coords.len() as u8,
-            self.coords.iter().copied(),
-        );
+        self.set_key();
+        self.keyed = true;
+        if let (false, Some(w)) = (self.ints, &g.where_ints) {
+            // Loaded at the line's first position; then only its moving
+            // coordinate changes.
+            if self.frame.is_none() {
+                let mut frame = Box::new(KeyFrame::empty());
+                if frame.load(&inst.statics, &self.key) {
+                    let at = frame_at(&self.key, inst.statics.len(), self.coord);
+                    self.frame = at.map(|at| (frame, at));
+                }
+            }
+            if let Some((frame, at)) = &mut self.frame {
+                let x = self.coords[self.coord];
+                match *at {
+                    FrameAt::Slot(slot) => frame.set_int(slot, x),
+                    FrameAt::Item(i) => frame.set_item(i, x),
+                }
+                if let Some(holds) = w(frame) {
+                    return Ok(holds);
+                }
+            }
+        }
         satisfies_where(env, self.instance, &self.key, self.span)
     }
 

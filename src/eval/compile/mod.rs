@@ -14,6 +14,7 @@
 mod batch_code;
 mod calls;
 mod explain;
+mod fold;
 mod game_plan;
 mod inline;
 mod int_code;
@@ -47,7 +48,7 @@ pub(crate) use kernel::{
 };
 pub(crate) use kernel::{Bend, Bound, StrideMove};
 pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
-pub use line_sweep::{sweep_line, SweepLine};
+pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub use moves::*;
 pub use runtime::{Above, Env, Instance, Limits, Progress, Rules, Runtime};
 
@@ -855,35 +856,21 @@ impl<'a> Compiler<'a> {
     ) -> Code {
         match b {
             Builtin::Sum => Box::new(move |env| {
-                // Integers add in a register; anything else (ordinals) goes
-                // through the `+` operator.
-                let mut total = Value::Int(0);
-                swept.for_each(env, &mut |_, v| {
-                    total = match (&total, &v) {
-                        (Value::Int(a), Value::Int(b)) => Value::Int(
-                            a.checked_add(*b)
-                                .ok_or_else(|| builtins::overflow(span, "sum"))?,
-                        ),
-                        _ => ops::binary(BinaryOp::Add, &total, &v, body_span)?,
-                    };
-                    Ok(true)
-                })?;
-                Ok(total)
+                let mut sum = fold::Sum {
+                    total: Value::Int(0),
+                    span,
+                    body_span,
+                };
+                swept.for_each(env, &mut sum)?;
+                Ok(sum.total)
             }),
             Builtin::Histogram => Box::new(move |env| {
-                let mut h: Vec<i64> = Vec::new();
-                // Small enough to inline into a sweep's loop: a value
-                // already counted is added to in place, the rest out of line.
-                swept.for_each(env, &mut |_, v| {
-                    if let Value::Int(n) = v {
-                        if let Some(c) = usize::try_from(n).ok().and_then(|i| h.get_mut(i)) {
-                            *c += 1;
-                            return Ok(true);
-                        }
-                    }
-                    histogram_other(&mut h, v, body_span)
-                })?;
-                Ok(Value::list(h.into_iter().map(Value::Int).collect()))
+                let mut h = fold::Histogram {
+                    counts: Vec::new(),
+                    body_span,
+                };
+                swept.for_each(env, &mut h)?;
+                Ok(Value::list(h.counts.into_iter().map(Value::Int).collect()))
             }),
             _ => {
                 // list, set, min, max, period: collect, then apply the built-in.
@@ -894,22 +881,6 @@ impl<'a> Compiler<'a> {
             }
         }
     }
-}
-
-/// A histogram's element that is not a count already held: counted if it
-/// is an integer in range (growing the counts), else the built-in's error.
-#[cold]
-#[inline(never)]
-fn histogram_other(h: &mut Vec<i64>, v: Value, span: Span) -> Fallible<bool> {
-    let n = expect_int(&v, span)?;
-    if !(0..1 << 24).contains(&n) {
-        return builtins::histogram(&[v], span).map(|_| true);
-    }
-    if h.len() <= n as usize {
-        h.resize(n as usize + 1, 0);
-    }
-    h[n as usize] += 1;
-    Ok(true)
 }
 
 /// The value a binding clause bound, as a table header shows it.

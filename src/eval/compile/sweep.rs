@@ -1,14 +1,18 @@
 //! Comprehensions that ask a table of SG values along a range:
 //! `[sg(G(x, n)) for x in .., n in a..b]`, `histogram(sg(G(n)) for n in
-//! 0..=N)`. When the last clause ranges over integers and the body is
-//! `sg(G(args))` with one argument moving with the binding (`n`, `n + e`,
-//! `e - n`, `n * e`) and the others integers fixed for the range, the range
-//! is handed to the search's sweep (`line_sweep::sweep_line`), which values the
-//! whole line in one loop; any element the sweep cannot value plainly is
-//! asked through the body's own code, so values and errors are the same.
+//! 0..=N)`, `histogram(sg(W([a, b, c, d])) for .., a in 0..b)`. When the
+//! last clause ranges over integers and the body is `sg(G(args))` whose
+//! arguments are integers or list or tuple literals of integers, one of
+//! them moving with the binding (`n`, `n + e`, `e - n`, `n * e`) and the
+//! others fixed for the range, the range is handed to the search's sweep
+//! (`line_sweep::sweep_line`) as the positions' key coordinates: it values
+//! the whole line in one loop, with no position value built per element;
+//! any element the sweep cannot value plainly is asked through the body's
+//! own code, so values and errors are the same.
 
 use std::cell::Cell;
 
+use super::fold::{Collect, Fold};
 use super::*;
 
 /// A compiled comprehension: its clauses and body, and the sweep of its
@@ -28,8 +32,12 @@ pub(crate) struct SweepCode {
     clause_span: Span,
     game: GameId,
     cached: Cell<Option<(u32, InstanceId)>>,
-    /// The arguments that do not move with the binding (`None` at the
-    /// one that does, `coord`).
+    /// The key of the positions: its shape, its number of arguments, and
+    /// its coordinates (the items of list and tuple literals in place)
+    /// that do not move with the binding (`None` at the one that does,
+    /// `coord`).
+    shape: Shape,
+    n_args: u8,
     fixed: Vec<Option<Operand>>,
     coord: usize,
     moving: Moving,
@@ -49,14 +57,16 @@ enum Moving {
 }
 
 impl Moving {
-    /// The operation with its operand's value.
-    fn at(&self, frame: &[Value]) -> Option<(BinaryOp, i64, bool)> {
+    /// The moving coordinate as `scale * k + add`, with its operand's
+    /// value.
+    fn at(&self, frame: &[Value]) -> Option<Affine> {
+        let affine = |scale: i64, add: i128| Affine { scale, add };
         Some(match self {
-            Moving::Same => (BinaryOp::Add, 0, false),
-            Moving::Add(e) => (BinaryOp::Add, e.eval(frame)?, false),
-            Moving::Sub(e) => (BinaryOp::Sub, e.eval(frame)?, false),
-            Moving::SubFrom(e) => (BinaryOp::Sub, e.eval(frame)?, true),
-            Moving::Mul(e) => (BinaryOp::Mul, e.eval(frame)?, false),
+            Moving::Same => affine(1, 0),
+            Moving::Add(e) => affine(1, e.eval(frame)?.into()),
+            Moving::Sub(e) => affine(1, -i128::from(e.eval(frame)?)),
+            Moving::SubFrom(e) => affine(-1, e.eval(frame)?.into()),
+            Moving::Mul(e) => affine(e.eval(frame)?, 0),
         })
     }
 }
@@ -92,18 +102,28 @@ impl Compiler<'_> {
         if pargs.is_empty() || pargs.len() > MAX_ARGS as usize {
             return None;
         }
-        let mut fixed = Vec::new();
-        let mut moving = None;
+        let (mut fixed, mut moving, mut shape) = (Vec::new(), None, 0);
         for (i, a) in pargs.iter().enumerate() {
-            if !mentions(a, slot) {
-                fixed.push(Some(self.operand(a)?));
-                continue;
+            let (items, tag) = match &a.kind {
+                IrKind::List(items) => (&items[..], Tag::List(items.len() as u32)),
+                IrKind::Tuple(items) => (&items[..], Tag::Tuple(items.len() as u32)),
+                _ => (std::slice::from_ref(a), Tag::Int),
+            };
+            shape = shape_push(shape, i as u8, tag)?;
+            for e in items {
+                if !mentions(e, slot) {
+                    fixed.push(Some(self.operand(e)?));
+                    continue;
+                }
+                if moving.is_some() {
+                    return None;
+                }
+                moving = Some((fixed.len(), self.moving(e, slot)?));
+                fixed.push(None);
             }
-            if moving.is_some() {
-                return None;
-            }
-            fixed.push(None);
-            moving = Some((i, self.moving(a, slot)?));
+        }
+        if fixed.len() > MAX_COORDS {
+            return None;
         }
         let (coord, moving) = moving?;
         Some(SweepCode {
@@ -114,6 +134,8 @@ impl Compiler<'_> {
             clause_span: b.iterable.span,
             game,
             cached: Cell::new(None),
+            shape,
+            n_args: pargs.len() as u8,
             fixed,
             coord,
             moving,
@@ -153,14 +175,11 @@ impl Comp {
     /// Runs the comprehension, giving `f` the body's value for every
     /// binding, in order; `f` returns false to stop. False if stopped.
     /// Generic in `f`, so that a sweep's loop holds the aggregate inline.
-    pub(crate) fn for_each<F>(&self, env: &mut Env, f: &mut F) -> Fallible<bool>
-    where
-        F: FnMut(&mut Env, Value) -> Fallible<bool>,
-    {
+    pub(crate) fn for_each<F: Fold>(&self, env: &mut Env, f: &mut F) -> Fallible<bool> {
         let Some(sweep) = &self.sweep else {
             return run_comprehension(env, &self.clauses, &mut |env| {
                 let v = (self.body)(env)?;
-                f(env, v)
+                f.value(env, v)
             });
         };
         if self.clauses.is_empty() {
@@ -175,22 +194,49 @@ impl Comp {
 
     /// The body's values in order.
     pub(crate) fn collect(&self, env: &mut Env) -> Fallible<Vec<Value>> {
-        let mut out = Vec::new();
-        self.for_each(env, &mut |_, v| {
-            out.push(v);
-            Ok(true)
-        })?;
-        Ok(out)
+        let mut out = Collect::default();
+        self.for_each(env, &mut out)?;
+        Ok(out.0)
+    }
+}
+
+/// A swept clause's elements to a `Fold`: values as SG values, the others
+/// through the body's code with the binding set.
+struct Swept<'c, 'f, F> {
+    body: &'c Code,
+    slot: Slot,
+    /// The progress to report, and the range's start.
+    progress: Option<(&'c Progress, i64)>,
+    fold: &'f mut F,
+}
+
+impl<F: Fold> LineSink for Swept<'_, '_, F> {
+    #[inline(always)]
+    fn value(&mut self, env: &mut Env, _: i64, v: u64) -> Fallible<bool> {
+        self.fold.sg(env, v)
+    }
+
+    fn general(&mut self, env: &mut Env, k: i64) -> Fallible<bool> {
+        env.set_local_int(self.slot, k);
+        let v = (self.body)(env)?;
+        self.fold.value(env, v)
+    }
+
+    #[inline]
+    fn reached(&mut self, k: i64) {
+        if let Some((p, a)) = self.progress {
+            p.done.store(
+                k.wrapping_sub(a) as u64,
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
     }
 }
 
 impl SweepCode {
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
     /// the comprehension's first loop).
-    fn run<F>(&self, env: &mut Env, body: &Code, track: bool, f: &mut F) -> Fallible<bool>
-    where
-        F: FnMut(&mut Env, Value) -> Fallible<bool>,
-    {
+    fn run<F: Fold>(&self, env: &mut Env, body: &Code, track: bool, f: &mut F) -> Fallible<bool> {
         let span = self.clause_span;
         let a = expect_int(&(self.start)(env)?, span)?;
         let b = expect_int(&(self.end)(env)?, span)?;
@@ -208,7 +254,13 @@ impl SweepCode {
                 .store(b.saturating_sub(a).max(0) as u64, Relaxed);
             env.tracking = true;
         }
-        let result = self.sweep(env, body, a..b, track.then_some(&*progress), f);
+        let mut sink = Swept {
+            body,
+            slot: self.slot,
+            progress: track.then_some((&*progress, a)),
+            fold: f,
+        };
+        let result = self.sweep(env, a..b, &mut sink);
         if track {
             env.tracking = false;
             progress
@@ -218,34 +270,13 @@ impl SweepCode {
         result
     }
 
-    fn sweep<F>(
+    fn sweep<F: Fold>(
         &self,
         env: &mut Env,
-        body: &Code,
         ks: std::ops::Range<i64>,
-        progress: Option<&Progress>,
-        f: &mut F,
-    ) -> Fallible<bool>
-    where
-        F: FnMut(&mut Env, Value) -> Fallible<bool>,
-    {
-        let a = ks.start;
-        let slot = self.slot;
-        let mut each = |env: &mut Env, k: i64, v: Option<u64>| {
-            if let Some(p) = progress {
-                p.done
-                    .store((k - a) as u64, std::sync::atomic::Ordering::Relaxed);
-            }
-            let v = match v {
-                Some(v) => Value::Int(v as i64),
-                None => {
-                    env.set_local_int(slot, k);
-                    body(env)?
-                }
-            };
-            f(env, v)
-        };
-        let mut coords = [0i64; MAX_ARGS as usize];
+        sink: &mut Swept<'_, '_, F>,
+    ) -> Fallible<bool> {
+        let mut coords = [0i64; MAX_COORDS];
         let n = self.fixed.len();
         let fixed = self
             .fixed
@@ -255,12 +286,12 @@ impl SweepCode {
                 Some(e) => e.eval(env.frame()).map(|v| *x = v).is_some(),
                 None => true,
             });
-        let moving = self.moving.at(env.frame());
-        let (Some((op, e, flipped)), true) = (moving, fixed) else {
+        let (Some(map), true) = (self.moving.at(env.frame()), fixed) else {
             // Not integers: every element the general way.
             for k in ks {
+                sink.reached(k);
                 env.tick(self.clause_span)?;
-                if !each(env, k, None)? {
+                if !sink.general(env, k)? {
                     return Ok(false);
                 }
             }
@@ -268,17 +299,14 @@ impl SweepCode {
         };
         let line = SweepLine {
             instance: self.instance(env),
+            shape: self.shape,
+            n_args: self.n_args,
             coords: &mut coords[..n],
             coord: self.coord,
             tick_span: self.clause_span,
             span: self.sg_span,
         };
-        match (op, flipped) {
-            (BinaryOp::Add, _) => sweep_line(env, line, ks, |k| k.checked_add(e), &mut each),
-            (BinaryOp::Sub, false) => sweep_line(env, line, ks, |k| k.checked_sub(e), &mut each),
-            (BinaryOp::Sub, true) => sweep_line(env, line, ks, |k| e.checked_sub(k), &mut each),
-            _ => sweep_line(env, line, ks, |k| k.checked_mul(e), &mut each),
-        }
+        sweep_line(env, line, ks, map, sink)
     }
 
     fn instance(&self, env: &mut Env) -> InstanceId {

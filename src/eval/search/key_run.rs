@@ -25,6 +25,8 @@ struct RunKey {
     list: Option<(usize, usize)>,
     /// `k` equal to another item gives no position (`KeyRun::distinct`).
     skip_repeats: bool,
+    /// Some coefficient is not 0.
+    affine: bool,
 }
 
 impl RunKey {
@@ -36,6 +38,12 @@ impl RunKey {
         self.out.n_args = 0;
         self.list = None;
         self.skip_repeats = run.distinct;
+        // Coefficients are 0 but where an affine argument puts one: only
+        // those are cleared.
+        if self.affine {
+            self.coefs = [0; MAX_COORDS];
+            self.affine = false;
+        }
         for arg in &run.args {
             let start = self.out.len;
             match arg {
@@ -44,7 +52,7 @@ impl RunKey {
                     self.out.push(base.eval(frame)?)?;
                     self.out.end(Tag::Int)?;
                     self.coefs[start] = *coef;
-                    continue;
+                    self.affine = true;
                 }
                 RunArg::SortedUpdate { list, index } => {
                     let n_rest = sorted_rest(frame, *list, index.eval(frame), &mut self.rest)?;
@@ -54,10 +62,6 @@ impl RunKey {
                     self.out.end(Tag::List(n_rest as u32 + 1))?;
                     self.list = Some((start, n_rest));
                 }
-            }
-            // Item by item: `fill` calls `memset`.
-            for c in &mut self.coefs[start..self.out.len] {
-                *c = 0;
             }
         }
         Some(())
@@ -110,16 +114,6 @@ impl RunKey {
 /// window: dense windows have at most 2^30 bytes, so no index has it.
 const OUTSIDE: usize = 1 << (usize::BITS - 1);
 
-/// The part of an index that `x` as coordinate `c` makes, or `OUTSIDE`.
-#[inline]
-fn at(w: &Window<'_>, x: i64, c: usize) -> usize {
-    let (bits, shift) = w.place(c);
-    match (x as u64) >> bits {
-        0 => (x as usize) << shift,
-        _ => OUTSIDE,
-    }
-}
-
 /// Where the runs of a `RunKey` lie in one layout of the dense window,
 /// computed once for all its places: a place is then a few operations.
 struct Placement {
@@ -170,19 +164,28 @@ impl Placement {
             // The items from `j` on one coordinate up, then those before
             // `j` at their own (coordinates have bits of their own: `|`
             // adds them).
+            let (bits, shifts) = w.layout();
+            let (bits, shifts) = (
+                &bits[start..=start + n_rest],
+                &shifts[start..=start + n_rest],
+            );
             let rest = &key.rest[..n_rest];
+            let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
+                0 => (x as usize) << shifts[c],
+                _ => OUTSIDE,
+            };
             let mut up = 0;
             self.items[n_rest] = 0;
             for (q, &x) in rest.iter().enumerate().rev() {
-                up |= at(w, x, start + q + 1);
+                up |= at(x, q + 1);
                 self.items[q] = up;
             }
             let mut own = 0;
-            for j in 0..=n_rest {
+            for (j, (&b, &s)) in bits.iter().zip(shifts).enumerate() {
                 self.items[j] |= own;
-                self.k_place[j] = w.place(start + j);
+                self.k_place[j] = (b, s);
                 if let Some(&x) = rest.get(j) {
-                    own |= at(w, x, start + j);
+                    own |= at(x, j);
                 }
             }
         }
@@ -246,6 +249,7 @@ impl Default for RunScratch {
                 rest: [0; MAX_COORDS],
                 list: None,
                 skip_repeats: false,
+                affine: false,
             },
             placement: Placement {
                 base: 0,
@@ -308,7 +312,7 @@ impl SgSink {
         let n = key.out.len;
         // The list's coordinates are items or `k` itself: checking the
         // others over the whole range covers every run.
-        if !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
+        if key.affine && !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
             return Ok(false);
         }
         let (mut n_runs, mut n_strided, mut missing) = (0, 0, false);

@@ -265,6 +265,10 @@ impl Compiler<'_> {
                         return Some(true); // a set repeats nothing
                     }
                     let (_, xs) = x.items(slot)?;
+                    // Lists kept sorted (the usual case): no copy, no sort.
+                    if xs.windows(2).all(|w| w[0] < w[1]) {
+                        return Some(true);
+                    }
                     let mut sorted: SmallVec<[i64; MAX_COORDS]> = xs.iter().copied().collect();
                     sorted.sort_unstable();
                     Some(sorted.windows(2).all(|w| w[0] != w[1]))

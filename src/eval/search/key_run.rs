@@ -219,24 +219,13 @@ impl Placement {
     }
 }
 
-/// One run of options `lo..hi` at place `j`, and where it lies in the
-/// window when it does (first index and stride).
-#[derive(Clone, Copy, Default)]
-struct PlaceRun {
-    j: usize,
-    lo: i64,
-    hi: i64,
-    at: Option<(usize, isize)>,
-}
-
 /// The sink's buffers for `key_run`, boxed: taken out and put back, not
 /// moved.
 pub(super) struct RunScratch {
     key: RunKey,
     placement: Placement,
-    /// The runs of one setting of the outer bindings, and those of them
-    /// in the window, to scan at once.
-    runs: [PlaceRun; MAX_COORDS],
+    /// The runs of one setting of the outer bindings in the window, to
+    /// scan at once.
     strided: [Strided; MAX_COORDS],
 }
 
@@ -259,7 +248,6 @@ impl Default for RunScratch {
                 items: [0; MAX_COORDS],
                 k_place: [(0, 0); MAX_COORDS],
             },
-            runs: [PlaceRun::default(); MAX_COORDS],
             strided: [Strided::default(); MAX_COORDS],
         }
     }
@@ -303,7 +291,6 @@ impl SgSink {
         let RunScratch {
             key,
             placement,
-            runs,
             strided,
         } = scratch;
         if key.write(run, frame).is_none() {
@@ -315,7 +302,10 @@ impl SgSink {
         if key.affine && !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
             return Ok(false);
         }
-        let (mut n_runs, mut n_strided, mut missing) = (0, 0, false);
+        // The runs in the window (bit `j` of `placed` for place `j`),
+        // scanned at once.
+        let (mut n_strided, mut placed, mut missing) = (0, 0u32, false);
+        let mut all_placed = true;
         {
             let memo = inst.memo.borrow();
             let window = memo.window(key.out.shape).filter(|w| placement.set(w, key));
@@ -324,31 +314,32 @@ impl SgSink {
                 if lo >= hi {
                     continue;
                 }
-                let at = window.as_ref().and_then(|_| placement.run(key, j, lo, hi));
-                if let Some((first, stride)) = at {
-                    strided[n_strided] = Strided {
-                        first,
-                        stride,
-                        n: (hi - lo) as usize,
-                    };
-                    n_strided += 1;
+                match window.as_ref().and_then(|_| placement.run(key, j, lo, hi)) {
+                    Some((first, stride)) => {
+                        let n = (hi - lo) as usize;
+                        strided[n_strided] = Strided { first, stride, n };
+                        n_strided += 1;
+                        placed |= 1 << j;
+                    }
+                    None => all_placed = false,
                 }
-                runs[n_runs] = PlaceRun { j, lo, hi, at };
-                n_runs += 1;
             }
             if let Some(w) = &window {
                 missing = scan_runs(w.dense(), &strided[..n_strided], self.stamp, &mut self.seen);
             }
         }
-        if n_strided == n_runs && !missing {
+        if all_placed && !missing {
             return Ok(true);
         }
         if missing {
             // Scanned again run by run below, collecting the options.
             NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
         }
-        for r in runs[..n_runs].iter().filter(|r| r.at.is_none() || missing) {
-            self.place_slow(env, (instance, inst), run.slot, key, placement, r)?;
+        for j in 0..key.places() {
+            let (lo, hi) = key.bounds(j, a, b);
+            if lo < hi && (missing || placed & 1 << j == 0) {
+                self.place_slow(env, (instance, inst), run.slot, key, placement, (j, lo, hi))?;
+            }
         }
         Ok(true)
     }
@@ -364,7 +355,7 @@ impl SgSink {
         slot: Slot,
         key: &RunKey,
         placement: &mut Placement,
-        &PlaceRun { j, lo, hi, .. }: &PlaceRun,
+        (j, lo, hi): (usize, i64, i64),
     ) -> Fallible<()> {
         self.slow.clear();
         let scanned = {

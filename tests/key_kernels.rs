@@ -113,9 +113,15 @@ fn runs_skip_repeats_only_where_distinct_comes_first() {
         # Unsorted lists, items past the window and below it.
         print [sg(A([9, 2, 5])), sg(A([70, 3, 1])), sg(A([300, 40, 2, 1]))]
         print [sg(A([-1, 3, 5])), sg(A([2, -4]))]
-        print [sg(A([a, b, c])) for c in reversed(list(2..10)), b in 1..c, a in 0..b]",
+        print [sg(A([a, b, c])) for c in reversed(list(2..10)), b in 1..c, a in 0..b]
+        # One coin, and six (its own window).
+        game E(xs) where distinct(xs) {
+            move s(i in 0..len(xs), t in 0..xs[i]) -> E(sorted(update(xs, i, t)))
+        }
+        print [sg(E([a])) for a in reversed(list(0..9))]
+        print [sg(E([a, a + 2, b, b + 1, 2 * b + 3, 3 * b])) for b in 4..7, a in 0..2]",
     );
-    assert_eq!(out.lines().count(), 7, "{out}");
+    assert_eq!(out.lines().count(), 9, "{out}");
     assert!(!out.contains("failure"), "{out}");
     // What follows `distinct` is not evaluated for a repeat, but is for
     // every other option; before it, it is evaluated for repeats too (the

@@ -271,7 +271,10 @@ impl SgSink {
             return Ok(true);
         }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
-        let done = self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch);
+        let done = match self.sorted_runs(inst, run, frame, (a, b), &mut scratch.strided) {
+            true => Ok(true),
+            false => self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch),
+        };
         self.run_scratch = Some(scratch);
         done
     }

@@ -3,7 +3,9 @@
 //! move, and each run (one per place of the binding in a sorted list) is
 //! placed in the memo's dense window from per-coordinate parts computed
 //! once, not from the whole key again: positions with lists (Welter's
-//! game) have several short runs each, so their setup is the cost.
+//! game) have several short runs each, so their setup is the cost. The
+//! runs of one setting are scanned at once; a run whose key is only the
+//! sorted list goes first through `sorted_run.rs`, which writes no key.
 
 use super::*;
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};

@@ -92,6 +92,59 @@ fn lists_with_repeats_fail_where_as_on_the_general_path() {
 }
 
 #[test]
+fn runs_skip_repeats_only_where_distinct_comes_first() {
+    // `distinct(coins)` first: a coin landing on another gives no
+    // position, and the runs skip it. Elsewhere in the `where`, on another
+    // argument, or absent, each such option is looked up as before.
+    let out = same_both_ways(
+        "game A(coins) where distinct(coins) and len(coins) > 1 {
+            move s(i in 0..len(coins), t in 0..coins[i]) -> A(sorted(update(coins, i, t)))
+        }
+        game B(coins) where len(coins) > 1 and distinct(coins) {
+            move s(i in 0..len(coins), t in 0..coins[i]) -> B(sorted(update(coins, i, t)))
+        }
+        game C(coins, other) where distinct(other) {
+            move s(i in 0..len(coins), t in 0..coins[i]) -> C(sorted(update(coins, i, t)), other)
+        }
+        print [sg(A([a, b])) + sg(B([a, b])) for b in 1..12, a in 0..b]
+        print [sg(A([a, b, c, d, e])) for e in 4..9, d in 3..e, c in 2..d, b in 1..c, a in 0..b]
+        print [sg(B([a, b, c, d])) for d in 3..9, c in 2..d, b in 1..c, a in 0..b]
+        print [sg(C([a, b, c], [1, 2])) for c in 0..6, b in 0..=c, a in 0..=b]
+        # Unsorted lists, items past the window and below it.
+        print [sg(A([9, 2, 5])), sg(A([70, 3, 1])), sg(A([300, 40, 2, 1]))]
+        print [sg(A([-1, 3, 5])), sg(A([2, -4]))]
+        print [sg(A([a, b, c])) for c in reversed(list(2..10)), b in 1..c, a in 0..b]
+        # One coin, and six (its own window).
+        game E(xs) where distinct(xs) {
+            move s(i in 0..len(xs), t in 0..xs[i]) -> E(sorted(update(xs, i, t)))
+        }
+        print [sg(E([a])) for a in reversed(list(0..9))]
+        print [sg(E([a, a + 2, b, b + 1, 2 * b + 3, 3 * b])) for b in 4..7, a in 0..2]",
+    );
+    assert_eq!(out.lines().count(), 9, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+    // What follows `distinct` is not evaluated for a repeat, but is for
+    // every other option; before it, it is evaluated for repeats too (the
+    // first two items equal divide by zero): the same both ways.
+    for (where_clause, fails) in [
+        ("distinct(xs) and 10 / (xs[1] - xs[0]) != 0", false),
+        ("10 / (xs[1] - xs[0]) != 0 and distinct(xs)", true),
+    ] {
+        let out = same_both_ways(&format!(
+            "game D(xs) where {where_clause} {{
+                move s(i in 0..len(xs), t in 0..xs[i]) -> D(sorted(update(xs, i, t)))
+            }}
+            print [sg(D([a, b, c])) for c in 2..8, b in 1..c, a in 0..b]"
+        ));
+        assert_eq!(
+            out.contains("division by zero"),
+            fails,
+            "{where_clause}: {out}"
+        );
+    }
+}
+
+#[test]
 fn sorted_runs_with_affine_and_fixed_arguments_agree_with_the_general_path() {
     // Each place of `t` in the list is one run; the other arguments are
     // fixed (`c`), rise with `t` (`n + t - xs[i]`) or fall (`m - t`), and

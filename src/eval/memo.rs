@@ -727,6 +727,12 @@ impl<'m> Window<'m> {
         (self.table.bits[coord], self.table.shifts[coord])
     }
 
+    /// `place` of every coordinate: their bits and their shifts.
+    #[inline]
+    pub fn layout(&self) -> (&'m [u8; MAX_COORDS], &'m [u8; MAX_COORDS]) {
+        (&self.table.bits, &self.table.shifts)
+    }
+
     /// How many coordinates the window's keys have.
     #[inline]
     pub fn n_coords(&self) -> usize {

@@ -48,10 +48,10 @@ impl Compiler<'_> {
         for (i, m) in moves.iter().enumerate() {
             let how = match kernel.map(|k| &k.moves[i]) {
                 Some(k) => describe(k),
-                None => match self.kernel_move(id, g.n_statics, m).or_else(|| {
-                    self.key_loop_move(id, g.n_statics, m)
-                        .map(KernelMove::KeyLoop)
-                }) {
+                None => match self
+                    .kernel_move(id, g.n_statics, m)
+                    .or_else(|| self.key_loop_move(id, g, m).map(KernelMove::KeyLoop))
+                {
                     Some(k) => format!(
                         "{} in kernel form, but the game is on the general path",
                         describe(&k)

@@ -265,6 +265,10 @@ impl Compiler<'_> {
                         return Some(true); // a set repeats nothing
                     }
                     let (_, xs) = x.items(slot)?;
+                    // Lists kept sorted (the usual case): no copy, no sort.
+                    if xs.windows(2).all(|w| w[0] < w[1]) {
+                        return Some(true);
+                    }
                     if xs.len() <= 8 {
                         // Few items: each pair, without sorting a copy.
                         let mut pairs = xs.iter().enumerate();

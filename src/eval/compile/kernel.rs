@@ -512,10 +512,7 @@ impl Compiler<'_> {
             None => (
                 ir_moves
                     .iter()
-                    .map(|m| {
-                        self.key_loop_move(game, g.n_statics, m)
-                            .map(KernelMove::KeyLoop)
-                    })
+                    .map(|m| self.key_loop_move(game, g, m).map(KernelMove::KeyLoop))
                     .collect::<Option<Vec<_>>>()?,
                 true,
             ),

@@ -235,6 +235,11 @@ pub(crate) struct KeyRun {
     pub hi: Operand<KeyFrame>,
     pub inclusive: bool,
     pub args: Vec<RunArg>,
+    /// The game's `where` begins with `distinct` of the sorted list's
+    /// argument: an option with `k` equal to another item is no position
+    /// (the general path finds the same, without an error), so runs skip
+    /// those instead of looking each up.
+    pub distinct: bool,
 }
 
 pub(crate) enum RunArg {
@@ -255,9 +260,10 @@ impl Compiler<'_> {
     pub(crate) fn key_loop_move(
         &self,
         game: GameId,
-        n_statics: usize,
+        g: &IrGame,
         m: &IrMove,
     ) -> Option<KeyLoopMove> {
+        let n_statics = g.n_statics;
         let mut parts = Vec::new();
         self.sum_parts(game, n_statics, &m.result, &mut parts)?;
         let mut bindings = Vec::new();
@@ -270,7 +276,7 @@ impl Compiler<'_> {
             }
             bindings.push((slot, self.key_source(&b.iterable)?));
         }
-        if let Some(run) = self.key_run(m, &parts) {
+        if let Some(run) = self.key_run(g, m, &parts) {
             bindings.pop();
             return Some(KeyLoopMove {
                 bindings,
@@ -405,7 +411,7 @@ impl Compiler<'_> {
     }
 
     /// The last binding of `m` as strided runs, if the move has that form.
-    fn key_run(&self, m: &IrMove, parts: &[&[IrExpr]]) -> Option<KeyRun> {
+    fn key_run(&self, g: &IrGame, m: &IrMove, parts: &[&[IrExpr]]) -> Option<KeyRun> {
         let ([args], None) = (parts, &m.guard) else {
             return None;
         };
@@ -435,11 +441,11 @@ impl Compiler<'_> {
                 RunArg::Affine(base, coef)
             });
         }
-        let sorted_updates = run_args
-            .iter()
-            .filter(|a| matches!(a, RunArg::SortedUpdate { .. }))
-            .count();
-        if sorted_updates > 1 {
+        let mut sorted_updates = (run_args.iter().enumerate())
+            .filter(|(_, a)| matches!(a, RunArg::SortedUpdate { .. }))
+            .map(|(a, _)| a);
+        let list_arg = sorted_updates.next();
+        if sorted_updates.next().is_some() {
             return None;
         }
         Some(KeyRun {
@@ -448,6 +454,7 @@ impl Compiler<'_> {
             hi: self.operand(end)?,
             inclusive: *inclusive,
             args: run_args,
+            distinct: list_arg.is_some_and(|a| first_distinct(g) == Some(g.n_statics + a)),
         })
     }
 
@@ -642,6 +649,24 @@ fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
         return None;
     }
     (t != i).then_some((t, c, negated))
+}
+
+/// The slot of `xs` if the game's `where` is `distinct(xs)` or begins
+/// with it (`distinct(xs) and ...`: what follows is not evaluated when
+/// it fails).
+fn first_distinct(g: &IrGame) -> Option<usize> {
+    let mut conjuncts = Vec::new();
+    split_and(g.where_clause.as_ref()?, &mut conjuncts);
+    match &conjuncts.first()?.kind {
+        IrKind::CallBuiltin {
+            builtin: Builtin::Distinct,
+            args,
+        } => match args.first()?.kind {
+            IrKind::Local(s) if args.len() == 1 => Some(s as usize),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `(xs, i)` if `e` is `sorted(update(xs, i, k))` with `xs` a local other

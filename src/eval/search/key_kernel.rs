@@ -76,7 +76,11 @@ impl SgSink {
                 env.rt.check_interrupt(sink.span)?;
             }
             frame.set_int(*slot, k);
-            sink.key_level(env, (instance, inst), m, frame, level + 1, ticks)
+            match (last, &m.run) {
+                // Straight to the runs: one call less per setting.
+                (true, Some(run)) => sink.key_run(env, (instance, inst), run, frame),
+                _ => sink.key_level(env, (instance, inst), m, frame, level + 1, ticks),
+            }
         };
         match source {
             KeySource::Range { lo, hi, inclusive } => {

@@ -3,12 +3,15 @@
 //! move, and each run (one per place of the binding in a sorted list) is
 //! placed in the memo's dense window from per-coordinate parts computed
 //! once, not from the whole key again: positions with lists (Welter's
-//! game) have several short runs each, so their setup is the cost.
+//! game) have several short runs each, so their setup is the cost. The
+//! runs of one setting are scanned at once; a run whose key is only the
+//! sorted list goes first through `sorted_run.rs`, which writes no key.
 
 use super::*;
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
 use crate::eval::memo::{Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
+use scan::{scan_runs, Strided};
 
 /// The options of a `KeyRun` for one setting of the outer bindings: their
 /// key with the list's coordinates left open, and the affine coefficients.
@@ -22,6 +25,10 @@ struct RunKey {
     /// Where the list starts among the coordinates and how many other
     /// items it has.
     list: Option<(usize, usize)>,
+    /// `k` equal to another item gives no position (`KeyRun::distinct`).
+    skip_repeats: bool,
+    /// Some coefficient is not 0.
+    affine: bool,
 }
 
 impl RunKey {
@@ -32,6 +39,13 @@ impl RunKey {
         self.out.shape = 0;
         self.out.n_args = 0;
         self.list = None;
+        self.skip_repeats = run.distinct;
+        // Coefficients are 0 but where an affine argument puts one: only
+        // those are cleared.
+        if self.affine {
+            self.coefs = [0; MAX_COORDS];
+            self.affine = false;
+        }
         for arg in &run.args {
             let start = self.out.len;
             match arg {
@@ -40,7 +54,7 @@ impl RunKey {
                     self.out.push(base.eval(frame)?)?;
                     self.out.end(Tag::Int)?;
                     self.coefs[start] = *coef;
-                    continue;
+                    self.affine = true;
                 }
                 RunArg::SortedUpdate { list, index } => {
                     let n_rest = sorted_rest(frame, *list, index.eval(frame), &mut self.rest)?;
@@ -51,7 +65,6 @@ impl RunKey {
                     self.list = Some((start, n_rest));
                 }
             }
-            self.coefs[start..self.out.len].fill(0);
         }
         Some(())
     }
@@ -63,7 +76,8 @@ impl RunKey {
 
     /// The part of `a..b` where `k` is item `j` of the list:
     /// `rest[j - 1] < k <= rest[j]` (at `k == rest[j]` the list repeats
-    /// an item: the game's `where` decides, through `lookup`).
+    /// an item: the game's `where` decides, through `lookup`, unless it is
+    /// known to say no).
     #[inline]
     fn bounds(&self, j: usize, a: i64, b: i64) -> (i64, i64) {
         let Some((_, n_rest)) = self.list else {
@@ -74,7 +88,7 @@ impl RunKey {
             _ => a.max(self.rest[j - 1].saturating_add(1)),
         };
         let hi = match j < n_rest {
-            true => b.min(self.rest[j].saturating_add(1)),
+            true => b.min(self.rest[j].saturating_add(!self.skip_repeats as i64)),
             false => b,
         };
         (lo, hi)
@@ -98,8 +112,12 @@ impl RunKey {
     }
 }
 
+/// Set in the index of a place some item of which lies outside the
+/// window: dense windows have at most 2^30 bytes, so no index has it.
+const OUTSIDE: usize = 1 << (usize::BITS - 1);
+
 /// Where the runs of a `RunKey` lie in one layout of the dense window,
-/// computed once for all its places: a place is then a few additions.
+/// computed once for all its places: a place is then a few operations.
 struct Placement {
     /// Index and stride of the coordinates outside the list (their sum
     /// wraps: only the whole index lies in the window).
@@ -110,9 +128,11 @@ struct Placement {
     varying: [(i64, i64, u8); MAX_COORDS],
     n_varying: usize,
     /// For place `j` of `k`: the index of the list's other items (`rest[q]`
-    /// is coordinate `start + q` for `q < j`, `start + q + 1` after),
-    /// `None` if one lies outside the window.
-    items: [Option<usize>; MAX_COORDS],
+    /// is coordinate `start + q` for `q < j`, `start + q + 1` after), with
+    /// `OUTSIDE` if one lies outside the window; and the bits and shift
+    /// of `k`'s coordinate.
+    items: [usize; MAX_COORDS],
+    k_place: [(u8, u8); MAX_COORDS],
 }
 
 impl Placement {
@@ -124,9 +144,10 @@ impl Placement {
             return false;
         }
         (self.base, self.stride, self.n_varying) = (0, 0, 0);
-        let (start, n_rest) = key.list.unwrap_or((n, 0));
-        let in_list = |c: usize| key.list.is_some() && (start..=start + n_rest).contains(&c);
-        for c in (0..n).filter(|&c| !in_list(c)) {
+        let (start, end) = key
+            .list
+            .map_or((n, n), |(start, n_rest)| (start, start + n_rest + 1));
+        for c in (0..start).chain(end..n) {
             let (bits, shift) = w.place(c);
             let (base, coef) = (key.out.coords[c], key.coefs[c]);
             if coef == 0 {
@@ -141,24 +162,33 @@ impl Placement {
                 self.stride = self.stride.wrapping_add((coef as isize) << shift);
             }
         }
-        if key.list.is_some() {
-            let at = |x: i64, c: usize| {
-                let (bits, shift) = w.place(c);
-                ((x as u64) >> bits == 0).then_some((x as usize) << shift)
+        if let Some((start, n_rest)) = key.list {
+            // The items from `j` on one coordinate up, then those before
+            // `j` at their own (coordinates have bits of their own: `|`
+            // adds them).
+            let (bits, shifts) = w.layout();
+            let (bits, shifts) = (
+                &bits[start..=start + n_rest],
+                &shifts[start..=start + n_rest],
+            );
+            let rest = &key.rest[..n_rest];
+            let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
+                0 => (x as usize) << shifts[c],
+                _ => OUTSIDE,
             };
-            // Place 0: every item one coordinate up; each place after
-            // moves one item back down.
-            let mut index = Some(0);
-            for (q, &x) in key.rest[..n_rest].iter().enumerate() {
-                index = index.zip(at(x, start + q + 1)).map(|(i, x)| i | x);
+            let mut up = 0;
+            self.items[n_rest] = 0;
+            for (q, &x) in rest.iter().enumerate().rev() {
+                up |= at(x, q + 1);
+                self.items[q] = up;
             }
-            self.items[0] = index;
-            for (q, &x) in key.rest[..n_rest].iter().enumerate() {
-                let up = at(x, start + q + 1);
-                index = index
-                    .zip(up.zip(at(x, start + q)))
-                    .map(|(i, (up, down))| i - up + down);
-                self.items[q + 1] = index;
+            let mut own = 0;
+            for (j, (&b, &s)) in bits.iter().zip(shifts).enumerate() {
+                self.items[j] |= own;
+                self.k_place[j] = (b, s);
+                if let Some(&x) = rest.get(j) {
+                    own |= at(x, j);
+                }
             }
         }
         true
@@ -167,14 +197,7 @@ impl Placement {
     /// The first index and the stride of the run `lo..hi` (not empty) at
     /// place `j`, if every option lies in the window.
     #[inline]
-    fn run(
-        &self,
-        w: &Window<'_>,
-        key: &RunKey,
-        j: usize,
-        lo: i64,
-        hi: i64,
-    ) -> Option<(usize, isize)> {
+    fn run(&self, key: &RunKey, j: usize, lo: i64, hi: i64) -> Option<(usize, isize)> {
         for &(base, coef, bits) in &self.varying[..self.n_varying] {
             // `affine_fits` held over the whole range: no overflow here.
             let (at_lo, at_hi) = (base + coef * lo, base + coef * (hi - 1));
@@ -186,12 +209,12 @@ impl Placement {
             .base
             .wrapping_add(self.stride.wrapping_mul(lo as isize) as usize);
         let mut stride = self.stride;
-        if let Some((start, _)) = key.list {
-            let (bits, shift) = w.place(start + j);
-            if ((lo | (hi - 1)) as u64) >> bits != 0 {
+        if key.list.is_some() {
+            let ((bits, shift), items) = (self.k_place[j], self.items[j]);
+            if items & OUTSIDE != 0 || ((lo | (hi - 1)) as u64) >> bits != 0 {
                 return None;
             }
-            index |= self.items[j]? | (lo as usize) << shift;
+            index |= items | (lo as usize) << shift;
             stride = stride.wrapping_add(1 << shift);
         }
         Some((index, stride))
@@ -203,6 +226,9 @@ impl Placement {
 pub(super) struct RunScratch {
     key: RunKey,
     placement: Placement,
+    /// The runs of one setting of the outer bindings in the window, to
+    /// scan at once.
+    strided: [Strided; MAX_COORDS],
 }
 
 impl Default for RunScratch {
@@ -213,14 +239,18 @@ impl Default for RunScratch {
                 coefs: [0; MAX_COORDS],
                 rest: [0; MAX_COORDS],
                 list: None,
+                skip_repeats: false,
+                affine: false,
             },
             placement: Placement {
                 base: 0,
                 stride: 0,
                 varying: [(0, 0, 0); MAX_COORDS],
                 n_varying: 0,
-                items: [None; MAX_COORDS],
+                items: [0; MAX_COORDS],
+                k_place: [(0, 0); MAX_COORDS],
             },
+            strided: [Strided::default(); MAX_COORDS],
         }
     }
 }
@@ -243,12 +273,17 @@ impl SgSink {
             return Ok(true);
         }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
-        let done = self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch);
+        let done = match self.sorted_runs(inst, run, frame, (a, b), &mut scratch.strided) {
+            true => Ok(true),
+            false => self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch),
+        };
         self.run_scratch = Some(scratch);
         done
     }
 
-    /// `key_run` for the options `k` in `a..b` (not empty).
+    /// `key_run` for the options `k` in `a..b` (not empty): the runs in
+    /// the window are scanned at once; those outside it, or holding
+    /// options without a value yet, then go one by one.
     fn key_runs(
         &mut self,
         env: &mut Env,
@@ -258,60 +293,108 @@ impl SgSink {
         (a, b): (i64, i64),
         scratch: &mut RunScratch,
     ) -> Fallible<bool> {
-        let RunScratch { key, placement } = scratch;
+        let RunScratch {
+            key,
+            placement,
+            strided,
+        } = scratch;
         if key.write(run, frame).is_none() {
             return Ok(false);
         }
         let n = key.out.len;
         // The list's coordinates are items or `k` itself: checking the
         // others over the whole range covers every run.
-        if !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
+        if key.affine && !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
             return Ok(false);
         }
-        // The placement holds for the window's layout while the memo is
-        // borrowed: looking options up one by one may lay it out anew.
-        let mut memo = None;
-        let mut placed = false;
-        for j in 0..key.places() {
-            let (lo, hi) = key.bounds(j, a, b);
-            if lo >= hi {
-                continue;
-            }
-            self.slow.clear();
-            let m = memo.get_or_insert_with(|| {
-                let m = inst.memo.borrow();
-                placed = m
-                    .window(key.out.shape)
-                    .is_some_and(|w| placement.set(&w, key));
-                m
-            });
-            let window = m.window(key.out.shape).filter(|_| placed);
-            match window.and_then(|w| Some((w.dense(), placement.run(&w, key, j, lo, hi)?))) {
-                Some((dense, (first, stride))) => self.scan_window(dense, first, stride, lo..hi),
-                None => {
-                    env.rt
-                        .check_memory((hi.abs_diff(lo) as usize).saturating_mul(8), self.span)?;
-                    self.slow.extend(lo..hi);
+        // The runs in the window (bit `j` of `placed` for place `j`),
+        // scanned at once.
+        let (mut n_strided, mut placed, mut missing) = (0, 0u32, false);
+        let mut all_placed = true;
+        {
+            let memo = inst.memo.borrow();
+            let window = memo.window(key.out.shape).filter(|w| placement.set(w, key));
+            for j in 0..key.places() {
+                let (lo, hi) = key.bounds(j, a, b);
+                if lo >= hi {
+                    continue;
+                }
+                match window.as_ref().and_then(|_| placement.run(key, j, lo, hi)) {
+                    Some((first, stride)) => {
+                        let n = (hi - lo) as usize;
+                        strided[n_strided] = Strided { first, stride, n };
+                        n_strided += 1;
+                        placed |= 1 << j;
+                    }
+                    None => all_placed = false,
                 }
             }
-            if !self.slow.is_empty() {
-                // Options without a value yet: one by one, the memo free.
-                memo = None;
-                let (bases, coefs) = key.place(j);
-                let affine = AffineRun {
-                    instance,
-                    slot: run.slot,
-                    lo,
-                    hi,
-                    shape: key.out.shape,
-                    n_args: key.out.n_args,
-                    bases: &bases[..n],
-                    coefs: &coefs[..n],
-                };
-                self.look_up_slow(env, &affine)?;
+            if let Some(w) = &window {
+                missing = scan_runs(w.dense(), &strided[..n_strided], self.stamp, &mut self.seen);
+            }
+        }
+        if all_placed && !missing {
+            return Ok(true);
+        }
+        if missing {
+            // Scanned again run by run below, collecting the options.
+            NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
+        }
+        for j in 0..key.places() {
+            let (lo, hi) = key.bounds(j, a, b);
+            if lo < hi && (missing || placed & 1 << j == 0) {
+                self.place_slow(env, (instance, inst), run.slot, key, placement, (j, lo, hi))?;
             }
         }
         Ok(true)
+    }
+
+    /// Marks the options of one run that the scan could not: those
+    /// without a value yet, or the whole run outside the window, looked
+    /// up one by one (which may lay the window out anew: the run is
+    /// placed again first).
+    fn place_slow(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        slot: Slot,
+        key: &RunKey,
+        placement: &mut Placement,
+        (j, lo, hi): (usize, i64, i64),
+    ) -> Fallible<()> {
+        self.slow.clear();
+        let scanned = {
+            let memo = inst.memo.borrow();
+            let window = memo.window(key.out.shape).filter(|w| placement.set(w, key));
+            match window.and_then(|w| Some((w.dense(), placement.run(key, j, lo, hi)?))) {
+                Some((dense, (first, stride))) => {
+                    self.scan_window(dense, first, stride, lo..hi);
+                    true
+                }
+                None => false,
+            }
+        };
+        if !scanned {
+            env.rt
+                .check_memory((hi.abs_diff(lo) as usize).saturating_mul(8), self.span)?;
+            self.slow.extend(lo..hi);
+        }
+        if self.slow.is_empty() {
+            return Ok(());
+        }
+        let n = key.out.len;
+        let (bases, coefs) = key.place(j);
+        let affine = AffineRun {
+            instance,
+            slot,
+            lo,
+            hi,
+            shape: key.out.shape,
+            n_args: key.out.n_args,
+            bases: &bases[..n],
+            coefs: &coefs[..n],
+        };
+        self.look_up_slow(env, &affine)
     }
 }
 

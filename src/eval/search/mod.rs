@@ -7,6 +7,7 @@ mod kernel;
 mod key_kernel;
 mod key_run;
 mod scan;
+mod sorted_run;
 
 use std::ops::Range;
 use std::rc::Rc;

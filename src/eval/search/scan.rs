@@ -90,6 +90,53 @@ pub(super) fn scan_dense(
     }
 }
 
+/// A run of `n` options whose dense bytes are `first + stride * j`.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Strided {
+    pub first: usize,
+    pub stride: isize,
+    pub n: usize,
+}
+
+/// `scan_dense` for several runs at once (the few short runs of a
+/// position with a list), without collecting: marks every byte's slot
+/// and tells whether some byte held no value, in which case the caller
+/// clears those slots and scans the runs again one by one.
+#[inline(never)]
+pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [u32]) -> bool {
+    let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
+    for r in runs {
+        let n = if r.stride == 0 { 1 } else { r.n };
+        let step = r.stride.unsigned_abs();
+        // Upwards in memory whatever the sign of the stride.
+        let start = match r.stride >= 0 {
+            true => r.first,
+            false => r.first - (n - 1) * step,
+        };
+        let window = &dense[start..=start + (n - 1) * step];
+        if step <= 1 {
+            window.iter().for_each(|&b| seen[b as usize] = stamp);
+        } else {
+            // Four options a step: fewer loop checks.
+            let mut i = 0;
+            while i + 3 * step < window.len() {
+                let (a, b) = (window[i], window[i + step]);
+                let (c, d) = (window[i + 2 * step], window[i + 3 * step]);
+                seen[a as usize] = stamp;
+                seen[b as usize] = stamp;
+                seen[c as usize] = stamp;
+                seen[d as usize] = stamp;
+                i += 4 * step;
+            }
+            while let Some(&b) = window.get(i) {
+                seen[b as usize] = stamp;
+                i += step;
+            }
+        }
+    }
+    NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp)
+}
+
 /// The bytes two parts of a sum read over the options `ks`, when both
 /// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
 /// `dense`: each as the slice it covers, in memory order. `None`

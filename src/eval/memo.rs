@@ -594,17 +594,33 @@ impl ShapeTable {
                 .map(|c| ((i >> old_shifts[c]) & ((1usize << old_bits[c]) - 1)) << self.shifts[c])
                 .fold(0, |a, b| a | b)
         };
-        let mut big = FxHashMap::default();
-        for (i, &code) in old_dense.iter().enumerate() {
-            if code != 0 {
-                let j = moved(i);
-                self.dense[j] = code;
-                if code == BIG {
-                    big.insert(j as u64, old_big[&(i as u64)]);
+        // The innermost coordinate stays at shift 0: a row of its values
+        // moves as one copy (rows with nothing stored are skipped); short
+        // rows byte by byte.
+        let inner = if self.first_innermost {
+            0
+        } else {
+            n.saturating_sub(1)
+        };
+        let row = 1usize << old_bits[inner];
+        if row >= 16 {
+            for (r, bytes) in old_dense.chunks_exact(row).enumerate() {
+                if bytes.iter().any(|&b| b != 0) {
+                    let j = moved(r * row);
+                    self.dense[j..j + row].copy_from_slice(bytes);
+                }
+            }
+        } else {
+            for (i, &code) in old_dense.iter().enumerate() {
+                if code != 0 {
+                    self.dense[moved(i)] = code;
                 }
             }
         }
-        self.big = big;
+        let moved_big = old_big
+            .iter()
+            .map(|(&i, &code)| (moved(i as usize) as u64, code));
+        self.big = moved_big.collect();
         self.rewiden();
         let sparse = std::mem::take(&mut self.sparse);
         for (c, code) in sparse {
@@ -1032,6 +1048,38 @@ mod tests {
             State::Unknown
         );
         assert_eq!(memo.stored, expected.len());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Keys stored in any order (the window re-laid out as each
+        /// coordinate grows, long rows moved by copies, short ones byte by
+        /// byte, values past the dense bytes kept aside) read back as a
+        /// map holds them.
+        #[test]
+        fn growth_keeps_every_stored_value(
+            entries in proptest::collection::vec(
+                (proptest::collection::vec(0i64..70, 3), 0u64..400, proptest::bool::ANY),
+                1..60,
+            ),
+        ) {
+            let mut memo = Memo::default();
+            // The last value stored for each key.
+            let mut model: Vec<(Key, u64)> = Vec::new();
+            for (xs, v, as_list) in &entries {
+                let k = if *as_list {
+                    key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())])
+                } else {
+                    key(&xs.iter().map(|&x| Value::Int(x)).collect::<Vec<_>>())
+                };
+                memo.set(&k, State::Value(*v));
+                model.retain(|(other, _)| *other != k);
+                model.push((k, *v));
+            }
+            for (k, v) in &model {
+                proptest::prop_assert_eq!(memo.get(k), State::Value(*v), "{:?}", k);
+            }
+        }
     }
 
     #[test]

@@ -101,10 +101,7 @@ impl ProductMemo {
     /// The stored value, `Some(on_path)` for a position on the search
     /// path; `hash` is the key's `table::key_hash`.
     pub(crate) fn get(&self, key: &[u32], hash: u64, on_path: u64) -> Option<u64> {
-        let Some((table, rank)) = place(key) else {
-            return self.hashed.get(key, hash);
-        };
-        self.get_dense(table, rank, on_path, || self.hashed.get(key, hash))
+        self.get_lazy(key, || hash, on_path)
     }
 
     /// `get`, with the hash computed by `hash` only for a key that is
@@ -373,6 +370,52 @@ mod tests {
     use super::super::table::key_hash;
     use super::*;
 
+    /// The one-part key `[0, 1, 1, len, part...]`.
+    fn key(part: &[u32]) -> Vec<u32> {
+        let mut key = vec![0, 1, 1, part.len() as u32];
+        key.extend(part);
+        key
+    }
+
+    /// The key of the option of `part` that replaces its item `skip` by
+    /// `add`.
+    fn replaced(part: &[u32], skip: usize, add: &[u32]) -> Vec<u32> {
+        let mut k = part.to_vec();
+        k.remove(skip);
+        k.extend(add);
+        k.sort_unstable();
+        key(&k)
+    }
+
+    /// Checks every option (each item of each part replaced by each of
+    /// `adds`): `get_replaced` reads what `get` reads of the key built,
+    /// and the `replacing` probe, where it can tell, the same. Returns how
+    /// many the probe told.
+    fn probes_agree(
+        memo: &ProductMemo,
+        parts: &[Vec<u32>],
+        adds: &[&[u32]],
+        on_path: u64,
+    ) -> usize {
+        let mut fast = 0;
+        for p in parts {
+            for skip in 0..p.len() {
+                let r = memo.replacing([0, 1], p, skip, memo.parent_image(&key(p)).as_ref());
+                for &add in adds {
+                    let k = replaced(p, skip, add);
+                    let hash = key_hash(&k);
+                    let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
+                    assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
+                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, || hash, on_path)) {
+                        assert_eq!(v, general, "{p:?} {skip} {add:?}");
+                        fast += 1;
+                    }
+                }
+            }
+        }
+        fast
+    }
+
     #[test]
     fn ranks_are_one_to_one_on_sorted_multisets() {
         // Every sorted multiset of up to 4 components below 12: distinct
@@ -381,9 +424,7 @@ mod tests {
             let mut ranks = Vec::new();
             let mut atoms = vec![0u32; k];
             loop {
-                let mut key = vec![0, 1, 1, k as u32];
-                key.extend(&atoms);
-                ranks.push(place(&key).expect("dense").1);
+                ranks.push(place(&key(&atoms)).expect("dense").1);
                 // Next sorted multiset, in lexicographic order.
                 let Some(i) = (0..k).rev().find(|&i| atoms[i] < 11) else {
                     break;
@@ -416,11 +457,6 @@ mod tests {
                 atoms[i..].iter_mut().for_each(|a| *a = v);
             }
         }
-        let key = |p: &[u32]| {
-            let mut key = vec![0, 1, 1, p.len() as u32];
-            key.extend(p);
-            key
-        };
         for (i, p) in parts.iter().enumerate() {
             let k = key(p);
             let v = match i % 5 {
@@ -432,26 +468,8 @@ mod tests {
             memo.insert(&k, key_hash(&k), v, on_path);
         }
         let adds: [&[u32]; 6] = [&[], &[0], &[4], &[8], &[2, 5], &[9]];
-        let mut fast = 0;
-        for p in parts.iter().filter(|p| !p.is_empty()) {
-            for skip in 0..p.len() {
-                let r = memo.replacing([0, 1], p, skip, memo.parent_image(&key(p)).as_ref());
-                for add in adds {
-                    let mut k: Vec<u32> = p.clone();
-                    k.remove(skip);
-                    k.extend(add);
-                    k.sort_unstable();
-                    let k = key(&k);
-                    let hash = key_hash(&k);
-                    let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
-                    assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
-                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, || hash, on_path)) {
-                        assert_eq!(v, general, "{p:?} {skip} {add:?}");
-                        fast += 1;
-                    }
-                }
-            }
-        }
+        let nonempty: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        let fast = probes_agree(&memo, &nonempty, &adds, on_path);
         assert!(fast > 1000, "{fast}");
     }
 
@@ -462,11 +480,6 @@ mod tests {
         // none, one or two components anywhere in the order.
         let on_path = u64::MAX;
         let mut memo = ProductMemo::default();
-        let key = |p: &[u32]| {
-            let mut key = vec![0, 1, 1, p.len() as u32];
-            key.extend(p);
-            key
-        };
         let mut parts: Vec<Vec<u32>> = Vec::new();
         for len in 5..=24u32 {
             for seed in 0..6u32 {
@@ -493,13 +506,9 @@ mod tests {
         for p in &parts {
             for skip in 0..p.len() {
                 for add in adds {
-                    let mut k: Vec<u32> = p.clone();
-                    k.remove(skip);
-                    k.extend(add);
-                    k.sort_unstable();
                     stored += 1;
                     if stored.is_multiple_of(2) {
-                        let k = key(&k);
+                        let k = replaced(p, skip, add);
                         let v = if stored.is_multiple_of(10) {
                             on_path
                         } else {
@@ -510,26 +519,7 @@ mod tests {
                 }
             }
         }
-        let mut fast = 0;
-        for p in &parts {
-            for skip in 0..p.len() {
-                let r = memo.replacing([0, 1], p, skip, memo.parent_image(&key(p)).as_ref());
-                for add in adds {
-                    let mut k: Vec<u32> = p.clone();
-                    k.remove(skip);
-                    k.extend(add);
-                    k.sort_unstable();
-                    let k = key(&k);
-                    let hash = key_hash(&k);
-                    let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
-                    assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
-                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, || hash, on_path)) {
-                        assert_eq!(v, general, "{p:?} {skip} {add:?}");
-                        fast += 1;
-                    }
-                }
-            }
-        }
+        let fast = probes_agree(&memo, &parts, &adds, on_path);
         assert!(fast > 5000, "{fast}");
     }
 

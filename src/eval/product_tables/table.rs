@@ -252,23 +252,14 @@ pub(crate) struct ParentImage {
 }
 
 /// The parent image of the one-part key `key` (`[code, counter, 1, len,
-/// components...]`), if its numbers are bytes and it fits the image.
+/// components...]`), if the key is kept inline.
 pub(crate) fn parent_image(key: &[u32]) -> Option<ParentImage> {
-    if key.len() >= 8 * WORDS || key.iter().any(|&x| x >= IN_ARENA as u32) {
-        return None;
-    }
-    let mut bytes = [0u8; 8 * WORDS];
+    let image = inline_image(key)?;
     let mut sorted = [u8::MAX; 32];
-    for (i, &x) in key.iter().enumerate() {
-        bytes[1 + i] = x as u8;
-    }
     for (i, &x) in key[FIRST - 1..].iter().enumerate() {
         sorted[i] = x as u8;
     }
-    Some(ParentImage {
-        image: image_of(&bytes),
-        sorted,
-    })
+    Some(ParentImage { image, sorted })
 }
 
 /// The inline keys of the options that replace one component of a

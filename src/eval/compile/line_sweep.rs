@@ -457,18 +457,18 @@ impl Sweeper<'_> {
         let mut moves = SmallVec::new();
         for s in self.strides.unwrap_or(&[]) {
             let taken = narrow(&s.bounds, self.coords, self.coord, full);
-            let (bits, shift) = (line.bits[s.coord], line.shifts[s.coord]);
+            let (bits, step) = (line.bits[s.coord], line.strides[s.coord] as isize);
             let top = (1i64 << bits) - 1;
             let (within, offset) = if s.coord == self.coord {
                 // 0 <= x + delta <= top
                 let lo = 0i64.saturating_sub(s.delta);
                 let hi = top.saturating_sub(s.delta);
-                ((lo, hi), (s.delta as isize) << shift)
+                ((lo, hi), (s.delta as isize).wrapping_mul(step))
             } else {
                 let x = self.coords[s.coord];
                 match x.checked_add(s.delta) {
                     Some(y) if (0..=top).contains(&y) => {
-                        (full, ((y as isize) << shift) - ((x as isize) << shift))
+                        (full, ((y - x) as isize).wrapping_mul(step))
                     }
                     _ => ((1, 0), 0),
                 }
@@ -510,7 +510,7 @@ impl Sweeper<'_> {
         let Some(dense) = memo.line_bytes(&plan.line) else {
             return Ok(Run::At(ks.start, false));
         };
-        let (bits, shift) = (plan.line.bits[self.coord], plan.line.shifts[self.coord]);
+        let (bits, step) = (plan.line.bits[self.coord], plan.line.strides[self.coord]);
         let top = (1i64 << bits) - 1;
         let strides = self.strides.is_some();
         let max_states = env.rt.limits.max_states;
@@ -542,7 +542,7 @@ impl Sweeper<'_> {
             let block = Block {
                 index: plan.line.index(x).expect("in the window"),
                 stride: if m > 1 {
-                    (map.scale as isize) << shift
+                    (map.scale as isize).wrapping_mul(step as isize)
                 } else {
                     0
                 },
@@ -735,8 +735,8 @@ fn stride_mex(
         if !Bound::all_hold(&s.bounds, coords) {
             continue;
         }
-        let y = coords[s.coord].checked_add(s.delta)?;
-        let at = line.moved(index, s.coord, y)?;
+        let x = coords[s.coord];
+        let at = line.moved(index, s.coord, (x, x.checked_add(s.delta)?))?;
         match dense[at] {
             // Not a position: not an option.
             2 => {}

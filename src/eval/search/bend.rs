@@ -200,7 +200,8 @@ impl SgSink {
             self.mark_big(window.dense(), index_of, |i| window.big(i));
             return true;
         };
-        let (bits, shift) = window.place(c);
+        let (bits, unit) = window.place(c);
+        let unit = unit as isize;
         let (from, to) = (q.at(lo), q.at(hi - 1));
         if ((from | to) as u64) >> bits != 0 {
             return false;
@@ -208,11 +209,11 @@ impl SgSink {
         // From one k to the next the quotient grows by `a.div_euclid(d)`,
         // and by one more when the remainder passes `d`.
         let rem = (q.num + q.a * lo).rem_euclid(q.d);
-        let step = stride + ((q.a.div_euclid(q.d) as isize) << shift);
+        let step = stride.wrapping_add((q.a.div_euclid(q.d) as isize).wrapping_mul(unit));
         let walk = QuotWalk {
-            first: first + ((from as usize) << shift),
+            first: first + from as usize * unit as usize,
             step,
-            unit: 1 << shift,
+            unit,
             rem: (rem, q.a.rem_euclid(q.d), q.d),
         };
         let stamp = self.stamp;
@@ -225,7 +226,7 @@ impl SgSink {
         );
         let index_of = |k: i64| {
             let affine = first as isize + stride * (k - lo) as isize;
-            (affine + ((q.at(k) as isize) << shift)) as usize
+            (affine + q.at(k) as isize * unit) as usize
         };
         self.mark_big(window.dense(), index_of, |i| window.big(i));
         true

@@ -106,7 +106,8 @@ impl SgSink {
             let Some(base) = bases[i].eval(ints) else {
                 return Ok(false);
             };
-            if self.scan_line(inst, (i, base, coefs[i]), a..b, at) {
+            let own = ints[ints.len() - n + i];
+            if self.scan_line(inst, (i, own), (base, coefs[i]), a..b, at) {
                 if !self.slow.is_empty() {
                     // The other arguments are the position's own, the
                     // frame's last.
@@ -136,14 +137,15 @@ impl SgSink {
     }
 
     /// Marks the options `ks` of a run that changes only argument `i` of
-    /// the position at `at`, to `base + coef * k`: read next to the
+    /// the position at `at`, from `own` to `base + coef * k`: read next to the
     /// position's own memo entry, those without a value left in `slow`.
     /// False, with nothing marked, if they leave the memo's window (or
     /// overflow).
     fn scan_line(
         &mut self,
         inst: &Instance,
-        (i, base, coef): (usize, i64, i64),
+        (i, own): (usize, i64),
+        (base, coef): (i64, i64),
         ks: Range<i64>,
         at: Located,
     ) -> bool {
@@ -153,7 +155,7 @@ impl SgSink {
         };
         self.slow.clear();
         let memo = inst.memo.borrow();
-        let Some((dense, first, stride)) = memo.line_run(at, i, from, to, coef) else {
+        let Some((dense, first, stride)) = memo.line_run(at, (i, own), from, to, coef) else {
             return false;
         };
         let lo = ks.start;
@@ -253,7 +255,7 @@ impl SgSink {
     ) {
         let dense = window.dense();
         let len = gather.values.len() / gather.per_option.len();
-        let places: SmallVec<[(u8, u8); 4]> = gather
+        let places: SmallVec<[(u8, usize); 4]> = gather
             .per_option
             .iter()
             .map(|(c, _)| window.place(*c))
@@ -261,10 +263,10 @@ impl SgSink {
         let mut at = first as isize;
         for (j, k) in (gather.run.lo..gather.run.hi).enumerate() {
             let (mut index, mut outside) = (at as usize, 0u64);
-            for (p, &(bits, shift)) in places.iter().enumerate() {
+            for (p, &(bits, step)) in places.iter().enumerate() {
                 let v = gather.values[p * len + j];
                 outside |= (v as u64) >> bits;
-                index |= (v as usize) << shift;
+                index = index.wrapping_add((v as usize).wrapping_mul(step));
             }
             if outside != 0 || !self.mark_byte(dense[index]) {
                 self.slow.push(k);
@@ -298,9 +300,11 @@ impl SgSink {
             let Some(x) = args[i].eval(ints) else {
                 return Ok(false);
             };
+            // The other arguments are the position's own, the frame's last.
+            let own = ints[ints.len() - args.len() + i];
             let byte = {
                 let memo = inst.memo.borrow();
-                memo.line_run(at, i, x, x, 0)
+                memo.line_run(at, (i, own), x, x, 0)
                     .map(|(dense, first, _)| dense[first])
             };
             if byte.is_some_and(|b| self.mark_byte(b)) {

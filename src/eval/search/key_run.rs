@@ -114,7 +114,7 @@ impl RunKey {
 
 /// Set in the index of a place some item of which lies outside the
 /// window: dense windows have at most 2^30 bytes, so no index has it.
-const OUTSIDE: usize = 1 << (usize::BITS - 1);
+const OUTSIDE: usize = 1 << (usize::BITS - 8);
 
 /// Where the runs of a `RunKey` lie in one layout of the dense window,
 /// computed once for all its places: a place is then a few operations.
@@ -129,10 +129,10 @@ struct Placement {
     n_varying: usize,
     /// For place `j` of `k`: the index of the list's other items (`rest[q]`
     /// is coordinate `start + q` for `q < j`, `start + q + 1` after), with
-    /// `OUTSIDE` if one lies outside the window; and the bits and shift
-    /// of `k`'s coordinate.
+    /// `OUTSIDE` or more if one lies outside the window; and the bits
+    /// and stride of `k`'s coordinate.
     items: [usize; MAX_COORDS],
-    k_place: [(u8, u8); MAX_COORDS],
+    k_place: [(u8, usize); MAX_COORDS],
 }
 
 impl Placement {
@@ -148,46 +148,47 @@ impl Placement {
             .list
             .map_or((n, n), |(start, n_rest)| (start, start + n_rest + 1));
         for c in (0..start).chain(end..n) {
-            let (bits, shift) = w.place(c);
+            let (bits, step) = w.place(c);
             let (base, coef) = (key.out.coords[c], key.coefs[c]);
             if coef == 0 {
                 if (base as u64) >> bits != 0 {
                     return false;
                 }
-                self.base |= (base as usize) << shift;
+                self.base = self.base.wrapping_add(base as usize * step);
             } else {
                 self.varying[self.n_varying] = (base, coef, bits);
                 self.n_varying += 1;
-                self.base = self.base.wrapping_add((base as usize) << shift);
-                self.stride = self.stride.wrapping_add((coef as isize) << shift);
+                let (base, step) = (base as usize, step as isize);
+                self.base = self.base.wrapping_add(base.wrapping_mul(step as usize));
+                self.stride = self.stride.wrapping_add((coef as isize).wrapping_mul(step));
             }
         }
         if let Some((start, n_rest)) = key.list {
             // The items from `j` on one coordinate up, then those before
-            // `j` at their own (coordinates have bits of their own: `|`
-            // adds them).
-            let (bits, shifts) = w.layout();
-            let (bits, shifts) = (
+            // `j` at their own. An item outside the window adds `OUTSIDE`
+            // (far above any index, and at most 16 of them: no overflow).
+            let (bits, strides) = w.layout();
+            let (bits, strides) = (
                 &bits[start..=start + n_rest],
-                &shifts[start..=start + n_rest],
+                &strides[start..=start + n_rest],
             );
             let rest = &key.rest[..n_rest];
             let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
-                0 => (x as usize) << shifts[c],
+                0 => x as usize * strides[c],
                 _ => OUTSIDE,
             };
             let mut up = 0;
             self.items[n_rest] = 0;
             for (q, &x) in rest.iter().enumerate().rev() {
-                up |= at(x, q + 1);
+                up += at(x, q + 1);
                 self.items[q] = up;
             }
             let mut own = 0;
-            for (j, (&b, &s)) in bits.iter().zip(shifts).enumerate() {
-                self.items[j] |= own;
+            for (j, (&b, &s)) in bits.iter().zip(strides).enumerate() {
+                self.items[j] += own;
                 self.k_place[j] = (b, s);
                 if let Some(&x) = rest.get(j) {
-                    own |= at(x, j);
+                    own += at(x, j);
                 }
             }
         }
@@ -210,12 +211,12 @@ impl Placement {
             .wrapping_add(self.stride.wrapping_mul(lo as isize) as usize);
         let mut stride = self.stride;
         if key.list.is_some() {
-            let ((bits, shift), items) = (self.k_place[j], self.items[j]);
-            if items & OUTSIDE != 0 || ((lo | (hi - 1)) as u64) >> bits != 0 {
+            let ((bits, step), items) = (self.k_place[j], self.items[j]);
+            if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
                 return None;
             }
-            index |= items | (lo as usize) << shift;
-            stride = stride.wrapping_add(1 << shift);
+            index = index.wrapping_add(items + lo as usize * step);
+            stride = stride.wrapping_add(step as isize);
         }
         Some((index, stride))
     }

@@ -50,16 +50,15 @@ impl SgSink {
         let Some(w) = memo.window(shape).filter(|w| w.n_coords() == n) else {
             return false;
         };
-        let (bits, shifts) = w.layout();
-        let part =
-            |x: i64, c: usize| ((x as u64) >> bits[c] == 0).then(|| (x as usize) << shifts[c]);
+        let (bits, strides) = w.layout();
+        let part = |x: i64, c: usize| ((x as u64) >> bits[c] == 0).then(|| x as usize * strides[c]);
         // Place 0: every other item one coordinate up.
         let mut items = 0usize;
         for (q, &x) in rest.iter().enumerate() {
             let Some(p) = part(x, q + 1) else {
                 return false;
             };
-            items |= p;
+            items += p;
         }
         // `k` equal to an item: no position (`KeyRun::distinct`), or
         // looked up in its run.
@@ -79,8 +78,8 @@ impl SgSink {
                     return false;
                 }
                 strided[m] = Strided {
-                    first: items | (lo as usize) << shifts[j],
-                    stride: 1 << shifts[j],
+                    first: items + lo as usize * strides[j],
+                    stride: strides[j] as isize,
                     n: (hi - lo) as usize,
                 };
                 m += 1;
@@ -90,7 +89,7 @@ impl SgSink {
                 let Some(own) = part(x, j) else {
                     return false;
                 };
-                items = items - ((x as usize) << shifts[j + 1]) + own;
+                items = items - x as usize * strides[j + 1] + own;
             }
         }
         if scan_runs(w.dense(), &strided[..m], self.stamp, &mut self.seen) {

@@ -1122,7 +1122,9 @@ mod tests {
         let w = memo.window(k.shape()).unwrap();
         let strides: Vec<usize> = (0..3).map(|c| w.place(c).1).collect();
         assert_eq!(&strides[1..], &[128, 1]);
-        assert!(strides[0] > 1 << 14 && strides[0] % 64 == 0 && (strides[0] / 64) % 2 == 1);
+        assert!(
+            strides[0] > 1 << 14 && strides[0].is_multiple_of(64) && (strides[0] / 64) % 2 == 1
+        );
         assert!(w.dense().len() >= strides[0] << 7);
         assert_eq!(stride_above(128, 5), 4096 + 64);
         assert_eq!(stride_above(1, 7), 128);

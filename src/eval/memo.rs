@@ -429,6 +429,45 @@ fn stride_above(stride: usize, bits: u8) -> usize {
     (lines | 1) * LINE
 }
 
+/// Moves the rows of the innermost coordinate (`row` bytes each, stride
+/// 1 in both layouts) from `old` to `new`, the outer coordinates given
+/// from the inside out as their bits and their old and new strides. Rows
+/// with nothing stored are skipped.
+fn move_rows(old: &[u8], new: &mut [u8], row: usize, outer: &[(u8, usize, usize)]) {
+    // An odometer over the outer coordinates, the innermost fastest.
+    let mut x = [0usize; MAX_COORDS];
+    let (mut from, mut to) = (0usize, 0usize);
+    loop {
+        let bytes = &old[from..from + row];
+        if row < 16 {
+            for (j, &b) in bytes.iter().enumerate() {
+                if b != 0 {
+                    new[to + j] = b;
+                }
+            }
+        } else if bytes.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+            // An OR of the whole row (no early exit) runs as vectors.
+            new[to..to + row].copy_from_slice(bytes);
+        }
+        let mut i = 0;
+        loop {
+            let Some(&(bits, old_stride, new_stride)) = outer.get(i) else {
+                return;
+            };
+            x[i] += 1;
+            from += old_stride;
+            to += new_stride;
+            if x[i] >> bits == 0 {
+                break;
+            }
+            from -= x[i] * old_stride;
+            to -= x[i] * new_stride;
+            x[i] = 0;
+            i += 1;
+        }
+    }
+}
+
 /// The positions of one shape.
 #[derive(Debug, Default)]
 struct ShapeTable {
@@ -620,29 +659,15 @@ impl ShapeTable {
             }
             return;
         }
-        // Each coordinate keeps its value; only its stride changes. The
-        // innermost coordinate keeps stride 1: a row of its values moves
-        // as one copy (rows with nothing stored are skipped).
+        // Each coordinate keeps its value; only its stride changes.
         let n = self.n_coords;
         let new_strides = self.strides;
-        let inner = self.inner_to_outer().next().unwrap_or(0);
-        let row = 1usize << old_bits[inner];
-        let outer: SmallVec<[usize; MAX_COORDS]> = (0..n).filter(|&c| c != inner).collect();
-        let n_rows = 1usize << outer.iter().map(|&c| old_bits[c] as u32).sum::<u32>();
-        for r in 0..n_rows {
-            let (mut from, mut to, mut rest) = (0usize, 0usize, r);
-            for &c in &outer {
-                let x = rest & ((1usize << old_bits[c]) - 1);
-                rest >>= old_bits[c];
-                from += x * old_strides[c];
-                to += x * new_strides[c];
-            }
-            let bytes = &old_dense[from..from + row];
-            // An OR of the whole row (no early exit) runs as vectors.
-            if bytes.iter().fold(0u8, |acc, &b| acc | b) != 0 {
-                self.dense[to..to + row].copy_from_slice(bytes);
-            }
-        }
+        let mut order = self.inner_to_outer();
+        let inner = order.next().unwrap_or(0);
+        let outer: SmallVec<[(u8, usize, usize); MAX_COORDS]> = order
+            .map(|c| (old_bits[c], old_strides[c], new_strides[c]))
+            .collect();
+        move_rows(&old_dense, &mut self.dense, 1 << old_bits[inner], &outer);
         let moved = |i: usize| -> usize {
             let coords = self.coords_at(i, &old_strides);
             (0..n).map(|c| coords[c] * new_strides[c]).sum()

@@ -415,14 +415,15 @@ pub const BIG: u8 = u8::MAX;
 const MAX_DENSE_BITS: u32 = 30;
 
 /// The stride of the coordinate laid out just outside one of `stride`
-/// and `bits` bits: past its whole range, and from 4 KiB up an odd number
-/// of cache lines. Options read along a power-of-two stride all fall in
-/// the same cache set and evict one another: nim3pass at N = 120 ran 2x
-/// slower in a 128^3 window than in one padded so.
+/// and `bits` bits: past its whole range, and from 1 KiB up an odd number
+/// of cache lines. Options read along a power-of-two stride (or one byte
+/// less: a diagonal) fall in a few cache sets and evict one another:
+/// nim3pass at N = 120 ran 2x slower in a 128^3 window than in one padded
+/// so, emptydivide at N = 2000 2.3x slower with rows of 2048 bytes.
 fn stride_above(stride: usize, bits: u8) -> usize {
     const LINE: usize = 64;
     let past = stride << bits;
-    if past < 4096 {
+    if past < 1024 {
         return past;
     }
     let lines = past.div_ceil(LINE);
@@ -1139,7 +1140,7 @@ mod tests {
     }
 
     #[test]
-    fn strides_from_4_kib_are_an_odd_number_of_cache_lines() {
+    fn strides_from_1_kib_are_an_odd_number_of_cache_lines() {
         // Three coordinates of 7 bits: 1, 128, then 2^14 and 2^21 padded.
         let mut memo = Memo::default();
         let k = key(&[Value::Int(100), Value::Int(100), Value::Int(100)]);
@@ -1153,6 +1154,8 @@ mod tests {
         assert!(w.dense().len() >= strides[0] << 7);
         assert_eq!(stride_above(128, 5), 4096 + 64);
         assert_eq!(stride_above(1, 7), 128);
+        assert_eq!(stride_above(1, 9), 512);
+        assert_eq!(stride_above(1, 10), 1024 + 64);
         assert_eq!(stride_above(4096 + 64, 1), 2 * 4096 + 128 + 64);
         assert_eq!(memo.get(&k), State::Value(7));
     }

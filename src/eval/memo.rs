@@ -366,6 +366,18 @@ fn first_innermost(shape: Shape) -> bool {
     (0..MAX_ARGS).any(|i| matches!((shape >> (8 * i as u32)) & 7, 3..=5))
 }
 
+/// The order in which keys of `shape` with `n` coordinates lay out their
+/// coordinates in the dense window, from the innermost (stride 1) out,
+/// unless a sweep asked for another (`Memo::lay_out`).
+pub fn default_order(shape: Shape, n: usize) -> [u8; MAX_COORDS] {
+    let first = first_innermost(shape);
+    let mut order = [0u8; MAX_COORDS];
+    for (j, o) in order[..n].iter_mut().enumerate() {
+        *o = if first { j } else { n - 1 - j } as u8;
+    }
+    order
+}
+
 /// The shape of `n` integer arguments.
 pub fn int_shape(n: usize) -> Shape {
     (0..n).fold(0, |s, _| (s << 8) | Tag::Int.code())
@@ -415,15 +427,16 @@ pub const BIG: u8 = u8::MAX;
 const MAX_DENSE_BITS: u32 = 30;
 
 /// The stride of the coordinate laid out just outside one of `stride`
-/// and `bits` bits: past its whole range, and from 1 KiB up an odd number
-/// of cache lines. Options read along a power-of-two stride (or one byte
-/// less: a diagonal) fall in a few cache sets and evict one another:
-/// nim3pass at N = 120 ran 2x slower in a 128^3 window than in one padded
-/// so, emptydivide at N = 2000 2.3x slower with rows of 2048 bytes.
+/// and `bits` bits: past its whole range, and from 512 bytes up an odd
+/// number of cache lines. Options read along a power-of-two stride (or
+/// one byte less: a diagonal) fall in a few cache sets and evict one
+/// another: nim3pass at N = 120 ran 2x slower in a 128^3 window than in
+/// one padded so, emptydivide at N = 2000 2.3x slower with rows of 2048
+/// bytes, and at N = 400 (rows of 512) it missed the L1 cache 7x as often.
 fn stride_above(stride: usize, bits: u8) -> usize {
     const LINE: usize = 64;
     let past = stride << bits;
-    if past < 1024 {
+    if past < 512 {
         return past;
     }
     let lines = past.div_ceil(LINE);
@@ -480,9 +493,9 @@ struct ShapeTable {
     /// Counts re-layouts of the window: a `Located` index from an older
     /// layout is stale.
     layout: u32,
-    /// The first coordinate innermost (shift 0), not the last: see
-    /// `first_innermost`.
-    first_innermost: bool,
+    /// The coordinates from the innermost (stride 1) out: see
+    /// `default_order`.
+    order: [u8; MAX_COORDS],
     dense: Vec<u8>,
     big: FxHashMap<u64, u64>,
     /// The codes of `big` below 2^16 again, indexed like `dense` (0: look
@@ -494,10 +507,10 @@ struct ShapeTable {
 }
 
 impl ShapeTable {
-    fn new(n_coords: usize, first_innermost: bool) -> ShapeTable {
+    fn new(n_coords: usize, order: [u8; MAX_COORDS]) -> ShapeTable {
         let mut t = ShapeTable {
             n_coords,
-            first_innermost,
+            order,
             ..ShapeTable::default()
         };
         t.layout();
@@ -518,9 +531,9 @@ impl ShapeTable {
     }
 
     /// The coordinates from the innermost (stride 1) outwards.
-    fn inner_to_outer(&self) -> impl Iterator<Item = usize> {
-        let (n, first) = (self.n_coords, self.first_innermost);
-        (0..n).map(move |j| if first { j } else { n - 1 - j })
+    fn inner_to_outer(&self) -> impl Iterator<Item = usize> + use<> {
+        let order = self.order;
+        (0..self.n_coords).map(move |j| order[j] as usize)
     }
 
     /// The coordinates of the position at `index`, under `bits` and
@@ -1041,15 +1054,29 @@ impl Memo {
         }
         let s = match self.shape_of(key.shape) {
             Some(s) => s,
-            None => {
-                let table = ShapeTable::new(key.len(), first_innermost(key.shape));
-                self.shapes.push((key.shape, table));
-                self.shape_ids.insert(key.shape, self.shapes.len() - 1);
-                self.shapes.len() - 1
-            }
+            None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
         };
         self.last_shape = s;
         self.shapes[s].1.set(key.coords(), code);
+    }
+
+    fn add_shape(&mut self, shape: Shape, order: [u8; MAX_COORDS], n: usize) -> usize {
+        self.shapes.push((shape, ShapeTable::new(n, order)));
+        self.shape_ids.insert(shape, self.shapes.len() - 1);
+        self.shapes.len() - 1
+    }
+
+    /// Lays out the window of `shape` (keys of `order.len()` coordinates)
+    /// in `order`, from the innermost coordinate out, if it holds nothing
+    /// yet: a sweep puts its loops' order there, so that positions valued
+    /// one after another, and their options, lie near one another.
+    pub fn lay_out(&mut self, shape: Shape, order: &[u8]) {
+        if self.shape_of(shape).is_some() || order.len() > MAX_COORDS {
+            return;
+        }
+        let mut full = [0u8; MAX_COORDS];
+        full[..order.len()].copy_from_slice(order);
+        self.add_shape(shape, full, order.len());
     }
 }
 
@@ -1119,8 +1146,22 @@ mod tests {
                 (proptest::collection::vec(0i64..70, 3), 0u64..400, proptest::bool::ANY),
                 1..60,
             ),
+            order in proptest::sample::select(vec![
+                None,
+                Some([0u8, 1, 2]),
+                Some([1, 0, 2]),
+                Some([1, 2, 0]),
+                Some([2, 0, 1]),
+                Some([2, 1, 0]),
+            ]),
         ) {
             let mut memo = Memo::default();
+            // Layouts in every order of the coordinates, as sweeps ask.
+            if let Some(order) = order {
+                let (list, ints) = (key(&[Value::list(vec![Value::Int(0); 3])]), key(&[Value::Int(0), Value::Int(0), Value::Int(0)]));
+                memo.lay_out(list.shape(), &order);
+                memo.lay_out(ints.shape(), &order);
+            }
             // The last value stored for each key.
             let mut model: Vec<(Key, u64)> = Vec::new();
             for (xs, v, as_list) in &entries {
@@ -1140,7 +1181,7 @@ mod tests {
     }
 
     #[test]
-    fn strides_from_1_kib_are_an_odd_number_of_cache_lines() {
+    fn strides_from_512_bytes_are_an_odd_number_of_cache_lines() {
         // Three coordinates of 7 bits: 1, 128, then 2^14 and 2^21 padded.
         let mut memo = Memo::default();
         let k = key(&[Value::Int(100), Value::Int(100), Value::Int(100)]);
@@ -1154,7 +1195,8 @@ mod tests {
         assert!(w.dense().len() >= strides[0] << 7);
         assert_eq!(stride_above(128, 5), 4096 + 64);
         assert_eq!(stride_above(1, 7), 128);
-        assert_eq!(stride_above(1, 9), 512);
+        assert_eq!(stride_above(1, 8), 256);
+        assert_eq!(stride_above(1, 9), 512 + 64);
         assert_eq!(stride_above(1, 10), 1024 + 64);
         assert_eq!(stride_above(4096 + 64, 1), 2 * 4096 + 128 + 64);
         assert_eq!(memo.get(&k), State::Value(7));

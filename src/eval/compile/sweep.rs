@@ -14,6 +14,7 @@ use std::cell::Cell;
 
 use super::fold::{Collect, Fold};
 use super::*;
+use crate::eval::memo::default_order;
 
 /// A compiled comprehension: its clauses and body, and the sweep of its
 /// last clause when it has one (`clauses` then holds the others).
@@ -41,6 +42,9 @@ pub(crate) struct SweepCode {
     fixed: Vec<Option<Operand>>,
     coord: usize,
     moving: Moving,
+    /// The coordinates in the order the comprehension's loops move them,
+    /// the fastest first: the memo window's layout (`Memo::lay_out`).
+    order: SmallVec<[u8; MAX_COORDS]>,
     sg_span: Span,
 }
 
@@ -103,6 +107,8 @@ impl Compiler<'_> {
             return None;
         }
         let (mut fixed, mut moving, mut shape) = (Vec::new(), None, 0);
+        // How deep the loop binding each coordinate is (0: none).
+        let mut depth = Vec::new();
         for (i, a) in pargs.iter().enumerate() {
             let (items, tag) = match &a.kind {
                 IrKind::List(items) => (&items[..], Tag::List(items.len() as u32)),
@@ -112,9 +118,11 @@ impl Compiler<'_> {
             shape = shape_push(shape, i as u8, tag)?;
             for e in items {
                 if !mentions(e, slot) {
+                    depth.push(loop_depth(&comp.clauses, e));
                     fixed.push(Some(self.operand(e)?));
                     continue;
                 }
+                depth.push(comp.clauses.len() + 1);
                 if moving.is_some() {
                     return None;
                 }
@@ -126,6 +134,9 @@ impl Compiler<'_> {
             return None;
         }
         let (coord, moving) = moving?;
+        let mut order: SmallVec<[u8; MAX_COORDS]> =
+            default_order(shape, fixed.len())[..fixed.len()].into();
+        order.sort_by_key(|&c| std::cmp::Reverse(depth[c as usize]));
         Some(SweepCode {
             slot,
             start: self.expr(start),
@@ -139,6 +150,7 @@ impl Compiler<'_> {
             fixed,
             coord,
             moving,
+            order,
             sg_span: comp.body.span,
         })
     }
@@ -169,6 +181,16 @@ impl Compiler<'_> {
             _ => None,
         }
     }
+}
+
+/// The depth of the loop among `clauses` that binds `e` if it is a bare
+/// local (the first loop 1, the next 2, ...), else 0.
+fn loop_depth(clauses: &[IrClause], e: &IrExpr) -> usize {
+    let IrKind::Local(s) = e.kind else {
+        return 0;
+    };
+    let binds = |c: &IrClause| matches!(c, IrClause::For(b) if matches!(b.pattern, IrPattern::Slot { slot, .. } if slot == s));
+    clauses.iter().position(binds).map_or(0, |d| d + 1)
 }
 
 impl Comp {
@@ -297,8 +319,10 @@ impl SweepCode {
             }
             return Ok(true);
         };
+        let instance = self.instance(env);
+        (env.rt.instance(instance).memo.borrow_mut()).lay_out(self.shape, &self.order);
         let line = SweepLine {
-            instance: self.instance(env),
+            instance,
             shape: self.shape,
             n_args: self.n_args,
             coords: &mut coords[..n],

@@ -1066,6 +1066,18 @@ impl Memo {
         self.shapes.len() - 1
     }
 
+    /// Widens the dense window of `shape`, if it has one, to take the
+    /// position `coords` (if it can: see `ShapeTable::try_grow`), ahead of
+    /// a sweep that will store positions up to it.
+    pub fn reserve(&mut self, shape: Shape, coords: &[i64]) {
+        if let Some(s) = self.shape_of(shape) {
+            let table = &mut self.shapes[s].1;
+            if coords.len() == table.n_coords && table.index(coords).is_none() {
+                table.try_grow(coords);
+            }
+        }
+    }
+
     /// Lays out the window of `shape` (keys of `order.len()` coordinates)
     /// in `order`, from the innermost coordinate out, if it holds nothing
     /// yet: a sweep puts its loops' order there, so that positions valued
@@ -1200,6 +1212,18 @@ mod tests {
         assert_eq!(stride_above(1, 10), 1024 + 64);
         assert_eq!(stride_above(4096 + 64, 1), 2 * 4096 + 128 + 64);
         assert_eq!(memo.get(&k), State::Value(7));
+        // Reserved ahead of a sweep: the far position fits the window,
+        // and what was stored stays.
+        let far = key(&[Value::Int(100), Value::Int(3), Value::Int(5000)]);
+        assert!(memo
+            .dense_run(far.shape(), far.coords(), &[0; 3], 0, 1)
+            .is_none());
+        memo.reserve(far.shape(), far.coords());
+        assert!(memo
+            .dense_run(far.shape(), far.coords(), &[0; 3], 0, 1)
+            .is_some());
+        assert_eq!(memo.get(&k), State::Value(7));
+        assert_eq!(memo.get(&far), State::Unknown);
     }
 
     #[test]

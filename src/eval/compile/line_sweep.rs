@@ -49,7 +49,7 @@ pub struct Affine {
 
 impl Affine {
     #[inline]
-    fn at(&self, k: i64) -> Option<i64> {
+    pub fn at(&self, k: i64) -> Option<i64> {
         i64::try_from(self.scale as i128 * k as i128 + self.add).ok()
     }
 

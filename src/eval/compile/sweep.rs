@@ -320,7 +320,19 @@ impl SweepCode {
             return Ok(true);
         };
         let instance = self.instance(env);
-        (env.rt.instance(instance).memo.borrow_mut()).lay_out(self.shape, &self.order);
+        {
+            let inst = env.rt.instance(instance);
+            let mut memo = inst.memo.borrow_mut();
+            memo.lay_out(self.shape, &self.order);
+            // The window takes the whole line at once, not by doublings
+            // that copy it (and hold the old copy beside the new).
+            let ends = (!ks.is_empty()).then(|| map.at(ks.start).zip(map.at(ks.end - 1)));
+            if let Some(Some((x, y))) = ends {
+                let mut far = coords;
+                far[self.coord] = x.max(y);
+                memo.reserve(self.shape, &far[..n]);
+            }
+        }
         let line = SweepLine {
             instance,
             shape: self.shape,

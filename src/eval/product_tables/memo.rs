@@ -303,6 +303,16 @@ pub(crate) enum Replacing<'m> {
 }
 
 impl Replacing<'_> {
+    /// Starts loading where the option of hash `hash` would be, if the
+    /// probes go to the hash table: the search calls this a few options
+    /// ahead, so their cache misses overlap.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        if let Replacing::Hashed { probe, .. } = self {
+            probe.prefetch(hash);
+        }
+    }
+
     /// The memo's answer for the option adding the sorted `add` (its hash
     /// given by `hash`, needed only in the hash table), as
     /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell:

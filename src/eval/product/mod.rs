@@ -405,7 +405,7 @@ enum Step {
 }
 
 /// How many options ahead of its probe an option's slot is prefetched.
-const PREFETCH_AHEAD: usize = 4;
+const PREFETCH_AHEAD: usize = 8;
 
 /// Key header of a one-part compound: `[kind, counter, 1, len]`.
 const ONE_PART_HEADER: usize = HEADER + 1;
@@ -569,17 +569,18 @@ impl Search {
                 .memo
                 .replacing([code, counter], part, *at, parent.as_ref());
             // The slots of the first options, then each a few ahead.
-            if let Some(f) = &fast {
+            let ahead = fast.as_ref().and_then(|f| f.prefetcher());
+            if let Some(p) = &ahead {
                 for &term in opts.terms.iter().skip(*next).take(PREFETCH_AHEAD) {
-                    f.prefetch(base.wrapping_add(term));
+                    p.prefetch(base.wrapping_add(term));
                 }
             }
             let missing = loop {
                 let Some(add) = opts.options.get(*next) else {
                     break None;
                 };
-                if let (Some(f), Some(&term)) = (&fast, opts.terms.get(*next + PREFETCH_AHEAD)) {
-                    f.prefetch(base.wrapping_add(term));
+                if let (Some(p), Some(&term)) = (&ahead, opts.terms.get(*next + PREFETCH_AHEAD)) {
+                    p.prefetch(base.wrapping_add(term));
                 }
                 // The option's hash, needed only past the dense tables.
                 let term = opts.terms[*next];

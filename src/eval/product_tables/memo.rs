@@ -6,7 +6,7 @@
 //! (`table.rs`): callers pass the key's hash, which the search updates
 //! per option instead of hashing each option's key.
 
-use super::table::{self, InlineReplacing, KeyTable, ParentImage};
+use super::table::{self, InlineReplacing, KeyTable, OptionPrefetcher, ParentImage};
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -303,13 +303,14 @@ pub(crate) enum Replacing<'m> {
 }
 
 impl Replacing<'_> {
-    /// Starts loading where the option of hash `hash` would be, if the
-    /// probes go to the hash table: the search calls this a few options
+    /// What loads the slots of options ahead of their probes, if the
+    /// probes go to the hash table: the search prefetches a few options
     /// ahead, so their cache misses overlap.
     #[inline]
-    pub(crate) fn prefetch(&self, hash: u64) {
-        if let Replacing::Hashed { probe, .. } = self {
-            probe.prefetch(hash);
+    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+        match self {
+            Replacing::Hashed { probe, .. } => probe.prefetcher(),
+            Replacing::Dense(_) => None,
         }
     }
 

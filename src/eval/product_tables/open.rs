@@ -13,6 +13,31 @@ pub(super) trait Vacant: Copy {
 /// Capacity of a table's first allocation.
 const MIN_CAPACITY: usize = 16;
 
+/// The slots of a table and where a hash's run starts, taken once for the
+/// probes of many options.
+pub(crate) struct Prefetcher<'t, T> {
+    slots: &'t [T],
+    shift: u32,
+}
+
+impl<T> Prefetcher<'_, T> {
+    /// Starts loading the first slot of the run of `hash`.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slots.as_ptr().wrapping_add((hash >> self.shift) as usize);
+            // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
+            // program sees and cannot fault.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+}
+
 pub(super) struct OpenTable<T> {
     /// A power of two of slots, or none before the first insert.
     slots: Vec<T>,
@@ -71,20 +96,14 @@ impl<T: Vacant> OpenTable<T> {
         self.index(hash, eq).map(|i| &mut self.slots[i])
     }
 
-    /// Starts loading the first slot of the run of `hash`.
+    /// What starts loading the first slot of a hash's run, `None` while
+    /// the table has no slots.
     #[inline]
-    pub(super) fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        if !self.slots.is_empty() {
-            let p = self.slots.as_ptr().wrapping_add(self.home(hash));
-            // SSE is part of x86_64; a prefetch reads nothing the program
-            // sees and cannot fault.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+    pub(super) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
+        (!self.slots.is_empty()).then_some(Prefetcher {
+            slots: &self.slots,
+            shift: self.shift,
+        })
     }
 
     /// Stores `value`, known absent; `hash_of` gives a stored slot's hash
@@ -185,7 +204,9 @@ mod tests {
                 t.insert_unique(hash(k), (k, step), |s| hash(s.0));
                 map.insert(k, step);
             }
-            t.prefetch(hash(k));
+            if let Some(p) = t.prefetcher() {
+                p.prefetch(hash(k));
+            }
         }
         for k in 1..=500 {
             assert_eq!(t.find(hash(k), |s| s.0 == k).map(|s| s.1), map.get(&k).copied());

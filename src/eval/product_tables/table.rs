@@ -10,7 +10,7 @@
 //! of boxed keys cost a pointer chase on every hit and about 100 bytes per
 //! position.
 
-use super::open::{OpenTable, Vacant};
+use super::open::{OpenTable, Prefetcher, Vacant};
 
 /// Numbers of a key a slot holds inline (as bytes).
 const INLINE: usize = 23;
@@ -20,8 +20,10 @@ const IN_ARENA: u8 = u8::MAX;
 const WORDS: usize = (1 + INLINE).div_ceil(8);
 type Image = [u64; WORDS];
 
+pub(crate) type OptionPrefetcher<'t> = Prefetcher<'t, Slot>;
+
 #[derive(Clone, Copy)]
-struct Slot {
+pub(crate) struct Slot {
     value: u64,
     /// Byte 0: the key's length when inline, else `IN_ARENA`. Then the
     /// key's numbers as bytes (zeros after them), or the arena offset (8
@@ -336,9 +338,10 @@ impl ParentImage {
 }
 
 impl InlineReplacing<'_> {
+    /// What loads the slots of options ahead of their probes.
     #[inline]
-    pub(crate) fn prefetch(&self, hash: u64) {
-        self.table.prefetch(hash);
+    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+        self.table.slots.prefetcher()
     }
 
     /// The value stored for the option adding the sorted `add` (its hash
@@ -451,12 +454,6 @@ impl KeyTable {
         let arena = &self.arena;
         self.slots
             .insert_unique(hash, slot, |s| s.key(arena).hash());
-    }
-
-    /// Starts loading where the key of hash `hash` would be.
-    #[inline]
-    pub(crate) fn prefetch(&self, hash: u64) {
-        self.slots.prefetch(hash);
     }
 
     /// Forgets `key` (its arena copy, if any, stays until the table is

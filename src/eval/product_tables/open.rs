@@ -26,7 +26,10 @@ impl<T> Prefetcher<'_, T> {
     pub(crate) fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.slots.as_ptr().wrapping_add((hash >> self.shift) as usize);
+            let p = self
+                .slots
+                .as_ptr()
+                .wrapping_add((hash >> self.shift) as usize);
             // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
             // program sees and cannot fault.
             unsafe {
@@ -192,7 +195,9 @@ mod tests {
         let mut map = std::collections::HashMap::new();
         let mut x = 1u64;
         for step in 0..20_000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let k = 1 + (x >> 33) % 500;
             if step % 3 == 2 {
                 t.remove(hash(k), |s| s.0 == k, |s| hash(s.0));
@@ -209,7 +214,10 @@ mod tests {
             }
         }
         for k in 1..=500 {
-            assert_eq!(t.find(hash(k), |s| s.0 == k).map(|s| s.1), map.get(&k).copied());
+            assert_eq!(
+                t.find(hash(k), |s| s.0 == k).map(|s| s.1),
+                map.get(&k).copied()
+            );
         }
         assert_eq!(t.iter().count(), map.len());
         assert_eq!(t.len, map.len());

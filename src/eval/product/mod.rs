@@ -404,6 +404,9 @@ enum Step {
     Done,
 }
 
+/// How many options ahead of its probe an option's slot is prefetched.
+const PREFETCH_AHEAD: usize = 8;
+
 /// Key header of a one-part compound: `[kind, counter, 1, len]`.
 const ONE_PART_HEADER: usize = HEADER + 1;
 
@@ -565,10 +568,20 @@ impl Search {
             let fast = t
                 .memo
                 .replacing([code, counter], part, *at, parent.as_ref());
+            // The slots of the first options, then each a few ahead.
+            let ahead = fast.as_ref().and_then(|f| f.prefetcher());
+            if let Some(p) = &ahead {
+                for &term in opts.terms.iter().skip(*next).take(PREFETCH_AHEAD) {
+                    p.prefetch(base.wrapping_add(term));
+                }
+            }
             let missing = loop {
                 let Some(add) = opts.options.get(*next) else {
                     break None;
                 };
+                if let (Some(p), Some(&term)) = (&ahead, opts.terms.get(*next + PREFETCH_AHEAD)) {
+                    p.prefetch(base.wrapping_add(term));
+                }
                 // The option's hash, needed only past the dense tables.
                 let term = opts.terms[*next];
                 let hash = || base.wrapping_add(term);

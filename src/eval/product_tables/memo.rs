@@ -6,7 +6,7 @@
 //! (`table.rs`): callers pass the key's hash, which the search updates
 //! per option instead of hashing each option's key.
 
-use super::table::{self, InlineReplacing, KeyTable, ParentImage};
+use super::table::{self, InlineReplacing, KeyTable, OptionPrefetcher, ParentImage};
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -303,6 +303,17 @@ pub(crate) enum Replacing<'m> {
 }
 
 impl Replacing<'_> {
+    /// What loads the slots of options ahead of their probes, if the
+    /// probes go to the hash table: the search prefetches a few options
+    /// ahead, so their cache misses overlap.
+    #[inline]
+    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+        match self {
+            Replacing::Hashed { probe, .. } => probe.prefetcher(),
+            Replacing::Dense(_) => None,
+        }
+    }
+
     /// The memo's answer for the option adding the sorted `add` (its hash
     /// given by `hash`, needed only in the hash table), as
     /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell:

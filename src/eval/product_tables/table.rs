@@ -10,7 +10,7 @@
 //! of boxed keys cost a pointer chase on every hit and about 100 bytes per
 //! position.
 
-use hashbrown::HashTable;
+use super::open::{OpenTable, Prefetcher, Vacant};
 
 /// Numbers of a key a slot holds inline (as bytes).
 const INLINE: usize = 23;
@@ -20,8 +20,10 @@ const IN_ARENA: u8 = u8::MAX;
 const WORDS: usize = (1 + INLINE).div_ceil(8);
 type Image = [u64; WORDS];
 
+pub(crate) type OptionPrefetcher<'t> = Prefetcher<'t, Slot>;
+
 #[derive(Clone, Copy)]
-struct Slot {
+pub(crate) struct Slot {
     value: u64,
     /// Byte 0: the key's length when inline, else `IN_ARENA`. Then the
     /// key's numbers as bytes (zeros after them), or the arena offset (8
@@ -29,9 +31,21 @@ struct Slot {
     image: Image,
 }
 
+impl Vacant for Slot {
+    /// No stored key has length 0.
+    const VACANT: Self = Slot {
+        value: 0,
+        image: [0; WORDS],
+    };
+    #[inline]
+    fn is_vacant(&self) -> bool {
+        self.image[0] & 0xFF == 0
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct KeyTable {
-    slots: HashTable<Slot>,
+    slots: OpenTable<Slot>,
     arena: Vec<u32>,
 }
 
@@ -77,7 +91,7 @@ fn shift_up(image: &Image, lanes: u32) -> Image {
 }
 
 /// A well-mixed term per number (splitmix64's finaliser).
-fn mix(x: u64) -> u64 {
+const fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -88,6 +102,18 @@ fn mix(x: u64) -> u64 {
 pub(crate) fn atom_term(part: usize, atom: u32) -> u64 {
     mix((part as u64) << 32 | atom as u64)
 }
+
+/// `atom_term(0, a)` of the atoms a byte holds: a table growth rehashes
+/// every stored key, most of them one-part keys of small atoms.
+static TERMS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut a = 0;
+    while a < 256 {
+        t[a] = mix(a as u64);
+        a += 1;
+    }
+    t
+};
 
 /// The hash term of a key's header (its kind, pass counter and parts).
 pub(crate) fn header_term(kind: u32, counter: u32, n_parts: u32) -> u64 {
@@ -108,7 +134,11 @@ fn hash_of<T: Copy + Into<u32>>(key: &[T]) -> u64 {
     for part in 0..n(2) as usize {
         let len = n(at) as usize;
         for i in at + 1..at + 1 + len {
-            h = h.wrapping_add(atom_term(part, n(i)));
+            let term = match TERMS.get(n(i) as usize) {
+                Some(&t) if part == 0 => t,
+                _ => atom_term(part, n(i)),
+            };
+            h = h.wrapping_add(term);
         }
         at += 1 + len;
     }
@@ -308,6 +338,12 @@ impl ParentImage {
 }
 
 impl InlineReplacing<'_> {
+    /// What loads the slots of options ahead of their probes.
+    #[inline]
+    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+        self.table.slots.prefetcher()
+    }
+
     /// The value stored for the option adding the sorted `add` (its hash
     /// `hash`), as `KeyTable::get_replaced` gives it; `None` when this
     /// cannot tell (more than two components added, a key not inline).
@@ -424,14 +460,13 @@ impl KeyTable {
     /// dropped: removals are rare, after an error).
     pub(crate) fn remove(&mut self, key: &[u32], hash: u64) {
         let arena = &self.arena;
-        if let Ok(e) = self.slots.find_entry(hash, |s| s.key(arena).equals(key)) {
-            e.remove();
-        }
+        let hash_of = |s: &Slot| s.key(arena).hash();
+        (self.slots).remove(hash, |s| s.key(arena).equals(key), hash_of);
     }
 
     /// Every stored value with the first number of its key (its kind).
     pub(crate) fn for_each(&self, mut f: impl FnMut(u32, u64)) {
-        for s in &self.slots {
+        for s in self.slots.iter() {
             f(s.key(&self.arena).first(), s.value);
         }
     }

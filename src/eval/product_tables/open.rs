@@ -1,0 +1,225 @@
+//! An open-addressing hash table with linear probing, for the slots of
+//! `KeyTable`. A lookup reads one slot (one cache line, mostly) with no
+//! control bytes beside it, and the slot a hash starts at is known before
+//! the lookup: the search prefetches the next options' slots while it
+//! compares the current one's, so the misses of a large table overlap.
+
+/// A slot value that marks an empty slot.
+pub(super) trait Vacant: Copy {
+    const VACANT: Self;
+    fn is_vacant(&self) -> bool;
+}
+
+/// Capacity of a table's first allocation.
+const MIN_CAPACITY: usize = 16;
+
+/// The slots of a table and where a hash's run starts, taken once for the
+/// probes of many options.
+pub(crate) struct Prefetcher<'t, T> {
+    slots: &'t [T],
+    shift: u32,
+}
+
+impl<T> Prefetcher<'_, T> {
+    /// Starts loading the first slot of the run of `hash`.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self
+                .slots
+                .as_ptr()
+                .wrapping_add((hash >> self.shift) as usize);
+            // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
+            // program sees and cannot fault.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+}
+
+pub(super) struct OpenTable<T> {
+    /// A power of two of slots, or none before the first insert.
+    slots: Vec<T>,
+    len: usize,
+    /// `64 - log2(slots.len())`: a hash's run starts at its top bits.
+    shift: u32,
+}
+
+impl<T> Default for OpenTable<T> {
+    fn default() -> Self {
+        Self {
+            slots: Vec::new(),
+            len: 0,
+            shift: 64,
+        }
+    }
+}
+
+impl<T: Vacant> OpenTable<T> {
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        // Only called with slots: shift < 64.
+        (hash >> self.shift) as usize
+    }
+
+    #[inline]
+    fn index(&self, hash: u64, mut eq: impl FnMut(&T) -> bool) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(hash);
+        loop {
+            // SAFETY: `slots.len()` is `1 << (64 - shift)`: the home, a
+            // hash's top bits, and every index masked are below it.
+            let s = unsafe { self.slots.get_unchecked(i) };
+            if eq(s) {
+                return Some(i);
+            }
+            if s.is_vacant() {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The slot `eq` accepts in the run of `hash` (`eq` never accepts a
+    /// vacant slot).
+    #[inline]
+    pub(super) fn find(&self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<&T> {
+        self.index(hash, eq).map(|i| &self.slots[i])
+    }
+
+    #[inline]
+    pub(super) fn find_mut(&mut self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<&mut T> {
+        self.index(hash, eq).map(|i| &mut self.slots[i])
+    }
+
+    /// What starts loading the first slot of a hash's run, `None` while
+    /// the table has no slots.
+    #[inline]
+    pub(super) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
+        (!self.slots.is_empty()).then_some(Prefetcher {
+            slots: &self.slots,
+            shift: self.shift,
+        })
+    }
+
+    /// Stores `value`, known absent; `hash_of` gives a stored slot's hash
+    /// when the table grows.
+    pub(super) fn insert_unique(&mut self, hash: u64, value: T, hash_of: impl Fn(&T) -> u64) {
+        // At most three quarters full: runs stay short.
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow(&hash_of);
+        }
+        self.place(hash, value);
+        self.len += 1;
+    }
+
+    fn place(&mut self, hash: u64, value: T) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(hash);
+        while !self.slots[i].is_vacant() {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = value;
+    }
+
+    fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) {
+        let capacity = (2 * self.slots.len()).max(MIN_CAPACITY);
+        let old = std::mem::replace(&mut self.slots, vec![T::VACANT; capacity]);
+        self.shift = 64 - capacity.trailing_zeros();
+        for s in old {
+            if !s.is_vacant() {
+                self.place(hash_of(&s), s);
+            }
+        }
+    }
+
+    /// Removes the slot `eq` accepts in the run of `hash`, if any, moving
+    /// back the slots after it that its place lets reach nearer home.
+    pub(super) fn remove(
+        &mut self,
+        hash: u64,
+        eq: impl FnMut(&T) -> bool,
+        hash_of: impl Fn(&T) -> u64,
+    ) {
+        let Some(mut hole) = self.index(hash, eq) else {
+            return;
+        };
+        let mask = self.slots.len() - 1;
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let s = self.slots[j];
+            if s.is_vacant() {
+                break;
+            }
+            // `s` may fill the hole if the hole is between its home and it.
+            let home = self.home(hash_of(&s));
+            if (j.wrapping_sub(home) & mask) >= (j.wrapping_sub(hole) & mask) {
+                self.slots[hole] = s;
+                hole = j;
+            }
+        }
+        self.slots[hole] = T::VACANT;
+        self.len -= 1;
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().filter(|s| !s.is_vacant())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Vacant for (u64, u64) {
+        const VACANT: Self = (0, 0);
+        fn is_vacant(&self) -> bool {
+            self.0 == 0
+        }
+    }
+
+    #[test]
+    fn inserts_finds_and_removes_against_a_map() {
+        // Few distinct hashes: long runs that wrap, removals from their
+        // middles.
+        let hash = |k: u64| (k % 37).wrapping_mul(0x9E37_79B9_7F4A_7C15) | (k % 3) << 63;
+        let mut t = OpenTable::<(u64, u64)>::default();
+        let mut map = std::collections::HashMap::new();
+        let mut x = 1u64;
+        for step in 0..20_000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = 1 + (x >> 33) % 500;
+            if step % 3 == 2 {
+                t.remove(hash(k), |s| s.0 == k, |s| hash(s.0));
+                map.remove(&k);
+            } else if let Some(s) = t.find_mut(hash(k), |s| s.0 == k) {
+                s.1 = step;
+                map.insert(k, step);
+            } else {
+                t.insert_unique(hash(k), (k, step), |s| hash(s.0));
+                map.insert(k, step);
+            }
+            if let Some(p) = t.prefetcher() {
+                p.prefetch(hash(k));
+            }
+        }
+        for k in 1..=500 {
+            assert_eq!(
+                t.find(hash(k), |s| s.0 == k).map(|s| s.1),
+                map.get(&k).copied()
+            );
+        }
+        assert_eq!(t.iter().count(), map.len());
+        assert_eq!(t.len, map.len());
+    }
+}

@@ -268,6 +268,30 @@ impl RunEnd {
     }
 }
 
+impl KeyRun {
+    /// `Some(c)` if the run is `k in c..xs[i]` with its one argument
+    /// `sorted(update(xs, i, k))`, `c` a constant and `i` the local `slot`
+    /// (Welter's game): for a setting `i` of that local, the run's range
+    /// is `c..xs[i]`, read off the list directly.
+    pub(crate) fn item_range(&self, slot: Slot) -> Option<i64> {
+        let [RunArg::SortedUpdate {
+            list,
+            index: Operand::Local(i),
+        }] = &self.args[..]
+        else {
+            return None;
+        };
+        match (&self.lo, &self.hi, self.inclusive) {
+            (Operand::Const(c), RunEnd::Item(xs, j), false)
+                if xs == list && *xs != slot && *j == slot && *i == slot =>
+            {
+                Some(*c)
+            }
+            _ => None,
+        }
+    }
+}
+
 pub(crate) enum RunArg {
     /// An argument that does not mention `k`.
     Fixed(KeyArg),

@@ -19,6 +19,10 @@ use scan::{scan_runs, Strided};
 /// most 16 such parts does not overflow.
 pub(super) const OUTSIDE: usize = 1 << (usize::BITS - 8);
 
+/// The most runs `SortedParts` keeps: a place for each item, for each
+/// setting.
+const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
+
 /// Where the items of a position's list lie in the memo's window of the
 /// options' shape, computed once for every setting of the outer bindings
 /// of a move on one position (`stale` at their start), and again after
@@ -51,8 +55,10 @@ pub(super) struct SortedParts {
     /// coordinate `q + 1` to `q`) and after it (from `q` to `q - 1`).
     down_before: [usize; MAX_COORDS],
     down_after: [usize; MAX_COORDS],
-    /// The runs of one setting, or of all, scanned at once.
-    runs: Vec<Strided>,
+    /// The runs of one setting, or of all (at most `MAX_COORDS` of them),
+    /// scanned at once: the first `n_runs`.
+    runs: [Strided; MAX_RUNS],
+    n_runs: usize,
 }
 
 impl SortedParts {
@@ -72,7 +78,8 @@ impl SortedParts {
             first: [0; MAX_COORDS],
             down_before: [0; MAX_COORDS],
             down_after: [0; MAX_COORDS],
-            runs: Vec::new(),
+            runs: [Strided::default(); MAX_RUNS],
+            n_runs: 0,
         }
     }
 
@@ -93,7 +100,7 @@ impl SortedParts {
             return;
         };
         let n = xs.len();
-        if seq == Seq::Set || n == 0 {
+        if seq == Seq::Set || n == 0 || n > MAX_COORDS {
             return;
         }
         let Some(shape) = shape_push(0, 0, Tag::List(n as u32)) else {
@@ -104,36 +111,42 @@ impl SortedParts {
             return;
         };
         let (bits, strides) = w.layout();
-        // `xs[p]` at coordinate `c`.
-        let at = |p: usize, c: usize| match (xs[p] as u64) >> bits[c] {
-            0 => xs[p] as usize * strides[c],
+        let (bits, strides) = (&bits[..n], &strides[..n]);
+        // `x` at coordinate `c`.
+        let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
+            0 => x as usize * strides[c],
             _ => OUTSIDE,
         };
         let repeat = !run.distinct as i64;
-        let (mut ups, mut owns) = (0usize, 0usize);
-        for p in 0..n {
-            self.after[p] = xs[p].saturating_add(1);
-            self.before[p] = xs[p].saturating_add(repeat);
+        let mut own = [0usize; MAX_COORDS];
+        let mut ups = 0usize;
+        for (p, &x) in xs.iter().enumerate() {
+            self.after[p] = x.saturating_add(1);
+            self.before[p] = x.saturating_add(repeat);
             // Item `p` before the moving one goes from `p + 1` down to `p`
             // (the last item is never before it); after it, from `p` to
             // `p - 1` (the first is never after it).
-            let (own, up) = (at(p, p), if p + 1 < n { at(p, p + 1) } else { 0 });
-            self.down_before[p] = own.wrapping_sub(up);
+            own[p] = at(x, p);
+            let up = if p + 1 < n { at(x, p + 1) } else { 0 };
+            self.down_before[p] = own[p].wrapping_sub(up);
             self.down_after[p] = if p > 0 {
-                at(p, p - 1).wrapping_sub(own)
+                at(x, p - 1).wrapping_sub(own[p])
             } else {
                 0
             };
             self.first[p] = ups;
             ups = ups.wrapping_add(up);
         }
+        let mut owns = 0usize;
         for p in (0..n).rev() {
             self.first[p] = self.first[p].wrapping_add(owns);
-            owns = owns.wrapping_add(at(p, p));
+            owns = owns.wrapping_add(own[p]);
         }
-        self.xs[..n].copy_from_slice(xs);
-        self.bits = *bits;
-        self.strides = *strides;
+        // Item by item: lists are short, and `copy_from_slice` calls
+        // `memcpy`.
+        for c in 0..n {
+            (self.xs[c], self.bits[c], self.strides[c]) = (xs[c], bits[c], strides[c]);
+        }
         self.sorted = xs.is_sorted();
         self.n = n;
         self.shape = shape;
@@ -143,8 +156,9 @@ impl SortedParts {
     /// Adds the runs of `k` in `a..b` (not empty) for item `i` moving to
     /// `runs`; `None` if `i` is out of range, the other items are not in
     /// order, or some option lies outside the window.
+    #[inline]
     fn place(&mut self, i: usize, (a, b): (i64, i64)) -> Option<()> {
-        let n = self.n;
+        let n = self.n.min(MAX_COORDS);
         if i >= n {
             return None;
         }
@@ -156,37 +170,43 @@ impl SortedParts {
         // Place `j`, `k` between `rest[j - 1]` and `rest[j]`: `rest[q]` at
         // coordinate `q` for `q < j`, `q + 1` after. Place 0 first.
         let mut items = self.first[i];
-        let mut lo = a;
-        for j in 0..n {
-            let last = j + 1 == n;
+        let (mut j, mut lo) = (0, a);
+        while j + 1 < n {
             let q = at(j);
-            let hi = if last { b } else { b.min(self.before[q]) };
+            let hi = b.min(self.before[q]);
             if lo < hi {
-                let (bits, step) = (self.bits[j], self.strides[j]);
-                if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
-                    return None;
-                }
-                self.runs.push(Strided {
-                    first: items + lo as usize * step,
-                    stride: step as isize,
-                    n: (hi - lo) as usize,
-                });
-            }
-            if last {
-                break;
+                self.push_run(items, j, (lo, hi))?;
             }
             lo = a.max(self.after[q]);
             // The later places start higher still: no option there (for
             // Welter's game, every place past the moving coin's own).
             if lo >= b {
-                break;
+                return Some(());
             }
             // The next place: `rest[j]` one coordinate down.
             items = items.wrapping_add(match q < i {
                 true => self.down_before[q],
                 false => self.down_after[q],
             });
+            j += 1;
         }
+        self.push_run(items, j, (lo, b))
+    }
+
+    /// Adds the run `lo..hi` (not empty) at place `j` whose other items
+    /// make `items`; `None` if some option lies outside the window.
+    #[inline]
+    fn push_run(&mut self, items: usize, j: usize, (lo, hi): (i64, i64)) -> Option<()> {
+        let (bits, step) = (self.bits[j], self.strides[j]);
+        if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+            return None;
+        }
+        *self.runs.get_mut(self.n_runs)? = Strided {
+            first: items + lo as usize * step,
+            stride: step as isize,
+            n: (hi - lo) as usize,
+        };
+        self.n_runs += 1;
         Some(())
     }
 }
@@ -219,7 +239,12 @@ impl SgSink {
         let Some(w) = memo.window(parts.shape) else {
             return false;
         };
-        if scan_runs(w.dense(), &parts.runs, self.stamp, &mut self.seen) {
+        if scan_runs(
+            w.dense(),
+            &parts.runs[..parts.n_runs],
+            self.stamp,
+            &mut self.seen,
+        ) {
             // Options without a value: the general runs collect them.
             NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
             return false;
@@ -246,7 +271,7 @@ impl SgSink {
             return false;
         };
         let parts = &mut self.run_scratch.as_mut().expect("parts set").parts;
-        parts.runs.clear();
+        parts.n_runs = 0;
         parts.place(i, (a, b)).is_some() && self.scan_sorted(inst)
     }
 
@@ -273,7 +298,23 @@ impl SgSink {
             return false;
         }
         let parts = &mut self.run_scratch.as_mut().expect("parts set").parts;
-        parts.runs.clear();
+        parts.n_runs = 0;
+        if let Some(c) = run.item_range(slot) {
+            // `k in c..xs[i]` for item `i` moving: no code to run.
+            for i in ks.clone() {
+                let Some(&b) = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| parts.xs[..parts.n].get(i))
+                else {
+                    return false;
+                };
+                if c < b && parts.place(i as usize, (c, b)).is_none() {
+                    return false;
+                }
+            }
+            frame.set_int(slot, ks.end - 1);
+            return self.scan_sorted(inst);
+        }
         for k in ks {
             frame.set_int(slot, k);
             let ab = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive);

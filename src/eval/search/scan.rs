@@ -130,8 +130,11 @@ pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [
                 seen[d as usize] = stamp;
                 w = w.get(4 * step..).unwrap_or_default();
             }
-            for b in w.iter().step_by(step) {
-                seen[*b as usize] = stamp;
+            // At most three left (`step_by` costs more on so few).
+            let mut i = 0;
+            while let Some(&b) = w.get(i) {
+                seen[b as usize] = stamp;
+                i += step;
             }
         } else {
             window

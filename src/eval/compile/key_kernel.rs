@@ -232,7 +232,7 @@ impl KeyArg {
 pub(crate) struct KeyRun {
     pub slot: Slot,
     pub lo: Operand<KeyFrame>,
-    pub hi: Operand<KeyFrame>,
+    pub hi: RunEnd,
     pub inclusive: bool,
     pub args: Vec<RunArg>,
     /// The game's `where` begins with `distinct` of the sorted list's
@@ -240,6 +240,56 @@ pub(crate) struct KeyRun {
     /// (the general path finds the same, without an error), so runs skip
     /// those instead of looking each up.
     pub distinct: bool,
+}
+
+/// The upper end of a `KeyRun`: integer code, or the item of a list or
+/// tuple at an integer local (`coins[i]`: every setting of Welter's game
+/// reads one), read without a call.
+pub(crate) enum RunEnd {
+    Code(Operand<KeyFrame>),
+    /// `xs[i]`: the slots of `xs` and `i`.
+    Item(Slot, Slot),
+}
+
+impl RunEnd {
+    /// The end, as the integer code of `xs[i]` gives it.
+    #[inline]
+    pub(crate) fn eval(&self, f: &KeyFrame) -> Option<i64> {
+        match self {
+            RunEnd::Code(op) => op.eval(f),
+            RunEnd::Item(list, i) => {
+                let i = usize::try_from(f.int(*i)?).ok()?;
+                match f.items(*list)? {
+                    (Seq::Set, _) => None,
+                    (_, xs) => xs.get(i).copied(),
+                }
+            }
+        }
+    }
+}
+
+impl KeyRun {
+    /// `Some(c)` if the run is `k in c..xs[i]` with its one argument
+    /// `sorted(update(xs, i, k))`, `c` a constant and `i` the local `slot`
+    /// (Welter's game): for a setting `i` of that local, the run's range
+    /// is `c..xs[i]`, read off the list directly.
+    pub(crate) fn item_range(&self, slot: Slot) -> Option<i64> {
+        let [RunArg::SortedUpdate {
+            list,
+            index: Operand::Local(i),
+        }] = &self.args[..]
+        else {
+            return None;
+        };
+        match (&self.lo, &self.hi, self.inclusive) {
+            (Operand::Const(c), RunEnd::Item(xs, j), false)
+                if xs == list && *xs != slot && *j == slot && *i == slot =>
+            {
+                Some(*c)
+            }
+            _ => None,
+        }
+    }
 }
 
 pub(crate) enum RunArg {
@@ -451,7 +501,13 @@ impl Compiler<'_> {
         Some(KeyRun {
             slot: k,
             lo: self.operand(start)?,
-            hi: self.operand(end)?,
+            hi: match &end.kind {
+                IrKind::Index { target, index } => match (&target.kind, &index.kind) {
+                    (IrKind::Local(xs), IrKind::Local(i)) => RunEnd::Item(*xs, *i),
+                    _ => RunEnd::Code(self.operand(end)?),
+                },
+                _ => RunEnd::Code(self.operand(end)?),
+            },
             inclusive: *inclusive,
             args: run_args,
             distinct: list_arg.is_some_and(|a| first_distinct(g) == Some(g.n_statics + a)),

@@ -50,7 +50,10 @@ impl SgSink {
     ) -> Fallible<bool> {
         let Some((slot, source)) = m.bindings.get(level) else {
             return match &m.run {
-                Some(run) => self.key_run(env, (instance, inst), run, frame),
+                Some(run) => {
+                    self.sorted_parts_stale();
+                    self.key_run(env, (instance, inst), run, frame)
+                }
                 None => self.key_option(env, (instance, inst), m, m.guard.as_ref(), frame),
             };
         };
@@ -68,6 +71,20 @@ impl SgSink {
                     }
                 }
                 return Ok(true);
+            }
+        }
+        // The position's list in the window is computed anew, then kept
+        // for every setting of this last binding (`sorted_run.rs`), whose
+        // runs are first tried all at once.
+        if let (true, Some(run)) = (last, &m.run) {
+            self.sorted_parts_stale();
+            if let KeySource::Range { lo, hi, inclusive } = source {
+                let ks = run_range(lo.eval(frame), hi.eval(frame), *inclusive);
+                if let Some((a, b)) = ks {
+                    if self.sorted_settings(inst, run, *slot, frame, a..b) {
+                        return count_ticks(env, self.span, ticks, b - a).map(|_| true);
+                    }
+                }
             }
         }
         let mut next = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
@@ -175,4 +192,15 @@ impl SgSink {
         }
         Ok(true)
     }
+}
+
+/// Counts `n` settings run at once in `ticks`, checking for an interrupt
+/// if the count passed a multiple of 2^16 (as counting one by one does).
+fn count_ticks(env: &Env, span: Span, ticks: &mut u32, n: i64) -> Fallible<()> {
+    let before = *ticks;
+    *ticks = ticks.wrapping_add(n as u32);
+    if (before >> 16) != (*ticks >> 16) || n >= 1 << 16 {
+        env.rt.check_interrupt(span)?;
+    }
+    Ok(())
 }

@@ -12,6 +12,7 @@ use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
 use crate::eval::memo::{Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
 use scan::{scan_runs, Strided};
+use sorted_run::{SortedParts, OUTSIDE};
 
 /// The options of a `KeyRun` for one setting of the outer bindings: their
 /// key with the list's coordinates left open, and the affine coefficients.
@@ -111,10 +112,6 @@ impl RunKey {
         (bases, coefs)
     }
 }
-
-/// Set in the index of a place some item of which lies outside the
-/// window: dense windows have at most 2^30 bytes, so no index has it.
-const OUTSIDE: usize = 1 << (usize::BITS - 8);
 
 /// Where the runs of a `RunKey` lie in one layout of the dense window,
 /// computed once for all its places: a place is then a few operations.
@@ -230,6 +227,8 @@ pub(super) struct RunScratch {
     /// The runs of one setting of the outer bindings in the window, to
     /// scan at once.
     strided: [Strided; MAX_COORDS],
+    /// The position's sorted list in the window (`sorted_run.rs`).
+    pub(super) parts: SortedParts,
 }
 
 impl Default for RunScratch {
@@ -252,6 +251,7 @@ impl Default for RunScratch {
                 k_place: [(0, 0); MAX_COORDS],
             },
             strided: [Strided::default(); MAX_COORDS],
+            parts: SortedParts::new(),
         }
     }
 }
@@ -273,11 +273,13 @@ impl SgSink {
         if a >= b {
             return Ok(true);
         }
+        if self.sorted_runs(inst, run, frame, (a, b)) {
+            return Ok(true);
+        }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
-        let done = match self.sorted_runs(inst, run, frame, (a, b), &mut scratch.strided) {
-            true => Ok(true),
-            false => self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch),
-        };
+        // The general runs may look options up and lay the window out anew.
+        scratch.parts.stale();
+        let done = self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch);
         self.run_scratch = Some(scratch);
         done
     }
@@ -298,6 +300,7 @@ impl SgSink {
             key,
             placement,
             strided,
+            ..
         } = scratch;
         if key.write(run, frame).is_none() {
             return Ok(false);

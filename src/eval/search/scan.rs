@@ -116,22 +116,31 @@ pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [
         let window = &dense[start..=start + (n - 1) * step];
         if step <= 1 {
             window.iter().for_each(|&b| seen[b as usize] = stamp);
-        } else {
-            // Four options a step: fewer loop checks.
-            let mut i = 0;
-            while i + 3 * step < window.len() {
-                let (a, b) = (window[i], window[i + step]);
-                let (c, d) = (window[i + 2 * step], window[i + 3 * step]);
+        } else if let Ok(step) = u32::try_from(step) {
+            // Four options a step: fewer loop checks. (A stride below 2^32,
+            // as every window's: `3 * step` does not overflow, and one
+            // check covers the four reads.)
+            let step = step as usize;
+            let mut w = window;
+            while w.len() > 3 * step {
+                let (a, b, c, d) = (w[0], w[step], w[2 * step], w[3 * step]);
                 seen[a as usize] = stamp;
                 seen[b as usize] = stamp;
                 seen[c as usize] = stamp;
                 seen[d as usize] = stamp;
-                i += 4 * step;
+                w = w.get(4 * step..).unwrap_or_default();
             }
-            while let Some(&b) = window.get(i) {
+            // At most three left (`step_by` costs more on so few).
+            let mut i = 0;
+            while let Some(&b) = w.get(i) {
                 seen[b as usize] = stamp;
                 i += step;
             }
+        } else {
+            window
+                .iter()
+                .step_by(step)
+                .for_each(|&b| seen[b as usize] = stamp);
         }
     }
     NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp)

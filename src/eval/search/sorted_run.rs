@@ -2,15 +2,256 @@
 //! whose one argument is `sorted(update(xs, i, k))` (Welter's game), the
 //! other items of `xs` in order. Each place of `k` among them is one
 //! strided run, placed by moving one item's coordinate at a time; no key
-//! is written. Anything else (other arguments, items to sort, options
-//! outside the window or without a value yet) is left to `key_run.rs`.
+//! is written. The parts of the position's items in the window are
+//! computed once for every setting of the outer bindings (`i`: which item
+//! moves), in `SortedParts`. Anything else (other arguments, items to
+//! sort, options outside the window or without a value yet) is left to
+//! `key_run.rs`.
 
 use super::*;
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, RunArg, Seq};
-use crate::eval::memo::{shape_push, Tag, MAX_COORDS};
+use crate::eval::memo::{shape_push, Shape, Tag, MAX_COORDS};
+use crate::ir::ir::Slot;
 use scan::{scan_runs, Strided};
 
+/// Set in the part of an item that lies outside the window: dense
+/// windows have at most 2^30 bytes, so no index has it, and a sum of at
+/// most 16 such parts does not overflow.
+pub(super) const OUTSIDE: usize = 1 << (usize::BITS - 8);
+
+/// The most runs `SortedParts` keeps: a place for each item, for each
+/// setting.
+const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
+
+/// Where the items of a position's list lie in the memo's window of the
+/// options' shape, computed once for every setting of the outer bindings
+/// of a move on one position (`stale` at their start), and again after
+/// the general runs looked options up (which may lay the window out anew).
+pub(super) struct SortedParts {
+    /// Computed for the current position and layout.
+    ready: bool,
+    /// The run and the list have the form, and the window has one
+    /// coordinate per item.
+    usable: bool,
+    n: usize,
+    /// The options' shape: a list of `n` items.
+    shape: Shape,
+    /// The list is ascending: every `rest` is too.
+    sorted: bool,
+    xs: [i64; MAX_COORDS],
+    /// Where the places next to item `p` start and end: `xs[p] + 1`, and
+    /// `xs[p]` (`k` equal to it skipped, `KeyRun::distinct`) or
+    /// `xs[p] + 1` (looked up in its run).
+    after: [i64; MAX_COORDS],
+    before: [i64; MAX_COORDS],
+    bits: [u8; MAX_COORDS],
+    strides: [usize; MAX_COORDS],
+    /// For item `i` moving, `k` at place 0: the items before `i` one
+    /// coordinate up, those after at their own (`OUTSIDE` added for each
+    /// outside the window).
+    first: [usize; MAX_COORDS],
+    /// From one place to the next, item `q` moves one coordinate down:
+    /// the change of the index, for `q` before the moving item (from
+    /// coordinate `q + 1` to `q`) and after it (from `q` to `q - 1`).
+    down_before: [usize; MAX_COORDS],
+    down_after: [usize; MAX_COORDS],
+    /// The runs of one setting, or of all (at most `MAX_COORDS` of them),
+    /// scanned at once: the first `n_runs`.
+    runs: [Strided; MAX_RUNS],
+    n_runs: usize,
+}
+
+impl SortedParts {
+    /// Parts to compute on first use.
+    pub(super) fn new() -> SortedParts {
+        SortedParts {
+            ready: false,
+            usable: false,
+            n: 0,
+            shape: 0,
+            sorted: false,
+            xs: [0; MAX_COORDS],
+            after: [0; MAX_COORDS],
+            before: [0; MAX_COORDS],
+            bits: [0; MAX_COORDS],
+            strides: [0; MAX_COORDS],
+            first: [0; MAX_COORDS],
+            down_before: [0; MAX_COORDS],
+            down_after: [0; MAX_COORDS],
+            runs: [Strided::default(); MAX_RUNS],
+            n_runs: 0,
+        }
+    }
+
+    /// To compute again: another position, or the memo may have been
+    /// laid out anew.
+    pub(super) fn stale(&mut self) {
+        self.ready = false;
+    }
+
+    /// Computes the parts of the items of `run`'s list.
+    fn set(&mut self, inst: &Instance, run: &KeyRun, frame: &KeyFrame) {
+        self.ready = true;
+        self.usable = false;
+        let [RunArg::SortedUpdate { list, .. }] = &run.args[..] else {
+            return;
+        };
+        let Some((seq, xs)) = frame.items(*list) else {
+            return;
+        };
+        let n = xs.len();
+        if seq == Seq::Set || n == 0 || n > MAX_COORDS {
+            return;
+        }
+        let Some(shape) = shape_push(0, 0, Tag::List(n as u32)) else {
+            return;
+        };
+        let memo = inst.memo.borrow();
+        let Some(w) = memo.window(shape).filter(|w| w.n_coords() == n) else {
+            return;
+        };
+        let (bits, strides) = w.layout();
+        let (bits, strides) = (&bits[..n], &strides[..n]);
+        // `x` at coordinate `c`.
+        let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
+            0 => x as usize * strides[c],
+            _ => OUTSIDE,
+        };
+        let repeat = !run.distinct as i64;
+        let mut own = [0usize; MAX_COORDS];
+        let mut ups = 0usize;
+        for (p, &x) in xs.iter().enumerate() {
+            self.after[p] = x.saturating_add(1);
+            self.before[p] = x.saturating_add(repeat);
+            // Item `p` before the moving one goes from `p + 1` down to `p`
+            // (the last item is never before it); after it, from `p` to
+            // `p - 1` (the first is never after it).
+            own[p] = at(x, p);
+            let up = if p + 1 < n { at(x, p + 1) } else { 0 };
+            self.down_before[p] = own[p].wrapping_sub(up);
+            self.down_after[p] = if p > 0 {
+                at(x, p - 1).wrapping_sub(own[p])
+            } else {
+                0
+            };
+            self.first[p] = ups;
+            ups = ups.wrapping_add(up);
+        }
+        let mut owns = 0usize;
+        for p in (0..n).rev() {
+            self.first[p] = self.first[p].wrapping_add(owns);
+            owns = owns.wrapping_add(own[p]);
+        }
+        // Item by item: lists are short, and `copy_from_slice` calls
+        // `memcpy`.
+        for c in 0..n {
+            (self.xs[c], self.bits[c], self.strides[c]) = (xs[c], bits[c], strides[c]);
+        }
+        self.sorted = xs.is_sorted();
+        self.n = n;
+        self.shape = shape;
+        self.usable = true;
+    }
+
+    /// Adds the runs of `k` in `a..b` (not empty) for item `i` moving to
+    /// `runs`; `None` if `i` is out of range, the other items are not in
+    /// order, or some option lies outside the window.
+    #[inline]
+    fn place(&mut self, i: usize, (a, b): (i64, i64)) -> Option<()> {
+        let n = self.n.min(MAX_COORDS);
+        if i >= n {
+            return None;
+        }
+        // The other items, in order: `rest[j]` is `xs[j + (j >= i)]`.
+        let at = |j: usize| j + (j >= i) as usize;
+        if !self.sorted && !(1..n - 1).all(|j| self.xs[at(j - 1)] <= self.xs[at(j)]) {
+            return None;
+        }
+        // Place `j`, `k` between `rest[j - 1]` and `rest[j]`: `rest[q]` at
+        // coordinate `q` for `q < j`, `q + 1` after. Place 0 first.
+        let mut items = self.first[i];
+        let (mut j, mut lo) = (0, a);
+        while j + 1 < n {
+            let q = at(j);
+            let hi = b.min(self.before[q]);
+            if lo < hi {
+                self.push_run(items, j, (lo, hi))?;
+            }
+            lo = a.max(self.after[q]);
+            // The later places start higher still: no option there (for
+            // Welter's game, every place past the moving coin's own).
+            if lo >= b {
+                return Some(());
+            }
+            // The next place: `rest[j]` one coordinate down.
+            items = items.wrapping_add(match q < i {
+                true => self.down_before[q],
+                false => self.down_after[q],
+            });
+            j += 1;
+        }
+        self.push_run(items, j, (lo, b))
+    }
+
+    /// Adds the run `lo..hi` (not empty) at place `j` whose other items
+    /// make `items`; `None` if some option lies outside the window.
+    #[inline]
+    fn push_run(&mut self, items: usize, j: usize, (lo, hi): (i64, i64)) -> Option<()> {
+        let (bits, step) = (self.bits[j], self.strides[j]);
+        if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+            return None;
+        }
+        *self.runs.get_mut(self.n_runs)? = Strided {
+            first: items + lo as usize * step,
+            stride: step as isize,
+            n: (hi - lo) as usize,
+        };
+        self.n_runs += 1;
+        Some(())
+    }
+}
+
 impl SgSink {
+    /// Marks the position's list stale: the next `sorted_runs` computes it.
+    pub(super) fn sorted_parts_stale(&mut self) {
+        if let Some(scratch) = &mut self.run_scratch {
+            scratch.parts.stale();
+        }
+    }
+
+    /// The parts of the position's list for `run`, if it has the form.
+    fn sorted_parts(&mut self, inst: &Instance, run: &KeyRun, frame: &KeyFrame) -> Option<()> {
+        let parts = &mut self.run_scratch.get_or_insert_with(Box::default).parts;
+        if !parts.ready {
+            parts.set(inst, run, frame);
+        }
+        parts.usable.then_some(())
+    }
+
+    /// Scans the runs in `parts.runs`: false, marking only values, if
+    /// some option has no value yet.
+    fn scan_sorted(&mut self, inst: &Instance) -> bool {
+        let Some(scratch) = &self.run_scratch else {
+            return false;
+        };
+        let parts = &scratch.parts;
+        let memo = inst.memo.borrow();
+        let Some(w) = memo.window(parts.shape) else {
+            return false;
+        };
+        if scan_runs(
+            w.dense(),
+            &parts.runs[..parts.n_runs],
+            self.stamp,
+            &mut self.seen,
+        ) {
+            // Options without a value: the general runs collect them.
+            NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
+            return false;
+        }
+        true
+    }
+
     /// Marks the options `k` in `a..b` (not empty) of `run` if it has this
     /// form and every option has a value in the window: true then. False
     /// otherwise, with no option missed that the general runs would not
@@ -21,82 +262,73 @@ impl SgSink {
         run: &KeyRun,
         frame: &KeyFrame,
         (a, b): (i64, i64),
-        strided: &mut [Strided; MAX_COORDS],
     ) -> bool {
-        let [RunArg::SortedUpdate { list, index }] = &run.args[..] else {
+        let [RunArg::SortedUpdate { index, .. }] = &run.args[..] else {
             return false;
         };
-        let Some((seq, xs)) = frame.items(*list) else {
-            return false;
-        };
-        let n = xs.len();
         let i = index.eval(frame).and_then(|i| usize::try_from(i).ok());
-        let Some(i) = i.filter(|&i| i < n && seq != Seq::Set) else {
+        let (Some(i), Some(())) = (i, self.sorted_parts(inst, run, frame)) else {
             return false;
         };
-        // The other items, in order: sorted already, or left to sort.
-        let mut rest = [0i64; MAX_COORDS];
-        for (q, r) in rest[..n - 1].iter_mut().enumerate() {
-            *r = xs[q + (q >= i) as usize];
-        }
-        let rest = &rest[..n - 1];
-        if !rest.is_sorted() {
-            return false;
-        }
-        let Some(shape) = shape_push(0, 0, Tag::List(n as u32)) else {
+        let parts = &mut self.run_scratch.as_mut().expect("parts set").parts;
+        parts.n_runs = 0;
+        parts.place(i, (a, b)).is_some() && self.scan_sorted(inst)
+    }
+
+    /// `sorted_runs` for every setting `k` in `ks` of the last outer
+    /// binding `slot` of a move (the item that moves), their runs scanned
+    /// at once: true if every option was marked. False otherwise, having
+    /// marked only values of options: the settings then run one by one.
+    pub(super) fn sorted_settings(
+        &mut self,
+        inst: &Instance,
+        run: &KeyRun,
+        slot: Slot,
+        frame: &mut KeyFrame,
+        ks: Range<i64>,
+    ) -> bool {
+        let [RunArg::SortedUpdate { index, .. }] = &run.args[..] else {
             return false;
         };
-        let memo = inst.memo.borrow();
-        let Some(w) = memo.window(shape).filter(|w| w.n_coords() == n) else {
+        // A few settings (one per item): their runs are kept.
+        if ks.end.saturating_sub(ks.start) > MAX_COORDS as i64 {
             return false;
-        };
-        let (bits, strides) = w.layout();
-        let part = |x: i64, c: usize| ((x as u64) >> bits[c] == 0).then(|| x as usize * strides[c]);
-        // Place 0: every other item one coordinate up.
-        let mut items = 0usize;
-        for (q, &x) in rest.iter().enumerate() {
-            let Some(p) = part(x, q + 1) else {
-                return false;
-            };
-            items += p;
         }
-        // `k` equal to an item: no position (`KeyRun::distinct`), or
-        // looked up in its run.
-        let repeat = !run.distinct as i64;
-        let mut m = 0;
-        for j in 0..n {
-            let lo = match j {
-                0 => a,
-                _ => a.max(rest[j - 1].saturating_add(1)),
-            };
-            let hi = match rest.get(j) {
-                Some(&x) => b.min(x.saturating_add(repeat)),
-                None => b,
-            };
-            if lo < hi {
-                if ((lo | (hi - 1)) as u64) >> bits[j] != 0 {
+        if ks.is_empty() || self.sorted_parts(inst, run, frame).is_none() {
+            return false;
+        }
+        let parts = &mut self.run_scratch.as_mut().expect("parts set").parts;
+        parts.n_runs = 0;
+        if let Some(c) = run.item_range(slot) {
+            // `k in c..xs[i]` for item `i` moving: no code to run.
+            for i in ks.clone() {
+                let Some(&b) = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| parts.xs[..parts.n].get(i))
+                else {
+                    return false;
+                };
+                if c < b && parts.place(i as usize, (c, b)).is_none() {
                     return false;
                 }
-                strided[m] = Strided {
-                    first: items + lo as usize * strides[j],
-                    stride: strides[j] as isize,
-                    n: (hi - lo) as usize,
-                };
-                m += 1;
             }
-            // The next place: item `j` back down to its own coordinate.
-            if let Some(&x) = rest.get(j) {
-                let Some(own) = part(x, j) else {
-                    return false;
-                };
-                items = items - x as usize * strides[j + 1] + own;
+            frame.set_int(slot, ks.end - 1);
+            return self.scan_sorted(inst);
+        }
+        for k in ks {
+            frame.set_int(slot, k);
+            let ab = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive);
+            let Some((a, b)) = ab else {
+                return false;
+            };
+            if a >= b {
+                continue;
+            }
+            let i = index.eval(frame).and_then(|i| usize::try_from(i).ok());
+            if i.and_then(|i| parts.place(i, (a, b))).is_none() {
+                return false;
             }
         }
-        if scan_runs(w.dense(), &strided[..m], self.stamp, &mut self.seen) {
-            // Options without a value: the general runs collect them.
-            NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
-            return false;
-        }
-        true
+        self.scan_sorted(inst)
     }
 }

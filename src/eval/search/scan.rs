@@ -1,6 +1,8 @@
 //! The strided scan over the memo's dense window: the search's hot loop.
 
-use super::*;
+use std::ops::Range;
+
+use crate::eval::memo::BIG;
 
 /// Where `SgSink::seen` marks the value `v`: at its dense memo byte
 /// (`v + 4`) while that is a value byte, past the `BIG` byte above. Bytes

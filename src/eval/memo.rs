@@ -1021,10 +1021,16 @@ impl Memo {
             }
         };
         for (_, t) in &self.shapes {
-            t.dense
-                .iter()
-                .filter(|&&b| b != BIG)
-                .for_each(|&b| code(b as u64));
+            // Most of a window is never stored (byte 0): blocks of zeros
+            // are passed over by one OR each (vector code).
+            for block in t.dense.chunks(64) {
+                if block.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+                    block
+                        .iter()
+                        .filter(|&&b| b != BIG)
+                        .for_each(|&b| code(b as u64));
+                }
+            }
             t.big.values().for_each(|&c| code(c));
             t.sparse.values().for_each(|&c| code(c));
         }

@@ -443,6 +443,14 @@ fn stride_above(stride: usize, bits: u8) -> usize {
     (lines | 1) * LINE
 }
 
+/// The index of the position at `index` with a coordinate of `stride`
+/// changed from `x` to `y` (wrapping: the caller checks `y` is in the
+/// window).
+#[inline]
+fn replaced(index: usize, stride: usize, (x, y): (i64, i64)) -> usize {
+    index.wrapping_add((y.wrapping_sub(x) as usize).wrapping_mul(stride))
+}
+
 /// Moves the rows of the innermost coordinate (`row` bytes each, stride
 /// 1 in both layouts) from `old` to `new`, the outer coordinates given
 /// from the inside out as their bits and their old and new strides. Rows
@@ -541,8 +549,8 @@ impl ShapeTable {
     /// range of those inside it).
     fn coords_at(&self, mut index: usize, strides: &[usize]) -> [usize; MAX_COORDS] {
         let mut coords = [0usize; MAX_COORDS];
-        let order: SmallVec<[usize; MAX_COORDS]> = self.inner_to_outer().collect();
-        for &c in order.iter().rev() {
+        for &c in self.order[..self.n_coords].iter().rev() {
+            let c = c as usize;
             coords[c] = index / strides[c];
             index %= strides[c];
         }
@@ -631,10 +639,16 @@ impl ShapeTable {
         }
     }
 
-    fn set(&mut self, coords: &[i64], code: u64) {
+    /// Widens the window to take `coords` if they lie outside it (and it
+    /// can: see `try_grow`).
+    fn make_room(&mut self, coords: &[i64]) {
         if self.index(coords).is_none() {
             self.try_grow(coords);
         }
+    }
+
+    fn set(&mut self, coords: &[i64], code: u64) {
+        self.make_room(coords);
         match self.index(coords) {
             Some(i) => self.set_dense(i, code),
             None => {
@@ -662,8 +676,8 @@ impl ShapeTable {
         self.bits = need;
         self.layout();
         if self.strides == old_strides {
-            // Only the first coordinate grew: every index stays (a table
-            // swept along one argument grows this way).
+            // Only the outermost coordinate grew: every index stays (a
+            // table swept along its outer loop grows this way).
             self.dense[..old_dense.len()].copy_from_slice(&old_dense);
             self.big = old_big;
             self.rewiden();
@@ -739,8 +753,7 @@ impl Line {
         if (y as u64) >> self.bits[c] != 0 {
             return None;
         }
-        let offset = (y.wrapping_sub(x) as usize).wrapping_mul(self.strides[c]);
-        Some(index.wrapping_add(offset))
+        Some(replaced(index, self.strides[c], (x, y)))
     }
 
     /// Where the position at `index` lives, for `Memo::set_located`.
@@ -957,9 +970,7 @@ impl Memo {
         if ((from | to) as u64) >> bits != 0 {
             return None;
         }
-        let first = at
-            .index
-            .wrapping_add((from.wrapping_sub(own) as usize).wrapping_mul(step));
+        let first = replaced(at.index, step, (own, from));
         let stride = (coef as isize).wrapping_mul(step as isize);
         Some((&table.dense[..], first, stride))
     }
@@ -1078,8 +1089,8 @@ impl Memo {
     pub fn reserve(&mut self, shape: Shape, coords: &[i64]) {
         if let Some(s) = self.shape_of(shape) {
             let table = &mut self.shapes[s].1;
-            if coords.len() == table.n_coords && table.index(coords).is_none() {
-                table.try_grow(coords);
+            if coords.len() == table.n_coords {
+                table.make_room(coords);
             }
         }
     }

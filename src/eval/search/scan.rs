@@ -39,36 +39,13 @@ pub(super) fn scan_dense(
     // `seen` is indexed by byte codes: it always has at least 256 slots.
     let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
     let (lo, hi) = (ks.start, ks.end);
-    let n = if stride == 0 { 1 } else { (hi - lo) as usize };
-    // Walk upwards in memory whatever the sign of the stride.
-    let (start, step) = if stride >= 0 {
-        (first, stride as usize)
-    } else {
-        (
-            first - (n - 1) * stride.unsigned_abs(),
-            stride.unsigned_abs(),
-        )
+    let run = Strided {
+        first,
+        stride,
+        n: (hi - lo) as usize,
     };
-    // Every byte marks its slot, values or not: no branch in the loop, and
-    // one bounds check for the whole window.
-    let window = &dense[start..=start + (n - 1) * step];
-    if step <= 1 {
-        window.iter().for_each(|&b| seen[b as usize] = stamp);
-    } else {
-        // Four options a step: fewer loop checks.
-        let quads = window.chunks_exact(4 * step);
-        let rest = quads.remainder();
-        for q in quads {
-            let (a, b, c, d) = (q[0], q[step], q[2 * step], q[3 * step]);
-            seen[a as usize] = stamp;
-            seen[b as usize] = stamp;
-            seen[c as usize] = stamp;
-            seen[d as usize] = stamp;
-        }
-        rest.iter()
-            .step_by(step)
-            .for_each(|&b| seen[b as usize] = stamp);
-    }
+    let (window, step) = run.window(dense);
+    mark_strided(window, step, stamp, seen);
     // Options without a value are rare: a second pass collects them.
     let missing = NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp);
     if missing {
@@ -100,6 +77,48 @@ pub(super) struct Strided {
     pub n: usize,
 }
 
+impl Strided {
+    /// The run's bytes from the lowest address, whatever the sign of the
+    /// stride, and the step between them (a stride of 0 is one byte). One
+    /// bounds check for the whole run.
+    #[inline(always)]
+    fn window(self, dense: &[u8]) -> (&[u8], usize) {
+        let n = if self.stride == 0 { 1 } else { self.n };
+        let step = self.stride.unsigned_abs();
+        let start = match self.stride >= 0 {
+            true => self.first,
+            false => self.first - (n - 1) * step,
+        };
+        (&dense[start..=start + (n - 1) * step], step)
+    }
+}
+
+/// Marks the slot of every `step`-th byte of `window` from its first,
+/// values or not: no branch in the loop.
+#[inline(always)]
+fn mark_strided(window: &[u8], step: usize, stamp: u32, seen: &mut [u32; 256]) {
+    if step <= 1 {
+        window.iter().for_each(|&b| seen[b as usize] = stamp);
+    } else {
+        // Four options a step: fewer loop checks.
+        let quads = window.chunks_exact(4 * step);
+        let rest = quads.remainder();
+        for q in quads {
+            let (a, b, c, d) = (q[0], q[step], q[2 * step], q[3 * step]);
+            seen[a as usize] = stamp;
+            seen[b as usize] = stamp;
+            seen[c as usize] = stamp;
+            seen[d as usize] = stamp;
+        }
+        // At most three left (`step_by` costs more on so few).
+        let mut i = 0;
+        while let Some(&b) = rest.get(i) {
+            seen[b as usize] = stamp;
+            i += step;
+        }
+    }
+}
+
 /// `scan_dense` for several runs at once (the few short runs of a
 /// position with a list), without collecting: marks every byte's slot
 /// and tells whether some byte held no value, in which case the caller
@@ -108,42 +127,8 @@ pub(super) struct Strided {
 pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [u32]) -> bool {
     let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
     for r in runs {
-        let n = if r.stride == 0 { 1 } else { r.n };
-        let step = r.stride.unsigned_abs();
-        // Upwards in memory whatever the sign of the stride.
-        let start = match r.stride >= 0 {
-            true => r.first,
-            false => r.first - (n - 1) * step,
-        };
-        let window = &dense[start..=start + (n - 1) * step];
-        if step <= 1 {
-            window.iter().for_each(|&b| seen[b as usize] = stamp);
-        } else if let Ok(step) = u32::try_from(step) {
-            // Four options a step: fewer loop checks. (A stride below 2^32,
-            // as every window's: `3 * step` does not overflow, and one
-            // check covers the four reads.)
-            let step = step as usize;
-            let mut w = window;
-            while w.len() > 3 * step {
-                let (a, b, c, d) = (w[0], w[step], w[2 * step], w[3 * step]);
-                seen[a as usize] = stamp;
-                seen[b as usize] = stamp;
-                seen[c as usize] = stamp;
-                seen[d as usize] = stamp;
-                w = w.get(4 * step..).unwrap_or_default();
-            }
-            // At most three left (`step_by` costs more on so few).
-            let mut i = 0;
-            while let Some(&b) = w.get(i) {
-                seen[b as usize] = stamp;
-                i += step;
-            }
-        } else {
-            window
-                .iter()
-                .step_by(step)
-                .for_each(|&b| seen[b as usize] = stamp);
-        }
+        let (window, step) = r.window(dense);
+        mark_strided(window, step, stamp, seen);
     }
     NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp)
 }

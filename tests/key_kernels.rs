@@ -303,6 +303,50 @@ fn guards_on_bit_sets_read_as_masks_agree_with_the_general_path() {
 }
 
 #[test]
+fn runs_of_bit_masks_agree_with_the_general_path_and_with_integers() {
+    // The last binding over a bit set, with and without a guard read as a
+    // mask, a second argument, items inserted and removed at offsets of
+    // the binding (negative ones, past 63), and the same games on masks.
+    let out = same_both_ways(
+        "game Take(s, n) {
+            move one(i in s) -> Take(remove(s, i), n)
+            move two(i in s) if i + 2 in s and n > 0 -> Take(remove(remove(s, i + 2), i), n - 1)
+        }
+        game TakeBits(m, n) {
+            move one(i in 0..64) if (m >> i) & 1 == 1 -> TakeBits(m - (1 << i), n)
+            move two(i in 0..62) if (m >> i) & 5 == 5 and n > 0 -> TakeBits(m - (5 << i), n - 1)
+        }
+        assert all(sg(Take(set(c for c in 0..10 if (m >> c) & 1 == 1), n)) == sg(TakeBits(m, n))
+                   for m in 0..1024, n in 0..3 if m % 7 == 2)
+        game Shift(s) {
+            move left(i in s) if i - 1 not in s and i > 0 -> Shift(insert(remove(s, i), i - 1))
+            move hop(i in s) if i + 3 in s -> Shift(remove(insert(remove(s, i + 3), i + 1), i))
+        }
+        print [sg(Shift(set(c for c in 0..9 if (m >> c) & 1 == 1))) for m in 0..512 if m % 13 == 5]
+        print [sg(Shift({1, 60, 62, 63})), sg(Shift({0, 3}))]
+        game Up(s) { move up(i in s) if i + 1 not in s and i < 64 -> Up(insert(remove(s, i), i + 1)) }
+        print [sg(Up({1, 3})), sg(Up({60, 62}))]
+        print sorted(list(memo_histogram(Shift)))",
+    );
+    assert_eq!(out.lines().count(), 4, "{out}");
+    // `Up({60, 62})` inserts 64: off the bit masks, on the general path.
+    assert!(!out.contains("failure"), "{out}");
+    let explained = explain(
+        "game Take(s) { move one(i in s) -> Take(remove(s, i)) }
+         game Off(s) { move m(i in s) if i + 1 in s and len(s) > 2 -> Off(remove(s, i)) }",
+    );
+    assert!(
+        explained.contains("move one: one run of bit masks over its last binding"),
+        "{explained}"
+    );
+    // A guard that must run per option keeps the options one by one.
+    assert!(
+        explained.contains("move m: option by option"),
+        "{explained}"
+    );
+}
+
+#[test]
 fn sets_past_63_and_negative_items_fall_back_to_the_general_path() {
     let out = same_both_ways(
         "game Cram(free) {
@@ -373,9 +417,7 @@ fn explain_names_the_list_and_set_forms() {
         "{out}"
     );
     assert!(
-        out.contains(
-            "move across: option by option on a frame of integers, lists and sets read as integers"
-        ),
+        out.contains("move across: one run of bit masks over its last binding"),
         "{out}"
     );
     assert!(out.contains("game Off: general path"), "{out}");

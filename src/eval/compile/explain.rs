@@ -189,6 +189,15 @@ fn describe(k: &KernelMove) -> String {
             Some(_) => "a strided run through the memo over its last binding (lists and \
                         sets read as integers)"
                 .into(),
+            None if l.bits_run.is_some() => format!(
+                "one run of bit masks over its last binding, each option's set computed from \
+                 the position's and read from the memo without writing its key{}",
+                if l.filter.is_some() {
+                    " (the binding's set and its guard's leading conjuncts read as one bit mask)"
+                } else {
+                    ""
+                }
+            ),
             None => format!(
                 "option by option on a frame of integers, lists and sets read as integers and \
                  options written as keys{}{}",

@@ -28,6 +28,55 @@ pub(crate) struct KeyLoopMove {
     /// The last binding over a bit set, its guard's leading conjuncts
     /// read as bit masks.
     pub filter: Option<BitsFilter>,
+    /// That binding's options read as one run of masks (no guard left
+    /// to run per option).
+    pub bits_run: Option<BitsRun>,
+}
+
+/// `i in s` as the last binding of a move with one part whose key differs
+/// from option to option only in one bit set, `remove`/`insert` of
+/// `i + c` on a set other than `i` (Cram's `remove(remove(free, i), i +
+/// 3)`): each option is a few mask operations and one read of the memo's
+/// window, its key never written.
+pub(crate) struct BitsRun {
+    /// Which argument of the part is the chain.
+    pub arg: usize,
+    /// The set the chain starts from.
+    pub base: Slot,
+    /// `(insert, c)`: insert or remove `i + c`, in order.
+    pub steps: Vec<(bool, i64)>,
+    /// The bits `c` when every step removes an item `i + c` with `c` in
+    /// 0..63 (Cram's): an option's mask is then `m & !(removed << i)`.
+    pub removed: Option<u64>,
+}
+
+impl BitsRun {
+    /// The option's mask for `i = k` (in 0..63) on the base mask `m`;
+    /// `None` if an inserted item does not fit in a mask.
+    #[inline]
+    pub(crate) fn mask(&self, mut m: u64, k: i64) -> Option<u64> {
+        if let Some(removed) = self.removed {
+            // Items past 63 shift out: removing them leaves the set as it is.
+            return Some(m & !(removed << k));
+        }
+        for &(insert, c) in &self.steps {
+            m = chain_step(m, insert, k.checked_add(c)?)?;
+        }
+        Some(m)
+    }
+}
+
+/// One `remove`/`insert` of item `v` on the mask `m`.
+#[inline]
+fn chain_step(m: u64, insert: bool, v: i64) -> Option<u64> {
+    let fits = (0..64).contains(&v);
+    match (insert, fits) {
+        (true, true) => Some(m | 1 << v),
+        (false, true) => Some(m & !(1 << v)),
+        // A set of integers 0..63 holds no other: nothing removed.
+        (false, false) => Some(m),
+        (true, false) => None,
+    }
 }
 
 /// `i in s` as the last binding of a move whose guard begins with
@@ -79,6 +128,42 @@ pub(crate) enum KeySource {
     Items(Slot),
 }
 
+/// The `BitsRun` of a move whose last binding is `last`, if its one part
+/// has one argument a chain of `i + c` and the others are locals not `i`.
+fn bits_run(last: &IrBinding, parts: &[Vec<KeyArg>]) -> Option<BitsRun> {
+    let (IrPattern::Slot { slot: i, .. }, IrKind::Local(_)) = (&last.pattern, &last.iterable.kind)
+    else {
+        return None;
+    };
+    let [args] = parts else {
+        return None;
+    };
+    let mut run = None;
+    for (j, a) in args.iter().enumerate() {
+        match a {
+            KeyArg::Local(s) if s != i => {}
+            KeyArg::Bits(chain) if run.is_none() && chain.base != *i => {
+                let steps = chain.steps.iter().map(|(insert, item)| match item {
+                    ChainItem::Offset(x, c) if x == i => Some((*insert, *c)),
+                    _ => None,
+                });
+                let steps: Vec<(bool, i64)> = steps.collect::<Option<_>>()?;
+                let removed = steps.iter().try_fold(0u64, |bits, &(insert, c)| {
+                    (!insert && (0..64).contains(&c)).then(|| bits | 1 << c)
+                });
+                run = Some(BitsRun {
+                    arg: j,
+                    base: chain.base,
+                    steps,
+                    removed,
+                });
+            }
+            _ => return None,
+        }
+    }
+    run
+}
+
 /// How one argument of an option is written into its key.
 pub(crate) enum KeyArg {
     /// A slot as it is: an integer, a bit set or a sequence.
@@ -118,14 +203,7 @@ impl BitsChain {
                 ChainItem::Offset(x, c) => f.int(*x)?.checked_add(*c)?,
                 ChainItem::Code(op) => op.eval(f)?,
             };
-            let fits = (0..64).contains(&v);
-            m = match (insert, fits) {
-                (true, true) => m | 1 << v,
-                (false, true) => m & !(1 << v),
-                // A set of integers 0..63 holds no other: nothing removed.
-                (false, false) => m,
-                (true, false) => return None,
-            };
+            m = chain_step(m, *insert, v)?;
         }
         Some(m)
     }
@@ -334,12 +412,22 @@ impl Compiler<'_> {
                 parts: Vec::new(),
                 run: Some(run),
                 filter: None,
+                bits_run: None,
             });
         }
-        let parts = parts
+        let parts: Vec<Vec<KeyArg>> = parts
             .iter()
             .map(|args| args.iter().map(|a| self.key_arg(a)).collect::<Option<_>>())
             .collect::<Option<_>>()?;
+        let filter = self.bits_filter(m);
+        let guard_left = match &filter {
+            Some(f) => f.residual.is_some(),
+            None => m.guard.is_some(),
+        };
+        let bits_run = match (m.bindings.last(), guard_left) {
+            (Some(b), false) => bits_run(b, &parts),
+            _ => None,
+        };
         Some(KeyLoopMove {
             bindings,
             guard: match &m.guard {
@@ -348,7 +436,8 @@ impl Compiler<'_> {
             },
             parts,
             run: None,
-            filter: self.bits_filter(m),
+            filter,
+            bits_run,
         })
     }
 

@@ -47,7 +47,7 @@ pub(crate) use kernel::{
     SumRunMove, KERNEL_FRAME,
 };
 pub(crate) use kernel::{Bend, Bound, StrideMove};
-pub(crate) use key_kernel::{KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
+pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub use moves::*;
 pub use runtime::{Above, Env, Instance, Limits, Progress, Rules, Runtime};

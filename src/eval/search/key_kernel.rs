@@ -7,9 +7,10 @@
 
 use super::*;
 use crate::eval::compile::{
-    BoolCode, KeyFrame, KeyLoopMove, KeySource, Locals, OptionKey, SlotKind,
+    BitsRun, BoolCode, KeyFrame, KeyLoopMove, KeySource, Locals, OptionKey, SlotKind,
 };
-use crate::eval::memo::MAX_COORDS;
+use crate::eval::memo::{Window, MAX_COORDS};
+use crate::ir::ir::Slot;
 use smallvec::SmallVec;
 
 impl SgSink {
@@ -61,6 +62,12 @@ impl SgSink {
         // The last binding over a bit set, its guard read as a mask.
         if let (true, Some(filter)) = (last, &m.filter) {
             if let Some(mut mask) = filter.mask(frame) {
+                if let Some(run) = &m.bits_run {
+                    let target = (instance, inst);
+                    if let Some(ok) = self.key_bits_run(env, target, m, run, frame, *slot, mask)? {
+                        return Ok(ok);
+                    }
+                }
                 let guard = filter.residual.as_ref();
                 while mask != 0 {
                     let k = mask.trailing_zeros() as i64;
@@ -84,6 +91,15 @@ impl SgSink {
                     if self.sorted_settings(inst, run, *slot, frame, a..b) {
                         return count_ticks(env, self.span, ticks, b - a).map(|_| true);
                     }
+                }
+            }
+        }
+        // The last binding over a bit set without a filter, as one run.
+        if let (true, Some(run), KeySource::Items(s)) = (last, &m.bits_run, source) {
+            if let Some(mask) = frame.bits(*s) {
+                let target = (instance, inst);
+                if let Some(ok) = self.key_bits_run(env, target, m, run, frame, *slot, mask)? {
+                    return Ok(ok);
                 }
             }
         }
@@ -126,6 +142,7 @@ impl SgSink {
                 SlotKind::Bits => {
                     // The bits ascending: a set's items in order.
                     let mut mask = frame.bits(*s).expect("a bit set");
+
                     while mask != 0 {
                         let k = mask.trailing_zeros() as i64;
                         mask &= mask - 1;
@@ -147,6 +164,84 @@ impl SgSink {
             },
         }
         Ok(true)
+    }
+
+    /// Marks the options of `m` whose last binding, in `slot`, is a bit
+    /// `k` of `mask`, through `run`: a mask and one window read each;
+    /// those without a value yet are looked up one by one. `None`, with
+    /// nothing marked, if the options' other coordinates do not lie in
+    /// the window (then they run one by one); `Some(false)` sends the
+    /// position to the general path.
+    #[allow(clippy::too_many_arguments)]
+    fn key_bits_run(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        m: &KeyLoopMove,
+        run: &BitsRun,
+        frame: &mut KeyFrame,
+        slot: Slot,
+        mask: u64,
+    ) -> Fallible<Option<bool>> {
+        if mask == 0 {
+            return Ok(Some(true));
+        }
+        // The first option's key: the shape, and the coordinate that moves.
+        frame.set_int(slot, mask.trailing_zeros() as i64);
+        let mut out = OptionKey::default();
+        let mut coord = 0;
+        for (j, a) in m.parts[0].iter().enumerate() {
+            if j == run.arg {
+                coord = out.len;
+            }
+            if a.write(frame, &mut out).is_none() {
+                return Ok(Some(false));
+            }
+        }
+        let Some(base) = frame.bits(run.base) else {
+            return Ok(Some(false));
+        };
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.clear();
+        let marked = {
+            let memo = inst.memo.borrow();
+            let window = memo.window(out.shape);
+            let place = window
+                .as_ref()
+                .and_then(|w| fixed_place(w, out.coords(), coord));
+            match (window, place) {
+                (Some(window), Some((fixed, (bits, stride)))) => {
+                    let dense = window.dense();
+                    let mut rest = mask;
+                    while rest != 0 {
+                        let k = rest.trailing_zeros() as i64;
+                        rest &= rest - 1;
+                        match run.mask(base, k) {
+                            Some(o) if o >> bits == 0 => {
+                                if !self.mark_byte(dense[fixed + o as usize * stride]) {
+                                    slow.push(k);
+                                }
+                            }
+                            _ => slow.push(k),
+                        }
+                    }
+                    true
+                }
+                _ => false,
+            }
+        };
+        let mut ok = true;
+        if marked {
+            for &k in &slow {
+                frame.set_int(slot, k);
+                ok = self.key_option(env, (instance, inst), m, None, frame)?;
+                if !ok {
+                    break;
+                }
+            }
+        }
+        self.slow = slow;
+        Ok(marked.then_some(ok))
     }
 
     /// Marks one option of `m` (its bindings set in `frame`).
@@ -192,6 +287,26 @@ impl SgSink {
         }
         Ok(true)
     }
+}
+
+/// Where the keys `coords`, all but coordinate `coord`, lie in `window`:
+/// the index they add up to, and coordinate `coord`'s bits and stride.
+/// `None` if one of them lies outside.
+fn fixed_place(window: &Window<'_>, coords: &[i64], coord: usize) -> Option<(usize, (u8, usize))> {
+    if window.n_coords() != coords.len() {
+        return None;
+    }
+    let (bits, strides) = window.layout();
+    let mut fixed = 0usize;
+    for (j, &x) in coords.iter().enumerate() {
+        if j != coord {
+            if (x as u64) >> bits[j] != 0 {
+                return None;
+            }
+            fixed += x as usize * strides[j];
+        }
+    }
+    Some((fixed, (bits[coord], strides[coord])))
 }
 
 /// Counts `n` settings run at once in `ticks`, checking for an interrupt

@@ -8,7 +8,9 @@ use super::compile::{Env, Rules};
 use super::memo::Key;
 use super::ops::{as_game, game_sum};
 use super::search::{enumerate, sg_of_game, MoveSink};
-use super::value::{Compound, CompoundKind, Game, MoveRecord, Outcome, Position, Value};
+use super::value::{
+    Compound, CompoundKind, Game, InstanceId, MoveRecord, Outcome, Position, Value,
+};
 use crate::diag::Fallible;
 use crate::syntax::Span;
 
@@ -143,21 +145,44 @@ impl Sink for RecordSink<'_> {
         match target {
             Target::Zero => self.record(env, Game::Zero),
             Target::Position(instance, key) => {
-                if !is_keyed_position(env, instance, key, self.span)? {
-                    return Ok(());
+                if let Some(to) = keyed_position(env, instance, key, self.span)? {
+                    self.record(env, to);
                 }
-                let name = env.rt.instance(instance).name.clone();
-                let to = Game::Position(Position {
-                    instance,
-                    name,
-                    args: key.to_args(),
-                });
-                self.record(env, to);
+            }
+            Target::Sum(parts) => {
+                // As the sum built as a value: its positions in order.
+                let mut games = Vec::with_capacity(parts.len());
+                for (instance, key) in parts {
+                    match keyed_position(env, *instance, key, self.span)? {
+                        Some(g) => games.push(g),
+                        None => return Ok(()),
+                    }
+                }
+                self.record(env, Game::Sum(games));
             }
             Target::Game(g) => self.record(env, g.clone()),
         }
         Ok(())
     }
+}
+
+/// The position `key` of `instance` as a game, if it is a position
+/// (its game's `where` holds).
+fn keyed_position(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<Option<Game>> {
+    if !is_keyed_position(env, instance, key, span)? {
+        return Ok(None);
+    }
+    let name = env.rt.instance(instance).name.clone();
+    Ok(Some(Game::Position(Position {
+        instance,
+        name,
+        args: key.to_args(),
+    })))
 }
 
 impl MoveSink for RecordSink<'_> {

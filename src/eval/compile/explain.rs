@@ -57,12 +57,13 @@ impl Compiler<'_> {
                         describe(&k)
                     ),
                     None => format!(
-                        "general path{}: {}",
+                        "general path{}{}: {}",
                         if self.affine_move(id, g.n_statics, m).is_some() {
                             ", a strided run"
                         } else {
                             ""
                         },
+                        self.result_form(id, g.n_statics, &m.result),
                         self.why_no_kernel(id, g.n_statics, m)
                     ),
                 },
@@ -70,6 +71,25 @@ impl Compiler<'_> {
             lines.push(format!("  move {}: {how}", m.label));
         }
         lines
+    }
+
+    /// How a move on the general path hands over its result: positions
+    /// and sums of positions as keys, anything else as a game value.
+    fn result_form(&self, id: GameId, n_statics: usize, result: &IrExpr) -> String {
+        if let IrKind::Const(Value::Int(0)) = result.kind {
+            String::new()
+        } else if self.position_writer(id, n_statics, result).is_some() {
+            String::new()
+        } else if let Some(parts) = self.sum_writers(id, n_statics, result) {
+            format!(
+                ", each option a sum of {} positions written as keys",
+                parts.len()
+            )
+        } else {
+            ", each option built as a game value (its result is neither a position nor a sum \
+             of positions)"
+                .into()
+        }
     }
 
     fn game_off_kernel(&self, g: &IrGame) -> Option<String> {

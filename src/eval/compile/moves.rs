@@ -38,6 +38,8 @@ impl ArgWriter {
 pub enum Target<'a> {
     Zero,
     Position(InstanceId, &'a Key),
+    /// A sum of two or more positions, in the order the move writes them.
+    Sum(&'a [(InstanceId, Key)]),
     Game(&'a Game),
 }
 
@@ -561,38 +563,33 @@ impl Compiler<'_> {
     pub(crate) fn result(&self, game: GameId, n_statics: usize, e: &IrExpr) -> MoveCode {
         match &e.kind {
             IrKind::Const(Value::Int(0)) => Box::new(|env, sink| sink.option(env, Target::Zero)),
-            IrKind::Position {
-                game: target,
-                statics,
-                args,
-            } if !self.aliases.contains(target) => {
-                let same_instance = self.same_game_args(game, n_statics, e).is_some();
-                let target = *target;
-                let static_codes: Vec<Code> = statics.iter().map(|s| self.expr(s)).collect();
-                let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();
-                let values: Vec<Code> = args.iter().map(|a| self.expr(a)).collect();
+            IrKind::Position { .. } if self.position_writer(game, n_statics, e).is_some() => {
+                let part = self.position_writer(game, n_statics, e).expect("checked");
                 Box::new(move |env, sink| {
-                    let instance = if same_instance {
-                        env.instance
-                    } else {
-                        let statics = eval_all(env, &static_codes)?;
-                        env.rt.user_instance(target, Rc::from(statics))
-                    };
                     let mut key = env.keys.pop().unwrap_or_default();
-                    key.clear();
-                    let mut flat = true;
-                    for w in &writers {
-                        if !w.write(env, &mut key)? {
-                            flat = false;
-                            break;
-                        }
-                    }
-                    if !flat {
-                        let args = eval_all(env, &values)?;
-                        key.set_args(&args);
-                    }
-                    let r = sink.option(env, Target::Position(instance, &key));
+                    let r = match part.write(env, &mut key) {
+                        Ok(instance) => sink.option(env, Target::Position(instance, &key)),
+                        Err(e) => Err(e),
+                    };
                     env.keys.push(key);
+                    r
+                })
+            }
+            IrKind::Binary {
+                op: BinaryOp::Add, ..
+            } if self.sum_writers(game, n_statics, e).is_some() => {
+                let parts = self.sum_writers(game, n_statics, e).expect("checked");
+                let span = e.span;
+                Box::new(move |env, sink| {
+                    let mut keys = std::mem::take(&mut env.sum_keys);
+                    let r = write_sum(env, &parts, &mut keys, span).and_then(|complete| {
+                        if complete {
+                            sink.option(env, Target::Sum(&keys))
+                        } else {
+                            Ok(())
+                        }
+                    });
+                    env.sum_keys = keys;
                     r
                 })
             }
@@ -613,6 +610,69 @@ impl Compiler<'_> {
                 })
             }
         }
+    }
+
+    /// The writer of a move's result `e` if it is a position of a game
+    /// that is no alias.
+    pub(crate) fn position_writer(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        e: &IrExpr,
+    ) -> Option<PositionWriter> {
+        let IrKind::Position {
+            game: target,
+            statics,
+            args,
+        } = &e.kind
+        else {
+            return None;
+        };
+        if self.aliases.contains(target) {
+            return None;
+        }
+        Some(PositionWriter {
+            same_instance: self.same_game_args(game, n_statics, e).is_some(),
+            target: *target,
+            statics: statics.iter().map(|s| self.expr(s)).collect(),
+            writers: args.iter().map(|a| self.arg_writer(a)).collect(),
+            values: args.iter().map(|a| self.expr(a)).collect(),
+        })
+    }
+
+    /// The writers of the positions of a result `A + B + ...` whose terms
+    /// are positions (of games that are no aliases) and zeros, at least
+    /// two positions: the sum is handed over as keys, no game built.
+    pub(crate) fn sum_writers(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        e: &IrExpr,
+    ) -> Option<Vec<PositionWriter>> {
+        fn terms<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+            match &e.kind {
+                IrKind::Binary {
+                    op: BinaryOp::Add,
+                    lhs,
+                    rhs,
+                    ..
+                } => {
+                    terms(lhs, out);
+                    terms(rhs, out);
+                }
+                _ => out.push(e),
+            }
+        }
+        let mut all = Vec::new();
+        terms(e, &mut all);
+        let mut parts = Vec::new();
+        for t in all {
+            match &t.kind {
+                IrKind::Const(Value::Int(0)) => {}
+                _ => parts.push(self.position_writer(game, n_statics, t)?),
+            }
+        }
+        (parts.len() >= 2).then_some(parts)
     }
 
     /// The cheapest writer for one argument: locals and integer code are
@@ -796,4 +856,60 @@ pub(crate) fn generic_innermost(
 
 pub(crate) fn within(inner: Span, outer: Span) -> bool {
     inner.source == outer.source && outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// Writes a position that is a move's result (or a term of one) into a
+/// key: integer and flat arguments without values.
+pub(crate) struct PositionWriter {
+    /// The position is of the moving game's own instance.
+    same_instance: bool,
+    target: GameId,
+    statics: Vec<Code>,
+    writers: Vec<ArgWriter>,
+    /// The arguments as values, for a key that does not flatten.
+    values: Vec<Code>,
+}
+
+impl PositionWriter {
+    /// Sets `key` to the position's key, giving its instance.
+    fn write(&self, env: &mut Env, key: &mut Key) -> Fallible<InstanceId> {
+        let instance = if self.same_instance {
+            env.instance
+        } else {
+            let statics = eval_all(env, &self.statics)?;
+            env.rt.user_instance(self.target, Rc::from(statics))
+        };
+        key.clear();
+        for w in &self.writers {
+            if !w.write(env, key)? {
+                let args = eval_all(env, &self.values)?;
+                key.set_args(&args);
+                break;
+            }
+        }
+        Ok(instance)
+    }
+}
+
+/// Writes the keys of a sum's positions into `keys`, in order; false if
+/// a position other than the last breaks its game's `where` (the
+/// option is then no option). As when the sum is built as a value, that
+/// is found before the next term is evaluated; the last position's
+/// `where` is the sink's to check, as for a single position.
+fn write_sum(
+    env: &mut Env,
+    parts: &[PositionWriter],
+    keys: &mut Vec<(InstanceId, Key)>,
+    span: Span,
+) -> Fallible<bool> {
+    keys.truncate(parts.len());
+    keys.resize_with(parts.len(), || (InstanceId(0), Key::default()));
+    for (j, part) in parts.iter().enumerate() {
+        let (instance, key) = &mut keys[j];
+        *instance = part.write(env, key)?;
+        if j + 1 < parts.len() && !is_keyed_position(env, *instance, key, span)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }

@@ -341,6 +341,8 @@ pub struct Env<'r> {
     pub instance: InstanceId,
     /// Spare keys, so that writing an option's key allocates nothing.
     pub keys: Vec<Box<Key>>,
+    /// Spare keys for the positions of a sum that a move leads to.
+    pub sum_keys: Vec<(InstanceId, Key)>,
     /// The bindings at which the last `all(...)` failed, for `assert`.
     pub counterexample: Option<String>,
     /// Set by a comprehension for its first clause: track that loop's
@@ -367,6 +369,7 @@ impl<'r> Env<'r> {
             depth: 0,
             instance: InstanceId(0),
             keys: Vec::new(),
+            sum_keys: Vec::new(),
             counterexample: None,
             scratch: Vec::new(),
             args_buf: Vec::new(),

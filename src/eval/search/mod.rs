@@ -253,6 +253,20 @@ impl Sink for SgSink {
                     self.add(v);
                 }
             }
+            Target::Sum(parts) => {
+                let mut x = 0;
+                let mut known = true;
+                for (instance, key) in parts {
+                    match self.lookup(env, *instance, key)? {
+                        Lookup::Value(v) => x ^= v,
+                        Lookup::Pending => known = false,
+                        Lookup::Invalid => return Ok(()),
+                    }
+                }
+                if known {
+                    self.add(x);
+                }
+            }
             Target::Game(g) if has_compound(g) => {
                 // A move into a compound: valued by its own (nested) search.
                 let v = sg_of_game(env, g, self.span)?;

@@ -875,6 +875,8 @@ impl PositionWriter {
     fn write(&self, env: &mut Env, key: &mut Key) -> Fallible<InstanceId> {
         let instance = if self.same_instance {
             env.instance
+        } else if self.statics.is_empty() {
+            env.rt.plain_instance(self.target)
         } else {
             let statics = eval_all(env, &self.statics)?;
             env.rt.user_instance(self.target, Rc::from(statics))

@@ -100,6 +100,9 @@ pub struct Runtime {
     pub globals: RefCell<Vec<Option<Value>>>,
     instances: RefCell<Vec<Rc<Instance>>>,
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
+    /// The instance of each game without static arguments, by game id,
+    /// once made: moves into other games ask for it per option.
+    plain_ids: RefCell<Vec<Option<InstanceId>>>,
     pub limits: Limits,
     /// Compound positions (pass, misère, conjunctive ...) and their parts.
     pub product: RefCell<ProductTables>,
@@ -132,6 +135,7 @@ impl Runtime {
             globals: RefCell::default(),
             instances: RefCell::default(),
             instance_ids: RefCell::default(),
+            plain_ids: RefCell::default(),
             limits,
             product: RefCell::default(),
             stored: Cell::default(),
@@ -177,6 +181,21 @@ impl Runtime {
         self.instances.borrow()[id.0 as usize].clone()
     }
 
+    /// `user_instance` of a game without static arguments.
+    #[inline]
+    pub fn plain_instance(&self, game: GameId) -> InstanceId {
+        if let Some(Some(id)) = self.plain_ids.borrow().get(game as usize) {
+            return *id;
+        }
+        let id = self.user_instance(game, Rc::from(Vec::new()));
+        let mut ids = self.plain_ids.borrow_mut();
+        if ids.len() <= game as usize {
+            ids.resize(game as usize + 1, None);
+        }
+        ids[game as usize] = Some(id);
+        id
+    }
+
     /// The instance of a user game with these static arguments, created on
     /// first use.
     pub fn user_instance(&self, game: GameId, statics: Rc<[Value]>) -> InstanceId {
@@ -217,6 +236,7 @@ impl Runtime {
     pub fn reset_instances(&self) {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
+        self.plain_ids.borrow_mut().clear();
         *self.product.borrow_mut() = Default::default();
         self.takebreak.borrow_mut().clear();
         self.generation.set(self.generation.get() + 1);

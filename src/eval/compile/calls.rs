@@ -3,7 +3,18 @@
 //! move records and games, the built-in families, and the memo-first
 //! `sg` of a literal position.
 
-use super::*;
+use std::rc::Rc;
+
+use super::frame::{int_frame, KeyFrame};
+use super::moves::ArgWriter;
+use super::runtime::{CompiledBody, CompiledGame, Env, Rules};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
+use crate::eval::memo::{int_shape, Key};
+use crate::eval::ops;
+use crate::eval::value::{Callable, Game, InstanceId, Position, Value};
+use crate::ir::ir::*;
+use crate::syntax::Span;
 
 pub fn call_user(
     env: &mut Env,

@@ -7,8 +7,18 @@
 
 use std::cell::Cell;
 
-use super::*;
-use crate::eval::value::CompoundKind;
+use super::calls::{cached_instance, is_keyed_position, write_keyed};
+use super::compiler::Compiler;
+use super::moves::ArgWriter;
+use super::runtime::{Code, Env};
+use crate::diag::Fallible;
+use crate::eval::builtins::Builtin;
+use crate::eval::memo::{int_shape, Key};
+use crate::eval::value::{CompoundKind, InstanceId, Value};
+use crate::ir::ir::*;
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::Span;
+use smallvec::SmallVec;
 
 /// A game expression whose leaves are positions of games without static
 /// arguments: one sum, or a compound of sums.

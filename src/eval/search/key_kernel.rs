@@ -5,11 +5,15 @@
 //! runs goes through the memo's dense window like the runs of integer
 //! kernels.
 
-use super::*;
+use super::engine::{run_range, Lookup, SgSink};
+use crate::diag::Fallible;
 use crate::eval::compile::{
-    BoolCode, KeyFrame, KeyLoopMove, KeySource, Locals, OptionKey, SlotKind,
+    BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
+    OptionKey, SlotKind,
 };
-use crate::eval::memo::MAX_COORDS;
+use crate::eval::memo::{Key, State, MAX_COORDS};
+use crate::eval::value::InstanceId;
+use crate::syntax::Span;
 use smallvec::SmallVec;
 
 impl SgSink {

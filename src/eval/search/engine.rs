@@ -96,7 +96,7 @@ pub(super) struct SgSink {
     pub(super) slow: Vec<i64>,
     /// Reused buffer: a kernel run's arguments computed per option.
     pub(super) batch: Vec<i64>,
-    /// Reused buffers of keyed kernels' runs (`key_run.rs`).
+    /// Reused buffers of keyed kernels' runs (`run_key.rs`, filled by `key_run.rs`).
     pub(super) run_scratch: Option<Box<RunScratch>>,
     pub(super) span: Span,
     /// Positions on the search stack below the one being expanded: with

@@ -88,10 +88,10 @@ pub(super) struct SgSink {
     /// `seen[byte]` without decoding; see `seen_slot`.
     pub(super) seen: Vec<u32>,
     pub(super) stamp: u32,
-    pub(super) pending: Vec<(InstanceId, Key)>,
+    pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path: a cycle.
-    pub(super) cycle_at: Option<(InstanceId, Key)>,
-    pub(super) last: Option<(InstanceId, Rc<Instance>)>,
+    cycle_at: Option<(InstanceId, Key)>,
+    last: Option<(InstanceId, Rc<Instance>)>,
     /// Reused buffer: option indices of a run the memo could not answer.
     pub(super) slow: Vec<i64>,
     /// Reused buffer: a kernel run's arguments computed per option.
@@ -102,7 +102,7 @@ pub(super) struct SgSink {
     /// Positions on the search stack below the one being expanded: with
     /// `pending` they count against the state limit while options are
     /// listed (one position may have billions of options).
-    pub(super) stacked: usize,
+    stacked: usize,
 }
 
 impl SgSink {

@@ -15,12 +15,12 @@ pub(super) struct RunKey {
     pub(super) out: OptionKey,
     pub(super) coefs: [i64; MAX_COORDS],
     /// The sorted list's other items, ascending.
-    pub(super) rest: [i64; MAX_COORDS],
+    rest: [i64; MAX_COORDS],
     /// Where the list starts among the coordinates and how many other
     /// items it has.
-    pub(super) list: Option<(usize, usize)>,
+    list: Option<(usize, usize)>,
     /// `k` equal to another item gives no position (`KeyRun::distinct`).
-    pub(super) skip_repeats: bool,
+    skip_repeats: bool,
     /// Some coefficient is not 0.
     pub(super) affine: bool,
 }
@@ -111,18 +111,18 @@ impl RunKey {
 pub(super) struct Placement {
     /// Index and stride of the coordinates outside the list (their sum
     /// wraps: only the whole index lies in the window).
-    pub(super) base: usize,
-    pub(super) stride: isize,
+    base: usize,
+    stride: isize,
     /// Affine coordinates (coefficient not 0) outside the list, checked
     /// per run: `(base, coef, bits)`.
-    pub(super) varying: [(i64, i64, u8); MAX_COORDS],
-    pub(super) n_varying: usize,
+    varying: [(i64, i64, u8); MAX_COORDS],
+    n_varying: usize,
     /// For place `j` of `k`: the index of the list's other items (`rest[q]`
     /// is coordinate `start + q` for `q < j`, `start + q + 1` after), with
     /// `OUTSIDE` or more if one lies outside the window; and the bits
     /// and stride of `k`'s coordinate.
-    pub(super) items: [usize; MAX_COORDS],
-    pub(super) k_place: [(u8, usize); MAX_COORDS],
+    items: [usize; MAX_COORDS],
+    k_place: [(u8, usize); MAX_COORDS],
 }
 
 impl Placement {
@@ -252,7 +252,7 @@ impl Default for RunScratch {
 /// Puts the items but the `i`-th of the list or tuple in `slot` into
 /// `rest`, ascending, and gives their number; `None` if the slot holds no
 /// list or tuple, or `i` is out of range (the general path reports it).
-pub(super) fn sorted_rest(
+fn sorted_rest(
     frame: &KeyFrame,
     slot: Slot,
     i: Option<i64>,

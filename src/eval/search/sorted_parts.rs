@@ -12,7 +12,7 @@ pub(super) const OUTSIDE: usize = 1 << (usize::BITS - 8);
 
 /// The most runs `SortedParts` keeps: a place for each item, for each
 /// setting.
-pub(super) const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
+const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
 
 /// Where the items of a position's list lie in the memo's window of the
 /// options' shape, computed once for every setting of the outer bindings
@@ -28,24 +28,24 @@ pub(super) struct SortedParts {
     /// The options' shape: a list of `n` items.
     pub(super) shape: Shape,
     /// The list is ascending: every `rest` is too.
-    pub(super) sorted: bool,
+    sorted: bool,
     pub(super) xs: [i64; MAX_COORDS],
     /// Where the places next to item `p` start and end: `xs[p] + 1`, and
     /// `xs[p]` (`k` equal to it skipped, `KeyRun::distinct`) or
     /// `xs[p] + 1` (looked up in its run).
-    pub(super) after: [i64; MAX_COORDS],
-    pub(super) before: [i64; MAX_COORDS],
-    pub(super) bits: [u8; MAX_COORDS],
-    pub(super) strides: [usize; MAX_COORDS],
+    after: [i64; MAX_COORDS],
+    before: [i64; MAX_COORDS],
+    bits: [u8; MAX_COORDS],
+    strides: [usize; MAX_COORDS],
     /// For item `i` moving, `k` at place 0: the items before `i` one
     /// coordinate up, those after at their own (`OUTSIDE` added for each
     /// outside the window).
-    pub(super) first: [usize; MAX_COORDS],
+    first: [usize; MAX_COORDS],
     /// From one place to the next, item `q` moves one coordinate down:
     /// the change of the index, for `q` before the moving item (from
     /// coordinate `q + 1` to `q`) and after it (from `q` to `q - 1`).
-    pub(super) down_before: [usize; MAX_COORDS],
-    pub(super) down_after: [usize; MAX_COORDS],
+    down_before: [usize; MAX_COORDS],
+    down_after: [usize; MAX_COORDS],
     /// The runs of one setting, or of all (at most `MAX_COORDS` of them),
     /// scanned at once: the first `n_runs`.
     pub(super) runs: [Strided; MAX_RUNS],
@@ -187,7 +187,7 @@ impl SortedParts {
     /// Adds the run `lo..hi` (not empty) at place `j` whose other items
     /// make `items`; `None` if some option lies outside the window.
     #[inline]
-    pub(super) fn push_run(&mut self, items: usize, j: usize, (lo, hi): (i64, i64)) -> Option<()> {
+    fn push_run(&mut self, items: usize, j: usize, (lo, hi): (i64, i64)) -> Option<()> {
         let (bits, step) = (self.bits[j], self.strides[j]);
         if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
             return None;

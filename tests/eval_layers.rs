@@ -1,16 +1,22 @@
-//! The modules directly under `src/eval` form layers: no module imports
-//! one that imports it back (issue 11). This reads the sources, finds
-//! every path from one top-level module of `eval` to another (`use`
-//! trees and inline paths, `crate::eval::X` and `super::...::X`, outside
-//! `#[cfg(test)]` items, comments and literals) and fails on a cycle,
-//! naming it. `src/eval/mod.rs` describes the layers.
+//! The modules of `src/eval`, at every depth, form layers: no module
+//! imports one that imports it back (issue 11). This reads the sources,
+//! finds every path from one module of `eval` to another (`use` trees and
+//! inline paths: `crate::eval::a::b`, `super::...`, `self::...`, and a
+//! child's name, outside `#[cfg(test)]` items, comments and literals),
+//! resolves it to the deepest module it names, and fails on a cycle,
+//! naming it. A child that imports its parent (`use super::*`, or an item
+//! defined in the parent's `mod.rs`) while the parent imports the child
+//! is such a cycle. Declaring a child (`mod x;`) is no import.
+//! `src/eval/mod.rs` describes the layers, `compile/mod.rs` and
+//! `search/mod.rs` those of their children.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The node of `src/eval/mod.rs`, the parent of all: it may use every
-/// module, none may use it.
+/// module, none may use it. Other nodes are module paths below `eval`:
+/// `compile`, `compile::runtime`.
 const ROOT: &str = "(eval)";
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
@@ -235,7 +241,7 @@ fn paths(code: &str) -> Vec<String> {
             j += 1;
         }
         let path: String = chars[i..j].iter().collect();
-        if path.starts_with("crate::") || path.starts_with("super::") {
+        if path.contains("::") {
             out.push(path.trim_end_matches(':').to_string());
         }
         i = j.max(i + 1);
@@ -243,27 +249,57 @@ fn paths(code: &str) -> Vec<String> {
     out
 }
 
-/// The top-level module a path from a module at `depth` (1: a module
-/// directly under `eval`) leads into, if it leaves for `eval` or another
-/// module of it.
-fn target(path: &str, depth: usize, modules: &BTreeSet<String>) -> Option<String> {
+/// The module of `eval` a path written in module `from` (its path below
+/// `eval`, empty for `eval` itself) leads into: the deepest module of
+/// `modules` it names, `ROOT` for `eval` itself; `None` if it stays in
+/// `from` or leaves `eval`.
+fn target(path: &str, from: &[&str], modules: &BTreeSet<String>) -> Option<String> {
     let segs: Vec<&str> = path.split("::").map(str::trim).collect();
-    let after_eval: &[&str] = if segs.len() >= 2 && segs[0] == "crate" && segs[1] == "eval" {
-        &segs[2..]
-    } else {
-        let ups = segs.iter().take_while(|s| **s == "super").count();
-        if ups == 0 || ups != depth {
-            return None; // within the module, or not from `eval`
+    let (mut at, rest): (Vec<&str>, &[&str]) =
+        if segs.len() >= 2 && segs[0] == "crate" && segs[1] == "eval" {
+            (Vec::new(), &segs[2..])
+        } else if segs[0] == "super" || segs[0] == "self" {
+            let ups = segs.iter().take_while(|s| **s == "super").count();
+            if ups > from.len() {
+                return None; // out of `eval`
+            }
+            let skip = ups + usize::from(ups == 0);
+            (from[..from.len() - ups].to_vec(), &segs[skip..])
+        } else if modules.contains(&join(&from.join("::"), segs[0])) {
+            (from.to_vec(), &segs[..]) // a child's name
+        } else {
+            return None; // another crate, a type, a variant
+        };
+    for s in rest {
+        at.push(s);
+        if !modules.contains(&at.join("::")) {
+            at.pop();
+            break;
         }
-        &segs[ups..]
-    };
-    match after_eval.first() {
-        Some(m) if modules.contains(*m) => Some(m.to_string()),
-        _ => Some(ROOT.to_string()),
     }
+    if at == from {
+        return None;
+    }
+    Some(if at.is_empty() {
+        ROOT.to_string()
+    } else {
+        at.join("::")
+    })
 }
 
-/// The module graph of the `eval` directory `dir`.
+/// The module path below `eval` of a source file (relative to `src/eval`):
+/// `x.rs` and `x/mod.rs` are `x`, `x/y.rs` is `x::y`, `mod.rs` is empty.
+fn module_of(rel: &[String]) -> String {
+    let mut segs: Vec<&str> = rel.iter().map(String::as_str).collect();
+    let last = segs.pop().expect("a file name");
+    if last != "mod.rs" {
+        segs.push(last.trim_end_matches(".rs"));
+    }
+    segs.join("::")
+}
+
+/// The module graph of the `eval` directory `dir`: a node per module at
+/// every depth, `ROOT` for `dir/mod.rs`.
 fn graph(dir: &Path) -> Graph {
     let mut files = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
@@ -286,9 +322,8 @@ fn graph(dir: &Path) -> Graph {
     };
     let modules: BTreeSet<String> = files
         .iter()
-        .map(rel)
-        .filter(|r| r != &["mod.rs"])
-        .map(|r| r[0].trim_end_matches(".rs").to_string())
+        .map(|f| module_of(&rel(f)))
+        .filter(|m| !m.is_empty())
         .collect();
     let mut g: Graph = modules
         .iter()
@@ -296,19 +331,15 @@ fn graph(dir: &Path) -> Graph {
         .collect();
     g.insert(ROOT.to_string(), modules.clone());
     for f in &files {
-        let r = rel(f);
-        if r == ["mod.rs"] {
+        let module = module_of(&rel(f));
+        if module.is_empty() {
             continue;
         }
-        let node = r[0].trim_end_matches(".rs").to_string();
-        // How deep the file's module is: foo.rs and foo/mod.rs 1, foo/bar.rs 2.
-        let depth = r.len() - usize::from(r.last().is_some_and(|l| l == "mod.rs"));
+        let from: Vec<&str> = module.split("::").collect();
         let code = drop_tests(&strip(&fs::read_to_string(f).expect("a source file")));
         for p in paths(&code) {
-            if let Some(t) = target(&p, depth, &modules) {
-                if t != node {
-                    g.get_mut(&node).expect("a node per module").insert(t);
-                }
+            if let Some(t) = target(&p, &from, &modules) {
+                g.get_mut(&module).expect("a node per module").insert(t);
             }
         }
     }
@@ -372,9 +403,13 @@ fn the_modules_of_eval_form_layers() {
     let g = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval"));
     // The reader sees the edges it must: a reader finding none would pass.
     for (from, to) in [
-        ("search", "compile"),
+        ("search::engine", "compile"),
         ("product", "query"),
         ("value", "ordinal"),
+        ("compile", "compile::runtime"),
+        ("compile::expr", "compile::clauses"),
+        ("search", "search::engine"),
+        ("search::key_run", "search::run_key"),
     ] {
         assert!(
             g.get(from).is_some_and(|d| d.contains(to)),
@@ -393,7 +428,11 @@ fn the_modules_of_eval_form_layers() {
 
 #[test]
 fn the_reader_resolves_paths_and_skips_tests_and_comments() {
-    let modules: BTreeSet<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+    let modules: BTreeSet<String> = ["a", "b", "c", "m", "m::n", "m::o"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let set = |xs: &[&str]| -> BTreeSet<String> { xs.iter().map(|s| s.to_string()).collect() };
     let src = r#"
 use super::a::{X, Y as Z};
 use crate::{eval::b, diag::Diag};
@@ -404,24 +443,75 @@ fn f() { let s = "super::c::in_a_string"; let c = '"'; super::super::c::g(); }
 mod tests { use super::super::c::*; }
 "#;
     let code = drop_tests(&strip(src));
-    let from_top: BTreeSet<String> = paths(&code)
-        .iter()
-        .filter_map(|p| target(p, 1, &modules))
-        .collect();
-    assert_eq!(from_top, ["a", "b"].iter().map(|s| s.to_string()).collect());
-    let from_sub: BTreeSet<String> = paths(&code)
-        .iter()
-        .filter_map(|p| target(p, 2, &modules))
-        .collect();
-    assert_eq!(from_sub, ["b", "c"].iter().map(|s| s.to_string()).collect());
+    let from = |m: &[&str]| -> BTreeSet<String> {
+        paths(&code)
+            .iter()
+            .filter_map(|p| target(p, m, &modules))
+            .collect()
+    };
+    assert_eq!(from(&["x"]), set(&["a", "b"]));
+    // From `m::n`, `super::a` names an item of its parent `m`.
+    assert_eq!(from(&["m", "n"]), set(&["m", "b", "c"]));
     assert_eq!(
-        target("crate::eval::new_runtime", 2, &modules).as_deref(),
+        target("crate::eval::new_runtime", &["m", "n"], &modules).as_deref(),
         Some(ROOT)
     );
+    // A parent naming its child, a child its sibling or itself.
+    assert_eq!(target("n::f", &["m"], &modules).as_deref(), Some("m::n"));
+    assert_eq!(
+        target("super::o::T", &["m", "n"], &modules).as_deref(),
+        Some("m::o")
+    );
+    assert_eq!(
+        target("super::*", &["m", "n"], &modules).as_deref(),
+        Some("m")
+    );
+    assert_eq!(target("self::T", &["m", "n"], &modules), None);
+    assert_eq!(target("n::f", &["a"], &modules), None);
     let mut cyclic: Graph = BTreeMap::new();
     cyclic.insert("a".into(), ["b".to_string()].into());
     cyclic.insert("b".into(), ["a".to_string()].into());
     assert!(find_cycle(&cyclic).is_some());
     cyclic.get_mut("b").expect("b").clear();
     assert!(find_cycle(&cyclic).is_none());
+}
+
+/// Writes the files of a small `eval` directory and reads its graph.
+fn graph_of(name: &str, files: &[(&str, &str)]) -> Graph {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    for (path, src) in files {
+        let p = dir.join(path);
+        fs::create_dir_all(p.parent().expect("a parent")).expect("a directory");
+        fs::write(&p, src).expect("a file");
+    }
+    graph(&dir)
+}
+
+#[test]
+fn a_child_importing_the_parent_that_imports_it_is_a_cycle() {
+    // `m/mod.rs` uses its child `n`, which uses an item of `m`.
+    let g = graph_of(
+        "eval_layers_nested_cycle",
+        &[
+            ("mod.rs", "pub mod m;\n"),
+            ("m/mod.rs", "mod n;\nmod o;\npub use n::F;\npub struct T;\n"),
+            ("m/n.rs", "use super::T;\npub fn f(_: T) {}\n"),
+            ("m/o.rs", "use super::n::F;\n"),
+        ],
+    );
+    let c = find_cycle(&g).expect("m -> m::n -> m");
+    assert!(c.contains(&"m".to_string()) && c.contains(&"m::n".to_string()));
+    // With `T` in a sibling, `m` only re-exports: layers.
+    let g = graph_of(
+        "eval_layers_nested_layers",
+        &[
+            ("mod.rs", "pub mod m;\n"),
+            ("m/mod.rs", "mod n;\nmod t;\npub use n::f;\npub use t::T;\n"),
+            ("m/n.rs", "use super::t::T;\npub fn f(_: T) {}\n"),
+            ("m/t.rs", "pub struct T;\n"),
+        ],
+    );
+    assert_eq!(find_cycle(&g), None, "{}", show(&g));
+    assert!(g["m::n"].contains("m::t") && g["m"].contains("m::n"));
 }

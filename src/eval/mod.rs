@@ -1,8 +1,12 @@
 //! IR -> values: compiled code, the SG search and its memo tables, built-ins.
 //!
 //! The modules form layers; each uses only the ones listed before it
-//! (`tests/eval_layers.rs` checks that no module imports one that imports
-//! it back):
+//! (`tests/eval_layers.rs` checks that no module, at any depth, imports
+//! one that imports it back). A module with children (`compile`,
+//! `search`, `product_tables`) is layered inside too: its `mod.rs`
+//! declares the children and re-exports, its children import siblings
+//! below them, never the parent; `compile/mod.rs` and `search/mod.rs`
+//! list their children's layers.
 //!
 //! 1. `ordinal`, `value`: values (the `Plot` data too; `plot` draws it),
 //!    and the checks of a value's kind (`type_error`, `expect_bool`, ...).
@@ -11,12 +15,14 @@
 //!    `product_tables` (the product search's data, held by the runtime).
 //! 3. `compile`: what is compiled once (IR -> closures, kernels, integer
 //!    code) together with the machine it runs on (`compile::runtime`:
-//!    `Runtime`, `Env`), since compiled code is closures over `Env` and the
-//!    runtime holds the compiled games. Compiled code reaches the layers
-//!    above through `compile::Above`, a table of function pointers the top
-//!    fills in once (`new_runtime`): one call per query, none per option.
+//!    `Runtime`, `Env`, and the compiled program types), since compiled
+//!    code is closures over `Env` and the runtime holds the compiled games.
+//!    Compiled code reaches the layers above through `compile::Above`, a
+//!    table of function pointers the top fills in once (`new_runtime`):
+//!    one call per query, none per option.
 //! 4. `takebreak` (octal games by the dedicated engine), then `search`
-//!    (the SG search of positions, which runs compiled moves and kernels).
+//!    (the SG search of positions, which runs compiled moves and kernels;
+//!    `search::engine` is the walk, the other children its fast paths).
 //! 5. `query` (the game questions on game values: `sg`, `outcome`,
 //!    `options`), then `product` (the product search of compounds).
 //! 6. This module: `new_runtime` wires `compile::Above` to them.

@@ -8,7 +8,13 @@
 
 use std::ops::Range;
 
-use super::*;
+use super::compiler::Compiler;
+use super::int_code::substitute;
+use crate::eval::builtins::Builtin;
+use crate::eval::ops;
+use crate::eval::value::Value;
+use crate::ir::ir::*;
+use crate::syntax::ast::BinaryOp;
 
 /// `code(frame, ks, out)` sets `out[j]` to the expression's value for the
 /// binding `ks.start + j` (`out.len() == ks.len()`), the other locals read

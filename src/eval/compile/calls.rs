@@ -3,7 +3,18 @@
 //! move records and games, the built-in families, and the memo-first
 //! `sg` of a literal position.
 
-use super::*;
+use std::rc::Rc;
+
+use super::moves::ArgWriter;
+use super::runtime::{CompiledBody, CompiledGame, Env, Rules};
+use super::where_check::satisfies_where;
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
+use crate::eval::memo::Key;
+use crate::eval::ops;
+use crate::eval::value::{Callable, Game, InstanceId, Position, Value};
+use crate::ir::ir::*;
+use crate::syntax::Span;
 
 pub fn call_user(
     env: &mut Env,
@@ -161,44 +172,6 @@ pub(crate) fn check_where_here(
         "as a move result such a position is simply not an option; queried directly it is an error",
     )
     .err()
-}
-
-/// Whether the position `key` of `instance` satisfies its `where`.
-pub fn satisfies_where(
-    env: &mut Env,
-    instance: InstanceId,
-    key: &Key,
-    span: Span,
-) -> Fallible<bool> {
-    let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
-    let Some(cond) = &g.where_clause else {
-        return Ok(true);
-    };
-    let wspan = g.where_span.unwrap_or(span);
-    let check = |env: &mut Env| expect_bool(&cond(env)?, wspan);
-    // Integer arguments (or sequences of them): integer code decides when
-    // it can, without values.
-    let flat = g.where_flat.as_ref().filter(|_| env.rt.limits.kernels);
-    if let Some(w) = flat.filter(|_| key.shape() == int_shape(key.len()) && key.generic.is_none()) {
-        if let Some(holds) = int_frame(&inst.statics, key.coords()).and_then(|(f, n)| w(&f[..n])) {
-            return Ok(holds);
-        }
-    }
-    if let Some(w) = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels) {
-        // Loaded in place: a frame returned by value is copied.
-        let mut frame = KeyFrame::empty();
-        if let Some(holds) = frame.load(&inst.statics, key).then(|| w(&frame)).flatten() {
-            return Ok(holds);
-        }
-    }
-    if key.shape() == int_shape(key.len()) && key.generic.is_none() {
-        let frame = inst.statics.iter().cloned().chain(key.int_args());
-        return env.with_frame(frame, g.n_slots, span, check);
-    }
-    let args = key.to_args();
-    let frame = inst.statics.iter().chain(args.iter()).cloned();
-    env.with_frame(frame, g.n_slots, span, check)
 }
 
 pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
@@ -393,22 +366,5 @@ pub(crate) fn sg_of_keyed(
             (env.rt.above.search_located)(env, instance, key, at, span).map(Some)
         }
         State::OnPath => (env.rt.above.sg_of_position)(env, instance, key, span).map(Some),
-    }
-}
-
-/// Whether the position `key` of `instance` is one (its `where` holds),
-/// memo first.
-pub(crate) fn is_keyed_position(
-    env: &mut Env,
-    instance: InstanceId,
-    key: &Key,
-    span: Span,
-) -> Fallible<bool> {
-    use crate::eval::memo::State;
-    let state = env.rt.instance(instance).memo.borrow_mut().get(key);
-    match state {
-        State::Invalid => Ok(false),
-        State::Unknown => satisfies_where(env, instance, key, span),
-        _ => Ok(true),
     }
 }

@@ -2,7 +2,13 @@
 //! each game, move by move, and for a move off the fast paths, why, so that
 //! a researcher whose game is slow learns what to change.
 
-use super::*;
+use super::compiler::Compiler;
+use super::frame::KERNEL_FRAME;
+use super::kernel::{Kernel, KernelMove};
+use super::key_kernel::RunArg;
+use crate::eval::memo::MAX_ARGS;
+use crate::eval::value::Value;
+use crate::ir::ir::*;
 
 impl Compiler<'_> {
     /// The explanation of a game: a headline, then one line per move.

@@ -4,7 +4,13 @@
 //! in a register with no `Value` made or dropped; anything else comes as
 //! a value.
 
-use super::*;
+use super::runtime::Env;
+use crate::diag::Fallible;
+use crate::eval::builtins::{self, expect_int};
+use crate::eval::ops;
+use crate::eval::value::Value;
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::Span;
 
 /// Takes a comprehension's values in order; each call returns false to
 /// stop.

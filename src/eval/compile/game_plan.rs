@@ -7,8 +7,19 @@
 
 use std::cell::Cell;
 
-use super::*;
-use crate::eval::value::CompoundKind;
+use super::calls::{cached_instance, write_keyed};
+use super::compiler::Compiler;
+use super::moves::ArgWriter;
+use super::runtime::{Code, Env};
+use super::where_check::is_keyed_position;
+use crate::diag::Fallible;
+use crate::eval::builtins::Builtin;
+use crate::eval::memo::{int_shape, Key};
+use crate::eval::value::{CompoundKind, InstanceId, Value};
+use crate::ir::ir::*;
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::Span;
+use smallvec::SmallVec;
 
 /// A game expression whose leaves are positions of games without static
 /// arguments: one sum, or a compound of sums.

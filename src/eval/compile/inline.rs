@@ -10,8 +10,9 @@
 //! whose body calls no user function (no recursion, no code growth), and
 //! reads nothing but its parameters, in the forms `map_locals` rebuilds, without indexing.
 
+use super::compiler::Compiler;
 use super::int_code::substitute;
-use super::*;
+use crate::ir::ir::*;
 
 impl Compiler<'_> {
     /// The body of `func` with `args` put in, if the call can be compiled

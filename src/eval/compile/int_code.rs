@@ -3,7 +3,14 @@
 //! "not the simple case" and sends the caller to the value path, which
 //! also reports any error.
 
-use super::*;
+use super::compiler::Compiler;
+use crate::eval::builtins::Builtin;
+use crate::eval::memo::{MaskCache, MAX_COORDS};
+use crate::eval::ops;
+use crate::eval::value::Value;
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use smallvec::SmallVec;
 
 /// Where integer code reads its locals: the frame of values of the general
 /// path, or the frame of integers of a kernel (`[i64]`), which needs no tag

@@ -13,7 +13,14 @@
 //! takes the position to the general path, which also reports any error.
 //! The search runs these moves in `search/key_kernel.rs`.
 
-use super::*;
+use super::compiler::Compiler;
+use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
+use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand, Seq};
+use crate::eval::builtins::Builtin;
+use crate::eval::memo::{shape_push, Key, Shape, Tag, MAX_COORDS};
+use crate::eval::value::Value;
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 /// A move of a keyed kernel (`Kernel::keyed`).
 pub(crate) struct KeyLoopMove {

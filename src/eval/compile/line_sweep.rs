@@ -17,8 +17,15 @@
 
 use std::ops::Range;
 
-use super::*;
-use crate::eval::memo::{int_shape, Line, BIG};
+use super::frame::KeyFrame;
+use super::kernel::{Bound, StrideMove};
+use super::runtime::{CompiledBody, Env, Instance, Rules};
+use super::where_check::satisfies_where;
+use crate::diag::Fallible;
+use crate::eval::memo::{int_shape, Key, Line, Shape, Tag, BIG, MAX_COORDS};
+use crate::eval::value::InstanceId;
+use crate::ir::ir::*;
+use crate::syntax::Span;
 use smallvec::SmallVec;
 
 /// The line of positions a sweep asks: `instance` at the key of `shape`

@@ -4,7 +4,24 @@
 //! item replaced) go to the sink as strided runs, and runs of other
 //! integer results as batches, so the search reads them in tight loops.
 
-use super::*;
+use std::rc::Rc;
+
+use super::clauses::{run_clauses, CClause};
+use super::compiler::Compiler;
+use super::int_code::{mentions, IntCode, Locals};
+use super::runtime::{
+    eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Sink, Target,
+};
+use super::where_check::is_keyed_position;
+use crate::diag::{ErrorKind, Fallible};
+use crate::eval::builtins::{expect_bool, Builtin};
+use crate::eval::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
+use crate::eval::ops;
+use crate::eval::value::{InstanceId, Value};
+use crate::ir::ir::*;
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::Span;
+use smallvec::SmallVec;
 
 /// Writes one argument of a position into a key; false when the value does
 /// not flatten (the caller then falls back to values).
@@ -31,69 +48,6 @@ impl ArgWriter {
             },
             ArgWriter::Other(w) => w(env, key)?,
         })
-    }
-}
-
-/// Where a move leads.
-pub enum Target<'a> {
-    Zero,
-    Position(InstanceId, &'a Key),
-    /// A sum of two or more positions, in the order the move writes them.
-    Sum(&'a [(InstanceId, Key)]),
-    Game(&'a Game),
-}
-
-/// Receives the options of a position, one at a time. The bindings of the
-/// move are in the current frame of `env` while `option` runs.
-pub trait Sink {
-    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()>;
-
-    /// A run of options `instance(base + coef * k)` (all integer arguments)
-    /// for `k` in `lo..hi`, with `k` bound in `slot`. The SG search reads
-    /// such runs with a stride through the memo; this default goes one by one.
-    /// A batch of options with known keys; the default goes one by one.
-    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
-        let mut key = Key::default();
-        for (j, &k) in batch.ks.iter().enumerate() {
-            env.set_local_int(batch.slot, k);
-            batch.key_at(j, &mut key);
-            self.option(env, Target::Position(batch.instance, &key))?;
-        }
-        Ok(())
-    }
-
-    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
-        let mut key = Key::default();
-        for k in run.lo..run.hi {
-            env.set_local_int(run.slot, k);
-            run.key_at(k, &mut key);
-            self.option(env, Target::Position(run.instance, &key))?;
-        }
-        Ok(())
-    }
-}
-
-/// Options `instance(bases + coefs * k)` for `k` in `lo..hi`, keys of
-/// `shape`; every coordinate is known to fit in 64 bits over the run.
-pub struct AffineRun<'a> {
-    pub instance: InstanceId,
-    pub slot: Slot,
-    pub lo: i64,
-    pub hi: i64,
-    pub shape: Shape,
-    pub n_args: u8,
-    pub bases: &'a [i64],
-    pub coefs: &'a [i64],
-}
-
-impl AffineRun<'_> {
-    /// The key of the option for `k`.
-    pub fn key_at(&self, k: i64, key: &mut Key) {
-        key.set_raw(
-            self.shape,
-            self.n_args,
-            self.bases.iter().zip(self.coefs).map(|(b, c)| b + c * k),
-        );
     }
 }
 
@@ -300,25 +254,6 @@ impl<'f> Template<'f> {
         let result = sink.batch(env, &batch);
         env.batch_buf = coords;
         result
-    }
-}
-
-/// Options of one move whose keys are all known: `coords` holds `width`
-/// coordinates per option, the option for `ks[j]` at `j * width`.
-pub struct OptionBatch<'a> {
-    pub instance: InstanceId,
-    pub slot: Slot,
-    pub shape: Shape,
-    pub n_args: u8,
-    pub width: usize,
-    pub ks: &'a [i64],
-    pub coords: &'a [i64],
-}
-
-impl OptionBatch<'_> {
-    pub fn key_at(&self, j: usize, key: &mut Key) {
-        let c = &self.coords[j * self.width..(j + 1) * self.width];
-        key.set_raw(self.shape, self.n_args, c.iter().copied());
     }
 }
 

@@ -1,6 +1,11 @@
 //! The evaluator's state: compiled functions and games, global values, game
 //! instances with their memo tables, limits; and `Env`, the value stack that
 //! compiled code runs on.
+//!
+//! The compiled program (`Code`, `CompiledGame`, ...) and the `Sink`
+//! that move code feeds are defined here too: they are closures over
+//! `Env` while the runtime holds them, so the machine and its program
+//! are one layer, below the modules that compile to them.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -10,14 +15,149 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::{CompiledFn, CompiledGame};
+use super::frame::KeyFrame;
+use super::int_code::BoolCode;
+use super::kernel::Kernel;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
-use crate::eval::memo::{Key, Located, Memo};
+use crate::eval::memo::{Key, Located, Memo, Shape};
 use crate::eval::product_tables::ProductTables;
-use crate::eval::value::{Compound, CompoundKind, InstanceId, Value};
-use crate::ir::ir::{FnId, GameId};
+use crate::eval::value::{Compound, CompoundKind, Game, InstanceId, Value};
+use crate::ir::ir::{FnId, GameId, Slot};
 use crate::syntax::Span;
+
+pub type Code = Box<dyn Fn(&mut Env) -> Fallible<Value>>;
+/// Runs one move rule, giving every option it yields to the sink.
+pub type MoveCode = Box<dyn Fn(&mut Env, &mut dyn Sink) -> Fallible<()>>;
+
+pub struct CompiledFn {
+    pub name: Rc<str>,
+    pub n_args: usize,
+    pub n_slots: usize,
+    pub body: Code,
+    pub span: Span,
+}
+
+pub struct CompiledGame {
+    pub id: GameId,
+    pub name: Rc<str>,
+    pub param_names: Vec<Rc<str>>,
+    pub n_statics: usize,
+    pub n_params: usize,
+    pub n_slots: usize,
+    pub where_clause: Option<Code>,
+    /// The `where` clause as integer code on a position's integers
+    /// (`KeyFrame`), when it has that form.
+    pub(crate) where_ints: Option<BoolCode<KeyFrame>>,
+    /// The same on a frame of integers, for positions whose static
+    /// arguments and arguments are all integers (the commonest case).
+    pub(crate) where_flat: Option<BoolCode<[i64]>>,
+    pub where_span: Option<Span>,
+    pub body: CompiledBody,
+    /// The moves in kernel form, when they all have one.
+    pub(crate) kernel: Option<Kernel>,
+    /// How the search evaluates the game (`--explain`), a line each.
+    pub explanation: Vec<String>,
+    pub span: Span,
+}
+
+pub enum CompiledBody {
+    Moves(Vec<CompiledMove>),
+    Alias(Code),
+}
+
+pub struct CompiledMove {
+    pub label: Rc<str>,
+    /// Binding names and slots, for listing options.
+    pub names: Vec<(Rc<str>, Slot)>,
+    pub run: MoveCode,
+}
+
+pub fn eval_all(env: &mut Env, codes: &[Code]) -> Fallible<Vec<Value>> {
+    codes.iter().map(|c| c(env)).collect()
+}
+
+/// Where a move leads.
+pub enum Target<'a> {
+    Zero,
+    Position(InstanceId, &'a Key),
+    /// A sum of two or more positions, in the order the move writes them.
+    Sum(&'a [(InstanceId, Key)]),
+    Game(&'a Game),
+}
+
+/// Receives the options of a position, one at a time. The bindings of the
+/// move are in the current frame of `env` while `option` runs.
+pub trait Sink {
+    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()>;
+
+    /// A run of options `instance(base + coef * k)` (all integer arguments)
+    /// for `k` in `lo..hi`, with `k` bound in `slot`. The SG search reads
+    /// such runs with a stride through the memo; this default goes one by one.
+    /// A batch of options with known keys; the default goes one by one.
+    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
+        let mut key = Key::default();
+        for (j, &k) in batch.ks.iter().enumerate() {
+            env.set_local_int(batch.slot, k);
+            batch.key_at(j, &mut key);
+            self.option(env, Target::Position(batch.instance, &key))?;
+        }
+        Ok(())
+    }
+
+    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        let mut key = Key::default();
+        for k in run.lo..run.hi {
+            env.set_local_int(run.slot, k);
+            run.key_at(k, &mut key);
+            self.option(env, Target::Position(run.instance, &key))?;
+        }
+        Ok(())
+    }
+}
+
+/// Options `instance(bases + coefs * k)` for `k` in `lo..hi`, keys of
+/// `shape`; every coordinate is known to fit in 64 bits over the run.
+pub struct AffineRun<'a> {
+    pub instance: InstanceId,
+    pub slot: Slot,
+    pub lo: i64,
+    pub hi: i64,
+    pub shape: Shape,
+    pub n_args: u8,
+    pub bases: &'a [i64],
+    pub coefs: &'a [i64],
+}
+
+impl AffineRun<'_> {
+    /// The key of the option for `k`.
+    pub fn key_at(&self, k: i64, key: &mut Key) {
+        key.set_raw(
+            self.shape,
+            self.n_args,
+            self.bases.iter().zip(self.coefs).map(|(b, c)| b + c * k),
+        );
+    }
+}
+
+/// Options of one move whose keys are all known: `coords` holds `width`
+/// coordinates per option, the option for `ks[j]` at `j * width`.
+pub struct OptionBatch<'a> {
+    pub instance: InstanceId,
+    pub slot: Slot,
+    pub shape: Shape,
+    pub n_args: u8,
+    pub width: usize,
+    pub ks: &'a [i64],
+    pub coords: &'a [i64],
+}
+
+impl OptionBatch<'_> {
+    pub fn key_at(&self, j: usize, key: &mut Key) {
+        let c = &self.coords[j * self.width..(j + 1) * self.width];
+        key.set_raw(self.shape, self.n_args, c.iter().copied());
+    }
+}
 
 /// A game and its static arguments.
 type InstanceKey = (GameId, Rc<[Value]>);

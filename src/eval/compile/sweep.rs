@@ -11,10 +11,23 @@
 //! own code, so values and errors are the same.
 
 use std::cell::Cell;
+use std::rc::Rc;
 
+use super::clauses::{run_comprehension, CClause};
+use super::compiler::Compiler;
 use super::fold::{Collect, Fold};
-use super::*;
-use crate::eval::memo::default_order;
+use super::int_code::{mentions, Operand};
+use super::kernel;
+use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
+use super::runtime::{Code, Env, Progress};
+use crate::diag::Fallible;
+use crate::eval::builtins::{expect_int, Builtin};
+use crate::eval::memo::{default_order, shape_push, Shape, Tag, MAX_ARGS, MAX_COORDS};
+use crate::eval::value::{InstanceId, Value};
+use crate::ir::ir::*;
+use crate::syntax::ast::BinaryOp;
+use crate::syntax::Span;
+use smallvec::SmallVec;
 
 /// A compiled comprehension: its clauses and body, and the sweep of its
 /// last clause when it has one (`clauses` then holds the others).

@@ -7,9 +7,13 @@
 //! with a strided walk; a run that does not fit it (overflow, two
 //! quotients in one piece) goes there instead.
 
-use super::*;
-use crate::eval::compile::{BatchCode, Bend};
-use crate::eval::memo::Window;
+use std::ops::Range;
+
+use super::engine::{Lookup, SgSink};
+use super::scan::{scan_dense, NO_VALUE_BYTES};
+use crate::diag::Fallible;
+use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
+use crate::eval::memo::{Key, Window, MAX_ARGS};
 use smallvec::SmallVec;
 
 /// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`.

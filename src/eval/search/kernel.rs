@@ -3,11 +3,17 @@
 //! move closures or keys, where the general path (`enumerate`) would build
 //! them.
 
-use super::*;
+use std::ops::Range;
+
+use super::engine::{run_range, Lookup, SgSink};
+use super::scan::{scan_pairs, seen_slot, unit_windows};
+use crate::diag::Fallible;
 use crate::eval::compile::{
-    int_frame, BatchCode, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopMove,
+    LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
-use crate::eval::memo::Window;
+use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
+use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
 impl SgSink {

@@ -5,12 +5,16 @@
 //! runs goes through the memo's dense window like the runs of integer
 //! kernels.
 
-use super::*;
+use super::engine::{run_range, Lookup, SgSink};
+use crate::diag::Fallible;
 use crate::eval::compile::{
-    BitsRun, BoolCode, KeyFrame, KeyLoopMove, KeySource, Locals, OptionKey, SlotKind,
+    BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
+    OptionKey, SlotKind,
 };
-use crate::eval::memo::{Window, MAX_COORDS};
+use crate::eval::memo::{Key, State, Window, MAX_COORDS};
+use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
+use crate::syntax::Span;
 use smallvec::SmallVec;
 
 impl SgSink {

@@ -1,0 +1,26 @@
+//! The compiler: what every `impl Compiler` block of the modules next to
+//! this one extends (each adds the compilation of one kind of code).
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use crate::ir::ir::*;
+
+/// Compiles the IR of one program. `aliases` are the game ids whose bodies
+/// are aliases (their positions must be expanded, not keyed).
+pub struct Compiler<'a> {
+    pub aliases: &'a HashSet<GameId>,
+    /// Function bodies, for inlining small integer functions.
+    pub fn_ir: &'a [Option<Rc<IrFn>>],
+    pub inline_depth: std::cell::Cell<u32>,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(aliases: &'a HashSet<GameId>, fn_ir: &'a [Option<Rc<IrFn>>]) -> Compiler<'a> {
+        Compiler {
+            aliases,
+            fn_ir,
+            inline_depth: std::cell::Cell::new(0),
+        }
+    }
+}

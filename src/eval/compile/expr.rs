@@ -1,0 +1,567 @@
+//! Expressions -> `Code` closures, and the entry points compiling a
+//! function (`Compiler::function`) and a game (`Compiler::game`).
+
+use std::rc::Rc;
+
+use super::calls::{
+    call_builtin, call_user, call_value, field, game_callable, keyed_sg, make_position,
+};
+use super::clauses::{describe_bindings, pattern_value, run_clauses, run_comprehension, CClause};
+use super::compiler::Compiler;
+use super::moves::ArgWriter;
+use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
+use super::{fold, sweep};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::builtins::{self, expect_bool, expect_int, Builtin};
+use crate::eval::ops;
+use crate::eval::value::{Callable, Table, Value};
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::Span;
+
+impl<'a> Compiler<'a> {
+    pub fn function(&self, f: &IrFn) -> CompiledFn {
+        CompiledFn {
+            name: f.name.clone(),
+            n_args: f.n_statics + f.n_params,
+            n_slots: f.n_slots,
+            body: self.expr(&f.body),
+            span: f.span,
+        }
+    }
+
+    pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
+        let kernel = self.kernel(id, g);
+        let body = match &g.body {
+            IrGameBody::Moves(moves) => {
+                CompiledBody::Moves(moves.iter().map(|m| self.compile_move(id, g, m)).collect())
+            }
+            IrGameBody::Alias(e) => CompiledBody::Alias(self.expr(e)),
+        };
+        CompiledGame {
+            id,
+            name: g.name.clone(),
+            param_names: g.param_names.clone(),
+            n_statics: g.n_statics,
+            n_params: g.n_params,
+            n_slots: g.n_slots,
+            where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
+            where_ints: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
+            where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
+            where_span: g.where_clause.as_ref().map(|w| w.span),
+            body,
+            explanation: self.explain(id, g, kernel.as_ref()),
+            kernel,
+            span: g.span,
+        }
+    }
+
+    pub fn expr(&self, e: &IrExpr) -> Code {
+        let span = e.span;
+        match &e.kind {
+            IrKind::Const(v) => {
+                let v = v.clone();
+                Box::new(move |_| Ok(v.clone()))
+            }
+            IrKind::Local(slot) => {
+                let slot = *slot;
+                Box::new(move |env| Ok(env.local(slot).clone()))
+            }
+            IrKind::Global(g) => {
+                let g = *g as usize;
+                Box::new(move |env| {
+                    env.rt
+                        .globals
+                        .borrow()
+                        .get(g)
+                        .cloned()
+                        .flatten()
+                        .ok_or_else(|| {
+                            Diag::new(
+                                ErrorKind::Invalid,
+                                span,
+                                "constant used before its `let` ran",
+                            )
+                            .label("no value yet")
+                            .help("move the `let` above its first use")
+                            .boxed()
+                        })
+                })
+            }
+            IrKind::List(items) => {
+                let codes = self.exprs(items);
+                Box::new(move |env| Ok(Value::list(eval_all(env, &codes)?)))
+            }
+            IrKind::Set(items) => {
+                let codes = self.exprs(items);
+                Box::new(move |env| Ok(Value::set(eval_all(env, &codes)?)))
+            }
+            IrKind::Tuple(items) => {
+                let codes = self.exprs(items);
+                Box::new(move |env| Ok(Value::tuple(eval_all(env, &codes)?)))
+            }
+            IrKind::Collect { set, comp } => {
+                let comp = self.comprehension(comp);
+                let set = *set;
+                Box::new(move |env| {
+                    let out = comp.collect(env)?;
+                    Ok(if set {
+                        Value::set(out)
+                    } else {
+                        Value::list(out)
+                    })
+                })
+            }
+            IrKind::Unary(op, operand) => {
+                let (op, operand) = (*op, self.expr(operand));
+                match op {
+                    UnaryOp::Neg => Box::new(move |env| match operand(env)? {
+                        Value::Int(n) => n
+                            .checked_neg()
+                            .map(Value::Int)
+                            .ok_or_else(|| builtins::overflow(span, "negation")),
+                        v => ops::unary(op, &v, span),
+                    }),
+                    UnaryOp::Not => Box::new(move |env| ops::unary(op, &operand(env)?, span)),
+                }
+            }
+            IrKind::Binary { op, lhs, rhs, .. } => self.binary(*op, lhs, rhs, span),
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } => {
+                let (start, end, inclusive) = (self.expr(start), self.expr(end), *inclusive);
+                Box::new(move |env| {
+                    let a = expect_int(&start(env)?, span)?;
+                    let b = expect_int(&end(env)?, span)?;
+                    let b = if inclusive { b.saturating_add(1) } else { b };
+                    if b.saturating_sub(a) > 100_000_000 {
+                        return Diag::new(
+                            ErrorKind::TooManyStates,
+                            span,
+                            "range too large to make a list of",
+                        )
+                        .label(format!("{a}..{b}"))
+                        .help("iterate over it in a comprehension instead")
+                        .err();
+                    }
+                    Ok(Value::list((a..b).map(Value::Int).collect()))
+                })
+            }
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (c, t, o) = (self.expr(cond), self.expr(then), self.expr(otherwise));
+                let cspan = cond.span;
+                // A comparison of integers is decided without values; any
+                // other case (and its errors) goes the value way.
+                if let Some(fast) = self.bool_expr::<[Value]>(cond) {
+                    return Box::new(move |env| {
+                        let holds = match fast(env.frame()) {
+                            Some(b) => b,
+                            None => expect_bool(&c(env)?, cspan)?,
+                        };
+                        if holds {
+                            t(env)
+                        } else {
+                            o(env)
+                        }
+                    });
+                }
+                Box::new(move |env| {
+                    if expect_bool(&c(env)?, cspan)? {
+                        t(env)
+                    } else {
+                        o(env)
+                    }
+                })
+            }
+            IrKind::CallFn { func, args } => {
+                if let Some(body) = self.inlined_call(*func, args) {
+                    return self.expr(&body);
+                }
+                let (func, args) = (*func, self.exprs(args));
+                Box::new(move |env| {
+                    let vals = eval_small(env, &args)?;
+                    call_user(env, func, vals, span)
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Sg | Builtin::Outcome),
+                args,
+            } if self.keyed_position(&args[0]).is_some() => {
+                let (game, pargs) = self.keyed_position(&args[0]).expect("checked");
+                let writers: Vec<ArgWriter> = pargs.iter().map(|a| self.arg_writer(a)).collect();
+                let position = self.expr(&args[0]);
+                let general = move |env: &mut Env| {
+                    let p = position(env)?;
+                    call_builtin(env, Builtin::Sg, &[p], span)
+                };
+                let cached = std::cell::Cell::new(None);
+                let outcome = *b == Builtin::Outcome;
+                // Already-known positions answer from the memo directly: no
+                // position value is built, no `where` evaluated again.
+                Box::new(move |env| {
+                    let sg = match keyed_sg(env, game, &cached, &writers, span)? {
+                        Some(v) => Value::Int(v as i64),
+                        None => general(env)?,
+                    };
+                    Ok(if outcome {
+                        Value::Outcome(if sg == Value::Int(0) {
+                            crate::eval::value::Outcome::P
+                        } else {
+                            crate::eval::value::Outcome::N
+                        })
+                    } else {
+                        sg
+                    })
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: b @ (Builtin::Sg | Builtin::Outcome),
+                args,
+            } if self.game_plan(&args[0]).is_some() => {
+                let plan = self.game_plan(&args[0]).expect("checked");
+                let game = self.expr(&args[0]);
+                let b = *b;
+                // Sums and compounds of positions answer from the keys of
+                // their positions: no game value is built.
+                Box::new(move |env| match plan.sg(env, span)? {
+                    Some(v) if b == Builtin::Sg => Ok(Value::Int(v as i64)),
+                    Some(v) => Ok(Value::Outcome(if v == 0 {
+                        crate::eval::value::Outcome::P
+                    } else {
+                        crate::eval::value::Outcome::N
+                    })),
+                    None => {
+                        let g = game(env)?;
+                        call_builtin(env, b, &[g], span)
+                    }
+                })
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Plot,
+                args,
+            } => {
+                // Errors point at the table or the file name.
+                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+                let args = self.exprs(args);
+                Box::new(move |env| {
+                    let vals = eval_small(env, &args)?;
+                    crate::eval::plot::make(&vals, &spans, span)
+                })
+            }
+            IrKind::CallBuiltin { builtin, args } => {
+                // A bad take-and-break code is shown inside its literal.
+                let span = match (builtin, args.first()) {
+                    (Builtin::Octal, Some(code)) => code.span,
+                    _ => span,
+                };
+                let (b, args) = (*builtin, self.exprs(args));
+                Box::new(move |env| {
+                    let vals = eval_small(env, &args)?;
+                    call_builtin(env, b, &vals, span)
+                })
+            }
+            IrKind::CallValue { callee, args } => {
+                let (callee, args) = (self.expr(callee), self.exprs(args));
+                Box::new(move |env| {
+                    let f = callee(env)?;
+                    let vals = eval_all(env, &args)?;
+                    call_value(env, &f, vals, span)
+                })
+            }
+            IrKind::Position {
+                game,
+                statics,
+                args,
+            } => {
+                let (game, statics, args) = (*game, self.exprs(statics), self.exprs(args));
+                Box::new(move |env| {
+                    let statics = eval_all(env, &statics)?;
+                    let args = eval_all(env, &args)?;
+                    make_position(env, game, statics, args, span)
+                })
+            }
+            IrKind::GameRef { game, statics } => {
+                let (game, statics) = (*game, self.exprs(statics));
+                Box::new(move |env| {
+                    let statics = eval_all(env, &statics)?;
+                    game_callable(env, game, statics)
+                })
+            }
+            IrKind::FnRef { func, statics } => {
+                let (func, statics) = (*func, self.exprs(statics));
+                Box::new(move |env| {
+                    let statics = eval_all(env, &statics)?;
+                    let name = env.rt.func(func).name.clone();
+                    Ok(Value::Func(Rc::new(Callable::User {
+                        id: func,
+                        name,
+                        statics: Rc::new(statics),
+                    })))
+                })
+            }
+            IrKind::BuiltinRef(b) => {
+                let v = Value::Func(Rc::new(Callable::Builtin {
+                    id: Builtin::ALL.iter().position(|x| x == b).expect("listed") as u32,
+                    name: b.name(),
+                }));
+                Box::new(move |_| Ok(v.clone()))
+            }
+            IrKind::Aggregate { builtin, comp } => self.aggregate(*builtin, comp, span),
+            IrKind::Index { target, index } => {
+                let (t, i) = (self.expr(target), self.expr(index));
+                Box::new(move |env| {
+                    let tv = t(env)?;
+                    let iv = i(env)?;
+                    builtins::index(&tv, &iv, span)
+                })
+            }
+            IrKind::Field { target, name } => {
+                let (t, name) = (self.expr(target), name.clone());
+                Box::new(move |env| field(&t(env)?, &name, span))
+            }
+        }
+    }
+
+    /// `G(args)` for a game without static arguments that is not an alias.
+    pub(crate) fn keyed_position<'e>(&self, e: &'e IrExpr) -> Option<(GameId, &'e [IrExpr])> {
+        match &e.kind {
+            IrKind::Position {
+                game,
+                statics,
+                args,
+            } if statics.is_empty() && !self.aliases.contains(game) => Some((*game, args)),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn exprs(&self, es: &[IrExpr]) -> Vec<Code> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    pub(crate) fn binary(&self, op: BinaryOp, lhs: &IrExpr, rhs: &IrExpr, span: Span) -> Code {
+        let lspan = lhs.span;
+        let rspan = rhs.span;
+        match op {
+            BinaryOp::And | BinaryOp::Or => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let want = op == BinaryOp::Or;
+                Box::new(move |env| {
+                    if expect_bool(&l(env)?, lspan)? == want {
+                        return Ok(Value::Bool(want));
+                    }
+                    Ok(Value::Bool(expect_bool(&r(env)?, rspan)?))
+                })
+            }
+            BinaryOp::In | BinaryOp::NotIn if matches!(rhs.kind, IrKind::Range { .. }) => {
+                let IrKind::Range {
+                    start,
+                    end,
+                    inclusive,
+                } = &rhs.kind
+                else {
+                    unreachable!()
+                };
+                let (x, a, b, inclusive) =
+                    (self.expr(lhs), self.expr(start), self.expr(end), *inclusive);
+                let negate = op == BinaryOp::NotIn;
+                Box::new(move |env| {
+                    let x = expect_int(&x(env)?, lspan)?;
+                    let a = expect_int(&a(env)?, rspan)?;
+                    let b = expect_int(&b(env)?, rspan)?;
+                    let inside = a <= x && (x < b || (inclusive && x == b));
+                    Ok(Value::Bool(inside != negate))
+                })
+            }
+            _ => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let int_op = matches!(
+                    op,
+                    BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::Mul
+                        | BinaryOp::BitOr
+                        | BinaryOp::Xor
+                        | BinaryOp::BitAnd
+                );
+                let cmp = matches!(
+                    op,
+                    BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                        | BinaryOp::Eq
+                        | BinaryOp::Ne
+                );
+                Box::new(move |env| {
+                    let a = l(env)?;
+                    let b = r(env)?;
+                    // Integer fast paths; everything else (and every error) goes
+                    // through `ops::binary`.
+                    if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+                        if int_op {
+                            if let Some(z) = ops::int_op(op, *x, *y) {
+                                return Ok(Value::Int(z));
+                            }
+                        } else if cmp {
+                            return Ok(Value::Bool(match op {
+                                BinaryOp::Lt => x < y,
+                                BinaryOp::Le => x <= y,
+                                BinaryOp::Gt => x > y,
+                                BinaryOp::Ge => x >= y,
+                                BinaryOp::Eq => x == y,
+                                _ => x != y,
+                            }));
+                        }
+                    }
+                    ops::binary(op, &a, &b, span)
+                })
+            }
+        }
+    }
+
+    pub(crate) fn aggregate(&self, b: Builtin, comp: &IrComp, span: Span) -> Code {
+        let body_span = comp.body.span;
+        // Aggregates of the values alone may sweep their last clause.
+        if !matches!(
+            b,
+            Builtin::All | Builtin::Any | Builtin::Count | Builtin::Table | Builtin::Plot
+        ) {
+            return self.values_aggregate(b, self.comprehension(comp), body_span, span);
+        }
+        let clauses = self.clauses(comp);
+        let body = self.expr(&comp.body);
+        match b {
+            Builtin::All | Builtin::Any => {
+                let want = b == Builtin::Any;
+                Box::new(move |env| {
+                    let mut found = None;
+                    run_comprehension(env, &clauses, &mut |env| {
+                        if expect_bool(&body(env)?, body_span)? == want {
+                            found = Some(describe_bindings(env, &clauses));
+                            return Ok(false);
+                        }
+                        Ok(true)
+                    })?;
+                    if !want {
+                        env.counterexample = found.clone();
+                    }
+                    Ok(Value::Bool(found.is_some() == want))
+                })
+            }
+            Builtin::Count => Box::new(move |env| {
+                let mut n = 0i64;
+                run_comprehension(env, &clauses, &mut |env| {
+                    n += expect_bool(&body(env)?, body_span)? as i64;
+                    Ok(true)
+                })?;
+                Ok(Value::Int(n))
+            }),
+            Builtin::Table => {
+                let names: Vec<Rc<str>> = comp
+                    .clauses
+                    .iter()
+                    .filter_map(|c| match c {
+                        IrClause::For(b) => {
+                            let mut n = Vec::new();
+                            b.pattern.names(&mut n);
+                            Some(n.into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(","))
+                        }
+                        IrClause::If(_) => None,
+                    })
+                    .map(Rc::from)
+                    .collect();
+                let well_formed =
+                    clauses.len() == 2 && clauses.iter().all(|c| matches!(c, CClause::For { .. }));
+                Box::new(move |env| {
+                    if !well_formed {
+                        return Diag::new(
+                            ErrorKind::Invalid,
+                            span,
+                            "table needs exactly two bindings: table(e for r in R, c in C)",
+                        )
+                        .label("rows come from the first binding, columns from the second")
+                        .err();
+                    }
+                    let (mut row_keys, mut col_keys, mut rows) =
+                        (Vec::new(), Vec::new(), Vec::new());
+                    run_comprehension(env, &clauses[..1], &mut |env| {
+                        row_keys.push(pattern_value(env, &clauses[0]));
+                        let (mut cols, mut row) = (Vec::new(), Vec::new());
+                        run_clauses(env, &clauses[1..], &mut |env| {
+                            cols.push(pattern_value(env, &clauses[1]));
+                            row.push(body(env)?);
+                            Ok(true)
+                        })?;
+                        if cols.len() > col_keys.len() {
+                            col_keys = cols;
+                        }
+                        rows.push(row);
+                        Ok(true)
+                    })?;
+                    Ok(Value::Table(Rc::new(Table {
+                        row_name: names[0].clone(),
+                        col_name: names[1].clone(),
+                        row_keys,
+                        col_keys,
+                        rows,
+                    })))
+                })
+            }
+            // `plot(e for r in R, c in C)`: the plot of that table.
+            Builtin::Plot => {
+                let table = self.aggregate(Builtin::Table, comp, span);
+                Box::new(move |env| crate::eval::plot::make(&[table(env)?], &[], span))
+            }
+            _ => unreachable!("aggregates of values are swept above"),
+        }
+    }
+
+    /// `sum`, `histogram`, `list`, `set`, `min`, `max`, `period` of a
+    /// comprehension: they read only its values, so its last clause may be
+    /// swept (`sweep.rs`).
+    fn values_aggregate(
+        &self,
+        b: Builtin,
+        swept: sweep::Comp,
+        body_span: Span,
+        span: Span,
+    ) -> Code {
+        match b {
+            Builtin::Sum => Box::new(move |env| {
+                let mut sum = fold::Sum {
+                    total: Value::Int(0),
+                    span,
+                    body_span,
+                };
+                swept.for_each(env, &mut sum)?;
+                Ok(sum.total)
+            }),
+            Builtin::Histogram => Box::new(move |env| {
+                let mut h = fold::Histogram {
+                    counts: Vec::new(),
+                    body_span,
+                };
+                swept.for_each(env, &mut h)?;
+                Ok(Value::list(h.counts.into_iter().map(Value::Int).collect()))
+            }),
+            _ => {
+                // list, set, min, max, period: collect, then apply the built-in.
+                Box::new(move |env| {
+                    let out = swept.collect(env)?;
+                    builtins::apply_pure(b, &[Value::list(out)], span)
+                })
+            }
+        }
+    }
+}
+
+/// Arguments of a call, without a heap allocation for up to four.
+fn eval_small(env: &mut Env, codes: &[Code]) -> Fallible<smallvec::SmallVec<[Value; 4]>> {
+    codes.iter().map(|c| c(env)).collect()
+}

@@ -1,0 +1,735 @@
+//! The SG search itself: an iterative depth-first walk of positions
+//! (`search_located`), memoised, with loop detection and a state limit, and
+//! `SgSink`, which collects the values of a position's options. The sink
+//! and the walk call each other (an option that is a compound is valued
+//! by `sg_of_game`), so they are one module; the fast paths of the sink
+//! are `impl SgSink` blocks in the modules next to this one.
+
+use std::ops::Range;
+use std::rc::Rc;
+
+use super::run_key::RunScratch;
+use super::scan::{scan_dense, seen_slot, NO_VALUE_BYTES};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::compile::{
+    affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
+};
+use crate::eval::compile::{Env, Instance, Rules};
+use crate::eval::memo::{Key, Located, State, BIG};
+use crate::eval::value::{Game, InstanceId, Position};
+use crate::syntax::Span;
+
+/// The SG value of any game value.
+pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
+    match g {
+        Game::Zero => Ok(0),
+        Game::Position(p) => sg_of_position(env, p.instance, &Key::from_args(&p.args), span),
+        Game::Sum(parts) => {
+            let mut x = 0;
+            for part in parts {
+                x ^= sg_of_game(env, part, span)?;
+            }
+            Ok(x)
+        }
+        Game::Compound(c) => (env.rt.above.sg_of_compound)(env, c, span),
+    }
+}
+
+/// Runs every move rule of the position `key` of `instance`, in a frame
+/// holding its static arguments and arguments.
+pub fn enumerate(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+    sink: &mut dyn MoveSink,
+) -> Fallible<()> {
+    let inst = env.rt.instance(instance);
+    let Rules::User(g) = &inst.rules;
+    let CompiledBody::Moves(moves) = &g.body else {
+        unreachable!("aliases are expanded when built")
+    };
+    let mut frame = std::mem::take(&mut env.args_buf);
+    frame.clear();
+    frame.extend(inst.statics.iter().cloned());
+    key.push_args(&mut frame);
+    let saved = env.instance;
+    let result = env.with_frame(frame.drain(..), g.n_slots, span, |env| {
+        env.instance = instance;
+        for (i, m) in moves.iter().enumerate() {
+            sink.start_move(i);
+            (m.run)(env, sink.as_sink())?;
+        }
+        Ok(())
+    });
+    env.instance = saved;
+    env.args_buf = frame;
+    result
+}
+
+/// A sink that also wants to know which move rule is running.
+pub trait MoveSink {
+    fn start_move(&mut self, index: usize);
+    fn as_sink(&mut self) -> &mut dyn Sink;
+}
+
+struct Frame {
+    instance: InstanceId,
+    key: Key,
+    expanded: bool,
+    /// Where the memo keeps this position, once expanded.
+    at: Option<Located>,
+}
+
+/// Collects the values of a position's options and the options still unknown.
+pub(super) struct SgSink {
+    /// seen[seen_slot(v)] == stamp: value v occurs among the current
+    /// options. Slots are dense memo byte codes, so a strided scan marks
+    /// `seen[byte]` without decoding; see `seen_slot`.
+    pub(super) seen: Vec<u32>,
+    pub(super) stamp: u32,
+    pending: Vec<(InstanceId, Key)>,
+    /// Set when an option is on the current path: a cycle.
+    cycle_at: Option<(InstanceId, Key)>,
+    last: Option<(InstanceId, Rc<Instance>)>,
+    /// Reused buffer: option indices of a run the memo could not answer.
+    pub(super) slow: Vec<i64>,
+    /// Reused buffer: a kernel run's arguments computed per option.
+    pub(super) batch: Vec<i64>,
+    /// Reused buffers of keyed kernels' runs (`run_key.rs`, filled by `key_run.rs`).
+    pub(super) run_scratch: Option<Box<RunScratch>>,
+    pub(super) span: Span,
+    /// Positions on the search stack below the one being expanded: with
+    /// `pending` they count against the state limit while options are
+    /// listed (one position may have billions of options).
+    stacked: usize,
+}
+
+impl SgSink {
+    fn start(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        self.pending.clear();
+    }
+
+    #[inline]
+    pub(super) fn add(&mut self, v: u64) {
+        // The mex is at most the number of options, so larger values never
+        // matter; the array grows with the options.
+        if v >= 1 << 26 {
+            return;
+        }
+        let i = seen_slot(v);
+        if i >= self.seen.len() {
+            self.seen.resize((i + 1).next_power_of_two(), 0);
+        }
+        self.seen[i] = self.stamp;
+    }
+
+    /// Marks the value a dense memo byte holds (none for "not a
+    /// position"); false, marking nothing, if it holds no value yet.
+    #[inline]
+    pub(super) fn mark_byte(&mut self, byte: u8) -> bool {
+        if NO_VALUE_BYTES.contains(&(byte as usize)) {
+            return false;
+        }
+        // Byte 2 (not a position) marks a slot nothing reads.
+        self.seen[byte as usize] = self.stamp;
+        true
+    }
+
+    fn mex(&self) -> u64 {
+        // Values below `BIG - 4` have consecutive slots from 4 on.
+        let small = (BIG - 4) as usize;
+        if let Some(m) = self.seen[4..4 + small]
+            .iter()
+            .position(|&s| s != self.stamp)
+        {
+            return m as u64;
+        }
+        let mut m = small as u64;
+        while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {
+            m += 1;
+        }
+        m
+    }
+
+    /// The value of an option position, or None if it is pending or not a
+    /// position (then `invalid` is set).
+    pub(super) fn lookup(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        key: &Key,
+    ) -> Fallible<Lookup> {
+        // Options almost always lead to the same instance: keep it at hand.
+        let inst = self.instance(env, instance);
+        let (state, at) = inst.memo.borrow_mut().locate(key);
+        match state {
+            State::Value(v) => Ok(Lookup::Value(v)),
+            State::Invalid => Ok(Lookup::Invalid),
+            State::OnPath => {
+                self.cycle_at = Some((instance, key.clone()));
+                Ok(Lookup::Pending)
+            }
+            State::Valid => {
+                self.push_pending(env, instance, key)?;
+                Ok(Lookup::Pending)
+            }
+            State::Unknown => {
+                if satisfies_where(env, instance, key, self.span)? {
+                    inst.memo.borrow_mut().set_located(at, key, State::Valid);
+                    self.push_pending(env, instance, key)?;
+                    Ok(Lookup::Pending)
+                } else {
+                    inst.memo.borrow_mut().set_located(at, key, State::Invalid);
+                    Ok(Lookup::Invalid)
+                }
+            }
+        }
+    }
+}
+
+impl SgSink {
+    /// Notes an option to search before the position's value; the state,
+    /// memory and time limits are checked every 4096 of them.
+    fn push_pending(&mut self, env: &Env, instance: InstanceId, key: &Key) -> Fallible<()> {
+        self.pending.push((instance, key.clone()));
+        if self.pending.len().is_multiple_of(4096) {
+            let name = env.rt.instance(instance).name.clone();
+            env.rt
+                .check_states(self.stacked + self.pending.len(), self.span, &name)?;
+            env.rt.check_memory(0, self.span)?;
+            env.rt.check_interrupt(self.span)?;
+        }
+        Ok(())
+    }
+}
+
+pub(super) enum Lookup {
+    Value(u64),
+    Pending,
+    Invalid,
+}
+
+impl Sink for SgSink {
+    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        // Moves hand over only runs whose arguments fit (`affine_fits`).
+        self.scan(env, run).map(|_| ())
+    }
+
+    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
+        let inst = self.instance(env, batch.instance);
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.clear();
+        {
+            let mut memo = inst.memo.borrow_mut();
+            for (j, c) in batch.coords.chunks_exact(batch.width).enumerate() {
+                match memo.get_coords(batch.shape, c) {
+                    State::Value(v) => self.add(v),
+                    State::Invalid => {}
+                    _ => slow.push(j as i64),
+                }
+            }
+        }
+        let mut key = Key::default();
+        for &j in &slow {
+            batch.key_at(j as usize, &mut key);
+            if let Lookup::Value(v) = self.lookup(env, batch.instance, &key)? {
+                self.add(v);
+            }
+        }
+        self.slow = slow;
+        Ok(())
+    }
+
+    fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
+        match target {
+            Target::Zero => self.add(0),
+            Target::Position(instance, key) => {
+                if let Lookup::Value(v) = self.lookup(env, instance, key)? {
+                    self.add(v);
+                }
+            }
+            Target::Sum(parts) => {
+                let mut x = 0;
+                let mut known = true;
+                for (instance, key) in parts {
+                    match self.lookup(env, *instance, key)? {
+                        Lookup::Value(v) => x ^= v,
+                        Lookup::Pending => known = false,
+                        Lookup::Invalid => return Ok(()),
+                    }
+                }
+                if known {
+                    self.add(x);
+                }
+            }
+            Target::Game(g) if has_compound(g) => {
+                // A move into a compound: valued by its own (nested) search.
+                let v = sg_of_game(env, g, self.span)?;
+                self.add(v);
+            }
+            Target::Game(g) => {
+                let mut parts: Vec<&Position> = Vec::new();
+                collect_positions(g, &mut parts);
+                let mut x = 0;
+                let mut known = true;
+                for p in parts {
+                    match self.lookup(env, p.instance, &Key::from_args(&p.args))? {
+                        Lookup::Value(v) => x ^= v,
+                        Lookup::Pending => known = false,
+                        Lookup::Invalid => return Ok(()),
+                    }
+                }
+                if known {
+                    self.add(x);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SgSink {
+    fn instance(&mut self, env: &Env, instance: InstanceId) -> Rc<Instance> {
+        match &self.last {
+            Some((id, inst)) if *id == instance => inst.clone(),
+            _ => {
+                let inst = env.rt.instance(instance);
+                self.last = Some((instance, inst.clone()));
+                inst
+            }
+        }
+    }
+}
+
+impl SgSink {
+    /// Reads a run of options through the memo with a stride; positions
+    /// the memo cannot answer yet go through `lookup` one by one. False,
+    /// with nothing marked, if some option's arguments overflow.
+    fn scan(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<bool> {
+        let inst = self.instance(env, run.instance);
+        self.scan_in(env, &inst, run)
+    }
+
+    /// `scan` with the run's instance at hand.
+    pub(super) fn scan_in(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        run: &AffineRun<'_>,
+    ) -> Fallible<bool> {
+        self.slow.clear();
+        {
+            let mut memo = inst.memo.borrow_mut();
+            match memo.dense_run(run.shape, run.bases, run.coefs, run.lo, run.hi) {
+                Some((dense, first, stride)) => {
+                    self.scan_window(dense, first, stride, run.lo..run.hi)
+                }
+                None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
+                    // No window: every option one by one, none listed.
+                    drop(memo);
+                    self.look_up_all(env, run, run.lo..run.hi)?;
+                    return Ok(true);
+                }
+                None => return Ok(false),
+            }
+        }
+        self.look_up_slow(env, run)?;
+        Ok(true)
+    }
+
+    /// Marks the values of the options `ks` whose dense bytes are
+    /// `first + stride * (k - lo)`; those without a value go to `slow`.
+    #[inline]
+    pub(super) fn scan_window(
+        &mut self,
+        dense: &[u8],
+        first: usize,
+        stride: isize,
+        ks: Range<i64>,
+    ) {
+        let stamp = self.stamp;
+        scan_dense(
+            dense,
+            first,
+            stride,
+            ks,
+            stamp,
+            &mut self.seen,
+            &mut self.slow,
+        );
+    }
+
+    /// Marks the options left in `slow` whose byte (at `index_of(k)` in
+    /// `dense`) is `BIG`, a value the window keeps in its map of large
+    /// values (`big`): cheaper than `lookup`, and common where values pass
+    /// 250. The others stay in `slow`, in order.
+    pub(super) fn mark_big(
+        &mut self,
+        dense: &[u8],
+        index_of: impl Fn(i64) -> usize,
+        big: impl Fn(usize) -> Option<u64>,
+    ) {
+        if self.slow.is_empty() {
+            return;
+        }
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.retain(|&k| {
+            let i = index_of(k);
+            match (dense[i] == BIG).then(|| big(i)).flatten() {
+                Some(v) => {
+                    self.add(v);
+                    false
+                }
+                None => true,
+            }
+        });
+        self.slow = slow;
+    }
+
+    /// Looks up the options of `run` that `scan_window` left in `slow`.
+    pub(super) fn look_up_slow(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        if self.slow.is_empty() {
+            return Ok(());
+        }
+        let slow = std::mem::take(&mut self.slow);
+        let result = self.look_up_all(env, run, slow.iter().copied());
+        self.slow = slow;
+        result
+    }
+
+    /// Looks up the options `ks` of `run` one by one.
+    fn look_up_all(
+        &mut self,
+        env: &mut Env,
+        run: &AffineRun<'_>,
+        ks: impl Iterator<Item = i64>,
+    ) -> Fallible<()> {
+        let mut key = Key::default();
+        for k in ks {
+            run.key_at(k, &mut key);
+            if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
+                self.add(v);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MoveSink for SgSink {
+    fn start_move(&mut self, _index: usize) {}
+    fn as_sink(&mut self) -> &mut dyn Sink {
+        self
+    }
+}
+
+/// The positions of a game without compounds.
+pub fn collect_positions<'g>(g: &'g Game, out: &mut Vec<&'g Position>) {
+    match g {
+        Game::Zero | Game::Compound(_) => {}
+        Game::Position(p) => out.push(p),
+        Game::Sum(parts) => parts.iter().for_each(|p| collect_positions(p, out)),
+    }
+}
+
+fn has_compound(g: &Game) -> bool {
+    match g {
+        Game::Compound(_) => true,
+        Game::Sum(parts) => parts.iter().any(has_compound),
+        _ => false,
+    }
+}
+
+/// The SG value of one position, searching (iteratively) what the memo
+/// does not know yet.
+pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
+    // Heaps of take-and-break codes are valued by their own engine.
+    if let Some(v) = crate::eval::takebreak::heap_value(env, instance, key, span)? {
+        return Ok(v);
+    }
+    let inst = env.rt.instance(instance);
+    let state = inst.memo.borrow_mut().get(key);
+    match state {
+        State::Value(v) => return Ok(v),
+        State::OnPath => {
+            return Diag::new(
+                ErrorKind::Loopy,
+                span,
+                format!(
+                    "loopy game: {}({}) is needed while its own value is being computed",
+                    inst.name,
+                    show_args(key)
+                ),
+            )
+            .label("reached again here")
+            .help("the position can be reached from itself, so it has no SG value under the normal play convention")
+            .err()
+        }
+        _ => {}
+    }
+    search_from(env, instance, key, span)
+}
+
+/// `sg_of_position` for a position the memo holds no value for and which is
+/// not on the current search path (its `where` may be unchecked yet).
+pub fn search_from(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
+    search_located(env, instance, key, None, span)
+}
+
+/// `search_from` for a position whose place in the memo's dense window
+/// the caller has located (`Memo::locate`) already.
+pub fn search_located(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    at: Option<Located>,
+    span: Span,
+) -> Fallible<u64> {
+    // Searches reuse their buffers: a table of many small queries would
+    // otherwise allocate them for every position.
+    let mut scratch: Box<SearchScratch> = env
+        .scratch
+        .pop()
+        .and_then(|b| b.downcast().ok())
+        .unwrap_or_default();
+    let SearchScratch { stack, sink } = &mut *scratch;
+    sink.span = span;
+    sink.last = None;
+    sink.cycle_at = None;
+    let result = match value_directly(env, sink, instance, key, at, span) {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => {
+            stack.clear();
+            stack.push(Frame {
+                instance,
+                key: key.clone(),
+                expanded: false,
+                at: None,
+            });
+            let result = run_search(env, stack, sink, span);
+            if result.is_err() {
+                // Leave the memo consistent: the path's positions are valid, unsolved.
+                for f in stack.iter().filter(|f| f.expanded) {
+                    let inst = env.rt.instance(f.instance);
+                    let mut memo = inst.memo.borrow_mut();
+                    if memo.get(&f.key) == State::OnPath {
+                        memo.set(&f.key, State::Valid);
+                    }
+                }
+            }
+            result
+        }
+        Err(e) => Err(e),
+    };
+    env.scratch.push(scratch);
+    result
+}
+
+/// The value of a position whose options all have values in the memo (the
+/// usual case when a table asks for positions in order), computed through
+/// its game's kernel without the search stack. `None` when it has no
+/// kernel, or some option is unknown: the search then takes over (and
+/// marks the position as on its path, which a cycle needs).
+fn value_directly(
+    env: &mut Env,
+    sink: &mut SgSink,
+    instance: InstanceId,
+    key: &Key,
+    at: Option<Located>,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    let inst = env.rt.instance(instance);
+    let Rules::User(g) = &inst.rules;
+    let Some(kernel) = &g.kernel else {
+        return Ok(None);
+    };
+    if !env.rt.limits.kernels || !kernel.accepts(key) {
+        return Ok(None);
+    }
+    let at = match at {
+        Some(at) => Some(at),
+        None => {
+            let (state, at) = inst.memo.borrow_mut().locate(key);
+            if !matches!(state, State::Unknown | State::Valid) {
+                return Ok(None);
+            }
+            at
+        }
+    };
+    sink.start();
+    let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
+    if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {
+        sink.cycle_at = None;
+        return Ok(None);
+    }
+    let v = sink.mex();
+    inst.memo.borrow_mut().set_located(at, key, State::Value(v));
+    env.rt.count_stored(span, &inst.name)?;
+    Ok(Some(v))
+}
+
+/// The half-open range of a run's binding from its evaluated bounds
+/// (`lo..hi`, or `lo..=hi` when `inclusive`); `None` if a bound's code
+/// failed or the end overflows.
+pub(super) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Option<(i64, i64)> {
+    let (a, b) = lo.zip(hi)?;
+    Some((a, if inclusive { b.checked_add(1)? } else { b }))
+}
+
+/// The buffers of one search, kept in `Env` between searches.
+#[derive(Default)]
+pub struct SearchScratch {
+    stack: Vec<Frame>,
+    sink: SgSink,
+}
+
+impl Default for SgSink {
+    fn default() -> SgSink {
+        SgSink {
+            seen: vec![0; 256],
+            stamp: 0,
+            pending: Vec::new(),
+            cycle_at: None,
+            last: None,
+            slow: Vec::new(),
+            batch: Vec::new(),
+            run_scratch: None,
+            span: Span::default(),
+            stacked: 0,
+        }
+    }
+}
+
+fn run_search(
+    env: &mut Env,
+    stack: &mut Vec<Frame>,
+    sink: &mut SgSink,
+    span: Span,
+) -> Fallible<u64> {
+    let mut steps: u32 = 0;
+    let mut last = 0;
+    let mut inst_id = stack[0].instance;
+    let mut inst = env.rt.instance(inst_id);
+    while let Some(top) = stack.last_mut() {
+        steps = steps.wrapping_add(1);
+        if steps.is_multiple_of(4096) {
+            env.rt.check_interrupt(span)?;
+        }
+        let instance = top.instance;
+        if inst_id != instance {
+            inst_id = instance;
+            inst = env.rt.instance(instance);
+        }
+        if !top.expanded {
+            let mut memo = inst.memo.borrow_mut();
+            let (state, at) = memo.locate(&top.key);
+            match state {
+                State::Value(v) => {
+                    last = v;
+                    stack.pop();
+                    continue;
+                }
+                State::Invalid => {
+                    stack.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            memo.set_located(at, &top.key, State::OnPath);
+            top.at = at;
+            top.expanded = true;
+        }
+        sink.start();
+        sink.stacked = stack.len();
+        let top = stack.last().expect("top");
+        let Rules::User(g) = &inst.rules;
+        let by_kernel = match &g.kernel {
+            Some(k) if env.rt.limits.kernels && k.accepts(&top.key) => {
+                let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;
+                if !done {
+                    // Some code needs the general path: start over there.
+                    sink.start();
+                    sink.cycle_at = None;
+                }
+                done
+            }
+            _ => false,
+        };
+        if !by_kernel {
+            enumerate(env, instance, &top.key, span, sink)?;
+        }
+        if let Some((ci, ck)) = sink.cycle_at.take() {
+            return Err(loop_error(env, stack, ci, &ck, span));
+        }
+        if sink.pending.is_empty() {
+            let v = sink.mex();
+            inst.memo
+                .borrow_mut()
+                .set_located(top.at, &top.key, State::Value(v));
+            env.rt.count_stored(span, &inst.name)?;
+            last = v;
+            stack.pop();
+        } else {
+            stack.extend(sink.pending.drain(..).map(|(instance, key)| Frame {
+                instance,
+                key,
+                expanded: false,
+                at: None,
+            }));
+            env.rt.check_states(stack.len(), span, &inst.name)?;
+        }
+    }
+    Ok(last)
+}
+
+fn show_args(key: &Key) -> String {
+    key.to_args()
+        .iter()
+        .map(|a| format!("{a:#}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn loop_error(
+    env: &Env,
+    stack: &[Frame],
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Box<Diag> {
+    let path: Vec<&Frame> = stack.iter().filter(|f| f.expanded).collect();
+    let start = path
+        .iter()
+        .position(|f| f.instance == instance && f.key == *key)
+        .unwrap_or(0);
+    let show = |f: &Frame| {
+        let name: Rc<str> = env.rt.instance(f.instance).name.clone();
+        format!("{name}({})", show_args(&f.key))
+    };
+    let cycle: Vec<String> = path[start..].iter().map(|f| show(f)).collect();
+    loop_diag(cycle, span)
+}
+
+/// The error for a cycle of positions, given from the first one reached
+/// again; the first is repeated at the end.
+pub fn loop_diag(mut cycle: Vec<String>, span: Span) -> Box<Diag> {
+    if let Some(first) = cycle.first().cloned() {
+        cycle.push(first);
+    }
+    Diag::new(
+        ErrorKind::Loopy,
+        span,
+        format!(
+            "loopy game: a position is reachable from itself: {}",
+            cycle.join(" -> ")
+        ),
+    )
+    .label("while computing the SG value of this")
+    .help("SG values exist only for games in which every play ends; check the moves for a cycle")
+    .boxed()
+}

@@ -10,7 +10,7 @@ use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
 use super::int_code::{mentions, IntCode, Locals};
 use super::runtime::{
-    eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Sink, Target,
+    eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
 };
 use super::where_check::is_keyed_position;
 use crate::diag::{ErrorKind, Fallible};
@@ -828,6 +828,13 @@ impl PositionWriter {
     }
 }
 
+/// Whether the game of `instance` has a `where` (asked at run time: a
+/// session may define the game anew after this move was compiled).
+fn has_where(env: &Env, instance: InstanceId) -> bool {
+    let Rules::User(g) = &env.rt.instance(instance).rules;
+    g.where_clause.is_some()
+}
+
 /// Writes the keys of a sum's positions into `keys`, in order; false if
 /// a position other than the last breaks its game's `where` (the
 /// option is then no option). As when the sum is built as a value, that
@@ -844,7 +851,8 @@ fn write_sum(
     for (j, part) in parts.iter().enumerate() {
         let (instance, key) = &mut keys[j];
         *instance = part.write(env, key)?;
-        if j + 1 < parts.len() && !is_keyed_position(env, *instance, key, span)? {
+        let checked = j + 1 < parts.len() && has_where(env, *instance);
+        if checked && !is_keyed_position(env, *instance, key, span)? {
             return Ok(false);
         }
     }

@@ -107,6 +107,41 @@ fn a_term_breaking_where_ends_the_option_before_the_next_term_is_evaluated() {
 }
 
 #[test]
+fn results_chosen_by_a_condition_agree_with_values() {
+    // `if` results: each branch handed over on its own (positions, sums
+    // and 0 as keys, other forms as values); a position breaking its
+    // `where` in the condition makes no option, as for the value.
+    let keys = "
+        game H(n) where n >= 0 { move d(k in 0..n) -> H(k) }
+        game K(n) where n >= 0 {
+            move one(a in 0..=n - 1) -> if a % 2 == 0 then K(a) + K(n - 1 - a) else K(n - 1 - a) + H(a)
+            move two(a in 0..=n - 2) -> if a == 1 then 0 else K(a) + K(n - 2 - a)
+            move three(a in 0..=2) -> if sg(H(a - 1)) == 0 then K(n - 3) else K(n - 2) + H(sg(H(a - 2)))
+            move four(a in 0..=1) -> if a == 0 then [K(n - 1)][0] else (if n > 5 then K(n - 4) else K(n - 1))
+        }
+        print [sg(K(n)) for n in 0..30]
+        print options(K(4))
+        print options(K(7))";
+    let values = "
+        game H(n) where n >= 0 { move d(k in 0..n) -> H(k) }
+        game KV(n) where n >= 0 {
+            move one(a in 0..=n - 1) -> [if a % 2 == 0 then KV(a) + KV(n - 1 - a) else KV(n - 1 - a) + H(a)][0]
+            move two(a in 0..=n - 2) -> [if a == 1 then 0 else KV(a) + KV(n - 2 - a)][0]
+            move three(a in 0..=2) -> [if sg(H(a - 1)) == 0 then KV(n - 3) else KV(n - 2) + H(sg(H(a - 2)))][0]
+            move four(a in 0..=1) -> [if a == 0 then [KV(n - 1)][0] else (if n > 5 then KV(n - 4) else KV(n - 1))][0]
+        }
+        print [sg(KV(n)) for n in 0..30]
+        print options(KV(4))
+        print options(KV(7))";
+    let out = agree(keys, values);
+    assert!(out.contains("two(a=1) -> 0 [sg 0]"), "{out}");
+    // three(a=0) asks sg(H(-1)): no option.
+    assert!(!out.contains("three(a=0)"), "{out}");
+    assert!(out.contains("three(a=2) -> K(2) + H(0)"), "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
 fn explain_says_which_results_are_written_as_keys() {
     let mut session = Session::new(Limits::default());
     session.explain_games = true;
@@ -117,6 +152,8 @@ fn explain_says_which_results_are_written_as_keys() {
          game W(n) where n >= 0 {
              move m(a in 0..=2) -> W(n - 3 + a) + H(a) + W(n - 1)
              move v(a in 0..=2) -> [W(n - 3 + a) + H(a)][0]
+             move c(a in 0..=2) -> if a == 0 then 0 else W(n - a) + H(a)
+             move p(a in 0..=2) -> if a == 0 then [W(n - 1)][0] else W(n - a)
          }",
         &mut out,
     );
@@ -128,6 +165,14 @@ fn explain_says_which_results_are_written_as_keys() {
     );
     assert!(
         out.contains("move v: general path, each option built as a game value"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move c: general path, each option a position or a sum of positions chosen by a condition, written as keys"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move p: general path, each option written as keys where its branch is a position or a sum of positions, else built as a game value"),
         "{out}"
     );
 }

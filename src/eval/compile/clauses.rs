@@ -11,6 +11,25 @@ use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::Span;
 
+/// A condition as code giving a boolean.
+pub(crate) type CondCode = Box<dyn Fn(&mut Env) -> Fallible<bool>>;
+
+impl Compiler<'_> {
+    /// `cond` as a boolean: a comparison of integers is decided without
+    /// values; any other case (and its errors) goes the value way.
+    pub(crate) fn cond_code(&self, cond: &IrExpr) -> CondCode {
+        let c = self.expr(cond);
+        let span = cond.span;
+        match self.bool_expr::<[Value]>(cond) {
+            Some(fast) => Box::new(move |env| match fast(env.frame()) {
+                Some(b) => Ok(b),
+                None => expect_bool(&c(env)?, span),
+            }),
+            None => Box::new(move |env| expect_bool(&c(env)?, span)),
+        }
+    }
+}
+
 pub(crate) enum IterCode {
     Range {
         start: Code,

@@ -7,7 +7,6 @@ use super::frame::KERNEL_FRAME;
 use super::kernel::{Kernel, KernelMove};
 use super::key_kernel::RunArg;
 use crate::eval::memo::MAX_ARGS;
-use crate::eval::value::Value;
 use crate::ir::ir::*;
 
 impl Compiler<'_> {
@@ -82,19 +81,34 @@ impl Compiler<'_> {
     /// How a move on the general path hands over its result: positions
     /// and sums of positions as keys, anything else as a game value.
     fn result_form(&self, id: GameId, n_statics: usize, result: &IrExpr) -> String {
-        if let IrKind::Const(Value::Int(0)) = result.kind {
-            String::new()
-        } else if self.position_writer(id, n_statics, result).is_some() {
-            String::new()
-        } else if let Some(parts) = self.sum_writers(id, n_statics, result) {
-            format!(
-                ", each option a sum of {} positions written as keys",
-                parts.len()
-            )
-        } else {
-            ", each option built as a game value (its result is neither a position nor a sum \
-             of positions)"
-                .into()
+        let keyed = |e: &IrExpr| self.keyed_result(id, n_statics, e);
+        match &result.kind {
+            IrKind::If {
+                then, otherwise, ..
+            } if keyed(then) && keyed(otherwise) => {
+                ", each option a position or a sum of positions chosen by a condition, \
+                 written as keys"
+                    .into()
+            }
+            IrKind::If { .. } if self.keyed_branch(id, n_statics, result) => {
+                ", each option written as keys where its branch is a position or a sum of \
+                 positions, else built as a game value"
+                    .into()
+            }
+            _ if self.position_writer(id, n_statics, result).is_some() || keyed(result) => {
+                match self.sum_writers(id, n_statics, result) {
+                    Some(parts) => {
+                        format!(
+                            ", each option a sum of {} positions written as keys",
+                            parts.len()
+                        )
+                    }
+                    None => String::new(),
+                }
+            }
+            _ => ", each option built as a game value (its result is neither a position nor a \
+                  sum of positions)"
+                .into(),
         }
     }
 

@@ -154,30 +154,8 @@ impl<'a> Compiler<'a> {
                 then,
                 otherwise,
             } => {
-                let (c, t, o) = (self.expr(cond), self.expr(then), self.expr(otherwise));
-                let cspan = cond.span;
-                // A comparison of integers is decided without values; any
-                // other case (and its errors) goes the value way.
-                if let Some(fast) = self.bool_expr::<[Value]>(cond) {
-                    return Box::new(move |env| {
-                        let holds = match fast(env.frame()) {
-                            Some(b) => b,
-                            None => expect_bool(&c(env)?, cspan)?,
-                        };
-                        if holds {
-                            t(env)
-                        } else {
-                            o(env)
-                        }
-                    });
-                }
-                Box::new(move |env| {
-                    if expect_bool(&c(env)?, cspan)? {
-                        t(env)
-                    } else {
-                        o(env)
-                    }
-                })
+                let (c, t, o) = (self.cond_code(cond), self.expr(then), self.expr(otherwise));
+                Box::new(move |env| if c(env)? { t(env) } else { o(env) })
             }
             IrKind::CallFn { func, args } => {
                 if let Some(body) = self.inlined_call(*func, args) {

@@ -517,15 +517,38 @@ impl Compiler<'_> {
                 let span = e.span;
                 Box::new(move |env, sink| {
                     let mut keys = std::mem::take(&mut env.sum_keys);
-                    let r = write_sum(env, &parts, &mut keys, span).and_then(|complete| {
-                        if complete {
-                            sink.option(env, Target::Sum(&keys))
-                        } else {
+                    let r = match write_sum(env, &parts, &mut keys, span) {
+                        Ok(true) => sink.option(env, Target::Sum(&keys)),
+                        Ok(false) => Ok(()),
+                        // As for the sum built as a value: a position
+                        // breaking its `where` in an argument means no option.
+                        Err(e) if e.kind == ErrorKind::WhereViolated && within(e.span, span) => {
                             Ok(())
                         }
-                    });
+                        Err(e) => Err(e),
+                    };
                     env.sum_keys = keys;
                     r
+                })
+            }
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } if self.keyed_branch(game, n_statics, e) => {
+                // Each branch hands its result over on its own: positions
+                // and sums as keys.
+                let c = self.cond_code(cond);
+                let t = self.result(game, n_statics, then);
+                let o = self.result(game, n_statics, otherwise);
+                let span = e.span;
+                Box::new(move |env, sink| match c(env) {
+                    Ok(true) => t(env, sink),
+                    Ok(false) => o(env, sink),
+                    // As for the whole result built as a value: a position
+                    // breaking its `where` in the condition means no option.
+                    Err(e) if e.kind == ErrorKind::WhereViolated && within(e.span, span) => Ok(()),
+                    Err(e) => Err(e),
                 })
             }
             _ => {
@@ -544,6 +567,36 @@ impl Compiler<'_> {
                     sink.option(env, Target::Game(&g))
                 })
             }
+        }
+    }
+
+    /// Whether a result is handed over without a game value: 0, a
+    /// position, a sum of positions, or a choice (`if`) between such.
+    pub(crate) fn keyed_result(&self, game: GameId, n_statics: usize, e: &IrExpr) -> bool {
+        match &e.kind {
+            IrKind::Const(Value::Int(0)) => true,
+            IrKind::If {
+                then, otherwise, ..
+            } => {
+                self.keyed_result(game, n_statics, then)
+                    && self.keyed_result(game, n_statics, otherwise)
+            }
+            _ => {
+                self.position_writer(game, n_statics, e).is_some()
+                    || self.sum_writers(game, n_statics, e).is_some()
+            }
+        }
+    }
+
+    /// Whether some branch of an `if` result is handed over as keys.
+    pub(crate) fn keyed_branch(&self, id: GameId, n_statics: usize, e: &IrExpr) -> bool {
+        match &e.kind {
+            IrKind::If {
+                then, otherwise, ..
+            } => [then, otherwise].iter().any(|b| {
+                self.keyed_result(id, n_statics, b) || self.keyed_branch(id, n_statics, b)
+            }),
+            _ => false,
         }
     }
 

@@ -310,24 +310,6 @@ pub(crate) fn keyed_sg(
     result
 }
 
-/// The instance of `game` (no static arguments), cached per session
-/// generation.
-pub(crate) fn cached_instance(
-    env: &Env,
-    game: GameId,
-    cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
-) -> InstanceId {
-    let generation = env.rt.generation.get();
-    match cached.get() {
-        Some((g, id)) if g == generation => id,
-        _ => {
-            let id = env.rt.user_instance(game, Rc::from(Vec::new()));
-            cached.set(Some((generation, id)));
-            id
-        }
-    }
-}
-
 /// Writes the key of `game(args)`; the game's instance, or `None` when the
 /// arguments do not flatten. The instance is cached per session generation.
 pub(crate) fn write_keyed(
@@ -337,7 +319,7 @@ pub(crate) fn write_keyed(
     writers: &[ArgWriter],
     key: &mut Key,
 ) -> Fallible<Option<InstanceId>> {
-    let instance = cached_instance(env, game, cached);
+    let instance = env.rt.plain_instance(game, cached);
     key.clear();
     for w in writers {
         if !w.write(env, key)? {

@@ -6,6 +6,7 @@ use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
 use super::kernel::{Kernel, KernelMove};
 use super::key_kernel::RunArg;
+use super::moves::ResultForm;
 use crate::eval::memo::MAX_ARGS;
 use crate::ir::ir::*;
 
@@ -68,7 +69,7 @@ impl Compiler<'_> {
                         } else {
                             ""
                         },
-                        self.result_form(id, g.n_statics, &m.result),
+                        self.result_text(&m.result),
                         self.why_no_kernel(id, g.n_statics, m)
                     ),
                 },
@@ -80,34 +81,27 @@ impl Compiler<'_> {
 
     /// How a move on the general path hands over its result: positions
     /// and sums of positions as keys, anything else as a game value.
-    fn result_form(&self, id: GameId, n_statics: usize, result: &IrExpr) -> String {
-        let keyed = |e: &IrExpr| self.keyed_result(id, n_statics, e);
-        match &result.kind {
-            IrKind::If {
-                then, otherwise, ..
-            } if keyed(then) && keyed(otherwise) => {
+    fn result_text(&self, result: &IrExpr) -> String {
+        match self.result_form(result) {
+            ResultForm::Zero | ResultForm::Position => String::new(),
+            ResultForm::Sum(terms) => {
+                format!(
+                    ", each option a sum of {} positions written as keys",
+                    terms.len()
+                )
+            }
+            ResultForm::Choice { all: true } => {
                 ", each option a position or a sum of positions chosen by a condition, \
                  written as keys"
                     .into()
             }
-            IrKind::If { .. } if self.keyed_branch(id, n_statics, result) => {
+            ResultForm::Choice { all: false } => {
                 ", each option written as keys where its branch is a position or a sum of \
                  positions, else built as a game value"
                     .into()
             }
-            _ if self.position_writer(id, n_statics, result).is_some() || keyed(result) => {
-                match self.sum_writers(id, n_statics, result) {
-                    Some(parts) => {
-                        format!(
-                            ", each option a sum of {} positions written as keys",
-                            parts.len()
-                        )
-                    }
-                    None => String::new(),
-                }
-            }
-            _ => ", each option built as a game value (its result is neither a position nor a \
-                  sum of positions)"
+            ResultForm::Value => ", each option built as a game value (its result is neither a \
+                                  position nor a sum of positions)"
                 .into(),
         }
     }

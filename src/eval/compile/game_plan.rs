@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 
-use super::calls::{cached_instance, write_keyed};
+use super::calls::write_keyed;
 use super::compiler::Compiler;
 use super::moves::ArgWriter;
 use super::runtime::{Code, Env};
@@ -165,7 +165,7 @@ impl KeyedPosition {
             _ => None,
         };
         if let Some(n) = n {
-            let instance = cached_instance(env, self.game, &self.cached);
+            let instance = env.rt.plain_instance(self.game, &self.cached);
             if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
                 return Ok(Some(atom));
             }

@@ -4,6 +4,7 @@
 //! item replaced) go to the sink as strided runs, and runs of other
 //! integer results as batches, so the search reads them in tight loops.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::clauses::{run_clauses, CClause};
@@ -496,10 +497,10 @@ impl Compiler<'_> {
     /// The result of a move: positions of keyed games are written straight
     /// into a key; anything else is evaluated as a game value.
     pub(crate) fn result(&self, game: GameId, n_statics: usize, e: &IrExpr) -> MoveCode {
-        match &e.kind {
-            IrKind::Const(Value::Int(0)) => Box::new(|env, sink| sink.option(env, Target::Zero)),
-            IrKind::Position { .. } if self.position_writer(game, n_statics, e).is_some() => {
-                let part = self.position_writer(game, n_statics, e).expect("checked");
+        match (self.result_form(e), &e.kind) {
+            (ResultForm::Zero, _) => Box::new(|env, sink| sink.option(env, Target::Zero)),
+            (ResultForm::Position, _) => {
+                let part = self.position_writer(game, n_statics, e);
                 Box::new(move |env, sink| {
                     let mut key = env.keys.pop().unwrap_or_default();
                     let r = match part.write(env, &mut key) {
@@ -510,10 +511,11 @@ impl Compiler<'_> {
                     r
                 })
             }
-            IrKind::Binary {
-                op: BinaryOp::Add, ..
-            } if self.sum_writers(game, n_statics, e).is_some() => {
-                let parts = self.sum_writers(game, n_statics, e).expect("checked");
+            (ResultForm::Sum(terms), _) => {
+                let parts: Vec<PositionWriter> = terms
+                    .iter()
+                    .map(|t| self.position_writer(game, n_statics, t))
+                    .collect();
                 let span = e.span;
                 Box::new(move |env, sink| {
                     let mut keys = std::mem::take(&mut env.sum_keys);
@@ -531,11 +533,14 @@ impl Compiler<'_> {
                     r
                 })
             }
-            IrKind::If {
-                cond,
-                then,
-                otherwise,
-            } if self.keyed_branch(game, n_statics, e) => {
+            (
+                ResultForm::Choice { .. },
+                IrKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                },
+            ) => {
                 // Each branch hands its result over on its own: positions
                 // and sums as keys.
                 let c = self.cond_code(cond);
@@ -570,97 +575,57 @@ impl Compiler<'_> {
         }
     }
 
-    /// Whether a result is handed over without a game value: 0, a
-    /// position, a sum of positions, or a choice (`if`) between such.
-    pub(crate) fn keyed_result(&self, game: GameId, n_statics: usize, e: &IrExpr) -> bool {
+    /// How a move hands its result `e` over, from its form alone.
+    pub(crate) fn result_form<'e>(&self, e: &'e IrExpr) -> ResultForm<'e> {
+        let keyed_position = |t: &IrExpr| matches!(&t.kind, IrKind::Position { game, .. } if !self.aliases.contains(game));
         match &e.kind {
-            IrKind::Const(Value::Int(0)) => true,
+            IrKind::Const(Value::Int(0)) => ResultForm::Zero,
+            _ if keyed_position(e) => ResultForm::Position,
+            IrKind::Binary {
+                op: BinaryOp::Add, ..
+            } => {
+                let mut terms = Vec::new();
+                sum_terms(e, &mut terms);
+                terms.retain(|t| !matches!(t.kind, IrKind::Const(Value::Int(0))));
+                if terms.len() >= 2 && terms.iter().all(|t| keyed_position(t)) {
+                    ResultForm::Sum(terms)
+                } else {
+                    ResultForm::Value
+                }
+            }
             IrKind::If {
                 then, otherwise, ..
             } => {
-                self.keyed_result(game, n_statics, then)
-                    && self.keyed_result(game, n_statics, otherwise)
+                let (t, o) = (self.result_form(then), self.result_form(otherwise));
+                match (t.is_keyed(), o.is_keyed()) {
+                    (true, true) => ResultForm::Choice { all: true },
+                    _ if t.has_keys() || o.has_keys() => ResultForm::Choice { all: false },
+                    _ => ResultForm::Value,
+                }
             }
-            _ => {
-                self.position_writer(game, n_statics, e).is_some()
-                    || self.sum_writers(game, n_statics, e).is_some()
-            }
+            _ => ResultForm::Value,
         }
     }
 
-    /// Whether some branch of an `if` result is handed over as keys.
-    pub(crate) fn keyed_branch(&self, id: GameId, n_statics: usize, e: &IrExpr) -> bool {
-        match &e.kind {
-            IrKind::If {
-                then, otherwise, ..
-            } => [then, otherwise].iter().any(|b| {
-                self.keyed_result(id, n_statics, b) || self.keyed_branch(id, n_statics, b)
-            }),
-            _ => false,
-        }
-    }
-
-    /// The writer of a move's result `e` if it is a position of a game
-    /// that is no alias.
-    pub(crate) fn position_writer(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        e: &IrExpr,
-    ) -> Option<PositionWriter> {
+    /// The writer of a move's result (or a sum's term) `e`, a position of
+    /// a game that is no alias (`result_form` checked it).
+    fn position_writer(&self, game: GameId, n_statics: usize, e: &IrExpr) -> PositionWriter {
         let IrKind::Position {
             game: target,
             statics,
             args,
         } = &e.kind
         else {
-            return None;
+            unreachable!("result_form found a position")
         };
-        if self.aliases.contains(target) {
-            return None;
-        }
-        Some(PositionWriter {
+        PositionWriter {
             same_instance: self.same_game_args(game, n_statics, e).is_some(),
             target: *target,
             statics: statics.iter().map(|s| self.expr(s)).collect(),
             writers: args.iter().map(|a| self.arg_writer(a)).collect(),
             values: args.iter().map(|a| self.expr(a)).collect(),
-        })
-    }
-
-    /// The writers of the positions of a result `A + B + ...` whose terms
-    /// are positions (of games that are no aliases) and zeros, at least
-    /// two positions: the sum is handed over as keys, no game built.
-    pub(crate) fn sum_writers(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        e: &IrExpr,
-    ) -> Option<Vec<PositionWriter>> {
-        fn terms<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
-            match &e.kind {
-                IrKind::Binary {
-                    op: BinaryOp::Add,
-                    lhs,
-                    rhs,
-                    ..
-                } => {
-                    terms(lhs, out);
-                    terms(rhs, out);
-                }
-                _ => out.push(e),
-            }
+            cached: Cell::new(None),
         }
-        let mut all = Vec::new();
-        terms(e, &mut all);
-        let mut parts = Vec::new();
-        for t in all {
-            match &t.kind {
-                IrKind::Const(Value::Int(0)) => {}
-                _ => parts.push(self.position_writer(game, n_statics, t)?),
-            }
-        }
-        (parts.len() >= 2).then_some(parts)
     }
 
     /// The cheapest writer for one argument: locals and integer code are
@@ -846,6 +811,49 @@ pub(crate) fn within(inner: Span, outer: Span) -> bool {
     inner.source == outer.source && outer.start <= inner.start && inner.end <= outer.end
 }
 
+/// How a move hands its result over (`Compiler::result_form`).
+pub(crate) enum ResultForm<'e> {
+    /// The zero game.
+    Zero,
+    /// A position, as its key.
+    Position,
+    /// A sum of two or more positions (zero terms dropped), as their keys.
+    Sum(Vec<&'e IrExpr>),
+    /// `if c then A else B` with a branch handed over as keys (`all`:
+    /// every branch, at every depth).
+    Choice { all: bool },
+    /// Any other result: built as a game value per option.
+    Value,
+}
+
+impl ResultForm<'_> {
+    /// No game value is built for any option.
+    pub(crate) fn is_keyed(&self) -> bool {
+        !matches!(self, ResultForm::Value | ResultForm::Choice { all: false })
+    }
+
+    /// Some options are handed over as keys.
+    pub(crate) fn has_keys(&self) -> bool {
+        !matches!(self, ResultForm::Value)
+    }
+}
+
+/// The terms of a sum `A + B + ...`, in order.
+fn sum_terms<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+    match &e.kind {
+        IrKind::Binary {
+            op: BinaryOp::Add,
+            lhs,
+            rhs,
+            ..
+        } => {
+            sum_terms(lhs, out);
+            sum_terms(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}
+
 /// Writes a position that is a move's result (or a term of one) into a
 /// key: integer and flat arguments without values.
 pub(crate) struct PositionWriter {
@@ -856,6 +864,8 @@ pub(crate) struct PositionWriter {
     writers: Vec<ArgWriter>,
     /// The arguments as values, for a key that does not flatten.
     values: Vec<Code>,
+    /// The target's instance when it has no static arguments.
+    cached: Cell<Option<(u32, InstanceId)>>,
 }
 
 impl PositionWriter {
@@ -864,7 +874,7 @@ impl PositionWriter {
         let instance = if self.same_instance {
             env.instance
         } else if self.statics.is_empty() {
-            env.rt.plain_instance(self.target)
+            env.rt.plain_instance(self.target, &self.cached)
         } else {
             let statics = eval_all(env, &self.statics)?;
             env.rt.user_instance(self.target, Rc::from(statics))

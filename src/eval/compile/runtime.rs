@@ -240,9 +240,6 @@ pub struct Runtime {
     pub globals: RefCell<Vec<Option<Value>>>,
     instances: RefCell<Vec<Rc<Instance>>>,
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
-    /// The instance of each game without static arguments, by game id,
-    /// once made: moves into other games ask for it per option.
-    plain_ids: RefCell<Vec<Option<InstanceId>>>,
     pub limits: Limits,
     /// Compound positions (pass, misère, conjunctive ...) and their parts.
     pub product: RefCell<ProductTables>,
@@ -275,7 +272,6 @@ impl Runtime {
             globals: RefCell::default(),
             instances: RefCell::default(),
             instance_ids: RefCell::default(),
-            plain_ids: RefCell::default(),
             limits,
             product: RefCell::default(),
             stored: Cell::default(),
@@ -321,19 +317,23 @@ impl Runtime {
         self.instances.borrow()[id.0 as usize].clone()
     }
 
-    /// `user_instance` of a game without static arguments.
+    /// `user_instance` of a game without static arguments, kept in
+    /// `cached` (a call site's) until the instances are forgotten.
     #[inline]
-    pub fn plain_instance(&self, game: GameId) -> InstanceId {
-        if let Some(Some(id)) = self.plain_ids.borrow().get(game as usize) {
-            return *id;
+    pub fn plain_instance(
+        &self,
+        game: GameId,
+        cached: &Cell<Option<(u32, InstanceId)>>,
+    ) -> InstanceId {
+        let generation = self.generation.get();
+        match cached.get() {
+            Some((g, id)) if g == generation => id,
+            _ => {
+                let id = self.user_instance(game, Rc::from(Vec::new()));
+                cached.set(Some((generation, id)));
+                id
+            }
         }
-        let id = self.user_instance(game, Rc::from(Vec::new()));
-        let mut ids = self.plain_ids.borrow_mut();
-        if ids.len() <= game as usize {
-            ids.resize(game as usize + 1, None);
-        }
-        ids[game as usize] = Some(id);
-        id
     }
 
     /// The instance of a user game with these static arguments, created on
@@ -376,7 +376,6 @@ impl Runtime {
     pub fn reset_instances(&self) {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
-        self.plain_ids.borrow_mut().clear();
         *self.product.borrow_mut() = Default::default();
         self.takebreak.borrow_mut().clear();
         self.generation.set(self.generation.get() + 1);

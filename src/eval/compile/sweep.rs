@@ -11,7 +11,6 @@
 //! own code, so values and errors are the same.
 
 use std::cell::Cell;
-use std::rc::Rc;
 
 use super::clauses::{run_comprehension, CClause};
 use super::compiler::Compiler;
@@ -332,7 +331,7 @@ impl SweepCode {
             }
             return Ok(true);
         };
-        let instance = self.instance(env);
+        let instance = env.rt.plain_instance(self.game, &self.cached);
         {
             let inst = env.rt.instance(instance);
             let mut memo = inst.memo.borrow_mut();
@@ -356,17 +355,5 @@ impl SweepCode {
             span: self.sg_span,
         };
         sweep_line(env, line, ks, map, sink)
-    }
-
-    fn instance(&self, env: &mut Env) -> InstanceId {
-        let generation = env.rt.generation.get();
-        match self.cached.get() {
-            Some((g, id)) if g == generation => id,
-            _ => {
-                let id = env.rt.user_instance(self.game, Rc::from(Vec::new()));
-                self.cached.set(Some((generation, id)));
-                id
-            }
-        }
     }
 }

@@ -68,7 +68,9 @@ impl SgSink {
             if let Some(mut mask) = filter.mask(frame) {
                 if let Some(run) = &m.bits_run {
                     let target = (instance, inst);
-                    if let Some(ok) = self.key_bits_run(env, target, m, run, frame, *slot, mask)? {
+                    if let Some(ok) =
+                        self.key_bits_run(env, target, (m, run), frame, (*slot, mask))?
+                    {
                         return Ok(ok);
                     }
                 }
@@ -102,7 +104,7 @@ impl SgSink {
         if let (true, Some(run), KeySource::Items(s)) = (last, &m.bits_run, source) {
             if let Some(mask) = frame.bits(*s) {
                 let target = (instance, inst);
-                if let Some(ok) = self.key_bits_run(env, target, m, run, frame, *slot, mask)? {
+                if let Some(ok) = self.key_bits_run(env, target, (m, run), frame, (*slot, mask))? {
                     return Ok(ok);
                 }
             }
@@ -176,16 +178,13 @@ impl SgSink {
     /// nothing marked, if the options' other coordinates do not lie in
     /// the window (then they run one by one); `Some(false)` sends the
     /// position to the general path.
-    #[allow(clippy::too_many_arguments)]
     fn key_bits_run(
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
-        m: &KeyLoopMove,
-        run: &BitsRun,
+        (m, run): (&KeyLoopMove, &BitsRun),
         frame: &mut KeyFrame,
-        slot: Slot,
-        mask: u64,
+        (slot, mask): (Slot, u64),
     ) -> Fallible<Option<bool>> {
         if mask == 0 {
             return Ok(Some(true));

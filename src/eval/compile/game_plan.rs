@@ -9,7 +9,7 @@ use std::cell::Cell;
 
 use super::calls::write_keyed;
 use super::compiler::Compiler;
-use super::moves::ArgWriter;
+use super::moves::{sum_terms, ArgWriter};
 use super::runtime::{Code, Env};
 use super::where_check::is_keyed_position;
 use crate::diag::Fallible;
@@ -70,26 +70,19 @@ impl Compiler<'_> {
 
     /// The positions of a sum of positions, in order.
     fn sum_leaves(&self, e: &IrExpr) -> Option<Vec<KeyedPosition>> {
-        match &e.kind {
-            IrKind::Binary {
-                op: BinaryOp::Add,
-                lhs,
-                rhs,
-                ..
-            } => {
-                let mut leaves = self.sum_leaves(lhs)?;
-                leaves.extend(self.sum_leaves(rhs)?);
-                Some(leaves)
-            }
-            _ => {
-                let (game, args) = self.keyed_position(e)?;
-                Some(vec![KeyedPosition {
+        let mut terms = Vec::new();
+        sum_terms(e, &mut terms);
+        terms
+            .into_iter()
+            .map(|t| {
+                let (game, args) = self.keyed_position(t)?;
+                Some(KeyedPosition {
                     game,
                     cached: Cell::new(None),
                     writers: args.iter().map(|a| self.arg_writer(a)).collect(),
-                }])
-            }
-        }
+                })
+            })
+            .collect()
     }
 }
 

@@ -839,7 +839,7 @@ impl ResultForm<'_> {
 }
 
 /// The terms of a sum `A + B + ...`, in order.
-fn sum_terms<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+pub(crate) fn sum_terms<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
     match &e.kind {
         IrKind::Binary {
             op: BinaryOp::Add,

@@ -51,7 +51,7 @@ pub fn enumerate(
     };
     let mut frame = std::mem::take(&mut env.args_buf);
     frame.clear();
-    frame.extend(inst.statics.iter().cloned());
+    frame.extend(inst.frame_statics().iter().cloned());
     key.push_args(&mut frame);
     let saved = env.instance;
     let result = env.with_frame(frame.drain(..), g.n_slots, span, |env| {
@@ -144,11 +144,18 @@ impl SgSink {
     fn mex(&self) -> u64 {
         // Values below `BIG - 4` have consecutive slots from 4 on.
         let small = (BIG - 4) as usize;
-        if let Some(m) = self.seen[4..4 + small]
-            .iter()
-            .position(|&s| s != self.stamp)
-        {
-            return m as u64;
+        // Eight slots at a time: a block compared at once (vector code).
+        let stamp = self.stamp;
+        let blocks = self.seen[4..4 + small].chunks_exact(8);
+        let rest = blocks.remainder();
+        for (j, block) in blocks.enumerate() {
+            if block != [stamp; 8] {
+                let m = block.iter().position(|&s| s != stamp).unwrap_or(0);
+                return (j * 8 + m) as u64;
+            }
+        }
+        if let Some(m) = rest.iter().position(|&s| s != stamp) {
+            return (small - rest.len() + m) as u64;
         }
         let mut m = small as u64;
         while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {

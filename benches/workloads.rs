@@ -2,8 +2,9 @@
 //!
 //! Every workload of `../shared/bench/README.md` (W1 to W9) is written as a
 //! rule file in this folder, W1 also with the pass compound
-//! (`nim3pass_pass.game`) and W5 also through the built-in octal family
-//! (`dawson_octal.game`). Each computes the SG values of the workload's
+//! (`nim3pass_pass.game`), W4 also with its bound a static argument
+//! (`chocolate3d_param.game`, the paper's `CB[F]`) and W5 also through the
+//! built-in octal family (`dawson_octal.game`). Each computes the SG values of the workload's
 //! positions by searching the game's moves and prints one checksum line,
 //!
 //! ```text
@@ -73,7 +74,7 @@ const W5: [&str; 2] = [
 /// Sizes and checksum lines as recorded in `../shared/bench/README.md`:
 /// W1 to W9, W1 also written with `pass(...)` and W5 also through
 /// `octal("0.137")`.
-const WORKLOADS: [Workload; 11] = [
+const WORKLOADS: [Workload; 12] = [
     Workload {
         name: "nim3pass",
         baseline: "nim3pass",
@@ -108,6 +109,14 @@ const WORKLOADS: [Workload; 11] = [
     },
     Workload {
         name: "chocolate3d",
+        baseline: "chocolate3d",
+        default_n: 60,
+        default_line: "workload=chocolate3d states=76901 sum=2748866 p=1183 max=94",
+        large_n: 200,
+        large_line: "workload=chocolate3d states=2720334 sum=323153106 p=10791 max=324",
+    },
+    Workload {
+        name: "chocolate3d_param",
         baseline: "chocolate3d",
         default_n: 60,
         default_line: "workload=chocolate3d states=76901 sum=2748866 p=1183 max=94",

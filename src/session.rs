@@ -443,24 +443,9 @@ impl Session {
         globals[id as usize] = Some(v);
     }
 
-    /// The games whose bodies are aliases: their positions are expanded,
-    /// never keyed.
-    fn aliases(&self) -> HashSet<u32> {
-        self.rt
-            .games
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| {
-                g.as_ref()
-                    .is_some_and(|g| matches!(g.body, crate::eval::compile::CompiledBody::Alias(_)))
-            })
-            .map(|(i, _)| i as u32)
-            .collect()
-    }
-
     /// Compiles the program's definitions into the runtime.
     fn install(&mut self, lowered: &Lowered) {
-        let mut aliases = self.aliases();
+        let mut aliases = self.rt.aliases();
         aliases.extend(
             lowered
                 .games
@@ -474,6 +459,13 @@ impl Session {
                 self.rt.fn_ir.resize(i + 1, None);
             }
             self.rt.fn_ir[i] = Some(Rc::new(f.clone()));
+        }
+        for (id, g) in &lowered.games {
+            let i = *id as usize;
+            if self.rt.game_ir.len() <= i {
+                self.rt.game_ir.resize(i + 1, None);
+            }
+            self.rt.game_ir[i] = Some(Rc::new(g.clone()));
         }
         let compiler = Compiler::new(&aliases, &self.rt.fn_ir);
         let fns: Vec<_> = lowered
@@ -496,7 +488,7 @@ impl Session {
 
     /// Runs one statement; Ok(true) for a passed assertion.
     fn run_stmt(&mut self, stmt: &IrStmt, out: &mut dyn Write) -> Fallible<bool> {
-        let aliases = self.aliases();
+        let aliases = self.rt.aliases();
         let compiler = Compiler::new(&aliases, &self.rt.fn_ir);
         match stmt {
             IrStmt::Let {

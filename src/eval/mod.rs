@@ -57,6 +57,7 @@ pub fn new_runtime(limits: Limits) -> Runtime {
             sg_of_atom_sum: |env, parts, span| {
                 product::sg_of_sum(env, parts.iter().flatten().copied(), span)
             },
+            specialize: compile::specialized_game,
         },
     )
 }

@@ -3,10 +3,11 @@
 //! move records and games, the built-in families, and the memo-first
 //! `sg` of a literal position.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::moves::ArgWriter;
-use super::runtime::{CompiledBody, CompiledGame, Env, Rules};
+use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
@@ -296,13 +297,12 @@ pub(crate) fn family(env: &mut Env, game: &str, statics: Value, span: Span) -> F
 /// position violates its `where` (the general path then reports it).
 pub(crate) fn keyed_sg(
     env: &mut Env,
-    game: GameId,
-    cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
+    site: Site<'_>,
     writers: &[ArgWriter],
     span: Span,
 ) -> Fallible<Option<u64>> {
     let mut key = env.keys.pop().unwrap_or_default();
-    let result = match write_keyed(env, game, cached, writers, &mut key)? {
+    let result = match write_keyed(env, site, writers, &mut key)? {
         Some(instance) => sg_of_keyed(env, instance, &key, span),
         None => Ok(None),
     };
@@ -310,16 +310,33 @@ pub(crate) fn keyed_sg(
     result
 }
 
+/// Where a query names a game: the game, the code of its static arguments
+/// (fixed while a loop runs) and the cache of its instance when it has
+/// none.
+pub(crate) type Site<'a> = (GameId, &'a [Code], &'a Cell<Option<(u32, InstanceId)>>);
+
+/// The instance a site names: the plain one, cached per session
+/// generation, or the one of its static arguments' values.
+pub(crate) fn site_instance(
+    env: &mut Env,
+    (game, statics, cached): Site<'_>,
+) -> Fallible<InstanceId> {
+    if statics.is_empty() {
+        return Ok(env.rt.plain_instance(game, cached));
+    }
+    let values = eval_all(env, statics)?;
+    Ok(env.rt.user_instance(game, Rc::from(values)))
+}
+
 /// Writes the key of `game(args)`; the game's instance, or `None` when the
-/// arguments do not flatten. The instance is cached per session generation.
+/// arguments do not flatten.
 pub(crate) fn write_keyed(
     env: &mut Env,
-    game: GameId,
-    cached: &std::cell::Cell<Option<(u32, InstanceId)>>,
+    site: Site<'_>,
     writers: &[ArgWriter],
     key: &mut Key,
 ) -> Fallible<Option<InstanceId>> {
-    let instance = env.rt.plain_instance(game, cached);
+    let instance = site_instance(env, site)?;
     key.clear();
     for w in writers {
         if !w.write(env, key)? {

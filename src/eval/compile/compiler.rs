@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use crate::eval::value::Value;
 use crate::ir::ir::*;
 
 /// Compiles the IR of one program. `aliases` are the game ids whose bodies
@@ -13,6 +14,10 @@ pub struct Compiler<'a> {
     /// Function bodies, for inlining small integer functions.
     pub fn_ir: &'a [Option<Rc<IrFn>>],
     pub inline_depth: std::cell::Cell<u32>,
+    /// When compiling a game for one instance's static arguments
+    /// (`specialize.rs`): those arguments, which its own positions in
+    /// results carry as constants.
+    pub own_statics: Option<&'a [Value]>,
 }
 
 impl<'a> Compiler<'a> {
@@ -21,6 +26,7 @@ impl<'a> Compiler<'a> {
             aliases,
             fn_ir,
             inline_depth: std::cell::Cell::new(0),
+            own_statics: None,
         }
     }
 }

@@ -44,6 +44,15 @@ impl Compiler<'_> {
         if let Some(reason) = self.game_off_kernel(g) {
             lines.push(format!("  {reason}"));
         }
+        if g.n_statics > 0 {
+            lines.push(
+                "  static arguments: an instance with integer ones runs as described here; \
+                 one with a function, a set or a list among them is compiled for those \
+                 values (a function called in place, the others as constants), which \
+                 may put it on a kernel"
+                    .to_string(),
+            );
+        }
         if let Some(w) = &g.where_clause {
             lines.push(if self.bool_expr::<[i64]>(w).is_some() {
                 "  where: integer code".to_string()

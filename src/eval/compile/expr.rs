@@ -171,7 +171,8 @@ impl<'a> Compiler<'a> {
                 builtin: b @ (Builtin::Sg | Builtin::Outcome),
                 args,
             } if self.keyed_position(&args[0]).is_some() => {
-                let (game, pargs) = self.keyed_position(&args[0]).expect("checked");
+                let (game, statics, pargs) = self.keyed_position(&args[0]).expect("checked");
+                let statics = self.exprs(statics);
                 let writers: Vec<ArgWriter> = pargs.iter().map(|a| self.arg_writer(a)).collect();
                 let position = self.expr(&args[0]);
                 let general = move |env: &mut Env| {
@@ -183,7 +184,8 @@ impl<'a> Compiler<'a> {
                 // Already-known positions answer from the memo directly: no
                 // position value is built, no `where` evaluated again.
                 Box::new(move |env| {
-                    let sg = match keyed_sg(env, game, &cached, &writers, span)? {
+                    let site = (game, &statics[..], &cached);
+                    let sg = match keyed_sg(env, site, &writers, span)? {
                         Some(v) => Value::Int(v as i64),
                         None => general(env)?,
                     };
@@ -306,14 +308,21 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `G(args)` for a game without static arguments that is not an alias.
-    pub(crate) fn keyed_position<'e>(&self, e: &'e IrExpr) -> Option<(GameId, &'e [IrExpr])> {
+    /// `G[statics](args)` for a game that is not an alias, whose static
+    /// arguments (if any) are constants or globals, fixed while a loop
+    /// runs: the game, its static arguments and its arguments.
+    pub(crate) fn keyed_position<'e>(
+        &self,
+        e: &'e IrExpr,
+    ) -> Option<(GameId, &'e [IrExpr], &'e [IrExpr])> {
         match &e.kind {
             IrKind::Position {
                 game,
                 statics,
                 args,
-            } if statics.is_empty() && !self.aliases.contains(game) => Some((*game, args)),
+            } if statics.iter().all(fixed) && !self.aliases.contains(game) => {
+                Some((*game, statics, args))
+            }
             _ => None,
         }
     }
@@ -542,4 +551,16 @@ impl<'a> Compiler<'a> {
 /// Arguments of a call, without a heap allocation for up to four.
 fn eval_small(env: &mut Env, codes: &[Code]) -> Fallible<smallvec::SmallVec<[Value; 4]>> {
     codes.iter().map(|c| c(env)).collect()
+}
+
+/// Whether `e` is the same wherever a program's loops are: a constant, a
+/// global, or a function or game named with such static arguments.
+fn fixed(e: &IrExpr) -> bool {
+    match &e.kind {
+        IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => true,
+        IrKind::FnRef { statics, .. } | IrKind::GameRef { statics, .. } => {
+            statics.iter().all(fixed)
+        }
+        _ => false,
+    }
 }

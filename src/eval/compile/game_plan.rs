@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 
-use super::calls::write_keyed;
+use super::calls::{site_instance, write_keyed};
 use super::compiler::Compiler;
 use super::moves::{sum_terms, ArgWriter};
 use super::runtime::{Code, Env};
@@ -31,6 +31,7 @@ pub(crate) struct GamePlan {
 
 struct KeyedPosition {
     game: GameId,
+    statics: Vec<Code>,
     cached: Cell<Option<(u32, InstanceId)>>,
     writers: Vec<ArgWriter>,
 }
@@ -75,9 +76,10 @@ impl Compiler<'_> {
         terms
             .into_iter()
             .map(|t| {
-                let (game, args) = self.keyed_position(t)?;
+                let (game, statics, args) = self.keyed_position(t)?;
                 Some(KeyedPosition {
                     game,
+                    statics: self.exprs(statics),
                     cached: Cell::new(None),
                     writers: args.iter().map(|a| self.arg_writer(a)).collect(),
                 })
@@ -158,7 +160,7 @@ impl KeyedPosition {
             _ => None,
         };
         if let Some(n) = n {
-            let instance = env.rt.plain_instance(self.game, &self.cached);
+            let instance = site_instance(env, (self.game, &self.statics, &self.cached))?;
             if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
                 return Ok(Some(atom));
             }
@@ -178,7 +180,13 @@ impl KeyedPosition {
         key: &mut Key,
         span: Span,
     ) -> Fallible<Option<u32>> {
-        let Some(instance) = write_keyed(env, self.game, &self.cached, &self.writers, key)? else {
+        let Some(instance) = write_keyed(
+            env,
+            (self.game, &self.statics, &self.cached),
+            &self.writers,
+            key,
+        )?
+        else {
             return Ok(None);
         };
         if !is_keyed_position(env, instance, key, span)? {

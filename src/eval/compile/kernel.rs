@@ -802,13 +802,18 @@ impl Compiler<'_> {
         else {
             return None;
         };
+        // The game's own static arguments: its first locals, or, compiled
+        // for one instance, that instance's arguments as constants.
+        let own = |(i, s): (usize, &IrExpr)| match (&s.kind, self.own_statics) {
+            (IrKind::Local(l), None) => *l as usize == i,
+            (IrKind::Const(v), Some(own)) => own.get(i) == Some(v),
+            _ => false,
+        };
+        let n_own = self.own_statics.map_or(n_statics, <[_]>::len);
         let same = *target == game
             && !self.aliases.contains(target)
-            && statics.len() == n_statics
-            && statics
-                .iter()
-                .enumerate()
-                .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+            && statics.len() == n_own
+            && statics.iter().enumerate().all(own);
         same.then_some(&args[..])
     }
 }

@@ -689,8 +689,8 @@ impl Sweeper<'_> {
             // coordinate changes.
             if self.frame.is_none() {
                 let mut frame = Box::new(KeyFrame::empty());
-                if frame.load(&inst.statics, &self.key) {
-                    let at = frame_at(&self.key, inst.statics.len(), self.coord);
+                if frame.load(inst.frame_statics(), &self.key) {
+                    let at = frame_at(&self.key, inst.frame_statics().len(), self.coord);
                     self.frame = at.map(|at| (frame, at));
                 }
             }

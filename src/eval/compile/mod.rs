@@ -27,7 +27,9 @@
 //!    `sweep` (comprehensions swept along a line), `game_plan`, `explain`,
 //!    `inline`.
 //! 5. `expr`: expressions -> `Code`, and the entry points compiling a
-//!    function and a game.
+//!    function and a game; then `specialize` (a game compiled for one
+//!    instance's static arguments, reached from the runtime through
+//!    `Above::specialize`).
 
 mod batch_code;
 mod calls;
@@ -45,6 +47,7 @@ mod key_kernel;
 mod line_sweep;
 mod moves;
 pub mod runtime;
+mod specialize;
 mod sweep;
 mod where_check;
 
@@ -63,5 +66,6 @@ pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,
     Instance, Limits, MoveCode, OptionBatch, Progress, Rules, Runtime, Sink, Target,
 };
+pub use specialize::specialized_game;
 pub(crate) use where_check::is_keyed_position;
 pub use where_check::satisfies_where;

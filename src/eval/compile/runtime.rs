@@ -8,6 +8,7 @@
 //! are one layer, below the modules that compile to them.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -176,6 +177,17 @@ pub struct Instance {
     pub memo: RefCell<Memo>,
 }
 
+impl Instance {
+    /// The static arguments its compiled code reads at the front of its
+    /// frame: none when the game was compiled for them
+    /// (`Above::specialize`), which puts them in as constants.
+    #[inline]
+    pub fn frame_statics(&self) -> &[Value] {
+        let Rules::User(g) = &self.rules;
+        &self.statics[..g.n_statics]
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Most positions stored over all memo tables before the search stops.
@@ -188,9 +200,10 @@ pub struct Limits {
     /// Longest a text (a file, a REPL entry) may run before it stops with
     /// `grundy::timeout`; `None`: no limit.
     pub timeout: Option<std::time::Duration>,
-    /// Whether the search uses game kernels (see `compile::kernel`) and
-    /// `where` clauses in integer code; off only to check them against the
-    /// general path.
+    /// Whether the search uses game kernels (see `compile::kernel`),
+    /// `where` clauses in integer code and games compiled for their static
+    /// arguments (`compile::specialize`); off only to check them against
+    /// the general path.
     pub kernels: bool,
 }
 
@@ -230,12 +243,18 @@ pub struct Above {
     pub sg_of_atoms: fn(&mut Env, &CompoundKind, &mut AtomParts, Span) -> Fallible<u64>,
     /// `product::sg_of_sum` of all the atoms of the parts.
     pub sg_of_atom_sum: fn(&mut Env, &AtomParts, Span) -> Fallible<u64>,
+    /// `compile::specialized_game`: a game compiled for one instance's
+    /// static arguments, when they are not all integers.
+    pub specialize: fn(&Runtime, GameId, &[Value]) -> Option<CompiledGame>,
 }
 
 pub struct Runtime {
     pub fns: Vec<Option<Rc<CompiledFn>>>,
     /// The IR of every function, for inlining.
     pub fn_ir: Vec<Option<Rc<crate::ir::ir::IrFn>>>,
+    /// The IR of every game, to compile it for an instance's static
+    /// arguments (`Above::specialize`).
+    pub game_ir: Vec<Option<Rc<crate::ir::ir::IrGame>>>,
     pub games: Vec<Option<Rc<CompiledGame>>>,
     pub globals: RefCell<Vec<Option<Value>>>,
     instances: RefCell<Vec<Rc<Instance>>>,
@@ -268,6 +287,7 @@ impl Runtime {
         Runtime {
             fns: Vec::new(),
             fn_ir: Vec::new(),
+            game_ir: Vec::new(),
             games: Vec::new(),
             globals: RefCell::default(),
             instances: RefCell::default(),
@@ -336,14 +356,33 @@ impl Runtime {
         }
     }
 
+    /// The games whose bodies are aliases: their positions are expanded,
+    /// never keyed.
+    pub fn aliases(&self) -> HashSet<GameId> {
+        (self.games.iter().enumerate())
+            .filter(|(_, g)| {
+                g.as_ref()
+                    .is_some_and(|g| matches!(g.body, CompiledBody::Alias(_)))
+            })
+            .map(|(i, _)| i as GameId)
+            .collect()
+    }
+
     /// The instance of a user game with these static arguments, created on
-    /// first use.
+    /// first use (compiled for them when they are not all integers, unless
+    /// fast paths are off: `Limits::kernels`).
     pub fn user_instance(&self, game: GameId, statics: Rc<[Value]>) -> InstanceId {
         let key = (game, statics);
         if let Some(id) = self.instance_ids.borrow().get(&key) {
             return *id;
         }
-        let g = self.game(game).clone();
+        let specialized = (self.limits.kernels)
+            .then(|| (self.above.specialize)(self, game, &key.1))
+            .flatten();
+        let g = match specialized {
+            Some(g) => Rc::new(g),
+            None => self.game(game).clone(),
+        };
         let name: Rc<str> = if key.1.is_empty() {
             g.name.clone()
         } else {

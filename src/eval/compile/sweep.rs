@@ -12,6 +12,7 @@
 
 use std::cell::Cell;
 
+use super::calls::site_instance;
 use super::clauses::{run_comprehension, CClause};
 use super::compiler::Compiler;
 use super::fold::{Collect, Fold};
@@ -44,6 +45,7 @@ pub(crate) struct SweepCode {
     inclusive: bool,
     clause_span: Span,
     game: GameId,
+    statics: Vec<Code>,
     cached: Cell<Option<(u32, InstanceId)>>,
     /// The key of the positions: its shape, its number of arguments, and
     /// its coordinates (the items of list and tuple literals in place)
@@ -114,7 +116,7 @@ impl Compiler<'_> {
         else {
             return None;
         };
-        let (game, pargs) = self.keyed_position(args.first()?)?;
+        let (game, statics, pargs) = self.keyed_position(args.first()?)?;
         if pargs.is_empty() || pargs.len() > MAX_ARGS as usize {
             return None;
         }
@@ -156,6 +158,7 @@ impl Compiler<'_> {
             inclusive,
             clause_span: b.iterable.span,
             game,
+            statics: self.exprs(statics),
             cached: Cell::new(None),
             shape,
             n_args: pargs.len() as u8,
@@ -331,7 +334,7 @@ impl SweepCode {
             }
             return Ok(true);
         };
-        let instance = env.rt.plain_instance(self.game, &self.cached);
+        let instance = site_instance(env, (self.game, &self.statics, &self.cached))?;
         {
             let inst = env.rt.instance(instance);
             let mut memo = inst.memo.borrow_mut();

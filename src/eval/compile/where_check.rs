@@ -27,23 +27,29 @@ pub fn satisfies_where(
     // it can, without values.
     let flat = g.where_flat.as_ref().filter(|_| env.rt.limits.kernels);
     if let Some(w) = flat.filter(|_| key.shape() == int_shape(key.len()) && key.generic.is_none()) {
-        if let Some(holds) = int_frame(&inst.statics, key.coords()).and_then(|(f, n)| w(&f[..n])) {
+        if let Some(holds) =
+            int_frame(inst.frame_statics(), key.coords()).and_then(|(f, n)| w(&f[..n]))
+        {
             return Ok(holds);
         }
     }
     if let Some(w) = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels) {
         // Loaded in place: a frame returned by value is copied.
         let mut frame = KeyFrame::empty();
-        if let Some(holds) = frame.load(&inst.statics, key).then(|| w(&frame)).flatten() {
+        if let Some(holds) = frame
+            .load(inst.frame_statics(), key)
+            .then(|| w(&frame))
+            .flatten()
+        {
             return Ok(holds);
         }
     }
     if key.shape() == int_shape(key.len()) && key.generic.is_none() {
-        let frame = inst.statics.iter().cloned().chain(key.int_args());
+        let frame = inst.frame_statics().iter().cloned().chain(key.int_args());
         return env.with_frame(frame, g.n_slots, span, check);
     }
     let args = key.to_args();
-    let frame = inst.statics.iter().chain(args.iter()).cloned();
+    let frame = inst.frame_statics().iter().chain(args.iter()).cloned();
     env.with_frame(frame, g.n_slots, span, check)
 }
 

@@ -32,7 +32,7 @@ impl SgSink {
         if kernel.keyed {
             return self.run_key_kernel(env, (instance, inst), kernel, key);
         }
-        let Some((frame, n)) = int_frame(&inst.statics, key.coords()) else {
+        let Some((frame, n)) = int_frame(inst.frame_statics(), key.coords()) else {
             return Ok(false);
         };
         let ints = &frame[..n];

@@ -28,7 +28,7 @@ impl SgSink {
         key: &Key,
     ) -> Fallible<bool> {
         let mut frame = KeyFrame::empty();
-        if !frame.load(&inst.statics, key) {
+        if !frame.load(inst.frame_statics(), key) {
             return Ok(false);
         }
         let mut ticks = 0u32;

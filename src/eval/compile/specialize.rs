@@ -1,0 +1,234 @@
+//! Games compiled for one instance's static arguments. A game whose static
+//! arguments are not all integers (`CB[F]` with a function `F`, `Sub[S]`
+//! with a set `S`) would otherwise run on the general path: integer code
+//! and kernels read a frame of integers, and a function or a set is not
+//! one. Such an instance gets its own compiled game in which every read of
+//! a static argument is that argument as a constant, a call of a static
+//! function is a call of that function (which the compiler may then put in
+//! place as integer code), and the remaining locals move down: the game
+//! compiles as one without static arguments, with kernels, `where` code
+//! and sweeps like any other. Its own positions in results are recognised
+//! by their static arguments' values (`Compiler::own_statics`).
+
+use std::rc::Rc;
+
+use super::compiler::Compiler;
+use super::runtime::{CompiledGame, Runtime};
+use crate::eval::value::{Callable, Value};
+use crate::ir::ir::*;
+
+/// The game `game` compiled for the static arguments `statics`, when they
+/// are not all integers (integers already run on kernel frames).
+pub fn specialized_game(rt: &Runtime, game: GameId, statics: &[Value]) -> Option<CompiledGame> {
+    if statics.iter().all(|v| matches!(v, Value::Int(_))) {
+        return None;
+    }
+    let ir = rt.game_ir.get(game as usize)?.as_ref()?;
+    if ir.n_statics != statics.len() || matches!(ir.body, IrGameBody::Alias(_)) {
+        return None;
+    }
+    let fill = Fill {
+        statics,
+        n_statics: ir.n_statics as Slot,
+        fn_ir: &rt.fn_ir,
+    };
+    let filled = fill.game(ir);
+    let aliases = rt.aliases();
+    let mut compiler = Compiler::new(&aliases, &rt.fn_ir);
+    compiler.own_statics = Some(statics);
+    Some(compiler.game(game, &filled))
+}
+
+/// Puts an instance's static arguments into a game's IR.
+struct Fill<'a> {
+    statics: &'a [Value],
+    n_statics: Slot,
+    fn_ir: &'a [Option<Rc<IrFn>>],
+}
+
+impl Fill<'_> {
+    fn game(&self, g: &IrGame) -> IrGame {
+        IrGame {
+            name: g.name.clone(),
+            param_names: g.param_names.clone(),
+            n_statics: 0,
+            n_params: g.n_params,
+            n_slots: g.n_slots - g.n_statics,
+            where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
+            body: match &g.body {
+                IrGameBody::Moves(moves) => {
+                    IrGameBody::Moves(moves.iter().map(|m| self.move_(m)).collect())
+                }
+                IrGameBody::Alias(e) => IrGameBody::Alias(self.expr(e)),
+            },
+            span: g.span,
+        }
+    }
+
+    fn move_(&self, m: &IrMove) -> IrMove {
+        IrMove {
+            label: m.label.clone(),
+            bindings: m.bindings.iter().map(|b| self.binding(b)).collect(),
+            guard: m.guard.as_ref().map(|g| self.expr(g)),
+            result: self.expr(&m.result),
+            span: m.span,
+        }
+    }
+
+    fn binding(&self, b: &IrBinding) -> IrBinding {
+        IrBinding {
+            pattern: self.pattern(&b.pattern),
+            iterable: self.expr(&b.iterable),
+            span: b.span,
+        }
+    }
+
+    fn pattern(&self, p: &IrPattern) -> IrPattern {
+        match p {
+            IrPattern::Slot { slot, name } => IrPattern::Slot {
+                slot: slot - self.n_statics,
+                name: name.clone(),
+            },
+            IrPattern::Tuple(parts, span) => {
+                IrPattern::Tuple(parts.iter().map(|p| self.pattern(p)).collect(), *span)
+            }
+        }
+    }
+
+    fn comp(&self, c: &IrComp) -> IrComp {
+        IrComp {
+            clauses: (c.clauses.iter())
+                .map(|clause| match clause {
+                    IrClause::For(b) => IrClause::For(self.binding(b)),
+                    IrClause::If(e) => IrClause::If(self.expr(e)),
+                })
+                .collect(),
+            body: self.expr(&c.body),
+        }
+    }
+
+    fn all(&self, xs: &[IrExpr]) -> Vec<IrExpr> {
+        xs.iter().map(|x| self.expr(x)).collect()
+    }
+
+    fn boxed(&self, x: &IrExpr) -> Box<IrExpr> {
+        Box::new(self.expr(x))
+    }
+
+    fn expr(&self, e: &IrExpr) -> IrExpr {
+        let kind = match &e.kind {
+            IrKind::Local(s) if *s < self.n_statics => {
+                IrKind::Const(self.statics[*s as usize].clone())
+            }
+            IrKind::Local(s) => IrKind::Local(s - self.n_statics),
+            IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => e.kind.clone(),
+            IrKind::List(xs) => IrKind::List(self.all(xs)),
+            IrKind::Set(xs) => IrKind::Set(self.all(xs)),
+            IrKind::Tuple(xs) => IrKind::Tuple(self.all(xs)),
+            IrKind::Collect { set, comp } => IrKind::Collect {
+                set: *set,
+                comp: Box::new(self.comp(comp)),
+            },
+            IrKind::Unary(op, x) => IrKind::Unary(*op, self.boxed(x)),
+            IrKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => IrKind::Binary {
+                op: *op,
+                op_span: *op_span,
+                lhs: self.boxed(lhs),
+                rhs: self.boxed(rhs),
+            },
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } => IrKind::Range {
+                start: self.boxed(start),
+                end: self.boxed(end),
+                inclusive: *inclusive,
+            },
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => IrKind::If {
+                cond: self.boxed(cond),
+                then: self.boxed(then),
+                otherwise: self.boxed(otherwise),
+            },
+            IrKind::CallFn { func, args } => IrKind::CallFn {
+                func: *func,
+                args: self.all(args),
+            },
+            IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
+                builtin: *builtin,
+                args: self.all(args),
+            },
+            IrKind::CallValue { callee, args } => {
+                self.call_value(self.expr(callee), self.all(args))
+            }
+            IrKind::Position {
+                game,
+                statics,
+                args,
+            } => IrKind::Position {
+                game: *game,
+                statics: self.all(statics),
+                args: self.all(args),
+            },
+            IrKind::GameRef { game, statics } => IrKind::GameRef {
+                game: *game,
+                statics: self.all(statics),
+            },
+            IrKind::FnRef { func, statics } => IrKind::FnRef {
+                func: *func,
+                statics: self.all(statics),
+            },
+            IrKind::Aggregate { builtin, comp } => IrKind::Aggregate {
+                builtin: *builtin,
+                comp: Box::new(self.comp(comp)),
+            },
+            IrKind::Index { target, index } => IrKind::Index {
+                target: self.boxed(target),
+                index: self.boxed(index),
+            },
+            IrKind::Field { target, name } => IrKind::Field {
+                target: self.boxed(target),
+                name: name.clone(),
+            },
+        };
+        IrExpr { kind, span: e.span }
+    }
+
+    /// A call of a value: of a user function known now (a static
+    /// argument), a call of that function, its own static arguments
+    /// first, when the number of arguments is right (otherwise the call
+    /// stays one of a value, which reports the mismatch).
+    fn call_value(&self, callee: IrExpr, args: Vec<IrExpr>) -> IrKind {
+        if let IrKind::Const(Value::Func(f)) = &callee.kind {
+            if let Callable::User { id, statics, .. } = &**f {
+                let arity = (self.fn_ir.get(*id as usize))
+                    .and_then(|f| f.as_ref())
+                    .map(|f| (f.n_statics, f.n_params));
+                if arity == Some((statics.len(), args.len())) {
+                    let span = callee.span;
+                    let known = statics.iter().map(|v| IrExpr {
+                        kind: IrKind::Const(v.clone()),
+                        span,
+                    });
+                    return IrKind::CallFn {
+                        func: *id,
+                        args: known.chain(args).collect(),
+                    };
+                }
+            }
+        }
+        IrKind::CallValue {
+            callee: Box::new(callee),
+            args,
+        }
+    }
+}

@@ -202,7 +202,11 @@ impl Session {
         let mut text = String::new();
         for id in ids {
             if let Some(Some(g)) = self.rt.games.get(id as usize) {
-                for line in &g.explanation {
+                for line in g
+                    .explanation
+                    .iter()
+                    .chain(&self.rt.specialized_explanations(id))
+                {
                     text.push_str(line);
                     text.push('\n');
                 }
@@ -348,6 +352,14 @@ impl Session {
                     self.name_the_statement(&mut e, stmt);
                     result.failures.push(Failure::Error(*e));
                     break;
+                }
+            }
+        }
+        if self.explain_games {
+            // Instances compiled for their static arguments exist once used.
+            for (id, _) in &lowered.games {
+                for line in self.rt.specialized_explanations(*id) {
+                    let _ = writeln!(out, "{line}");
                 }
             }
         }

@@ -130,3 +130,29 @@ fn errors_in_code_of_static_arguments_are_the_same() {
         assert!(out.contains("failure"), "{out}");
     }
 }
+
+#[test]
+fn explain_shows_each_instance_compiled_for_its_arguments() {
+    let mut session = Session::new(Limits::default());
+    session.explain_games = true;
+    let mut out = Vec::new();
+    let text = format!("{CHOCOLATE}\nprint sg(CB[F1](3, 1, 4)), sg(CB[F2](3, 1, 4))\n");
+    let result = session.run("explain", &text, &mut out);
+    assert!(result.failures.is_empty(), "{:?}", result.failures);
+    let out = String::from_utf8(out).unwrap();
+    // The game as written: the call of `F` is not integer code.
+    assert!(out.contains("game CB: general path"), "{out}");
+    assert!(
+        out.contains("static arguments: an instance with integer ones"),
+        "{out}"
+    );
+    // Each instance used, compiled for its function, runs on a kernel.
+    for name in ["CB[F1]", "CB[F2]"] {
+        assert!(out.contains(&format!("game {name}: kernel")), "{out}");
+    }
+    let one = session.explain(Some("CB")).unwrap();
+    assert!(
+        one.contains("game CB[F1]: kernel") && one.contains("  where: integer code"),
+        "{one}"
+    );
+}

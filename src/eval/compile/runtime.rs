@@ -245,7 +245,7 @@ pub struct Above {
     pub sg_of_atom_sum: fn(&mut Env, &AtomParts, Span) -> Fallible<u64>,
     /// `compile::specialized_game`: a game compiled for one instance's
     /// static arguments, when they are not all integers.
-    pub specialize: fn(&Runtime, GameId, &[Value]) -> Option<CompiledGame>,
+    pub specialize: fn(&Runtime, GameId, &[Value], &Rc<str>) -> Option<CompiledGame>,
 }
 
 pub struct Runtime {
@@ -376,19 +376,17 @@ impl Runtime {
         if let Some(id) = self.instance_ids.borrow().get(&key) {
             return *id;
         }
-        let specialized = (self.limits.kernels)
-            .then(|| (self.above.specialize)(self, game, &key.1))
-            .flatten();
-        let g = match specialized {
-            Some(g) => Rc::new(g),
-            None => self.game(game).clone(),
-        };
+        let generic = self.game(game).clone();
         let name: Rc<str> = if key.1.is_empty() {
-            g.name.clone()
+            generic.name.clone()
         } else {
             let args: Vec<String> = key.1.iter().map(|v| format!("{v:#}")).collect();
-            Rc::from(format!("{}[{}]", g.name, args.join(", ")))
+            Rc::from(format!("{}[{}]", generic.name, args.join(", ")))
         };
+        let specialized = (self.limits.kernels)
+            .then(|| (self.above.specialize)(self, game, &key.1, &name))
+            .flatten();
+        let g = specialized.map_or(generic, Rc::new);
         let mut list = self.instances.borrow_mut();
         let id = InstanceId(list.len() as u32);
         list.push(Rc::new(Instance {
@@ -399,6 +397,19 @@ impl Runtime {
         }));
         self.instance_ids.borrow_mut().insert(key, id);
         id
+    }
+
+    /// The explanations (`--explain`) of the instances of `game` that were
+    /// compiled for their static arguments, in the order they were made.
+    pub fn specialized_explanations(&self, game: GameId) -> Vec<String> {
+        let generic = self.game(game);
+        (self.instances.borrow().iter())
+            .filter_map(|inst| {
+                let Rules::User(g) = &inst.rules;
+                (g.id == game && !Rc::ptr_eq(g, generic)).then(|| g.explanation.clone())
+            })
+            .flatten()
+            .collect()
     }
 
     /// Drops every memo table (the instances stay valid).

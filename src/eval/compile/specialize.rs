@@ -17,9 +17,15 @@ use super::runtime::{CompiledGame, Runtime};
 use crate::eval::value::{Callable, Value};
 use crate::ir::ir::*;
 
-/// The game `game` compiled for the static arguments `statics`, when they
-/// are not all integers (integers already run on kernel frames).
-pub fn specialized_game(rt: &Runtime, game: GameId, statics: &[Value]) -> Option<CompiledGame> {
+/// The game `game` compiled for the static arguments `statics` of its
+/// instance `name`, when they are not all integers (integers already run
+/// on kernel frames). Its explanation names the instance.
+pub fn specialized_game(
+    rt: &Runtime,
+    game: GameId,
+    statics: &[Value],
+    name: &Rc<str>,
+) -> Option<CompiledGame> {
     if statics.iter().all(|v| matches!(v, Value::Int(_))) {
         return None;
     }
@@ -32,11 +38,14 @@ pub fn specialized_game(rt: &Runtime, game: GameId, statics: &[Value]) -> Option
         n_statics: ir.n_statics as Slot,
         fn_ir: &rt.fn_ir,
     };
-    let filled = fill.game(ir);
+    let mut filled = fill.game(ir);
+    filled.name = name.clone();
     let aliases = rt.aliases();
     let mut compiler = Compiler::new(&aliases, &rt.fn_ir);
     compiler.own_statics = Some(statics);
-    Some(compiler.game(game, &filled))
+    let mut compiled = compiler.game(game, &filled);
+    compiled.name = ir.name.clone();
+    Some(compiled)
 }
 
 /// Puts an instance's static arguments into a game's IR.

@@ -111,6 +111,29 @@ fn set_and_list_arguments_and_moves_to_other_instances() {
 }
 
 #[test]
+fn integer_arguments_swept_give_the_values_of_the_game_written_with_them() {
+    let out = same_both_ways(
+        "game Two[a, b](n) where n >= 0 {
+            move take(k in {a, b}) if k <= n -> Two[a, b](n - k)
+        }
+        game OneFour(n) where n >= 0 {
+            move take(k in {1, 4}) if k <= n -> OneFour(n - k)
+        }
+        let A = 1
+        print [sg(Two[A, 4](n)) for n in 0..30]
+        print [sg(Two[2, 3](n)) for n in reversed(list(0..30))]
+        assert all(sg(Two[1, 4](n)) == sg(OneFour(n)) for n in 0..2000)
+        # Subtraction {1, 4}: period 5, 0 1 0 1 2.
+        assert all(sg(Two[1, 4](n)) == [0, 1, 0, 1, 2][n % 5] for n in 0..2000)
+        # The same instance asked again after the sweep, and its explanation.
+        print sg(Two[1, 4](1999)), outcome(Two[1, 4](10))",
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+    assert!(out.starts_with("[0, 1, 0, 1, 2, 0, 1, 0, 1, 2,"), "{out}");
+}
+
+#[test]
 fn errors_in_code_of_static_arguments_are_the_same() {
     for text in [
         // A function with the wrong number of arguments.
@@ -121,6 +144,9 @@ fn errors_in_code_of_static_arguments_are_the_same() {
         "game H[f](n) where n >= 0 { move m if n > 0 -> H[f](n - f) }
         fn one(a) = a - 1
         print sg(H[one](3))",
+        // Division by zero by an integer argument, in a sweep.
+        "game Z[a](n) where n >= 0 { move m(k in 0..n) -> Z[a](k / (n - a)) }
+        print [sg(Z[4](n)) for n in 0..10]",
         // Division by zero in the function, reached by some positions only.
         "game D[f](n) where n >= 0 { move m(k in 0..n) -> D[f](f(n, k)) }
         fn odd(n, k) = k / (n - 5)

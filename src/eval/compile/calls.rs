@@ -316,16 +316,21 @@ pub(crate) fn keyed_sg(
 pub(crate) type Site<'a> = (GameId, &'a [Code], &'a Cell<Option<(u32, InstanceId)>>);
 
 /// The instance a site names: the plain one, cached per session
-/// generation, or the one of its static arguments' values.
+/// generation, or the one of its static arguments' values (for a sweep:
+/// `Runtime::swept_instance`).
 pub(crate) fn site_instance(
     env: &mut Env,
     (game, statics, cached): Site<'_>,
+    swept: bool,
 ) -> Fallible<InstanceId> {
     if statics.is_empty() {
         return Ok(env.rt.plain_instance(game, cached));
     }
-    let values = eval_all(env, statics)?;
-    Ok(env.rt.user_instance(game, Rc::from(values)))
+    let values = Rc::from(eval_all(env, statics)?);
+    Ok(match swept {
+        true => env.rt.swept_instance(game, values),
+        false => env.rt.user_instance(game, values),
+    })
 }
 
 /// Writes the key of `game(args)`; the game's instance, or `None` when the
@@ -336,7 +341,7 @@ pub(crate) fn write_keyed(
     writers: &[ArgWriter],
     key: &mut Key,
 ) -> Fallible<Option<InstanceId>> {
-    let instance = site_instance(env, site)?;
+    let instance = site_instance(env, site, false)?;
     key.clear();
     for w in writers {
         if !w.write(env, key)? {

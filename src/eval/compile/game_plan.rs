@@ -160,7 +160,7 @@ impl KeyedPosition {
             _ => None,
         };
         if let Some(n) = n {
-            let instance = site_instance(env, (self.game, &self.statics, &self.cached))?;
+            let instance = site_instance(env, (self.game, &self.statics, &self.cached), false)?;
             if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
                 return Ok(Some(atom));
             }

@@ -372,6 +372,18 @@ impl Runtime {
     /// first use (compiled for them when they are not all integers, unless
     /// fast paths are off: `Limits::kernels`).
     pub fn user_instance(&self, game: GameId, statics: Rc<[Value]>) -> InstanceId {
+        self.instance_for(game, statics, false)
+    }
+
+    /// `user_instance` for a sweep, which asks many positions: compiled
+    /// for its static arguments even when they are integers (integers run
+    /// on kernel frames anyway; compiled in, they let the sweep take the
+    /// line), if the sweep creates it.
+    pub fn swept_instance(&self, game: GameId, statics: Rc<[Value]>) -> InstanceId {
+        self.instance_for(game, statics, true)
+    }
+
+    fn instance_for(&self, game: GameId, statics: Rc<[Value]>, ints_too: bool) -> InstanceId {
         let key = (game, statics);
         if let Some(id) = self.instance_ids.borrow().get(&key) {
             return *id;
@@ -383,7 +395,11 @@ impl Runtime {
             let args: Vec<String> = key.1.iter().map(|v| format!("{v:#}")).collect();
             Rc::from(format!("{}[{}]", generic.name, args.join(", ")))
         };
-        let specialized = (self.limits.kernels)
+        // Each compiled instance costs about 2 KiB and a few microseconds:
+        // not paid for integer arguments, which kernels read anyway, unless
+        // a sweep asks.
+        let ints = key.1.iter().all(|v| matches!(v, Value::Int(_)));
+        let specialized = (self.limits.kernels && !key.1.is_empty() && (ints_too || !ints))
             .then(|| (self.above.specialize)(self, game, &key.1, &name))
             .flatten();
         let g = specialized.map_or(generic, Rc::new);

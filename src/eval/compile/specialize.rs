@@ -18,17 +18,14 @@ use crate::eval::value::{Callable, Value};
 use crate::ir::ir::*;
 
 /// The game `game` compiled for the static arguments `statics` of its
-/// instance `name`, when they are not all integers (integers already run
-/// on kernel frames). Its explanation names the instance.
+/// instance `name` (`None` for an alias, or a game the runtime has no IR
+/// of). Its explanation names the instance.
 pub fn specialized_game(
     rt: &Runtime,
     game: GameId,
     statics: &[Value],
     name: &Rc<str>,
 ) -> Option<CompiledGame> {
-    if statics.iter().all(|v| matches!(v, Value::Int(_))) {
-        return None;
-    }
     let ir = rt.game_ir.get(game as usize)?.as_ref()?;
     if ir.n_statics != statics.len() || matches!(ir.body, IrGameBody::Alias(_)) {
         return None;

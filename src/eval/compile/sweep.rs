@@ -334,7 +334,7 @@ impl SweepCode {
             }
             return Ok(true);
         };
-        let instance = site_instance(env, (self.game, &self.statics, &self.cached))?;
+        let instance = site_instance(env, (self.game, &self.statics, &self.cached), true)?;
         {
             let inst = env.rt.instance(instance);
             let mut memo = inst.memo.borrow_mut();

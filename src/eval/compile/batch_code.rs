@@ -9,7 +9,6 @@
 use std::ops::Range;
 
 use super::compiler::Compiler;
-use super::int_code::substitute;
 use crate::eval::builtins::Builtin;
 use crate::eval::ops;
 use crate::eval::value::Value;
@@ -144,9 +143,8 @@ impl Compiler<'_> {
                     Some(())
                 }))
             }
-            IrKind::CallFn { func, args } if self.inline_depth.get() < 8 => {
-                let f = self.fn_ir.get(*func as usize)?.as_ref()?;
-                let body = substitute(&f.body, args)?;
+            IrKind::CallFn { .. } | IrKind::CallValue { .. } if self.inline_depth.get() < 8 => {
+                let body = self.call_body(e)?;
                 self.inline_depth.set(self.inline_depth.get() + 1);
                 let code = self.batch_expr(&body, k);
                 self.inline_depth.set(self.inline_depth.get() - 1);

@@ -33,7 +33,7 @@ impl Compiler<'_> {
 fn calls_or_indexes(e: &IrExpr) -> bool {
     let any = |xs: &[IrExpr]| xs.iter().any(calls_or_indexes);
     match &e.kind {
-        IrKind::CallFn { .. } | IrKind::Index { .. } => true,
+        IrKind::CallFn { .. } | IrKind::CallValue { .. } | IrKind::Index { .. } => true,
         IrKind::Unary(_, x) => calls_or_indexes(x),
         IrKind::Binary { lhs, rhs, .. } => calls_or_indexes(lhs) || calls_or_indexes(rhs),
         IrKind::If {

@@ -7,7 +7,7 @@ use super::compiler::Compiler;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{MaskCache, MAX_COORDS};
 use crate::eval::ops;
-use crate::eval::value::Value;
+use crate::eval::value::{Callable, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use smallvec::SmallVec;
@@ -235,11 +235,10 @@ impl Compiler<'_> {
                     },
                 }))
             }
-            IrKind::CallFn { func, args } if self.inline_depth.get() < 8 => {
+            IrKind::CallFn { .. } | IrKind::CallValue { .. } if self.inline_depth.get() < 8 => {
                 // A small integer function is inlined: its body with the
                 // arguments put in for the parameters.
-                let f = self.fn_ir.get(*func as usize)?.as_ref()?;
-                let body = substitute(&f.body, args)?;
+                let body = self.call_body(e)?;
                 self.inline_depth.set(self.inline_depth.get() + 1);
                 let code = self.int_expr(&body);
                 self.inline_depth.set(self.inline_depth.get() - 1);
@@ -247,6 +246,36 @@ impl Compiler<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The body of a call of a user function with the arguments put in,
+    /// to inline it: `f(args)`, or a call of a function value known when
+    /// compiling (`h(z)` with `h` a static argument put in as a constant:
+    /// `specialize.rs`), its own static arguments first. `None` for any
+    /// other call, or one with a number of arguments not the function's.
+    pub(crate) fn call_body(&self, e: &IrExpr) -> Option<IrExpr> {
+        let (func, args) = match &e.kind {
+            IrKind::CallFn { func, args } => (*func, args.clone()),
+            IrKind::CallValue { callee, args } => match &callee.kind {
+                IrKind::Const(Value::Func(f)) => match &**f {
+                    Callable::User { id, statics, .. } => {
+                        let known = statics.iter().map(|v| IrExpr {
+                            kind: IrKind::Const(v.clone()),
+                            span: callee.span,
+                        });
+                        (*id, known.chain(args.iter().cloned()).collect())
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let f = self.fn_ir.get(func as usize)?.as_ref()?;
+        if f.n_statics + f.n_params != args.len() {
+            return None;
+        }
+        substitute(&f.body, &args)
     }
 
     /// `e` as an operand of integer code.
@@ -467,6 +496,10 @@ pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> 
         IrKind::Index { target, index } => IrKind::Index {
             target: Box::new(go(target)?),
             index: Box::new(go(index)?),
+        },
+        IrKind::CallValue { callee, args } => IrKind::CallValue {
+            callee: Box::new(go(callee)?),
+            args: all(args)?,
         },
         _ => return None,
     };

@@ -14,7 +14,7 @@
 use super::batch_code::BatchCode;
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
-use super::int_code::{map_locals, mentions, substitute, BoolCode, Locals, Operand};
+use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
@@ -761,11 +761,10 @@ impl Compiler<'_> {
     fn inlined(&self, e: &IrExpr) -> Option<IrExpr> {
         let mut e = e.clone();
         for _ in 0..8 {
-            let IrKind::CallFn { func, args } = &e.kind else {
+            if !matches!(e.kind, IrKind::CallFn { .. } | IrKind::CallValue { .. }) {
                 return Some(e);
-            };
-            let f = self.fn_ir.get(*func as usize)?.as_ref()?;
-            e = substitute(&f.body, args)?;
+            }
+            e = self.call_body(&e)?;
         }
         None
     }

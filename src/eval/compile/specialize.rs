@@ -3,18 +3,18 @@
 //! with a set `S`) would otherwise run on the general path: integer code
 //! and kernels read a frame of integers, and a function or a set is not
 //! one. Such an instance gets its own compiled game in which every read of
-//! a static argument is that argument as a constant, a call of a static
-//! function is a call of that function (which the compiler may then put in
-//! place as integer code), and the remaining locals move down: the game
-//! compiles as one without static arguments, with kernels, `where` code
-//! and sweeps like any other. Its own positions in results are recognised
-//! by their static arguments' values (`Compiler::own_statics`).
+//! a static argument is that argument as a constant (integer code puts a
+//! call of a constant function in place: `Compiler::call_body`), and the
+//! remaining locals move down: the game compiles as one without static
+//! arguments, with kernels, `where` code and sweeps like any other. Its
+//! own positions in results are recognised by their static arguments'
+//! values (`Compiler::own_statics`).
 
 use std::rc::Rc;
 
 use super::compiler::Compiler;
 use super::runtime::{CompiledGame, Runtime};
-use crate::eval::value::{Callable, Value};
+use crate::eval::value::Value;
 use crate::ir::ir::*;
 
 /// The game `game` compiled for the static arguments `statics` of its
@@ -33,7 +33,6 @@ pub fn specialized_game(
     let fill = Fill {
         statics,
         n_statics: ir.n_statics as Slot,
-        fn_ir: &rt.fn_ir,
     };
     let mut filled = fill.game(ir);
     filled.name = name.clone();
@@ -49,7 +48,6 @@ pub fn specialized_game(
 struct Fill<'a> {
     statics: &'a [Value],
     n_statics: Slot,
-    fn_ir: &'a [Option<Rc<IrFn>>],
 }
 
 impl Fill<'_> {
@@ -173,9 +171,10 @@ impl Fill<'_> {
                 builtin: *builtin,
                 args: self.all(args),
             },
-            IrKind::CallValue { callee, args } => {
-                self.call_value(self.expr(callee), self.all(args))
-            }
+            IrKind::CallValue { callee, args } => IrKind::CallValue {
+                callee: self.boxed(callee),
+                args: self.all(args),
+            },
             IrKind::Position {
                 game,
                 statics,
@@ -207,34 +206,5 @@ impl Fill<'_> {
             },
         };
         IrExpr { kind, span: e.span }
-    }
-
-    /// A call of a value: of a user function known now (a static
-    /// argument), a call of that function, its own static arguments
-    /// first, when the number of arguments is right (otherwise the call
-    /// stays one of a value, which reports the mismatch).
-    fn call_value(&self, callee: IrExpr, args: Vec<IrExpr>) -> IrKind {
-        if let IrKind::Const(Value::Func(f)) = &callee.kind {
-            if let Callable::User { id, statics, .. } = &**f {
-                let arity = (self.fn_ir.get(*id as usize))
-                    .and_then(|f| f.as_ref())
-                    .map(|f| (f.n_statics, f.n_params));
-                if arity == Some((statics.len(), args.len())) {
-                    let span = callee.span;
-                    let known = statics.iter().map(|v| IrExpr {
-                        kind: IrKind::Const(v.clone()),
-                        span,
-                    });
-                    return IrKind::CallFn {
-                        func: *id,
-                        args: known.chain(args).collect(),
-                    };
-                }
-            }
-        }
-        IrKind::CallValue {
-            callee: Box::new(callee),
-            args,
-        }
     }
 }

@@ -144,6 +144,9 @@ fn errors_in_code_of_static_arguments_are_the_same() {
         "game H[f](n) where n >= 0 { move m if n > 0 -> H[f](n - f) }
         fn one(a) = a - 1
         print sg(H[one](3))",
+        // An index past the end of a list argument.
+        "game L[hs](n) where n >= 0 { move m(k in 0..n) -> L[hs](hs[k] + len(hs) - 4) }
+        print [sg(L[[0, 1, 0, 2]](n)) for n in 0..8]",
         // Division by zero by an integer argument, in a sweep.
         "game Z[a](n) where n >= 0 { move m(k in 0..n) -> Z[a](k / (n - a)) }
         print [sg(Z[4](n)) for n in 0..10]",

@@ -3,6 +3,8 @@
 //! "not the simple case" and sends the caller to the value path, which
 //! also reports any error.
 
+use std::rc::Rc;
+
 use super::compiler::Compiler;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{MaskCache, MAX_COORDS};
@@ -198,6 +200,14 @@ impl Compiler<'_> {
                 let x = self.int_expr(&args[0])?;
                 Some(Box::new(move |l| x(l)?.checked_abs()))
             }
+            IrKind::Index { target, index } if const_ints(target).is_some() => {
+                // A constant list of integers (a static argument put in).
+                let items = const_ints(target)?;
+                let index = self.int_expr(index)?;
+                Some(Box::new(move |x| {
+                    items.get(usize::try_from(index(x)?).ok()?).copied()
+                }))
+            }
             IrKind::Index { target, index } => {
                 let slot = local_slot(target)?;
                 let index = self.int_expr(index)?;
@@ -223,6 +233,12 @@ impl Compiler<'_> {
                 builtin: Builtin::Len,
                 args,
             } => {
+                if let IrKind::Const(Value::List(xs) | Value::Tuple(xs) | Value::Set(xs)) =
+                    &args[0].kind
+                {
+                    let n = xs.len() as i64;
+                    return Some(Box::new(move |_| Some(n)));
+                }
                 let slot = local_slot(&args[0])?;
                 Some(Box::new(move |x: &L| match x.items(slot) {
                     Some((_, xs)) => Some(xs.len() as i64),
@@ -407,6 +423,20 @@ fn compare<L: Locals + ?Sized>(
 
 /// The slot of `e` if it is a local: the list forms of integer code read
 /// their list from a slot.
+/// The items of `e` if it is a constant list or tuple of integers.
+fn const_ints(e: &IrExpr) -> Option<Rc<[i64]>> {
+    match &e.kind {
+        IrKind::Const(Value::List(xs) | Value::Tuple(xs)) => xs
+            .iter()
+            .map(|x| match x {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
 fn local_slot(e: &IrExpr) -> Option<Slot> {
     match e.kind {
         IrKind::Local(slot) => Some(slot),

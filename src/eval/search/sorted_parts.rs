@@ -2,6 +2,8 @@
 //! (`SortedParts`), computed once per position for `sorted_run.rs`, and
 //! the runs of its options placed from them (`Runs`).
 
+use std::ops::Range;
+
 use super::scan::Ascending;
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, RunArg, Seq};
 use crate::eval::memo::{shape_push, Memo, Shape, Tag, Window, MAX_COORDS};
@@ -198,6 +200,89 @@ impl SortedParts {
         push(items, j, (lo, b))?;
         Some(n_out)
     }
+}
+
+/// The runs of every setting `i` in `items` of a move `k in c..xs[i]`
+/// whose one argument is `sorted(update(xs, i, k))` (Welter's game) on an
+/// ascending list `xs`, put in `out` from its start, read off the items
+/// directly: the number of runs. They are those `SortedParts::place`
+/// gives: item `i` moving, the places of `k` are those below it, and an
+/// item moves one coordinate down from one place to the next. `None`
+/// (having placed maybe some) if the list is not ascending or does not
+/// fit `layout`, an `i` is out of range, or some option lies outside the
+/// window: then `SortedParts` place them.
+pub(super) fn lowered_runs(
+    (xs, distinct): (&[i64], bool),
+    c: i64,
+    items: Range<usize>,
+    (bits, strides): (&[u8; MAX_COORDS], &[usize; MAX_COORDS]),
+    out: &mut [Ascending; MAX_RUNS],
+) -> Option<usize> {
+    let n = xs.len();
+    if n == 0 || n > MAX_COORDS || items.end > n {
+        return None;
+    }
+    let repeat = !distinct as i64;
+    // `x` at coordinate `c`.
+    let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
+        0 => x as usize * strides[c],
+        _ => OUTSIDE,
+    };
+    // Item `q` at its own coordinate and one up (the last is never below
+    // the moving one), and the sums of those before each item.
+    let (mut own, mut up) = ([0usize; MAX_COORDS], [0usize; MAX_COORDS]);
+    let (mut owns, mut ups) = ([0usize; MAX_COORDS + 1], [0usize; MAX_COORDS + 1]);
+    for q in 0..n {
+        if q + 1 < n {
+            if xs[q] > xs[q + 1] {
+                return None;
+            }
+            up[q] = at(xs[q], q + 1);
+        }
+        own[q] = at(xs[q], q);
+        owns[q + 1] = owns[q].wrapping_add(own[q]);
+        ups[q + 1] = ups[q].wrapping_add(up[q]);
+    }
+    let mut n_out = 0;
+    for i in items {
+        let b = xs[i];
+        if c >= b {
+            continue;
+        }
+        // Place 0: the items before `i` one coordinate up, those after at
+        // their own.
+        let mut base = ups[i].wrapping_add(owns[n].wrapping_sub(owns[i + 1]));
+        let mut lo = c;
+        for j in 0..=i {
+            // Below item `j`: `k` up to it (or to `b`), then past it.
+            let hi = match j < i {
+                true => b.min(xs[j].saturating_add(repeat)),
+                false => b,
+            };
+            if lo < hi {
+                let (bits, step) = (bits[j], strides[j]);
+                if base >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+                    return None;
+                }
+                *out.get_mut(n_out)? = Ascending {
+                    first: base + lo as usize * step,
+                    step,
+                    n: (hi - lo) as usize,
+                };
+                n_out += 1;
+            }
+            if j == i {
+                break;
+            }
+            lo = c.max(xs[j].saturating_add(1));
+            if lo >= b {
+                break;
+            }
+            // The next place: item `j` one coordinate down.
+            base = base.wrapping_add(own[j].wrapping_sub(up[j]));
+        }
+    }
+    Some(n_out)
 }
 
 /// The most runs of one position: a place for each item, for each

@@ -12,9 +12,9 @@ use std::ops::Range;
 
 use super::engine::{run_range, SgSink};
 use super::scan::scan_ascending;
-use super::sorted_parts::{Runs, SortedParts};
-use crate::eval::compile::{Instance, KeyFrame, KeyRun, RunArg};
-use crate::eval::memo::{Window, MAX_COORDS};
+use super::sorted_parts::{lowered_runs, Runs, SortedParts};
+use crate::eval::compile::{Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
+use crate::eval::memo::{shape_push, Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
 
 impl SgSink {
@@ -60,6 +60,44 @@ impl SgSink {
         !scan_ascending(w.dense(), runs.get(), self.stamp, &mut self.seen)
     }
 
+    /// Marks the options of every setting `i` in `items` of a move
+    /// `k in c..xs[i]` (`run`) on an ascending list, straight from its
+    /// items (`lowered_runs`): whether it marked every option, each with a
+    /// value (if not, it marked only values of options). `None`, marking
+    /// nothing, if the list or its runs do not have the form.
+    fn lowered(
+        &mut self,
+        inst: &Instance,
+        run: &KeyRun,
+        frame: &KeyFrame,
+        c: i64,
+        items: Range<i64>,
+    ) -> Option<bool> {
+        let [RunArg::SortedUpdate { list, .. }] = &run.args[..] else {
+            return None;
+        };
+        let (seq, xs) = frame.items(*list)?;
+        let shape = shape_push(0, 0, Tag::List(xs.len() as u32))?;
+        let items = usize::try_from(items.start).ok()?..usize::try_from(items.end).ok()?;
+        if seq == Seq::Set {
+            return None;
+        }
+        let runs = &mut self
+            .run_scratch
+            .get_or_insert_with(Box::default)
+            .sorted_runs;
+        let memo = inst.memo.borrow();
+        let w = memo.window(shape).filter(|w| w.n_coords() == xs.len())?;
+        let list = (xs, run.distinct);
+        runs.n = lowered_runs(list, c, items, w.layout(), &mut runs.runs)?;
+        Some(!scan_ascending(
+            w.dense(),
+            runs.get(),
+            self.stamp,
+            &mut self.seen,
+        ))
+    }
+
     /// Marks the options `k` in `a..b` (not empty) of `run` if it has this
     /// form and every option has a value in the window: true then. False
     /// otherwise, with no option missed that the general runs would not
@@ -103,10 +141,15 @@ impl SgSink {
         if ks.is_empty() || ks.end.saturating_sub(ks.start) > MAX_COORDS as i64 {
             return false;
         }
+        let c = run.item_range(slot);
+        if let Some(done) = c.and_then(|c| self.lowered(inst, run, frame, c, ks.clone())) {
+            frame.set_int(slot, ks.end - 1);
+            return done;
+        }
         if !self.sorted_parts(inst, run, frame) {
             return false;
         }
-        if let Some(c) = run.item_range(slot) {
+        if let Some(c) = c {
             // `k in c..xs[i]` for item `i` moving: no code to run.
             let done = self.mark_sorted(inst, |parts, w, runs| {
                 for i in ks.clone() {

@@ -230,6 +230,31 @@ fn settings_of_the_moving_item_run_at_once_agree_with_the_general_path() {
 }
 
 #[test]
+fn settings_read_off_an_ascending_list_agree_with_the_general_path() {
+    // `t in c..xs[i]` on an ascending list: every setting's runs come
+    // straight from the items (below item `i` only), swept bottom-up so
+    // the options have values; repeats (no `distinct`) are positions whose
+    // options land on an item, which run to the place below it.
+    let out = same_both_ways(
+        "game R(xs) {
+            move s(i in 0..4, t in 2..xs[i]) -> R(sorted(update(xs, i, t)))
+        }
+        game D(xs) where distinct(xs) {
+            move s(i in 0..4, t in 2..xs[i]) -> D(sorted(update(xs, i, t)))
+        }
+        game Z(xs) {
+            move s(i in 0..len(xs), t in 0..xs[i]) -> Z(sorted(update(xs, i, t)))
+        }
+        print [sg(R([a, b, c, d])) for d in 0..9, c in 0..=d, b in 0..=c, a in 0..=b]
+        print [sg(D([a, b, c, d])) for d in 3..11, c in 2..d, b in 1..c, a in 0..b]
+        print [sg(Z([a, b, c])) for c in 0..9, b in 0..=c, a in 0..=b]
+        print [sg(Z([a, b, c, d, e])) for e in 0..6, d in 0..=e, c in 0..=d, b in 0..=c, a in 0..=b]",
+    );
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
 fn nim_on_lists_with_updates_literals_tuples_and_items() {
     let out = same_both_ways(
         "game Nim(heaps) {

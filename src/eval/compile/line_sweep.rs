@@ -370,8 +370,9 @@ fn frame_at(key: &Key, n_statics: usize, coord: usize) -> Option<FrameAt> {
 /// What the memo's byte says of a swept position.
 enum Found {
     Value(u64),
-    /// Valid, or unknown with its `where` to check (`true`): to value.
-    ToValue(bool, usize, Line),
+    /// Valid, or unknown with its `where` to check (`true`): to value,
+    /// at this index of the line in `Sweeper::placed`.
+    ToValue(bool, usize),
     /// Anything else: the caller asks it the general way.
     General,
 }
@@ -611,25 +612,25 @@ impl Sweeper<'_> {
     fn value(&mut self, env: &mut Env, x: i64) -> Fallible<Option<u64>> {
         self.coords[self.coord] = x;
         (self.known, self.keyed) = (false, false);
-        let (unknown, index, line) = match self.find(x) {
+        let (unknown, index) = match self.find(x) {
             Found::Value(v) => {
                 self.known = true;
                 return Ok(Some(v));
             }
             Found::General => return Ok(None),
-            Found::ToValue(unknown, index, line) => (unknown, index, line),
+            Found::ToValue(unknown, index) => (unknown, index),
         };
         if unknown && !self.where_holds(env)? {
             return Ok(None);
         }
-        if let Some(v) = self.by_strides(index, &line) {
+        if let Some(v) = self.by_strides(index) {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
         }
         if !self.keyed {
             self.set_key();
         }
-        let at = Some(line.located(index));
+        let at = self.placed.as_ref().map(|line| line.located(index));
         (env.rt.above.search_located)(env, self.instance, &self.key, at, self.span).map(Some)
     }
 
@@ -643,23 +644,21 @@ impl Sweeper<'_> {
     #[inline]
     fn find(&mut self, x: i64) -> Found {
         let mut memo = self.inst.memo.borrow_mut();
-        let line = match self.placed {
-            Some(l) if memo.line_bytes(&l).is_some() => l,
-            _ => match memo.line(self.shape, self.coords, self.coord) {
-                Some(l) => {
-                    self.placed = Some(l);
-                    l
-                }
+        // The line stays in `placed` (not copied: it is large).
+        if !matches!(&self.placed, Some(l) if memo.line_bytes(l).is_some()) {
+            match memo.line(self.shape, self.coords, self.coord) {
+                Some(l) => self.placed = Some(l),
                 None => return Found::General,
-            },
-        };
+            }
+        }
+        let line = self.placed.as_ref().expect("the line is placed");
         let Some(index) = line.index(x) else {
             return Found::General;
         };
-        let dense = memo.line_bytes(&line).expect("the line is current");
+        let dense = memo.line_bytes(line).expect("the line is current");
         match dense[index] {
-            0 => Found::ToValue(true, index, line),
-            3 => Found::ToValue(false, index, line),
+            0 => Found::ToValue(true, index),
+            3 => Found::ToValue(false, index),
             b @ 4..=254 => Found::Value((b - 4) as u64),
             _ => Found::General,
         }
@@ -708,12 +707,14 @@ impl Sweeper<'_> {
         satisfies_where(env, self.instance, &self.key, self.span)
     }
 
-    /// The value of the position at `index` of `line` from its stride
-    /// moves' options, stored (and counted in the memo), if the game has
-    /// stride moves and every option taken has a value in the window.
+    /// The value of the position at `index` of the placed line from its
+    /// stride moves' options, stored (and counted in the memo), if the
+    /// game has stride moves and every option taken has a value in the
+    /// window.
     #[inline]
-    fn by_strides(&mut self, index: usize, line: &Line) -> Option<u64> {
+    fn by_strides(&mut self, index: usize) -> Option<u64> {
         let strides = self.strides?;
+        let line = self.placed.as_ref()?;
         let mut memo = self.inst.memo.borrow_mut();
         let dense = memo.line_bytes(line)?;
         let v = stride_mex(strides, self.coords, line, dense, index)?;

@@ -144,18 +144,15 @@ impl SgSink {
     fn mex(&self) -> u64 {
         // Values below `BIG - 4` have consecutive slots from 4 on.
         let small = (BIG - 4) as usize;
-        // Eight slots at a time: a block compared at once (vector code).
-        let stamp = self.stamp;
-        let blocks = self.seen[4..4 + small].chunks_exact(8);
-        let rest = blocks.remainder();
-        for (j, block) in blocks.enumerate() {
-            if block != [stamp; 8] {
-                let m = block.iter().position(|&s| s != stamp).unwrap_or(0);
-                return (j * 8 + m) as u64;
-            }
-        }
-        if let Some(m) = rest.iter().position(|&s| s != stamp) {
-            return (small - rest.len() + m) as u64;
+        let (slots, stamp) = (&self.seen[4..4 + small], self.stamp);
+        // Eight slots at a time, compared without a branch (vector code),
+        // then the first unmarked one.
+        let full = (slots.chunks_exact(8))
+            .take_while(|c| c.iter().fold(true, |all, &s| all & (s == stamp)))
+            .count()
+            * 8;
+        if let Some(m) = slots[full..].iter().position(|&s| s != stamp) {
+            return (full + m) as u64;
         }
         let mut m = small as u64;
         while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {

@@ -2,7 +2,7 @@
 //! the key of a run's options and where its runs lie in the window.
 
 use super::scan::Strided;
-use super::sorted_parts::{SortedParts, OUTSIDE};
+use super::sorted_parts::{Runs, SortedParts, OUTSIDE};
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
 use crate::eval::memo::{Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
@@ -222,6 +222,8 @@ pub(super) struct RunScratch {
     pub(super) strided: [Strided; MAX_COORDS],
     /// The position's sorted list in the window (`sorted_run.rs`).
     pub(super) parts: SortedParts,
+    /// Its runs of one setting, or of all, to scan at once.
+    pub(super) sorted_runs: Runs,
 }
 
 impl Default for RunScratch {
@@ -245,6 +247,7 @@ impl Default for RunScratch {
             },
             strided: [Strided::default(); MAX_COORDS],
             parts: SortedParts::new(),
+            sorted_runs: Runs::new(),
         }
     }
 }

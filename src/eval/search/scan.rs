@@ -119,6 +119,61 @@ fn mark_strided(window: &[u8], step: usize, stamp: u32, seen: &mut [u32; 256]) {
     }
 }
 
+/// A run of `n` options (at least 1) whose dense bytes are
+/// `first + step * j`, `step` at least 1: a place of a sorted list.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Ascending {
+    pub first: usize,
+    pub step: usize,
+    pub n: usize,
+}
+
+/// `scan_runs` for ascending runs: true, with the slots of bytes without
+/// a value cleared, if some byte held none or some run passes the end of
+/// `dense` (then the caller marks the options otherwise).
+#[inline(never)]
+pub(super) fn scan_ascending(
+    dense: &[u8],
+    runs: &[Ascending],
+    stamp: u32,
+    seen: &mut [u32],
+) -> bool {
+    let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
+    let mut inside = true;
+    for r in runs {
+        let Some(window) = dense.get(r.first..=r.first + (r.n - 1) * r.step) else {
+            inside = false;
+            break;
+        };
+        if r.step <= 1 {
+            window.iter().for_each(|&b| seen[b as usize] = stamp);
+            continue;
+        }
+        // Four options a step, as `mark_strided` does, but split off
+        // one by one: runs are short, and `chunks_exact` divides.
+        let step = r.step;
+        let mut rest = window;
+        while let Some((q, next)) = rest.split_at_checked(4 * step) {
+            let (a, b, c, d) = (q[0], q[step], q[2 * step], q[3 * step]);
+            seen[a as usize] = stamp;
+            seen[b as usize] = stamp;
+            seen[c as usize] = stamp;
+            seen[d as usize] = stamp;
+            rest = next;
+        }
+        let mut i = 0;
+        while let Some(&b) = rest.get(i) {
+            seen[b as usize] = stamp;
+            i += step;
+        }
+    }
+    if !inside || NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp) {
+        NO_VALUE_BYTES.iter().for_each(|&b| seen[b] = 0);
+        return true;
+    }
+    false
+}
+
 /// `scan_dense` for several runs at once (the few short runs of a
 /// position with a list), without collecting: marks every byte's slot
 /// and tells whether some byte held no value, in which case the caller

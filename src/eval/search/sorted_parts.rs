@@ -1,18 +1,17 @@
 //! Where the items of a position's sorted list lie in the memo's window
-//! (`SortedParts`), computed once per position for `sorted_run.rs`.
+//! (`SortedParts`), computed once per position for `sorted_run.rs`, and
+//! the runs of its options placed from them (`Runs`).
 
-use super::scan::Strided;
-use crate::eval::compile::{Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
-use crate::eval::memo::{shape_push, Shape, Tag, MAX_COORDS};
+use std::ops::Range;
+
+use super::scan::Ascending;
+use crate::eval::compile::{KeyFrame, KeyRun, Locals, RunArg, Seq};
+use crate::eval::memo::{shape_push, Memo, Shape, Tag, Window, MAX_COORDS};
 
 /// Set in the part of an item that lies outside the window: dense
 /// windows have at most 2^30 bytes, so no index has it, and a sum of at
 /// most 16 such parts does not overflow.
 pub(super) const OUTSIDE: usize = 1 << (usize::BITS - 8);
-
-/// The most runs `SortedParts` keeps: a place for each item, for each
-/// setting.
-const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
 
 /// Where the items of a position's list lie in the memo's window of the
 /// options' shape, computed once for every setting of the outer bindings
@@ -35,8 +34,6 @@ pub(super) struct SortedParts {
     /// `xs[p] + 1` (looked up in its run).
     after: [i64; MAX_COORDS],
     before: [i64; MAX_COORDS],
-    bits: [u8; MAX_COORDS],
-    strides: [usize; MAX_COORDS],
     /// For item `i` moving, `k` at place 0: the items before `i` one
     /// coordinate up, those after at their own (`OUTSIDE` added for each
     /// outside the window).
@@ -46,10 +43,6 @@ pub(super) struct SortedParts {
     /// coordinate `q + 1` to `q`) and after it (from `q` to `q - 1`).
     down_before: [usize; MAX_COORDS],
     down_after: [usize; MAX_COORDS],
-    /// The runs of one setting, or of all (at most `MAX_COORDS` of them),
-    /// scanned at once: the first `n_runs`.
-    pub(super) runs: [Strided; MAX_RUNS],
-    pub(super) n_runs: usize,
 }
 
 impl SortedParts {
@@ -64,13 +57,9 @@ impl SortedParts {
             xs: [0; MAX_COORDS],
             after: [0; MAX_COORDS],
             before: [0; MAX_COORDS],
-            bits: [0; MAX_COORDS],
-            strides: [0; MAX_COORDS],
             first: [0; MAX_COORDS],
             down_before: [0; MAX_COORDS],
             down_after: [0; MAX_COORDS],
-            runs: [Strided::default(); MAX_RUNS],
-            n_runs: 0,
         }
     }
 
@@ -80,8 +69,9 @@ impl SortedParts {
         self.ready = false;
     }
 
-    /// Computes the parts of the items of `run`'s list.
-    pub(super) fn set(&mut self, inst: &Instance, run: &KeyRun, frame: &KeyFrame) {
+    /// Computes the parts of the items of `run`'s list, laid out as in
+    /// `memo`'s window.
+    pub(super) fn set(&mut self, memo: &Memo, run: &KeyRun, frame: &KeyFrame) {
         self.ready = true;
         self.usable = false;
         let [RunArg::SortedUpdate { list, .. }] = &run.args[..] else {
@@ -97,58 +87,68 @@ impl SortedParts {
         let Some(shape) = shape_push(0, 0, Tag::List(n as u32)) else {
             return;
         };
-        let memo = inst.memo.borrow();
         let Some(w) = memo.window(shape).filter(|w| w.n_coords() == n) else {
             return;
         };
         let (bits, strides) = w.layout();
-        let (bits, strides) = (&bits[..n], &strides[..n]);
         // `x` at coordinate `c`.
         let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
             0 => x as usize * strides[c],
             _ => OUTSIDE,
         };
+        // Item `p` before the moving one goes from `p + 1` down to `p`
+        // (the last item is never before it); after it, from `p` to
+        // `p - 1` (the first is never after it). `first[p]` is the sum of
+        // the `up` parts before `p` and the `own` parts after it: the
+        // latter as all of them less those up to `p`, added at the end.
         let repeat = !run.distinct as i64;
-        let mut own = [0usize; MAX_COORDS];
-        let mut ups = 0usize;
-        for (p, &x) in xs.iter().enumerate() {
+        let (mut ups, mut owns, mut down) = (0usize, 0usize, 0usize);
+        let mut sorted = true;
+        let mut own = at(xs[0], 0);
+        for p in 0..n {
+            let x = xs[p];
+            let up = match p + 1 < n {
+                true => at(x, p + 1),
+                false => 0,
+            };
+            owns = owns.wrapping_add(own);
+            self.xs[p] = x;
             self.after[p] = x.saturating_add(1);
             self.before[p] = x.saturating_add(repeat);
-            // Item `p` before the moving one goes from `p + 1` down to `p`
-            // (the last item is never before it); after it, from `p` to
-            // `p - 1` (the first is never after it).
-            own[p] = at(x, p);
-            let up = if p + 1 < n { at(x, p + 1) } else { 0 };
-            self.down_before[p] = own[p].wrapping_sub(up);
-            self.down_after[p] = if p > 0 {
-                at(x, p - 1).wrapping_sub(own[p])
-            } else {
-                0
-            };
-            self.first[p] = ups;
+            self.down_before[p] = own.wrapping_sub(up);
+            self.down_after[p] = down;
+            self.first[p] = ups.wrapping_sub(owns);
             ups = ups.wrapping_add(up);
+            if p + 1 < n {
+                let next = xs[p + 1];
+                sorted &= x <= next;
+                let next_own = at(next, p + 1);
+                down = at(next, p).wrapping_sub(next_own);
+                own = next_own;
+            }
         }
-        let mut owns = 0usize;
-        for p in (0..n).rev() {
-            self.first[p] = self.first[p].wrapping_add(owns);
-            owns = owns.wrapping_add(own[p]);
+        for f in &mut self.first[..n] {
+            *f = f.wrapping_add(owns);
         }
-        // Item by item: lists are short, and `copy_from_slice` calls
-        // `memcpy`.
-        for c in 0..n {
-            (self.xs[c], self.bits[c], self.strides[c]) = (xs[c], bits[c], strides[c]);
-        }
-        self.sorted = xs.is_sorted();
+        self.sorted = sorted;
         self.n = n;
         self.shape = shape;
         self.usable = true;
     }
 
     /// Adds the runs of `k` in `a..b` (not empty) for item `i` moving to
-    /// `runs`; `None` if `i` is out of range, the other items are not in
-    /// order, or some option lies outside the window.
-    #[inline]
-    pub(super) fn place(&mut self, i: usize, (a, b): (i64, i64)) -> Option<()> {
+    /// `out` from `n_out` on, one per place, in `window` (laid out as when
+    /// the parts were computed): the runs then. `None` if `i` is out of
+    /// range, the other items are not in order, or some option lies
+    /// outside the window.
+    #[inline(always)]
+    pub(super) fn place(
+        &self,
+        window: &Window,
+        i: usize,
+        (a, b): (i64, i64),
+        (out, mut n_out): (&mut [Ascending; MAX_RUNS], usize),
+    ) -> Option<usize> {
         let n = self.n.min(MAX_COORDS);
         if i >= n {
             return None;
@@ -158,6 +158,22 @@ impl SortedParts {
         if !self.sorted && !(1..n - 1).all(|j| self.xs[at(j - 1)] <= self.xs[at(j)]) {
             return None;
         }
+        let (bits, strides) = window.layout();
+        // The run `lo..hi` (not empty) at place `j` whose other items
+        // make `items`; `None` if some option lies outside the window.
+        let mut push = |items: usize, j: usize, (lo, hi): (i64, i64)| {
+            let (bits, step) = (bits[j], strides[j]);
+            if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+                return None;
+            }
+            *out.get_mut(n_out)? = Ascending {
+                first: items + lo as usize * step,
+                step,
+                n: (hi - lo) as usize,
+            };
+            n_out += 1;
+            Some(())
+        };
         // Place `j`, `k` between `rest[j - 1]` and `rest[j]`: `rest[q]` at
         // coordinate `q` for `q < j`, `q + 1` after. Place 0 first.
         let mut items = self.first[i];
@@ -166,13 +182,13 @@ impl SortedParts {
             let q = at(j);
             let hi = b.min(self.before[q]);
             if lo < hi {
-                self.push_run(items, j, (lo, hi))?;
+                push(items, j, (lo, hi))?;
             }
             lo = a.max(self.after[q]);
             // The later places start higher still: no option there (for
             // Welter's game, every place past the moving coin's own).
             if lo >= b {
-                return Some(());
+                return Some(n_out);
             }
             // The next place: `rest[j]` one coordinate down.
             items = items.wrapping_add(match q < i {
@@ -181,23 +197,114 @@ impl SortedParts {
             });
             j += 1;
         }
-        self.push_run(items, j, (lo, b))
+        push(items, j, (lo, b))?;
+        Some(n_out)
+    }
+}
+
+/// The runs of every setting `i` in `items` of a move `k in c..xs[i]`
+/// whose one argument is `sorted(update(xs, i, k))` (Welter's game) on an
+/// ascending list `xs`, put in `out` from its start, read off the items
+/// directly: the number of runs. They are those `SortedParts::place`
+/// gives: item `i` moving, the places of `k` are those below it, and an
+/// item moves one coordinate down from one place to the next. `None`
+/// (having placed maybe some) if the list is not ascending or does not
+/// fit `layout`, an `i` is out of range, or some option lies outside the
+/// window: then `SortedParts` place them.
+pub(super) fn lowered_runs(
+    (xs, distinct): (&[i64], bool),
+    c: i64,
+    items: Range<usize>,
+    (bits, strides): (&[u8; MAX_COORDS], &[usize; MAX_COORDS]),
+    out: &mut [Ascending; MAX_RUNS],
+) -> Option<usize> {
+    let n = xs.len();
+    if n == 0 || n > MAX_COORDS || items.end > n {
+        return None;
+    }
+    let repeat = !distinct as i64;
+    // `x` at coordinate `c`.
+    let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
+        0 => x as usize * strides[c],
+        _ => OUTSIDE,
+    };
+    // Item `q` at its own coordinate and one up (the last is never below
+    // the moving one), and the sums of those before each item.
+    let (mut own, mut up) = ([0usize; MAX_COORDS], [0usize; MAX_COORDS]);
+    let (mut owns, mut ups) = ([0usize; MAX_COORDS + 1], [0usize; MAX_COORDS + 1]);
+    for q in 0..n {
+        if q + 1 < n {
+            if xs[q] > xs[q + 1] {
+                return None;
+            }
+            up[q] = at(xs[q], q + 1);
+        }
+        own[q] = at(xs[q], q);
+        owns[q + 1] = owns[q].wrapping_add(own[q]);
+        ups[q + 1] = ups[q].wrapping_add(up[q]);
+    }
+    let mut n_out = 0;
+    for i in items {
+        let b = xs[i];
+        if c >= b {
+            continue;
+        }
+        // Place 0: the items before `i` one coordinate up, those after at
+        // their own.
+        let mut base = ups[i].wrapping_add(owns[n].wrapping_sub(owns[i + 1]));
+        let mut lo = c;
+        for j in 0..=i {
+            // Below item `j`: `k` up to it (or to `b`), then past it.
+            let hi = match j < i {
+                true => b.min(xs[j].saturating_add(repeat)),
+                false => b,
+            };
+            if lo < hi {
+                let (bits, step) = (bits[j], strides[j]);
+                if base >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+                    return None;
+                }
+                *out.get_mut(n_out)? = Ascending {
+                    first: base + lo as usize * step,
+                    step,
+                    n: (hi - lo) as usize,
+                };
+                n_out += 1;
+            }
+            if j == i {
+                break;
+            }
+            lo = c.max(xs[j].saturating_add(1));
+            if lo >= b {
+                break;
+            }
+            // The next place: item `j` one coordinate down.
+            base = base.wrapping_add(own[j].wrapping_sub(up[j]));
+        }
+    }
+    Some(n_out)
+}
+
+/// The most runs of one position: a place for each item, for each
+/// setting.
+pub(super) const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
+
+/// The runs of a position's settings, scanned at once: the first `n`.
+pub(super) struct Runs {
+    pub(super) runs: [Ascending; MAX_RUNS],
+    pub(super) n: usize,
+}
+
+impl Runs {
+    pub(super) fn new() -> Runs {
+        Runs {
+            runs: [Ascending::default(); MAX_RUNS],
+            n: 0,
+        }
     }
 
-    /// Adds the run `lo..hi` (not empty) at place `j` whose other items
-    /// make `items`; `None` if some option lies outside the window.
-    #[inline]
-    fn push_run(&mut self, items: usize, j: usize, (lo, hi): (i64, i64)) -> Option<()> {
-        let (bits, step) = (self.bits[j], self.strides[j]);
-        if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
-            return None;
-        }
-        *self.runs.get_mut(self.n_runs)? = Strided {
-            first: items + lo as usize * step,
-            stride: step as isize,
-            n: (hi - lo) as usize,
-        };
-        self.n_runs += 1;
-        Some(())
+    /// The runs added.
+    pub(super) fn get(&self) -> &[Ascending] {
+        &self.runs[..self.n.min(MAX_RUNS)]
     }
 }

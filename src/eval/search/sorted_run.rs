@@ -1,19 +1,20 @@
 //! The commonest keyed run, read straight off the memo's window: a move
 //! whose one argument is `sorted(update(xs, i, k))` (Welter's game), the
 //! other items of `xs` in order. Each place of `k` among them is one
-//! strided run, placed by moving one item's coordinate at a time; no key
-//! is written. The parts of the position's items in the window are
-//! computed once for every setting of the outer bindings (`i`: which item
-//! moves), in `SortedParts`. Anything else (other arguments, items to
-//! sort, options outside the window or without a value yet) is left to
-//! `key_run.rs`.
+//! strided run, placed by moving one item's coordinate at a time and
+//! scanned at once; no key is written. The parts of the position's items
+//! in the window are computed once for every setting of the outer
+//! bindings (`i`: which item moves), in `SortedParts`. Anything else
+//! (other arguments, items to sort, options outside the window or without
+//! a value yet) is left to `key_run.rs`.
 
 use std::ops::Range;
 
 use super::engine::{run_range, SgSink};
-use super::scan::{scan_runs, NO_VALUE_BYTES};
-use crate::eval::compile::{Instance, KeyFrame, KeyRun, RunArg};
-use crate::eval::memo::MAX_COORDS;
+use super::scan::scan_ascending;
+use super::sorted_parts::{lowered_runs, Runs, SortedParts};
+use crate::eval::compile::{Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
+use crate::eval::memo::{shape_push, Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
 
 impl SgSink {
@@ -24,37 +25,77 @@ impl SgSink {
         }
     }
 
-    /// The parts of the position's list for `run`, if it has the form.
-    fn sorted_parts(&mut self, inst: &Instance, run: &KeyRun, frame: &KeyFrame) -> Option<()> {
+    /// Whether the position's list has the form for `run`, its parts
+    /// computed on first use.
+    fn sorted_parts(&mut self, inst: &Instance, run: &KeyRun, frame: &KeyFrame) -> bool {
         let parts = &mut self.run_scratch.get_or_insert_with(Box::default).parts;
         if !parts.ready {
-            parts.set(inst, run, frame);
+            parts.set(&inst.memo.borrow(), run, frame);
         }
-        parts.usable.then_some(())
+        parts.usable
     }
 
-    /// Scans the runs in `parts.runs`: false, marking only values, if
-    /// some option has no value yet.
-    fn scan_sorted(&mut self, inst: &Instance) -> bool {
-        let Some(scratch) = &self.run_scratch else {
+    /// Runs `place` on the parts of the position's list (usable) and
+    /// its window to add runs, then scans them: true if it placed every
+    /// option and each has a value. False otherwise, having marked only
+    /// values of options.
+    #[inline]
+    fn mark_sorted(
+        &mut self,
+        inst: &Instance,
+        place: impl FnOnce(&SortedParts, &Window, &mut Runs) -> Option<()>,
+    ) -> bool {
+        let Some(scratch) = &mut self.run_scratch else {
             return false;
         };
-        let parts = &scratch.parts;
+        let (parts, runs) = (&scratch.parts, &mut scratch.sorted_runs);
         let memo = inst.memo.borrow();
         let Some(w) = memo.window(parts.shape) else {
             return false;
         };
-        if scan_runs(
-            w.dense(),
-            &parts.runs[..parts.n_runs],
-            self.stamp,
-            &mut self.seen,
-        ) {
-            // Options without a value: the general runs collect them.
-            NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
+        runs.n = 0;
+        if place(parts, &w, runs).is_none() {
             return false;
         }
-        true
+        !scan_ascending(w.dense(), runs.get(), self.stamp, &mut self.seen)
+    }
+
+    /// Marks the options of every setting `i` in `items` of a move
+    /// `k in c..xs[i]` (`run`) on an ascending list, straight from its
+    /// items (`lowered_runs`): whether it marked every option, each with a
+    /// value (if not, it marked only values of options). `None`, marking
+    /// nothing, if the list or its runs do not have the form.
+    fn lowered(
+        &mut self,
+        inst: &Instance,
+        run: &KeyRun,
+        frame: &KeyFrame,
+        c: i64,
+        items: Range<i64>,
+    ) -> Option<bool> {
+        let [RunArg::SortedUpdate { list, .. }] = &run.args[..] else {
+            return None;
+        };
+        let (seq, xs) = frame.items(*list)?;
+        let shape = shape_push(0, 0, Tag::List(xs.len() as u32))?;
+        let items = usize::try_from(items.start).ok()?..usize::try_from(items.end).ok()?;
+        if seq == Seq::Set {
+            return None;
+        }
+        let runs = &mut self
+            .run_scratch
+            .get_or_insert_with(Box::default)
+            .sorted_runs;
+        let memo = inst.memo.borrow();
+        let w = memo.window(shape).filter(|w| w.n_coords() == xs.len())?;
+        let list = (xs, run.distinct);
+        runs.n = lowered_runs(list, c, items, w.layout(), &mut runs.runs)?;
+        Some(!scan_ascending(
+            w.dense(),
+            runs.get(),
+            self.stamp,
+            &mut self.seen,
+        ))
     }
 
     /// Marks the options `k` in `a..b` (not empty) of `run` if it has this
@@ -71,18 +112,19 @@ impl SgSink {
         let [RunArg::SortedUpdate { index, .. }] = &run.args[..] else {
             return false;
         };
-        let i = index.eval(frame).and_then(|i| usize::try_from(i).ok());
-        let (Some(i), Some(())) = (i, self.sorted_parts(inst, run, frame)) else {
+        let Some(i) = index.eval(frame).and_then(|i| usize::try_from(i).ok()) else {
             return false;
         };
-        let parts = &mut self.run_scratch.as_mut().expect("parts set").parts;
-        parts.n_runs = 0;
-        parts.place(i, (a, b)).is_some() && self.scan_sorted(inst)
+        self.sorted_parts(inst, run, frame)
+            && self.mark_sorted(inst, |parts, w, runs| {
+                runs.n = parts.place(w, i, (a, b), (&mut runs.runs, runs.n))?;
+                Some(())
+            })
     }
 
     /// `sorted_runs` for every setting `k` in `ks` of the last outer
-    /// binding `slot` of a move (the item that moves), their runs scanned
-    /// at once: true if every option was marked. False otherwise, having
+    /// binding `slot` of a move (the item that moves), their runs marked
+    /// in one go: true if every option was marked. False otherwise, having
     /// marked only values of options: the settings then run one by one.
     pub(super) fn sorted_settings(
         &mut self,
@@ -95,45 +137,43 @@ impl SgSink {
         let [RunArg::SortedUpdate { index, .. }] = &run.args[..] else {
             return false;
         };
-        // A few settings (one per item): their runs are kept.
-        if ks.end.saturating_sub(ks.start) > MAX_COORDS as i64 {
+        // A few settings (one per item).
+        if ks.is_empty() || ks.end.saturating_sub(ks.start) > MAX_COORDS as i64 {
             return false;
         }
-        if ks.is_empty() || self.sorted_parts(inst, run, frame).is_none() {
+        let c = run.item_range(slot);
+        if let Some(done) = c.and_then(|c| self.lowered(inst, run, frame, c, ks.clone())) {
+            frame.set_int(slot, ks.end - 1);
+            return done;
+        }
+        if !self.sorted_parts(inst, run, frame) {
             return false;
         }
-        let parts = &mut self.run_scratch.as_mut().expect("parts set").parts;
-        parts.n_runs = 0;
-        if let Some(c) = run.item_range(slot) {
+        if let Some(c) = c {
             // `k in c..xs[i]` for item `i` moving: no code to run.
-            for i in ks.clone() {
-                let Some(&b) = usize::try_from(i)
-                    .ok()
-                    .and_then(|i| parts.xs[..parts.n].get(i))
-                else {
-                    return false;
-                };
-                if c < b && parts.place(i as usize, (c, b)).is_none() {
-                    return false;
+            let done = self.mark_sorted(inst, |parts, w, runs| {
+                for i in ks.clone() {
+                    let i = usize::try_from(i).ok()?;
+                    let b = *parts.xs[..parts.n].get(i)?;
+                    if c < b {
+                        runs.n = parts.place(w, i, (c, b), (&mut runs.runs, runs.n))?;
+                    }
+                }
+                Some(())
+            });
+            frame.set_int(slot, ks.end - 1);
+            return done;
+        }
+        self.mark_sorted(inst, |parts, w, runs| {
+            for k in ks {
+                frame.set_int(slot, k);
+                let (a, b) = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive)?;
+                if a < b {
+                    let i = usize::try_from(index.eval(frame)?).ok()?;
+                    runs.n = parts.place(w, i, (a, b), (&mut runs.runs, runs.n))?;
                 }
             }
-            frame.set_int(slot, ks.end - 1);
-            return self.scan_sorted(inst);
-        }
-        for k in ks {
-            frame.set_int(slot, k);
-            let ab = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive);
-            let Some((a, b)) = ab else {
-                return false;
-            };
-            if a >= b {
-                continue;
-            }
-            let i = index.eval(frame).and_then(|i| usize::try_from(i).ok());
-            if i.and_then(|i| parts.place(i, (a, b))).is_none() {
-                return false;
-            }
-        }
-        self.scan_sorted(inst)
+            Some(())
+        })
     }
 }

@@ -244,7 +244,8 @@ pub struct Above {
     /// `product::sg_of_sum` of all the atoms of the parts.
     pub sg_of_atom_sum: fn(&mut Env, &AtomParts, Span) -> Fallible<u64>,
     /// `compile::specialized_game`: a game compiled for one instance's
-    /// static arguments, when they are not all integers.
+    /// static arguments (`Runtime::user_instance` and `swept_instance`
+    /// decide when).
     pub specialize: fn(&Runtime, GameId, &[Value], &Rc<str>) -> Option<CompiledGame>,
 }
 

@@ -568,19 +568,35 @@ impl Search {
             let fast = t
                 .memo
                 .replacing([code, counter], part, *at, parent.as_ref());
-            // The slots of the first options, then each a few ahead.
+            // The slots of the first options, then each a few ahead, on
+            // into the next component's (when its options are known) so
+            // that its first probes do not wait.
             let ahead = fast.as_ref().and_then(|f| f.prefetcher());
             if let Some(p) = &ahead {
                 for &term in opts.terms.iter().skip(*next).take(PREFETCH_AHEAD) {
                     p.prefetch(base.wrapping_add(term));
                 }
             }
+            let following = ahead.as_ref().and_then(|_| {
+                let b = *part[*at..].iter().find(|&&b| b != a)?;
+                let c = t.atoms[b as usize].canonical.clone()?;
+                Some((frame.hash.wrapping_sub(atom_term(0, b)), c))
+            });
             let missing = loop {
                 let Some(add) = opts.options.get(*next) else {
                     break None;
                 };
-                if let (Some(p), Some(&term)) = (&ahead, opts.terms.get(*next + PREFETCH_AHEAD)) {
-                    p.prefetch(base.wrapping_add(term));
+                if let Some(p) = &ahead {
+                    let far = *next + PREFETCH_AHEAD;
+                    match (opts.terms.get(far), &following) {
+                        (Some(&term), _) => p.prefetch(base.wrapping_add(term)),
+                        (None, Some((b, c))) => {
+                            if let Some(&term) = c.terms.get(far - opts.terms.len()) {
+                                p.prefetch(b.wrapping_add(term));
+                            }
+                        }
+                        (None, None) => {}
+                    }
                 }
                 // The option's hash, needed only past the dense tables.
                 let term = opts.terms[*next];

@@ -649,3 +649,35 @@ fn runs_split_where_a_clamp_or_quotient_bends() {
     assert_eq!(huge.lines().count(), 1, "{huge}");
     assert!(!huge.contains("failure"), "{huge}");
 }
+
+#[test]
+fn conditional_arithmetic_powers_and_logarithms_as_integer_code() {
+    // `if`, `pow`, `log2` and `low0` in arguments, bounds and guards, and
+    // called through functions, with and without kernels; then the same
+    // built-ins outside their domains, which must fail the same way.
+    let out = same_both_ways(
+        "fn h_max(z) = if z == 0 then 0 else pow(2, log2(z)) - 1
+        fn step(n, k) = if k % 2 == 0 then n - k else (n - k) / 2
+        game A(n) where n >= 0 { move m(k in 1..=n) -> A(h_max(n - k)) }
+        game B(n) where n >= 0 { move m(k in 1..=n) if low0(k) <= 1 -> B(step(n, k)) }
+        game C(a, b) where a >= 0 and b >= 0 {
+            move x(k in 0..(if a > b then a else b)) if k < a -> C(k, b)
+            move y(k in 0..pow(2, log2(b + 1) + 1)) if k < b -> C(a, k)
+        }
+        print [sg(A(n)) for n in 0..40]
+        print [sg(B(n)) for n in reversed(list(0..60))]
+        print [sg(C(a, b)) for a in 0..12, b in 0..12]
+        assert all(sg(C(a, b)) == a ^ b for a in 0..12, b in 0..12)",
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+    for text in [
+        "game L(n) where n >= 0 { move m(k in 0..n) -> L(log2(k)) }\nprint sg(L(4))",
+        "game P(n) where n >= 0 { move m(k in 1..=n) -> P(pow(2, k - 2)) }\nprint sg(P(3))",
+        "game Z(n) where n >= 0 { move m(k in 1..=n) -> Z(low0(k - 2)) }\nprint sg(Z(3))",
+        "game O(n) where n >= 0 { move m(k in 1..=n) -> O(pow(10, 40 - k)) }\nprint sg(O(3))",
+    ] {
+        let out = same_both_ways(text);
+        assert!(out.contains("failure"), "{out}");
+    }
+}

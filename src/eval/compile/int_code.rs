@@ -200,6 +200,45 @@ impl Compiler<'_> {
                 let x = self.int_expr(&args[0])?;
                 Some(Box::new(move |l| x(l)?.checked_abs()))
             }
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                // Only the branch taken runs, as on the value path.
+                let c = self.bool_expr(cond)?;
+                let (t, o) = (self.int_expr(then)?, self.int_expr(otherwise)?);
+                Some(Box::new(move |l| if c(l)? { t(l) } else { o(l) }))
+            }
+            // Outside their domains these give `None`: the value path
+            // reports the error.
+            IrKind::CallBuiltin {
+                builtin: Builtin::Log2,
+                args,
+            } => {
+                let x = self.int_expr(&args[0])?;
+                Some(Box::new(move |l| {
+                    let n = x(l)?;
+                    (n >= 1).then(|| 63 - n.leading_zeros() as i64)
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Low0,
+                args,
+            } => {
+                let x = self.int_expr(&args[0])?;
+                Some(Box::new(move |l| {
+                    let n = x(l)?;
+                    (n >= 0).then(|| (!n).trailing_zeros() as i64)
+                }))
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Pow,
+                args,
+            } if args.len() == 2 => {
+                let (a, e) = (self.operand(&args[0])?, self.operand(&args[1])?);
+                Some(shaped(|a, e| a.checked_pow(u32::try_from(e).ok()?), a, e))
+            }
             IrKind::Index { target, index } if const_ints(target).is_some() => {
                 // A constant list of integers (a static argument put in).
                 let items = const_ints(target)?;

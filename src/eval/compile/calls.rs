@@ -318,6 +318,7 @@ pub(crate) type Site<'a> = (GameId, &'a [Code], &'a Cell<Option<(u32, InstanceId
 /// The instance a site names: the plain one, cached per session
 /// generation, or the one of its static arguments' values (for a sweep:
 /// `Runtime::swept_instance`).
+#[inline]
 pub(crate) fn site_instance(
     env: &mut Env,
     (game, statics, cached): Site<'_>,
@@ -326,6 +327,18 @@ pub(crate) fn site_instance(
     if statics.is_empty() {
         return Ok(env.rt.plain_instance(game, cached));
     }
+    instance_of_statics(env, game, statics, swept)
+}
+
+/// `site_instance` with static arguments, kept out of line: queries of
+/// games without them (the common case) inline only the test above.
+#[inline(never)]
+fn instance_of_statics(
+    env: &mut Env,
+    game: GameId,
+    statics: &[Code],
+    swept: bool,
+) -> Fallible<InstanceId> {
     let values = Rc::from(eval_all(env, statics)?);
     Ok(match swept {
         true => env.rt.swept_instance(game, values),

@@ -2,28 +2,10 @@
 //! the position) against the general path: every program below must print
 //! the same output, and fail with the same error, with kernels on and off.
 
+mod common;
+
+use common::{explain, run, same_both_ways};
 use grundy::{Limits, Session};
-
-/// Runs `text` and returns its output followed by its failures.
-fn run(text: &str, kernels: bool) -> String {
-    let mut session = Session::new(Limits {
-        kernels,
-        ..Limits::default()
-    });
-    let mut out = Vec::new();
-    let result = session.run("kernels", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
-}
-
-fn same_both_ways(text: &str) -> String {
-    let (with, without) = (run(text, true), run(text, false));
-    assert_eq!(with, without, "kernels on (left) and off (right) differ");
-    with
-}
 
 #[test]
 fn runs_and_single_moves_with_a_guard() {
@@ -352,16 +334,6 @@ fn loop_moves_report_errors_and_cycles_as_the_general_path() {
         let out = same_both_ways(program);
         assert!(out.contains("failure"), "{program}: {out}");
     }
-}
-
-/// What `--explain` says of a program's games.
-fn explain(text: &str) -> String {
-    let mut session = Session::new(Limits::default());
-    session.explain_games = true;
-    let mut out = Vec::new();
-    let result = session.run("explain", text, &mut out);
-    assert!(result.ok(), "{:?}", result.failures);
-    String::from_utf8(out).expect("utf-8 output")
 }
 
 #[test]

@@ -5,38 +5,9 @@
 //! formulation on integers (Welter's game on three coins, Cram on bit
 //! masks, Nim's xor), the two are compared as well.
 
-use grundy::{Limits, Session};
+mod common;
 
-/// Runs `text` and returns its output followed by its failures.
-fn run(text: &str, kernels: bool) -> String {
-    let mut session = Session::new(Limits {
-        kernels,
-        ..Limits::default()
-    });
-    let mut out = Vec::new();
-    let result = session.run("key_kernels", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
-}
-
-fn same_both_ways(text: &str) -> String {
-    let (with, without) = (run(text, true), run(text, false));
-    assert_eq!(with, without, "kernels on (left) and off (right) differ");
-    with
-}
-
-/// What `--explain` says of a program's games.
-fn explain(text: &str) -> String {
-    let mut session = Session::new(Limits::default());
-    session.explain_games = true;
-    let mut out = Vec::new();
-    let result = session.run("explain", text, &mut out);
-    assert!(result.ok(), "{:?}", result.failures);
-    String::from_utf8(out).expect("utf-8 output")
-}
+use common::{explain, same_both_ways};
 
 const WELTER: &str = "
     game Welter(coins) where distinct(coins) {

@@ -5,28 +5,10 @@
 //! kernels it allows) on and off, and agree with the game written with the
 //! argument in place.
 
+mod common;
+
+use common::same_both_ways;
 use grundy::{Limits, Session};
-
-/// Runs `text` and returns its output followed by its failures.
-fn run(text: &str, fast: bool) -> String {
-    let mut session = Session::new(Limits {
-        kernels: fast,
-        ..Limits::default()
-    });
-    let mut out = Vec::new();
-    let result = session.run("static_arguments", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
-}
-
-fn same_both_ways(text: &str) -> String {
-    let (with, without) = (run(text, true), run(text, false));
-    assert_eq!(with, without, "fast paths on (left) and off (right) differ");
-    with
-}
 
 /// The chocolate bar games of the paper (`examples/chocolate_bar`) with
 /// the bound `F` a static argument, and the same game with it written in.

@@ -6,21 +6,10 @@
 //! with kernels on (`K` may run on a take-and-break kernel) and off (`K`
 //! runs on the general path).
 
-use grundy::{Limits, Session};
+mod common;
 
-fn run(text: &str, kernels: bool) -> String {
-    let mut session = Session::new(Limits {
-        kernels,
-        ..Limits::default()
-    });
-    let mut out = Vec::new();
-    let result = session.run("sum_results", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
-}
+use common::run;
+use grundy::{Limits, Session};
 
 /// The output of `keys` (sums written as keys) and of the same program
 /// with `<game>V` for `<game>` and each sum in a list (`[... ][0]`), the

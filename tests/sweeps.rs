@@ -5,43 +5,10 @@
 //! fail with the same errors both ways. Values are checked against a brute
 //! force written here and against published sequences.
 
+mod common;
+
+use common::{same_both_ways, same_both_ways_with};
 use grundy::{Limits, Session};
-
-/// Runs `text` under `limits` (kernels as given) and returns its output
-/// followed by its failures.
-fn run_with(text: &str, limits: Limits) -> String {
-    let mut session = Session::new(limits);
-    let mut out = Vec::new();
-    let result = session.run("sweeps", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
-}
-
-fn same_both_ways_with(text: &str, limits: Limits) -> String {
-    let on = run_with(
-        text,
-        Limits {
-            kernels: true,
-            ..limits.clone()
-        },
-    );
-    let off = run_with(
-        text,
-        Limits {
-            kernels: false,
-            ..limits
-        },
-    );
-    assert_eq!(on, off, "kernels on (left) and off (right) differ");
-    on
-}
-
-fn same_both_ways(text: &str) -> String {
-    same_both_ways_with(text, Limits::default())
-}
 
 /// Runs `texts` one after another in one session (a failure stops only
 /// its own text: the next sees the memo it left), kernels on and off;

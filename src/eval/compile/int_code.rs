@@ -213,24 +213,15 @@ impl Compiler<'_> {
             // Outside their domains these give `None`: the value path
             // reports the error.
             IrKind::CallBuiltin {
-                builtin: Builtin::Log2,
+                builtin: b @ (Builtin::Log2 | Builtin::Low0),
                 args,
             } => {
                 let x = self.int_expr(&args[0])?;
-                Some(Box::new(move |l| {
-                    let n = x(l)?;
-                    (n >= 1).then(|| 63 - n.leading_zeros() as i64)
-                }))
-            }
-            IrKind::CallBuiltin {
-                builtin: Builtin::Low0,
-                args,
-            } => {
-                let x = self.int_expr(&args[0])?;
-                Some(Box::new(move |l| {
-                    let n = x(l)?;
-                    (n >= 0).then(|| (!n).trailing_zeros() as i64)
-                }))
+                let f: fn(i64) -> Option<i64> = match b {
+                    Builtin::Log2 => |n| (n >= 1).then(|| 63 - n.leading_zeros() as i64),
+                    _ => |n| (n >= 0).then(|| (!n).trailing_zeros() as i64),
+                };
+                Some(Box::new(move |l| f(x(l)?)))
             }
             IrKind::CallBuiltin {
                 builtin: Builtin::Pow,

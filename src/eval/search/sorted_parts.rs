@@ -159,20 +159,8 @@ impl SortedParts {
             return None;
         }
         let (bits, strides) = window.layout();
-        // The run `lo..hi` (not empty) at place `j` whose other items
-        // make `items`; `None` if some option lies outside the window.
-        let mut push = |items: usize, j: usize, (lo, hi): (i64, i64)| {
-            let (bits, step) = (bits[j], strides[j]);
-            if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
-                return None;
-            }
-            *out.get_mut(n_out)? = Ascending {
-                first: items + lo as usize * step,
-                step,
-                n: (hi - lo) as usize,
-            };
-            n_out += 1;
-            Some(())
+        let mut push = |items: usize, j: usize, ks: (i64, i64)| {
+            push_run(out, &mut n_out, items, (bits[j], strides[j]), ks)
         };
         // Place `j`, `k` between `rest[j - 1]` and `rest[j]`: `rest[q]` at
         // coordinate `q` for `q < j`, `q + 1` after. Place 0 first.
@@ -260,16 +248,7 @@ pub(super) fn lowered_runs(
                 false => b,
             };
             if lo < hi {
-                let (bits, step) = (bits[j], strides[j]);
-                if base >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
-                    return None;
-                }
-                *out.get_mut(n_out)? = Ascending {
-                    first: base + lo as usize * step,
-                    step,
-                    n: (hi - lo) as usize,
-                };
-                n_out += 1;
+                push_run(out, &mut n_out, base, (bits[j], strides[j]), (lo, hi))?;
             }
             if j == i {
                 break;
@@ -283,6 +262,30 @@ pub(super) fn lowered_runs(
         }
     }
     Some(n_out)
+}
+
+/// Puts the run `lo..hi` (not empty) of a place whose other items make
+/// `items`, its coordinate of `bits` bits and stride `step`, at
+/// `out[n_out]`; `None` if some option lies outside the window (or `out`
+/// is full).
+#[inline(always)]
+fn push_run(
+    out: &mut [Ascending; MAX_RUNS],
+    n_out: &mut usize,
+    items: usize,
+    (bits, step): (u8, usize),
+    (lo, hi): (i64, i64),
+) -> Option<()> {
+    if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+        return None;
+    }
+    *out.get_mut(*n_out)? = Ascending {
+        first: items + lo as usize * step,
+        step,
+        n: (hi - lo) as usize,
+    };
+    *n_out += 1;
+    Some(())
 }
 
 /// The most runs of one position: a place for each item, for each

@@ -1,0 +1,68 @@
+//! What the agreement tests share: a program run with the fast paths
+//! (`Limits::kernels`: kernels, integer code, sweeps, games compiled for
+//! their static arguments) on and off, and what `--explain` says of it.
+
+// Each test file uses some of these.
+#![allow(dead_code)]
+
+use grundy::{Limits, Session};
+
+/// Runs `text` under `limits` and returns its output followed by its
+/// failures.
+pub fn run_with(text: &str, limits: Limits) -> String {
+    let mut session = Session::new(limits);
+    let mut out = Vec::new();
+    let result = session.run("program", text, &mut out);
+    let mut shown = String::from_utf8(out).expect("utf-8 output");
+    for f in &result.failures {
+        shown.push_str(&format!("failure: {f}\n"));
+    }
+    shown
+}
+
+/// `run_with` the default limits, the fast paths on or off.
+pub fn run(text: &str, kernels: bool) -> String {
+    run_with(
+        text,
+        Limits {
+            kernels,
+            ..Limits::default()
+        },
+    )
+}
+
+/// The output of `text` under `limits`, asserted to be the same with the
+/// fast paths on and off.
+pub fn same_both_ways_with(text: &str, limits: Limits) -> String {
+    let on = run_with(
+        text,
+        Limits {
+            kernels: true,
+            ..limits.clone()
+        },
+    );
+    let off = run_with(
+        text,
+        Limits {
+            kernels: false,
+            ..limits
+        },
+    );
+    assert_eq!(on, off, "fast paths on (left) and off (right) differ");
+    on
+}
+
+/// `same_both_ways_with` the default limits.
+pub fn same_both_ways(text: &str) -> String {
+    same_both_ways_with(text, Limits::default())
+}
+
+/// What `--explain` says of a program's games.
+pub fn explain(text: &str) -> String {
+    let mut session = Session::new(Limits::default());
+    session.explain_games = true;
+    let mut out = Vec::new();
+    let result = session.run("explain", text, &mut out);
+    assert!(result.ok(), "{:?}", result.failures);
+    String::from_utf8(out).expect("utf-8 output")
+}

@@ -457,7 +457,7 @@ impl Search {
             .product
             .borrow_mut()
             .memo
-            .insert(key, frame.hash, v, ON_PATH);
+            .settle(frame.mark, key, frame.hash, v, ON_PATH);
         env.rt.count_stored(span, "a compound")?;
         self.keys.truncate(frame.key.start);
         self.values.truncate(frame.values);
@@ -631,16 +631,12 @@ impl Search {
         }
     }
 
-    /// Marks `key` as on the search path and starts its frame (listing the
-    /// options of a product).
+    /// Marks `key` (known absent) as on the search path and starts its
+    /// frame (listing the options of a product).
     fn push_frame(&mut self, env: &mut Env, key: &[u32], hash: u64, span: Span) -> Fallible<()> {
         let start = self.keys.len();
         self.keys.extend_from_slice(key);
-        env.rt
-            .product
-            .borrow_mut()
-            .memo
-            .insert(key, hash, ON_PATH, ON_PATH);
+        let mark = (env.rt.product.borrow_mut().memo).mark_on_path(key, hash, ON_PATH);
         let one_part = matches!(key[KIND], PASS | MISERE);
         let parent = one_part
             .then(|| env.rt.product.borrow().memo.parent_image(key))
@@ -649,6 +645,7 @@ impl Search {
         self.frames.push(Frame {
             key: start..self.keys.len(),
             hash,
+            mark,
             values: self.values.len(),
             walk: if one_part {
                 Walk::Replace {

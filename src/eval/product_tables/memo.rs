@@ -6,7 +6,7 @@
 //! (`table.rs`): callers pass the key's hash, which the search updates
 //! per option instead of hashing each option's key.
 
-use super::table::{self, InlineReplacing, KeyTable, OptionPrefetcher, ParentImage};
+use super::table::{self, InlineReplacing, KeyTable, OptionPrefetcher, ParentImage, SlotAt};
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -238,12 +238,49 @@ impl ProductMemo {
         }
     }
 
-    /// Stores `v` (or `on_path` itself, to mark the position on the path).
-    pub(crate) fn insert(&mut self, key: &[u32], hash: u64, v: u64, on_path: u64) {
-        let Some((table, rank)) = place(key) else {
-            self.hashed.insert(key, hash, v);
-            return;
-        };
+    /// Marks `key`, known absent, as on the search path, and gives where:
+    /// `settle` stores its value there without looking it up again.
+    pub(crate) fn mark_on_path(&mut self, key: &[u32], hash: u64, on_path: u64) -> Mark {
+        match place(key) {
+            Some((table, rank)) => {
+                let table = self.dense_index(table);
+                self.set_dense(table, rank, key, hash, on_path, on_path);
+                Mark::Dense { table, rank }
+            }
+            None => Mark::Hashed(self.hashed.insert_new(key, hash, on_path)),
+        }
+    }
+
+    /// Stores the value `v` of `key`, marked at `mark`.
+    pub(crate) fn settle(&mut self, mark: Mark, key: &[u32], hash: u64, v: u64, on_path: u64) {
+        match mark {
+            Mark::Dense { table, rank } => self.set_dense(table, rank, key, hash, v, on_path),
+            Mark::Hashed(at) => self.hashed.set(at, key, hash, v),
+        }
+    }
+
+    /// The index of the dense table `table`, made empty if new.
+    fn dense_index(&mut self, table: TableId) -> usize {
+        match self.dense.iter().position(|(id, _)| *id == table) {
+            Some(i) => i,
+            None => {
+                self.dense.push((table, Vec::new()));
+                self.dense.len() - 1
+            }
+        }
+    }
+
+    /// Stores `v` for `key` at `rank` of the dense table at `table` (a
+    /// value too large for it in the hash table).
+    fn set_dense(
+        &mut self,
+        table: usize,
+        rank: usize,
+        key: &[u32],
+        hash: u64,
+        v: u64,
+        on_path: u64,
+    ) {
         let code = if v == on_path {
             ON_PATH_CODE
         } else if v < (IN_HASH - 2) as u64 {
@@ -252,13 +289,7 @@ impl ProductMemo {
             self.hashed.insert(key, hash, v);
             IN_HASH
         };
-        let t = match self.dense.iter().position(|(id, _)| *id == table) {
-            Some(i) => &mut self.dense[i].1,
-            None => {
-                self.dense.push((table, Vec::new()));
-                &mut self.dense.last_mut().expect("just pushed").1
-            }
-        };
+        let t = &mut self.dense[table].1;
         if t.len() <= rank {
             t.resize((rank + 1).next_power_of_two(), UNKNOWN);
         }
@@ -287,6 +318,13 @@ impl ProductMemo {
         }
         self.hashed.for_each(f);
     }
+}
+
+/// Where a position marked on the search path is stored.
+#[derive(Clone, Copy)]
+pub(crate) enum Mark {
+    Dense { table: usize, rank: usize },
+    Hashed(SlotAt),
 }
 
 /// The options of one component of a one-part key, read without building
@@ -388,6 +426,13 @@ mod tests {
         key
     }
 
+    /// Stores `v` for the absent `key` as the search does: marked on the
+    /// path, then settled.
+    fn store(memo: &mut ProductMemo, key: &[u32], v: u64, on_path: u64) {
+        let mark = memo.mark_on_path(key, key_hash(key), on_path);
+        memo.settle(mark, key, key_hash(key), v, on_path);
+    }
+
     /// The key of the option of `part` that replaces its item `skip` by
     /// `add`.
     fn replaced(part: &[u32], skip: usize, add: &[u32]) -> Vec<u32> {
@@ -476,7 +521,7 @@ mod tests {
                 2 if i % 7 == 0 => u64::from(u32::MAX) + 5,
                 _ => i as u64,
             };
-            memo.insert(&k, key_hash(&k), v, on_path);
+            store(&mut memo, &k, v, on_path);
         }
         let adds: [&[u32]; 6] = [&[], &[0], &[4], &[8], &[2, 5], &[9]];
         let nonempty: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
@@ -525,7 +570,7 @@ mod tests {
                         } else {
                             stored
                         };
-                        memo.insert(&k, key_hash(&k), v, on_path);
+                        store(&mut memo, &k, v, on_path);
                     }
                 }
             }
@@ -560,9 +605,9 @@ mod tests {
         let mut memo = ProductMemo::default();
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(memo.get(k, key_hash(k), on_path), None);
-            memo.insert(k, key_hash(k), on_path, on_path);
+            let mark = memo.mark_on_path(k, key_hash(k), on_path);
             assert_eq!(memo.get(k, key_hash(k), on_path), Some(on_path));
-            memo.insert(k, key_hash(k), i as u64 * 1_000_000_000, on_path);
+            memo.settle(mark, k, key_hash(k), i as u64 * 1_000_000_000, on_path);
         }
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(

@@ -15,6 +15,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
+use memo::Mark;
 pub(crate) use memo::ProductMemo;
 use table::ParentImage;
 pub(crate) use table::{atom_term, key_hash, merge_without};
@@ -119,6 +120,8 @@ pub(crate) struct Search {
 pub(crate) struct Frame {
     pub(crate) key: Range<usize>,
     pub(crate) hash: u64,
+    /// Where the key is marked on the path, for its value.
+    pub(crate) mark: Mark,
     pub(crate) values: usize,
     pub(crate) walk: Walk,
 }

@@ -47,6 +47,9 @@ pub(super) struct OpenTable<T> {
     len: usize,
     /// `64 - log2(slots.len())`: a hash's run starts at its top bits.
     shift: u32,
+    /// Counts the growths and removals, which move slots: an index taken
+    /// at an insert stays valid while this stays the same.
+    generation: u64,
 }
 
 impl<T> Default for OpenTable<T> {
@@ -55,6 +58,7 @@ impl<T> Default for OpenTable<T> {
             slots: Vec::new(),
             len: 0,
             shift: 64,
+            generation: 0,
         }
     }
 }
@@ -113,29 +117,47 @@ impl<T: Vacant> OpenTable<T> {
         })
     }
 
-    /// Stores `value`, known absent; `hash_of` gives a stored slot's hash
-    /// when the table grows.
-    pub(super) fn insert_unique(&mut self, hash: u64, value: T, hash_of: impl Fn(&T) -> u64) {
+    /// Stores `value`, known absent, and gives its slot's index; `hash_of`
+    /// gives a stored slot's hash when the table grows.
+    pub(super) fn insert_unique(
+        &mut self,
+        hash: u64,
+        value: T,
+        hash_of: impl Fn(&T) -> u64,
+    ) -> usize {
         // At most three quarters full: runs stay short.
         if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow(&hash_of);
         }
-        self.place(hash, value);
         self.len += 1;
+        self.place(hash, value)
     }
 
-    fn place(&mut self, hash: u64, value: T) {
+    fn place(&mut self, hash: u64, value: T) -> usize {
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
         while !self.slots[i].is_vacant() {
             i = (i + 1) & mask;
         }
         self.slots[i] = value;
+        i
+    }
+
+    /// The tag under which a slot index stays valid (`at_mut`).
+    pub(super) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The slot at `index`, given by an insert under `generation`, if the
+    /// slots have not moved since.
+    pub(super) fn at_mut(&mut self, index: usize, generation: u64) -> Option<&mut T> {
+        (generation == self.generation).then(|| &mut self.slots[index])
     }
 
     fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) {
+        self.generation += 1;
         let capacity = (2 * self.slots.len()).max(MIN_CAPACITY);
-        let old = std::mem::replace(&mut self.slots, vec![T::VACANT; capacity]);
+        let old = std::mem::replace(&mut self.slots, vacant_slots(capacity));
         self.shift = 64 - capacity.trailing_zeros();
         for s in old {
             if !s.is_vacant() {
@@ -155,6 +177,7 @@ impl<T: Vacant> OpenTable<T> {
         let Some(mut hole) = self.index(hash, eq) else {
             return;
         };
+        self.generation += 1;
         let mask = self.slots.len() - 1;
         let mut j = hole;
         loop {
@@ -178,6 +201,41 @@ impl<T: Vacant> OpenTable<T> {
         self.slots.iter().filter(|s| !s.is_vacant())
     }
 }
+
+/// `n` vacant slots. A large table is asked to sit on huge pages before
+/// its pages are first touched: its probes land anywhere in it, and with
+/// 4 KiB pages nearly each one also misses the TLB.
+fn vacant_slots<T: Vacant>(n: usize) -> Vec<T> {
+    let mut slots = Vec::with_capacity(n);
+    advise_huge_pages(slots.spare_capacity_mut());
+    slots.resize(n, T::VACANT);
+    slots
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = region.as_mut_ptr() as usize;
+    let end = start + std::mem::size_of_val(region);
+    // Only the huge pages wholly inside the region; below a few of them
+    // the TLB covers the table anyway.
+    let (first, last) = (start.next_multiple_of(HUGE_PAGE), end & !(HUGE_PAGE - 1));
+    if last >= first + 4 * HUGE_PAGE {
+        // SAFETY: the range lies inside the allocation `region` views;
+        // the advice changes how its pages are backed, not its contents,
+        // and a refusal (no transparent huge pages) changes nothing.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            )
+        };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_: &mut [std::mem::MaybeUninit<T>]) {}
 
 #[cfg(test)]
 mod tests {

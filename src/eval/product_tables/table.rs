@@ -43,6 +43,13 @@ impl Vacant for Slot {
     }
 }
 
+/// Where `KeyTable::insert_new` stored a key.
+#[derive(Clone, Copy)]
+pub(crate) struct SlotAt {
+    index: usize,
+    generation: u64,
+}
+
 #[derive(Default)]
 pub(crate) struct KeyTable {
     slots: OpenTable<Slot>,
@@ -437,10 +444,27 @@ impl KeyTable {
             Some(image) => self.slots.find_mut(hash, |s| s.image == image),
             None => self.slots.find_mut(hash, |s| s.key(arena).equals(key)),
         };
-        if let Some(s) = found {
-            s.value = value;
-            return;
+        match found {
+            Some(s) => s.value = value,
+            None => {
+                self.insert_absent(key, inline, hash, value);
+            }
         }
+    }
+
+    /// Stores `value` for `key`, known absent, and gives where: `set`
+    /// changes the value there without looking the key up again.
+    pub(crate) fn insert_new(&mut self, key: &[u32], hash: u64, value: u64) -> SlotAt {
+        self.insert_absent(key, inline_image(key), hash, value)
+    }
+
+    fn insert_absent(
+        &mut self,
+        key: &[u32],
+        inline: Option<Image>,
+        hash: u64,
+        value: u64,
+    ) -> SlotAt {
         let image = inline.unwrap_or_else(|| {
             let mut bytes = [0u8; 8 * WORDS];
             bytes[0] = IN_ARENA;
@@ -452,8 +476,20 @@ impl KeyTable {
         });
         let slot = Slot { value, image };
         let arena = &self.arena;
-        self.slots
-            .insert_unique(hash, slot, |s| s.key(arena).hash());
+        let index = (self.slots).insert_unique(hash, slot, |s| s.key(arena).hash());
+        SlotAt {
+            index,
+            generation: self.slots.generation(),
+        }
+    }
+
+    /// Sets the value of `key` (hash `hash`), stored at `at` unless the
+    /// slots have moved since.
+    pub(crate) fn set(&mut self, at: SlotAt, key: &[u32], hash: u64, value: u64) {
+        match self.slots.at_mut(at.index, at.generation) {
+            Some(s) => s.value = value,
+            None => self.insert(key, hash, value),
+        }
     }
 
     /// Forgets `key` (its arena copy, if any, stays until the table is
@@ -562,10 +598,18 @@ mod tests {
                 k
             })
             .collect();
+        let mut pending = Vec::new();
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(t.get(k, key_hash(k)), None);
-            t.insert(k, key_hash(k), u64::MAX);
-            t.insert(k, key_hash(k), i as u64);
+            pending.push((i, t.insert_new(k, key_hash(k), u64::MAX)));
+            assert_eq!(t.get(k, key_hash(k)), Some(u64::MAX));
+            // Set in batches, as a search settles its path: the table
+            // grows (its slots move) between some inserts and their sets.
+            if i % 37 == 36 || i + 1 == keys.len() {
+                for (j, at) in pending.drain(..).rev() {
+                    t.set(at, &keys[j], key_hash(&keys[j]), j as u64);
+                }
+            }
         }
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(t.get(k, key_hash(k)), Some(i as u64), "{k:?}");
@@ -574,7 +618,12 @@ mod tests {
         let mut other = keys[3].clone();
         *other.last_mut().unwrap() = 99_999;
         assert_eq!(t.get(&other, key_hash(&other)), None);
+        // A removal moves slots too.
+        let at = t.insert_new(&other, key_hash(&other), u64::MAX);
         t.remove(&keys[10], key_hash(&keys[10]));
+        t.set(at, &other, key_hash(&other), 7);
+        assert_eq!(t.get(&other, key_hash(&other)), Some(7));
+        t.remove(&other, key_hash(&other));
         t.remove(&keys[14], key_hash(&keys[14]));
         assert_eq!(t.get(&keys[10], key_hash(&keys[10])), None);
         assert_eq!(t.get(&keys[14], key_hash(&keys[14])), None);

@@ -10,6 +10,10 @@ pub(super) trait Vacant: Copy {
     fn is_vacant(&self) -> bool;
 }
 
+/// Tables larger than this are past the cache: their slots are
+/// prefetched and they sit on huge pages.
+const PREFETCH_PAST_BYTES: usize = 32 << 20;
+
 /// Capacity of a table's first allocation.
 const MIN_CAPACITY: usize = 16;
 
@@ -109,7 +113,6 @@ impl<T: Vacant> OpenTable<T> {
     /// with them, at N = 65, 128 MiB, 10-20% faster).
     #[inline]
     pub(super) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
-        const PREFETCH_PAST_BYTES: usize = 32 << 20;
         let bytes = std::mem::size_of_val(&self.slots[..]);
         (bytes > PREFETCH_PAST_BYTES).then_some(Prefetcher {
             slots: &self.slots,
@@ -202,9 +205,12 @@ impl<T: Vacant> OpenTable<T> {
     }
 }
 
-/// `n` vacant slots. A large table is asked to sit on huge pages before
-/// its pages are first touched: its probes land anywhere in it, and with
-/// 4 KiB pages nearly each one also misses the TLB.
+/// `n` vacant slots. A table past the cache (the size past which probes
+/// are prefetched) is asked to sit on huge pages before its pages are
+/// first touched: its probes land anywhere in it, and with 4 KiB pages
+/// nearly each one also misses the TLB. Misère Kayles at N = 65 (a 128
+/// MiB table): 0.5 s less user time, 0.2 s more system time (the kernel
+/// compacts memory for huge pages).
 fn vacant_slots<T: Vacant>(n: usize) -> Vec<T> {
     let mut slots = Vec::with_capacity(n);
     advise_huge_pages(slots.spare_capacity_mut());
@@ -217,10 +223,9 @@ fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) {
     const HUGE_PAGE: usize = 2 << 20;
     let start = region.as_mut_ptr() as usize;
     let end = start + std::mem::size_of_val(region);
-    // Only the huge pages wholly inside the region; below a few of them
-    // the TLB covers the table anyway.
+    // Only the huge pages wholly inside the region.
     let (first, last) = (start.next_multiple_of(HUGE_PAGE), end & !(HUGE_PAGE - 1));
-    if last >= first + 4 * HUGE_PAGE {
+    if last >= first + PREFETCH_PAST_BYTES {
         // SAFETY: the range lies inside the allocation `region` views;
         // the advice changes how its pages are backed, not its contents,
         // and a refusal (no transparent huge pages) changes nothing.

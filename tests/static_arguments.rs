@@ -157,13 +157,45 @@ fn explain_shows_each_instance_compiled_for_its_arguments() {
         out.contains("static arguments: an instance with integer ones"),
         "{out}"
     );
-    // Each instance used, compiled for its function, runs on a kernel.
-    for name in ["CB[F1]", "CB[F2]"] {
-        assert!(out.contains(&format!("game {name}: kernel")), "{out}");
-    }
+    // Each instance used, compiled for its function, runs on a kernel;
+    // the second, evaluated the same way, is named after the first.
+    assert!(out.contains("game CB[F1]: kernel"), "{out}");
+    assert!(
+        out.contains("  the same for 1 more instance: CB[F2]\n"),
+        "{out}"
+    );
     let one = session.explain(Some("CB")).unwrap();
     assert!(
         one.contains("game CB[F1]: kernel") && one.contains("  where: integer code"),
         "{one}"
+    );
+}
+
+#[test]
+fn explain_names_instances_of_one_plan_after_the_first() {
+    let out = common::explain(
+        "game Sub[S](n) where n >= 0 {
+            move take(k in S) if k <= n -> Sub[S](n - k)
+        }
+        game Pick[S](n) where n >= 0 {
+            move take(k in S) if k <= n -> Pick[S](n - k)
+            move half if n >= 2 -> Pick[S](n / 2)
+        }
+        print [sg(Sub[{1, 2}](9)), sg(Sub[{1, 3}](9)), sg(Sub[{2, 3}](9)),
+               sg(Sub[{1, 4}](9)), sg(Sub[{3, 4}](9))]
+        print sg(Pick[{1}](9)), sg(Pick[{2}](9))",
+    );
+    // One plan each: the first instance in full, the others counted, the
+    // first few named.
+    assert_eq!(out.matches("game Sub[{").count(), 1, "{out}");
+    assert!(
+        out.contains(
+            "  the same for 4 more instances: Sub[{1, 3}], Sub[{2, 3}], Sub[{1, 4}], ...\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("  the same for 1 more instance: Pick[{2}]\n"),
+        "{out}"
     );
 }

@@ -419,14 +419,41 @@ impl Runtime {
     /// The explanations (`--explain`) of the instances of `game` that were
     /// compiled for their static arguments, in the order they were made.
     pub fn specialized_explanations(&self, game: GameId) -> Vec<String> {
+        /// Shown in full: the instances whose plans read the same (a
+        /// hundred `CB2L[hs]` in one file) are named after the first.
+        const NAMED: usize = 3;
         let generic = self.game(game);
-        (self.instances.borrow().iter())
-            .filter_map(|inst| {
-                let Rules::User(g) = &inst.rules;
-                (g.id == game && !Rc::ptr_eq(g, generic)).then(|| g.explanation.clone())
-            })
-            .flatten()
-            .collect()
+        // Per plan: its first instance, and how many more, the first named.
+        let mut plans: Vec<(&CompiledGame, Vec<&str>, usize)> = Vec::new();
+        let instances = self.instances.borrow();
+        for inst in instances.iter() {
+            let Rules::User(g) = &inst.rules;
+            if g.id != game || Rc::ptr_eq(g, generic) {
+                continue;
+            }
+            match plans.iter_mut().find(|(first, ..)| same_plan(first, g)) {
+                Some((_, named, more)) => {
+                    *more += 1;
+                    if named.len() < NAMED {
+                        named.extend(plan(g).map(|(name, _)| name));
+                    }
+                }
+                None => plans.push((g, Vec::new(), 0)),
+            }
+        }
+        let mut lines = Vec::new();
+        for (first, named, more) in plans {
+            lines.extend(first.explanation.iter().cloned());
+            if more > 0 {
+                let etc = if more > named.len() { ", ..." } else { "" };
+                let s = if more == 1 { "" } else { "s" };
+                lines.push(format!(
+                    "  the same for {more} more instance{s}: {}{etc}",
+                    named.join(", ")
+                ));
+            }
+        }
+        lines
     }
 
     /// Drops every memo table (the instances stay valid).
@@ -680,4 +707,22 @@ impl<'r> Env<'r> {
         self.depth = old_depth;
         result
     }
+}
+
+/// Whether two instances of a game are evaluated the same way: their
+/// explanations differ only in the name.
+fn same_plan(a: &CompiledGame, b: &CompiledGame) -> bool {
+    let plan = |g| plan(g).map(|(_, plan)| plan);
+    plan(a).is_some_and(|p| Some(p) == plan(b))
+}
+
+/// An instance's name (`NAME[STATICS]`) and its explanation without it:
+/// the headline past the name, and the lines after it. (Were `]: `
+/// inside a static argument, the instances would only be shown apart.)
+fn plan(g: &CompiledGame) -> Option<(&str, (&str, &[String]))> {
+    let (headline, rest) = g.explanation.split_first()?;
+    let named = headline.strip_prefix("game ")?;
+    let statics = named.strip_prefix(&*g.name)?.strip_prefix('[')?;
+    let (_, plan) = statics.split_once("]: ")?;
+    Some((&named[..named.len() - plan.len() - 2], (plan, rest)))
 }

@@ -461,10 +461,13 @@ impl Search {
         env.rt.count_stored(span, "a compound")?;
         self.keys.truncate(frame.key.start);
         self.values.truncate(frame.values);
-        if let Walk::Listed { first, packed, .. } = frame.walk {
-            self.ranges.truncate(first);
-            self.hashes.truncate(first);
-            self.options.truncate(packed);
+        match frame.walk {
+            Walk::Listed { first, packed, .. } => {
+                self.ranges.truncate(first);
+                self.hashes.truncate(first);
+                self.options.truncate(packed);
+            }
+            Walk::Replace { from, .. } => self.ahead.truncate(from),
         }
         Ok(v)
     }
@@ -514,6 +517,8 @@ impl Search {
             options,
             passed,
             parent,
+            from: _,
+            prefetched,
         } = &mut frame.walk
         else {
             unreachable!("a one-part frame")
@@ -568,35 +573,23 @@ impl Search {
             let fast = t
                 .memo
                 .replacing([code, counter], part, *at, parent.as_ref());
-            // The slots of the first options, then each a few ahead, on
-            // into the next component's (when its options are known) so
-            // that its first probes do not wait.
-            let ahead = fast.as_ref().and_then(|f| f.prefetcher());
+            // Each probe prefetches the slot of the option a few ahead in
+            // the frame's walk; again those just ahead, after a child's
+            // search may have evicted them.
+            let ahead = t.memo.prefetcher();
             if let Some(p) = &ahead {
-                for &term in opts.terms.iter().skip(*next).take(PREFETCH_AHEAD) {
-                    p.prefetch(base.wrapping_add(term));
+                let again = prefetched.saturating_sub(PREFETCH_AHEAD);
+                for &hash in self.ahead.get(again..*prefetched).unwrap_or_default() {
+                    p.prefetch(hash);
                 }
             }
-            let following = ahead.as_ref().and_then(|_| {
-                let b = *part[*at..].iter().find(|&&b| b != a)?;
-                let c = t.atoms[b as usize].canonical.clone()?;
-                Some((frame.hash.wrapping_sub(atom_term(0, b)), c))
-            });
             let missing = loop {
                 let Some(add) = opts.options.get(*next) else {
                     break None;
                 };
-                if let Some(p) = &ahead {
-                    let far = *next + PREFETCH_AHEAD;
-                    match (opts.terms.get(far), &following) {
-                        (Some(&term), _) => p.prefetch(base.wrapping_add(term)),
-                        (None, Some((b, c))) => {
-                            if let Some(&term) = c.terms.get(far - opts.terms.len()) {
-                                p.prefetch(b.wrapping_add(term));
-                            }
-                        }
-                        (None, None) => {}
-                    }
+                if let (Some(p), Some(&hash)) = (&ahead, self.ahead.get(*prefetched)) {
+                    p.prefetch(hash);
+                    *prefetched += 1;
                 }
                 // The option's hash, needed only past the dense tables.
                 let term = opts.terms[*next];
@@ -631,6 +624,34 @@ impl Search {
         }
     }
 
+    /// Lists the hashes of the options of the one-part `key` (hash `hash`)
+    /// in walk order, as far as its components' options are known, and
+    /// prefetches the slots of the first few; only for a key past the
+    /// dense tables (`hashed`) while the hash table is past the cache.
+    /// Returns how many were prefetched.
+    fn list_ahead(&mut self, env: &Env, key: &[u32], hash: u64, hashed: bool) -> usize {
+        let t = env.rt.product.borrow();
+        let Some(p) = t.memo.prefetcher().filter(|_| hashed) else {
+            return 0;
+        };
+        let from = self.ahead.len();
+        let part = &key[ONE_PART_HEADER..];
+        for (i, &a) in part.iter().enumerate() {
+            if i > 0 && part[i - 1] == a {
+                continue; // the same component: not walked again
+            }
+            let Some(c) = &t.atoms[a as usize].canonical else {
+                break;
+            };
+            let base = hash.wrapping_sub(atom_term(0, a));
+            (self.ahead).extend(c.terms.iter().map(|&term| base.wrapping_add(term)));
+        }
+        let first = &self.ahead[from..];
+        let n = first.len().min(PREFETCH_AHEAD);
+        first[..n].iter().for_each(|&h| p.prefetch(h));
+        n
+    }
+
     /// Marks `key` (known absent) as on the search path and starts its
     /// frame (listing the options of a product).
     fn push_frame(&mut self, env: &mut Env, key: &[u32], hash: u64, span: Span) -> Fallible<()> {
@@ -642,6 +663,8 @@ impl Search {
             .then(|| env.rt.product.borrow().memo.parent_image(key))
             .flatten();
         let (first, packed) = (self.ranges.len(), self.options.len());
+        let from = self.ahead.len();
+        let prefetched = from + self.list_ahead(env, key, hash, parent.is_some());
         self.frames.push(Frame {
             key: start..self.keys.len(),
             hash,
@@ -653,6 +676,8 @@ impl Search {
                     next: 0,
                     options: None,
                     passed: false,
+                    from,
+                    prefetched,
                     parent,
                 }
             } else {
@@ -695,6 +720,7 @@ impl Search {
         self.options.clear();
         self.ranges.clear();
         self.hashes.clear();
+        self.ahead.clear();
         self.values.clear();
     }
 

@@ -144,6 +144,13 @@ impl ProductMemo {
         t.map(|(_, t)| &t[..])
     }
 
+    /// What loads the slot of a hash ahead of its probe, while the hash
+    /// table is past the cache.
+    #[inline]
+    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+        self.hashed.prefetcher()
+    }
+
     /// What the probes of the options of the one-part key `key` start
     /// from when they are past the dense tables (`replacing`).
     pub(crate) fn parent_image(&self, key: &[u32]) -> Option<ParentImage> {
@@ -341,17 +348,6 @@ pub(crate) enum Replacing<'m> {
 }
 
 impl Replacing<'_> {
-    /// What loads the slots of options ahead of their probes, if the
-    /// probes go to the hash table: the search prefetches a few options
-    /// ahead, so their cache misses overlap.
-    #[inline]
-    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
-        match self {
-            Replacing::Hashed { probe, .. } => probe.prefetcher(),
-            Replacing::Dense(_) => None,
-        }
-    }
-
     /// The memo's answer for the option adding the sorted `add` (its hash
     /// given by `hash`, needed only in the hash table), as
     /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell:

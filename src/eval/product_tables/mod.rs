@@ -105,6 +105,11 @@ pub(crate) struct Search {
     pub(crate) options: Vec<u32>,
     pub(crate) ranges: Vec<Range<usize>>,
     pub(crate) hashes: Vec<u64>,
+    /// The hashes of one-part frames' options, in the order they are
+    /// walked, listed when the frame starts (as far as its components'
+    /// options are known), so that slots are prefetched a few probes
+    /// ahead across components, most of which have only a few options.
+    pub(crate) ahead: Vec<u64>,
     /// The values of the options walked so far, per frame.
     pub(crate) values: Vec<u64>,
     pub(crate) part: Vec<u32>,
@@ -145,5 +150,9 @@ pub(crate) enum Walk {
         passed: bool,
         /// The key's image, where its options' keys are inline.
         parent: Option<ParentImage>,
+        /// Its options' hashes in walk order start at `Search::ahead[from]`;
+        /// the slot of `ahead[prefetched]` is the next to prefetch.
+        from: usize,
+        prefetched: usize,
     },
 }

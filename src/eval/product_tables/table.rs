@@ -345,12 +345,6 @@ impl ParentImage {
 }
 
 impl InlineReplacing<'_> {
-    /// What loads the slots of options ahead of their probes.
-    #[inline]
-    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
-        self.table.slots.prefetcher()
-    }
-
     /// The value stored for the option adding the sorted `add` (its hash
     /// `hash`), as `KeyTable::get_replaced` gives it; `None` when this
     /// cannot tell (more than two components added, a key not inline).
@@ -400,6 +394,13 @@ impl InlineReplacing<'_> {
 }
 
 impl KeyTable {
+    /// What loads the slot of a hash ahead of its probe, while the table
+    /// is past the cache.
+    #[inline]
+    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+        self.slots.prefetcher()
+    }
+
     /// The value stored for `key`, whose hash is `hash` (`key_hash`).
     pub(crate) fn get(&self, key: &[u32], hash: u64) -> Option<u64> {
         if let Some(image) = inline_image(key) {

@@ -419,8 +419,9 @@ impl Runtime {
     /// The explanations (`--explain`) of the instances of `game` that were
     /// compiled for their static arguments, in the order they were made.
     pub fn specialized_explanations(&self, game: GameId) -> Vec<String> {
-        /// Shown in full: the instances whose plans read the same (a
-        /// hundred `CB2L[hs]` in one file) are named after the first.
+        /// Instances evaluated the same way (`CB2L[hs]` for ten lists `hs`
+        /// in examples/chocolate_bar) are shown once: the first in full,
+        /// the others counted and this many of them named.
         const NAMED: usize = 3;
         let generic = self.game(game);
         // Per plan: its first instance, and how many more, the first named.
@@ -717,12 +718,12 @@ fn same_plan(a: &CompiledGame, b: &CompiledGame) -> bool {
 }
 
 /// An instance's name (`NAME[STATICS]`) and its explanation without it:
-/// the headline past the name, and the lines after it. (Were `]: `
-/// inside a static argument, the instances would only be shown apart.)
+/// the headline past the name, and the lines after it. The statics end at
+/// the last `]: `: a static string may hold one, the plan's words do not.
 fn plan(g: &CompiledGame) -> Option<(&str, (&str, &[String]))> {
     let (headline, rest) = g.explanation.split_first()?;
     let named = headline.strip_prefix("game ")?;
     let statics = named.strip_prefix(&*g.name)?.strip_prefix('[')?;
-    let (_, plan) = statics.split_once("]: ")?;
+    let (_, plan) = statics.rsplit_once("]: ")?;
     Some((&named[..named.len() - plan.len() - 2], (plan, rest)))
 }

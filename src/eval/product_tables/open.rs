@@ -11,7 +11,9 @@ pub(super) trait Vacant: Copy {
 }
 
 /// Tables larger than this are past the cache: their slots are
-/// prefetched and they sit on huge pages.
+/// prefetched. (Asking for huge pages, `madvise(MADV_HUGEPAGE)`, saved
+/// misère Kayles at N = 65 0.3 s of user time and cost as much system
+/// time, the kernel compacting memory for them: not kept.)
 const PREFETCH_PAST_BYTES: usize = 32 << 20;
 
 /// Capacity of a table's first allocation.
@@ -160,7 +162,7 @@ impl<T: Vacant> OpenTable<T> {
     fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) {
         self.generation += 1;
         let capacity = (2 * self.slots.len()).max(MIN_CAPACITY);
-        let old = std::mem::replace(&mut self.slots, vacant_slots(capacity));
+        let old = std::mem::replace(&mut self.slots, vec![T::VACANT; capacity]);
         self.shift = 64 - capacity.trailing_zeros();
         for s in old {
             if !s.is_vacant() {
@@ -204,43 +206,6 @@ impl<T: Vacant> OpenTable<T> {
         self.slots.iter().filter(|s| !s.is_vacant())
     }
 }
-
-/// `n` vacant slots. A table past the cache (the size past which probes
-/// are prefetched) is asked to sit on huge pages before its pages are
-/// first touched: its probes land anywhere in it, and with 4 KiB pages
-/// nearly each one also misses the TLB. Misère Kayles at N = 65 (a 128
-/// MiB table): 0.5 s less user time, 0.2 s more system time (the kernel
-/// compacts memory for huge pages).
-fn vacant_slots<T: Vacant>(n: usize) -> Vec<T> {
-    let mut slots = Vec::with_capacity(n);
-    advise_huge_pages(slots.spare_capacity_mut());
-    slots.resize(n, T::VACANT);
-    slots
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages<T>(region: &mut [std::mem::MaybeUninit<T>]) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let start = region.as_mut_ptr() as usize;
-    let end = start + std::mem::size_of_val(region);
-    // Only the huge pages wholly inside the region.
-    let (first, last) = (start.next_multiple_of(HUGE_PAGE), end & !(HUGE_PAGE - 1));
-    if last >= first + PREFETCH_PAST_BYTES {
-        // SAFETY: the range lies inside the allocation `region` views;
-        // the advice changes how its pages are backed, not its contents,
-        // and a refusal (no transparent huge pages) changes nothing.
-        unsafe {
-            libc::madvise(
-                first as *mut libc::c_void,
-                last - first,
-                libc::MADV_HUGEPAGE,
-            )
-        };
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages<T>(_: &mut [std::mem::MaybeUninit<T>]) {}
 
 #[cfg(test)]
 mod tests {

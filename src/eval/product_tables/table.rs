@@ -22,7 +22,12 @@ type Image = [u64; WORDS];
 
 pub(crate) type OptionPrefetcher<'t> = Prefetcher<'t, Slot>;
 
+/// Aligned to its size, so that a slot never straddles two cache lines
+/// (a large `Vec` from `malloc` starts 16 bytes into a page: half the
+/// slots did, and a probe of one waited for a second line the prefetch
+/// had not asked for).
 #[derive(Clone, Copy)]
+#[repr(align(32))]
 pub(crate) struct Slot {
     value: u64,
     /// Byte 0: the key's length when inline, else `IN_ARENA`. Then the
@@ -634,6 +639,14 @@ mod tests {
             n += 1;
         });
         assert_eq!(n, 4998);
+    }
+
+    #[test]
+    fn a_slot_fills_half_a_cache_line_at_its_start_or_middle() {
+        assert_eq!(std::mem::size_of::<Slot>(), 32);
+        assert_eq!(std::mem::align_of::<Slot>(), 32);
+        let t = vec![Slot::VACANT; 1 << 16];
+        assert_eq!(t.as_ptr() as usize % 32, 0);
     }
 
     #[test]

@@ -11,10 +11,12 @@ pub(super) trait Vacant: Copy {
 }
 
 /// Tables larger than this are past the cache: their slots are
-/// prefetched. (Asking for huge pages, `madvise(MADV_HUGEPAGE)`, saved
-/// misère Kayles at N = 65 0.3 s of user time and cost as much system
-/// time, the kernel compacting memory for them: not kept.)
-const PREFETCH_PAST_BYTES: usize = 32 << 20;
+/// prefetched. Misère Kayles at N = 55 (a 32 MiB table) ran 6% faster
+/// with the prefetches, at N = 45 and 50 the same. (Asking
+/// for huge pages, `madvise(MADV_HUGEPAGE)`, saved misère Kayles at
+/// N = 65 0.3 s of user time and cost as much system time, the kernel
+/// compacting memory for them: not kept.)
+const PREFETCH_PAST_BYTES: usize = 8 << 20;
 
 /// Capacity of a table's first allocation.
 const MIN_CAPACITY: usize = 16;
@@ -111,8 +113,7 @@ impl<T: Vacant> OpenTable<T> {
 
     /// What starts loading the first slot of a hash's run, `None` while
     /// the table is small enough to stay in the cache (the prefetches then
-    /// only cost: misère Kayles at N = 55, a 32 MiB table, ran 8% slower
-    /// with them, at N = 65, 128 MiB, 10-20% faster).
+    /// only cost).
     #[inline]
     pub(super) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
         let bytes = std::mem::size_of_val(&self.slots[..]);

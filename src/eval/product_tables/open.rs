@@ -1,8 +1,9 @@
 //! An open-addressing hash table with linear probing, for the slots of
-//! `KeyTable`. A lookup reads one slot (one cache line, mostly) with no
-//! control bytes beside it, and the slot a hash starts at is known before
-//! the lookup: the search prefetches the next options' slots while it
-//! compares the current one's, so the misses of a large table overlap.
+//! `KeyTable`. A lookup reads a slot at a time (each within one cache
+//! line, see `table::Slot`) with no control bytes beside it, and the slot
+//! a hash starts at is known before the lookup: the search prefetches the
+//! slots of the options a few ahead while it compares the current one's,
+//! so the misses of a large table overlap.
 
 /// A slot value that marks an empty slot.
 pub(super) trait Vacant: Copy {

@@ -1,17 +1,13 @@
 //! The product search of compounds (pass, misère, conjunctive, selective,
 //! hypergraph) against independent formulations of the same games.
 
+mod common;
+
 use grundy::{Limits, Session};
 
+/// Its output followed by its failures.
 fn run(text: &str) -> String {
-    let mut session = Session::new(Limits::default());
-    let mut out = Vec::new();
-    let result = session.run("compounds", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
+    common::run_with(text, Limits::default())
 }
 
 #[test]

@@ -2,17 +2,13 @@
 //! chains and `in` run without building sets. Checked against the same
 //! games written on integers and on lists, and against published values.
 
-use grundy::{Limits, Session};
+mod common;
 
+use grundy::Limits;
+
+/// Its output followed by its failures.
 fn run(text: &str) -> String {
-    let mut session = Session::new(Limits::default());
-    let mut out = Vec::new();
-    let result = session.run("sets", text, &mut out);
-    let mut shown = String::from_utf8(out).expect("utf-8 output");
-    for f in &result.failures {
-        shown.push_str(&format!("failure: {f}\n"));
-    }
-    shown
+    common::run_with(text, Limits::default())
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! What the agreement tests share: a program run with the fast paths
-//! (`Limits::kernels`: kernels, integer code, sweeps, games compiled for
-//! their static arguments) on and off, and what `--explain` says of it.
+//! What the integration tests share: a program's output with its
+//! failures, the same run with the fast paths (`Limits::kernels`:
+//! kernels, integer code, sweeps, games compiled for their static
+//! arguments) on and off, and what `--explain` says of it.
 
 // Each test file uses some of these.
 #![allow(dead_code)]

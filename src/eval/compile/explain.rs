@@ -64,7 +64,7 @@ impl Compiler<'_> {
             let how = match kernel.map(|k| &k.moves[i]) {
                 Some(k) => describe(k),
                 None => match self
-                    .kernel_move(id, g.n_statics, m)
+                    .kernel_move(id, g, m)
                     .or_else(|| self.key_loop_move(id, g, m).map(KernelMove::KeyLoop))
                 {
                     Some(k) => format!(
@@ -257,11 +257,16 @@ fn describe(k: &KernelMove) -> String {
             ),
         },
         KernelMove::Loop(l) => format!(
-            "option by option on a frame of integers{}",
+            "option by option on a frame of integers{}{}",
             match l.parts.len() {
                 0 => " (to the zero game)".to_string(),
                 1 => String::new(),
                 n => format!(" (a sum of {n} parts, values xored)"),
+            },
+            if l.body_where.is_some() {
+                ", the function's body read in place and its positions checked against `where`"
+            } else {
+                ""
             }
         ),
     }

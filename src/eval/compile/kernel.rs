@@ -14,7 +14,7 @@
 use super::batch_code::BatchCode;
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
-use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand};
+use super::int_code::{map_locals, mentions, substitute, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
@@ -120,6 +120,10 @@ pub(crate) type AffinePart = (Vec<Operand<[i64]>>, Vec<i64>);
 pub(crate) struct LoopMove {
     pub bindings: Vec<(Slot, LoopSource)>,
     pub guard: Option<BoolCode<[i64]>>,
+    /// For a result read through a function's body (`compile/expand.rs`):
+    /// the `where` of the positions the body writes. An option for which
+    /// it does not hold goes to the general path, which reports the error.
+    pub body_where: Option<BoolCode<[i64]>>,
     /// The arguments of each part of the result.
     pub parts: Vec<Vec<Operand<[i64]>>>,
 }
@@ -353,7 +357,7 @@ impl Compiler<'_> {
         }
         let int_moves = moves
             .iter()
-            .map(|m| self.kernel_move(game, g.n_statics, m))
+            .map(|m| self.kernel_move(game, g, m))
             .collect::<Option<Vec<_>>>();
         let ir_moves = moves;
         let width = g.n_statics + g.n_params;
@@ -467,19 +471,63 @@ impl Compiler<'_> {
         })
     }
 
-    pub(crate) fn kernel_move(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        m: &IrMove,
-    ) -> Option<KernelMove> {
+    pub(crate) fn kernel_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
+        let n_statics = g.n_statics;
+        if let Some(expanded) = self.expanded_result(&m.result) {
+            // Only the Loop form checks each option's positions.
+            let m = IrMove {
+                result: expanded.result,
+                ..m.clone()
+            };
+            let body_where = self.where_of_positions(g, &expanded.from_bodies)?;
+            let mut l = self.loop_move(game, n_statics, &m)?;
+            l.body_where = body_where;
+            return Some(KernelMove::Loop(l));
+        }
         let simple = self
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| self.simple_kernel_move(n_statics, m, args));
         simple
             .or_else(|| self.each_move(game, n_statics, m))
             .or_else(|| self.sum_run_move(game, n_statics, m))
-            .or_else(|| self.loop_move(game, n_statics, m))
+            .or_else(|| self.loop_move(game, n_statics, m).map(KernelMove::Loop))
+    }
+
+    /// The `where` of `g` on each of `positions` (positions of `g`), as
+    /// one boolean code; `None` inside when `g` has none, `None` outside
+    /// when it is not integer code.
+    fn where_of_positions(
+        &self,
+        g: &IrGame,
+        positions: &[IrExpr],
+    ) -> Option<Option<BoolCode<[i64]>>> {
+        let Some(w) = &g.where_clause else {
+            return Some(None);
+        };
+        let mut all: Option<IrExpr> = None;
+        for p in positions {
+            let IrKind::Position { statics, args, .. } = &p.kind else {
+                return None;
+            };
+            let values: Vec<IrExpr> = statics.iter().chain(args).cloned().collect();
+            let this = substitute(w, &values)?;
+            all = Some(match all {
+                None => this,
+                Some(before) => IrExpr {
+                    span: before.span,
+                    kind: IrKind::Binary {
+                        op: BinaryOp::And,
+                        op_span: before.span,
+                        lhs: Box::new(before),
+                        rhs: Box::new(this),
+                    },
+                },
+            });
+        }
+        match all {
+            Some(e) => Some(Some(self.bool_expr(&e)?)),
+            None => Some(None),
+        }
     }
 
     /// A move over a small constant set of integers, unrolled into single
@@ -549,7 +597,7 @@ impl Compiler<'_> {
     }
 
     /// The general kernel move (`LoopMove`), if every piece is integer code.
-    fn loop_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+    fn loop_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<LoopMove> {
         let mut bindings = Vec::new();
         for b in &m.bindings {
             let IrPattern::Slot { slot, .. } = b.pattern else {
@@ -596,14 +644,15 @@ impl Compiler<'_> {
             .iter()
             .map(|args| args.iter().map(|a| self.operand(a)).collect::<Option<_>>())
             .collect::<Option<_>>()?;
-        Some(KernelMove::Loop(LoopMove {
+        Some(LoopMove {
             bindings,
             guard: match &m.guard {
                 Some(e) => Some(self.bool_expr(e)?),
                 None => None,
             },
+            body_where: None,
             parts,
-        }))
+        })
     }
 
     /// The parts of a result that is a sum of positions of `game` itself

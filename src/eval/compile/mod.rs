@@ -12,6 +12,7 @@
 //! 1. `compiler`: the `Compiler` struct the other modules' `impl Compiler`
 //!    blocks extend.
 //! 2. `int_code` (integer and boolean code on a frame of locals), then
+//!    `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `key_kernel` and `kernel` (the moves in kernel form).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
@@ -35,6 +36,7 @@ mod batch_code;
 mod calls;
 mod clauses;
 mod compiler;
+mod expand;
 mod explain;
 mod expr;
 mod fold;

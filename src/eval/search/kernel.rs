@@ -610,6 +610,14 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
+        // A position a function's body writes must be one: the general
+        // path reports the one that is not.
+        if m.body_where
+            .as_ref()
+            .is_some_and(|w| w(frame) != Some(true))
+        {
+            return Ok(false);
+        }
         let n = kernel.n_params;
         let mut x = 0;
         let mut known = true;

@@ -380,6 +380,16 @@ fn results_written_through_functions_run_on_the_kernel() {
         broken.contains("failure") && broken.contains("K(-1) is not a position of K"),
         "{broken}"
     );
+    // An argument the body never reads is still evaluated by the call,
+    // so its error is reported: such a call is not read in place.
+    let unread = same_both_ways(
+        "fn first(a, b) = U(a)
+        game U(n) where n >= 0 {
+            move m if n > 0 -> first(n - 1, n / (n - n))
+        }
+        print sg(U(3))",
+    );
+    assert!(unread.contains("division by zero"), "{unread}");
 }
 
 #[test]

@@ -300,6 +300,13 @@ impl Compiler<'_> {
     /// `specialize.rs`), its own static arguments first. `None` for any
     /// other call, or one with a number of arguments not the function's.
     pub(crate) fn call_body(&self, e: &IrExpr) -> Option<IrExpr> {
+        let (f, args) = self.called(e)?;
+        substitute(&f.body, &args)
+    }
+
+    /// The user function `e` calls and its arguments, the static ones
+    /// first (a slot each, as the function's body reads them).
+    pub(crate) fn called(&self, e: &IrExpr) -> Option<(&IrFn, Vec<IrExpr>)> {
         let (func, args) = match &e.kind {
             IrKind::CallFn { func, args } => (*func, args.clone()),
             IrKind::CallValue { callee, args } => match &callee.kind {
@@ -321,7 +328,7 @@ impl Compiler<'_> {
         if f.n_statics + f.n_params != args.len() {
             return None;
         }
-        substitute(&f.body, &args)
+        Some((f, args))
     }
 
     /// `e` as an operand of integer code.

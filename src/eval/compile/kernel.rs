@@ -504,26 +504,25 @@ impl Compiler<'_> {
         let Some(w) = &g.where_clause else {
             return Some(None);
         };
-        let mut all: Option<IrExpr> = None;
-        for p in positions {
+        let each = positions.iter().map(|p| {
             let IrKind::Position { statics, args, .. } = &p.kind else {
                 return None;
             };
             let values: Vec<IrExpr> = statics.iter().chain(args).cloned().collect();
-            let this = substitute(w, &values)?;
-            all = Some(match all {
-                None => this,
-                Some(before) => IrExpr {
-                    span: before.span,
-                    kind: IrKind::Binary {
-                        op: BinaryOp::And,
-                        op_span: before.span,
-                        lhs: Box::new(before),
-                        rhs: Box::new(this),
-                    },
+            substitute(w, &values)
+        });
+        let all = each
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .reduce(|a, b| IrExpr {
+                span: a.span,
+                kind: IrKind::Binary {
+                    op: BinaryOp::And,
+                    op_span: a.span,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
                 },
             });
-        }
         match all {
             Some(e) => Some(Some(self.bool_expr(&e)?)),
             None => Some(None),

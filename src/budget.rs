@@ -74,6 +74,11 @@ pub fn set_limit(bytes: usize) {
     LIMIT.store(bytes, Relaxed);
 }
 
+/// The memory limit of the text being run (for the spinner's line).
+pub fn limit() -> usize {
+    LIMIT.load(Relaxed)
+}
+
 /// Before building a value of about `extra` bytes (a concatenation...):
 /// whether it fits in the limit of the text being run.
 pub fn check_grow(extra: usize, span: Span) -> Fallible<()> {

@@ -132,7 +132,11 @@ pub fn run_cli(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let result = match run_file(&mut session, file, &mut std::io::stdout()) {
+            // Ctrl-C stops the computation with an error that says where it
+            // was; a spinner shows the time and memory of a long one.
+            let rt = session.runtime();
+            let busy = crate::busy::Busy::install(rt.interrupt.clone(), rt.progress.clone());
+            let result = match busy.run(|out, _| run_file(&mut session, file, out)) {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("error: cannot read {}: {e}", file.display());

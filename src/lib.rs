@@ -8,6 +8,7 @@
 //! [`session::Session`] runs the whole pipeline on one text.
 
 pub mod budget;
+pub mod busy;
 pub mod cli;
 pub mod diag;
 pub mod eval;

@@ -393,3 +393,37 @@ fn the_stored_limit_says_what_memory_it_stands_for() {
     let flat = err.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains("stands for up to about 1.5 MiB"), "{err}");
 }
+
+#[test]
+fn ctrl_c_stops_grundy_run_with_the_place_it_was_computing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "slow.game",
+        "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nprint 7\nprint f(60)\n",
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["run", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run grundy");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on the pid of a child we have not waited for.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "7\n",
+        "output before it is kept"
+    );
+    assert!(err.contains("grundy::interrupted"), "{err}");
+    assert!(
+        err.contains("interrupted while evaluating `f(60)`"),
+        "{err}"
+    );
+}

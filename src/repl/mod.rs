@@ -7,11 +7,11 @@
 //!   rustyline; [`history`]: where the history file lives;
 //! - [`show`]: how answers are shown; [`games`], [`help`], [`changes`]:
 //!   the texts of `:games`, `:help` and `:reload`;
-//! - [`busy`]: Ctrl-C and the spinner while a computation runs.
+//!
+//! Ctrl-C and the spinner while an entry runs are [`crate::busy`]'s.
 //!
 //! This file is the glue: the prompt loop.
 
-pub mod busy;
 pub mod changes;
 pub mod command;
 pub mod core;
@@ -48,7 +48,7 @@ pub fn run(files: &[PathBuf], limits: Limits) -> ExitCode {
         color_err: colour(std::io::stderr().is_terminal()),
     };
     let mut repl = Repl::new(limits, style);
-    let busy = busy::Busy::install(repl.interrupt(), repl.progress());
+    let busy = crate::busy::Busy::install(repl.interrupt(), repl.progress());
     let interactive = std::io::stdin().is_terminal();
     if interactive {
         println!(

@@ -1,8 +1,10 @@
-//! While the REPL computes: Ctrl-C stops the computation (it sets the
-//! runtime's interrupt flag, which the search and loops check), and after
-//! a quiet moment an `indicatif` spinner with the elapsed time shows on the
+//! While a REPL entry or `grundy run` computes: Ctrl-C stops the
+//! computation (it sets the runtime's interrupt flag, which the search and
+//! loops check), and after a quiet moment an `indicatif` spinner with the
+//! elapsed time and the memory in use against `--max-memory` shows on the
 //! terminal, turning into a progress bar while a comprehension's outer loop
-//! reports progress. Output written meanwhile goes through [`Suspending`]
+//! reports progress: a search of minutes shows what it is doing, and how
+//! close it is to its limit. Output written meanwhile goes through [`Suspending`]
 //! writers, which take the spinner off the screen while they write.
 
 use std::io::{self, IsTerminal, Write};
@@ -115,18 +117,25 @@ impl Spinner {
 }
 
 /// The spinner's line: a frame, the elapsed time, a bar with the percentage
-/// when the outer loop reports `(done, total)`, the way out. Short, so that
-/// the terminal's `^C` echo does not wrap it.
+/// when the outer loop reports `(done, total)`, the memory (its message,
+/// [`memory`]), the way out. Short, so that the terminal's `^C` echo does
+/// not wrap it.
 fn style(as_bar: bool) -> ProgressStyle {
     let template = if as_bar {
-        "{spinner} computing {elapsed_precise} [{bar:20}] {percent}% (Ctrl-C stops it)"
+        "{spinner} computing {elapsed_precise} [{bar:12}] {percent}%, {msg} (Ctrl-C stops it)"
     } else {
-        "{spinner} computing {elapsed_precise} (Ctrl-C stops it)"
+        "{spinner} computing {elapsed_precise}, {msg} (Ctrl-C stops it)"
     };
     ProgressStyle::with_template(template)
         .unwrap_or_else(|_| ProgressStyle::default_spinner())
         .tick_chars(FRAMES)
         .progress_chars("#-")
+}
+
+/// The memory in use against the limit: `1.2 GiB of 16 GiB`.
+fn memory() -> String {
+    use crate::budget::{human, in_use, limit};
+    format!("{} of {}", human(in_use()), human(limit()))
 }
 
 /// The progress of the tracked loop, if one runs.
@@ -146,7 +155,8 @@ fn spin(shared: &Mutex<Spinner>, stop: &mpsc::Receiver<()>, progress: &Progress)
             s.as_bar = fraction.is_some();
             let bar = ProgressBar::with_draw_target(None, (s.screen)())
                 .with_style(style(s.as_bar))
-                .with_elapsed(s.started.elapsed());
+                .with_elapsed(s.started.elapsed())
+                .with_message(memory());
             s.bar = Some(bar);
         }
         let as_bar = fraction.is_some();
@@ -160,6 +170,7 @@ fn spin(shared: &Mutex<Spinner>, stop: &mpsc::Receiver<()>, progress: &Progress)
             bar.set_length(total);
             bar.set_position(done.min(total));
         }
+        bar.set_message(memory());
         bar.tick();
     }
     if let Ok(mut s) = shared.lock() {
@@ -267,7 +278,9 @@ mod tests {
     fn the_spinner_shows_after_a_quiet_moment_and_is_cleared_at_the_end() {
         let screen = InMemoryTerm::new(4, 80);
         let (seen, after) = spin_until(&screen, Progress::default(), |t| {
-            t.contains(" computing 00:00:00 (Ctrl-C stops it)")
+            t.contains(" computing 00:00:00, ")
+                && t.contains(" of ")
+                && t.trim_end().ends_with("(Ctrl-C stops it)")
         });
         assert!(seen, "the spinner should show once all was quiet");
         assert_eq!(after.trim(), "", "cleared at the end");
@@ -281,7 +294,7 @@ mod tests {
         p.done.store(25, Ordering::Relaxed);
         assert_eq!(progress_of(&p), Some((25, 100)));
         let screen = InMemoryTerm::new(4, 80);
-        let (seen, _) = spin_until(&screen, p, |t| t.contains(" [#####---------------] 25% "));
+        let (seen, _) = spin_until(&screen, p, |t| t.contains(" [###---------] 25%, "));
         assert!(seen, "{}", screen.contents());
     }
 }

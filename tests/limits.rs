@@ -427,3 +427,24 @@ fn ctrl_c_stops_grundy_run_with_the_place_it_was_computing() {
         "{err}"
     );
 }
+
+#[test]
+fn the_state_limit_counts_the_options_a_compound_lists_for_its_components() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2001 compound positions, but their components list 2 million
+    // options between them: those are what fill memory.
+    let file = write(
+        dir.path(),
+        "listed.game",
+        "game H(n) where n >= 0 { move take(k in 0..n) -> H(k) }\nprint sg(misere(H(2000)))\n",
+    );
+    let (code, out, err) = run(&file, &["--max-states", "1000000"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("grundy::too_many_states"), "{err}");
+    assert!(
+        err.contains("more than 1000000 positions stored or waiting"),
+        "{err}"
+    );
+    let (code, out, err) = run(&file, &["--max-states", "3000000"]);
+    assert_eq!((code, out.as_str()), (0, "2000\n"), "{err}");
+}

@@ -519,7 +519,13 @@ impl Runtime {
 
     #[inline]
     pub fn count_stored(&self, span: Span, name: &str) -> Fallible<()> {
-        let n = self.stored.get() + 1;
+        self.count_stored_n(1, span, name)
+    }
+
+    /// Counts `n` more stored positions against the state limit.
+    #[inline]
+    pub fn count_stored_n(&self, n: usize, span: Span, name: &str) -> Fallible<()> {
+        let n = self.stored.get().saturating_add(n);
         self.stored.set(n);
         if n <= self.limits.max_states {
             return Ok(()); // the usual case, without a call

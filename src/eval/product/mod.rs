@@ -220,6 +220,11 @@ fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<()> {
         a.game.clone()
     };
     let options = game_options(env, &game, span)?;
+    // An atom's option lists are stored positions too: nested compounds
+    // (`-> misere(M(a) + M(b))`) grow them, not the memo, and the state
+    // limit must see that growth.
+    env.rt
+        .count_stored_n(1 + options.len(), span, "a compound")?;
     let mut t = env.rt.product.borrow_mut();
     let mut list = Vec::with_capacity(options.len());
     let mut atoms = Vec::new();

@@ -422,3 +422,81 @@ fn explain_names_the_list_and_set_forms() {
         "{out}"
     );
 }
+
+#[test]
+fn set_operators_on_bit_sets_run_on_the_kernel_and_agree_with_the_general_path() {
+    let program = "
+        # Node Kayles: a move takes a vertex and its neighbours.
+        game Path(s) {
+            move pick(v in s) -> Path(s - {v - 1, v, v + 1})
+        }
+        # The graph as a static argument: the list of each vertex's neighbours.
+        game Graph[adj](s) {
+            move pick(v in s) -> Graph[adj](s - ({v} | adj[v]))
+        }
+        fn cycle(n) = [{(v + n - 1) % n, (v + 1) % n} for v in 0..n]
+        print [sg(Path(set(0..n))) for n in 0..=24]
+        print [sg(Graph[cycle(n)](set(0..n))) for n in 3..=16]
+        # & keeps what both have; a literal's items past 63 are in no bit set.
+        game Keep(s, t) {
+            move k(v in s) -> Keep((s - {v}) & (t | {v + 1}), t)
+            move far(v in s) if v > 5 -> Keep(s & {1, 2, 3, 100}, t)
+        }
+        print [sg(Keep(set(0..n), {1, 3, 5, 7})) for n in 0..10]
+        # - between two arguments: integers or sets, as the position has them.
+        game Either(a, b) {
+            move m() if a != b -> Either(a - b, a - b)
+            move n() if a != b -> Either(a & b, a & b)
+        }
+        print [sg(Either(5, 7)), sg(Either({1, 2, 3}, {2}))]
+        # A union past 63 is no bit set: the general path runs it.
+        game Wide(s) {
+            move w(v in s) if v < 10 -> Wide(s - {v} | {v + 62})
+            move d(v in s) -> Wide(s - {v})
+        }
+        print [sg(Wide({1})), sg(Wide({2, 5}))]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+    // Node Kayles on a path is Dawson's chess: OEIS A002187.
+    assert_eq!(
+        lines[0],
+        "[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0]"
+    );
+    // On a cycle every move leaves a path of n - 3 vertices.
+    let path: Vec<u32> = lines[0]
+        .trim_matches(['[', ']'])
+        .split(", ")
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let cycle: Vec<String> = (3..=16)
+        .map(|n| u32::from(path[n - 3] == 0).to_string())
+        .collect();
+    assert_eq!(lines[1], format!("[{}]", cycle.join(", ")));
+    let explained = explain(program);
+    // Graph's instances, compiled for their neighbour lists, run on it.
+    for game in ["Path", "Graph[[{1, 2}, {0, 2}, {0, 1}]]", "Keep", "Wide"] {
+        assert!(
+            explained.contains(&format!("game {game}: kernel over lists and sets")),
+            "{game}: {explained}"
+        );
+    }
+}
+
+#[test]
+fn set_operator_errors_come_from_the_general_path() {
+    for program in [
+        // An integer minus a set, and a set minus an integer.
+        "game A(a, b) { move m(v in 0..1) -> A(a - b, b) }
+         print sg(A(3, {1}))",
+        "game B(s) { move m(v in s) -> B(s - v) }
+         print sg(B({1, 2}))",
+        // A neighbour list too short for the vertices.
+        "game G[adj](s) { move m(v in s) -> G[adj](s - adj[v]) }
+         print sg(G[[{1}, {0}]]({0, 1, 2}))",
+    ] {
+        let out = same_both_ways(program);
+        assert!(out.contains("failure"), "{program}: {out}");
+    }
+}

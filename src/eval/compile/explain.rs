@@ -174,8 +174,9 @@ impl Compiler<'_> {
                 if self.operand::<[i64]>(a).is_none() && self.key_arg(a).is_none() {
                     return format!(
                         "argument {} of its result is not integer code, nor a list or set \
-                         the kernel writes (an argument, `update`, `sorted`, `remove` or \
-                         `insert` on a set of small integers, a list of integers)",
+                         the kernel writes (an argument, `update`, `sorted`, `remove`, \
+                         `insert`, `-`, `&` or `|` on sets of small integers, a list of \
+                         integers)",
                         i + 1
                     );
                 }

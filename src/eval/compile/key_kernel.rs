@@ -5,8 +5,8 @@
 //! runs the move on it: bindings over ranges, constant sets or the items
 //! of an argument (`i in free`), a guard of integer code, and a result
 //! whose arguments are written straight into the option's key (integer
-//! code, `update`, `sorted`, `remove`/`insert` on a bit set, list
-//! literals) and read from the memo. A last binding over a range whose
+//! code, `update`, `sorted`, `remove`/`insert` and the set operators
+//! `-`, `&`, `|` on bit sets, list literals) and read from the memo. A last binding over a range whose
 //! options are affine in it, or a sorted list with it put in
 //! (`sorted(update(xs, i, t))`), is read as strided runs through the memo.
 //! Code that meets anything else at run time gives `None`, and the search
@@ -178,8 +178,69 @@ pub(crate) enum KeyArg {
     Int(Operand<KeyFrame>),
     /// `remove(...)`/`insert(...)` of integers on a bit set.
     Bits(BitsChain),
+    /// Set operators on bit sets: `s - {v - 1, v, v + 1}`,
+    /// `free - ({v} | adj[v])`.
+    Mask(MaskCode),
+    /// `a - b`, `a & b`, `a | b` on two locals: integers or bit sets,
+    /// as the position has them.
+    IntOrMask(Operand<KeyFrame>, MaskCode),
     /// Code writing a sequence's items (or a bit mask), giving its tag.
     Seq(SeqCode),
+}
+
+/// Set code: the set an expression gives, as a [`Mask`]; `None` when an
+/// operand is not a bit set (the general path then runs the move).
+pub(crate) type MaskCode = Box<dyn Fn(&KeyFrame) -> Option<Mask>>;
+
+/// A set of integers as the bit mask of its items in 0..63, and whether
+/// it also has items outside 0..63 (only a literal or a constant can: a
+/// bit set of a position has none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Mask {
+    bits: u64,
+    wide: bool,
+}
+
+impl Mask {
+    /// The set of `items`; `None` if one is not an integer.
+    fn of(items: impl IntoIterator<Item = Option<i64>>) -> Option<Mask> {
+        let mut m = Mask {
+            bits: 0,
+            wide: false,
+        };
+        for v in items {
+            m.add(v?);
+        }
+        Some(m)
+    }
+
+    #[inline]
+    fn add(&mut self, v: i64) {
+        match u32::try_from(v) {
+            Ok(b) if b < 64 => self.bits |= 1 << b,
+            _ => self.wide = true,
+        }
+    }
+
+    /// `a op b` for the set operators; `None` when the result may have
+    /// items outside 0..63 (it would be no bit set).
+    #[inline]
+    fn apply(op: BinaryOp, a: Mask, b: Mask) -> Option<Mask> {
+        let bits = match op {
+            // Items of b outside 0..63 are in no bit set a: ignored.
+            BinaryOp::Sub if !a.wide => a.bits & !b.bits,
+            BinaryOp::BitAnd if !(a.wide && b.wide) => a.bits & b.bits,
+            BinaryOp::BitOr if !(a.wide || b.wide) => a.bits | b.bits,
+            _ => return None,
+        };
+        Some(Mask { bits, wide: false })
+    }
+
+    /// The bit set a key holds, if the set is one.
+    #[inline]
+    fn key_bits(self) -> Option<u64> {
+        (!self.wide).then_some(self.bits)
+    }
 }
 
 /// Writes coordinates into an option's key and gives the tag they make.
@@ -305,6 +366,20 @@ impl KeyArg {
                 out.push(chain.mask(f)? as i64)?;
                 Tag::Bits
             }
+            KeyArg::Mask(code) => {
+                out.push(code(f)?.key_bits()? as i64)?;
+                Tag::Bits
+            }
+            KeyArg::IntOrMask(op, code) => match op.eval(f) {
+                Some(n) => {
+                    out.push(n)?;
+                    Tag::Int
+                }
+                None => {
+                    out.push(code(f)?.key_bits()? as i64)?;
+                    Tag::Bits
+                }
+            },
             KeyArg::Seq(code) => code(f, out)?,
         };
         out.end(tag)
@@ -615,13 +690,84 @@ impl Compiler<'_> {
         if let IrKind::Local(s) = e.kind {
             return Some(KeyArg::Local(s));
         }
+        let set_op = matches!(
+            &e.kind,
+            IrKind::Binary {
+                op: BinaryOp::Sub | BinaryOp::BitAnd | BinaryOp::BitOr,
+                ..
+            }
+        );
         if let Some(op) = self.operand(e) {
-            return Some(KeyArg::Int(op));
+            return Some(match set_op.then(|| self.mask_code(e)).flatten() {
+                Some(code) => KeyArg::IntOrMask(op, code),
+                None => KeyArg::Int(op),
+            });
         }
         if let Some(chain) = self.bits_chain(e) {
             return Some(KeyArg::Bits(chain));
         }
+        if set_op {
+            if let Some(code) = self.mask_code(e) {
+                return Some(KeyArg::Mask(code));
+            }
+        }
         self.seq_code(e).map(KeyArg::Seq)
+    }
+
+    /// Set code for `e`: locals holding bit sets, set literals of integer
+    /// code, constant sets, an item of a constant list of sets
+    /// (`adj[v]`, the graph a static argument put in), `remove`/`insert`
+    /// chains, and `-`, `&`, `|` between them.
+    fn mask_code(&self, e: &IrExpr) -> Option<MaskCode> {
+        Some(match &e.kind {
+            IrKind::Local(s) => {
+                let s = *s;
+                Box::new(move |f| {
+                    Some(Mask {
+                        bits: f.bits(s)?,
+                        wide: false,
+                    })
+                })
+            }
+            IrKind::Const(v @ Value::Set(_)) => {
+                let m = const_mask(v)?;
+                Box::new(move |_| Some(m))
+            }
+            IrKind::Set(items) => {
+                let items = items
+                    .iter()
+                    .map(|x| self.operand(x))
+                    .collect::<Option<Vec<Operand<KeyFrame>>>>()?;
+                Box::new(move |f| Mask::of(items.iter().map(|x| x.eval(f))))
+            }
+            IrKind::Index { target, index } => {
+                let IrKind::Const(Value::List(sets) | Value::Tuple(sets)) = &target.kind else {
+                    return None;
+                };
+                let table = sets.iter().map(const_mask).collect::<Option<Vec<_>>>()?;
+                let index = self.operand(index)?;
+                Box::new(move |f| table.get(usize::try_from(index.eval(f)?).ok()?).copied())
+            }
+            IrKind::CallBuiltin {
+                builtin: Builtin::Remove | Builtin::Insert,
+                ..
+            } => {
+                let chain = self.bits_chain(e)?;
+                Box::new(move |f| {
+                    Some(Mask {
+                        bits: chain.mask(f)?,
+                        wide: false,
+                    })
+                })
+            }
+            IrKind::Binary { op, lhs, rhs, .. }
+                if matches!(op, BinaryOp::Sub | BinaryOp::BitAnd | BinaryOp::BitOr) =>
+            {
+                let (op, a, b) = (*op, self.mask_code(lhs)?, self.mask_code(rhs)?);
+                Box::new(move |f| Mask::apply(op, a(f)?, b(f)?))
+            }
+            _ => return None,
+        })
     }
 
     /// `remove(...)`/`insert(...)` chains on a local, if `e` is one.
@@ -740,6 +886,17 @@ impl Compiler<'_> {
             _ => None,
         }
     }
+}
+
+/// The mask of a constant set of integers.
+fn const_mask(v: &Value) -> Option<Mask> {
+    let Value::Set(xs) = v else {
+        return None;
+    };
+    Mask::of(xs.iter().map(|x| match x {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }))
 }
 
 /// `(x, c)` if `e` is a local `x`, `x + c`, `c + x` or `x - c` with `c` a

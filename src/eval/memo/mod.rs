@@ -7,11 +7,14 @@
 //! (untouched pages of it cost no memory); others go to hash maps. Arguments
 //! that do not flatten (nested lists, games ...) are hashed as values.
 
+mod sparse;
+
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use self::sparse::SparseTable;
 use super::value::Value;
 
 /// What one argument of a flattened position is.
@@ -511,7 +514,8 @@ struct ShapeTable {
     /// 250 read many. Allocated at the first large value; only its pages
     /// near large values are ever touched.
     wide: Vec<u16>,
-    sparse: FxHashMap<Coords, u64>,
+    /// Positions outside the window.
+    sparse: SparseTable,
 }
 
 impl ShapeTable {
@@ -519,6 +523,7 @@ impl ShapeTable {
         let mut t = ShapeTable {
             n_coords,
             order,
+            sparse: SparseTable::new(n_coords),
             ..ShapeTable::default()
         };
         t.layout();
@@ -619,7 +624,7 @@ impl ShapeTable {
     fn get(&self, coords: &[i64]) -> u64 {
         match self.index(coords) {
             Some(i) => self.get_dense(i),
-            None => self.sparse.get(coords).copied().unwrap_or(0),
+            None => self.sparse.get(coords).unwrap_or(0),
         }
     }
 
@@ -652,7 +657,7 @@ impl ShapeTable {
         match self.index(coords) {
             Some(i) => self.set_dense(i, code),
             None => {
-                self.sparse.insert(Coords::from_slice(coords), code);
+                self.sparse.insert(coords, code);
             }
         }
     }
@@ -681,8 +686,7 @@ impl ShapeTable {
             self.dense[..old_dense.len()].copy_from_slice(&old_dense);
             self.big = old_big;
             self.rewiden();
-            let sparse = std::mem::take(&mut self.sparse);
-            for (c, code) in sparse {
+            for (c, code) in self.sparse.take() {
                 self.set(&c, code);
             }
             return;
@@ -705,8 +709,7 @@ impl ShapeTable {
             .map(|(&i, &code)| (moved(i as usize) as u64, code));
         self.big = moved_big.collect();
         self.rewiden();
-        let sparse = std::mem::take(&mut self.sparse);
-        for (c, code) in sparse {
+        for (c, code) in self.sparse.take() {
             self.set(&c, code);
         }
     }
@@ -1043,7 +1046,7 @@ impl Memo {
                 }
             }
             t.big.values().for_each(|&c| code(c));
-            t.sparse.values().for_each(|&c| code(c));
+            t.sparse.values().for_each(&mut code);
         }
         self.generic.values().for_each(|&c| code(c));
     }

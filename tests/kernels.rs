@@ -393,6 +393,78 @@ fn results_written_through_functions_run_on_the_kernel() {
 }
 
 #[test]
+fn results_that_choose_with_if_run_on_the_kernel() {
+    // Kayles with its results chosen by `if`: in a helper's body (a term
+    // of a sum: four choices), in the move itself, and nested; the same
+    // values as the rules written out, with kernels on and off.
+    let program = "
+        game K(n) where n >= 0 {
+            move one(a in 0..=(n - 1) / 2) -> K(a) + K(n - 1 - a)
+            move two(a in 0..=(n - 2) / 2) -> K(a) + K(n - 2 - a)
+        }
+        fn part(a) = if a == 0 then KF(0) else KF(a)
+        game KF(n) where n >= 0 {
+            move one(a in 0..=(n - 1) / 2) -> part(a) + part(n - 1 - a)
+            move two(a in 0..=(n - 2) / 2) -> part(a) + part(n - 2 - a)
+        }
+        game KI(n) where n >= 0 {
+            move split(k in 1..=2, a in 0..=n) if 2 * a <= n - k ->
+                if a > 0 then KI(a) + KI(n - k - a) else if n == k then 0 else KI(n - k)
+        }
+        # The branch not taken breaks `where` (KB(-1)): never built.
+        fn down(a) = if a >= 1 then KB(a - 1) else KB(0)
+        game KB(n) where n >= 0 {
+            move d if n > 0 -> down(n - 1) + down(n)
+        }
+        print [sg(KF(n)) for n in 0..=70]
+        print [sg(K(n)) for n in 0..=70] == [sg(KF(n)) for n in 0..=70]
+        print [sg(K(n)) for n in 0..=70] == [sg(KI(n)) for n in 0..=70]
+        print [sg(KB(n)) for n in 0..=20]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1..3], ["true", "true"], "{out}");
+    // KB(n) -> KB(n - 2) + KB(n - 1) for n >= 2: a one-option game whose
+    // values follow from its first two by hand.
+    let mut kb = vec![0u32, 1];
+    for n in 2..=20 {
+        let x = kb[n - 2] ^ kb[n - 1];
+        kb.push(u32::from(x == 0));
+    }
+    let kb: Vec<String> = kb.iter().map(|v| v.to_string()).collect();
+    assert_eq!(lines[3], format!("[{}]", kb.join(", ")), "{out}");
+    let how = explain(program);
+    for game in ["KF", "KI", "KB"] {
+        assert!(how.contains(&format!("game {game}: kernel")), "{how}");
+    }
+    assert!(
+        how.contains("move one: option by option on a frame of integers (its result one of 4 sums, chosen by `if`), the function's body read in place"),
+        "{how}"
+    );
+    assert!(
+        how.contains("move split: option by option on a frame of integers (its result one of 3 sums, chosen by `if`)\n"),
+        "{how}"
+    );
+    // Errors in a condition, and a position that breaks `where` in the
+    // branch taken, come from the general path.
+    for (program, error) in [
+        (
+            "game C(n) where n >= 0 { move m(a in 0..n) -> if n / a > 1 then C(a) else 0 }
+            print sg(C(4))",
+            "division by zero",
+        ),
+        (
+            "fn g(a) = if a > 2 then W(a - 5) else W(a)
+            game W(n) where n >= 0 { move m(a in 0..n) -> g(a) }
+            print sg(W(4))",
+            "W(-2) is not a position of W",
+        ),
+    ] {
+        let out = same_both_ways(program);
+        assert!(out.contains("failure") && out.contains(error), "{out}");
+    }
+}
+
+#[test]
 fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     let out = explain(
         "game Dawson(n) where n >= 0 {

@@ -259,12 +259,15 @@ fn describe(k: &KernelMove) -> String {
         },
         KernelMove::Loop(l) => format!(
             "option by option on a frame of integers{}{}",
-            match l.parts.len() {
-                0 => " (to the zero game)".to_string(),
-                1 => String::new(),
-                n => format!(" (a sum of {n} parts, values xored)"),
+            match &l.results[..] {
+                [one] => match one.parts.len() {
+                    0 => " (to the zero game)".to_string(),
+                    1 => String::new(),
+                    n => format!(" (a sum of {n} parts, values xored)"),
+                },
+                all => format!(" (its result one of {} sums, chosen by `if`)", all.len()),
             },
-            if l.body_where.is_some() {
+            if l.results.iter().any(|r| r.body_where.is_some()) {
                 ", the function's body read in place and its positions checked against `where`"
             } else {
                 ""

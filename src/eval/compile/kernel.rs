@@ -116,15 +116,26 @@ pub(crate) type AffinePart = (Vec<Operand<[i64]>>, Vec<i64>);
 /// Any other move whose bindings run over integer ranges or constant sets
 /// of integers, whose guard is integer code, and whose result is a sum of
 /// positions of the game itself with integer-code arguments (no part: the
-/// zero game). Evaluated option by option on a frame of integers.
+/// zero game), or a choice between such sums. Evaluated option by option
+/// on a frame of integers.
 pub(crate) struct LoopMove {
     pub bindings: Vec<(Slot, LoopSource)>,
     pub guard: Option<BoolCode<[i64]>>,
-    /// For a result read through a function's body (`compile/expand.rs`):
-    /// the `where` of the positions the body writes. An option for which
-    /// it does not hold goes to the general path, which reports the error.
+    /// The result: one sum, or for a result that chooses with `if`
+    /// (`compile/expand.rs`) one per choice, the first whose conditions
+    /// hold taken.
+    pub results: Vec<LoopResult>,
+}
+
+/// One sum a `LoopMove` may give.
+pub(crate) struct LoopResult {
+    /// Each condition with the value it must have.
+    pub conds: Vec<(BoolCode<[i64]>, bool)>,
+    /// For a result read through a function's body: the `where` of the
+    /// positions the body writes. An option for which it does not hold
+    /// goes to the general path, which reports the error.
     pub body_where: Option<BoolCode<[i64]>>,
-    /// The arguments of each part of the result.
+    /// The arguments of each part of the sum.
     pub parts: Vec<Vec<Operand<[i64]>>>,
 }
 
@@ -473,15 +484,20 @@ impl Compiler<'_> {
 
     pub(crate) fn kernel_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
         let n_statics = g.n_statics;
-        if let Some(expanded) = self.expanded_result(&m.result) {
-            // Only the Loop form checks each option's positions.
-            let m = IrMove {
-                result: expanded.result,
-                ..m.clone()
-            };
-            let body_where = self.where_of_positions(g, &expanded.from_bodies)?;
-            let mut l = self.loop_move(game, n_statics, &m)?;
-            l.body_where = body_where;
+        if let Some(alternatives) = self.expanded_result(&m.result) {
+            // Only the Loop form chooses, and checks each option's positions.
+            let mut l = self.loop_move(game, n_statics, m, false)?;
+            for a in &alternatives {
+                let conds = a
+                    .conds
+                    .iter()
+                    .map(|(c, holds)| Some((self.bool_expr(c)?, *holds)));
+                l.results.push(LoopResult {
+                    conds: conds.collect::<Option<_>>()?,
+                    body_where: self.where_of_positions(g, &a.from_bodies)?,
+                    parts: self.loop_parts(game, n_statics, &a.result)?,
+                });
+            }
             return Some(KernelMove::Loop(l));
         }
         let simple = self
@@ -490,7 +506,10 @@ impl Compiler<'_> {
         simple
             .or_else(|| self.each_move(game, n_statics, m))
             .or_else(|| self.sum_run_move(game, n_statics, m))
-            .or_else(|| self.loop_move(game, n_statics, m).map(KernelMove::Loop))
+            .or_else(|| {
+                self.loop_move(game, n_statics, m, true)
+                    .map(KernelMove::Loop)
+            })
     }
 
     /// The `where` of `g` on each of `positions` (positions of `g`), as
@@ -595,8 +614,15 @@ impl Compiler<'_> {
         }))
     }
 
-    /// The general kernel move (`LoopMove`), if every piece is integer code.
-    fn loop_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<LoopMove> {
+    /// The general kernel move (`LoopMove`), if every piece is integer code;
+    /// without its result unless `with_result`.
+    fn loop_move(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        m: &IrMove,
+        with_result: bool,
+    ) -> Option<LoopMove> {
         let mut bindings = Vec::new();
         for b in &m.bindings {
             let IrPattern::Slot { slot, .. } = b.pattern else {
@@ -637,21 +663,39 @@ impl Compiler<'_> {
             };
             bindings.push((slot, source));
         }
-        let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
-        let parts = parts
-            .iter()
-            .map(|args| args.iter().map(|a| self.operand(a)).collect::<Option<_>>())
-            .collect::<Option<_>>()?;
+        let results = if with_result {
+            vec![LoopResult {
+                conds: Vec::new(),
+                body_where: None,
+                parts: self.loop_parts(game, n_statics, &m.result)?,
+            }]
+        } else {
+            Vec::new()
+        };
         Some(LoopMove {
             bindings,
             guard: match &m.guard {
                 Some(e) => Some(self.bool_expr(e)?),
                 None => None,
             },
-            body_where: None,
-            parts,
+            results,
         })
+    }
+
+    /// The arguments of each part of a sum of positions of `game`, as
+    /// integer code.
+    fn loop_parts(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        result: &IrExpr,
+    ) -> Option<Vec<Vec<Operand<[i64]>>>> {
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, result, &mut parts)?;
+        parts
+            .iter()
+            .map(|args| args.iter().map(|a| self.operand(a)).collect())
+            .collect()
     }
 
     /// The parts of a result that is a sum of positions of `game` itself

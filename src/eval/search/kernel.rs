@@ -610,9 +610,32 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
+        // The first result whose conditions hold (a condition that fails
+        // to evaluate sends the position to the general path).
+        let mut chosen = None;
+        for r in &m.results {
+            let mut holds = true;
+            for (c, want) in &r.conds {
+                match c(frame) {
+                    Some(v) => holds &= v == *want,
+                    None => return Ok(false),
+                }
+                if !holds {
+                    break;
+                }
+            }
+            if holds {
+                chosen = Some(r);
+                break;
+            }
+        }
+        let Some(result) = chosen else {
+            return Ok(false);
+        };
         // A position a function's body writes must be one: the general
         // path reports the one that is not.
-        if m.body_where
+        if result
+            .body_where
             .as_ref()
             .is_some_and(|w| w(frame) != Some(true))
         {
@@ -623,7 +646,7 @@ impl SgSink {
         let mut known = true;
         // Part by part: an argument the general path must compute sends the
         // whole position there (`start` forgets what this one pushed).
-        for args in &m.parts {
+        for args in &result.parts {
             let mut coords = [0i64; MAX_ARGS as usize];
             for (c, arg) in coords.iter_mut().zip(args) {
                 match arg.eval(frame) {

@@ -486,7 +486,7 @@ impl Compiler<'_> {
         let n_statics = g.n_statics;
         if let Some(alternatives) = self.expanded_result(&m.result) {
             // Only the Loop form chooses, and checks each option's positions.
-            let mut l = self.loop_move(game, n_statics, m, false)?;
+            let mut l = self.loop_move(m)?;
             for a in &alternatives {
                 let conds = a
                     .conds
@@ -507,8 +507,13 @@ impl Compiler<'_> {
             .or_else(|| self.each_move(game, n_statics, m))
             .or_else(|| self.sum_run_move(game, n_statics, m))
             .or_else(|| {
-                self.loop_move(game, n_statics, m, true)
-                    .map(KernelMove::Loop)
+                let mut l = self.loop_move(m)?;
+                l.results.push(LoopResult {
+                    conds: Vec::new(),
+                    body_where: None,
+                    parts: self.loop_parts(game, n_statics, &m.result)?,
+                });
+                Some(KernelMove::Loop(l))
             })
     }
 
@@ -614,15 +619,9 @@ impl Compiler<'_> {
         }))
     }
 
-    /// The general kernel move (`LoopMove`), if every piece is integer code;
-    /// without its result unless `with_result`.
-    fn loop_move(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        m: &IrMove,
-        with_result: bool,
-    ) -> Option<LoopMove> {
+    /// The general kernel move (`LoopMove`), if its bindings and guard are
+    /// integer code; its results are for the caller to add.
+    fn loop_move(&self, m: &IrMove) -> Option<LoopMove> {
         let mut bindings = Vec::new();
         for b in &m.bindings {
             let IrPattern::Slot { slot, .. } = b.pattern else {
@@ -663,22 +662,13 @@ impl Compiler<'_> {
             };
             bindings.push((slot, source));
         }
-        let results = if with_result {
-            vec![LoopResult {
-                conds: Vec::new(),
-                body_where: None,
-                parts: self.loop_parts(game, n_statics, &m.result)?,
-            }]
-        } else {
-            Vec::new()
-        };
         Some(LoopMove {
             bindings,
             guard: match &m.guard {
                 Some(e) => Some(self.bool_expr(e)?),
                 None => None,
             },
-            results,
+            results: Vec::new(),
         })
     }
 

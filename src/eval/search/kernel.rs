@@ -10,7 +10,7 @@ use super::scan::{scan_pairs, seen_slot, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopMove,
-    LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    LoopResult, LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
@@ -610,26 +610,7 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
-        // The first result whose conditions hold (a condition that fails
-        // to evaluate sends the position to the general path).
-        let mut chosen = None;
-        for r in &m.results {
-            let mut holds = true;
-            for (c, want) in &r.conds {
-                match c(frame) {
-                    Some(v) => holds &= v == *want,
-                    None => return Ok(false),
-                }
-                if !holds {
-                    break;
-                }
-            }
-            if holds {
-                chosen = Some(r);
-                break;
-            }
-        }
-        let Some(result) = chosen else {
+        let Some(result) = chosen(m, frame) else {
             return Ok(false);
         };
         // A position a function's body writes must be one: the general
@@ -677,4 +658,20 @@ impl SgSink {
         }
         Ok(true)
     }
+}
+
+/// The result of a `LoopMove` an option takes: the first whose conditions
+/// hold; `None` when a condition does not evaluate (the general path then
+/// runs the position and reports its error).
+#[inline]
+fn chosen<'m>(m: &'m LoopMove, frame: &[i64]) -> Option<&'m LoopResult> {
+    'results: for r in &m.results {
+        for (c, want) in &r.conds {
+            if c(frame)? != *want {
+                continue 'results;
+            }
+        }
+        return Some(r);
+    }
+    None
 }

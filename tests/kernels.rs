@@ -390,6 +390,19 @@ fn results_written_through_functions_run_on_the_kernel() {
         print sg(U(3))",
     );
     assert!(unread.contains("division by zero"), "{unread}");
+    // The same for a call inside a position's argument (integer code
+    // inlines small functions) and inside a guard.
+    for program in [
+        "fn first(a, b) = a
+        game U(n) where n >= 0 { move m if n > 0 -> U(first(n - 1, n / (n - n))) }
+        print sg(U(3))",
+        "fn first(a, b) = a
+        game U(n) where n >= 0 { move m(k in 1..=n) if first(k, n / (k - k)) > 0 -> U(n - k) }
+        print sg(U(3))",
+    ] {
+        let out = same_both_ways(program);
+        assert!(out.contains("division by zero"), "{program}: {out}");
+    }
 }
 
 #[test]

@@ -6,7 +6,6 @@
 //! gets.
 
 use super::compiler::Compiler;
-use super::int_code::{mentions, substitute};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
@@ -48,17 +47,7 @@ impl Compiler<'_> {
         };
         match &e.kind {
             IrKind::CallFn { .. } | IrKind::CallValue { .. } if depth < 8 => {
-                let (f, args) = self.called(e)?;
-                // An argument the body never reads is never evaluated in
-                // place, so one that could fail must be read: the call
-                // evaluates it, and its error must not be lost.
-                let can_fail = |a: &IrExpr| !matches!(a.kind, IrKind::Local(_) | IrKind::Const(_));
-                let unread =
-                    (0..args.len()).any(|i| can_fail(&args[i]) && !mentions(&f.body, i as Slot));
-                if unread {
-                    return None;
-                }
-                let body = substitute(&f.body, &args)?;
+                let body = self.call_body(e)?;
                 self.alternatives(&body, true, depth + 1)
             }
             IrKind::If {

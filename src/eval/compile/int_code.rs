@@ -298,15 +298,23 @@ impl Compiler<'_> {
     /// to inline it: `f(args)`, or a call of a function value known when
     /// compiling (`h(z)` with `h` a static argument put in as a constant:
     /// `specialize.rs`), its own static arguments first. `None` for any
-    /// other call, or one with a number of arguments not the function's.
+    /// other call, one with a number of arguments not the function's, and
+    /// one passing an argument that could fail (anything but a local or a
+    /// constant) that the body never reads: the call evaluates it, and
+    /// its error must not be lost in place.
     pub(crate) fn call_body(&self, e: &IrExpr) -> Option<IrExpr> {
         let (f, args) = self.called(e)?;
+        let can_fail = |a: &IrExpr| !matches!(a.kind, IrKind::Local(_) | IrKind::Const(_));
+        let unread = (0..args.len()).any(|i| can_fail(&args[i]) && !mentions(&f.body, i as Slot));
+        if unread {
+            return None;
+        }
         substitute(&f.body, &args)
     }
 
     /// The user function `e` calls and its arguments, the static ones
     /// first (a slot each, as the function's body reads them).
-    pub(crate) fn called(&self, e: &IrExpr) -> Option<(&IrFn, Vec<IrExpr>)> {
+    fn called(&self, e: &IrExpr) -> Option<(&IrFn, Vec<IrExpr>)> {
         let (func, args) = match &e.kind {
             IrKind::CallFn { func, args } => (*func, args.clone()),
             IrKind::CallValue { callee, args } => match &callee.kind {

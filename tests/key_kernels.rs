@@ -7,7 +7,8 @@
 
 mod common;
 
-use common::{explain, same_both_ways};
+use common::{explain, same_both_ways, same_both_ways_with};
+use grundy::Limits;
 
 const WELTER: &str = "
     game Welter(coins) where distinct(coins) {
@@ -499,4 +500,38 @@ fn set_operator_errors_come_from_the_general_path() {
         let out = same_both_ways(program);
         assert!(out.contains("failure"), "{program}: {out}");
     }
+}
+
+#[test]
+fn set_helpers_are_read_in_place_and_agree_with_the_general_path() {
+    let program = "
+        fn closed(s, v) = s - nbhd(v)
+        fn nbhd(v) = {v - 1, v, v + 1}
+        game Path(s) {
+            move pick(v in s) -> Path(s - {v - 1, v, v + 1})
+        }
+        game PathF(s) {
+            move pick(v in s) -> PathF(closed(s, v))
+        }
+        print [sg(PathF(set(0..n))) for n in 0..=20]
+        print all(sg(PathF(set(0..n))) == sg(Path(set(0..n))) for n in 0..=20)";
+    let out = same_both_ways(program);
+    assert!(out.ends_with("true\n"), "{out}");
+    let explained = explain(program);
+    assert!(
+        explained.contains("game PathF: kernel over lists and sets"),
+        "{explained}"
+    );
+    // A helper that calls itself stays a call: the general path reports
+    // its recursion, the same both ways.
+    let out = same_both_ways_with(
+        "fn f(s) = f(s) - {1}
+        game R(s) { move m(v in s) -> R(f(s)) }
+        print sg(R({1, 2}))",
+        Limits {
+            max_call_depth: 200,
+            ..Limits::default()
+        },
+    );
+    assert!(out.contains("recursion deeper than"), "{out}");
 }

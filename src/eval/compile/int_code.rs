@@ -523,7 +523,8 @@ pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
 
 /// `e` with each local `s` replaced by `local(s)`, for the forms integer
 /// code and in-place calls read (arithmetic, `if`, calls, positions,
-/// indexing); `None` for any other form or when `local` gives `None`.
+/// indexing, list, set and tuple literals); `None` for any other form or
+/// when `local` gives `None`.
 pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> Option<IrExpr> {
     let go = |x: &IrExpr| map_locals(x, local);
     let all = |xs: &[IrExpr]| xs.iter().map(go).collect::<Option<Vec<_>>>();
@@ -576,6 +577,9 @@ pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> 
             callee: Box::new(go(callee)?),
             args: all(args)?,
         },
+        IrKind::List(xs) => IrKind::List(all(xs)?),
+        IrKind::Set(xs) => IrKind::Set(all(xs)?),
+        IrKind::Tuple(xs) => IrKind::Tuple(all(xs)?),
         _ => return None,
     };
     Some(IrExpr { kind, span: e.span })

@@ -840,7 +840,7 @@ impl Compiler<'_> {
     }
 
     /// `e` with calls of functions at its top replaced by their bodies.
-    fn inlined(&self, e: &IrExpr) -> Option<IrExpr> {
+    pub(crate) fn inlined(&self, e: &IrExpr) -> Option<IrExpr> {
         let mut e = e.clone();
         for _ in 0..8 {
             if !matches!(e.kind, IrKind::CallFn { .. } | IrKind::CallValue { .. }) {

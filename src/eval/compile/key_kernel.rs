@@ -690,6 +690,15 @@ impl Compiler<'_> {
         if let IrKind::Local(s) = e.kind {
             return Some(KeyArg::Local(s));
         }
+        if let Some(body) = self.helper_body(e) {
+            // A helper (`closed(s, v)` for `s - {v - 1, v, v + 1}`): its
+            // body with the arguments put in.
+            let depth = self.inline_depth.get();
+            self.inline_depth.set(depth + 1);
+            let arg = self.key_arg(&body);
+            self.inline_depth.set(depth);
+            return arg;
+        }
         let set_op = matches!(
             &e.kind,
             IrKind::Binary {
@@ -714,10 +723,22 @@ impl Compiler<'_> {
         self.seq_code(e).map(KeyArg::Seq)
     }
 
+    /// The body of `e` with its arguments put in, if `e` is a call of a
+    /// user function that can be inlined; at most 8 deep, counting the
+    /// calls inlined around it (a recursive helper stays a call).
+    fn helper_body(&self, e: &IrExpr) -> Option<IrExpr> {
+        let call = matches!(e.kind, IrKind::CallFn { .. } | IrKind::CallValue { .. });
+        if !call || self.inline_depth.get() >= 8 {
+            return None;
+        }
+        self.inlined(e)
+    }
+
     /// Set code for `e`: locals holding bit sets, set literals of integer
     /// code, constant sets, an item of a constant list of sets
     /// (`adj[v]`, the graph a static argument put in), `remove`/`insert`
-    /// chains, and `-`, `&`, `|` between them.
+    /// chains, calls of helpers made of these, and `-`, `&`, `|` between
+    /// them.
     fn mask_code(&self, e: &IrExpr) -> Option<MaskCode> {
         Some(match &e.kind {
             IrKind::Local(s) => {
@@ -759,6 +780,14 @@ impl Compiler<'_> {
                         wide: false,
                     })
                 })
+            }
+            IrKind::CallFn { .. } | IrKind::CallValue { .. } => {
+                let body = self.helper_body(e)?;
+                let depth = self.inline_depth.get();
+                self.inline_depth.set(depth + 1);
+                let code = self.mask_code(&body);
+                self.inline_depth.set(depth);
+                code?
             }
             IrKind::Binary { op, lhs, rhs, .. }
                 if matches!(op, BinaryOp::Sub | BinaryOp::BitAnd | BinaryOp::BitOr) =>

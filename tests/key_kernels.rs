@@ -535,3 +535,49 @@ fn set_helpers_are_read_in_place_and_agree_with_the_general_path() {
     );
     assert!(out.contains("recursion deeper than"), "{out}");
 }
+
+#[test]
+fn set_results_that_choose_or_go_through_functions_agree_with_the_general_path() {
+    let program = "
+        fn after(s, v) = NK(s - {v - 1, v, v + 1})
+        game NK(s) {
+            move pick(v in s) -> if v == 0 then NK(s - {0, 1}) else after(s, v)
+        }
+        game P(s) {
+            move pick(v in s) -> P(s - {v - 1, v, v + 1})
+        }
+        # A sum chosen per option (with the zero game and an empty set).
+        fn split(s, v) = if v == 0 then S(s - {0, 1}) + 0 else S(s - {v - 1, v, v + 1}) + S({})
+        game S(s) {
+            move pick(v in s) -> split(s, v)
+        }
+        print [sg(NK(set(0..n))) for n in 0..=20]
+        print all(sg(NK(set(0..n))) == sg(P(set(0..n))) for n in 0..=20)
+        print all(sg(S(set(0..n))) == sg(P(set(0..n))) for n in 0..=20)";
+    let out = same_both_ways(program);
+    assert!(out.ends_with("true\ntrue\n"), "{out}");
+    let explained = explain(program);
+    assert!(
+        explained.contains(
+            "move pick: option by option on a frame of integers, lists and sets read as \
+             integers and options written as keys (its result one of 2 sums, chosen by `if`)\n"
+        ),
+        "{explained}"
+    );
+    assert!(
+        explained.contains("game S: kernel over lists and sets"),
+        "{explained}"
+    );
+    // A position a function builds that breaks `where`: an error both ways.
+    let out = same_both_ways(
+        "fn back(s, v) = W(s - {v} | {0})
+        game W(s) where not (0 in s) {
+            move m(v in s) -> if v > 2 then back(s, v) else W(s - {v})
+        }
+        print sg(W({1, 2, 3}))",
+    );
+    assert!(
+        out.contains("failure") && out.contains("is not a position of W"),
+        "{out}"
+    );
+}

@@ -220,29 +220,31 @@ fn describe(k: &KernelMove) -> String {
                 ""
             }
         ),
-        KernelMove::KeyLoop(l) => match &l.run {
-            Some(r)
-                if r.args
-                    .iter()
-                    .any(|a| matches!(a, RunArg::SortedUpdate { .. })) =>
-            {
-                "strided runs through the memo over its last binding, one per place of the \
+        KernelMove::KeyLoop(l) => {
+            match &l.run {
+                Some(r)
+                    if r.args
+                        .iter()
+                        .any(|a| matches!(a, RunArg::SortedUpdate { .. })) =>
+                {
+                    "strided runs through the memo over its last binding, one per place of the \
                  new item in the sorted list (lists and sets read as integers)"
-                    .into()
-            }
-            Some(_) => "a strided run through the memo over its last binding (lists and \
-                        sets read as integers)"
-                .into(),
-            None if l.bits_run.is_some() => format!(
-                "one run of bit masks over its last binding, each option's set computed from \
-                 the position's and read from the memo without writing its key{}",
-                if l.filter.is_some() {
-                    " (the binding's set and its guard's leading conjuncts read as one bit mask)"
-                } else {
-                    ""
+                        .into()
                 }
-            ),
-            None => format!(
+                Some(_) => "a strided run through the memo over its last binding (lists and \
+                        sets read as integers)"
+                    .into(),
+                None if l.bits_run.is_some() => format!(
+                    "one run of bit masks over its last binding, each option's set computed from \
+                 the position's and read from the memo without writing its key{}",
+                    if l.filter.is_some() {
+                        " (the binding's set and its guard's leading conjuncts read as one bit mask)"
+                    } else {
+                        ""
+                    }
+                ),
+                None => {
+                    format!(
                 "option by option on a frame of integers, lists and sets read as integers and \
                  options written as keys{}{}",
                 if l.filter.is_some() {
@@ -250,28 +252,36 @@ fn describe(k: &KernelMove) -> String {
                 } else {
                     ""
                 },
-                match l.parts.len() {
-                    0 => " (to the zero game)".to_string(),
-                    1 => String::new(),
-                    n => format!(" (a sum of {n} parts, values xored)"),
+                results_words(l.results.iter().map(|r| (r.parts.len(), r.body_where.is_some())))
+            )
                 }
-            ),
-        },
-        KernelMove::Loop(l) => format!(
-            "option by option on a frame of integers{}{}",
-            match &l.results[..] {
-                [one] => match one.parts.len() {
-                    0 => " (to the zero game)".to_string(),
-                    1 => String::new(),
-                    n => format!(" (a sum of {n} parts, values xored)"),
-                },
-                all => format!(" (its result one of {} sums, chosen by `if`)", all.len()),
-            },
-            if l.results.iter().any(|r| r.body_where.is_some()) {
-                ", the function's body read in place and its positions checked against `where`"
-            } else {
-                ""
             }
+        }
+        KernelMove::Loop(l) => format!(
+            "option by option on a frame of integers{}",
+            results_words(
+                l.results
+                    .iter()
+                    .map(|r| (r.parts.len(), r.body_where.is_some()))
+            )
         ),
     }
+}
+
+/// What a Loop form's results are, from each one's number of parts and
+/// whether it checks positions a function's body writes.
+fn results_words(results: impl Iterator<Item = (usize, bool)>) -> String {
+    let results: Vec<(usize, bool)> = results.collect();
+    let sums = match &results[..] {
+        [(0, _)] => " (to the zero game)".to_string(),
+        [(1, _)] => String::new(),
+        [(n, _)] => format!(" (a sum of {n} parts, values xored)"),
+        all => format!(" (its result one of {} sums, chosen by `if`)", all.len()),
+    };
+    let body = if results.iter().any(|&(_, body)| body) {
+        ", the function's body read in place and its positions checked against `where`"
+    } else {
+        ""
+    };
+    sums + body
 }

@@ -520,11 +520,11 @@ impl Compiler<'_> {
     /// The `where` of `g` on each of `positions` (positions of `g`), as
     /// one boolean code; `None` inside when `g` has none, `None` outside
     /// when it is not integer code.
-    fn where_of_positions(
+    pub(crate) fn where_of_positions<L: Locals + ?Sized>(
         &self,
         g: &IrGame,
         positions: &[IrExpr],
-    ) -> Option<Option<BoolCode<[i64]>>> {
+    ) -> Option<Option<BoolCode<L>>> {
         let Some(w) = &g.where_clause else {
             return Some(None);
         };

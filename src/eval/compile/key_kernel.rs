@@ -28,8 +28,10 @@ pub(crate) struct KeyLoopMove {
     /// `run` is set).
     pub bindings: Vec<(Slot, KeySource)>,
     pub guard: Option<BoolCode<KeyFrame>>,
-    /// The arguments of each part of the result (no part: the zero game).
-    pub parts: Vec<Vec<KeyArg>>,
+    /// The result: one sum, or for a result that chooses with `if` or is
+    /// written through functions (`compile/expand.rs`) one per choice,
+    /// the first whose conditions hold taken (none with `run`).
+    pub results: Vec<KeyResult>,
     /// The last binding read as strided runs (no guard, one part).
     pub run: Option<KeyRun>,
     /// The last binding over a bit set, its guard's leading conjuncts
@@ -38,6 +40,18 @@ pub(crate) struct KeyLoopMove {
     /// That binding's options read as one run of masks (no guard left
     /// to run per option).
     pub bits_run: Option<BitsRun>,
+}
+
+/// One sum a `KeyLoopMove` may give.
+pub(crate) struct KeyResult {
+    /// Each condition with the value it must have.
+    pub conds: Vec<(BoolCode<KeyFrame>, bool)>,
+    /// The `where` of the positions a function's body writes: an option
+    /// for which it does not hold goes to the general path, which reports
+    /// the error.
+    pub body_where: Option<BoolCode<KeyFrame>>,
+    /// The arguments of each part (no part: the zero game).
+    pub parts: Vec<Vec<KeyArg>>,
 }
 
 /// `i in s` as the last binding of a move with one part whose key differs
@@ -474,8 +488,6 @@ impl Compiler<'_> {
         m: &IrMove,
     ) -> Option<KeyLoopMove> {
         let n_statics = g.n_statics;
-        let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
         let mut bindings = Vec::new();
         for b in &m.bindings {
             let IrPattern::Slot { slot, .. } = b.pattern else {
@@ -486,22 +498,47 @@ impl Compiler<'_> {
             }
             bindings.push((slot, self.key_source(&b.iterable)?));
         }
+        let guard = match &m.guard {
+            Some(e) => Some(self.bool_expr(e)?),
+            None => None,
+        };
+        let filter = self.bits_filter(m);
+        if let Some(alternatives) = self.expanded_result(&m.result) {
+            let mut results = Vec::new();
+            for a in &alternatives {
+                let conds = a
+                    .conds
+                    .iter()
+                    .map(|(c, holds)| Some((self.bool_expr(c)?, *holds)));
+                results.push(KeyResult {
+                    conds: conds.collect::<Option<_>>()?,
+                    body_where: self.where_of_positions(g, &a.from_bodies)?,
+                    parts: self.key_parts(game, n_statics, &a.result)?,
+                });
+            }
+            return Some(KeyLoopMove {
+                bindings,
+                guard,
+                results,
+                run: None,
+                filter,
+                bits_run: None,
+            });
+        }
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
         if let Some(run) = self.key_run(g, m, &parts) {
             bindings.pop();
             return Some(KeyLoopMove {
                 bindings,
                 guard: None,
-                parts: Vec::new(),
+                results: Vec::new(),
                 run: Some(run),
                 filter: None,
                 bits_run: None,
             });
         }
-        let parts: Vec<Vec<KeyArg>> = parts
-            .iter()
-            .map(|args| args.iter().map(|a| self.key_arg(a)).collect::<Option<_>>())
-            .collect::<Option<_>>()?;
-        let filter = self.bits_filter(m);
+        let parts = self.key_parts(game, n_statics, &m.result)?;
         let guard_left = match &filter {
             Some(f) => f.residual.is_some(),
             None => m.guard.is_some(),
@@ -512,15 +549,31 @@ impl Compiler<'_> {
         };
         Some(KeyLoopMove {
             bindings,
-            guard: match &m.guard {
-                Some(e) => Some(self.bool_expr(e)?),
-                None => None,
-            },
-            parts,
+            guard,
+            results: vec![KeyResult {
+                conds: Vec::new(),
+                body_where: None,
+                parts,
+            }],
             run: None,
             filter,
             bits_run,
         })
+    }
+
+    /// How each part of a sum of positions of `game` writes its key.
+    fn key_parts(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        result: &IrExpr,
+    ) -> Option<Vec<Vec<KeyArg>>> {
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, result, &mut parts)?;
+        parts
+            .iter()
+            .map(|args| args.iter().map(|a| self.key_arg(a)).collect())
+            .collect()
     }
 
     /// The `BitsFilter` of a move, if its last binding runs over a local
@@ -704,7 +757,8 @@ impl Compiler<'_> {
             IrKind::Binary {
                 op: BinaryOp::Sub | BinaryOp::BitAnd | BinaryOp::BitOr,
                 ..
-            }
+            } | IrKind::Set(_)
+                | IrKind::Const(Value::Set(_))
         );
         if let Some(op) = self.operand(e) {
             return Some(match set_op.then(|| self.mask_code(e)).flatten() {

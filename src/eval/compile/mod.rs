@@ -59,7 +59,7 @@ pub use compiler::Compiler;
 pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
 pub(crate) use int_code::{BoolCode, Locals, Seq};
 pub(crate) use kernel::{
-    Bend, Kernel, KernelMove, LoopMove, LoopResult, LoopSource, RunMove, SingleMove, SumRunMove,
+    Bend, Kernel, KernelMove, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove,
 };
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};

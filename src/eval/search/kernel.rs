@@ -9,8 +9,8 @@ use super::engine::{run_range, Lookup, SgSink};
 use super::scan::{scan_pairs, seen_slot, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopMove,
-    LoopResult, LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
+    LoopMove, LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
@@ -610,7 +610,7 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
-        let Some(result) = chosen(m, frame) else {
+        let Some(result) = chosen(&m.results, frame, |r| &r.conds) else {
             return Ok(false);
         };
         // A position a function's body writes must be one: the general
@@ -660,13 +660,18 @@ impl SgSink {
     }
 }
 
-/// The result of a `LoopMove` an option takes: the first whose conditions
-/// hold; `None` when a condition does not evaluate (the general path then
-/// runs the position and reports its error).
+/// The result of a kernel move an option takes: the first whose
+/// conditions (`conds` of each) hold; `None` when a condition does not
+/// evaluate (the general path then runs the position and reports its
+/// error).
 #[inline]
-fn chosen<'m>(m: &'m LoopMove, frame: &[i64]) -> Option<&'m LoopResult> {
-    'results: for r in &m.results {
-        for (c, want) in &r.conds {
+pub(super) fn chosen<'m, R, L: ?Sized>(
+    results: &'m [R],
+    frame: &L,
+    conds: impl Fn(&R) -> &[(BoolCode<L>, bool)],
+) -> Option<&'m R> {
+    'results: for r in results {
+        for (c, want) in conds(r) {
             if c(frame)? != *want {
                 continue 'results;
             }

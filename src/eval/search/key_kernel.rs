@@ -6,6 +6,7 @@
 //! kernels.
 
 use super::engine::{run_range, Lookup, SgSink};
+use super::kernel::chosen;
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
@@ -193,7 +194,7 @@ impl SgSink {
         frame.set_int(slot, mask.trailing_zeros() as i64);
         let mut out = OptionKey::default();
         let mut coord = 0;
-        for (j, a) in m.parts[0].iter().enumerate() {
+        for (j, a) in m.results[0].parts[0].iter().enumerate() {
             if j == run.arg {
                 coord = out.len;
             }
@@ -261,9 +262,19 @@ impl SgSink {
             Some(Some(false)) => return Ok(true),
             Some(None) => return Ok(false),
         }
+        let Some(result) = chosen(&m.results, frame, |r| &r.conds) else {
+            return Ok(false);
+        };
+        if result
+            .body_where
+            .as_ref()
+            .is_some_and(|w| w(frame) != Some(true))
+        {
+            return Ok(false);
+        }
         let mut x = 0;
         let mut known = true;
-        for args in &m.parts {
+        for args in &result.parts {
             let mut out = OptionKey::default();
             for a in args {
                 if a.write(frame, &mut out).is_none() {

@@ -2,16 +2,16 @@
 //! for games whose positions hold lists, tuples or sets of integers. The
 //! search puts a position's key in a `KeyFrame` (an integer per slot, a set
 //! of integers 0..63 as its bit mask, a sequence as a run of integers) and
-//! runs the move on it: bindings over ranges, constant sets or the items
-//! of an argument (`i in free`), a guard of integer code, and a result
-//! whose arguments are written straight into the option's key (integer
-//! code, `update`, `sorted`, `remove`/`insert` and the set operators
-//! `-`, `&`, `|` on bit sets, list literals) and read from the memo. A last binding over a range whose
-//! options are affine in it, or a sorted list with it put in
-//! (`sorted(update(xs, i, t))`), is read as strided runs through the memo.
-//! Code that meets anything else at run time gives `None`, and the search
-//! takes the position to the general path, which also reports any error.
-//! The search runs these moves in `search/key_kernel.rs`.
+//! runs the move on it: bindings over ranges, constant sets or the items of
+//! an argument (`i in free`), a guard of integer code, and a result whose
+//! arguments are written straight into the option's key (integer code,
+//! `update`, `sorted`, `remove`/`insert` and the set operators `-`, `&`,
+//! `|` on bit sets, list literals) and read from the memo. A last binding
+//! over a range whose options are affine in it, or a sorted list with it
+//! put in (`sorted(update(xs, i, t))`), is read as strided runs through the
+//! memo. Code that meets anything else at run time gives `None`, and the
+//! search takes the position to the general path, which also reports any
+//! error. The search runs these moves in `search/key_kernel.rs`.
 
 use super::compiler::Compiler;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
@@ -743,14 +743,10 @@ impl Compiler<'_> {
         if let IrKind::Local(s) = e.kind {
             return Some(KeyArg::Local(s));
         }
-        if let Some(body) = self.helper_body(e) {
-            // A helper (`closed(s, v)` for `s - {v - 1, v, v + 1}`): its
-            // body with the arguments put in.
-            let depth = self.inline_depth.get();
-            self.inline_depth.set(depth + 1);
-            let arg = self.key_arg(&body);
-            self.inline_depth.set(depth);
-            return arg;
+        // A helper (`closed(s, v)` for `s - {v - 1, v, v + 1}`): its body
+        // with the arguments put in.
+        if let Some(arg) = self.in_helper(e, |body| self.key_arg(body)) {
+            return Some(arg);
         }
         let set_op = matches!(
             &e.kind,
@@ -777,15 +773,21 @@ impl Compiler<'_> {
         self.seq_code(e).map(KeyArg::Seq)
     }
 
-    /// The body of `e` with its arguments put in, if `e` is a call of a
-    /// user function that can be inlined; at most 8 deep, counting the
-    /// calls inlined around it (a recursive helper stays a call).
-    fn helper_body(&self, e: &IrExpr) -> Option<IrExpr> {
+    /// `read` of the body of `e` with its arguments put in, if `e` is a
+    /// call of a user function that can be inlined; at most 8 deep,
+    /// counting the calls inlined around it (a recursive helper stays a
+    /// call).
+    fn in_helper<T>(&self, e: &IrExpr, read: impl FnOnce(&IrExpr) -> Option<T>) -> Option<T> {
         let call = matches!(e.kind, IrKind::CallFn { .. } | IrKind::CallValue { .. });
         if !call || self.inline_depth.get() >= 8 {
             return None;
         }
-        self.inlined(e)
+        let body = self.inlined(e)?;
+        let depth = self.inline_depth.get();
+        self.inline_depth.set(depth + 1);
+        let out = read(&body);
+        self.inline_depth.set(depth);
+        out
     }
 
     /// Set code for `e`: locals holding bit sets, set literals of integer
@@ -836,12 +838,7 @@ impl Compiler<'_> {
                 })
             }
             IrKind::CallFn { .. } | IrKind::CallValue { .. } => {
-                let body = self.helper_body(e)?;
-                let depth = self.inline_depth.get();
-                self.inline_depth.set(depth + 1);
-                let code = self.mask_code(&body);
-                self.inline_depth.set(depth);
-                code?
+                self.in_helper(e, |body| self.mask_code(body))?
             }
             IrKind::Binary { op, lhs, rhs, .. }
                 if matches!(op, BinaryOp::Sub | BinaryOp::BitAnd | BinaryOp::BitOr) =>

@@ -560,7 +560,8 @@ fn set_results_that_choose_or_go_through_functions_agree_with_the_general_path()
     assert!(
         explained.contains(
             "move pick: option by option on a frame of integers, lists and sets read as \
-             integers and options written as keys (its result one of 2 sums, chosen by `if`)\n"
+             integers and options written as keys (its result one of 2 sums, chosen by \
+             `if`), the function's body read in place\n"
         ),
         "{explained}"
     );

@@ -252,34 +252,37 @@ fn describe(k: &KernelMove) -> String {
                 } else {
                     ""
                 },
-                results_words(l.results.iter().map(|r| (r.parts.len(), r.body_where.is_some())))
+                results_words(l.results.iter().map(|r| (r.parts.len(), r.from_body, r.body_where.is_some())))
             )
                 }
             }
         }
         KernelMove::Loop(l) => format!(
             "option by option on a frame of integers{}",
-            results_words(
-                l.results
-                    .iter()
-                    .map(|r| (r.parts.len(), r.body_where.is_some()))
-            )
+            results_words(l.results.iter().map(|r| (
+                r.parts.len(),
+                r.from_body,
+                r.body_where.is_some()
+            )))
         ),
     }
 }
 
-/// What a Loop form's results are, from each one's number of parts and
-/// whether it checks positions a function's body writes.
-fn results_words(results: impl Iterator<Item = (usize, bool)>) -> String {
-    let results: Vec<(usize, bool)> = results.collect();
+/// What a Loop form's results are, from each one's number of parts,
+/// whether it reads a function's body in place, and whether it checks the
+/// positions that body writes against `where`.
+fn results_words(results: impl Iterator<Item = (usize, bool, bool)>) -> String {
+    let results: Vec<(usize, bool, bool)> = results.collect();
     let sums = match &results[..] {
-        [(0, _)] => " (to the zero game)".to_string(),
-        [(1, _)] => String::new(),
-        [(n, _)] => format!(" (a sum of {n} parts, values xored)"),
+        [(0, ..)] => " (to the zero game)".to_string(),
+        [(1, ..)] => String::new(),
+        [(n, ..)] => format!(" (a sum of {n} parts, values xored)"),
         all => format!(" (its result one of {} sums, chosen by `if`)", all.len()),
     };
-    let body = if results.iter().any(|&(_, body)| body) {
+    let body = if results.iter().any(|r| r.2) {
         ", the function's body read in place and its positions checked against `where`"
+    } else if results.iter().any(|r| r.1) {
+        ", the function's body read in place"
     } else {
         ""
     };

@@ -135,6 +135,8 @@ pub(crate) struct LoopResult {
     /// positions the body writes. An option for which it does not hold
     /// goes to the general path, which reports the error.
     pub body_where: Option<BoolCode<[i64]>>,
+    /// Whether a function's body is read in place (for `--explain`).
+    pub from_body: bool,
     /// The arguments of each part of the sum.
     pub parts: Vec<Vec<Operand<[i64]>>>,
 }
@@ -495,6 +497,7 @@ impl Compiler<'_> {
                 l.results.push(LoopResult {
                     conds: conds.collect::<Option<_>>()?,
                     body_where: self.where_of_positions(g, &a.from_bodies)?,
+                    from_body: !a.from_bodies.is_empty(),
                     parts: self.loop_parts(game, n_statics, &a.result)?,
                 });
             }
@@ -511,6 +514,7 @@ impl Compiler<'_> {
                 l.results.push(LoopResult {
                     conds: Vec::new(),
                     body_where: None,
+                    from_body: false,
                     parts: self.loop_parts(game, n_statics, &m.result)?,
                 });
                 Some(KernelMove::Loop(l))

@@ -50,6 +50,8 @@ pub(crate) struct KeyResult {
     /// for which it does not hold goes to the general path, which reports
     /// the error.
     pub body_where: Option<BoolCode<KeyFrame>>,
+    /// Whether a function's body is read in place (for `--explain`).
+    pub from_body: bool,
     /// The arguments of each part (no part: the zero game).
     pub parts: Vec<Vec<KeyArg>>,
 }
@@ -513,6 +515,7 @@ impl Compiler<'_> {
                 results.push(KeyResult {
                     conds: conds.collect::<Option<_>>()?,
                     body_where: self.where_of_positions(g, &a.from_bodies)?,
+                    from_body: !a.from_bodies.is_empty(),
                     parts: self.key_parts(game, n_statics, &a.result)?,
                 });
             }
@@ -553,6 +556,7 @@ impl Compiler<'_> {
             results: vec![KeyResult {
                 conds: Vec::new(),
                 body_where: None,
+                from_body: false,
                 parts,
             }],
             run: None,

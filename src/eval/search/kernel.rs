@@ -605,23 +605,14 @@ impl SgSink {
         m: &LoopMove,
         frame: &[i64],
     ) -> Fallible<bool> {
-        match m.guard.as_ref().map(|g| g(frame)) {
-            None | Some(Some(true)) => {}
-            Some(Some(false)) => return Ok(true),
-            Some(None) => return Ok(false),
-        }
-        let Some(result) = chosen(&m.results, frame, |r| &r.conds) else {
-            return Ok(false);
+        let picked = pick(m.guard.as_ref(), &m.results, frame, |r| {
+            (&r.conds, r.body_where.as_ref())
+        });
+        let result = match picked {
+            Pick::Result(r) => r,
+            Pick::None => return Ok(true),
+            Pick::GeneralPath => return Ok(false),
         };
-        // A position a function's body writes must be one: the general
-        // path reports the one that is not.
-        if result
-            .body_where
-            .as_ref()
-            .is_some_and(|w| w(frame) != Some(true))
-        {
-            return Ok(false);
-        }
         let n = kernel.n_params;
         let mut x = 0;
         let mut known = true;
@@ -660,23 +651,47 @@ impl SgSink {
     }
 }
 
-/// The result of a kernel move an option takes: the first whose
-/// conditions (`conds` of each) hold; `None` when a condition does not
-/// evaluate (the general path then runs the position and reports its
-/// error).
+/// What an option of a kernel move is, once its guard and conditions
+/// are read.
+pub(super) enum Pick<'m, R> {
+    /// The guard does not hold: no option.
+    None,
+    /// Something does not evaluate, or a position a function's body
+    /// writes breaks `where`: the general path runs the position (and
+    /// reports the error).
+    GeneralPath,
+    /// The result the option takes: the first whose conditions hold.
+    Result(&'m R),
+}
+
+/// Reads the guard of a kernel move and picks the result an option
+/// takes; `parts` gives a result's conditions (each with the value it
+/// must have) and the `where` of the positions its function bodies write.
 #[inline]
-pub(super) fn chosen<'m, R, L: ?Sized>(
+pub(super) fn pick<'m, R, L: ?Sized>(
+    guard: Option<&BoolCode<L>>,
     results: &'m [R],
     frame: &L,
-    conds: impl Fn(&R) -> &[(BoolCode<L>, bool)],
-) -> Option<&'m R> {
+    parts: impl Fn(&R) -> (&[(BoolCode<L>, bool)], Option<&BoolCode<L>>),
+) -> Pick<'m, R> {
+    match guard.map(|g| g(frame)) {
+        None | Some(Some(true)) => {}
+        Some(Some(false)) => return Pick::None,
+        Some(None) => return Pick::GeneralPath,
+    }
     'results: for r in results {
-        for (c, want) in conds(r) {
-            if c(frame)? != *want {
-                continue 'results;
+        let (conds, body_where) = parts(r);
+        for (c, want) in conds {
+            match c(frame) {
+                Some(v) if v == *want => {}
+                Some(_) => continue 'results,
+                None => return Pick::GeneralPath,
             }
         }
-        return Some(r);
+        if body_where.is_some_and(|w| w(frame) != Some(true)) {
+            return Pick::GeneralPath;
+        }
+        return Pick::Result(r);
     }
-    None
+    Pick::GeneralPath
 }

@@ -6,7 +6,7 @@
 //! kernels.
 
 use super::engine::{run_range, Lookup, SgSink};
-use super::kernel::chosen;
+use super::kernel::{pick, Pick};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
@@ -257,21 +257,14 @@ impl SgSink {
         guard: Option<&BoolCode<KeyFrame>>,
         frame: &KeyFrame,
     ) -> Fallible<bool> {
-        match guard.map(|g| g(frame)) {
-            None | Some(Some(true)) => {}
-            Some(Some(false)) => return Ok(true),
-            Some(None) => return Ok(false),
-        }
-        let Some(result) = chosen(&m.results, frame, |r| &r.conds) else {
-            return Ok(false);
+        let picked = pick(guard, &m.results, frame, |r| {
+            (&r.conds, r.body_where.as_ref())
+        });
+        let result = match picked {
+            Pick::Result(r) => r,
+            Pick::None => return Ok(true),
+            Pick::GeneralPath => return Ok(false),
         };
-        if result
-            .body_where
-            .as_ref()
-            .is_some_and(|w| w(frame) != Some(true))
-        {
-            return Ok(false);
-        }
         let mut x = 0;
         let mut known = true;
         for args in &result.parts {

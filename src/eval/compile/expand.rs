@@ -3,9 +3,11 @@
 //! K(b)` is read as `-> K(a) + K(n - a)`) and choices lifted (`-> if c
 //! then A else B`, also inside a function's body or a term of a sum), so
 //! that such a result gets the kernel forms a sum of positions written out
-//! gets.
+//! gets. The Loop forms of both kernels (`kernel.rs`, `key_kernel.rs`)
+//! keep the alternatives as `MoveResult`s, built here.
 
 use super::compiler::Compiler;
+use super::int_code::{substitute, BoolCode, Locals};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
@@ -105,6 +107,119 @@ impl Compiler<'_> {
             IrKind::Position { .. } if in_body => one(vec![e.clone()]),
             IrKind::Position { .. } | IrKind::Const(_) => one(Vec::new()),
             _ => None,
+        }
+    }
+}
+
+/// One sum a Loop form of a kernel move may give: on a frame of integers
+/// (`LoopResult`) or on a key's frame (`KeyResult`), each argument of its
+/// parts as `A`.
+pub(crate) struct MoveResult<L: ?Sized, A> {
+    /// Each condition with the value it must have.
+    pub conds: Vec<(BoolCode<L>, bool)>,
+    /// For a result read through a function's body: the `where` of the
+    /// positions the body writes. An option for which it does not hold
+    /// goes to the general path, which reports the error.
+    pub body_where: Option<BoolCode<L>>,
+    /// Whether a function's body is read in place (for `--explain`).
+    pub from_body: bool,
+    /// The arguments of each part of the sum (no part: the zero game).
+    pub parts: Vec<Vec<A>>,
+}
+
+impl Compiler<'_> {
+    /// The results of a move read as `alternatives`, each argument by `arg`.
+    pub(crate) fn choices<L: Locals + ?Sized, A>(
+        &self,
+        game: GameId,
+        g: &IrGame,
+        alternatives: &[Alternative],
+        arg: impl Fn(&IrExpr) -> Option<A>,
+    ) -> Option<Vec<MoveResult<L, A>>> {
+        alternatives
+            .iter()
+            .map(|a| {
+                let conds = a
+                    .conds
+                    .iter()
+                    .map(|(c, holds)| Some((self.bool_expr(c)?, *holds)));
+                Some(MoveResult {
+                    conds: conds.collect::<Option<_>>()?,
+                    body_where: self.where_of_positions(g, &a.from_bodies)?,
+                    from_body: !a.from_bodies.is_empty(),
+                    parts: self.parts_as(game, g.n_statics, &a.result, &arg)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The one result of a move whose result is a sum of positions
+    /// written out.
+    pub(crate) fn plain_result<L: ?Sized, A>(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        result: &IrExpr,
+        arg: impl Fn(&IrExpr) -> Option<A>,
+    ) -> Option<MoveResult<L, A>> {
+        Some(MoveResult {
+            conds: Vec::new(),
+            body_where: None,
+            from_body: false,
+            parts: self.parts_as(game, n_statics, result, &arg)?,
+        })
+    }
+
+    /// The arguments of each part of a sum of positions of `game`, each
+    /// by `arg`.
+    fn parts_as<A>(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        result: &IrExpr,
+        arg: &impl Fn(&IrExpr) -> Option<A>,
+    ) -> Option<Vec<Vec<A>>> {
+        let mut parts = Vec::new();
+        self.sum_parts(game, n_statics, result, &mut parts)?;
+        parts
+            .iter()
+            .map(|args| args.iter().map(arg).collect())
+            .collect()
+    }
+
+    /// The `where` of `g` on each of `positions` (positions of `g`), as
+    /// one boolean code; `None` inside when `g` has none, `None` outside
+    /// when it is not integer code.
+    fn where_of_positions<L: Locals + ?Sized>(
+        &self,
+        g: &IrGame,
+        positions: &[IrExpr],
+    ) -> Option<Option<BoolCode<L>>> {
+        let Some(w) = &g.where_clause else {
+            return Some(None);
+        };
+        let each = positions.iter().map(|p| {
+            let IrKind::Position { statics, args, .. } = &p.kind else {
+                return None;
+            };
+            let values: Vec<IrExpr> = statics.iter().chain(args).cloned().collect();
+            substitute(w, &values)
+        });
+        let all = each
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .reduce(|a, b| IrExpr {
+                span: a.span,
+                kind: IrKind::Binary {
+                    op: BinaryOp::And,
+                    op_span: a.span,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                },
+            });
+        match all {
+            Some(e) => Some(Some(self.bool_expr(&e)?)),
+            None => Some(None),
         }
     }
 }

@@ -13,8 +13,9 @@
 
 use super::batch_code::BatchCode;
 use super::compiler::Compiler;
+use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
-use super::int_code::{map_locals, mentions, substitute, BoolCode, Locals, Operand};
+use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
@@ -128,18 +129,7 @@ pub(crate) struct LoopMove {
 }
 
 /// One sum a `LoopMove` may give.
-pub(crate) struct LoopResult {
-    /// Each condition with the value it must have.
-    pub conds: Vec<(BoolCode<[i64]>, bool)>,
-    /// For a result read through a function's body: the `where` of the
-    /// positions the body writes. An option for which it does not hold
-    /// goes to the general path, which reports the error.
-    pub body_where: Option<BoolCode<[i64]>>,
-    /// Whether a function's body is read in place (for `--explain`).
-    pub from_body: bool,
-    /// The arguments of each part of the sum.
-    pub parts: Vec<Vec<Operand<[i64]>>>,
-}
+pub(crate) type LoopResult = MoveResult<[i64], Operand<[i64]>>;
 
 pub(crate) enum LoopSource {
     Range {
@@ -486,21 +476,11 @@ impl Compiler<'_> {
 
     pub(crate) fn kernel_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
         let n_statics = g.n_statics;
+        let int_arg = |a: &IrExpr| self.operand(a);
         if let Some(alternatives) = self.expanded_result(&m.result) {
             // Only the Loop form chooses, and checks each option's positions.
             let mut l = self.loop_move(m)?;
-            for a in &alternatives {
-                let conds = a
-                    .conds
-                    .iter()
-                    .map(|(c, holds)| Some((self.bool_expr(c)?, *holds)));
-                l.results.push(LoopResult {
-                    conds: conds.collect::<Option<_>>()?,
-                    body_where: self.where_of_positions(g, &a.from_bodies)?,
-                    from_body: !a.from_bodies.is_empty(),
-                    parts: self.loop_parts(game, n_statics, &a.result)?,
-                });
-            }
+            l.results = self.choices(game, g, &alternatives, int_arg)?;
             return Some(KernelMove::Loop(l));
         }
         let simple = self
@@ -511,50 +491,9 @@ impl Compiler<'_> {
             .or_else(|| self.sum_run_move(game, n_statics, m))
             .or_else(|| {
                 let mut l = self.loop_move(m)?;
-                l.results.push(LoopResult {
-                    conds: Vec::new(),
-                    body_where: None,
-                    from_body: false,
-                    parts: self.loop_parts(game, n_statics, &m.result)?,
-                });
+                l.results = vec![self.plain_result(game, n_statics, &m.result, int_arg)?];
                 Some(KernelMove::Loop(l))
             })
-    }
-
-    /// The `where` of `g` on each of `positions` (positions of `g`), as
-    /// one boolean code; `None` inside when `g` has none, `None` outside
-    /// when it is not integer code.
-    pub(crate) fn where_of_positions<L: Locals + ?Sized>(
-        &self,
-        g: &IrGame,
-        positions: &[IrExpr],
-    ) -> Option<Option<BoolCode<L>>> {
-        let Some(w) = &g.where_clause else {
-            return Some(None);
-        };
-        let each = positions.iter().map(|p| {
-            let IrKind::Position { statics, args, .. } = &p.kind else {
-                return None;
-            };
-            let values: Vec<IrExpr> = statics.iter().chain(args).cloned().collect();
-            substitute(w, &values)
-        });
-        let all = each
-            .collect::<Option<Vec<_>>>()?
-            .into_iter()
-            .reduce(|a, b| IrExpr {
-                span: a.span,
-                kind: IrKind::Binary {
-                    op: BinaryOp::And,
-                    op_span: a.span,
-                    lhs: Box::new(a),
-                    rhs: Box::new(b),
-                },
-            });
-        match all {
-            Some(e) => Some(Some(self.bool_expr(&e)?)),
-            None => Some(None),
-        }
     }
 
     /// A move over a small constant set of integers, unrolled into single
@@ -674,22 +613,6 @@ impl Compiler<'_> {
             },
             results: Vec::new(),
         })
-    }
-
-    /// The arguments of each part of a sum of positions of `game`, as
-    /// integer code.
-    fn loop_parts(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        result: &IrExpr,
-    ) -> Option<Vec<Vec<Operand<[i64]>>>> {
-        let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, result, &mut parts)?;
-        parts
-            .iter()
-            .map(|args| args.iter().map(|a| self.operand(a)).collect())
-            .collect()
     }
 
     /// The parts of a result that is a sum of positions of `game` itself

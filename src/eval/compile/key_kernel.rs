@@ -14,6 +14,7 @@
 //! error. The search runs these moves in `search/key_kernel.rs`.
 
 use super::compiler::Compiler;
+use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
 use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand, Seq};
 use crate::eval::builtins::Builtin;
@@ -43,18 +44,7 @@ pub(crate) struct KeyLoopMove {
 }
 
 /// One sum a `KeyLoopMove` may give.
-pub(crate) struct KeyResult {
-    /// Each condition with the value it must have.
-    pub conds: Vec<(BoolCode<KeyFrame>, bool)>,
-    /// The `where` of the positions a function's body writes: an option
-    /// for which it does not hold goes to the general path, which reports
-    /// the error.
-    pub body_where: Option<BoolCode<KeyFrame>>,
-    /// Whether a function's body is read in place (for `--explain`).
-    pub from_body: bool,
-    /// The arguments of each part (no part: the zero game).
-    pub parts: Vec<Vec<KeyArg>>,
-}
+pub(crate) type KeyResult = MoveResult<KeyFrame, KeyArg>;
 
 /// `i in s` as the last binding of a move with one part whose key differs
 /// from option to option only in one bit set, `remove`/`insert` of
@@ -505,24 +495,12 @@ impl Compiler<'_> {
             None => None,
         };
         let filter = self.bits_filter(m);
+        let key_arg = |a: &IrExpr| self.key_arg(a);
         if let Some(alternatives) = self.expanded_result(&m.result) {
-            let mut results = Vec::new();
-            for a in &alternatives {
-                let conds = a
-                    .conds
-                    .iter()
-                    .map(|(c, holds)| Some((self.bool_expr(c)?, *holds)));
-                results.push(KeyResult {
-                    conds: conds.collect::<Option<_>>()?,
-                    body_where: self.where_of_positions(g, &a.from_bodies)?,
-                    from_body: !a.from_bodies.is_empty(),
-                    parts: self.key_parts(game, n_statics, &a.result)?,
-                });
-            }
             return Some(KeyLoopMove {
                 bindings,
                 guard,
-                results,
+                results: self.choices(game, g, &alternatives, key_arg)?,
                 run: None,
                 filter,
                 bits_run: None,
@@ -541,43 +519,23 @@ impl Compiler<'_> {
                 bits_run: None,
             });
         }
-        let parts = self.key_parts(game, n_statics, &m.result)?;
+        let result = self.plain_result(game, n_statics, &m.result, key_arg)?;
         let guard_left = match &filter {
             Some(f) => f.residual.is_some(),
             None => m.guard.is_some(),
         };
         let bits_run = match (m.bindings.last(), guard_left) {
-            (Some(b), false) => bits_run(b, &parts),
+            (Some(b), false) => bits_run(b, &result.parts),
             _ => None,
         };
         Some(KeyLoopMove {
             bindings,
             guard,
-            results: vec![KeyResult {
-                conds: Vec::new(),
-                body_where: None,
-                from_body: false,
-                parts,
-            }],
+            results: vec![result],
             run: None,
             filter,
             bits_run,
         })
-    }
-
-    /// How each part of a sum of positions of `game` writes its key.
-    fn key_parts(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        result: &IrExpr,
-    ) -> Option<Vec<Vec<KeyArg>>> {
-        let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, result, &mut parts)?;
-        parts
-            .iter()
-            .map(|args| args.iter().map(|a| self.key_arg(a)).collect())
-            .collect()
     }
 
     /// The `BitsFilter` of a move, if its last binding runs over a local

@@ -56,6 +56,7 @@ mod where_check;
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 pub use compiler::Compiler;
+pub(crate) use expand::MoveResult;
 pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
 pub(crate) use int_code::{BoolCode, Locals, Seq};
 pub(crate) use kernel::{

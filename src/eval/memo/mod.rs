@@ -4,8 +4,9 @@
 //! argument: integer, boolean, or a list/set/tuple of integers of some
 //! length) and the integers themselves. Keys of one shape whose integers are
 //! small and non-negative live in a dense byte array indexed by their bits
-//! (untouched pages of it cost no memory); others go to hash maps. Arguments
-//! that do not flatten (nested lists, games ...) are hashed as values.
+//! (untouched pages of it cost no memory); others go to a packed hash
+//! table of their coordinates (`sparse.rs`). Arguments that do not flatten
+//! (nested lists, games ...) are hashed as values.
 
 mod sparse;
 

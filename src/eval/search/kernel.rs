@@ -10,7 +10,7 @@ use super::scan::{scan_pairs, seen_slot, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
-    LoopMove, LoopSource, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    LoopMove, LoopSource, MoveResult, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
@@ -605,10 +605,7 @@ impl SgSink {
         m: &LoopMove,
         frame: &[i64],
     ) -> Fallible<bool> {
-        let picked = pick(m.guard.as_ref(), &m.results, frame, |r| {
-            (&r.conds, r.body_where.as_ref())
-        });
-        let result = match picked {
+        let result = match pick(m.guard.as_ref(), &m.results, frame) {
             Pick::Result(r) => r,
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
@@ -665,30 +662,30 @@ pub(super) enum Pick<'m, R> {
 }
 
 /// Reads the guard of a kernel move and picks the result an option
-/// takes; `parts` gives a result's conditions (each with the value it
-/// must have) and the `where` of the positions its function bodies write.
+/// takes.
 #[inline]
-pub(super) fn pick<'m, R, L: ?Sized>(
+pub(super) fn pick<'m, L: ?Sized, A>(
     guard: Option<&BoolCode<L>>,
-    results: &'m [R],
+    results: &'m [MoveResult<L, A>],
     frame: &L,
-    parts: impl Fn(&R) -> (&[(BoolCode<L>, bool)], Option<&BoolCode<L>>),
-) -> Pick<'m, R> {
+) -> Pick<'m, MoveResult<L, A>> {
     match guard.map(|g| g(frame)) {
         None | Some(Some(true)) => {}
         Some(Some(false)) => return Pick::None,
         Some(None) => return Pick::GeneralPath,
     }
     'results: for r in results {
-        let (conds, body_where) = parts(r);
-        for (c, want) in conds {
+        for (c, want) in &r.conds {
             match c(frame) {
                 Some(v) if v == *want => {}
                 Some(_) => continue 'results,
                 None => return Pick::GeneralPath,
             }
         }
-        if body_where.is_some_and(|w| w(frame) != Some(true)) {
+        if r.body_where
+            .as_ref()
+            .is_some_and(|w| w(frame) != Some(true))
+        {
             return Pick::GeneralPath;
         }
         return Pick::Result(r);

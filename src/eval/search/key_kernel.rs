@@ -257,10 +257,7 @@ impl SgSink {
         guard: Option<&BoolCode<KeyFrame>>,
         frame: &KeyFrame,
     ) -> Fallible<bool> {
-        let picked = pick(guard, &m.results, frame, |r| {
-            (&r.conds, r.body_where.as_ref())
-        });
-        let result = match picked {
+        let result = match pick(guard, &m.results, frame) {
             Pick::Result(r) => r,
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),

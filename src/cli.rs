@@ -150,12 +150,14 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             if !session.unused_overrides().is_empty() {
                 return ExitCode::from(2);
             }
-            if let Some(path) = plot {
-                if !plot_last_table(&session, file, path) {
-                    return ExitCode::from(1);
-                }
-            }
-            if result.ok() {
+            let plotted = plot
+                .as_ref()
+                .is_none_or(|p| plot_last_table(&session, file, p));
+            // The process ends here: freeing the memo tables entry by
+            // entry would only delay the exit (seconds after a search of
+            // millions of nested compounds).
+            std::mem::forget(session);
+            if result.ok() && plotted {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

@@ -404,7 +404,7 @@ fn the_modules_of_eval_form_layers() {
     // The reader sees the edges it must: a reader finding none would pass.
     for (from, to) in [
         ("search::engine", "compile"),
-        ("product", "query"),
+        ("product::atoms", "query"),
         ("value", "ordinal"),
         ("compile", "compile::runtime"),
         ("compile::expr", "compile::clauses"),

@@ -3,7 +3,7 @@
 //! The modules form layers; each uses only the ones listed before it
 //! (`tests/eval_layers.rs` checks that no module, at any depth, imports
 //! one that imports it back). A module with children (`compile`,
-//! `search`, `product_tables`) is layered inside too: its `mod.rs`
+//! `search`, `product`, `product_tables`) is layered inside too: its `mod.rs`
 //! declares the children and re-exports, its children import siblings
 //! below them, never the parent; `compile/mod.rs` and `search/mod.rs`
 //! list their children's layers.
@@ -24,7 +24,9 @@
 //!    (the SG search of positions, which runs compiled moves and kernels;
 //!    `search::engine` is the walk, the other children its fast paths).
 //! 5. `query` (the game questions on game values: `sg`, `outcome`,
-//!    `options`), then `product` (the product search of compounds).
+//!    `options`), then `product` (the product search of compounds:
+//!    `keys`, the layout of a compound's key; `atoms`, its components and
+//!    their options; `search`, the walk; `mod.rs`, the entry points).
 //! 6. This module: `new_runtime` wires `compile::Above` to them.
 
 pub mod builtins;

@@ -24,7 +24,11 @@ pub(crate) use table::{atom_term, key_hash, merge_without};
 /// whole session (cleared with the other memo tables).
 #[derive(Default)]
 pub struct ProductTables {
+    /// Atoms kept as game values (positions whose arguments do not
+    /// flatten).
     pub(crate) atom_ids: FxHashMap<Game, u32>,
+    /// Compounds nested as components, by key.
+    pub(crate) compound_ids: FxHashMap<Rc<[u32]>, u32>,
     /// Positions whose arguments flatten, by instance and key: a query
     /// finds its components' atoms without building them as games.
     pub(crate) position_ids: FxHashMap<PositionKey, u32>,
@@ -40,20 +44,74 @@ pub struct ProductTables {
 }
 
 pub(crate) struct Atom {
-    pub(crate) game: Game,
+    pub(crate) of: AtomOf,
     /// Each option as the sorted atoms of its result (terminal ones kept).
-    pub(crate) options: Option<Rc<[Box<[u32]>]>>,
+    pub(crate) options: Option<Rc<AtomLists>>,
     /// The same with terminal atoms dropped: what a key holds.
     pub(crate) canonical: Option<Rc<Canonical>>,
     /// The normal-play SG value, once asked.
     pub(crate) sg: Option<u64>,
 }
 
+/// What an atom stands for.
+#[derive(Clone)]
+pub(crate) enum AtomOf {
+    /// A position (a game value, built once).
+    Game(Game),
+    /// A compound nested as a component: its key, with its parts'
+    /// components sorted and none dropped (a game value is built from it
+    /// only to show it).
+    Compound(Rc<[u32]>),
+}
+
 /// An atom's options as a key holds them (terminal components dropped),
 /// with the hash terms of each one's components in a one-part key.
 pub(crate) struct Canonical {
-    pub(crate) options: Box<[Box<[u32]>]>,
+    pub(crate) options: AtomLists,
     pub(crate) terms: Box<[u64]>,
+}
+
+/// Lists of atoms packed in one array: an atom's options, each the atoms
+/// of its result. Two allocations for all of them, not one per option (a
+/// search of nested compounds interns millions of atoms).
+#[derive(Default)]
+pub(crate) struct AtomLists {
+    atoms: Vec<u32>,
+    /// `ends[i]`: where list `i` ends in `atoms`.
+    ends: Vec<u32>,
+}
+
+impl AtomLists {
+    pub(crate) fn push(&mut self, list: impl IntoIterator<Item = u32>) {
+        self.atoms.extend(list);
+        self.ends.push(self.atoms.len() as u32);
+    }
+
+    /// Frees the room left for more lists.
+    pub(crate) fn shrunk(mut self) -> Self {
+        self.atoms.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        self
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Option<&[u32]> {
+        let end = *self.ends.get(i)? as usize;
+        let start = i.checked_sub(1).map_or(0, |j| self.ends[j] as usize);
+        Some(&self.atoms[start..end])
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
 }
 
 /// Integer arguments `plan_atoms` holds (4 bytes each per instance).
@@ -112,7 +170,6 @@ pub(crate) struct Search {
     pub(crate) ahead: Vec<u64>,
     /// The values of the options walked so far, per frame.
     pub(crate) values: Vec<u64>,
-    pub(crate) part: Vec<u32>,
     /// The key of the option to descend into.
     pub(crate) child: Vec<u32>,
     /// `seen[v] == stamp`: v is among a frame's values (never cleared).

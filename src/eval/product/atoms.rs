@@ -1,0 +1,366 @@
+//! The components of compound keys (*atoms*): positions of games, and
+//! compounds nested as components, interned once each. A position's
+//! options come from its game's compiled moves; a nested compound's from
+//! its key and its components' options, so a compound nested in a game's
+//! moves (`-> misere(M(a) + M(b))`) is a key of integers in the search,
+//! never a game value (one is built only to show it).
+
+use std::rc::Rc;
+
+use smallvec::SmallVec;
+
+use super::keys::{
+    for_each_product, move_groups, part_moves, parts_of, CONJUNCTIVE, COUNTER, HYPERGRAPH, KIND,
+    MISERE, ONE_PART_HEADER, PASS, SELECTIVE,
+};
+use crate::diag::Fallible;
+use crate::eval::compile::Env;
+use crate::eval::memo::Key;
+use crate::eval::product_tables::{
+    atom_term, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
+};
+use crate::eval::query::game_options;
+use crate::eval::search::sg_of_game;
+use crate::eval::value::{Compound, CompoundKind, Game, InstanceId, Position};
+use crate::syntax::Span;
+
+fn position_key(instance: InstanceId, key: &Key) -> Option<PositionKey> {
+    if key.generic.is_some() {
+        return None;
+    }
+    let mut k = PositionKey::new();
+    k.extend([instance.0 as i64, key.shape() as i64, key.n_args() as i64]);
+    k.extend_from_slice(key.coords());
+    Some(k)
+}
+
+impl ProductTables {
+    /// The atom of `g`, a position or a game the search keeps as a value.
+    fn intern(&mut self, g: &Game) -> u32 {
+        if let Game::Position(p) = g {
+            let key = Key::from_args(&p.args);
+            if let Some(k) = position_key(p.instance, &key) {
+                return self.intern_flat(k, || g.clone());
+            }
+        }
+        if let Some(&id) = self.atom_ids.get(g) {
+            return id;
+        }
+        let id = self.push_atom(AtomOf::Game(g.clone()));
+        self.atom_ids.insert(g.clone(), id);
+        id
+    }
+
+    /// The atom of the compound `key` (its parts' components sorted, none
+    /// dropped).
+    fn intern_compound(&mut self, key: &[u32]) -> u32 {
+        if let Some(&id) = self.compound_ids.get(key) {
+            return id;
+        }
+        let key: Rc<[u32]> = Rc::from(key);
+        let id = self.push_atom(AtomOf::Compound(key.clone()));
+        self.compound_ids.insert(key, id);
+        id
+    }
+
+    /// The atom of the compound game `c`: its key, its parts flattened.
+    fn intern_compound_game(&mut self, c: &Compound) -> u32 {
+        let (code, counter) = self.kind_code(&c.kind);
+        let mut key = vec![code, counter, c.parts.len() as u32];
+        let mut atoms = Vec::new();
+        for p in &c.parts {
+            atoms.clear();
+            self.flatten(p, &mut atoms);
+            atoms.sort_unstable();
+            key.push(atoms.len() as u32);
+            key.extend_from_slice(&atoms);
+        }
+        self.intern_compound(&key)
+    }
+
+    /// The atom of the position `key` of `instance`, built as a game only
+    /// the first time.
+    pub fn intern_position(
+        &mut self,
+        instance: InstanceId,
+        name: impl FnOnce() -> Rc<str>,
+        key: &Key,
+    ) -> u32 {
+        let make = || {
+            Game::Position(Position {
+                instance,
+                name: name(),
+                args: key.to_args(),
+            })
+        };
+        match position_key(instance, key) {
+            Some(k) => self.intern_flat(k, make),
+            None => self.intern(&make()),
+        }
+    }
+
+    fn intern_flat(&mut self, k: PositionKey, game: impl FnOnce() -> Game) -> u32 {
+        if let Some(&id) = self.position_ids.get(&k) {
+            return id;
+        }
+        let id = self.push_atom(AtomOf::Game(game()));
+        self.position_ids.insert(k, id);
+        id
+    }
+
+    fn push_atom(&mut self, of: AtomOf) -> u32 {
+        let id = self.atoms.len() as u32;
+        self.atoms.push(Atom {
+            of,
+            options: None,
+            canonical: None,
+            sg: None,
+        });
+        id
+    }
+
+    /// Appends the atoms of `g` (a sum is its components; the zero game
+    /// has none).
+    pub(super) fn flatten(&mut self, g: &Game, out: &mut Vec<u32>) {
+        match g {
+            Game::Zero => {}
+            Game::Sum(parts) => parts.iter().for_each(|p| self.flatten(p, out)),
+            Game::Compound(c) => out.push(self.intern_compound_game(c)),
+            Game::Position(_) => out.push(self.intern(g)),
+        }
+    }
+
+    pub(super) fn kind_code(&mut self, kind: &CompoundKind) -> (u32, u32) {
+        match kind {
+            CompoundKind::Pass(k) => (PASS, *k),
+            CompoundKind::Misere => (MISERE, 0),
+            CompoundKind::Conjunctive => (CONJUNCTIVE, 0),
+            CompoundKind::Selective => (SELECTIVE, 0),
+            CompoundKind::Hypergraph(edges) => {
+                let i = match self.edges.iter().position(|e| e == edges) {
+                    Some(i) => i,
+                    None => {
+                        self.edges.push(edges.clone());
+                        self.edges.len() - 1
+                    }
+                };
+                (HYPERGRAPH + i as u32, 0)
+            }
+        }
+    }
+
+    fn kind_of(&self, code: u32, counter: u32) -> CompoundKind {
+        match code {
+            PASS => CompoundKind::Pass(counter),
+            MISERE => CompoundKind::Misere,
+            CONJUNCTIVE => CompoundKind::Conjunctive,
+            SELECTIVE => CompoundKind::Selective,
+            h => CompoundKind::Hypergraph(self.edges[(h - HYPERGRAPH) as usize].clone()),
+        }
+    }
+
+    pub(super) fn is_terminal(&self, atom: u32) -> bool {
+        self.atoms[atom as usize]
+            .options
+            .as_ref()
+            .is_some_and(|o| o.is_empty())
+    }
+
+    /// The game an atom stands for, to show it.
+    fn atom_game(&self, atom: u32) -> Game {
+        match &self.atoms[atom as usize].of {
+            AtomOf::Game(g) => g.clone(),
+            AtomOf::Compound(key) => self.to_game(key),
+        }
+    }
+
+    /// The compound a key stands for, to show it.
+    pub(super) fn to_game(&self, key: &[u32]) -> Game {
+        let parts = parts_of(key)
+            .map(|r| {
+                key[r].iter().fold(Game::Zero, |sum, &a| {
+                    crate::eval::ops::game_sum(&sum, &self.atom_game(a))
+                })
+            })
+            .collect();
+        match (key[KIND], key[COUNTER]) {
+            (PASS, 0) => parts_into_sum(parts),
+            (code, counter) => Game::Compound(Rc::new(Compound {
+                kind: self.kind_of(code, counter),
+                parts,
+            })),
+        }
+    }
+}
+
+fn parts_into_sum(parts: Vec<Game>) -> Game {
+    parts
+        .iter()
+        .fold(Game::Zero, |s, p| crate::eval::ops::game_sum(&s, p))
+}
+
+/// Computes the options of `atom` (once), interning their components.
+pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<()> {
+    let of = {
+        let t = env.rt.product.borrow();
+        let a = &t.atoms[atom as usize];
+        if a.options.is_some() {
+            return Ok(());
+        }
+        a.of.clone()
+    };
+    let list = match of {
+        AtomOf::Game(game) => game_options_as_atoms(env, &game, span)?,
+        AtomOf::Compound(key) => compound_options(env, &key, span)?,
+    };
+    // An atom's option lists are stored positions too: nested compounds
+    // (`-> misere(M(a) + M(b))`) grow them, not the memo, and the state
+    // limit must see that growth.
+    env.rt.count_stored_n(1 + list.len(), span, "a compound")?;
+    env.rt.product.borrow_mut().atoms[atom as usize].options = Some(Rc::new(list));
+    Ok(())
+}
+
+/// The options of a game, each as the sorted atoms of its result.
+fn game_options_as_atoms(env: &mut Env, game: &Game, span: Span) -> Fallible<AtomLists> {
+    let options = game_options(env, game, span)?;
+    let mut t = env.rt.product.borrow_mut();
+    let mut atoms = Vec::new();
+    let mut list = AtomLists::default();
+    for (_, _, to) in &options {
+        atoms.clear();
+        t.flatten(to, &mut atoms);
+        atoms.sort_unstable();
+        list.push(atoms.iter().copied());
+    }
+    Ok(list.shrunk())
+}
+
+/// The options of the nested compound `key`, each as the atoms of its
+/// result: the compounds a move in its parts leads to (`query::
+/// compound_options` gives the same as games), and for a pass compound
+/// the pass (its part itself when it was the last pass).
+fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomLists> {
+    for r in parts_of(key) {
+        for &a in &key[r] {
+            ensure_options(env, a, span)?;
+        }
+    }
+    let mut t = env.rt.product.borrow_mut();
+    let moves: Vec<Vec<Vec<u32>>> = parts_of(key)
+        .map(|r| {
+            part_moves(&key[r], |a| {
+                (t.atoms[a as usize].options.as_deref()).expect("just computed")
+            })
+        })
+        .collect();
+    let (code, counter) = (key[KIND], key[COUNTER]);
+    let mut keys: Vec<Vec<u32>> = Vec::new();
+    let mut pass: Option<&[u32]> = None;
+    if matches!(code, PASS | MISERE) {
+        for moved in &moves[0] {
+            keys.push([&[code, counter, 1, moved.len() as u32], moved.as_slice()].concat());
+        }
+        if code == PASS && !keys.is_empty() {
+            if counter == 1 {
+                pass = Some(&key[ONE_PART_HEADER..]);
+            } else {
+                let mut fewer = key.to_vec();
+                fewer[COUNTER] -= 1;
+                keys.push(fewer);
+            }
+        }
+    } else {
+        let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
+        for group in move_groups(code, parts.len(), &t.edges) {
+            let mut chosen = parts.clone();
+            for_each_product(&group, &moves, &mut chosen, &mut |ps| {
+                let mut k = vec![code, counter, ps.len() as u32];
+                for p in ps {
+                    k.push(p.len() as u32);
+                    k.extend_from_slice(p);
+                }
+                keys.push(k);
+            });
+        }
+    }
+    let mut list = AtomLists::default();
+    for k in &keys {
+        list.push([t.intern_compound(k)]);
+    }
+    if let Some(part) = pass {
+        list.push(part.iter().copied());
+    }
+    Ok(list.shrunk())
+}
+
+/// The options of `atom` with terminal components dropped (computed once).
+pub(super) fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallible<Rc<Canonical>> {
+    if let Some(c) = &env.rt.product.borrow().atoms[atom as usize].canonical {
+        return Ok(c.clone());
+    }
+    ensure_options(env, atom, span)?;
+    let options = env.rt.product.borrow().atoms[atom as usize]
+        .options
+        .clone()
+        .expect("just computed");
+    for o in options.iter() {
+        for &b in o.iter() {
+            ensure_options(env, b, span)?;
+        }
+    }
+    let mut t = env.rt.product.borrow_mut();
+    let mut kept = AtomLists::default();
+    for o in options.iter() {
+        kept.push(o.iter().copied().filter(|&b| !t.is_terminal(b)));
+    }
+    let options = kept.shrunk();
+    let terms = options
+        .iter()
+        .map(|o| o.iter().fold(0u64, |h, &b| h.wrapping_add(atom_term(0, b))))
+        .collect();
+    let canonical = Rc::new(Canonical { options, terms });
+    t.atoms[atom as usize].canonical = Some(canonical.clone());
+    Ok(canonical)
+}
+
+/// The normal-play value of an atom (cached).
+pub(super) fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
+    let of = {
+        let t = env.rt.product.borrow();
+        let a = &t.atoms[atom as usize];
+        if let Some(v) = a.sg {
+            return Ok(v);
+        }
+        a.of.clone()
+    };
+    let v = match of {
+        AtomOf::Game(game) => sg_of_game(env, &game, span)?,
+        // The product search sits above this module: asked through the
+        // runtime, as a compiled query asks it.
+        AtomOf::Compound(key) => {
+            let kind = env.rt.product.borrow().kind_of(key[KIND], key[COUNTER]);
+            let mut parts: Vec<SmallVec<[u32; 4]>> = parts_of(&key)
+                .map(|r| key[r].iter().copied().collect())
+                .collect();
+            (env.rt.above.sg_of_atoms)(env, &kind, &mut parts, span)?
+        }
+    };
+    env.rt.product.borrow_mut().atoms[atom as usize].sg = Some(v);
+    Ok(v)
+}
+
+/// The value of a pass compound with no pass left: a plain sum, valued by
+/// the theorem. `None` for any other key.
+pub(super) fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> {
+    if key[KIND] != PASS || key[COUNTER] != 0 {
+        return Ok(None);
+    }
+    let mut x = 0;
+    for r in parts_of(key) {
+        for &a in &key[r] {
+            x ^= atom_sg(env, a, span)?;
+        }
+    }
+    Ok(Some(x))
+}

@@ -1,0 +1,95 @@
+//! The layout of a compound's packed key, shared by the atoms' options,
+//! the search and the entry points.
+
+use std::ops::Range;
+
+use crate::eval::product_tables::{merge_without, AtomLists};
+
+/// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
+pub(super) const KIND: usize = 0;
+pub(super) const COUNTER: usize = 1;
+pub(super) const N_PARTS: usize = 2;
+pub(super) const HEADER: usize = 3;
+
+/// Key header of a one-part compound: `[kind, counter, 1, len]`.
+pub(super) const ONE_PART_HEADER: usize = HEADER + 1;
+
+/// Memo value of a position on the current search path.
+pub(super) const ON_PATH: u64 = u64::MAX;
+
+/// Kind codes in keys; hypergraphs add the index of their edge list.
+pub(super) const PASS: u32 = 0;
+pub(super) const MISERE: u32 = 1;
+pub(super) const CONJUNCTIVE: u32 = 2;
+pub(super) const SELECTIVE: u32 = 3;
+pub(super) const HYPERGRAPH: u32 = 4;
+
+/// The ranges of a key's parts.
+pub(super) fn parts_of(key: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = HEADER;
+    (0..key[N_PARTS]).map(move |_| {
+        let len = key[at] as usize;
+        let r = at + 1..at + 1 + len;
+        at = r.end;
+        r
+    })
+}
+
+/// The groups of parts a compound of `code` moves in together: all of
+/// them (conjunctive), every non-empty set (selective), or the edges of
+/// the hypergraph (`edges`, the session's edge lists).
+pub(super) fn move_groups(
+    code: u32,
+    n: usize,
+    edges: &[std::rc::Rc<Vec<Vec<usize>>>],
+) -> Vec<Vec<usize>> {
+    match code {
+        CONJUNCTIVE => vec![(0..n).collect()],
+        SELECTIVE => (1u64..1 << n.min(20))
+            .map(|mask| (0..n).filter(|i| mask >> i & 1 == 1).collect())
+            .collect(),
+        h => edges[(h - HYPERGRAPH) as usize].to_vec(),
+    }
+}
+
+/// Every way of moving in each part of `group` at once, the other parts
+/// staying as `chosen` holds them: `moves[i]` lists the multisets part
+/// `i` can move to. `emit` gets the parts of each option.
+pub(super) fn for_each_product<'a>(
+    group: &[usize],
+    moves: &'a [Vec<Vec<u32>>],
+    chosen: &mut Vec<&'a [u32]>,
+    emit: &mut impl FnMut(&[&[u32]]),
+) {
+    let Some((&i, rest)) = group.split_first() else {
+        emit(chosen);
+        return;
+    };
+    let saved = chosen[i];
+    for m in &moves[i] {
+        chosen[i] = m;
+        for_each_product(rest, moves, chosen, emit);
+    }
+    chosen[i] = saved;
+}
+
+/// The multisets the sorted `part` can move to: one component replaced
+/// by the components of one of its options (`options_of`), merged in
+/// order. A repeated component has the same moves: listed once.
+pub(super) fn part_moves<'o>(
+    part: &[u32],
+    mut options_of: impl FnMut(u32) -> &'o AtomLists,
+) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    for (i, &a) in part.iter().enumerate() {
+        if i > 0 && part[i - 1] == a {
+            continue;
+        }
+        for o in options_of(a).iter() {
+            let mut moved = Vec::with_capacity(part.len() - 1 + o.len());
+            merge_without(part, i, o, |x| moved.push(x));
+            out.push(moved);
+        }
+    }
+    out
+}

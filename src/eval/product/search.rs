@@ -1,0 +1,414 @@
+//! The product search: depth first over compound keys, each frame
+//! walking its options and descending into those not valued yet.
+
+use super::atoms::{canonical_options, plain_value};
+use super::keys::{
+    for_each_product, move_groups, part_moves, parts_of, COUNTER, KIND, MISERE, ONE_PART_HEADER,
+    ON_PATH, PASS,
+};
+use crate::diag::Fallible;
+use crate::eval::compile::Env;
+use crate::eval::product_tables::{atom_term, key_hash, merge_without, Frame, Search, Walk};
+use crate::eval::search::loop_diag;
+use crate::syntax::Span;
+
+/// What walking one option of a frame gave.
+enum Step {
+    Value(u64),
+    /// Not valued yet: its key is in `Search::child`, with its hash.
+    Descend(u64),
+    Done,
+}
+
+/// How many options ahead of its probe an option's slot is prefetched.
+const PREFETCH_AHEAD: usize = 8;
+
+impl Search {
+    /// The value of `root` (not stored yet), searched depth first.
+    pub(super) fn run(
+        &mut self,
+        env: &mut Env,
+        root: &[u32],
+        hash: u64,
+        span: Span,
+    ) -> Fallible<u64> {
+        self.push_frame(env, root, hash, span)?;
+        let mut steps = 0u32;
+        loop {
+            steps = steps.wrapping_add(1);
+            if steps.is_multiple_of(1024) {
+                env.rt.check_interrupt(span)?;
+            }
+            let step = match self.frames.last().expect("a frame").walk {
+                Walk::Listed { .. } => self.step_listed(env, span)?,
+                Walk::Replace { .. } => self.step_replace(env, span)?,
+            };
+            match step {
+                Step::Value(v) => self.values.push(v),
+                Step::Descend(hash) => {
+                    let child = std::mem::take(&mut self.child);
+                    let pushed = self.push_frame(env, &child, hash, span);
+                    self.child = child;
+                    pushed?;
+                }
+                Step::Done => {
+                    let v = self.finish(env, span)?;
+                    if self.frames.is_empty() {
+                        return Ok(v);
+                    }
+                    self.values.push(v);
+                }
+            }
+        }
+    }
+
+    /// Stores the value of the top frame and pops it.
+    fn finish(&mut self, env: &mut Env, span: Span) -> Fallible<u64> {
+        let frame = self.frames.pop().expect("a frame");
+        let v = if self.keys[frame.key.start + KIND] == MISERE && self.values.len() == frame.values
+        {
+            1 // a terminal position wins under misère play
+        } else {
+            self.mex(frame.values)
+        };
+        let key = &self.keys[frame.key.clone()];
+        env.rt
+            .product
+            .borrow_mut()
+            .memo
+            .settle(frame.mark, key, frame.hash, v, ON_PATH);
+        env.rt.count_stored(span, "a compound")?;
+        self.keys.truncate(frame.key.start);
+        self.values.truncate(frame.values);
+        match frame.walk {
+            Walk::Listed { first, packed, .. } => {
+                self.ranges.truncate(first);
+                self.hashes.truncate(first);
+                self.options.truncate(packed);
+            }
+            Walk::Replace { from, .. } => self.ahead.truncate(from),
+        }
+        Ok(v)
+    }
+
+    /// The value of a listed option, or its key to descend into.
+    fn step_listed(&mut self, env: &mut Env, span: Span) -> Fallible<Step> {
+        let Walk::Listed { next, end, .. } = &mut self.frames.last_mut().expect("a frame").walk
+        else {
+            unreachable!("a listed frame")
+        };
+        if *next == *end {
+            return Ok(Step::Done);
+        }
+        let i = *next;
+        *next += 1;
+        let opt = &self.options[self.ranges[i].clone()];
+        let value = if opt[KIND] == PASS && opt[COUNTER] == 0 {
+            plain_value(env, opt, span)?
+        } else {
+            env.rt
+                .product
+                .borrow()
+                .memo
+                .get(opt, self.hashes[i], ON_PATH)
+        };
+        match value {
+            Some(ON_PATH) => Err(self.loop_error(env, opt, span)),
+            Some(v) => Ok(Step::Value(v)),
+            None => {
+                self.child.clear();
+                self.child.extend_from_slice(opt);
+                Ok(Step::Descend(self.hashes[i]))
+            }
+        }
+    }
+
+    /// The value of the next option of a one-part compound, or its key to
+    /// descend into. The option's key is built only then: the memo is
+    /// asked with the parent's hash updated and the option compared in
+    /// place.
+    fn step_replace(&mut self, env: &mut Env, span: Span) -> Fallible<Step> {
+        let frame = self.frames.last_mut().expect("a frame");
+        let key = &self.keys[frame.key.clone()];
+        let Walk::Replace {
+            at,
+            next,
+            options,
+            passed,
+            parent,
+            from: _,
+            prefetched,
+        } = &mut frame.walk
+        else {
+            unreachable!("a one-part frame")
+        };
+        let (code, counter) = (key[KIND], key[COUNTER]);
+        let part = &key[ONE_PART_HEADER..];
+        loop {
+            if *at == part.len() {
+                if code != PASS || counter == 0 || part.is_empty() || *passed {
+                    return Ok(Step::Done);
+                }
+                // The pass: the same components, one pass fewer.
+                *passed = true;
+                self.child.clear();
+                self.child.extend_from_slice(key);
+                self.child[COUNTER] -= 1;
+                let child = &self.child;
+                let value = match plain_value(env, child, span)? {
+                    Some(v) => Some(v),
+                    None => env
+                        .rt
+                        .product
+                        .borrow()
+                        .memo
+                        .get(child, key_hash(child), ON_PATH),
+                };
+                return match value {
+                    Some(ON_PATH) => Err(self.loop_error(env, &self.child, span)),
+                    Some(v) => Ok(Step::Value(v)),
+                    None => Ok(Step::Descend(key_hash(&self.child))),
+                };
+            }
+            let a = part[*at];
+            let Some(opts) = options else {
+                if *at > 0 && part[*at - 1] == a {
+                    *at += 1; // the same component: the same moves
+                    continue;
+                }
+                *options = Some(canonical_options(env, a, span)?);
+                *next = 0;
+                continue;
+            };
+            if *next == opts.options.len() {
+                *options = None;
+                *at += 1;
+                continue;
+            }
+            // The options of this component already valued go to the
+            // frame's values in one loop, with the memo borrowed once.
+            let base = frame.hash.wrapping_sub(atom_term(0, a));
+            let t = env.rt.product.borrow();
+            let fast = t
+                .memo
+                .replacing([code, counter], part, *at, parent.as_ref());
+            // Each probe prefetches the slot of the option a few ahead in
+            // the frame's walk; again those just ahead, after a child's
+            // search may have evicted them.
+            let ahead = t.memo.prefetcher();
+            if let Some(p) = &ahead {
+                let again = prefetched.saturating_sub(PREFETCH_AHEAD);
+                for &hash in self.ahead.get(again..*prefetched).unwrap_or_default() {
+                    p.prefetch(hash);
+                }
+            }
+            let missing = loop {
+                let Some(add) = opts.options.get(*next) else {
+                    break None;
+                };
+                if let (Some(p), Some(&hash)) = (&ahead, self.ahead.get(*prefetched)) {
+                    p.prefetch(hash);
+                    *prefetched += 1;
+                }
+                // The option's hash, needed only past the dense tables.
+                let term = opts.terms[*next];
+                let hash = || base.wrapping_add(term);
+                *next += 1;
+                let value = match fast.as_ref().and_then(|f| f.get(add, hash, ON_PATH)) {
+                    Some(v) => v,
+                    None => t
+                        .memo
+                        .get_replaced([code, counter], part, *at, add, hash(), ON_PATH),
+                };
+                match value {
+                    Some(ON_PATH) => break Some((add, hash(), true)),
+                    Some(v) => self.values.push(v),
+                    None => break Some((add, hash(), false)),
+                }
+            };
+            drop(t);
+            let Some((add, hash, on_path)) = missing else {
+                continue;
+            };
+            self.child.clear();
+            let len = (part.len() - 1 + add.len()) as u32;
+            self.child.extend_from_slice(&[code, counter, 1, len]);
+            let child = &mut self.child;
+            merge_without(part, *at, add, |x| child.push(x));
+            return if on_path {
+                Err(self.loop_error(env, &self.child, span))
+            } else {
+                Ok(Step::Descend(hash))
+            };
+        }
+    }
+
+    /// Lists the hashes of the options of the one-part `key` (hash `hash`)
+    /// in walk order, as far as its components' options are known, and
+    /// prefetches the slots of the first few; only for a key past the
+    /// dense tables (`hashed`) while the hash table is past the cache.
+    /// Returns how many were prefetched.
+    fn list_ahead(&mut self, env: &Env, key: &[u32], hash: u64, hashed: bool) -> usize {
+        let t = env.rt.product.borrow();
+        let Some(p) = t.memo.prefetcher().filter(|_| hashed) else {
+            return 0;
+        };
+        let from = self.ahead.len();
+        let part = &key[ONE_PART_HEADER..];
+        for (i, &a) in part.iter().enumerate() {
+            if i > 0 && part[i - 1] == a {
+                continue; // the same component: not walked again
+            }
+            let Some(c) = &t.atoms[a as usize].canonical else {
+                break;
+            };
+            let base = hash.wrapping_sub(atom_term(0, a));
+            (self.ahead).extend(c.terms.iter().map(|&term| base.wrapping_add(term)));
+        }
+        let first = &self.ahead[from..];
+        let n = first.len().min(PREFETCH_AHEAD);
+        first[..n].iter().for_each(|&h| p.prefetch(h));
+        n
+    }
+
+    /// Marks `key` (known absent) as on the search path and starts its
+    /// frame (listing the options of a product).
+    fn push_frame(&mut self, env: &mut Env, key: &[u32], hash: u64, span: Span) -> Fallible<()> {
+        let start = self.keys.len();
+        self.keys.extend_from_slice(key);
+        let mark = (env.rt.product.borrow_mut().memo).mark_on_path(key, hash, ON_PATH);
+        let one_part = matches!(key[KIND], PASS | MISERE);
+        let parent = one_part
+            .then(|| env.rt.product.borrow().memo.parent_image(key))
+            .flatten();
+        let (first, packed) = (self.ranges.len(), self.options.len());
+        let from = self.ahead.len();
+        let prefetched = from + self.list_ahead(env, key, hash, parent.is_some());
+        self.frames.push(Frame {
+            key: start..self.keys.len(),
+            hash,
+            mark,
+            values: self.values.len(),
+            walk: if one_part {
+                Walk::Replace {
+                    at: 0,
+                    next: 0,
+                    options: None,
+                    passed: false,
+                    from,
+                    prefetched,
+                    parent,
+                }
+            } else {
+                Walk::Listed {
+                    first,
+                    next: first,
+                    end: first,
+                    packed,
+                }
+            },
+        });
+        if !one_part {
+            let listed = self.list_options(env, key, span);
+            let end = self.ranges.len();
+            if let Walk::Listed { end: e, .. } =
+                &mut self.frames.last_mut().expect("just pushed").walk
+            {
+                *e = end;
+            }
+            listed?;
+        }
+        env.rt
+            .check_states(self.frames.len() + self.ranges.len(), span, "a compound")
+    }
+
+    /// Unmarks the positions on the search path, after an error.
+    pub(super) fn forget_path(&self, env: &mut Env) {
+        let mut t = env.rt.product.borrow_mut();
+        for f in &self.frames {
+            let key = &self.keys[f.key.clone()];
+            if t.memo.get(key, f.hash, ON_PATH) == Some(ON_PATH) {
+                t.memo.remove(key, f.hash);
+            }
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.frames.clear();
+        self.keys.clear();
+        self.options.clear();
+        self.ranges.clear();
+        self.hashes.clear();
+        self.ahead.clear();
+        self.values.clear();
+    }
+
+    /// The least value not among `values[from..]`.
+    fn mex(&mut self, from: usize) -> u64 {
+        let values = &self.values[from..];
+        let n = values.len();
+        if self.seen.len() <= n {
+            self.seen.resize(n + 1, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        for &v in values {
+            if v < n as u64 {
+                self.seen[v as usize] = self.stamp;
+            }
+        }
+        (0..=n).find(|&m| self.seen[m] != self.stamp).unwrap_or(n) as u64
+    }
+
+    /// Appends the options of the product position `key` (conjunctive,
+    /// selective, hypergraph) to `options`/`ranges`/`hashes`.
+    fn list_options(&mut self, env: &mut Env, key: &[u32], span: Span) -> Fallible<()> {
+        let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
+        let mut moves = Vec::with_capacity(parts.len());
+        for part in &parts {
+            let mut options = Vec::with_capacity(part.len());
+            for &a in part.iter() {
+                options.push(canonical_options(env, a, span)?);
+            }
+            let at = |a: u32| part.iter().position(|&b| b == a).expect("a component");
+            moves.push(part_moves(part, |a| &options[at(a)].options));
+        }
+        let code = key[KIND];
+        let groups = move_groups(code, parts.len(), &env.rt.product.borrow().edges);
+        for group in groups {
+            let mut chosen = parts.clone();
+            for_each_product(&group, &moves, &mut chosen, &mut |ps| {
+                let start = self.options.len();
+                self.options.extend_from_slice(&[code, 0, ps.len() as u32]);
+                for p in ps {
+                    self.options.push(p.len() as u32);
+                    self.options.extend_from_slice(p);
+                }
+                self.ranges.push(start..self.options.len());
+                self.hashes.push(key_hash(&self.options[start..]));
+            });
+        }
+        Ok(())
+    }
+
+    /// The loop through the search path back to the listed option `again`.
+    fn loop_error(&self, env: &Env, again: &[u32], span: Span) -> Box<crate::diag::Diag> {
+        let t = env.rt.product.borrow();
+        let path: Vec<&[u32]> = self
+            .frames
+            .iter()
+            .map(|f| &self.keys[f.key.clone()])
+            .collect();
+        let start = path.iter().position(|k| *k == again).unwrap_or(0);
+        loop_diag(
+            path[start..]
+                .iter()
+                .map(|k| t.to_game(k).to_string())
+                .collect(),
+            span,
+        )
+    }
+}

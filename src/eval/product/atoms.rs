@@ -5,6 +5,7 @@
 //! moves (`-> misere(M(a) + M(b))`) is a key of integers in the search,
 //! never a game value (one is built only to show it).
 
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use smallvec::SmallVec;
@@ -17,7 +18,7 @@ use crate::diag::Fallible;
 use crate::eval::compile::Env;
 use crate::eval::memo::Key;
 use crate::eval::product_tables::{
-    atom_term, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
+    atom_term, merge_without, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
 };
 use crate::eval::query::game_options;
 use crate::eval::search::sg_of_game;
@@ -54,13 +55,30 @@ impl ProductTables {
     /// The atom of the compound `key` (its parts' components sorted, none
     /// dropped).
     fn intern_compound(&mut self, key: &[u32]) -> u32 {
-        if let Some(&id) = self.compound_ids.get(key) {
-            return id;
+        fn key_of(atoms: &[Atom], id: u32) -> &[u32] {
+            match &atoms[id as usize].of {
+                AtomOf::Compound(k) => k,
+                AtomOf::Game(_) => unreachable!("only compounds are indexed by key"),
+            }
         }
-        let key: Rc<[u32]> = Rc::from(key);
-        let id = self.push_atom(AtomOf::Compound(key.clone()));
-        self.compound_ids.insert(key, id);
-        id
+        let hash = compound_hash(key);
+        let atoms = &mut self.atoms;
+        // The hash kept beside the atom: a growth rehashes without
+        // reading the keys, and a probe reads a key only when it matches.
+        let entry = self.compound_ids.entry(
+            hash,
+            |&(h, id)| h == hash && key_of(atoms, id) == key,
+            |&(h, _)| h,
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => e.get().1,
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                let id = atoms.len() as u32;
+                atoms.push(Atom::new(AtomOf::Compound(Rc::from(key))));
+                e.insert((hash, id));
+                id
+            }
+        }
     }
 
     /// The atom of the compound game `c`: its key, its parts flattened.
@@ -110,12 +128,7 @@ impl ProductTables {
 
     fn push_atom(&mut self, of: AtomOf) -> u32 {
         let id = self.atoms.len() as u32;
-        self.atoms.push(Atom {
-            of,
-            options: None,
-            canonical: None,
-            sg: None,
-        });
+        self.atoms.push(Atom::new(of));
         id
     }
 
@@ -193,6 +206,13 @@ impl ProductTables {
     }
 }
 
+/// The hash of a nested compound's key in `ProductTables::compound_ids`.
+fn compound_hash(key: &[u32]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    key.hash(&mut h);
+    h.finish()
+}
+
 fn parts_into_sum(parts: Vec<Game>) -> Game {
     parts
         .iter()
@@ -247,6 +267,37 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
         }
     }
     let mut t = env.rt.product.borrow_mut();
+    let (code, counter) = (key[KIND], key[COUNTER]);
+    let mut list = AtomLists::default();
+    if matches!(code, PASS | MISERE) {
+        // One part: each option replaces one component, built in one
+        // buffer and interned at once.
+        let part = &key[ONE_PART_HEADER..];
+        let mut child = Vec::with_capacity(key.len() + 4);
+        for (i, &a) in part.iter().enumerate() {
+            if i > 0 && part[i - 1] == a {
+                continue; // the same component: the same moves
+            }
+            let options = t.atoms[a as usize].options.clone().expect("just computed");
+            for o in options.iter() {
+                child.clear();
+                child.extend_from_slice(&[code, counter, 1, (part.len() - 1 + o.len()) as u32]);
+                merge_without(part, i, o, |x| child.push(x));
+                list.push([t.intern_compound(&child)]);
+            }
+        }
+        if code == PASS && !list.is_empty() {
+            if counter == 1 {
+                list.push(part.iter().copied());
+            } else {
+                child.clear();
+                child.extend_from_slice(key);
+                child[COUNTER] -= 1;
+                list.push([t.intern_compound(&child)]);
+            }
+        }
+        return Ok(list.shrunk());
+    }
     let moves: Vec<Vec<Vec<u32>>> = parts_of(key)
         .map(|r| {
             part_moves(&key[r], |a| {
@@ -254,42 +305,21 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
             })
         })
         .collect();
-    let (code, counter) = (key[KIND], key[COUNTER]);
     let mut keys: Vec<Vec<u32>> = Vec::new();
-    let mut pass: Option<&[u32]> = None;
-    if matches!(code, PASS | MISERE) {
-        for moved in &moves[0] {
-            keys.push([&[code, counter, 1, moved.len() as u32], moved.as_slice()].concat());
-        }
-        if code == PASS && !keys.is_empty() {
-            if counter == 1 {
-                pass = Some(&key[ONE_PART_HEADER..]);
-            } else {
-                let mut fewer = key.to_vec();
-                fewer[COUNTER] -= 1;
-                keys.push(fewer);
+    let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
+    for group in move_groups(code, parts.len(), &t.edges) {
+        let mut chosen = parts.clone();
+        for_each_product(&group, &moves, &mut chosen, &mut |ps| {
+            let mut k = vec![code, counter, ps.len() as u32];
+            for p in ps {
+                k.push(p.len() as u32);
+                k.extend_from_slice(p);
             }
-        }
-    } else {
-        let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
-        for group in move_groups(code, parts.len(), &t.edges) {
-            let mut chosen = parts.clone();
-            for_each_product(&group, &moves, &mut chosen, &mut |ps| {
-                let mut k = vec![code, counter, ps.len() as u32];
-                for p in ps {
-                    k.push(p.len() as u32);
-                    k.extend_from_slice(p);
-                }
-                keys.push(k);
-            });
-        }
+            keys.push(k);
+        });
     }
-    let mut list = AtomLists::default();
     for k in &keys {
         list.push([t.intern_compound(k)]);
-    }
-    if let Some(part) = pass {
-        list.push(part.iter().copied());
     }
     Ok(list.shrunk())
 }

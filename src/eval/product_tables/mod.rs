@@ -27,8 +27,9 @@ pub struct ProductTables {
     /// Atoms kept as game values (positions whose arguments do not
     /// flatten).
     pub(crate) atom_ids: FxHashMap<Game, u32>,
-    /// Compounds nested as components, by key.
-    pub(crate) compound_ids: FxHashMap<Rc<[u32]>, u32>,
+    /// Compounds nested as components: the hash of each one's key and its
+    /// atom, which keeps the key.
+    pub(crate) compound_ids: hashbrown::HashTable<(u64, u32)>,
     /// Positions whose arguments flatten, by instance and key: a query
     /// finds its components' atoms without building them as games.
     pub(crate) position_ids: FxHashMap<PositionKey, u32>,
@@ -51,6 +52,17 @@ pub(crate) struct Atom {
     pub(crate) canonical: Option<Rc<Canonical>>,
     /// The normal-play SG value, once asked.
     pub(crate) sg: Option<u64>,
+}
+
+impl Atom {
+    pub(crate) fn new(of: AtomOf) -> Self {
+        Atom {
+            of,
+            options: None,
+            canonical: None,
+            sg: None,
+        }
+    }
 }
 
 /// What an atom stands for.

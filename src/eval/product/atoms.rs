@@ -36,7 +36,7 @@ fn position_key(instance: InstanceId, key: &Key) -> Option<PositionKey> {
 }
 
 impl ProductTables {
-    /// The atom of `g`, a position or a game the search keeps as a value.
+    /// The atom of the position `g`.
     fn intern(&mut self, g: &Game) -> u32 {
         if let Game::Position(p) = g {
             let key = Key::from_args(&p.args);

@@ -5,8 +5,9 @@
 //! kind, its pass counter, and for each part the sorted multiset of the
 //! part's components. A component (an *atom*: a position of a game, or a
 //! nested compound) is interned once, and its options are enumerated once
-//! through the game's compiled moves and kept as sorted atom lists, so the
-//! search builds an option by merging integers, never a game value. Sums
+//! (a position's through its game's compiled moves, a nested compound's
+//! from its components') and kept as sorted atom lists, so the search
+//! builds an option by merging integers, never a game value. Sums
 //! are canonical: components in a fixed order, terminal components
 //! dropped, so equal positions meet in one memo entry. A pass compound
 //! with no pass left is a plain sum: the Sprague-Grundy theorem values it.

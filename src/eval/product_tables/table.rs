@@ -420,7 +420,7 @@ impl KeyTable {
     pub(crate) fn get(&self, key: &[u32], hash: u64) -> Option<u64> {
         if let Some(image) = inline_image(key) {
             return (self.slots)
-                .find(hash, |s| s.image == image)
+                .find(hash, |s| same_image(&s.image, image))
                 .map(|s| s.value);
         }
         let arena = &self.arena;
@@ -443,7 +443,7 @@ impl KeyTable {
         // candidate slot costs one fixed-size compare.
         if let Some(image) = inline_replaced(header, part, skip, add) {
             return (self.slots)
-                .find(hash, |s| s.image == image)
+                .find(hash, |s| same_image(&s.image, image))
                 .map(|s| s.value);
         }
         let mut key = smallvec::SmallVec::<[u32; 64]>::new();
@@ -457,7 +457,7 @@ impl KeyTable {
         let inline = inline_image(key);
         let arena = &self.arena;
         let found = match inline {
-            Some(image) => self.slots.find_mut(hash, |s| s.image == image),
+            Some(image) => self.slots.find_mut(hash, |s| same_image(&s.image, image)),
             None => self.slots.find_mut(hash, |s| s.key(arena).equals(key)),
         };
         match found {

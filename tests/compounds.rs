@@ -180,6 +180,23 @@ fn compounds_in_a_games_moves_agree_with_the_graph_written_out() {
     );
 }
 
+/// `--explain` names a compound in a move's result as such, not only as
+/// a result off the kernel.
+#[test]
+fn explain_names_a_compound_result() {
+    let out = common::explain(
+        "game M(n) where n >= 0 {
+            move split(a in 0..=(n - 1) / 2) -> misere(M(a) + M(n - 1 - a))
+            move wait if n == 1 -> pass(M(0))
+        }",
+    );
+    assert!(
+        out.contains("move split: general path") && out.contains("a compound (`misere`)"),
+        "{out}"
+    );
+    assert!(out.contains("a compound (`pass`)"), "{out}");
+}
+
 /// `sg(...)` of a sum or compound written in the query is answered from
 /// the positions' keys (`GamePlan`); the same game held in a variable goes
 /// the general way, through game values. Both must agree, errors included.

@@ -7,6 +7,7 @@ use super::frame::KERNEL_FRAME;
 use super::kernel::{Kernel, KernelMove};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
+use crate::eval::builtins::Builtin;
 use crate::eval::memo::MAX_ARGS;
 use crate::ir::ir::*;
 
@@ -133,6 +134,22 @@ impl Compiler<'_> {
             .sum_parts(game, n_statics, &m.result, &mut parts)
             .is_none()
         {
+            if let IrKind::CallBuiltin { builtin, .. } = &m.result.kind {
+                if matches!(
+                    builtin,
+                    Builtin::Pass
+                        | Builtin::Misere
+                        | Builtin::Conjunctive
+                        | Builtin::Selective
+                        | Builtin::Hypergraph
+                ) {
+                    return format!(
+                        "its result is a compound (`{}`): each option is valued by the \
+                         product search, its components kept as keys",
+                        builtin.name()
+                    );
+                }
+            }
             return "its result is not a position of the game itself (same static arguments), \
                     a sum of such positions, or 0"
                 .into();

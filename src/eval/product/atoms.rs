@@ -12,13 +12,13 @@ use smallvec::SmallVec;
 
 use super::keys::{
     for_each_product, move_groups, part_moves, parts_of, CONJUNCTIVE, COUNTER, HYPERGRAPH, KIND,
-    MISERE, ONE_PART_HEADER, PASS, SELECTIVE,
+    MISERE, PASS, SELECTIVE,
 };
 use crate::diag::Fallible;
 use crate::eval::compile::Env;
 use crate::eval::memo::Key;
 use crate::eval::product_tables::{
-    atom_term, merge_without, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
+    atom_term, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
 };
 use crate::eval::query::game_options;
 use crate::eval::search::sg_of_game;
@@ -268,46 +268,22 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
     }
     let mut t = env.rt.product.borrow_mut();
     let (code, counter) = (key[KIND], key[COUNTER]);
-    let mut list = AtomLists::default();
-    if matches!(code, PASS | MISERE) {
-        // One part: each option replaces one component, built in one
-        // buffer and interned at once.
-        let part = &key[ONE_PART_HEADER..];
-        let mut child = Vec::with_capacity(key.len() + 4);
-        for (i, &a) in part.iter().enumerate() {
-            if i > 0 && part[i - 1] == a {
-                continue; // the same component: the same moves
-            }
-            let options = t.atoms[a as usize].options.clone().expect("just computed");
-            for o in options.iter() {
-                child.clear();
-                child.extend_from_slice(&[code, counter, 1, (part.len() - 1 + o.len()) as u32]);
-                merge_without(part, i, o, |x| child.push(x));
-                list.push([t.intern_compound(&child)]);
-            }
-        }
-        if code == PASS && !list.is_empty() {
-            if counter == 1 {
-                list.push(part.iter().copied());
-            } else {
-                child.clear();
-                child.extend_from_slice(key);
-                child[COUNTER] -= 1;
-                list.push([t.intern_compound(&child)]);
-            }
-        }
-        return Ok(list.shrunk());
-    }
-    let moves: Vec<Vec<Vec<u32>>> = parts_of(key)
-        .map(|r| {
-            part_moves(&key[r], |a| {
+    let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
+    let moves: Vec<Vec<Vec<u32>>> = (parts.iter())
+        .map(|part| {
+            part_moves(part, |a| {
                 (t.atoms[a as usize].options.as_deref()).expect("just computed")
             })
         })
         .collect();
+    // A one-part compound moves in its one part; a product in groups.
+    let groups = if matches!(code, PASS | MISERE) {
+        vec![vec![0]]
+    } else {
+        move_groups(code, parts.len(), &t.edges)
+    };
     let mut keys: Vec<Vec<u32>> = Vec::new();
-    let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
-    for group in move_groups(code, parts.len(), &t.edges) {
+    for group in groups {
         let mut chosen = parts.clone();
         for_each_product(&group, &moves, &mut chosen, &mut |ps| {
             let mut k = vec![code, counter, ps.len() as u32];
@@ -318,8 +294,24 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
             keys.push(k);
         });
     }
+    // The pass, if the part can move: the part itself after the last.
+    let mut pass = None;
+    if code == PASS && !keys.is_empty() {
+        match counter {
+            1 => pass = Some(parts[0]),
+            _ => {
+                let mut fewer = key.to_vec();
+                fewer[COUNTER] -= 1;
+                keys.push(fewer);
+            }
+        }
+    }
+    let mut list = AtomLists::default();
     for k in &keys {
         list.push([t.intern_compound(k)]);
+    }
+    if let Some(part) = pass {
+        list.push(part.iter().copied());
     }
     Ok(list.shrunk())
 }

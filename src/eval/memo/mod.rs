@@ -430,6 +430,18 @@ pub const BIG: u8 = u8::MAX;
 /// only where positions are).
 const MAX_DENSE_BITS: u32 = 30;
 
+/// A window of up to 2^`FREE_DENSE_BITS` bytes grows without asking how
+/// full it would be.
+const FREE_DENSE_BITS: u32 = 22;
+
+/// A larger window grows if it would hold at least one position in
+/// `SPARSEST` bytes (about what a position costs in the sparse table), or
+/// if the pages it has touched so far hold at least `PAGE_FILL` positions
+/// each (see `ShapeTable::try_grow`).
+const SPARSEST: usize = 32;
+const PAGE_FILL: usize = 64;
+const PAGE: usize = 4096;
+
 /// The stride of the coordinate laid out just outside one of `stride`
 /// and `bits` bits: past its whole range, and from 512 bytes up an odd
 /// number of cache lines. Options read along a power-of-two stride (or
@@ -517,6 +529,9 @@ struct ShapeTable {
     wide: Vec<u16>,
     /// Positions outside the window.
     sparse: SparseTable,
+    /// The window may not grow (`try_grow`) until the memo stores this
+    /// many positions.
+    grow_after: usize,
 }
 
 impl ShapeTable {
@@ -535,13 +550,21 @@ impl ShapeTable {
     /// innermost, each stride past the whole range of the one inside it
     /// (`stride_above`).
     fn layout(&mut self) {
+        let (strides, bytes) = self.strides_for(&self.bits);
+        self.strides = strides;
+        self.dense = vec![0u8; bytes];
+        self.layout = self.layout.wrapping_add(1);
+    }
+
+    /// The strides of a window of `bits`, and its size in bytes.
+    fn strides_for(&self, bits: &[u8; MAX_COORDS]) -> ([usize; MAX_COORDS], usize) {
+        let mut strides = [0usize; MAX_COORDS];
         let mut stride = 1usize;
         for i in self.inner_to_outer() {
-            self.strides[i] = stride;
-            stride = stride_above(stride, self.bits[i]);
+            strides[i] = stride;
+            stride = stride_above(stride, bits[i]);
         }
-        self.dense = vec![0u8; stride];
-        self.layout = self.layout.wrapping_add(1);
+        (strides, stride)
     }
 
     /// The coordinates from the innermost (stride 1) outwards.
@@ -646,15 +669,20 @@ impl ShapeTable {
     }
 
     /// Widens the window to take `coords` if they lie outside it (and it
-    /// can: see `try_grow`).
+    /// can: see `try_grow`), however few positions it would hold: a sweep
+    /// asks ahead for the positions it is about to store.
     fn make_room(&mut self, coords: &[i64]) {
         if self.index(coords).is_none() {
-            self.try_grow(coords);
+            self.try_grow(coords, usize::MAX);
         }
     }
 
-    fn set(&mut self, coords: &[i64], code: u64) {
-        self.make_room(coords);
+    /// Stores `code` for `coords`; `stored` (the memo's positions so far)
+    /// decides whether a window too small for them may grow.
+    fn set(&mut self, coords: &[i64], code: u64, stored: usize) {
+        if self.index(coords).is_none() {
+            self.try_grow(coords, stored);
+        }
         match self.index(coords) {
             Some(i) => self.set_dense(i, code),
             None => {
@@ -663,9 +691,58 @@ impl ShapeTable {
         }
     }
 
-    /// Widens the dense window to take `coords` if they are non-negative and
-    /// the window stays within `MAX_DENSE_BITS`; moves every entry over.
-    fn try_grow(&mut self, coords: &[i64]) {
+    /// Whether a window of `need` bits would be too thin for the memo's
+    /// `stored` positions: fewer than one in `SPARSEST` bytes, and its
+    /// pages holding positions hold fewer than `PAGE_FILL` each (a search
+    /// along lines fills the pages it touches however large the window).
+    /// The pages are those of the window so far and those the sparse
+    /// table's positions would fall in; they are counted again only once
+    /// `stored` doubled.
+    fn thin(&mut self, need: &[u8; MAX_COORDS], stored: usize) -> bool {
+        let need_bits = need.iter().map(|&b| b as u32).sum::<u32>();
+        if need_bits <= FREE_DENSE_BITS || stored.saturating_mul(SPARSEST) >> need_bits != 0 {
+            return false;
+        }
+        if stored < self.grow_after {
+            return true;
+        }
+        let (mut pages, mut positions) = (0usize, 0usize);
+        for page in self.dense.chunks(PAGE) {
+            let here = page.iter().filter(|&&b| b != 0).count();
+            pages += (here != 0) as usize;
+            positions += here;
+        }
+        let (strides, _) = self.strides_for(need);
+        let mut sparse_pages = rustc_hash::FxHashSet::default();
+        for coords in self.sparse.positions() {
+            let fits = coords.iter().zip(need).all(|(&c, &b)| (c as u64) >> b == 0);
+            if fits {
+                let index: usize = coords
+                    .iter()
+                    .zip(strides)
+                    .map(|(&c, s)| c as usize * s)
+                    .sum();
+                sparse_pages.insert(index / PAGE);
+                positions += 1;
+            }
+        }
+        pages += sparse_pages.len();
+        let thin = positions < pages * PAGE_FILL;
+        if thin {
+            self.grow_after = stored.saturating_mul(2);
+        }
+        thin
+    }
+
+    /// Widens the dense window to take `coords` if they are non-negative,
+    /// the window stays within `MAX_DENSE_BITS` and, past
+    /// `FREE_DENSE_BITS`, it would not be too thin for the `stored`
+    /// positions (`thin`); moves every entry over. Positions spread thinly
+    /// (sets of 40 small integers as bit masks) stay in the sparse table,
+    /// which costs about `SPARSEST` bytes each, instead of touching a page
+    /// of the window each: such a game took 790 MB for its first 10,000
+    /// positions.
+    fn try_grow(&mut self, coords: &[i64], stored: usize) {
         if coords.iter().any(|&c| c < 0) {
             return;
         }
@@ -673,7 +750,8 @@ impl ShapeTable {
         for (n, &c) in need.iter_mut().zip(coords) {
             *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
         }
-        if need.iter().map(|&b| b as u32).sum::<u32>() > MAX_DENSE_BITS {
+        if need.iter().map(|&b| b as u32).sum::<u32>() > MAX_DENSE_BITS || self.thin(&need, stored)
+        {
             return;
         }
         let old_dense = std::mem::take(&mut self.dense);
@@ -688,7 +766,7 @@ impl ShapeTable {
             self.big = old_big;
             self.rewiden();
             for (c, code) in self.sparse.take() {
-                self.set(&c, code);
+                self.set(&c, code, usize::MAX);
             }
             return;
         }
@@ -711,7 +789,7 @@ impl ShapeTable {
         self.big = moved_big.collect();
         self.rewiden();
         for (c, code) in self.sparse.take() {
-            self.set(&c, code);
+            self.set(&c, code, usize::MAX);
         }
     }
 }
@@ -1078,7 +1156,7 @@ impl Memo {
             None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
         };
         self.last_shape = s;
-        self.shapes[s].1.set(key.coords(), code);
+        self.shapes[s].1.set(key.coords(), code, self.stored);
     }
 
     fn add_shape(&mut self, shape: Shape, order: [u8; MAX_COORDS], n: usize) -> usize {
@@ -1165,6 +1243,44 @@ mod tests {
             State::Unknown
         );
         assert_eq!(memo.stored, expected.len());
+    }
+
+    /// The largest window the memo's only shape has laid out, in bytes.
+    fn window_bytes(memo: &Memo) -> usize {
+        memo.shapes
+            .iter()
+            .map(|(_, t)| t.dense.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_window_grows_for_positions_along_lines_not_for_scattered_ones() {
+        // Positions 2^21 apart (bit masks of a set game): each would touch
+        // its own page of a window, so they stay in the sparse table.
+        let mut scattered = Memo::default();
+        let keys: Vec<Key> = (0..500).map(|i| key(&[Value::Int(i << 21)])).collect();
+        for (i, k) in keys.iter().enumerate() {
+            scattered.set(k, State::Value(i as u64));
+        }
+        // (A window is padded by a cache line or so: see `stride_above`.)
+        assert!(window_bytes(&scattered) < 1 << (FREE_DENSE_BITS + 1));
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(scattered.get(k), State::Value(i as u64));
+        }
+        // The same number of positions along a line past the free size:
+        // the pages they touch are full, so the window takes them.
+        let mut lined = Memo::default();
+        for x in 0..500 {
+            lined.set(&key(&[Value::Int(1 << 20), Value::Int(x)]), State::Value(1));
+        }
+        for x in 0..500 {
+            let k = key(&[Value::Int((1 << 20) + 7), Value::Int(x)]);
+            lined.set(&k, State::Value(2));
+        }
+        assert!(window_bytes(&lined) >= 1 << (FREE_DENSE_BITS + 1));
+        let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
+        assert!(lined.locate(&k).1.is_some(), "in the window");
     }
 
     proptest::proptest! {

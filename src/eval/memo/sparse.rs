@@ -64,6 +64,13 @@ impl SparseTable {
             .insert_unique(h, i, |&j| hash(&keys[j * n..][..n]));
     }
 
+    /// The coordinates of every stored position.
+    pub(super) fn positions(&self) -> impl Iterator<Item = &[i64]> + '_ {
+        self.coords
+            .chunks_exact(self.n.max(1))
+            .take(self.codes.len())
+    }
+
     /// Every stored code.
     pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
         self.codes.iter().copied()

@@ -390,6 +390,39 @@ fn index_and_type_errors_come_from_the_general_path() {
 }
 
 #[test]
+fn lists_joined_with_plus_run_on_the_kernel_and_agree_with_the_general_path() {
+    let program = "
+        # A list grows at either end or doubles; its value depends only on
+        # its length, which the integer game tracks.
+        game Grow(xs) {
+            move push(k in 0..3) if len(xs) < 9 -> Grow(xs + [k])
+            move cons(k in 0..2) if len(xs) < 8 -> Grow([k, k] + xs)
+            move double if 0 < len(xs) and 2 * len(xs) <= 9 -> Grow(xs + xs)
+        }
+        game Len(m) {
+            move push(k in 0..3) if m < 9 -> Len(m + 1)
+            move cons(k in 0..2) if m < 8 -> Len(m + 2)
+            move double if 0 < m and 2 * m <= 9 -> Len(2 * m)
+        }
+        print [sg(Grow(xs)) for xs in [[], [1], [2, 0, 1], [0, 0, 0, 0, 0]]]
+        assert all(sg(Grow([1 for i in 0..m])) == sg(Len(m)) for m in 0..10)";
+    let bad = "
+        game Bad(xs) { move m if len(xs) < 3 -> Bad(xs + {1}) }
+        print sg(Bad([0]))";
+    let out = same_both_ways(&format!("{program}{bad}"));
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(
+        out.contains("failure"),
+        "the join of a list and a set is an error: {out}"
+    );
+    let explained = explain(program);
+    assert!(
+        explained.contains("game Grow: kernel over lists and sets"),
+        "{explained}"
+    );
+}
+
+#[test]
 fn explain_names_the_list_and_set_forms() {
     let out = explain(&format!(
         "{WELTER}

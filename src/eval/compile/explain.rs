@@ -193,7 +193,7 @@ impl Compiler<'_> {
                         "argument {} of its result is not integer code, nor a list or set \
                          the kernel writes (an argument, `update`, `sorted`, `remove`, \
                          `insert`, `-`, `&` or `|` on sets of small integers, a list of \
-                         integers)",
+                         integers, lists joined with `+`)",
                         i + 1
                     );
                 }

@@ -6,12 +6,13 @@
 //! an argument (`i in free`), a guard of integer code, and a result whose
 //! arguments are written straight into the option's key (integer code,
 //! `update`, `sorted`, `remove`/`insert` and the set operators `-`, `&`,
-//! `|` on bit sets, list literals) and read from the memo. A last binding
-//! over a range whose options are affine in it, or a sorted list with it
-//! put in (`sorted(update(xs, i, t))`), is read as strided runs through the
-//! memo. Code that meets anything else at run time gives `None`, and the
-//! search takes the position to the general path, which also reports any
-//! error. The search runs these moves in `search/key_kernel.rs`.
+//! `|` on bit sets, list literals, lists joined with `+`) and read from
+//! the memo. A last binding over a range whose options are affine in it,
+//! or a sorted list with it put in (`sorted(update(xs, i, t))`), is read as
+//! strided runs through the memo. Code that meets anything else at run
+//! time gives `None`, and the search takes the position to the general
+//! path, which also reports any error. The search runs these moves in
+//! `search/key_kernel.rs`.
 
 use super::compiler::Compiler;
 use super::expand::MoveResult;
@@ -905,6 +906,23 @@ impl Compiler<'_> {
                     };
                     out.coords[start..out.len].sort_unstable();
                     Some(Tag::List(n))
+                }))
+            }
+            // `xs + ys` joins two lists: each writes its items in turn.
+            IrKind::Binary {
+                op: BinaryOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => {
+                let (first, second) = (self.seq_code(lhs)?, self.seq_code(rhs)?);
+                Some(Box::new(move |f, out| {
+                    match (first(f, out)?, second(f, out)?) {
+                        (Tag::List(n), Tag::List(m)) => Some(Tag::List(n + m)),
+                        // Anything else is no list join (the general path
+                        // says what it is).
+                        _ => None,
+                    }
                 }))
             }
             IrKind::List(xs) | IrKind::Tuple(xs) => {

@@ -448,3 +448,34 @@ fn the_state_limit_counts_the_options_a_compound_lists_for_its_components() {
     let (code, out, err) = run(&file, &["--max-states", "3000000"]);
     assert_eq!((code, out.as_str()), (0, "2000\n"), "{err}");
 }
+
+#[test]
+fn positions_with_long_keys_count_once_per_80_bytes_of_them() {
+    // 1001 positions either way. A list of 30 items does not fit a packed
+    // key (16 integers): kept as values, each position takes hundreds of
+    // bytes, and counts as several against the limit.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = write(
+        dir.path(),
+        "plain.game",
+        "game C(n) where n >= 0 { move down if n > 0 -> C(n - 1) }\n\
+         assert all(sg(C(n)) == n % 2 for n in 0..1001)\nprint 0\n",
+    );
+    let long = write(
+        dir.path(),
+        "long.game",
+        "let L = [i for i in 0..30]\n\
+         game C(xs) where xs[0] >= 0 { move down if xs[0] > 0 -> C(update(xs, 0, xs[0] - 1)) }\n\
+         assert all(sg(C(update(L, 0, n))) == n % 2 for n in 0..1001)\nprint 0\n",
+    );
+    let (code, out, err) = run(&plain, &["--max-states", "3000"]);
+    assert_eq!((code, out.as_str()), (0, "0\n"), "{err}");
+    let (code, _, err) = run(&long, &["--max-states", "3000"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("more than 3000 positions stored or waiting"),
+        "{err}"
+    );
+    let (code, out, err) = run(&long, &["--max-states", "20000"]);
+    assert_eq!((code, out.as_str()), (0, "0\n"), "{err}");
+}

@@ -21,7 +21,7 @@ use super::int_code::BoolCode;
 use super::kernel::Kernel;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
-use crate::eval::memo::{Key, Located, Memo, Shape};
+use crate::eval::memo::{Key, Located, Memo, Shape, HASHED_BYTES};
 use crate::eval::product_tables::ProductTables;
 use crate::eval::value::{Compound, CompoundKind, Game, InstanceId, Value};
 use crate::ir::ir::{FnId, GameId, Slot};
@@ -210,7 +210,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_states: 50_000_000,
+            max_states: 10_000_000,
             max_call_depth: 20_000,
             max_memory: crate::budget::default_limit(),
             timeout: None,
@@ -567,7 +567,7 @@ impl Runtime {
             )
             .label("this search needs more positions than the limit")
             .help(format!(
-                "--max-states {max} stands for up to about {} of memo tables ({HASHED_BYTES} bytes a hashed position, 1 byte a dense one); raise it if memory allows, or query a smaller position",
+                "--max-states {max} stands for up to about {} of memo tables ({HASHED_BYTES} bytes a hashed position, 1 byte a dense one; a position with a longer key counts once per {HASHED_BYTES} bytes of it); raise it if memory allows, or query a smaller position",
                 crate::budget::human(max.saturating_mul(HASHED_BYTES))
             ))
             .err();
@@ -581,8 +581,6 @@ const WAITING_SHARE: usize = 8;
 /// About what a waiting position costs: its key on the stack and in the
 /// pending list, and its memo entry (measured on a 4-argument game).
 const WAITING_BYTES: usize = 320;
-/// About what a stored position costs in a hashed memo table.
-const HASHED_BYTES: usize = 80;
 
 /// Steps done out of a total (0: no loop is being tracked).
 #[derive(Debug, Default)]

@@ -108,7 +108,38 @@ impl PartialEq for Key {
 
 impl Eq for Key {}
 
+/// About what a stored position costs in a hashed memo table: the unit of
+/// the state limit (`Key::weight`).
+pub const HASHED_BYTES: usize = 80;
+
+/// About what a value held in a key costs, with what it holds.
+fn value_bytes(v: &Value) -> usize {
+    const HEADERS: usize = 40; // an `Rc` and a `Vec`
+    let own = std::mem::size_of::<Value>();
+    match v {
+        Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => {
+            own + HEADERS + xs.iter().map(value_bytes).sum::<usize>()
+        }
+        Value::Str(s) => own + HEADERS + s.len(),
+        _ => own,
+    }
+}
+
 impl Key {
+    /// How many positions this one counts for against the state limit:
+    /// one per `HASHED_BYTES` its memo entry takes, at least one. A key
+    /// of many integers (a long list) takes more than a short one, and a
+    /// key kept as values (`generic`) far more: a game of lists of up to
+    /// 30 items took 860 bytes a position, and counted one each reached
+    /// the memory of the machine before the state limit.
+    pub fn weight(&self) -> usize {
+        let bytes = match &self.generic {
+            Some(args) => 24 + args.iter().map(value_bytes).sum::<usize>(),
+            None => 26 + 8 * self.len(),
+        };
+        bytes.div_ceil(HASHED_BYTES).max(1)
+    }
+
     pub fn clear(&mut self) {
         self.shape = 0;
         self.n_args = 0;
@@ -1252,6 +1283,18 @@ mod tests {
             .map(|(_, t)| t.dense.len())
             .max()
             .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_position_weighs_one_per_80_bytes_of_its_key() {
+        let ints = |n: i64| Value::list((0..n).map(Value::Int).collect());
+        assert_eq!(key(&[Value::Int(5), Value::Int(7)]).weight(), 1);
+        // 26 + 8 * 14 bytes: two.
+        assert_eq!(key(&[ints(13)]).weight(), 2);
+        // Past 16 integers the key holds the values themselves.
+        let long = key(&[ints(30)]);
+        assert!(long.generic.is_some());
+        assert!((5..=15).contains(&long.weight()), "{}", long.weight());
     }
 
     #[test]

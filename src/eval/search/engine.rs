@@ -573,7 +573,7 @@ fn value_directly(
     }
     let v = sink.mex();
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));
-    env.rt.count_stored(span, &inst.name)?;
+    env.rt.count_stored_n(key.weight(), span, &inst.name)?;
     Ok(Some(v))
 }
 
@@ -675,7 +675,7 @@ fn run_search(
             inst.memo
                 .borrow_mut()
                 .set_located(top.at, &top.key, State::Value(v));
-            env.rt.count_stored(span, &inst.name)?;
+            env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
             last = v;
             stack.pop();
         } else {

@@ -76,15 +76,15 @@ impl SgSink {
                     }
                 }
                 let guard = filter.residual.as_ref();
+                let mut batch = Batch::new();
                 while mask != 0 {
                     let k = mask.trailing_zeros() as i64;
                     mask &= mask - 1;
-                    frame.set_int(*slot, k);
-                    if !self.key_option(env, (instance, inst), m, guard, frame)? {
+                    if !batch.feed(self, env, (instance, inst), (m, guard), frame, (*slot, k))? {
                         return Ok(false);
                     }
                 }
-                return Ok(true);
+                return batch.flush(self, env, (instance, inst), (m, guard), frame, *slot);
             }
         }
         // The position's list in the window is computed anew, then kept
@@ -110,7 +110,17 @@ impl SgSink {
                 }
             }
         }
-        let mut next = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
+        if last && m.run.is_none() {
+            return self.last_binding_batched(
+                env,
+                (instance, inst),
+                m,
+                frame,
+                (*slot, source),
+                ticks,
+            );
+        }
+        let next = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
             *ticks = ticks.wrapping_add(1);
             if ticks.is_multiple_of(1 << 16) {
                 env.rt.check_interrupt(sink.span)?;
@@ -122,55 +132,7 @@ impl SgSink {
                 _ => sink.key_level(env, (instance, inst), m, frame, level + 1, ticks),
             }
         };
-        match source {
-            KeySource::Range { lo, hi, inclusive } => {
-                let Some((a, b)) = lo.eval(frame).zip(hi.eval(frame)) else {
-                    return Ok(false);
-                };
-                let b = match (inclusive, b.checked_add(1)) {
-                    (false, _) => b,
-                    (true, Some(b)) => b,
-                    (true, None) => return Ok(false),
-                };
-                for k in a..b {
-                    if !next(self, frame, k)? {
-                        return Ok(false);
-                    }
-                }
-            }
-            KeySource::Values(values) => {
-                for &k in values {
-                    if !next(self, frame, k)? {
-                        return Ok(false);
-                    }
-                }
-            }
-            KeySource::Items(s) => match frame.kind(*s) {
-                SlotKind::Bits => {
-                    // The bits ascending: a set's items in order.
-                    let mut mask = frame.bits(*s).expect("a bit set");
-
-                    while mask != 0 {
-                        let k = mask.trailing_zeros() as i64;
-                        mask &= mask - 1;
-                        if !next(self, frame, k)? {
-                            return Ok(false);
-                        }
-                    }
-                }
-                SlotKind::Items(..) => {
-                    let items: SmallVec<[i64; MAX_COORDS]> =
-                        SmallVec::from_slice(frame.items(*s).expect("items").1);
-                    for k in items {
-                        if !next(self, frame, k)? {
-                            return Ok(false);
-                        }
-                    }
-                }
-                SlotKind::Int | SlotKind::Unset => return Ok(false),
-            },
-        }
-        Ok(true)
+        self.each_setting(frame, source, next)
     }
 
     /// Marks the options of `m` whose last binding, in `slot`, is a bit
@@ -248,6 +210,91 @@ impl SgSink {
         Ok(marked.then_some(ok))
     }
 
+    /// Calls `each` with every value of a binding's `source`, in order,
+    /// until it gives false (then false; also when the source is no range
+    /// or items the kernel reads).
+    fn each_setting(
+        &mut self,
+        frame: &mut KeyFrame,
+        source: &KeySource,
+        mut each: impl FnMut(&mut SgSink, &mut KeyFrame, i64) -> Fallible<bool>,
+    ) -> Fallible<bool> {
+        match source {
+            KeySource::Range { lo, hi, inclusive } => {
+                let Some((a, b)) = lo.eval(frame).zip(hi.eval(frame)) else {
+                    return Ok(false);
+                };
+                let b = match (inclusive, b.checked_add(1)) {
+                    (false, _) => b,
+                    (true, Some(b)) => b,
+                    (true, None) => return Ok(false),
+                };
+                for k in a..b {
+                    if !each(self, frame, k)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            KeySource::Values(values) => {
+                for &k in values {
+                    if !each(self, frame, k)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            KeySource::Items(s) => match frame.kind(*s) {
+                SlotKind::Bits => {
+                    // The bits ascending: a set's items in order.
+                    let mut mask = frame.bits(*s).expect("a bit set");
+                    while mask != 0 {
+                        let k = mask.trailing_zeros() as i64;
+                        mask &= mask - 1;
+                        if !each(self, frame, k)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+                SlotKind::Items(..) => {
+                    let items: SmallVec<[i64; MAX_COORDS]> =
+                        SmallVec::from_slice(frame.items(*s).expect("items").1);
+                    for k in items {
+                        if !each(self, frame, k)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+                SlotKind::Int | SlotKind::Unset => return Ok(false),
+            },
+        }
+        Ok(true)
+    }
+
+    /// Runs the last binding of `m` (in `slot`, over `source`), its
+    /// options looked up in batches (`Batch`).
+    fn last_binding_batched(
+        &mut self,
+        env: &mut Env,
+        target: (InstanceId, &Instance),
+        m: &KeyLoopMove,
+        frame: &mut KeyFrame,
+        (slot, source): (Slot, &KeySource),
+        ticks: &mut u32,
+    ) -> Fallible<bool> {
+        let guard = m.guard.as_ref();
+        let mut batch = Batch::new();
+        let mut each = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
+            *ticks = ticks.wrapping_add(1);
+            if ticks.is_multiple_of(1 << 16) {
+                env.rt.check_interrupt(sink.span)?;
+            }
+            batch.feed(sink, env, target, (m, guard), frame, (slot, k))
+        };
+        if !self.each_setting(frame, source, &mut each)? {
+            return Ok(false);
+        }
+        batch.flush(self, env, target, (m, guard), frame, slot)
+    }
+
     /// Marks one option of `m` (its bindings set in `frame`).
     fn key_option(
         &mut self,
@@ -288,6 +335,91 @@ impl SgSink {
         }
         if known {
             self.add(x);
+        }
+        Ok(true)
+    }
+}
+
+/// Options of one binding looked up back to back, up to `Batch::SIZE` at
+/// a time, before any is marked: the misses of a memo past the cache then
+/// overlap. Looked up one by one between the moves' code, a game on
+/// subsets of 0..40 (40 options a position) waited for each miss in turn.
+/// Options with a value are marked from the batch; the others (no value
+/// yet, or a sum of several positions) run one by one after it.
+struct Batch {
+    options: SmallVec<[(i64, State); Batch::SIZE]>,
+}
+
+impl Batch {
+    const SIZE: usize = 32;
+
+    fn new() -> Batch {
+        Batch {
+            options: SmallVec::new(),
+        }
+    }
+
+    /// Looks up the option of setting `k` in `slot`, marking the batch
+    /// when it is full; false sends the position to the general path.
+    fn feed(
+        &mut self,
+        sink: &mut SgSink,
+        env: &mut Env,
+        target: (InstanceId, &Instance),
+        (m, guard): (&KeyLoopMove, Option<&BoolCode<KeyFrame>>),
+        frame: &mut KeyFrame,
+        (slot, k): (Slot, i64),
+    ) -> Fallible<bool> {
+        frame.set_int(slot, k);
+        let state = match pick(guard, &m.results, frame) {
+            Pick::None => return Ok(true),
+            Pick::GeneralPath => return Ok(false),
+            Pick::Result(r) => match &r.parts[..] {
+                [args] => {
+                    let mut out = OptionKey::default();
+                    for a in args {
+                        if a.write(frame, &mut out).is_none() {
+                            return Ok(false);
+                        }
+                    }
+                    target
+                        .1
+                        .memo
+                        .borrow_mut()
+                        .get_coords(out.shape, out.coords())
+                }
+                _ => State::Unknown,
+            },
+        };
+        self.options.push((k, state));
+        if self.options.len() == Batch::SIZE {
+            return self.flush(sink, env, target, (m, guard), frame, slot);
+        }
+        Ok(true)
+    }
+
+    /// Marks the options looked up so far.
+    fn flush(
+        &mut self,
+        sink: &mut SgSink,
+        env: &mut Env,
+        target: (InstanceId, &Instance),
+        (m, guard): (&KeyLoopMove, Option<&BoolCode<KeyFrame>>),
+        frame: &mut KeyFrame,
+        slot: Slot,
+    ) -> Fallible<bool> {
+        for (k, state) in self.options.drain(..) {
+            match state {
+                State::Value(v) => sink.add(v),
+                State::Invalid => {}
+                // No value yet (or several parts): as one option.
+                _ => {
+                    frame.set_int(slot, k);
+                    if !sink.key_option(env, target, m, guard, frame)? {
+                        return Ok(false);
+                    }
+                }
+            }
         }
         Ok(true)
     }

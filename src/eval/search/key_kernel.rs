@@ -76,15 +76,15 @@ impl SgSink {
                     }
                 }
                 let guard = filter.residual.as_ref();
-                let mut batch = Batch::new();
+                let mut batch = Batch::new((instance, inst), m, guard, *slot);
                 while mask != 0 {
                     let k = mask.trailing_zeros() as i64;
                     mask &= mask - 1;
-                    if !batch.feed(self, env, (instance, inst), (m, guard), frame, (*slot, k))? {
+                    if !batch.feed(self, env, frame, k)? {
                         return Ok(false);
                     }
                 }
-                return batch.flush(self, env, (instance, inst), (m, guard), frame, *slot);
+                return batch.flush(self, env, frame);
             }
         }
         // The position's list in the window is computed anew, then kept
@@ -280,19 +280,18 @@ impl SgSink {
         (slot, source): (Slot, &KeySource),
         ticks: &mut u32,
     ) -> Fallible<bool> {
-        let guard = m.guard.as_ref();
-        let mut batch = Batch::new();
+        let mut batch = Batch::new(target, m, m.guard.as_ref(), slot);
         let mut each = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
             *ticks = ticks.wrapping_add(1);
             if ticks.is_multiple_of(1 << 16) {
                 env.rt.check_interrupt(sink.span)?;
             }
-            batch.feed(sink, env, target, (m, guard), frame, (slot, k))
+            batch.feed(sink, env, frame, k)
         };
         if !self.each_setting(frame, source, &mut each)? {
             return Ok(false);
         }
-        batch.flush(self, env, target, (m, guard), frame, slot)
+        batch.flush(self, env, frame)
     }
 
     /// Marks one option of `m` (its bindings set in `frame`).
@@ -346,32 +345,44 @@ impl SgSink {
 /// subsets of 0..40 (40 options a position) waited for each miss in turn.
 /// Options with a value are marked from the batch; the others (no value
 /// yet, or a sum of several positions) run one by one after it.
-struct Batch {
+struct Batch<'a> {
+    target: (InstanceId, &'a Instance),
+    m: &'a KeyLoopMove,
+    guard: Option<&'a BoolCode<KeyFrame>>,
+    /// The binding's slot in the frame.
+    slot: Slot,
     options: SmallVec<[(i64, State); Batch::SIZE]>,
 }
 
-impl Batch {
+impl<'a> Batch<'a> {
     const SIZE: usize = 32;
 
-    fn new() -> Batch {
+    fn new(
+        target: (InstanceId, &'a Instance),
+        m: &'a KeyLoopMove,
+        guard: Option<&'a BoolCode<KeyFrame>>,
+        slot: Slot,
+    ) -> Batch<'a> {
         Batch {
+            target,
+            m,
+            guard,
+            slot,
             options: SmallVec::new(),
         }
     }
 
-    /// Looks up the option of setting `k` in `slot`, marking the batch
-    /// when it is full; false sends the position to the general path.
+    /// Looks up the option of setting `k`, marking the batch when it is
+    /// full; false sends the position to the general path.
     fn feed(
         &mut self,
         sink: &mut SgSink,
         env: &mut Env,
-        target: (InstanceId, &Instance),
-        (m, guard): (&KeyLoopMove, Option<&BoolCode<KeyFrame>>),
         frame: &mut KeyFrame,
-        (slot, k): (Slot, i64),
+        k: i64,
     ) -> Fallible<bool> {
-        frame.set_int(slot, k);
-        let state = match pick(guard, &m.results, frame) {
+        frame.set_int(self.slot, k);
+        let state = match pick(self.guard, &self.m.results, frame) {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
             Pick::Result(r) => match &r.parts[..] {
@@ -382,40 +393,29 @@ impl Batch {
                             return Ok(false);
                         }
                     }
-                    target
-                        .1
-                        .memo
-                        .borrow_mut()
-                        .get_coords(out.shape, out.coords())
+                    let memo = &self.target.1.memo;
+                    memo.borrow_mut().get_coords(out.shape, out.coords())
                 }
                 _ => State::Unknown,
             },
         };
         self.options.push((k, state));
         if self.options.len() == Batch::SIZE {
-            return self.flush(sink, env, target, (m, guard), frame, slot);
+            return self.flush(sink, env, frame);
         }
         Ok(true)
     }
 
     /// Marks the options looked up so far.
-    fn flush(
-        &mut self,
-        sink: &mut SgSink,
-        env: &mut Env,
-        target: (InstanceId, &Instance),
-        (m, guard): (&KeyLoopMove, Option<&BoolCode<KeyFrame>>),
-        frame: &mut KeyFrame,
-        slot: Slot,
-    ) -> Fallible<bool> {
+    fn flush(&mut self, sink: &mut SgSink, env: &mut Env, frame: &mut KeyFrame) -> Fallible<bool> {
         for (k, state) in self.options.drain(..) {
             match state {
                 State::Value(v) => sink.add(v),
                 State::Invalid => {}
                 // No value yet (or several parts): as one option.
                 _ => {
-                    frame.set_int(slot, k);
-                    if !sink.key_option(env, target, m, guard, frame)? {
+                    frame.set_int(self.slot, k);
+                    if !sink.key_option(env, self.target, self.m, self.guard, frame)? {
                         return Ok(false);
                     }
                 }

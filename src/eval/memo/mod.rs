@@ -130,8 +130,8 @@ impl Key {
     /// one per `HASHED_BYTES` its memo entry takes, at least one. A key
     /// of many integers (a long list) takes more than a short one, and a
     /// key kept as values (`generic`) far more: a game of lists of up to
-    /// 30 items took 860 bytes a position, and counted one each reached
-    /// the memory of the machine before the state limit.
+    /// 30 items took 860 bytes a position and, each counted once, ran
+    /// out of the machine's memory before reaching the state limit.
     pub fn weight(&self) -> usize {
         let bytes = match &self.generic {
             Some(args) => 24 + args.iter().map(value_bytes).sum::<usize>(),

@@ -423,6 +423,27 @@ fn lists_joined_with_plus_run_on_the_kernel_and_agree_with_the_general_path() {
 }
 
 #[test]
+fn a_constant_range_with_membership_guards_reads_as_a_mask_and_agrees() {
+    // From a set of m items of 0..6, every order of adding the others is
+    // 6 - m moves: the value is their parity. `Odd` keeps odd items only
+    // and skips 3 by a guard left to run per option.
+    let program = "
+        game Fill(xs) { move add(k in 0..6) if not (k in xs) -> Fill(insert(xs, k)) }
+        game Odd(xs) { move add(k in 1..=7) if not (k in xs) and k % 2 == 1 and k != 3 -> Odd(insert(xs, k)) }
+        assert all(sg(Fill(s)) == (6 - len(s)) % 2 for s in [{}, {0}, {5, 2}, {0, 1, 2, 3, 4, 5}])
+        print [sg(Fill(s)) for s in [{}, {3}, {0, 4}, {1, 9}]], [sg(Odd(s)) for s in [{}, {1}, {1, 5, 7}, {3}]]
+        assert all(sg(Odd(s)) == (3 - len(s & {1, 5, 7})) % 2 for s in [{}, {1}, {5, 7}, {1, 5, 7}, {3}])";
+    let out = same_both_ways(program);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+    let explained = explain(program);
+    assert!(
+        explained.contains("the binding's set or constant range and its guard's leading conjuncts read as one bit mask"),
+        "{explained}"
+    );
+}
+
+#[test]
 fn explain_names_the_list_and_set_forms() {
     let out = explain(&format!(
         "{WELTER}

@@ -255,7 +255,7 @@ fn describe(k: &KernelMove) -> String {
                     "one run of bit masks over its last binding, each option's set computed from \
                  the position's and read from the memo without writing its key{}",
                     if l.filter.is_some() {
-                        " (the binding's set and its guard's leading conjuncts read as one bit mask)"
+                        " (the binding's set or constant range and its guard's leading conjuncts read as one bit mask)"
                     } else {
                         ""
                     }
@@ -265,7 +265,7 @@ fn describe(k: &KernelMove) -> String {
                 "option by option on a frame of integers, lists and sets read as integers and \
                  options written as keys{}{}",
                 if l.filter.is_some() {
-                    ", the binding's set and its guard's leading conjuncts read as one bit mask"
+                    ", the binding's set or constant range and its guard's leading conjuncts read as one bit mask"
                 } else {
                     ""
                 },

@@ -99,8 +99,8 @@ fn chain_step(m: u64, insert: bool, v: i64) -> Option<u64> {
 /// (`free & (free >> 3)` for `i + 3 in free`), and only the rest of the
 /// guard runs per option.
 pub(crate) struct BitsFilter {
-    /// The binding's set.
-    pub source: Slot,
+    /// What the binding runs over.
+    pub source: FilterSource,
     /// The bits `i` in 0..63 that the conjuncts of `i` alone keep.
     pub fixed: u64,
     /// `i + c in t` as `(t, c, negated)`.
@@ -109,11 +109,23 @@ pub(crate) struct BitsFilter {
     pub residual: Option<BoolCode<KeyFrame>>,
 }
 
+/// What a filtered binding runs over, as a mask.
+pub(crate) enum FilterSource {
+    /// A set of the frame (`i in free`).
+    Set(Slot),
+    /// A constant range within 0..63 (`k in 0..40`): its bits.
+    Bits(u64),
+}
+
 impl BitsFilter {
     /// The options' bits, if the sets it reads are bit sets.
     #[inline]
     pub(crate) fn mask(&self, f: &KeyFrame) -> Option<u64> {
-        let mut m = f.bits(self.source)? & self.fixed;
+        let source = match self.source {
+            FilterSource::Set(s) => f.bits(s)?,
+            FilterSource::Bits(bits) => bits,
+        };
+        let mut m = source & self.fixed;
         for &(t, c, negated) in &self.tests {
             let t = f.bits(t)?;
             // Bit i of `shifted` is bit i + c of t (0 outside 0..63).
@@ -543,15 +555,22 @@ impl Compiler<'_> {
     /// and its guard begins with conjuncts a mask can decide.
     fn bits_filter(&self, m: &IrMove) -> Option<BitsFilter> {
         let last = m.bindings.last()?;
-        let (IrPattern::Slot { slot: i, .. }, IrKind::Local(source)) =
-            (&last.pattern, &last.iterable.kind)
-        else {
+        let IrPattern::Slot { slot: i, .. } = &last.pattern else {
             return None;
+        };
+        let source = match &last.iterable.kind {
+            IrKind::Local(s) => FilterSource::Set(*s),
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } => FilterSource::Bits(constant_range_bits(start, end, *inclusive)?),
+            _ => return None,
         };
         let mut conjuncts = Vec::new();
         split_and(m.guard.as_ref()?, &mut conjuncts);
         let mut filter = BitsFilter {
-            source: *source,
+            source,
             fixed: u64::MAX,
             tests: Vec::new(),
             residual: None,
@@ -946,6 +965,22 @@ impl Compiler<'_> {
             _ => None,
         }
     }
+}
+
+/// The bits of a range with constant ends within 0..63 (`0..40`,
+/// `1..=n` with `n` a constant), ascending as the range runs; `None` for
+/// any other.
+fn constant_range_bits(start: &IrExpr, end: &IrExpr, inclusive: bool) -> Option<u64> {
+    let (IrKind::Const(Value::Int(a)), IrKind::Const(Value::Int(b))) = (&start.kind, &end.kind)
+    else {
+        return None;
+    };
+    let b = if inclusive { b.checked_add(1)? } else { *b };
+    if !(0..=64).contains(a) || !(0..=64).contains(&b) {
+        return None;
+    }
+    let below = |n: i64| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    Some(below(b) & !below(*a))
 }
 
 /// The mask of a constant set of integers.

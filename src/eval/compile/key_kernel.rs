@@ -93,9 +93,10 @@ fn chain_step(m: u64, insert: bool, v: i64) -> Option<u64> {
     }
 }
 
-/// `i in s` as the last binding of a move whose guard begins with
-/// conjuncts `i + c in t` (or `not in`) and conjuncts of `i` alone: when
-/// `s` and every `t` are bit sets, the options are the bits of one mask
+/// `i in s` (or `i in a..b`, constants within 0..63) as the last binding
+/// of a move whose guard begins with conjuncts `i + c in t` (or `not in`)
+/// and conjuncts of `i` alone: when `s` and every `t` are bit sets, the
+/// options are the bits of one mask
 /// (`free & (free >> 3)` for `i + 3 in free`), and only the rest of the
 /// guard runs per option.
 pub(crate) struct BitsFilter {

@@ -537,6 +537,20 @@ fn move_rows(old: &[u8], new: &mut [u8], row: usize, outer: &[(u8, usize, usize)
     }
 }
 
+/// Where `coords` lie in a window of `bits` and `strides` per coordinate,
+/// if they do.
+#[inline]
+fn index_in(coords: &[i64], bits: &[u8], strides: &[usize]) -> Option<usize> {
+    let mut idx = 0usize;
+    for ((&c, &b), &s) in coords.iter().zip(bits).zip(strides) {
+        if (c as u64) >> b != 0 {
+            return None; // negative or too large for the window
+        }
+        idx += c as usize * s;
+    }
+    Some(idx)
+}
+
 /// The positions of one shape.
 #[derive(Debug, Default)]
 struct ShapeTable {
@@ -627,14 +641,7 @@ impl ShapeTable {
 
     #[inline]
     fn index(&self, coords: &[i64]) -> Option<usize> {
-        let mut idx = 0usize;
-        for ((&c, &b), &s) in coords.iter().zip(self.bits()).zip(self.strides()) {
-            if (c as u64) >> b != 0 {
-                return None; // negative or too large for the window
-            }
-            idx += c as usize * s;
-        }
-        Some(idx)
+        index_in(coords, self.bits(), self.strides())
     }
 
     #[inline]
@@ -722,15 +729,15 @@ impl ShapeTable {
         }
     }
 
-    /// Whether a window of `need` bits would be too thin for the memo's
+    /// Whether a window of `need` bits (`need_bits` in all) would be too
+    /// thin for the memo's
     /// `stored` positions: fewer than one in `SPARSEST` bytes, and its
     /// pages holding positions hold fewer than `PAGE_FILL` each (a search
     /// along lines fills the pages it touches however large the window).
     /// The pages are those of the window so far and those the sparse
     /// table's positions would fall in; they are counted again only once
     /// `stored` doubled.
-    fn thin(&mut self, need: &[u8; MAX_COORDS], stored: usize) -> bool {
-        let need_bits = need.iter().map(|&b| b as u32).sum::<u32>();
+    fn thin(&mut self, need: &[u8; MAX_COORDS], need_bits: u32, stored: usize) -> bool {
         if need_bits <= FREE_DENSE_BITS || stored.saturating_mul(SPARSEST) >> need_bits != 0 {
             return false;
         }
@@ -746,13 +753,7 @@ impl ShapeTable {
         let (strides, _) = self.strides_for(need);
         let mut sparse_pages = rustc_hash::FxHashSet::default();
         for coords in self.sparse.positions() {
-            let fits = coords.iter().zip(need).all(|(&c, &b)| (c as u64) >> b == 0);
-            if fits {
-                let index: usize = coords
-                    .iter()
-                    .zip(strides)
-                    .map(|(&c, s)| c as usize * s)
-                    .sum();
+            if let Some(index) = index_in(coords, need, &strides) {
                 sparse_pages.insert(index / PAGE);
                 positions += 1;
             }
@@ -781,8 +782,8 @@ impl ShapeTable {
         for (n, &c) in need.iter_mut().zip(coords) {
             *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
         }
-        if need.iter().map(|&b| b as u32).sum::<u32>() > MAX_DENSE_BITS || self.thin(&need, stored)
-        {
+        let need_bits = need.iter().map(|&b| b as u32).sum::<u32>();
+        if need_bits > MAX_DENSE_BITS || self.thin(&need, need_bits, stored) {
             return;
         }
         let old_dense = std::mem::take(&mut self.dense);

@@ -9,7 +9,8 @@
 //! list their children's layers.
 //!
 //! 1. `ordinal`, `value`: values (the `Plot` data too; `plot` draws it),
-//!    and the checks of a value's kind (`type_error`, `expect_bool`, ...).
+//!    and the checks of a value's kind (`type_error`, `expect_bool`, ...);
+//!    `open_table`, the hash table under the memo and the product tables.
 //! 2. `ops` (operators), `builtins` (pure built-ins), `compound` (building
 //!    compounds), `plot`, `memo` (memo tables of positions),
 //!    `product_tables` (the product search's data, held by the runtime).
@@ -33,6 +34,7 @@ pub mod builtins;
 pub mod compile;
 pub mod compound;
 pub mod memo;
+pub mod open_table;
 pub mod ops;
 pub mod ordinal;
 pub mod plot;

@@ -959,6 +959,17 @@ fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
     }
 }
 
+/// A lookup begun by `Memo::probe`.
+#[derive(Clone, Copy, Debug)]
+pub enum Probe {
+    Known(State),
+    /// In shape table `table`'s sparse table, under `hash`.
+    Sparse {
+        table: usize,
+        hash: u64,
+    },
+}
+
 /// The memo table of one game instance.
 #[derive(Debug, Default)]
 pub struct Memo {
@@ -1162,6 +1173,39 @@ impl Memo {
         self.generic.values().for_each(|&c| code(c));
     }
 
+    /// The first half of `get_coords` for one of many lookups in a row:
+    /// a position in a dense window (or of a shape not stored) is read at
+    /// once; one in a sparse table has its slot prefetched, to be read
+    /// by `resolve` after the others' prefetches.
+    #[inline]
+    pub fn probe(&mut self, shape: Shape, coords: &[i64]) -> Probe {
+        let Some(s) = self.shape_of(shape) else {
+            return Probe::Known(State::Unknown);
+        };
+        self.last_shape = s;
+        let table = &self.shapes[s].1;
+        if let Some(i) = table.index(coords) {
+            return Probe::Known(State::decode(table.get_dense(i)));
+        }
+        let hash = sparse::hash(coords);
+        table.sparse.prefetch(hash);
+        Probe::Sparse { table: s, hash }
+    }
+
+    /// The state of the position `probe` was made for. A store since the
+    /// probe may have moved it into a dense window: it then reads as
+    /// unknown (for the caller to look again).
+    #[inline]
+    pub fn resolve(&self, probe: Probe, coords: &[i64]) -> State {
+        match probe {
+            Probe::Known(state) => state,
+            Probe::Sparse { table, hash } => {
+                let code = self.shapes[table].1.sparse.get_hashed(coords, hash);
+                State::decode(code.unwrap_or(0))
+            }
+        }
+    }
+
     /// The state of the flattened position with this shape and coordinates.
     #[inline]
     pub fn get_coords(&mut self, shape: Shape, coords: &[i64]) -> State {
@@ -1325,6 +1369,37 @@ mod tests {
         assert!(window_bytes(&lined) >= 1 << (FREE_DENSE_BITS + 1));
         let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
         assert!(lined.locate(&k).1.is_some(), "in the window");
+    }
+
+    #[test]
+    fn lookups_probed_in_a_row_resolve_to_what_get_reads() {
+        // Scattered positions stay sparse, a line of them goes dense; the
+        // probes are all made before any is resolved, as a batch does.
+        let mut memo = Memo::default();
+        let shape = key(&[Value::Int(0)]).shape;
+        for i in 0..3000i64 {
+            memo.set(&key(&[Value::Int(i << 22)]), State::Value(i as u64 % 300));
+            memo.set(&key(&[Value::Int(i)]), State::Value(i as u64 % 7 + 1000));
+        }
+        let asked: Vec<i64> = (0..4000i64)
+            .flat_map(|i| [i << 22, i, (i << 22) + 1, -i])
+            .collect();
+        let probes: Vec<Probe> = asked.iter().map(|&c| memo.probe(shape, &[c])).collect();
+        assert!(probes.iter().any(|p| matches!(p, Probe::Sparse { .. })));
+        assert!(probes
+            .iter()
+            .any(|p| matches!(p, Probe::Known(State::Value(_)))));
+        for (&c, &p) in asked.iter().zip(&probes) {
+            assert_eq!(memo.resolve(p, &[c]), memo.get_coords(shape, &[c]), "{c}");
+        }
+        let mut probed = |shape, coords: &[i64]| {
+            let p = memo.probe(shape, coords);
+            memo.resolve(p, coords)
+        };
+        assert_eq!(probed(shape, &[5 << 22]), State::Value(5));
+        assert_eq!(probed(shape, &[5]), State::Value(1005));
+        let other = key(&[Value::Int(0), Value::Int(0)]).shape;
+        assert_eq!(probed(other, &[0, 0]), State::Unknown);
     }
 
     proptest::proptest! {

@@ -1,30 +1,79 @@
 //! The positions of one shape outside its dense window: their coordinates
-//! packed in one array, `n` integers per position, found through a hash
-//! table of indices. About `8n + 26` bytes a position, where a map from
+//! packed in one array, `n` integers per position, in the order they were
+//! stored, found through an open-addressing table of indices
+//! (`open_table`). About `8n + 24` bytes a position, where a map from
 //! small vectors of coordinates took about 100 whatever `n`.
+//!
+//! The slot a position's hash starts at is known before the lookup, so a
+//! search asking for many options first prefetches their slots (`hash`,
+//! `prefetch`), then looks them up (`get_hashed`): the misses of a table
+//! past the cache overlap instead of waiting in turn.
 
 use std::hash::Hasher;
 
-use hashbrown::HashTable;
 use rustc_hash::FxHasher;
+
+use crate::eval::open_table::{OpenTable, Vacant};
+
+/// One stored position in the index: bits 9..32 of its hash (only a
+/// position whose bits agree is compared, most mismatches cost no read of
+/// the coordinates) over its index plus one.
+#[derive(Clone, Copy, Debug)]
+struct Entry(u64);
+
+/// Bits of an entry's index: room for 2^40 positions, more than memory.
+const INDEX_BITS: u32 = 40;
+
+impl Vacant for Entry {
+    const VACANT: Entry = Entry(0);
+    fn is_vacant(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Entry {
+    fn new(hash: u64, index: usize) -> Entry {
+        debug_assert!((index as u64) < (1 << INDEX_BITS) - 1);
+        Entry(tag(hash) << INDEX_BITS | (index as u64 + 1))
+    }
+
+    fn index(self) -> usize {
+        (self.0 & ((1 << INDEX_BITS) - 1)) as usize - 1
+    }
+
+    fn tag(self) -> u64 {
+        self.0 >> INDEX_BITS
+    }
+}
+
+/// The hash bits an entry keeps. The table's slot comes from the top
+/// bits (`open_table`), so these are others; the lowest is set, so that
+/// no tag is a vacant slot's.
+fn tag(hash: u64) -> u64 {
+    (hash >> 8) & ((1 << (64 - INDEX_BITS)) - 1) | 1
+}
 
 #[derive(Debug, Default)]
 pub(super) struct SparseTable {
     /// Coordinates per position.
     n: usize,
-    /// Position `i`'s coordinates are `coords[i * n..][..n]`.
-    coords: Vec<i64>,
-    codes: Vec<u64>,
-    /// Indices into `codes`, by the hash of their coordinates.
-    index: HashTable<usize>,
+    /// Position `i`'s row, `rows[i * (n + 1)..][..n + 1]`: its
+    /// coordinates, then its code (one cache line to read for both).
+    rows: Vec<i64>,
+    /// Indices of rows, by the hash of their coordinates.
+    index: OpenTable<Entry>,
 }
 
-fn hash(coords: &[i64]) -> u64 {
+/// The hash of a position's coordinates: FxHash, its bits mixed by one
+/// wide multiplication so that the top bits (the slot) and bits 8..32
+/// (the tag) each depend on every coordinate bit.
+pub(super) fn hash(coords: &[i64]) -> u64 {
     let mut h = FxHasher::default();
     for &c in coords {
         h.write_i64(c);
     }
-    h.finish()
+    let wide = u128::from(h.finish()) * 0x9E37_79B9_7F4A_7C15;
+    (wide as u64) ^ ((wide >> 64) as u64)
 }
 
 impl SparseTable {
@@ -35,51 +84,91 @@ impl SparseTable {
         }
     }
 
+    fn len(&self) -> usize {
+        self.rows.len() / (self.n + 1)
+    }
+
+    fn row(&self, i: usize) -> &[i64] {
+        &self.rows[i * (self.n + 1)..][..self.n + 1]
+    }
+
     fn at(&self, i: usize) -> &[i64] {
-        &self.coords[i * self.n..][..self.n]
+        &self.row(i)[..self.n]
+    }
+
+    fn code(&self, i: usize) -> u64 {
+        self.row(i)[self.n] as u64
     }
 
     /// The code stored for `coords`, if any.
     #[inline]
     pub(super) fn get(&self, coords: &[i64]) -> Option<u64> {
-        let i = self.index.find(hash(coords), |&i| self.at(i) == coords)?;
-        Some(self.codes[*i])
+        self.get_hashed(coords, hash(coords))
+    }
+
+    /// `get`, with `hash(coords)` given.
+    #[inline]
+    pub(super) fn get_hashed(&self, coords: &[i64], hash: u64) -> Option<u64> {
+        let i = self.find(coords, hash)?;
+        Some(self.code(i))
+    }
+
+    #[inline]
+    fn find(&self, coords: &[i64], hash: u64) -> Option<usize> {
+        let t = tag(hash);
+        // Compared item by item: a call of `memcmp` for one or two
+        // coordinates cost more than the comparison.
+        let same = |e: &Entry| {
+            e.tag() == t && {
+                let at = self.at(e.index());
+                at.len() == coords.len() && at.iter().zip(coords).all(|(a, b)| a == b)
+            }
+        };
+        Some(self.index.find(hash, same)?.index())
+    }
+
+    /// Starts loading the slot where the lookup of `hash` begins, if the
+    /// table is past the cache.
+    #[inline]
+    pub(super) fn prefetch(&self, hash: u64) {
+        if let Some(p) = self.index.prefetcher() {
+            p.prefetch(hash);
+        }
     }
 
     /// Stores `code` for `coords` (`coords.len()` is the table's `n`).
     pub(super) fn insert(&mut self, coords: &[i64], code: u64) {
         debug_assert_eq!(coords.len(), self.n);
         let h = hash(coords);
-        let (n, keys) = (self.n, &self.coords);
-        let same = |&i: &usize| &keys[i * n..][..n] == coords;
-        if let Some(&i) = self.index.find(h, same) {
-            self.codes[i] = code;
+        if let Some(i) = self.find(coords, h) {
+            self.rows[i * (self.n + 1) + self.n] = code as i64;
             return;
         }
-        let i = self.codes.len();
-        self.coords.extend_from_slice(coords);
-        self.codes.push(code);
-        let keys = &self.coords;
-        self.index
-            .insert_unique(h, i, |&j| hash(&keys[j * n..][..n]));
+        let i = self.len();
+        self.rows.extend_from_slice(coords);
+        self.rows.push(code as i64);
+        let (width, rows) = (self.n + 1, &self.rows);
+        self.index.insert_unique(h, Entry::new(h, i), |e| {
+            hash(&rows[e.index() * width..][..width - 1])
+        });
     }
 
     /// The coordinates of every stored position.
     pub(super) fn positions(&self) -> impl Iterator<Item = &[i64]> + '_ {
-        self.coords
-            .chunks_exact(self.n.max(1))
-            .take(self.codes.len())
+        self.rows.chunks_exact(self.n + 1).map(|row| &row[..self.n])
     }
 
     /// Every stored code.
     pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
-        self.codes.iter().copied()
+        self.rows
+            .chunks_exact(self.n + 1)
+            .map(|row| row[self.n] as u64)
     }
 
     /// Empties the table, giving what it held (to store again elsewhere).
     pub(super) fn take(&mut self) -> impl Iterator<Item = (Vec<i64>, u64)> {
         let taken = std::mem::replace(self, SparseTable::new(self.n));
-        (0..taken.codes.len()).map(move |i| (taken.at(i).to_vec(), taken.codes[i]))
+        (0..taken.len()).map(move |i| (taken.at(i).to_vec(), taken.code(i)))
     }
 }
 

@@ -8,7 +8,6 @@ use std::ops::Range;
 use std::rc::Rc;
 
 mod memo;
-mod open;
 mod table;
 
 use rustc_hash::FxHashMap;

@@ -10,7 +10,7 @@
 //! of boxed keys cost a pointer chase on every hit and about 100 bytes per
 //! position.
 
-use super::open::{OpenTable, Prefetcher, Vacant};
+use crate::eval::open_table::{OpenTable, Prefetcher, Vacant};
 
 /// Numbers of a key a slot holds inline (as bytes).
 const INLINE: usize = 23;

@@ -12,7 +12,7 @@ use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
     OptionKey, SlotKind,
 };
-use crate::eval::memo::{Key, State, Window, MAX_COORDS};
+use crate::eval::memo::{Key, Probe, State, Window, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 use crate::syntax::Span;
@@ -340,9 +340,11 @@ impl SgSink {
 }
 
 /// Options of one binding looked up back to back, up to `Batch::SIZE` at
-/// a time, before any is marked: the misses of a memo past the cache then
-/// overlap. Looked up one by one between the moves' code, a game on
-/// subsets of 0..40 (40 options a position) waited for each miss in turn.
+/// a time, before any is marked: the slots of those in a sparse table
+/// past the cache are prefetched as they come (`Memo::probe`) and read
+/// when the batch is full (`Memo::resolve`), so their misses overlap.
+/// Looked up one by one between the moves' code, a game on subsets of
+/// 0..40 (40 options a position) waited for each miss in turn.
 /// Options with a value are marked from the batch; the others (no value
 /// yet, or a sum of several positions) run one by one after it.
 struct Batch<'a> {
@@ -351,7 +353,17 @@ struct Batch<'a> {
     guard: Option<&'a BoolCode<KeyFrame>>,
     /// The binding's slot in the frame.
     slot: Slot,
-    options: SmallVec<[(i64, State); Batch::SIZE]>,
+    options: SmallVec<[Asked; Batch::SIZE]>,
+    /// The coordinates of the options whose lookups are still to resolve.
+    coords: SmallVec<[i64; 2 * Batch::SIZE]>,
+}
+
+/// One option of a batch.
+struct Asked {
+    setting: i64,
+    probe: Probe,
+    /// Where its coordinates lie in `Batch::coords`.
+    coords: (u16, u16),
 }
 
 impl<'a> Batch<'a> {
@@ -369,11 +381,12 @@ impl<'a> Batch<'a> {
             guard,
             slot,
             options: SmallVec::new(),
+            coords: SmallVec::new(),
         }
     }
 
-    /// Looks up the option of setting `k`, marking the batch when it is
-    /// full; false sends the position to the general path.
+    /// Starts the lookup of the option of setting `k`, marking the batch
+    /// when it is full; false sends the position to the general path.
     fn feed(
         &mut self,
         sink: &mut SgSink,
@@ -382,7 +395,7 @@ impl<'a> Batch<'a> {
         k: i64,
     ) -> Fallible<bool> {
         frame.set_int(self.slot, k);
-        let state = match pick(self.guard, &self.m.results, frame) {
+        let (probe, place) = match pick(self.guard, &self.m.results, frame) {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
             Pick::Result(r) => match &r.parts[..] {
@@ -394,12 +407,21 @@ impl<'a> Batch<'a> {
                         }
                     }
                     let memo = &self.target.1.memo;
-                    memo.borrow_mut().get_coords(out.shape, out.coords())
+                    let probe = memo.borrow_mut().probe(out.shape, out.coords());
+                    let start = self.coords.len() as u16;
+                    if let Probe::Sparse { .. } = probe {
+                        self.coords.extend_from_slice(out.coords());
+                    }
+                    (probe, (start, self.coords.len() as u16))
                 }
-                _ => State::Unknown,
+                _ => (Probe::Known(State::Unknown), (0, 0)),
             },
         };
-        self.options.push((k, state));
+        self.options.push(Asked {
+            setting: k,
+            probe,
+            coords: place,
+        });
         if self.options.len() == Batch::SIZE {
             return self.flush(sink, env, frame);
         }
@@ -408,19 +430,23 @@ impl<'a> Batch<'a> {
 
     /// Marks the options looked up so far.
     fn flush(&mut self, sink: &mut SgSink, env: &mut Env, frame: &mut KeyFrame) -> Fallible<bool> {
-        for (k, state) in self.options.drain(..) {
+        for asked in self.options.drain(..) {
+            let (start, end) = asked.coords;
+            let coords = &self.coords[start as usize..end as usize];
+            let state = self.target.1.memo.borrow().resolve(asked.probe, coords);
             match state {
                 State::Value(v) => sink.add(v),
                 State::Invalid => {}
                 // No value yet (or several parts): as one option.
                 _ => {
-                    frame.set_int(self.slot, k);
+                    frame.set_int(self.slot, asked.setting);
                     if !sink.key_option(env, self.target, self.m, self.guard, frame)? {
                         return Ok(false);
                     }
                 }
             }
         }
+        self.coords.clear();
         Ok(true)
     }
 }

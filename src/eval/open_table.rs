@@ -1,12 +1,13 @@
 //! An open-addressing hash table with linear probing, for the slots of
-//! `KeyTable`. A lookup reads a slot at a time (each within one cache
+//! the product search's `KeyTable` and the index of the memo's sparse
+//! table (`memo::sparse`). A lookup reads a slot at a time (each within one cache
 //! line, see `table::Slot`) with no control bytes beside it, and the slot
 //! a hash starts at is known before the lookup: the search prefetches the
 //! slots of the options a few ahead while it compares the current one's,
 //! so the misses of a large table overlap.
 
 /// A slot value that marks an empty slot.
-pub(super) trait Vacant: Copy {
+pub(crate) trait Vacant: Copy {
     const VACANT: Self;
     fn is_vacant(&self) -> bool;
 }
@@ -33,24 +34,27 @@ impl<T> Prefetcher<'_, T> {
     /// Starts loading the first slot of the run of `hash`.
     #[inline]
     pub(crate) fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self
-                .slots
-                .as_ptr()
-                .wrapping_add((hash >> self.shift) as usize);
-            // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
-            // program sees and cannot fault.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        let i = (hash >> self.shift) as usize;
+        prefetch_line(self.slots.as_ptr().wrapping_add(i));
     }
 }
 
-pub(super) struct OpenTable<T> {
+/// Starts loading the cache line of `p` (nothing where the target has no
+/// prefetch instruction we use).
+#[inline]
+fn prefetch_line<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
+    // program sees and cannot fault.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+#[derive(Debug)]
+pub(crate) struct OpenTable<T> {
     /// A power of two of slots, or none before the first insert.
     slots: Vec<T>,
     len: usize,
@@ -121,12 +125,12 @@ impl<T: Vacant> OpenTable<T> {
     /// The slot `eq` accepts in the run of `hash` (`eq` never accepts a
     /// vacant slot).
     #[inline]
-    pub(super) fn find(&self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<&T> {
+    pub(crate) fn find(&self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<&T> {
         self.index(hash, eq).map(|i| &self.slots[i])
     }
 
     #[inline]
-    pub(super) fn find_mut(&mut self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<&mut T> {
+    pub(crate) fn find_mut(&mut self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<&mut T> {
         self.index(hash, eq).map(|i| &mut self.slots[i])
     }
 
@@ -134,7 +138,7 @@ impl<T: Vacant> OpenTable<T> {
     /// the table is small enough to stay in the cache (the prefetches then
     /// only cost).
     #[inline]
-    pub(super) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
+    pub(crate) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
         let bytes = std::mem::size_of_val(&self.slots[..]);
         (bytes > PREFETCH_PAST_BYTES).then_some(Prefetcher {
             slots: &self.slots,
@@ -144,7 +148,7 @@ impl<T: Vacant> OpenTable<T> {
 
     /// Stores `value`, known absent, and gives its slot's index; `hash_of`
     /// gives a stored slot's hash when the table grows.
-    pub(super) fn insert_unique(
+    pub(crate) fn insert_unique(
         &mut self,
         hash: u64,
         value: T,
@@ -169,13 +173,13 @@ impl<T: Vacant> OpenTable<T> {
     }
 
     /// The tag under which a slot index stays valid (`at_mut`).
-    pub(super) fn generation(&self) -> u64 {
+    pub(crate) fn generation(&self) -> u64 {
         self.generation
     }
 
     /// The slot at `index`, given by an insert under `generation`, if the
     /// slots have not moved since.
-    pub(super) fn at_mut(&mut self, index: usize, generation: u64) -> Option<&mut T> {
+    pub(crate) fn at_mut(&mut self, index: usize, generation: u64) -> Option<&mut T> {
         (generation == self.generation).then(|| &mut self.slots[index])
     }
 
@@ -195,7 +199,7 @@ impl<T: Vacant> OpenTable<T> {
 
     /// Removes the slot `eq` accepts in the run of `hash`, if any, moving
     /// back the slots after it that its place lets reach nearer home.
-    pub(super) fn remove(
+    pub(crate) fn remove(
         &mut self,
         hash: u64,
         eq: impl FnMut(&T) -> bool,
@@ -224,7 +228,7 @@ impl<T: Vacant> OpenTable<T> {
         self.len -= 1;
     }
 
-    pub(super) fn iter(&self) -> impl Iterator<Item = &T> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.slots.iter().filter(|s| !s.is_vacant())
     }
 }

@@ -553,6 +553,35 @@ mod tests {
     }
 
     #[test]
+    fn pairs_split_between_threads_mark_what_one_thread_marks() {
+        // A run long enough to be split (when there are threads), values
+        // below 64 (one word of bits) and up to 1000 (several).
+        let mut x = 12345u64;
+        for top in [64u64, 1000] {
+            let g: Vec<u16> = (0..2 * PARALLEL_PAIRS + 100)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    // Sparse high values: most pairs repeat a few.
+                    let v = (x >> 33) % 512;
+                    (if v < 500 { v % 40 } else { (x >> 20) % top }) as u16
+                })
+                .collect();
+            let width = if top <= 64 { 64 } else { 1024 };
+            let r = g.len() - 1;
+            let (lo, hi) = (1, r / 2);
+            let mut split = vec![0u64; width / 64];
+            pairs_into(&g, r, lo, hi, width, &mut split);
+            let mut one = vec![0u64; width / 64];
+            for a in lo..=hi {
+                mark(&mut one, (g[a] ^ g[r - a]) as usize);
+            }
+            assert_eq!(split, one, "values below {top}");
+        }
+    }
+
+    #[test]
     fn both_methods_agree_with_the_definition() {
         for code in [
             "0.137", "0.77", "4.4", "4!.0", "4?.0", "0.16", "0.F", "8!.0", "8?.3", "0.6C?", "0.07",

@@ -542,7 +542,7 @@ fn explain_from_the_command_line_and_for_one_game() {
     assert_eq!(
         text.lines().collect::<Vec<_>>(),
         [
-            "game Heap: kernel (positions of integers are searched on frames of integers, options read from the dense memo table)",
+            "game Heap: kernel (positions of integers are searched on frames of integers, options read from the memo: a dense window over the positions searched, a hash table for those it would hold too thinly (integers far apart, the bit masks of subsets of a large range))",
             "  where: integer code",
             "  move take: a run read next to the position's own memo entry (one argument changes)",
             "3",

@@ -11,6 +11,11 @@ use crate::eval::builtins::Builtin;
 use crate::eval::memo::MAX_ARGS;
 use crate::ir::ir::*;
 
+/// Where a kernel's positions are kept (`memo::ShapeTable`).
+const MEMO: &str = "a dense window over the positions searched, a hash table \
+                    for those it would hold too thinly (integers far apart, the bit \
+                    masks of subsets of a large range)";
+
 impl Compiler<'_> {
     /// The explanation of a game: a headline, then one line per move.
     pub(crate) fn explain(&self, id: GameId, g: &IrGame, kernel: Option<&Kernel>) -> Vec<String> {
@@ -29,12 +34,12 @@ impl Compiler<'_> {
             Some(k) if k.keyed => format!(
                 "game {}: kernel over lists and sets (positions of integers, lists, tuples \
                  and sets of small integers are searched on frames of integers, options \
-                 written as keys and read from the memo)",
+                 written as keys and read from the memo: {MEMO})",
                 g.name
             ),
             Some(_) => format!(
                 "game {}: kernel (positions of integers are searched on frames of integers, \
-                 options read from the dense memo table)",
+                 options read from the memo: {MEMO})",
                 g.name
             ),
             None => format!(

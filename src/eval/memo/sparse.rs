@@ -194,6 +194,36 @@ mod tests {
     }
 
     #[test]
+    fn agrees_with_a_map_through_growth_and_overwrites() {
+        // Enough positions to grow the index many times and pass the size
+        // where lookups prefetch; negative and repeated coordinates, some
+        // keys stored twice.
+        let mut t = SparseTable::new(3);
+        let mut map = std::collections::HashMap::new();
+        let mut x = 7u64;
+        for step in 0..1_000_000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let c = [
+                (x >> 40) as i64 % 100 - 50,
+                (x >> 20) as i64 % 1000,
+                -((x >> 50) as i64),
+            ];
+            t.insert(&c, step);
+            map.insert(c, step);
+            let probe = [c[0], c[1] + 1, c[2]];
+            t.prefetch(hash(&probe));
+            assert_eq!(t.get(&probe), map.get(&probe).copied(), "{probe:?}");
+        }
+        assert_eq!(t.len(), map.len());
+        for (c, &v) in &map {
+            assert_eq!(t.get_hashed(c, hash(c)), Some(v));
+        }
+        assert_eq!(t.values().count(), map.len());
+    }
+
+    #[test]
     fn a_shape_without_coordinates_holds_one_position() {
         let mut t = SparseTable::new(0);
         assert_eq!(t.get(&[]), None);

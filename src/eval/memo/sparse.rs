@@ -200,11 +200,9 @@ mod tests {
         // keys stored twice.
         let mut t = SparseTable::new(3);
         let mut map = std::collections::HashMap::new();
-        let mut x = 7u64;
         for step in 0..1_000_000u64 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            // Pseudo-random bits: the table's own hash of the step.
+            let x = hash(&[step as i64]);
             let c = [
                 (x >> 40) as i64 % 100 - 50,
                 (x >> 20) as i64 % 1000,

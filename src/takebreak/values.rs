@@ -462,18 +462,33 @@ fn pairs_serial(g: &[u16], r: usize, lo: usize, hi: usize, width: usize, seen: &
     let left = &g[lo..=hi];
     let right = &g[r - hi..=r - lo];
     if width <= 64 {
-        // Values below 64: one register of bits, two to overlap the work.
-        let (mut m0, mut m1) = (0u64, 0u64);
-        let mut l = left.chunks_exact(2);
-        let mut rr = right.rchunks_exact(2);
-        for (a, b) in (&mut l).zip(&mut rr) {
-            m0 |= 1u64 << ((a[0] ^ b[1]) & 63);
-            m1 |= 1u64 << ((a[1] ^ b[0]) & 63);
+        // Values below 64, in blocks: the xors first (vector code, the
+        // reversal included), then one store a value into a byte per
+        // value. Or-ing a bit per pair into a register compiled to lane
+        // shuffles around a per-lane shift: Dawson's chess to 10^5 took
+        // 1.6 s, the kernel's blocks of the same pairs 0.9 s.
+        const BLOCK: usize = 64;
+        let n = left.len();
+        let mut hit = [false; 64];
+        let mut j = 0;
+        while j + BLOCK <= n {
+            let a: &[u16; BLOCK] = left[j..j + BLOCK].try_into().expect("a block");
+            let b: &[u16; BLOCK] = right[n - j - BLOCK..n - j].try_into().expect("a block");
+            let mut xors = [0u16; BLOCK];
+            for (t, x) in xors.iter_mut().enumerate() {
+                *x = (a[t] ^ b[BLOCK - 1 - t]) & 63;
+            }
+            xors.iter().for_each(|&x| hit[x as usize] = true);
+            j += BLOCK;
         }
-        for (&a, &b) in l.remainder().iter().zip(rr.remainder().iter().rev()) {
-            m0 |= 1u64 << ((a ^ b) & 63);
+        for t in j..n {
+            hit[((left[t] ^ right[n - 1 - t]) & 63) as usize] = true;
         }
-        seen[0] |= m0 | m1;
+        let bits = hit
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (v, &h)| m | (h as u64) << v);
+        seen[0] |= bits;
     } else {
         for (&a, &b) in left.iter().zip(right.iter().rev()) {
             mark(seen, (a ^ b) as usize);

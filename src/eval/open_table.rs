@@ -1,7 +1,8 @@
 //! An open-addressing hash table with linear probing, for the slots of
 //! the product search's `KeyTable` and the index of the memo's sparse
-//! table (`memo::sparse`). A lookup reads a slot at a time (each within one cache
-//! line, see `table::Slot`) with no control bytes beside it, and the slot
+//! table (`memo::sparse`). A lookup reads a slot at a time (each within
+//! one cache line, see `product_tables::table::Slot`) with no control
+//! bytes beside it, and the slot
 //! a hash starts at is known before the lookup: the search prefetches the
 //! slots of the options a few ahead while it compares the current one's,
 //! so the misses of a large table overlap.
@@ -34,23 +35,21 @@ impl<T> Prefetcher<'_, T> {
     /// Starts loading the first slot of the run of `hash`.
     #[inline]
     pub(crate) fn prefetch(&self, hash: u64) {
-        let i = (hash >> self.shift) as usize;
-        prefetch_line(self.slots.as_ptr().wrapping_add(i));
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self
+                .slots
+                .as_ptr()
+                .wrapping_add((hash >> self.shift) as usize);
+            // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
+            // program sees and cannot fault.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
-}
-
-/// Starts loading the cache line of `p` (nothing where the target has no
-/// prefetch instruction we use).
-#[inline]
-fn prefetch_line<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
-    // program sees and cannot fault.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 #[derive(Debug)]

@@ -730,8 +730,8 @@ impl ShapeTable {
     }
 
     /// Whether a window of `need` bits (`need_bits` in all) would be too
-    /// thin for the memo's
-    /// `stored` positions: fewer than one in `SPARSEST` bytes, and its
+    /// thin for the memo's `stored` positions: fewer than one in
+    /// `SPARSEST` bytes, and its
     /// pages holding positions hold fewer than `PAGE_FILL` each (a search
     /// along lines fills the pages it touches however large the window).
     /// The pages are those of the window so far and those the sparse

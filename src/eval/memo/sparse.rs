@@ -15,9 +15,9 @@ use rustc_hash::FxHasher;
 
 use crate::eval::open_table::{OpenTable, Vacant};
 
-/// One stored position in the index: bits 9..32 of its hash (only a
-/// position whose bits agree is compared, most mismatches cost no read of
-/// the coordinates) over its index plus one.
+/// One stored position in the index: its tag (`tag`: only a position
+/// whose tag agrees is compared, most mismatches cost no read of the
+/// coordinates) over its index plus one.
 #[derive(Clone, Copy, Debug)]
 struct Entry(u64);
 
@@ -46,9 +46,9 @@ impl Entry {
     }
 }
 
-/// The hash bits an entry keeps. The table's slot comes from the top
-/// bits (`open_table`), so these are others; the lowest is set, so that
-/// no tag is a vacant slot's.
+/// The hash bits an entry keeps, bits 8..32. The table's slot comes
+/// from the top bits (`open_table`), so these are others; the lowest is
+/// set, so that no tag is a vacant slot's.
 fn tag(hash: u64) -> u64 {
     (hash >> 8) & ((1 << (64 - INDEX_BITS)) - 1) | 1
 }

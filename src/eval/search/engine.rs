@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+use super::marked::Marked;
 use super::run_key::RunScratch;
 use super::scan::{scan_dense, seen_slot, NO_VALUE_BYTES};
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -79,6 +80,28 @@ struct Frame {
     expanded: bool,
     /// Where the memo keeps this position, once expanded.
     at: Option<Located>,
+    /// The stack index of the position that pushed this one as an
+    /// option (`NONE`: the search's start).
+    parent: u32,
+    /// Once expanded with options to search: its index in the search's
+    /// `marks`, where those options report their values (`NONE`: they
+    /// do not, its options are listed again once they have values).
+    marked: u32,
+}
+
+impl Frame {
+    const NONE: u32 = u32::MAX;
+
+    fn new(instance: InstanceId, key: Key, parent: u32) -> Frame {
+        Frame {
+            instance,
+            key,
+            expanded: false,
+            at: None,
+            parent,
+            marked: Frame::NONE,
+        }
+    }
 }
 
 /// Collects the values of a position's options and the options still unknown.
@@ -91,6 +114,9 @@ pub(super) struct SgSink {
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path: a cycle.
     cycle_at: Option<(InstanceId, Key)>,
+    /// Set when an option that is a sum waits for a part's value: the
+    /// marks then lack it (see `marked`).
+    sum_waits: bool,
     last: Option<(InstanceId, Rc<Instance>)>,
     /// Reused buffer: option indices of a run the memo could not answer.
     pub(super) slow: Vec<i64>,
@@ -113,6 +139,19 @@ impl SgSink {
             self.stamp = 1;
         }
         self.pending.clear();
+        self.sum_waits = false;
+    }
+
+    /// Marks an option of `parts` positions, of value `x` if every part
+    /// was `known`. One position waiting reports its value to the marks
+    /// (`marked`) itself; a sum of several waiting does not.
+    #[inline]
+    pub(super) fn add_parts(&mut self, x: u64, known: bool, parts: usize) {
+        if known {
+            self.add(x);
+        } else if parts > 1 {
+            self.sum_waits = true;
+        }
     }
 
     #[inline]
@@ -268,9 +307,7 @@ impl Sink for SgSink {
                         Lookup::Invalid => return Ok(()),
                     }
                 }
-                if known {
-                    self.add(x);
-                }
+                self.add_parts(x, known, parts.len());
             }
             Target::Game(g) if has_compound(g) => {
                 // A move into a compound: valued by its own (nested) search.
@@ -280,6 +317,7 @@ impl Sink for SgSink {
             Target::Game(g) => {
                 let mut parts: Vec<&Position> = Vec::new();
                 collect_positions(g, &mut parts);
+                let n_parts = parts.len();
                 let mut x = 0;
                 let mut known = true;
                 for p in parts {
@@ -289,9 +327,7 @@ impl Sink for SgSink {
                         Lookup::Invalid => return Ok(()),
                     }
                 }
-                if known {
-                    self.add(x);
-                }
+                self.add_parts(x, known, n_parts);
             }
         }
         Ok(())
@@ -501,7 +537,7 @@ pub fn search_located(
         .pop()
         .and_then(|b| b.downcast().ok())
         .unwrap_or_default();
-    let SearchScratch { stack, sink } = &mut *scratch;
+    let SearchScratch { stack, sink, marks } = &mut *scratch;
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
@@ -509,13 +545,9 @@ pub fn search_located(
         Ok(Some(v)) => Ok(v),
         Ok(None) => {
             stack.clear();
-            stack.push(Frame {
-                instance,
-                key: key.clone(),
-                expanded: false,
-                at: None,
-            });
-            let result = run_search(env, stack, sink, span);
+            marks.clear();
+            stack.push(Frame::new(instance, key.clone(), Frame::NONE));
+            let result = run_search(env, (stack, marks), sink, span);
             if result.is_err() {
                 // Leave the memo consistent: the path's positions are valid, unsolved.
                 for f in stack.iter().filter(|f| f.expanded) {
@@ -590,6 +622,8 @@ pub(super) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Op
 pub struct SearchScratch {
     stack: Vec<Frame>,
     sink: SgSink,
+    /// The marks of the expanded positions on the stack, in stack order.
+    marks: Vec<Marked>,
 }
 
 impl Default for SgSink {
@@ -599,6 +633,7 @@ impl Default for SgSink {
             stamp: 0,
             pending: Vec::new(),
             cycle_at: None,
+            sum_waits: false,
             last: None,
             slow: Vec::new(),
             batch: Vec::new(),
@@ -611,7 +646,7 @@ impl Default for SgSink {
 
 fn run_search(
     env: &mut Env,
-    stack: &mut Vec<Frame>,
+    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
     sink: &mut SgSink,
     span: Span,
 ) -> Fallible<u64> {
@@ -635,7 +670,8 @@ fn run_search(
             match state {
                 State::Value(v) => {
                     last = v;
-                    stack.pop();
+                    drop(memo);
+                    pop_valued(stack, marks, v);
                     continue;
                 }
                 State::Invalid => {
@@ -647,6 +683,21 @@ fn run_search(
             memo.set_located(at, &top.key, State::OnPath);
             top.at = at;
             top.expanded = true;
+        } else if top.marked != Frame::NONE {
+            // Back after its options were searched: they reported their
+            // values to its marks.
+            if let Some(v) = marks[top.marked as usize].mex() {
+                inst.memo
+                    .borrow_mut()
+                    .set_located(top.at, &top.key, State::Value(v));
+                env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
+                last = v;
+                pop_valued(stack, marks, v);
+                continue;
+            }
+            // Values past the marks: its options are listed again.
+            marks.truncate(top.marked as usize);
+            top.marked = Frame::NONE;
         }
         sink.start();
         sink.stacked = stack.len();
@@ -677,18 +728,40 @@ fn run_search(
                 .set_located(top.at, &top.key, State::Value(v));
             env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
             last = v;
-            stack.pop();
+            pop_valued(stack, marks, v);
         } else {
-            stack.extend(sink.pending.drain(..).map(|(instance, key)| Frame {
-                instance,
-                key,
-                expanded: false,
-                at: None,
-            }));
+            let parent = u32::try_from(stack.len() - 1)
+                .ok()
+                .filter(|&p| p != Frame::NONE);
+            // The options' values so far, kept if every option waiting is
+            // one position (it reports its value).
+            let kept = (parent.is_some() && !sink.sum_waits)
+                .then(|| Marked::from_seen(&sink.seen, sink.stamp));
+            if let Some(m) = kept {
+                let top = stack.last_mut().expect("top");
+                top.marked = marks.len() as u32;
+                marks.push(m);
+            }
+            let parent = parent.unwrap_or(Frame::NONE);
+            let pending = sink.pending.drain(..);
+            stack.extend(pending.map(|(instance, key)| Frame::new(instance, key, parent)));
             env.rt.check_states(stack.len(), span, &inst.name)?;
         }
     }
     Ok(last)
+}
+
+/// Pops the top frame, a position of value `v`, and reports `v` to the
+/// marks of the position that pushed it, if it keeps marks.
+fn pop_valued(stack: &mut Vec<Frame>, marks: &mut Vec<Marked>, v: u64) {
+    let frame = stack.pop().expect("a frame");
+    if frame.marked != Frame::NONE {
+        marks.truncate(frame.marked as usize);
+    }
+    let parent = stack.get(frame.parent as usize);
+    if let Some(m) = parent.and_then(|p| marks.get_mut(p.marked as usize)) {
+        m.mark(v);
+    }
 }
 
 fn show_args(key: &Key) -> String {

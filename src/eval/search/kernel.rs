@@ -449,9 +449,7 @@ impl SgSink {
                     Lookup::Invalid => continue 'options,
                 }
             }
-            if known {
-                self.add(x);
-            }
+            self.add_parts(x, known, m.parts.len());
         }
         self.slow = slow;
         Ok(true)
@@ -641,9 +639,7 @@ impl SgSink {
                 }
             }
         }
-        if known {
-            self.add(x);
-        }
+        self.add_parts(x, known, result.parts.len());
         Ok(true)
     }
 }

@@ -332,9 +332,7 @@ impl SgSink {
                 }
             }
         }
-        if known {
-            self.add(x);
-        }
+        self.add_parts(x, known, result.parts.len());
         Ok(true)
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! 1. `scan` (scans of the memo's dense window), `sorted_parts` (where a
 //!    sorted list's items lie in the window), `run_key` (the buffers of
-//!    keyed runs).
+//!    keyed runs), `marked` (the values a position's options reported).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `sorted_run`, `key_run`: the fast
@@ -20,6 +20,7 @@ mod engine;
 mod kernel;
 mod key_kernel;
 mod key_run;
+mod marked;
 mod run_key;
 mod scan;
 mod sorted_parts;

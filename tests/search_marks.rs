@@ -1,0 +1,104 @@
+//! The search keeps the values an expanded position's options had, and
+//! takes the values of those it had to search as they are found, instead
+//! of listing the options again (`src/eval/search/marked.rs`). Checked
+//! against values computed here by plain recursion, from searches that
+//! start far from any known position (every option new), with the fast
+//! paths on and off; values past what the marks keep, sums waiting on a
+//! part and options reached twice fall back to listing the options again.
+
+mod common;
+
+use common::same_both_ways;
+
+/// The SG values of positions `0..n` given each position's options'
+/// values (by the positions below it).
+fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
+    let seen: std::collections::HashSet<u64> = values.into_iter().collect();
+    (0..).find(|v| !seen.contains(v)).unwrap()
+}
+
+fn list(values: &[u64]) -> String {
+    let items: Vec<String> = values.iter().map(u64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[test]
+fn stones_on_a_path_of_14_agree_with_recursion_over_bit_masks() {
+    // A stone goes on a free cell with free neighbours.
+    const N: u32 = 14;
+    let mut sg = vec![0u64; 1 << N];
+    for m in (0..1usize << N).rev() {
+        let options = (0..N).filter_map(|k| {
+            let near = (0b111usize << k) >> 1;
+            (m & near == 0).then(|| sg[m | 1 << k])
+        });
+        sg[m] = mex(options);
+    }
+    let wanted: Vec<u64> = (0..1usize << N).step_by(37).map(|m| sg[m]).collect();
+    let out = same_both_ways(&format!(
+        "game P(xs) {{
+            move put(k in 0..{N}) if not (k in xs) and not (k + 1 in xs) and not (k - 1 in xs) -> P(insert(xs, k))
+        }}
+        print sg(P({{}}))
+        print [sg(P(set(c for c in 0..{N} if (m >> c) & 1 == 1))) for m in 0..pow(2, {N}) if m % 37 == 0]"
+    ));
+    assert_eq!(out, format!("{}\n{}\n", sg[0], list(&wanted)));
+    assert!(wanted.iter().any(|&v| v >= 2), "values past 0 and 1");
+}
+
+#[test]
+fn values_past_the_marks_fall_back_to_listing_options_again() {
+    // Nim: a heap's value is its size, here up to 399, past the 251
+    // values the marks keep.
+    let out = same_both_ways(
+        "game H(n) { move take(k in 1..=n) -> H(n - k) }
+        print sg(H(399))
+        assert [sg(H(n)) for n in 0..400] == [n for n in 0..400]",
+    );
+    assert_eq!(out, "399\n");
+}
+
+#[test]
+fn sums_and_positions_waiting_together_agree_with_recursion() {
+    // A heap takes k or splits in two; `again` reaches the same options
+    // as `take` a second time.
+    const N: usize = 120;
+    let mut sg = vec![0u64; N + 1];
+    for n in 0..=N {
+        let takes = (1..=n).map(|k| sg[n - k]);
+        let splits = (1..n).map(|k| sg[k] ^ sg[n - k]);
+        sg[n] = mex(takes.chain(splits));
+    }
+    let out = same_both_ways(&format!(
+        "game M(n) {{
+            move take(k in 1..=n) -> M(n - k)
+            move split(k in 1..n) -> M(k) + M(n - k)
+            move again(k in 1..=n) -> M(n - k)
+        }}
+        print [sg(M(n)) for n in [{N}, 7, 60]]
+        print [sg(M(n)) for n in 0..={N}]"
+    ));
+    let some = list(&[sg[N], sg[7], sg[60]]);
+    assert_eq!(out, format!("{some}\n{}\n", list(&sg)));
+}
+
+#[test]
+fn kayles_written_as_sums_agrees_with_recursion() {
+    // A move takes one or two adjacent pins, leaving two rows.
+    const N: usize = 90;
+    let mut sg = vec![0u64; N + 1];
+    for n in 1..=N {
+        let one = (0..n).map(|a| sg[a] ^ sg[n - 1 - a]);
+        let two = (0..n.saturating_sub(1)).map(|a| sg[a] ^ sg[n - 2 - a]);
+        sg[n] = mex(one.chain(two));
+    }
+    let out = same_both_ways(&format!(
+        "game K(n) {{
+            move one(a in 0..n) -> K(a) + K(n - 1 - a)
+            move two(a in 0..n - 1) -> K(a) + K(n - 2 - a)
+        }}
+        print sg(K({N}))
+        print [sg(K(n)) for n in 0..={N}]"
+    ));
+    assert_eq!(out, format!("{}\n{}\n", sg[N], list(&sg)));
+}

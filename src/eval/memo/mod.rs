@@ -718,14 +718,17 @@ impl ShapeTable {
     /// Stores `code` for `coords`; `stored` (the memo's positions so far)
     /// decides whether a window too small for them may grow.
     fn set(&mut self, coords: &[i64], code: u64, stored: usize) {
-        if self.index(coords).is_none() {
-            self.try_grow(coords, stored);
+        if let Some(i) = self.index(coords) {
+            return self.set_dense(i, code);
         }
+        // Only a new position may make the window grow.
+        if self.sparse.overwrite(coords, code) {
+            return;
+        }
+        self.try_grow(coords, stored);
         match self.index(coords) {
             Some(i) => self.set_dense(i, code),
-            None => {
-                self.sparse.insert(coords, code);
-            }
+            None => self.sparse.insert_new(coords, code),
         }
     }
 
@@ -826,13 +829,16 @@ impl ShapeTable {
     }
 }
 
-/// Where a key's state lives in the dense window of its shape; good until
-/// the window is laid out anew (it grows).
+/// Where a key's state lives: its index in the dense window of its
+/// shape, or its row in the sparse table; good until the window is laid
+/// out anew (it grows, and takes the sparse table's rows).
 #[derive(Clone, Copy, Debug)]
 pub struct Located {
     table: usize,
     index: usize,
     layout: u32,
+    /// `index` is a row of the sparse table.
+    sparse: bool,
 }
 
 /// The positions of one shape's dense window that differ only in
@@ -877,6 +883,7 @@ impl Line {
             table: self.table,
             index,
             layout: self.layout,
+            sparse: false,
         }
     }
 }
@@ -1005,21 +1012,30 @@ impl Memo {
         }
     }
 
-    /// The state of `key`, and where it lives when that is a dense window.
+    /// The state of `key`, and where it lives if it is in a dense window
+    /// or stored in a sparse table.
     #[inline]
     pub fn locate(&mut self, key: &Key) -> (State, Option<Located>) {
         if key.generic.is_none() {
             if let Some(s) = self.shape_of(key.shape) {
                 self.last_shape = s;
                 let table = &self.shapes[s].1;
+                let at = |index, sparse| Located {
+                    table: s,
+                    index,
+                    layout: table.layout,
+                    sparse,
+                };
                 if let Some(index) = table.index(key.coords()) {
-                    let at = Located {
-                        table: s,
-                        index,
-                        layout: table.layout,
-                    };
-                    return (State::decode(table.get_dense(index)), Some(at));
+                    return (
+                        State::decode(table.get_dense(index)),
+                        Some(at(index, false)),
+                    );
                 }
+                return match table.sparse.row_of(key.coords()) {
+                    Some(row) => (State::decode(table.sparse.code(row)), Some(at(row, true))),
+                    None => (State::Unknown, None),
+                };
             }
         }
         (self.get(key), None)
@@ -1031,7 +1047,10 @@ impl Memo {
         if let Some(at) = at {
             let table = &mut self.shapes[at.table].1;
             if table.layout == at.layout {
-                table.set_dense(at.index, state.encode());
+                match at.sparse {
+                    true => table.sparse.set_code(at.index, state.encode()),
+                    false => table.set_dense(at.index, state.encode()),
+                }
                 if matches!(state, State::Value(_) | State::Invalid) {
                     self.stored += 1;
                 }
@@ -1088,7 +1107,7 @@ impl Memo {
         coef: i64,
     ) -> Option<(&[u8], usize, isize)> {
         let table = &self.shapes.get(at.table)?.1;
-        if table.layout != at.layout || coord >= table.n_coords {
+        if table.layout != at.layout || at.sparse || coord >= table.n_coords {
             return None;
         }
         let (bits, step) = (table.bits[coord], table.strides[coord]);

@@ -96,8 +96,21 @@ impl SparseTable {
         &self.row(i)[..self.n]
     }
 
-    fn code(&self, i: usize) -> u64 {
+    /// The code of the position in row `i`.
+    pub(super) fn code(&self, i: usize) -> u64 {
         self.row(i)[self.n] as u64
+    }
+
+    /// Stores `code` in row `i` (its coordinates stay).
+    pub(super) fn set_code(&mut self, i: usize, code: u64) {
+        self.rows[i * (self.n + 1) + self.n] = code as i64;
+    }
+
+    /// The row of `coords`, if stored: it stays while the table is not
+    /// taken (`take`).
+    #[inline]
+    pub(super) fn row_of(&self, coords: &[i64]) -> Option<usize> {
+        self.find(coords, hash(coords))
     }
 
     /// The code stored for `coords`, if any.
@@ -137,13 +150,29 @@ impl SparseTable {
     }
 
     /// Stores `code` for `coords` (`coords.len()` is the table's `n`).
-    pub(super) fn insert(&mut self, coords: &[i64], code: u64) {
+    #[cfg(test)]
+    fn insert(&mut self, coords: &[i64], code: u64) {
+        if !self.overwrite(coords, code) {
+            self.insert_new(coords, code);
+        }
+    }
+
+    /// Stores `code` for `coords` if they are stored already: true then.
+    #[inline]
+    pub(super) fn overwrite(&mut self, coords: &[i64], code: u64) -> bool {
+        match self.row_of(coords) {
+            Some(i) => {
+                self.set_code(i, code);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Stores `code` for `coords`, not stored yet.
+    pub(super) fn insert_new(&mut self, coords: &[i64], code: u64) {
         debug_assert_eq!(coords.len(), self.n);
         let h = hash(coords);
-        if let Some(i) = self.find(coords, h) {
-            self.rows[i * (self.n + 1) + self.n] = code as i64;
-            return;
-        }
         let i = self.len();
         self.rows.extend_from_slice(coords);
         self.rows.push(code as i64);

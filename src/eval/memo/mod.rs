@@ -1340,6 +1340,46 @@ mod tests {
         assert_eq!(memo.stored, expected.len());
     }
 
+    #[test]
+    fn sparse_locations_write_their_row_until_the_window_takes_it() {
+        let mut memo = Memo::default();
+        let far = key(&[Value::Int(-7), Value::Int(1 << 40)]);
+        let near = key(&[Value::Int(3), Value::Int(4)]);
+        memo.set(&near, State::Value(1));
+        assert!(matches!(memo.locate(&far), (State::Unknown, None)));
+        memo.set(&far, State::Valid);
+        let (state, at) = memo.locate(&far);
+        assert_eq!(state, State::Valid);
+        let at = at.expect("a row of the sparse table");
+        assert!(at.sparse);
+        memo.set_located(Some(at), &far, State::OnPath);
+        assert_eq!(memo.get(&far), State::OnPath);
+        // Other positions stored around it leave its row in place.
+        for x in 0..1000 {
+            memo.set(
+                &key(&[Value::Int(-x - 8), Value::Int(x << 41)]),
+                State::Value(2),
+            );
+        }
+        memo.set_located(Some(at), &far, State::Value(300));
+        assert_eq!(memo.get(&far), State::Value(300));
+        assert_eq!(memo.get(&near), State::Value(1));
+        // A window laid out anew takes the sparse rows: the location is
+        // stale, and the store goes by the key.
+        let moved = key(&[Value::Int(9), Value::Int(1 << 20)]);
+        memo.set(&moved, State::Valid);
+        let (_, moved_at) = memo.locate(&moved);
+        let moved_at = moved_at.expect("located");
+        assert!(moved_at.sparse, "too thin a window for it yet");
+        memo.reserve(moved.shape(), &[9, 1 << 20]);
+        assert!(!memo.locate(&moved).1.expect("located").sparse);
+        memo.set_located(Some(moved_at), &moved, State::Value(5));
+        memo.set_located(Some(at), &far, State::Value(301));
+        assert_eq!(memo.get(&moved), State::Value(5));
+        assert_eq!(memo.get(&far), State::Value(301));
+        assert_eq!(memo.get(&near), State::Value(1));
+    }
+
     /// The largest window the memo's only shape has laid out, in bytes.
     fn window_bytes(memo: &Memo) -> usize {
         memo.shapes

@@ -1,6 +1,8 @@
 //! The search keeps the values an expanded position's options had, and
 //! takes the values of those it had to search as they are found, instead
-//! of listing the options again (`src/eval/search/marked.rs`). Checked
+//! of listing the options again (`src/eval/search/marked.rs`), for
+//! positions outside the memo's dense window: each game here carries a
+//! far coordinate `z` that keeps its positions in the hash table. Checked
 //! against values computed here by plain recursion, from searches that
 //! start far from any known position (every option new), with the fast
 //! paths on and off; values past what the marks keep, sums waiting on a
@@ -10,8 +12,10 @@ mod common;
 
 use common::same_both_ways;
 
-/// The SG values of positions `0..n` given each position's options'
-/// values (by the positions below it).
+/// A coordinate too far for the dense window.
+const Z: &str = "1000000000000";
+
+/// The least value not among `values`.
 fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
     let seen: std::collections::HashSet<u64> = values.into_iter().collect();
     (0..).find(|v| !seen.contains(v)).unwrap()
@@ -36,11 +40,11 @@ fn stones_on_a_path_of_14_agree_with_recursion_over_bit_masks() {
     }
     let wanted: Vec<u64> = (0..1usize << N).step_by(37).map(|m| sg[m]).collect();
     let out = same_both_ways(&format!(
-        "game P(xs) {{
-            move put(k in 0..{N}) if not (k in xs) and not (k + 1 in xs) and not (k - 1 in xs) -> P(insert(xs, k))
+        "game P(xs, z) {{
+            move put(k in 0..{N}) if not (k in xs) and not (k + 1 in xs) and not (k - 1 in xs) -> P(insert(xs, k), z)
         }}
-        print sg(P({{}}))
-        print [sg(P(set(c for c in 0..{N} if (m >> c) & 1 == 1))) for m in 0..pow(2, {N}) if m % 37 == 0]"
+        print sg(P({{}}, {Z}))
+        print [sg(P(set(c for c in 0..{N} if (m >> c) & 1 == 1), {Z})) for m in 0..pow(2, {N}) if m % 37 == 0]"
     ));
     assert_eq!(out, format!("{}\n{}\n", sg[0], list(&wanted)));
     assert!(wanted.iter().any(|&v| v >= 2), "values past 0 and 1");
@@ -50,11 +54,11 @@ fn stones_on_a_path_of_14_agree_with_recursion_over_bit_masks() {
 fn values_past_the_marks_fall_back_to_listing_options_again() {
     // Nim: a heap's value is its size, here up to 399, past the 251
     // values the marks keep.
-    let out = same_both_ways(
-        "game H(n) { move take(k in 1..=n) -> H(n - k) }
-        print sg(H(399))
-        assert [sg(H(n)) for n in 0..400] == [n for n in 0..400]",
-    );
+    let out = same_both_ways(&format!(
+        "game H(n, z) {{ move take(k in 1..=n) -> H(n - k, z) }}
+        print sg(H(399, {Z}))
+        assert [sg(H(n, {Z})) for n in 0..400] == [n for n in 0..400]"
+    ));
     assert_eq!(out, "399\n");
 }
 
@@ -70,13 +74,13 @@ fn sums_and_positions_waiting_together_agree_with_recursion() {
         sg[n] = mex(takes.chain(splits));
     }
     let out = same_both_ways(&format!(
-        "game M(n) {{
-            move take(k in 1..=n) -> M(n - k)
-            move split(k in 1..n) -> M(k) + M(n - k)
-            move again(k in 1..=n) -> M(n - k)
+        "game M(n, z) {{
+            move take(k in 1..=n) -> M(n - k, z)
+            move split(k in 1..n) -> M(k, z) + M(n - k, z)
+            move again(k in 1..=n) -> M(n - k, z)
         }}
-        print [sg(M(n)) for n in [{N}, 7, 60]]
-        print [sg(M(n)) for n in 0..={N}]"
+        print [sg(M(n, {Z})) for n in [{N}, 7, 60]]
+        print [sg(M(n, {Z})) for n in 0..={N}]"
     ));
     let some = list(&[sg[N], sg[7], sg[60]]);
     assert_eq!(out, format!("{some}\n{}\n", list(&sg)));
@@ -93,12 +97,12 @@ fn kayles_written_as_sums_agrees_with_recursion() {
         sg[n] = mex(one.chain(two));
     }
     let out = same_both_ways(&format!(
-        "game K(n) {{
-            move one(a in 0..n) -> K(a) + K(n - 1 - a)
-            move two(a in 0..n - 1) -> K(a) + K(n - 2 - a)
+        "game K(n, z) {{
+            move one(a in 0..n) -> K(a, z) + K(n - 1 - a, z)
+            move two(a in 0..n - 1) -> K(a, z) + K(n - 2 - a, z)
         }}
-        print sg(K({N}))
-        print [sg(K(n)) for n in 0..={N}]"
+        print sg(K({N}, {Z}))
+        print [sg(K(n, {Z})) for n in 0..={N}]"
     ));
     assert_eq!(out, format!("{}\n{}\n", sg[N], list(&sg)));
 }

@@ -888,6 +888,13 @@ impl Line {
     }
 }
 
+impl Located {
+    /// Whether the position lies in its shape's dense window.
+    pub fn in_window(&self) -> bool {
+        !self.sparse
+    }
+}
+
 /// A read-only view of one shape's dense window (`Memo::window`).
 pub struct Window<'m> {
     table: &'m ShapeTable,

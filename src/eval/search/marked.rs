@@ -4,7 +4,9 @@
 //! position's value is the mex of the set, without listing its options a
 //! second time. A game on subsets of 0..40 looked up every option twice
 //! (once finding the new ones, once after they were searched), each
-//! lookup two cache misses.
+//! lookup two cache misses. Only positions outside a dense window keep
+//! marks (`run_search`): options read from a window cost less to list
+//! again than the marks to keep.
 //!
 //! Only small values are kept (the first `SLOTS` of `SgSink::seen`, a
 //! bit each): they decide a mex below 251. A position whose options have

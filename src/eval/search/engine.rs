@@ -687,12 +687,8 @@ fn run_search(
             // Back after its options were searched: they reported their
             // values to its marks.
             if let Some(v) = marks[top.marked as usize].mex() {
-                inst.memo
-                    .borrow_mut()
-                    .set_located(top.at, &top.key, State::Value(v));
-                env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
+                store_top(env, &inst, (stack, marks), v, span)?;
                 last = v;
-                pop_valued(stack, marks, v);
                 continue;
             }
             // Values past the marks: its options are listed again.
@@ -723,12 +719,8 @@ fn run_search(
         }
         if sink.pending.is_empty() {
             let v = sink.mex();
-            inst.memo
-                .borrow_mut()
-                .set_located(top.at, &top.key, State::Value(v));
-            env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
+            store_top(env, &inst, (stack, marks), v, span)?;
             last = v;
-            pop_valued(stack, marks, v);
         } else {
             let parent = u32::try_from(stack.len() - 1)
                 .ok()
@@ -753,6 +745,22 @@ fn run_search(
         }
     }
     Ok(last)
+}
+
+/// Stores `v` as the value of the top frame's position (of `inst`),
+/// counts it against the state limit and pops it (`pop_valued`).
+fn store_top(
+    env: &Env,
+    inst: &Instance,
+    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
+    v: u64,
+    span: Span,
+) -> Fallible<()> {
+    let top = stack.last().expect("a frame");
+    (inst.memo.borrow_mut()).set_located(top.at, &top.key, State::Value(v));
+    env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
+    pop_valued(stack, marks, v);
+    Ok(())
 }
 
 /// Pops the top frame, a position of value `v`, and reports `v` to the

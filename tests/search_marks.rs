@@ -7,6 +7,8 @@
 //! start far from any known position (every option new), with the fast
 //! paths on and off; values past what the marks keep, sums waiting on a
 //! part and options reached twice fall back to listing the options again.
+//! New options of a batch of lookups go straight to the search, which
+//! checks their `where` (`Batch::flush` in `src/eval/search/key_kernel.rs`).
 
 mod common;
 
@@ -105,4 +107,35 @@ fn kayles_written_as_sums_agrees_with_recursion() {
         print [sg(K(n, {Z})) for n in 0..={N}]"
     ));
     assert_eq!(out, format!("{}\n{}\n", sg[N], list(&sg)));
+}
+
+#[test]
+fn new_options_that_break_the_where_condition_are_not_options() {
+    // An item of 0..9 is added below a free one; a position holds at
+    // most five unless it holds 0. Each option of a set is looked up in a batch; the new ones
+    // go to the search, which checks `where`.
+    const N: u32 = 9;
+    let valid = |m: usize| m.count_ones() <= 5 || m & 1 == 1;
+    let mut sg = vec![0u64; 1 << N];
+    for m in (0..1usize << N).rev().filter(|&m| valid(m)) {
+        let options = (0..N)
+            .filter(|&k| m & (0b11 << k) == 0)
+            .map(|k| m | 1 << k)
+            .filter(|&o| valid(o))
+            .map(|o| sg[o]);
+        sg[m] = mex(options);
+    }
+    let shown: Vec<usize> = (0..1usize << N)
+        .filter(|&m| valid(m) && m % 7 == 0)
+        .collect();
+    let wanted: Vec<u64> = shown.iter().map(|&m| sg[m]).collect();
+    let out = same_both_ways(&format!(
+        "game W(xs, z) where len(xs) <= 5 or 0 in xs {{
+            move add(k in 0..{N}) if not (k in xs) and not (k + 1 in xs) -> W(insert(xs, k), z)
+        }}
+        print sg(W({{}}, {Z}))
+        print [sg(W(set(c for c in 0..{N} if (m >> c) & 1 == 1), {Z})) for m in 0..pow(2, {N}) if m % 7 == 0 and (len([c for c in 0..{N} if (m >> c) & 1 == 1]) <= 5 or m % 2 == 1)]"
+    ));
+    assert_eq!(out, format!("{}\n{}\n", sg[0], list(&wanted)));
+    assert!(wanted.iter().any(|&v| v >= 2), "values past 0 and 1");
 }

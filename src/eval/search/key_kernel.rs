@@ -12,7 +12,7 @@ use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
     OptionKey, SlotKind,
 };
-use crate::eval::memo::{Key, Probe, State, Window, MAX_COORDS};
+use crate::eval::memo::{Key, Probe, Shape, State, Window, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 use crate::syntax::Span;
@@ -362,6 +362,8 @@ struct Asked {
     probe: Probe,
     /// Where its coordinates lie in `Batch::coords`.
     coords: (u16, u16),
+    /// Its key's shape and number of arguments, for a sparse probe.
+    shape: (Shape, u8),
 }
 
 impl<'a> Batch<'a> {
@@ -410,15 +412,17 @@ impl<'a> Batch<'a> {
                     if let Probe::Sparse { .. } = probe {
                         self.coords.extend_from_slice(out.coords());
                     }
-                    (probe, (start, self.coords.len() as u16))
+                    let place = (start, self.coords.len() as u16);
+                    (probe, (place, (out.shape, out.n_args)))
                 }
-                _ => (Probe::Known(State::Unknown), (0, 0)),
+                _ => (Probe::Known(State::Unknown), ((0, 0), (0, 0))),
             },
         };
         self.options.push(Asked {
             setting: k,
             probe,
-            coords: place,
+            coords: place.0,
+            shape: place.1,
         });
         if self.options.len() == Batch::SIZE {
             return self.flush(sink, env, frame);
@@ -428,13 +432,24 @@ impl<'a> Batch<'a> {
 
     /// Marks the options looked up so far.
     fn flush(&mut self, sink: &mut SgSink, env: &mut Env, frame: &mut KeyFrame) -> Fallible<bool> {
+        let mut key = Key::default();
         for asked in self.options.drain(..) {
             let (start, end) = asked.coords;
             let coords = &self.coords[start as usize..end as usize];
+            let sparse = matches!(asked.probe, Probe::Sparse { .. });
             let state = self.target.1.memo.borrow().resolve(asked.probe, coords);
             match state {
                 State::Value(v) => sink.add(v),
                 State::Invalid => {}
+                // A position of one part not stored yet: its key is at
+                // hand, no need to write it again (`key_option`).
+                State::Unknown if sparse => {
+                    let (shape, n_args) = asked.shape;
+                    key.set_raw(shape, n_args, coords.iter().copied());
+                    if let Lookup::Value(v) = sink.lookup(env, self.target.0, &key)? {
+                        sink.add(v);
+                    }
+                }
                 // No value yet (or several parts): as one option.
                 _ => {
                     frame.set_int(self.slot, asked.setting);

@@ -343,8 +343,10 @@ impl SgSink {
 /// when the batch is full (`Memo::resolve`), so their misses overlap.
 /// Looked up one by one between the moves' code, a game on subsets of
 /// 0..40 (40 options a position) waited for each miss in turn.
-/// Options with a value are marked from the batch; the others (no value
-/// yet, or a sum of several positions) run one by one after it.
+/// Options with a value are marked from the batch, those of one position
+/// found not stored go to the search's `lookup` with their key as
+/// written; the others (waiting for a value, or a sum of several
+/// positions) run one by one after it (`key_option`).
 struct Batch<'a> {
     target: (InstanceId, &'a Instance),
     m: &'a KeyLoopMove,

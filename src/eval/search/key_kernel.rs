@@ -397,7 +397,7 @@ impl<'a> Batch<'a> {
         k: i64,
     ) -> Fallible<bool> {
         frame.set_int(self.slot, k);
-        let (probe, place) = match pick(self.guard, &self.m.results, frame) {
+        let asked = match pick(self.guard, &self.m.results, frame) {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
             Pick::Result(r) => match &r.parts[..] {
@@ -414,18 +414,23 @@ impl<'a> Batch<'a> {
                     if let Probe::Sparse { .. } = probe {
                         self.coords.extend_from_slice(out.coords());
                     }
-                    let place = (start, self.coords.len() as u16);
-                    (probe, (place, (out.shape, out.n_args)))
+                    Asked {
+                        setting: k,
+                        probe,
+                        coords: (start, self.coords.len() as u16),
+                        shape: (out.shape, out.n_args),
+                    }
                 }
-                _ => (Probe::Known(State::Unknown), ((0, 0), (0, 0))),
+                // Several parts: `key_option` at the flush.
+                _ => Asked {
+                    setting: k,
+                    probe: Probe::Known(State::Unknown),
+                    coords: (0, 0),
+                    shape: (0, 0),
+                },
             },
         };
-        self.options.push(Asked {
-            setting: k,
-            probe,
-            coords: place.0,
-            shape: place.1,
-        });
+        self.options.push(asked);
         if self.options.len() == Batch::SIZE {
             return self.flush(sink, env, frame);
         }

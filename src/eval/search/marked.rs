@@ -46,10 +46,9 @@ impl Marked {
     /// Adds the value `v` of an option searched since (a value past the
     /// slots kept changes no mex they decide).
     pub(super) fn mark(&mut self, v: u64) {
-        if let Some(slot) = (v < SLOTS as u64).then(|| seen_slot(v)) {
-            if slot < SLOTS {
-                self.bits[slot / 64] |= 1 << (slot % 64);
-            }
+        let slot = seen_slot(v.min(SLOTS as u64));
+        if slot < SLOTS {
+            self.bits[slot / 64] |= 1 << (slot % 64);
         }
     }
 

@@ -225,23 +225,25 @@ fn describe(k: &KernelMove) -> String {
         KernelMove::Run(_) => {
             "a strided run through the memo (arguments affine in the binding)".into()
         }
-        KernelMove::Single(s) if s.varies.is_some() => {
-            "one option, read next to the position's own memo entry".into()
-        }
-        KernelMove::Single(_) => "one option by integer code".into(),
         KernelMove::SumRun(r) => format!(
             "a take-and-break run: each of the {} parts read with its own stride, values xored",
             r.parts.len()
         ),
-        KernelMove::Each(singles) => format!(
-            "{} options by integer code, one per item of the constant set{}",
-            singles.len(),
-            if singles.iter().all(|s| s.varies.is_some()) {
-                ", each read next to the position's own memo entry"
-            } else {
-                ""
+        KernelMove::Singles(singles) => match &singles[..] {
+            [s] if s.varies.is_some() => {
+                "one option, read next to the position's own memo entry".into()
             }
-        ),
+            [_] => "one option by integer code".into(),
+            _ => format!(
+                "{} options by integer code, one per item of the constant set{}",
+                singles.len(),
+                if singles.iter().all(|s| s.varies.is_some()) {
+                    ", each read next to the position's own memo entry"
+                } else {
+                    ""
+                }
+            ),
+        },
         KernelMove::KeyLoop(l) => {
             match &l.run {
                 Some(r)

@@ -71,8 +71,8 @@ impl Bound {
     }
 }
 
-/// A move without bindings (or one item of `KernelMove::Each`) whose
-/// option is the position with argument `coord` moved by the constant
+/// A move without bindings (or one item of a move over a constant set)
+/// whose option is the position with argument `coord` moved by the constant
 /// `delta` (`n - 2`), taken when every bound of its guard holds (`2 <= n`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct StrideMove {
@@ -87,12 +87,13 @@ pub(crate) const MAX_STRIDES: usize = 32;
 
 pub(crate) enum KernelMove {
     Run(RunMove),
-    Single(SingleMove),
     SumRun(SumRunMove),
     Loop(LoopMove),
-    /// `name(k in {1, 2, 5}) if guard -> G(args)`: one single move per
-    /// item of the constant set, `k` put in (subtraction games).
-    Each(Vec<SingleMove>),
+    /// Options one by one, each of a move without bindings: the move
+    /// itself (`name if guard -> G(args)`), or for `name(k in {1, 2, 5})
+    /// if guard -> G(args)` one per item of the constant set, `k` put in
+    /// (subtraction games).
+    Singles(Vec<SingleMove>),
     /// A move of a keyed kernel: the Loop form on a frame that holds lists
     /// and sets of the position too (`key_kernel.rs`).
     KeyLoop(KeyLoopMove),
@@ -485,7 +486,10 @@ impl Compiler<'_> {
         }
         let simple = self
             .same_game_args(game, n_statics, &m.result)
-            .and_then(|args| self.simple_kernel_move(n_statics, m, args));
+            .and_then(|args| match &m.bindings[..] {
+                [] => (self.single_move(n_statics, m, args)).map(|s| KernelMove::Singles(vec![s])),
+                _ => self.run_move(n_statics, m, args),
+            });
         simple
             .or_else(|| self.each_move(game, n_statics, m))
             .or_else(|| self.sum_run_move(game, n_statics, m))
@@ -497,7 +501,7 @@ impl Compiler<'_> {
     }
 
     /// A move over a small constant set of integers, unrolled into single
-    /// moves (`KernelMove::Each`), if each has a single move's form.
+    /// moves (`KernelMove::Singles`), if each has a single move's form.
     fn each_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
         let [b] = &m.bindings[..] else {
             return None;
@@ -522,12 +526,9 @@ impl Compiler<'_> {
                 span: m.span,
             };
             let args = self.same_game_args(game, n_statics, &one.result)?;
-            match self.simple_kernel_move(n_statics, &one, args)? {
-                KernelMove::Single(s) => singles.push(s),
-                _ => return None,
-            }
+            singles.push(self.single_move(n_statics, &one, args)?);
         }
-        Some(KernelMove::Each(singles))
+        Some(KernelMove::Singles(singles))
     }
 
     /// A take-and-break run (`SumRunMove`), if the move has that form.
@@ -642,73 +643,69 @@ impl Compiler<'_> {
         }
     }
 
-    /// The run and single moves of a result that is one position of the
-    /// game itself.
-    fn simple_kernel_move(
-        &self,
-        n_statics: usize,
-        m: &IrMove,
-        args: &[IrExpr],
-    ) -> Option<KernelMove> {
-        match &m.bindings[..] {
-            [] => {
-                let args: Vec<_> = args
-                    .iter()
-                    .map(|a| self.operand(a))
-                    .collect::<Option<_>>()?;
-                Some(KernelMove::Single(SingleMove {
-                    guard: match &m.guard {
-                        Some(e) => Some(self.bool_expr(e)?),
-                        None => None,
-                    },
-                    varies: (0..args.len())
-                        .find(|&j| !own(&args, n_statics, j))
-                        .and_then(|i| varies_only(&args, n_statics, i)),
-                    args,
-                }))
-            }
-            [_] if m.guard.is_none() => {
-                let (slot, start, end, inclusive) = only_range(m)?;
-                let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
-                let mut bends = Some(Vec::new());
-                for (i, a) in args.iter().enumerate() {
-                    match self.affine_operand(a, slot) {
-                        Some((base, coef)) => {
-                            bases.push(base);
-                            coefs.push(coef);
-                        }
-                        // Computed for every option, on a frame that holds
-                        // the binding too.
-                        None if (slot as usize) < KERNEL_FRAME => {
-                            per_option.push((i, self.batch_expr(a, slot)?));
-                            bends = bends.and_then(|mut v: Vec<Bend>| {
-                                v.push(self.bend(a, slot)?);
-                                Some(v)
-                            });
-                            bases.push(Operand::Const(0));
-                            coefs.push(0);
-                        }
-                        None => return None,
-                    }
-                }
-                let moving: Vec<usize> = (0..coefs.len()).filter(|&j| coefs[j] != 0).collect();
-                Some(KernelMove::Run(RunMove {
-                    slot,
-                    lo: self.operand(start)?,
-                    hi: self.operand(end)?,
-                    inclusive,
-                    varies: match moving[..] {
-                        [i] if per_option.is_empty() => varies_only(&bases, n_statics, i),
-                        _ => None,
-                    },
-                    bases,
-                    coefs,
-                    bends: bends.filter(|_| !per_option.is_empty()),
-                    per_option,
-                }))
-            }
-            _ => None,
+    /// The single move of a move without bindings whose result is one
+    /// position of the game itself.
+    fn single_move(&self, n_statics: usize, m: &IrMove, args: &[IrExpr]) -> Option<SingleMove> {
+        let args: Vec<_> = args
+            .iter()
+            .map(|a| self.operand(a))
+            .collect::<Option<_>>()?;
+        Some(SingleMove {
+            guard: match &m.guard {
+                Some(e) => Some(self.bool_expr(e)?),
+                None => None,
+            },
+            varies: (0..args.len())
+                .find(|&j| !own(&args, n_statics, j))
+                .and_then(|i| varies_only(&args, n_statics, i)),
+            args,
+        })
+    }
+
+    /// The run move of a move with one binding over a range and no guard
+    /// whose result is one position of the game itself.
+    fn run_move(&self, n_statics: usize, m: &IrMove, args: &[IrExpr]) -> Option<KernelMove> {
+        if m.guard.is_some() {
+            return None;
         }
+        let (slot, start, end, inclusive) = only_range(m)?;
+        let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
+        let mut bends = Some(Vec::new());
+        for (i, a) in args.iter().enumerate() {
+            match self.affine_operand(a, slot) {
+                Some((base, coef)) => {
+                    bases.push(base);
+                    coefs.push(coef);
+                }
+                // Computed for every option, on a frame that holds
+                // the binding too.
+                None if (slot as usize) < KERNEL_FRAME => {
+                    per_option.push((i, self.batch_expr(a, slot)?));
+                    bends = bends.and_then(|mut v: Vec<Bend>| {
+                        v.push(self.bend(a, slot)?);
+                        Some(v)
+                    });
+                    bases.push(Operand::Const(0));
+                    coefs.push(0);
+                }
+                None => return None,
+            }
+        }
+        let moving: Vec<usize> = (0..coefs.len()).filter(|&j| coefs[j] != 0).collect();
+        Some(KernelMove::Run(RunMove {
+            slot,
+            lo: self.operand(start)?,
+            hi: self.operand(end)?,
+            inclusive,
+            varies: match moving[..] {
+                [i] if per_option.is_empty() => varies_only(&bases, n_statics, i),
+                _ => None,
+            },
+            bases,
+            coefs,
+            bends: bends.filter(|_| !per_option.is_empty()),
+            per_option,
+        }))
     }
 
     /// `e` as a `Bend` over the binding `k`, if it is one.

@@ -41,14 +41,11 @@ impl SgSink {
                 KernelMove::Run(r) => {
                     self.kernel_run(env, (instance, inst), kernel, r, ints, at)?
                 }
-                KernelMove::Single(s) => {
-                    self.kernel_single(env, (instance, inst), kernel, s, ints, at)?
-                }
                 KernelMove::SumRun(r) => {
                     self.kernel_sum_run(env, (instance, inst), kernel, r, ints)?
                 }
                 KernelMove::Loop(l) => self.kernel_loop(env, (instance, inst), kernel, l, ints)?,
-                KernelMove::Each(singles) => {
+                KernelMove::Singles(singles) => {
                     let mut done = true;
                     for s in singles {
                         done = self.kernel_single(env, (instance, inst), kernel, s, ints, at)?;

@@ -509,6 +509,13 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
         out.contains("move take: 3 options by integer code, one per item of the constant set, each read next to"),
         "{out}"
     );
+    // Only Sub's moves are all single steps: its tables are swept from
+    // fixed distances.
+    assert_eq!(out.matches("tables swept in order").count(), 1, "{out}");
+    assert!(
+        out.contains("each value read from its 3 options at fixed distances"),
+        "{out}"
+    );
     assert!(
         out.contains("move cut: option by option on a frame of integers (a sum of 2 parts"),
         "{out}"

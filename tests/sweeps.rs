@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{same_both_ways, same_both_ways_with};
+use common::{explain, same_both_ways, same_both_ways_with};
 use grundy::{Limits, Session};
 
 /// Runs `texts` one after another in one session (a failure stops only
@@ -87,6 +87,44 @@ fn subtraction_games_agree_with_a_brute_force_and_oeis() {
     s125.iter().for_each(|&v| h[v as usize] += 1);
     assert_eq!(lines[3], shown(&h));
     assert_eq!(lines[4], s134.iter().sum::<i64>().to_string());
+}
+
+#[test]
+fn large_subtraction_sets_sweep_up_to_the_stride_limit() {
+    // 20 moves (`k * (k + 1) / 2 + 1`) are swept from fixed distances;
+    // 33 (`k * k + 1`) are more than a sweep keeps (`MAX_STRIDES`, 32) and
+    // go option by option. Both against the recurrence, kernels on and off.
+    let s20: Vec<i64> = (0..20).map(|k| k * (k + 1) / 2 + 1).collect();
+    let s33: Vec<i64> = (0..33).map(|k| k * k + 1).collect();
+    let set = |s: &[i64]| {
+        let items: Vec<String> = s.iter().map(|k| k.to_string()).collect();
+        items.join(", ")
+    };
+    let games = format!(
+        "game A(n) where n >= 0 {{ move take(k in {{{}}}) if k <= n -> A(n - k) }}
+        game B(n) where n >= 0 {{ move take(k in {{{}}}) if k <= n -> B(n - k) }}
+        ",
+        set(&s20),
+        set(&s33)
+    );
+    let out = same_both_ways(&format!(
+        "{games}print [sg(A(n)) for n in 0..=1500]
+        print [sg(B(n)) for n in 0..=1500]"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], shown(&subtraction_values(&s20, 1500)));
+    assert_eq!(lines[1], shown(&subtraction_values(&s33, 1500)));
+    let how = explain(&games);
+    assert!(
+        how.contains("each value read from its 20 options at fixed distances"),
+        "{how}"
+    );
+    assert_eq!(how.matches("tables swept in order").count(), 1, "{how}");
+    assert!(
+        how.contains("move take: 20 options by integer code"),
+        "{how}"
+    );
 }
 
 #[test]

@@ -91,6 +91,13 @@ impl Compiler<'_> {
             };
             lines.push(format!("  move {}: {how}", m.label));
         }
+        if let Some(strides) = kernel.and_then(|k| k.strides.as_ref()) {
+            lines.push(format!(
+                "  tables swept in order (`[sg(G(n)) for n in a..b]`, `histogram(...)`): \
+                 each value read from its {} options at fixed distances in the memo",
+                strides.len()
+            ));
+        }
         lines
     }
 

@@ -35,8 +35,8 @@ pub(crate) struct Kernel {
     /// Every move is a `KeyLoopMove`: positions of any flattened shape
     /// (integers, lists, tuples, bit sets) run on a `KeyFrame`.
     pub keyed: bool,
-    /// The same moves as `StrideMove`s, when every one has that form
-    /// (subtraction games): a table swept in order values its positions
+    /// The same moves as `StrideMove`s, when every one is a single move
+    /// of that form (subtraction games; `strides_of`): a table swept in order values its positions
     /// from fixed distances in the memo (`compile/line_sweep.rs`).
     pub strides: Option<Vec<StrideMove>>,
     /// The game's `where` as bounds on the frame, when it is one (`None`:
@@ -182,6 +182,24 @@ pub(crate) struct SingleMove {
     pub args: Vec<Operand<[i64]>>,
     /// As for runs: the option is the position with argument `i` changed.
     pub varies: Option<usize>,
+    /// The move as a constant step with bounds, when it is one (`n - 2
+    /// if 2 <= n`): what a sweep of a subtraction game reads.
+    pub stride: Option<StrideMove>,
+}
+
+/// Every single move's `StrideMove`, when all moves are single moves
+/// with one and there are at most `MAX_STRIDES`.
+fn strides_of(moves: &[KernelMove]) -> Option<Vec<StrideMove>> {
+    let mut out = Vec::new();
+    for m in moves {
+        let KernelMove::Singles(singles) = m else {
+            return None;
+        };
+        for s in singles {
+            out.push(s.stride.clone()?);
+        }
+    }
+    (out.len() <= MAX_STRIDES).then_some(out)
 }
 
 /// The only binding of a move when it names one integer of a range: its
@@ -377,15 +395,13 @@ impl Compiler<'_> {
                 true,
             ),
         };
+        let strides = strides_of(&moves);
         Some(Kernel {
             shape: int_shape(g.n_params),
             n_params: g.n_params,
             moves,
             keyed,
-            // Sweeps read integer frames only.
-            strides: (!keyed)
-                .then(|| self.stride_moves(game, g.n_statics, width, ir_moves))
-                .flatten(),
+            strides,
             where_bounds: g.where_clause.as_ref().filter(|_| !keyed).and_then(|w| {
                 let mut out = Vec::new();
                 bounds_of(w, width, &mut out).map(|_| out)
@@ -393,55 +409,14 @@ impl Compiler<'_> {
         })
     }
 
-    /// Every move as `StrideMove`s (a constant set unrolled), if each
-    /// has that form and there are at most `MAX_STRIDES`.
-    fn stride_moves(
+    /// A move without bindings whose result is the position of the game
+    /// itself `args` as a `StrideMove`, if it has that form.
+    fn stride_of(
         &self,
-        game: GameId,
-        n_statics: usize,
-        width: usize,
-        moves: &[IrMove],
-    ) -> Option<Vec<StrideMove>> {
-        let mut out = Vec::new();
-        for m in moves {
-            match &m.bindings[..] {
-                [] => out.push(self.stride_move(game, n_statics, width, m)?),
-                [b] => {
-                    let IrPattern::Slot { slot, .. } = b.pattern else {
-                        return None;
-                    };
-                    for k in const_items(&b.iterable)? {
-                        let one = IrMove {
-                            label: m.label.clone(),
-                            bindings: Vec::new(),
-                            guard: match &m.guard {
-                                Some(g) => Some(put_constant(g, slot, k)?),
-                                None => None,
-                            },
-                            result: put_constant(&m.result, slot, k)?,
-                            span: m.span,
-                        };
-                        out.push(self.stride_move(game, n_statics, width, &one)?);
-                    }
-                }
-                _ => return None,
-            }
-            if out.len() > MAX_STRIDES {
-                return None;
-            }
-        }
-        Some(out)
-    }
-
-    /// A move without bindings as a `StrideMove`, if it has that form.
-    fn stride_move(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        width: usize,
+        (n_statics, width): (usize, usize),
         m: &IrMove,
+        args: &[IrExpr],
     ) -> Option<StrideMove> {
-        let args = self.same_game_args(game, n_statics, &m.result)?;
         let own_slot = |j: usize| (n_statics + j) as Slot;
         let is_own = |j: usize, e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == own_slot(j));
         let mut moved = args.iter().enumerate().filter(|(j, e)| !is_own(*j, e));
@@ -487,11 +462,11 @@ impl Compiler<'_> {
         let simple = self
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| match &m.bindings[..] {
-                [] => (self.single_move(n_statics, m, args)).map(|s| KernelMove::Singles(vec![s])),
+                [] => (self.single_move(g, m, args)).map(|s| KernelMove::Singles(vec![s])),
                 _ => self.run_move(n_statics, m, args),
             });
         simple
-            .or_else(|| self.each_move(game, n_statics, m))
+            .or_else(|| self.each_move(game, g, m))
             .or_else(|| self.sum_run_move(game, n_statics, m))
             .or_else(|| {
                 let mut l = self.loop_move(m)?;
@@ -502,7 +477,7 @@ impl Compiler<'_> {
 
     /// A move over a small constant set of integers, unrolled into single
     /// moves (`KernelMove::Singles`), if each has a single move's form.
-    fn each_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+    fn each_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
         let [b] = &m.bindings[..] else {
             return None;
         };
@@ -510,7 +485,7 @@ impl Compiler<'_> {
             return None;
         };
         let items = const_items(&b.iterable)?;
-        if items.len() > 16 {
+        if items.len() > MAX_STRIDES {
             return None;
         }
         let mut singles = Vec::new();
@@ -525,8 +500,8 @@ impl Compiler<'_> {
                 result: put_constant(&m.result, slot, k)?,
                 span: m.span,
             };
-            let args = self.same_game_args(game, n_statics, &one.result)?;
-            singles.push(self.single_move(n_statics, &one, args)?);
+            let args = self.same_game_args(game, g.n_statics, &one.result)?;
+            singles.push(self.single_move(g, &one, args)?);
         }
         Some(KernelMove::Singles(singles))
     }
@@ -644,9 +619,10 @@ impl Compiler<'_> {
     }
 
     /// The single move of a move without bindings whose result is one
-    /// position of the game itself.
-    fn single_move(&self, n_statics: usize, m: &IrMove, args: &[IrExpr]) -> Option<SingleMove> {
-        let args: Vec<_> = args
+    /// position of the game itself, with arguments `ir_args`.
+    fn single_move(&self, g: &IrGame, m: &IrMove, ir_args: &[IrExpr]) -> Option<SingleMove> {
+        let n_statics = g.n_statics;
+        let args: Vec<_> = ir_args
             .iter()
             .map(|a| self.operand(a))
             .collect::<Option<_>>()?;
@@ -659,6 +635,7 @@ impl Compiler<'_> {
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),
             args,
+            stride: self.stride_of((n_statics, n_statics + g.n_params), m, ir_args),
         })
     }
 

@@ -292,6 +292,7 @@ impl SgSink {
             guard,
             args,
             varies,
+            stride: _,
         } = m;
         match guard.as_ref().map(|g| g(ints)) {
             None | Some(Some(true)) => {}

@@ -625,6 +625,73 @@ fn shown(values: &[i64]) -> String {
 }
 
 #[test]
+fn clamps_of_decreasing_arguments_split_where_they_cross() {
+    // A clamp whose moving side falls with the binding (coefficients -1,
+    // -1 over a divisor, -3 over a divisor): the run splits where the
+    // clamp switches sides. The second argument matters to the value
+    // (its own move), so a split in the wrong place shows.
+    let out = same_both_ways(
+        "game E(a, b) {
+            move m(k in 0..a) -> E(k, max((a - k) / 2, b))
+            move n(j in 0..b) -> E(a, j)
+        }
+        game G(a, b) {
+            move m(k in 0..a) -> G(k, min(b, (2 * a - 3 * k) / 2))
+            move n(j in 0..b) -> G(a, j)
+        }
+        game H(a, b) {
+            move m(k in 0..a) -> H(k, max(b - k, 1))
+            move n(j in 0..b) -> H(a, j)
+        }
+        print [sg(E(a, b)) for a in 0..=24, b in 0..=9]
+        print [sg(G(a, b)) for a in 0..=24, b in 0..=20]
+        print [sg(H(a, b)) for a in 0..=24, b in 0..=12]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let all = |_: &(i64, i64)| true;
+    let with_n = |(a, b): (i64, i64), mut o: Vec<(i64, i64)>| {
+        o.extend((0..b).map(|j| (a, j)));
+        o
+    };
+    let e = move |&(a, b): &(i64, i64)| {
+        with_n(
+            (a, b),
+            (0..a).map(|k| (k, (a - k).div_euclid(2).max(b))).collect(),
+        )
+    };
+    let g = move |&(a, b): &(i64, i64)| {
+        with_n(
+            (a, b),
+            (0..a)
+                .map(|k| (k, b.min((2 * a - 3 * k).div_euclid(2))))
+                .collect(),
+        )
+    };
+    let h =
+        move |&(a, b): &(i64, i64)| with_n((a, b), (0..a).map(|k| (k, (b - k).max(1))).collect());
+    let games: [(&dyn Fn(&(i64, i64)) -> Vec<(i64, i64)>, i64); 3] = [(&e, 9), (&g, 20), (&h, 12)];
+    for (line, (options, b_max)) in lines.iter().zip(games) {
+        let mut memo = std::collections::HashMap::new();
+        let values: Vec<i64> = (0..=24)
+            .flat_map(|a| (0..=b_max).map(move |b| (a, b)))
+            .map(|p| brute_sg(&p, options, &all, &mut memo))
+            .collect();
+        assert_eq!(*line, shown(&values));
+    }
+    let how = explain(
+        "game E(a, b) {
+            move m(k in 0..a) -> E(k, max((a - k) / 2, b))
+            move n(j in 0..b) -> E(a, j)
+        }",
+    );
+    assert!(
+        how.contains("move m: a run through the memo, split where"),
+        "{how}"
+    );
+}
+
+#[test]
 fn runs_split_where_a_clamp_or_quotient_bends() {
     // Arguments piecewise floor-affine in the binding (`Bend`): min with
     // an increasing quotient (bound on either side), max with a decreasing

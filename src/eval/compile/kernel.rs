@@ -173,7 +173,29 @@ pub(crate) struct Bend {
     pub base: Operand<[i64]>,
     pub coef: i64,
     pub div: i64,
+    /// `coef` as `coef_div * div + coef_rem` (`0 <= coef_rem < div`),
+    /// divided here once so that the search divides per run only what
+    /// depends on the position (a division costs as much as a short run).
+    pub coef_div: i64,
+    pub coef_rem: i64,
     pub clamp: Option<(bool, Operand<[i64]>)>,
+}
+
+impl Bend {
+    fn new(
+        base: Operand<[i64]>,
+        (coef, div): (i64, i64),
+        clamp: Option<(bool, Operand<[i64]>)>,
+    ) -> Self {
+        Bend {
+            base,
+            coef,
+            div,
+            coef_div: coef.div_euclid(div),
+            coef_rem: coef.rem_euclid(div),
+            clamp,
+        }
+    }
 }
 
 /// `name if guard -> G(args)`.
@@ -703,20 +725,10 @@ impl Compiler<'_> {
             };
             let (base, coef, div) = self.floor_affine(moving, k)?;
             let clamp = Some((*b == Builtin::Min, self.operand(bound)?));
-            return Some(Bend {
-                base,
-                coef,
-                div,
-                clamp,
-            });
+            return Some(Bend::new(base, (coef, div), clamp));
         }
         let (base, coef, div) = self.floor_affine(&e, k)?;
-        Some(Bend {
-            base,
-            coef,
-            div,
-            clamp: None,
-        })
+        Some(Bend::new(base, (coef, div), None))
     }
 
     /// `e` as `floor((base + coef * k) / div)` with `div > 0`.

@@ -16,12 +16,15 @@ use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
 use crate::eval::memo::{Key, Window, MAX_ARGS};
 use smallvec::SmallVec;
 
-/// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`.
+/// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`, with
+/// `a = a_div * d + a_rem` (`0 <= a_rem < d`, from `Bend`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Quot {
     num: i64,
     a: i64,
     d: i64,
+    a_div: i64,
+    a_rem: i64,
 }
 
 impl Quot {
@@ -63,10 +66,13 @@ fn cut(q: Quot, c: i64) -> Result<Option<i64>, ()> {
         .checked_mul(q.d)
         .and_then(|cd| cd.checked_sub(q.num))
         .ok_or(())?;
-    let t = match q.a.signum() {
+    let t = match q.a {
         0 => return Ok(None),
+        // The commonest coefficients, without a division.
+        1 => Some(r),
+        -1 => r.checked_neg().and_then(|m| m.checked_add(1)),
         // True from ceil(r / a) on.
-        1 => r
+        2.. => r
             .checked_neg()
             .map(|m| m.div_euclid(q.a))
             .and_then(i64::checked_neg),
@@ -103,6 +109,8 @@ impl SgSink {
                 num,
                 a: b.coef,
                 d: b.div,
+                a_div: b.coef_div,
+                a_rem: b.coef_rem,
             };
             // Both ends fit, so every option between does (affine).
             for k in [lo, hi - 1] {
@@ -116,7 +124,7 @@ impl SgSink {
             }
             // A quotient that is not affine: at most one, walked with a
             // remainder.
-            quotients += usize::from(q.d > 1 && q.a % q.d != 0);
+            quotients += usize::from(q.a_rem != 0);
             let clamp = match &b.clamp {
                 Some((min, bound)) => match bound.eval(ints) {
                     Some(c) => Some((*min, c)),
@@ -206,19 +214,22 @@ impl SgSink {
         };
         let (bits, unit) = window.place(c);
         let unit = unit as isize;
-        let (from, to) = (q.at(lo), q.at(hi - 1));
+        // The first quotient and its remainder from one division.
+        let at_lo = q.num + q.a * lo;
+        let from = at_lo.div_euclid(q.d);
+        let rem = at_lo - from * q.d;
+        let to = q.at(hi - 1);
         if ((from | to) as u64) >> bits != 0 {
             return false;
         }
-        // From one k to the next the quotient grows by `a.div_euclid(d)`,
-        // and by one more when the remainder passes `d`.
-        let rem = (q.num + q.a * lo).rem_euclid(q.d);
-        let step = stride.wrapping_add((q.a.div_euclid(q.d) as isize).wrapping_mul(unit));
+        // From one k to the next the quotient grows by `a_div`, and by one
+        // more when the remainder passes `d`.
+        let step = stride.wrapping_add((q.a_div as isize).wrapping_mul(unit));
         let walk = QuotWalk {
             first: first + from as usize * unit as usize,
             step,
             unit,
-            rem: (rem, q.a.rem_euclid(q.d), q.d),
+            rem: (rem, q.a_rem, q.d),
         };
         let stamp = self.stamp;
         walk.scan(
@@ -341,8 +352,8 @@ fn piece(run: &AffineRun<'_>, evaluated: &[Evaluated], ks: Range<i64>) -> Piece 
         match bound {
             Some(c) => piece.bases[coord] = c,
             None if q.d == 1 => (piece.bases[coord], piece.coefs[coord]) = (q.num, q.a),
-            None if q.a % q.d == 0 => {
-                (piece.bases[coord], piece.coefs[coord]) = (q.num.div_euclid(q.d), q.a / q.d)
+            None if q.a_rem == 0 => {
+                (piece.bases[coord], piece.coefs[coord]) = (q.num.div_euclid(q.d), q.a_div)
             }
             None => piece.quot = Some((coord, q)),
         }

@@ -158,8 +158,11 @@ impl<T: Vacant> OpenTable<T> {
         value: T,
         hash_of: impl Fn(&T) -> u64,
     ) -> usize {
-        // At most three quarters full: runs stay short.
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
+        // At most three fifths full: runs stay short. Linear probing
+        // slows fast past that; at three quarters, misère Kayles at
+        // N = 65 (a table of 4M slots at the end either way) took 4.3 s
+        // against 3.8 s, with the same peak memory.
+        if 5 * (self.len + 1) > 3 * self.slots.len() {
             self.grow(&hash_of);
         }
         self.len += 1;

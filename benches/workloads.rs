@@ -41,8 +41,10 @@
 //! Measurement: wall time is taken around the child process; peak RSS is
 //! `/usr/bin/time -v`'s "Maximum resident set size" when `/usr/bin/time`
 //! exists (as in the README's `run_bench.py`), otherwise `ru_maxrss` from
-//! wait4(2). The baselines are built with `cargo build --release --locked` into
-//! `target/baselines/`, so nothing is written into `../shared`.
+//! wait4(2). grundy is built with `cargo build --release --locked` into
+//! `target/workloads-bench/` (the binary a user builds, not the one Cargo
+//! builds for the bench), the baselines likewise into `target/baselines/`,
+//! so nothing is written into `../shared`.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -419,28 +421,51 @@ fn build_baselines(root: &Path) -> Result<Option<PathBuf>, String> {
         return Ok(None);
     }
     let target_dir = root.join("target/baselines");
+    cargo_build_release("baselines", &manifest, &[], &target_dir)?;
+    Ok(Some(target_dir.join("release")))
+}
+
+/// Builds grundy's binary as a user does, `cargo build --release`, into
+/// `target/workloads-bench/`, and returns its path. Not the binary Cargo
+/// builds for the bench itself: that one has the features the
+/// dev-dependencies add to shared crates (a larger binary, laid out
+/// otherwise), and ran misère Kayles about 6% slower than the release
+/// binary of the same code. A folder of its own also keeps a `cargo build
+/// --release` running alongside from swapping the binary between runs.
+fn build_grundy(root: &Path) -> Result<PathBuf, String> {
+    let target_dir = root.join("target/workloads-bench");
+    let manifest = root.join("Cargo.toml");
+    cargo_build_release("grundy", &manifest, &["--bin", "grundy"], &target_dir)?;
+    let exe = format!("grundy{}", std::env::consts::EXE_SUFFIX);
+    Ok(target_dir.join("release").join(exe))
+}
+
+/// `cargo build --release --locked` of the project at `manifest` into
+/// `target_dir`, with `extra` arguments.
+fn cargo_build_release(
+    what: &str,
+    manifest: &Path,
+    extra: &[&str],
+    target_dir: &Path,
+) -> Result<(), String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     eprintln!(
-        "baselines: building {} into {}",
+        "{what}: building {} into {}",
         manifest.display(),
         target_dir.display()
     );
     let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--locked",
-            "--quiet",
-            "--manifest-path",
-        ])
-        .arg(&manifest)
-        .env("CARGO_TARGET_DIR", &target_dir)
+        .args(["build", "--release", "--locked", "--quiet"])
+        .args(extra)
+        .arg("--manifest-path")
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target_dir)
         .status()
-        .map_err(|e| format!("cannot run cargo to build the baselines: {e}"))?;
+        .map_err(|e| format!("cannot run cargo to build {what}: {e}"))?;
     if !status.success() {
-        return Err(format!("building the baselines failed ({status})"));
+        return Err(format!("building {what} failed ({status})"));
     }
-    Ok(Some(target_dir.join("release")))
+    Ok(())
 }
 
 fn median(xs: &[f64]) -> f64 {
@@ -539,22 +564,7 @@ fn print_table(rows: &[Row]) {
 fn run() -> Result<bool, String> {
     let opts = parse_options()?;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // Cargo builds the `grundy` binary (bench profile = release settings) for benches.
-    // Time a private copy of it, so that a `cargo build --release` running alongside
-    // cannot swap the binary between runs.
-    let built = PathBuf::from(env!("CARGO_BIN_EXE_grundy"));
-    let grundy = root
-        .join("target/workloads-bench")
-        .join(built.file_name().expect("a file name"));
-    std::fs::create_dir_all(grundy.parent().expect("has a parent"))
-        .and_then(|()| std::fs::copy(&built, &grundy))
-        .map_err(|e| {
-            format!(
-                "cannot copy {} to {}: {e}",
-                built.display(),
-                grundy.display()
-            )
-        })?;
+    let grundy = build_grundy(&root)?;
     let baselines = if opts.baseline {
         build_baselines(&root)?
     } else {

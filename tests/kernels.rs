@@ -670,7 +670,8 @@ fn clamps_of_decreasing_arguments_split_where_they_cross() {
     };
     let h =
         move |&(a, b): &(i64, i64)| with_n((a, b), (0..a).map(|k| (k, (b - k).max(1))).collect());
-    let games: [(&dyn Fn(&(i64, i64)) -> Vec<(i64, i64)>, i64); 3] = [(&e, 9), (&g, 20), (&h, 12)];
+    type Options<'a> = &'a dyn Fn(&(i64, i64)) -> Vec<(i64, i64)>;
+    let games: [(Options, i64); 3] = [(&e, 9), (&g, 20), (&h, 12)];
     for (line, (options, b_max)) in lines.iter().zip(games) {
         let mut memo = std::collections::HashMap::new();
         let values: Vec<i64> = (0..=24)

@@ -36,8 +36,9 @@ pub(crate) struct Kernel {
     /// (integers, lists, tuples, bit sets) run on a `KeyFrame`.
     pub keyed: bool,
     /// The same moves as `StrideMove`s, when every one is a single move
-    /// of that form (subtraction games; `strides_of`): a table swept in order values its positions
-    /// from fixed distances in the memo (`compile/line_sweep.rs`).
+    /// of that form (subtraction games; `strides_of`): a table swept in
+    /// order values its positions from fixed distances in the memo
+    /// (`compile/line_sweep.rs`).
     pub strides: Option<Vec<StrideMove>>,
     /// The game's `where` as bounds on the frame, when it is one (`None`:
     /// it is not, or the game has none; see `where_bounds`).
@@ -174,8 +175,9 @@ pub(crate) struct Bend {
     pub coef: i64,
     pub div: i64,
     /// `coef` as `coef_div * div + coef_rem` (`0 <= coef_rem < div`),
-    /// divided here once so that the search divides per run only what
-    /// depends on the position (a division costs as much as a short run).
+    /// divided once here, so that the search divides per run only what
+    /// depends on the position (a 64-bit division takes tens of cycles,
+    /// and a position has several bends' runs).
     pub coef_div: i64,
     pub coef_rem: i64,
     pub clamp: Option<(bool, Operand<[i64]>)>,
@@ -209,8 +211,9 @@ pub(crate) struct SingleMove {
     pub stride: Option<StrideMove>,
 }
 
-/// Every single move's `StrideMove`, when all moves are single moves
-/// with one and there are at most `MAX_STRIDES`.
+/// The moves' `StrideMove`s, when every move is a single move (or one per
+/// item of a constant set) that has one, at most `MAX_STRIDES` in all. A
+/// keyed kernel's moves (`KeyLoop`) have none: sweeps read integer frames.
 fn strides_of(moves: &[KernelMove]) -> Option<Vec<StrideMove>> {
     let mut out = Vec::new();
     for m in moves {
@@ -431,8 +434,9 @@ impl Compiler<'_> {
         })
     }
 
-    /// A move without bindings whose result is the position of the game
-    /// itself `args` as a `StrideMove`, if it has that form.
+    /// A move without bindings, whose result is the position of the game
+    /// itself with arguments `args`, as a `StrideMove`, if it has that
+    /// form.
     fn stride_of(
         &self,
         (n_statics, width): (usize, usize),

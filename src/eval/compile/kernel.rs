@@ -211,6 +211,12 @@ pub(crate) struct SingleMove {
     pub stride: Option<StrideMove>,
 }
 
+/// The slots of a game's kernel frame: its static arguments, then its
+/// arguments.
+fn frame_width(g: &IrGame) -> usize {
+    g.n_statics + g.n_params
+}
+
 /// The moves' `StrideMove`s, when every move is a single move (or one per
 /// item of a constant set) that has one, at most `MAX_STRIDES` in all. A
 /// keyed kernel's moves (`KeyLoop`) have none: sweeps read integer frames.
@@ -398,7 +404,7 @@ impl Compiler<'_> {
         if moves.is_empty()
             || g.n_params == 0
             || g.n_params > MAX_ARGS as usize
-            || g.n_statics + g.n_params > KERNEL_FRAME
+            || frame_width(g) > KERNEL_FRAME
         {
             return None;
         }
@@ -406,30 +412,27 @@ impl Compiler<'_> {
             .iter()
             .map(|m| self.kernel_move(game, g, m))
             .collect::<Option<Vec<_>>>();
-        let ir_moves = moves;
-        let width = g.n_statics + g.n_params;
         // Moves of lists and sets (or of values integer code does not
         // reach): all of them in the Loop form on a key's frame.
-        let (moves, keyed) = match int_moves {
+        let (kernel_moves, keyed) = match int_moves {
             Some(int_moves) => (int_moves, false),
             None => (
-                ir_moves
+                moves
                     .iter()
                     .map(|m| self.key_loop_move(game, g, m).map(KernelMove::KeyLoop))
                     .collect::<Option<Vec<_>>>()?,
                 true,
             ),
         };
-        let strides = strides_of(&moves);
         Some(Kernel {
             shape: int_shape(g.n_params),
             n_params: g.n_params,
-            moves,
+            strides: strides_of(&kernel_moves),
+            moves: kernel_moves,
             keyed,
-            strides,
             where_bounds: g.where_clause.as_ref().filter(|_| !keyed).and_then(|w| {
                 let mut out = Vec::new();
-                bounds_of(w, width, &mut out).map(|_| out)
+                bounds_of(w, frame_width(g), &mut out).map(|_| out)
             }),
         })
     }
@@ -437,12 +440,8 @@ impl Compiler<'_> {
     /// A move without bindings, whose result is the position of the game
     /// itself with arguments `args`, as a `StrideMove`, if it has that
     /// form.
-    fn stride_of(
-        &self,
-        (n_statics, width): (usize, usize),
-        m: &IrMove,
-        args: &[IrExpr],
-    ) -> Option<StrideMove> {
+    fn stride_of(&self, g: &IrGame, m: &IrMove, args: &[IrExpr]) -> Option<StrideMove> {
+        let n_statics = g.n_statics;
         let own_slot = |j: usize| (n_statics + j) as Slot;
         let is_own = |j: usize, e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == own_slot(j));
         let mut moved = args.iter().enumerate().filter(|(j, e)| !is_own(*j, e));
@@ -466,8 +465,8 @@ impl Compiler<'_> {
             _ => return None,
         };
         let mut bounds = Vec::new();
-        if let Some(g) = &m.guard {
-            bounds_of(g, width, &mut bounds)?;
+        if let Some(guard) = &m.guard {
+            bounds_of(guard, frame_width(g), &mut bounds)?;
         }
         Some(StrideMove {
             coord,
@@ -661,7 +660,7 @@ impl Compiler<'_> {
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),
             args,
-            stride: self.stride_of((n_statics, n_statics + g.n_params), m, ir_args),
+            stride: self.stride_of(g, m, ir_args),
         })
     }
 

@@ -29,23 +29,24 @@ const HUGE_PAGES_PAST_BYTES: usize = 32 << 20;
 /// Capacity of a table's first allocation.
 const MIN_CAPACITY: usize = 16;
 
-/// The slots of a table and where a hash's run starts, taken once for the
-/// probes of many options.
-pub(crate) struct Prefetcher<'t, T> {
-    slots: &'t [T],
+/// Where a table's runs start, taken once for the probes of many
+/// options: the same type for tables of any slot size, so that a search
+/// prefetches from whichever table its options are in.
+pub(crate) struct Prefetcher<'t> {
+    slots: *const u8,
     shift: u32,
+    /// log2 of the slot size.
+    slot_shift: u32,
+    _table: std::marker::PhantomData<&'t [u8]>,
 }
 
-impl<T> Prefetcher<'_, T> {
+impl Prefetcher<'_> {
     /// Starts loading the first slot of the run of `hash`.
     #[inline]
     pub(crate) fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self
-                .slots
-                .as_ptr()
-                .wrapping_add((hash >> self.shift) as usize);
+            let p = (self.slots).wrapping_add(((hash >> self.shift) as usize) << self.slot_shift);
             // SAFETY: SSE is part of x86_64; a prefetch reads nothing the
             // program sees and cannot fault.
             unsafe {
@@ -53,13 +54,13 @@ impl<T> Prefetcher<'_, T> {
             }
             // With two slots or fewer a line, a run often goes on into the
             // next line: that one too (the product memo's 32-byte slots:
-            // misère Kayles at N = 65 about 7% faster). Eight index entries
-            // a line (`memo::sparse`) seldom need it.
-            if std::mem::size_of::<T>() >= 32 {
+            // misère Kayles at N = 65 about 7% faster). Four slots a line
+            // or more seldom need it.
+            if self.slot_shift >= 5 {
                 // SAFETY: as above.
                 unsafe {
                     std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                        p.cast::<u8>().wrapping_add(64).cast(),
+                        p.wrapping_add(64).cast(),
                     )
                 };
             }
@@ -67,6 +68,14 @@ impl<T> Prefetcher<'_, T> {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = hash;
     }
+}
+
+/// Where `OpenTable::insert_unique` stored a slot: valid while no growth
+/// or removal has moved the slots since (`OpenTable::at_mut`).
+#[derive(Clone, Copy)]
+pub(crate) struct SlotAt {
+    index: usize,
+    generation: u64,
 }
 
 #[derive(Debug)]
@@ -154,22 +163,24 @@ impl<T: Vacant> OpenTable<T> {
     /// the table is small enough to stay in the cache (the prefetches then
     /// only cost).
     #[inline]
-    pub(crate) fn prefetcher(&self) -> Option<Prefetcher<'_, T>> {
+    pub(crate) fn prefetcher(&self) -> Option<Prefetcher<'_>> {
         let bytes = std::mem::size_of_val(&self.slots[..]);
         (bytes > PREFETCH_PAST_BYTES).then_some(Prefetcher {
-            slots: &self.slots,
+            slots: self.slots.as_ptr().cast(),
             shift: self.shift,
+            slot_shift: std::mem::size_of::<T>().trailing_zeros(),
+            _table: std::marker::PhantomData,
         })
     }
 
-    /// Stores `value`, known absent, and gives its slot's index; `hash_of`
-    /// gives a stored slot's hash when the table grows.
+    /// Stores `value`, known absent, and gives where; `hash_of` gives a
+    /// stored slot's hash when the table grows.
     pub(crate) fn insert_unique(
         &mut self,
         hash: u64,
         value: T,
         hash_of: impl Fn(&T) -> u64,
-    ) -> usize {
+    ) -> SlotAt {
         // At most three fifths full: runs stay short. Linear probing
         // slows fast past that; at three quarters, misère Kayles at
         // N = 65 (a table of 4M slots at the end either way) took 4.3 s
@@ -178,7 +189,10 @@ impl<T: Vacant> OpenTable<T> {
             self.grow(&hash_of);
         }
         self.len += 1;
-        self.place(hash, value)
+        SlotAt {
+            index: self.place(hash, value),
+            generation: self.generation,
+        }
     }
 
     fn place(&mut self, hash: u64, value: T) -> usize {
@@ -191,15 +205,10 @@ impl<T: Vacant> OpenTable<T> {
         i
     }
 
-    /// The tag under which a slot index stays valid (`at_mut`).
-    pub(crate) fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    /// The slot at `index`, given by an insert under `generation`, if the
-    /// slots have not moved since.
-    pub(crate) fn at_mut(&mut self, index: usize, generation: u64) -> Option<&mut T> {
-        (generation == self.generation).then(|| &mut self.slots[index])
+    /// The slot an insert stored at `at`, if the slots have not moved
+    /// since.
+    pub(crate) fn at_mut(&mut self, at: SlotAt) -> Option<&mut T> {
+        (at.generation == self.generation).then(|| &mut self.slots[at.index])
     }
 
     fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) {

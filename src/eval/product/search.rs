@@ -8,7 +8,9 @@ use super::keys::{
 };
 use crate::diag::Fallible;
 use crate::eval::compile::Env;
-use crate::eval::product_tables::{atom_term, key_hash, merge_without, Frame, Search, Walk};
+use crate::eval::product_tables::{
+    atom_term, key_hash, merge_without, Frame, Parent, Search, Walk,
+};
 use crate::eval::search::loop_diag;
 use crate::syntax::Span;
 
@@ -195,7 +197,7 @@ impl Search {
             // Each probe prefetches the slot of the option a few ahead in
             // the frame's walk; again those just ahead, after a child's
             // search may have evicted them.
-            let ahead = t.memo.prefetcher();
+            let ahead = t.memo.prefetcher([code, counter], parent.as_ref());
             if let Some(p) = &ahead {
                 let again = prefetched.saturating_sub(PREFETCH_AHEAD);
                 for &hash in self.ahead.get(again..*prefetched).unwrap_or_default() {
@@ -246,11 +248,14 @@ impl Search {
     /// Lists the hashes of the options of the one-part `key` (hash `hash`)
     /// in walk order, as far as its components' options are known, and
     /// prefetches the slots of the first few; only for a key past the
-    /// dense tables (`hashed`) while the hash table is past the cache.
+    /// dense tables (with a `parent`) while its table is past the cache.
     /// Returns how many were prefetched.
-    fn list_ahead(&mut self, env: &Env, key: &[u32], hash: u64, hashed: bool) -> usize {
+    fn list_ahead(&mut self, env: &Env, key: &[u32], hash: u64, parent: Option<&Parent>) -> usize {
         let t = env.rt.product.borrow();
-        let Some(p) = t.memo.prefetcher().filter(|_| hashed) else {
+        let Some(p) = (t.memo)
+            .prefetcher([key[KIND], key[COUNTER]], parent)
+            .filter(|_| parent.is_some())
+        else {
             return 0;
         };
         let from = self.ahead.len();
@@ -279,11 +284,11 @@ impl Search {
         let mark = (env.rt.product.borrow_mut().memo).mark_on_path(key, hash, ON_PATH);
         let one_part = matches!(key[KIND], PASS | MISERE);
         let parent = one_part
-            .then(|| env.rt.product.borrow().memo.parent_image(key))
+            .then(|| env.rt.product.borrow().memo.parent(key, mark.code()))
             .flatten();
         let (first, packed) = (self.ranges.len(), self.options.len());
         let from = self.ahead.len();
-        let prefetched = from + self.list_ahead(env, key, hash, parent.is_some());
+        let prefetched = from + self.list_ahead(env, key, hash, parent.as_ref());
         self.frames.push(Frame {
             key: start..self.keys.len(),
             hash,

@@ -2,11 +2,15 @@
 //! (`pass(A + B + C)`, `misere(A + B)`) goes to a dense table per kind,
 //! pass counter and number of components, at the colex rank of its sorted
 //! components: options that change one component read nearby entries,
-//! with no hashing. Other keys go to an exact table hashed as multisets
-//! (`table.rs`): callers pass the key's hash, which the search updates
-//! per option instead of hashing each option's key.
+//! with no hashing. Past them, a one-part key of small components goes to
+//! a table of unary codes per kind and pass counter (`coded.rs`), and
+//! every other key to an exact table hashed as multisets (`table.rs`).
+//! Both are hashed alike: callers pass the key's hash, which the search
+//! updates per option instead of hashing each option's key.
 
-use super::table::{self, InlineReplacing, KeyTable, OptionPrefetcher, ParentImage, SlotAt};
+use super::coded::{self, CodeTable, CodedReplacing, ParentCode, IN_HASH_BYTE, ON_PATH_BYTE};
+use super::table::{self, merge_without, InlineReplacing, KeyTable, ParentImage};
+use crate::eval::open_table::{Prefetcher, SlotAt};
 
 /// Components of a key a dense table takes at most.
 const DENSE_LEN: usize = 4;
@@ -23,27 +27,60 @@ const IN_HASH: u32 = u32::MAX;
 pub(crate) struct ProductMemo {
     /// By `TableId`: a few tables, found by a scan.
     dense: Vec<(TableId, Vec<u32>)>,
+    /// By `kind_id`, found by a scan.
+    coded: Vec<(u64, CodeTable)>,
     hashed: KeyTable,
 }
 
-/// A dense table's kind and pass counter (one number), and its number of
+/// A kind and pass counter as one number.
+fn kind_id(code: u32, counter: u32) -> u64 {
+    (code as u64) << 32 | counter as u64
+}
+
+/// A dense table's kind and pass counter (`kind_id`), and its number of
 /// components.
 type TableId = (u64, u32);
 
 fn table_id(code: u32, counter: u32, len: usize) -> TableId {
-    ((code as u64) << 32 | counter as u64, len as u32)
+    (kind_id(code, counter), len as u32)
 }
 
-/// Where a key lives: its dense table and rank, or the hash table.
-fn place(key: &[u32]) -> Option<(TableId, usize)> {
+/// Where a key lives.
+enum Place {
+    Dense(TableId, usize),
+    /// The code table of a kind (`kind_id`), the key's code.
+    Coded(u64, u128),
+    Hashed,
+}
+
+fn place(key: &[u32]) -> Place {
     // [kind, counter, n_parts, len, atoms...]
-    let (&[code, counter, 1, len], atoms) = key.split_first_chunk::<4>()? else {
-        return None;
+    let Some((&[code, counter, 1, len], atoms)) = key.split_first_chunk::<4>() else {
+        return Place::Hashed;
     };
-    if atoms.len() > DENSE_LEN || atoms.len() != len as usize {
-        return None;
+    if atoms.len() != len as usize {
+        return Place::Hashed;
     }
-    Some((table_id(code, counter, atoms.len()), rank(atoms)?))
+    if atoms.len() <= DENSE_LEN {
+        if let Some(rank) = rank(atoms) {
+            return Place::Dense(table_id(code, counter, atoms.len()), rank);
+        }
+    }
+    match coded::code_of(atoms) {
+        Some(c) => Place::Coded(kind_id(code, counter), c),
+        None => Place::Hashed,
+    }
+}
+
+/// The value a code table's byte stands for; `in_hash` asks the hash
+/// table for a value too large for a byte.
+#[inline]
+fn byte_value(byte: u8, on_path: u64, in_hash: impl FnOnce() -> Option<u64>) -> Option<u64> {
+    match byte {
+        ON_PATH_BYTE => Some(on_path),
+        IN_HASH_BYTE => in_hash(),
+        v => Some(v as u64),
+    }
 }
 
 /// The rank of sorted components in their dense table; `None` past the
@@ -112,10 +149,24 @@ impl ProductMemo {
         hash: impl FnOnce() -> u64,
         on_path: u64,
     ) -> Option<u64> {
-        let Some((table, rank)) = place(key) else {
-            return self.hashed.get(key, hash());
-        };
-        self.get_dense(table, rank, on_path, || self.hashed.get(key, hash()))
+        match place(key) {
+            Place::Dense(table, rank) => {
+                self.get_dense(table, rank, on_path, || self.hashed.get(key, hash()))
+            }
+            Place::Coded(kind, code) => {
+                let hash = hash();
+                let byte = self.code_table(kind)?.get(code, hash)?;
+                byte_value(byte, on_path, || self.hashed.get(key, hash))
+            }
+            Place::Hashed => self.hashed.get(key, hash()),
+        }
+    }
+
+    /// The code table of `kind` (`kind_id`), if it has been made.
+    #[inline]
+    fn code_table(&self, kind: u64) -> Option<&CodeTable> {
+        let t = self.coded.iter().find(|(id, _)| *id == kind);
+        t.map(|(_, t)| t)
     }
 
     /// The entry at `rank` of the dense table `table`; `in_hash` asks the
@@ -144,38 +195,60 @@ impl ProductMemo {
         t.map(|(_, t)| &t[..])
     }
 
-    /// What loads the slot of a hash ahead of its probe, while the hash
-    /// table is past the cache.
+    /// What loads the slot of a hash ahead of its probe, while the table
+    /// of the options of a one-part key of `[code, counter]` (`parent` its
+    /// `parent`) is past the cache.
     #[inline]
-    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
-        self.hashed.prefetcher()
+    pub(crate) fn prefetcher(
+        &self,
+        [code, counter]: [u32; 2],
+        parent: Option<&Parent>,
+    ) -> Option<Prefetcher<'_>> {
+        match parent {
+            Some(Parent::Coded(_)) => self.code_table(kind_id(code, counter))?.prefetcher(),
+            _ => self.hashed.prefetcher(),
+        }
     }
 
     /// What the probes of the options of the one-part key `key` start
-    /// from when they are past the dense tables (`replacing`).
-    pub(crate) fn parent_image(&self, key: &[u32]) -> Option<ParentImage> {
-        (key.len() > 4 + DENSE_LEN)
-            .then(|| table::parent_image(key))
-            .flatten()
+    /// from when they are past the dense tables (`replacing`); `code` is
+    /// the key's code if it has one (`Mark::code`).
+    pub(crate) fn parent(&self, key: &[u32], code: Option<u128>) -> Option<Parent> {
+        if key.len() <= 4 + DENSE_LEN {
+            return None;
+        }
+        match code {
+            Some(code) => coded::parent_code(code, &key[4..]).map(Parent::Coded),
+            None => table::parent_image(key).map(Parent::Inline),
+        }
     }
 
     /// The options that replace the item `skip` of the one-part key
     /// `[code, counter, 1, part.len()]` (`Replacing`); `parent` is the
-    /// key's `parent_image`. `None` when they are neither in the dense
-    /// tables nor inline keys. Kept out of line: inlined into the search loop, the arrays
-    /// made that loop spill about 1,000 instructions per call.
+    /// key's `parent`. `None` when they are neither in the dense tables
+    /// nor codes nor inline keys. Kept out of line: inlined into the
+    /// search loop, the arrays made that loop spill about 1,000
+    /// instructions per call.
     #[inline(never)]
     pub(crate) fn replacing(
         &self,
         [code, counter]: [u32; 2],
         part: &[u32],
         skip: usize,
-        parent: Option<&ParentImage>,
+        parent: Option<&Parent>,
     ) -> Option<Replacing<'_>> {
         let n = part.len() - 1;
         if n >= DENSE_LEN {
-            let probe = parent?.replacing(&self.hashed, skip, n);
-            return Some(Replacing::Hashed { probe, n });
+            return Some(match parent? {
+                Parent::Inline(p) => Replacing::Hashed {
+                    probe: p.replacing(&self.hashed, skip, n),
+                    n,
+                },
+                Parent::Coded(p) => Replacing::Coded {
+                    probe: p.replacing(self.code_table(kind_id(code, counter))?, skip),
+                    n,
+                },
+            });
         }
         let mut r = DenseReplacing {
             rest: [0; DENSE_LEN],
@@ -216,8 +289,17 @@ impl ProductMemo {
     ) -> Option<u64> {
         let len = part.len() - 1 + add.len();
         let header = [code, counter, 1, len as u32];
+        let in_hash = || self.hashed.get_replaced(&header, (part, skip, add), hash);
         if len > DENSE_LEN {
-            return self.hashed.get_replaced(&header, (part, skip, add), hash);
+            let mut coder = coded::Coder::new();
+            merge_without(part, skip, add, |x| coder.push(x));
+            return match coder.code() {
+                Some(c) => {
+                    let byte = self.code_table(kind_id(code, counter))?.get(c, hash)?;
+                    byte_value(byte, on_path, in_hash)
+                }
+                None => in_hash(),
+            };
         }
         // The components, merged on the stack (equal ones: `part`'s first).
         let mut atoms = [0u32; DENSE_LEN];
@@ -238,10 +320,10 @@ impl ProductMemo {
             n += 1;
         }
         let atoms = &atoms[..len];
-        let in_hash = || self.hashed.get_replaced(&header, (part, skip, add), hash);
         match rank(atoms) {
             Some(rank) => self.get_dense(table_id(code, counter, len), rank, on_path, in_hash),
-            None => in_hash(),
+            // Past the cap: components too large for a code as well.
+            None => self.get_lazy(&[&header[..], atoms].concat(), || hash, on_path),
         }
     }
 
@@ -249,12 +331,17 @@ impl ProductMemo {
     /// `settle` stores its value there without looking it up again.
     pub(crate) fn mark_on_path(&mut self, key: &[u32], hash: u64, on_path: u64) -> Mark {
         match place(key) {
-            Some((table, rank)) => {
+            Place::Dense(table, rank) => {
                 let table = self.dense_index(table);
                 self.set_dense(table, rank, key, hash, on_path, on_path);
                 Mark::Dense { table, rank }
             }
-            None => Mark::Hashed(self.hashed.insert_new(key, hash, on_path)),
+            Place::Coded(kind, code) => {
+                let table = self.code_index(kind);
+                let at = self.coded[table].1.insert_new(code, hash, ON_PATH_BYTE);
+                Mark::Coded { table, code, at }
+            }
+            Place::Hashed => Mark::Hashed(self.hashed.insert_new(key, hash, on_path)),
         }
     }
 
@@ -262,7 +349,28 @@ impl ProductMemo {
     pub(crate) fn settle(&mut self, mark: Mark, key: &[u32], hash: u64, v: u64, on_path: u64) {
         match mark {
             Mark::Dense { table, rank } => self.set_dense(table, rank, key, hash, v, on_path),
+            Mark::Coded { table, code, at } => {
+                let byte = if v < IN_HASH_BYTE as u64 {
+                    v as u8
+                } else {
+                    self.hashed.insert(key, hash, v);
+                    IN_HASH_BYTE
+                };
+                self.coded[table].1.set(at, code, hash, byte);
+            }
             Mark::Hashed(at) => self.hashed.set(at, key, hash, v),
+        }
+    }
+
+    /// The index of the code table of `kind`, made empty if new.
+    fn code_index(&mut self, kind: u64) -> usize {
+        match self.coded.iter().position(|(id, _)| *id == kind) {
+            Some(i) => i,
+            None => {
+                let code_table = CodeTable::new((kind >> 32) as u32, kind as u32);
+                self.coded.push((kind, code_table));
+                self.coded.len() - 1
+            }
         }
     }
 
@@ -304,11 +412,19 @@ impl ProductMemo {
     }
 
     pub(crate) fn remove(&mut self, key: &[u32], hash: u64) {
-        if let Some((table, rank)) = place(key) {
-            let t = self.dense.iter_mut().find(|(id, _)| *id == table);
-            if let Some(e) = t.and_then(|(_, t)| t.get_mut(rank)) {
-                *e = UNKNOWN;
+        match place(key) {
+            Place::Dense(table, rank) => {
+                let t = self.dense.iter_mut().find(|(id, _)| *id == table);
+                if let Some(e) = t.and_then(|(_, t)| t.get_mut(rank)) {
+                    *e = UNKNOWN;
+                }
             }
+            Place::Coded(kind, code) => {
+                if let Some((_, t)) = self.coded.iter_mut().find(|(id, _)| *id == kind) {
+                    t.remove(code, hash);
+                }
+            }
+            Place::Hashed => {}
         }
         self.hashed.remove(key, hash);
     }
@@ -323,6 +439,14 @@ impl ProductMemo {
                 }
             }
         }
+        for (kind, t) in &self.coded {
+            let kind = (*kind >> 32) as u32;
+            for byte in t.bytes() {
+                if byte != ON_PATH_BYTE && byte != IN_HASH_BYTE {
+                    f(kind, byte as u64);
+                }
+            }
+        }
         self.hashed.for_each(f);
     }
 }
@@ -330,15 +454,46 @@ impl ProductMemo {
 /// Where a position marked on the search path is stored.
 #[derive(Clone, Copy)]
 pub(crate) enum Mark {
-    Dense { table: usize, rank: usize },
+    Dense {
+        table: usize,
+        rank: usize,
+    },
+    Coded {
+        table: usize,
+        code: u128,
+        at: SlotAt,
+    },
     Hashed(SlotAt),
+}
+
+impl Mark {
+    /// The code of the key marked, if it has one.
+    pub(crate) fn code(&self) -> Option<u128> {
+        match self {
+            Mark::Coded { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+}
+
+/// Where the probes of a one-part key's options start from, past the
+/// dense tables: its code, or its inline image.
+#[derive(Clone, Copy)]
+pub(crate) enum Parent {
+    Coded(ParentCode),
+    Inline(ParentImage),
 }
 
 /// The options of one component of a one-part key, read without building
 /// their keys: by rank arithmetic in the dense tables while the keys are
-/// short, by inline key images in the hash table past them.
+/// short, by codes or inline key images past them.
 pub(crate) enum Replacing<'m> {
     Dense(DenseReplacing<'m>),
+    /// `n`: as for `Hashed`.
+    Coded {
+        probe: CodedReplacing<'m>,
+        n: usize,
+    },
     /// `n`: the other components' number (past `DENSE_LEN` but for an
     /// option that only drops one, which the caller asks `get_replaced`).
     Hashed {
@@ -361,8 +516,21 @@ impl Replacing<'_> {
     ) -> Option<Option<u64>> {
         match self {
             Replacing::Dense(d) => d.get(add, on_path),
-            Replacing::Hashed { probe, n } if n + add.len() > DENSE_LEN => probe.get(add, hash()),
-            Replacing::Hashed { .. } => None,
+            Replacing::Coded { probe, n } if n + add.len() > DENSE_LEN => {
+                match probe.get(add, hash())? {
+                    None => Some(None),
+                    Some(IN_HASH_BYTE) => None,
+                    Some(byte) => Some(byte_value(byte, on_path, || None)),
+                }
+            }
+            // An option that has a code is not in the hash table.
+            Replacing::Hashed { probe, n }
+                if n + add.len() > DENSE_LEN
+                    && !coded::fits(probe.option_max(add), n + add.len()) =>
+            {
+                probe.get(add, hash())
+            }
+            Replacing::Coded { .. } | Replacing::Hashed { .. } => None,
         }
     }
 }
@@ -452,7 +620,12 @@ mod tests {
         let mut fast = 0;
         for p in parts {
             for skip in 0..p.len() {
-                let r = memo.replacing([0, 1], p, skip, memo.parent_image(&key(p)).as_ref());
+                let k = key(p);
+                let code = match place(&k) {
+                    Place::Coded(_, code) => Some(code),
+                    _ => None,
+                };
+                let r = memo.replacing([0, 1], p, skip, memo.parent(&k, code).as_ref());
                 for &add in adds {
                     let k = replaced(p, skip, add);
                     let hash = key_hash(&k);
@@ -476,7 +649,10 @@ mod tests {
             let mut ranks = Vec::new();
             let mut atoms = vec![0u32; k];
             loop {
-                ranks.push(place(&key(&atoms)).expect("dense").1);
+                let Place::Dense(_, rank) = place(&key(&atoms)) else {
+                    panic!("{atoms:?} not dense");
+                };
+                ranks.push(rank);
                 // Next sorted multiset, in lexicographic order.
                 let Some(i) = (0..k).rev().find(|&i| atoms[i] < 11) else {
                     break;
@@ -526,16 +702,21 @@ mod tests {
     }
 
     #[test]
-    fn hashed_probes_read_what_get_replaced_reads() {
+    fn probes_past_the_dense_tables_read_what_get_replaced_reads() {
         // Parts of 5 to 24 components (up to past the inline keys), with
-        // repeats and a few numbers too large for a byte; options adding
-        // none, one or two components anywhere in the order.
+        // repeats, some with a number too large for a byte, some with one
+        // on either side of the codes' limit; options adding none, one or
+        // two components anywhere in the order, some crossing the limit
+        // either way.
         let on_path = u64::MAX;
         let mut memo = ProductMemo::default();
         let mut parts: Vec<Vec<u32>> = Vec::new();
         for len in 5..=24u32 {
             for seed in 0..6u32 {
                 let mut p: Vec<u32> = (0..len).map(|i| (i * 7 + seed * 13) % 40).collect();
+                if seed == 4 {
+                    p[0] = 100 + 2 * len;
+                }
                 if seed == 5 {
                     p[0] = 300 + len;
                 }
@@ -543,7 +724,7 @@ mod tests {
                 parts.push(p);
             }
         }
-        let adds: [&[u32]; 8] = [
+        let adds: [&[u32]; 9] = [
             &[],
             &[0],
             &[17],
@@ -552,8 +733,10 @@ mod tests {
             &[5, 30],
             &[254],
             &[3, 400],
+            &[90],
         ];
-        // Store about half of the options of every part, some on the path.
+        // Store about half of the options of every part, some on the path,
+        // some with values too large for a code table's byte.
         let mut stored = 0u64;
         for p in &parts {
             for skip in 0..p.len() {
@@ -563,8 +746,10 @@ mod tests {
                         let k = replaced(p, skip, add);
                         let v = if stored.is_multiple_of(10) {
                             on_path
+                        } else if stored.is_multiple_of(7) {
+                            u64::from(u32::MAX) + stored
                         } else {
-                            stored
+                            stored % 250
                         };
                         store(&mut memo, &k, v, on_path);
                     }
@@ -573,6 +758,13 @@ mod tests {
         }
         let fast = probes_agree(&memo, &parts, &adds, on_path);
         assert!(fast > 5000, "{fast}");
+        // Both tables past the dense ones hold keys.
+        let (mut coded, mut hashed) = (0, 0);
+        memo.coded
+            .iter()
+            .for_each(|(_, t)| coded += t.bytes().count());
+        memo.hashed.for_each(|_, _| hashed += 1);
+        assert!(coded > 1000 && hashed > 1000, "{coded} {hashed}");
     }
 
     #[test]

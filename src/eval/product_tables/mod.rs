@@ -7,6 +7,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+mod coded;
 mod memo;
 mod table;
 
@@ -15,8 +16,7 @@ use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
 use memo::Mark;
-pub(crate) use memo::ProductMemo;
-use table::ParentImage;
+pub(crate) use memo::{Parent, ProductMemo};
 pub(crate) use table::{atom_term, key_hash, merge_without};
 
 /// The interned atoms and the memo of compound positions, kept for the
@@ -216,8 +216,8 @@ pub(crate) enum Walk {
         next: usize,
         options: Option<Rc<Canonical>>,
         passed: bool,
-        /// The key's image, where its options' keys are inline.
-        parent: Option<ParentImage>,
+        /// The key's code or image, where its options' probes start.
+        parent: Option<Parent>,
         /// Its options' hashes in walk order start at `Search::ahead[from]`;
         /// the slot of `ahead[prefetched]` is the next to prefetch.
         from: usize,

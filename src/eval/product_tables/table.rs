@@ -10,7 +10,7 @@
 //! of boxed keys cost a pointer chase on every hit and about 100 bytes per
 //! position.
 
-use crate::eval::open_table::{OpenTable, Prefetcher, Vacant};
+use crate::eval::open_table::{OpenTable, Prefetcher, SlotAt, Vacant};
 
 /// Numbers of a key a slot holds inline (as bytes).
 const INLINE: usize = 23;
@@ -19,8 +19,6 @@ const IN_ARENA: u8 = u8::MAX;
 /// A slot's key bytes as little-endian words, so a compare is three.
 const WORDS: usize = (1 + INLINE).div_ceil(8);
 type Image = [u64; WORDS];
-
-pub(crate) type OptionPrefetcher<'t> = Prefetcher<'t, Slot>;
 
 /// Aligned to its size, so that a slot never straddles two cache lines
 /// (a large `Vec` from `malloc` starts 16 bytes into a page: half the
@@ -46,13 +44,6 @@ impl Vacant for Slot {
     fn is_vacant(&self) -> bool {
         self.image[0] & 0xFF == 0
     }
-}
-
-/// Where `KeyTable::insert_new` stored a key.
-#[derive(Clone, Copy)]
-pub(crate) struct SlotAt {
-    index: usize,
-    generation: u64,
 }
 
 #[derive(Default)]
@@ -136,6 +127,15 @@ static TERMS: [u64; 256] = {
     }
     t
 };
+
+/// `atom_term(0, atom)`, from a table for the atoms a byte holds.
+#[inline]
+pub(crate) fn part0_term(atom: u32) -> u64 {
+    match TERMS.get(atom as usize) {
+        Some(&t) => t,
+        None => atom_term(0, atom),
+    }
+}
 
 /// The hash term of a key's header (its kind, pass counter and parts).
 pub(crate) fn header_term(kind: u32, counter: u32, n_parts: u32) -> u64 {
@@ -319,7 +319,7 @@ pub(crate) fn parent_image(key: &[u32]) -> Option<ParentImage> {
 /// first byte not below `x` mispredicted its exit on most probes of the
 /// search, whose options land anywhere in the order.
 #[inline(always)]
-fn count_below(sorted: &[u8; 32], x: u8) -> usize {
+pub(super) fn count_below(sorted: &[u8; 32], x: u8) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
@@ -359,8 +359,9 @@ pub(crate) struct InlineReplacing<'t> {
     /// the replaced one is below.
     sorted: [u8; 32],
     replaced: u8,
-    /// The other components' number.
+    /// The other components' number, and the largest of them.
     n: usize,
+    others_max: u32,
 }
 
 impl ParentImage {
@@ -385,11 +386,19 @@ impl ParentImage {
             sorted: self.sorted,
             replaced: self.sorted[skip],
             n,
+            others_max: self.sorted[if skip == n { n - 1 } else { n }] as u32,
         }
     }
 }
 
 impl InlineReplacing<'_> {
+    /// The largest component of the option adding the sorted `add`.
+    #[inline]
+    pub(crate) fn option_max(&self, add: &[u32]) -> u32 {
+        add.last()
+            .map_or(self.others_max, |&b| b.max(self.others_max))
+    }
+
     /// The value stored for the option adding the sorted `add` (its hash
     /// `hash`), as `KeyTable::get_replaced` gives it; `None` when this
     /// cannot tell (more than two components added, a key not inline).
@@ -441,7 +450,7 @@ impl KeyTable {
     /// What loads the slot of a hash ahead of its probe, while the table
     /// is past the cache.
     #[inline]
-    pub(crate) fn prefetcher(&self) -> Option<OptionPrefetcher<'_>> {
+    pub(crate) fn prefetcher(&self) -> Option<Prefetcher<'_>> {
         self.slots.prefetcher()
     }
 
@@ -521,17 +530,13 @@ impl KeyTable {
         });
         let slot = Slot { value, image };
         let arena = &self.arena;
-        let index = (self.slots).insert_unique(hash, slot, |s| s.key(arena).hash());
-        SlotAt {
-            index,
-            generation: self.slots.generation(),
-        }
+        (self.slots).insert_unique(hash, slot, |s| s.key(arena).hash())
     }
 
     /// Sets the value of `key` (hash `hash`), stored at `at` unless the
     /// slots have moved since.
     pub(crate) fn set(&mut self, at: SlotAt, key: &[u32], hash: u64, value: u64) {
-        match self.slots.at_mut(at.index, at.generation) {
+        match self.slots.at_mut(at) {
             Some(s) => s.value = value,
             None => self.insert(key, hash, value),
         }

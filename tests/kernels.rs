@@ -693,6 +693,30 @@ fn clamps_of_decreasing_arguments_split_where_they_cross() {
 }
 
 #[test]
+fn scans_mark_values_past_the_dense_bytes_where_they_read_them() {
+    // Values past 250 have the byte `BIG` and their codes in the window's
+    // wide array: a line scan (`cut_y`), a bend scanned phase by phase
+    // (`cut_x`, divisor 8) and a bend walked option by option (`far`,
+    // divisor 97) mark them from there, against the general path's
+    // lookups.
+    let out = same_both_ways(
+        "game W(x, y) where 0 <= y <= x / 8 {
+            move cut_x(u in 0..x) -> W(u, min(u / 8, y))
+            move cut_y(v in 0..y) -> W(x, v)
+            move far(u in 0..x) -> W(u, min(y, (u + 3 * y) / 97))
+        }
+        print [sg(W(x, y)) for x in 0..=280, y in 0..=x / 8]",
+    );
+    let values: Vec<u64> = out
+        .trim()
+        .trim_matches(['[', ']'])
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(values.iter().filter(|&&v| v > 250).count() > 100, "{out}");
+}
+
+#[test]
 fn runs_split_where_a_clamp_or_quotient_bends() {
     // Arguments piecewise floor-affine in the binding (`Bend`): min with
     // an increasing quotient (bound on either side), max with a decreasing

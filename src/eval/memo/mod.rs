@@ -895,6 +895,15 @@ impl Located {
     }
 }
 
+/// A dense window's bytes, as scans read them, and the codes of its
+/// large values again (`ShapeTable::wide`, indexed like the bytes; empty
+/// while it has none): a scan marks those without a lookup.
+#[derive(Clone, Copy)]
+pub struct WindowBytes<'m> {
+    pub bytes: &'m [u8],
+    pub wide: &'m [u16],
+}
+
 /// A read-only view of one shape's dense window (`Memo::window`).
 pub struct Window<'m> {
     table: &'m ShapeTable,
@@ -906,6 +915,15 @@ impl<'m> Window<'m> {
     #[inline]
     pub fn dense(&self) -> &'m [u8] {
         &self.table.dense
+    }
+
+    /// The bytes with the codes of large values (`WindowBytes`).
+    #[inline]
+    pub fn bytes(&self) -> WindowBytes<'m> {
+        WindowBytes {
+            bytes: &self.table.dense,
+            wide: &self.table.wide,
+        }
     }
 
     /// Where the positions `bases + coefs * k`, `k` in `lo..hi` (not
@@ -1080,14 +1098,14 @@ impl Memo {
         coefs: &[i64],
         lo: i64,
         hi: i64,
-    ) -> Option<(&[u8], usize, isize)> {
+    ) -> Option<(WindowBytes<'_>, usize, isize)> {
         let s = self.shape_of(shape)?;
         self.last_shape = s;
         let window = Window {
             table: &self.shapes[s].1,
         };
         let (first, stride) = window.run(bases, coefs, lo, hi)?;
-        Some((window.dense(), first, stride))
+        Some((window.bytes(), first, stride))
     }
 
     /// The dense window of `shape`, to read many positions in a row.
@@ -1112,7 +1130,7 @@ impl Memo {
         from: i64,
         to: i64,
         coef: i64,
-    ) -> Option<(&[u8], usize, isize)> {
+    ) -> Option<(WindowBytes<'_>, usize, isize)> {
         let table = &self.shapes.get(at.table)?.1;
         if table.layout != at.layout || at.sparse || coord >= table.n_coords {
             return None;
@@ -1123,7 +1141,7 @@ impl Memo {
         }
         let first = replaced(at.index, step, (own, from));
         let stride = (coef as isize).wrapping_mul(step as isize);
-        Some((&table.dense[..], first, stride))
+        Some((Window { table }.bytes(), first, stride))
     }
 
     /// `Window::big` for the window of a location from `locate`.

@@ -10,10 +10,10 @@
 use std::ops::Range;
 
 use super::engine::{Lookup, SgSink};
-use super::scan::{scan_dense, NO_VALUE_BYTES};
+use super::scan::{mark_wide, scan_dense, NO_VALUE_BYTES};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
-use crate::eval::memo::{Key, Window, MAX_ARGS};
+use crate::eval::memo::{Key, Window, WindowBytes, BIG, MAX_ARGS};
 use smallvec::SmallVec;
 
 /// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`, with
@@ -207,7 +207,7 @@ impl SgSink {
             return false;
         };
         let Some((c, q)) = piece.quot else {
-            self.scan_window(window.dense(), first, stride, piece.ks.clone());
+            self.scan_window(window.bytes(), first, stride, piece.ks.clone());
             let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
             self.mark_big(window.dense(), index_of, |i| window.big(i));
             return true;
@@ -233,7 +233,7 @@ impl SgSink {
         };
         let stamp = self.stamp;
         walk.scan(
-            window.dense(),
+            window.bytes(),
             piece.ks.clone(),
             stamp,
             &mut self.seen,
@@ -278,7 +278,7 @@ impl QuotWalk {
     #[inline(never)]
     fn scan(
         &self,
-        dense: &[u8],
+        dense: WindowBytes<'_>,
         ks: Range<i64>,
         stamp: u32,
         seen: &mut [u32],
@@ -313,24 +313,27 @@ impl QuotWalk {
     /// collects the options without a value in a second pass, if any.
     fn walk(
         &self,
-        dense: &[u8],
+        dense: WindowBytes<'_>,
         ks: Range<i64>,
         stamp: u32,
         seen: &mut [u32],
         slow: &mut Vec<i64>,
     ) {
-        let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
+        let bytes = dense.bytes;
+        let bytes_seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("256 slots");
         for i in self.indices(ks.clone()) {
-            seen[dense[i] as usize] = stamp;
+            bytes_seen[bytes[i] as usize] = stamp;
         }
-        if NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp) {
-            NO_VALUE_BYTES.iter().for_each(|&b| seen[b] = 0);
-            slow.extend(
-                self.indices(ks.clone())
-                    .zip(ks)
-                    .filter(|&(i, _)| NO_VALUE_BYTES.contains(&(dense[i] as usize)))
-                    .map(|(_, k)| k),
-            );
+        if NO_VALUE_BYTES.iter().any(|&b| bytes_seen[b] == stamp) {
+            NO_VALUE_BYTES.iter().for_each(|&b| bytes_seen[b] = 0);
+            for (i, k) in self.indices(ks.clone()).zip(ks) {
+                let b = bytes[i];
+                let missing = NO_VALUE_BYTES.contains(&(b as usize))
+                    && !(b == BIG && mark_wide(dense.wide, i, stamp, seen));
+                if missing {
+                    slow.push(k);
+                }
+            }
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::eval::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
 };
 use crate::eval::compile::{Env, Instance, Rules};
-use crate::eval::memo::{Key, Located, State, BIG};
+use crate::eval::memo::{Key, Located, State, WindowBytes, BIG};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
 
@@ -388,7 +388,7 @@ impl SgSink {
     #[inline]
     pub(super) fn scan_window(
         &mut self,
-        dense: &[u8],
+        dense: WindowBytes<'_>,
         first: usize,
         stride: isize,
         ks: Range<i64>,

@@ -164,7 +164,7 @@ impl SgSink {
         let lo = ks.start;
         self.scan_window(dense, first, stride, ks);
         let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
-        self.mark_big(dense, index_of, |i| memo.big_at(at, i));
+        self.mark_big(dense.bytes, index_of, |i| memo.big_at(at, i));
         true
     }
 
@@ -309,7 +309,7 @@ impl SgSink {
             let byte = {
                 let memo = inst.memo.borrow();
                 memo.line_run(at, (i, own), x, x, 0)
-                    .map(|(dense, first, _)| dense[first])
+                    .map(|(dense, first, _)| dense.bytes[first])
             };
             if byte.is_some_and(|b| self.mark_byte(b)) {
                 return Ok(true);

@@ -129,7 +129,7 @@ impl SgSink {
         let scanned = {
             let memo = inst.memo.borrow();
             let window = memo.window(key.out.shape).filter(|w| placement.set(w, key));
-            match window.and_then(|w| Some((w.dense(), placement.run(key, j, lo, hi)?))) {
+            match window.and_then(|w| Some((w.bytes(), placement.run(key, j, lo, hi)?))) {
                 Some((dense, (first, stride))) => {
                     self.scan_window(dense, first, stride, lo..hi);
                     true

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::eval::memo::BIG;
+use crate::eval::memo::{WindowBytes, BIG};
 
 /// Where `SgSink::seen` marks the value `v`: at its dense memo byte
 /// (`v + 4`) while that is a value byte, past the `BIG` byte above. Bytes
@@ -28,7 +28,7 @@ pub(super) const NO_VALUE_BYTES: [usize; 4] = [0, 1, 3, BIG as usize];
 /// Not inlined: on its own it keeps the loop's state in registers.
 #[inline(never)]
 pub(super) fn scan_dense(
-    dense: &[u8],
+    dense: WindowBytes<'_>,
     first: usize,
     stride: isize,
     ks: Range<i64>,
@@ -36,20 +36,20 @@ pub(super) fn scan_dense(
     seen: &mut [u32],
     slow: &mut Vec<i64>,
 ) {
-    // `seen` is indexed by byte codes: it always has at least 256 slots.
-    let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
     let (lo, hi) = (ks.start, ks.end);
     let run = Strided {
         first,
         stride,
         n: (hi - lo) as usize,
     };
-    let (window, step) = run.window(dense);
-    mark_strided(window, step, stamp, seen);
+    let (start, window, step) = run.window(dense.bytes);
+    // `seen` is indexed by byte codes: it always has at least 256 slots.
+    let bytes_seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("256 slots");
+    mark_strided(window, step, stamp, bytes_seen);
     // Options without a value are rare: a second pass collects them.
-    let missing = NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp);
+    let missing = NO_VALUE_BYTES.iter().any(|&b| bytes_seen[b] == stamp);
     if missing {
-        NO_VALUE_BYTES.iter().for_each(|&b| seen[b] = 0);
+        NO_VALUE_BYTES.iter().for_each(|&b| bytes_seen[b] = 0);
         let k_at = |j: usize| {
             if stride >= 0 {
                 lo + j as i64
@@ -58,14 +58,37 @@ pub(super) fn scan_dense(
             }
         };
         let before = slow.len();
-        slow.extend(
-            (window.iter().step_by(step.max(1)).enumerate())
-                .filter(|(_, &b)| NO_VALUE_BYTES.contains(&(b as usize)))
-                .map(|(j, _)| k_at(j)),
-        );
+        let step = step.max(1);
+        for (j, &b) in window.iter().step_by(step).enumerate() {
+            if !NO_VALUE_BYTES.contains(&(b as usize)) {
+                continue;
+            }
+            if b == BIG && mark_wide(dense.wide, start + j * step, stamp, seen) {
+                continue;
+            }
+            slow.push(k_at(j));
+        }
         if stride < 0 {
             slow[before..].reverse();
         }
+    }
+}
+
+/// Marks the large value whose code `wide` keeps at `index`, if it keeps
+/// it and `seen` has its slot (else the caller looks it up, which grows
+/// `seen`): true then.
+#[inline]
+pub(super) fn mark_wide(wide: &[u16], index: usize, stamp: u32, seen: &mut [u32]) -> bool {
+    // A kept code is a value's, `v + 4`, past the bytes (`State::encode`).
+    let Some(&code) = wide.get(index).filter(|&&c| c >= 4) else {
+        return false;
+    };
+    match seen.get_mut(seen_slot(code as u64 - 4)) {
+        Some(slot) => {
+            *slot = stamp;
+            true
+        }
+        None => false,
     }
 }
 
@@ -78,18 +101,18 @@ pub(super) struct Strided {
 }
 
 impl Strided {
-    /// The run's bytes from the lowest address, whatever the sign of the
-    /// stride, and the step between them (a stride of 0 is one byte). One
-    /// bounds check for the whole run.
+    /// The run's bytes from the lowest address (`start`), whatever the
+    /// sign of the stride, and the step between them (a stride of 0 is one
+    /// byte). One bounds check for the whole run.
     #[inline(always)]
-    fn window(self, dense: &[u8]) -> (&[u8], usize) {
+    fn window(self, dense: &[u8]) -> (usize, &[u8], usize) {
         let n = if self.stride == 0 { 1 } else { self.n };
         let step = self.stride.unsigned_abs();
         let start = match self.stride >= 0 {
             true => self.first,
             false => self.first - (n - 1) * step,
         };
-        (&dense[start..=start + (n - 1) * step], step)
+        (start, &dense[start..=start + (n - 1) * step], step)
     }
 }
 
@@ -182,7 +205,7 @@ pub(super) fn scan_ascending(
 pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [u32]) -> bool {
     let seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("seen has 256 slots");
     for r in runs {
-        let (window, step) = r.window(dense);
+        let (_, window, step) = r.window(dense);
         mark_strided(window, step, stamp, seen);
     }
     NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp)

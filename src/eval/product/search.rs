@@ -8,8 +8,10 @@ use super::keys::{
 };
 use crate::diag::Fallible;
 use crate::eval::compile::Env;
+use crate::eval::open_table::Prefetcher;
 use crate::eval::product_tables::{
-    atom_term, key_hash, merge_without, Frame, Parent, Search, Walk,
+    atom_term, key_hash, merge_without, Canonical, Frame, NoProbe, OptionProbe, Parent,
+    ProductMemo, Replacing, Search, Walk,
 };
 use crate::eval::search::loop_diag;
 use crate::syntax::Span;
@@ -24,6 +26,69 @@ enum Step {
 
 /// How many options ahead of its probe an option's slot is prefetched.
 const PREFETCH_AHEAD: usize = 8;
+
+/// The options of one component of a one-part key, walked with the memo
+/// borrowed once: their values go to the frame's, up to the first option
+/// the memo lacks.
+struct ComponentWalk<'a, 'o> {
+    memo: &'a ProductMemo,
+    header: [u32; 2],
+    part: &'a [u32],
+    at: usize,
+    opts: &'o Canonical,
+    /// The key's hash less the component's term.
+    base: u64,
+    /// The prefetcher, and the hashes of the frame's options in walk
+    /// order (`Search::ahead`).
+    prefetcher: Option<&'a Prefetcher<'a>>,
+    hashes: &'a [u64],
+}
+
+/// The first option a walk found the memo lacks: the components it adds,
+/// its hash, and whether it is on the search path.
+type Missing<'o> = (&'o [u32], u64, bool);
+
+impl<'o> ComponentWalk<'_, 'o> {
+    /// Walks the options from `next` on with `probe`, each prefetching
+    /// the slot of `hashes[prefetched]` (then the next). Not inlined, and
+    /// one copy per kind of probe: inlined into the search's frame loop,
+    /// with the probe chosen per option, its state lived on the stack.
+    #[inline(never)]
+    fn run<P: OptionProbe>(
+        &self,
+        probe: &P,
+        next: &mut usize,
+        prefetched: &mut usize,
+        values: &mut Vec<u64>,
+    ) -> Option<Missing<'o>> {
+        let opts = self.opts;
+        let (mut i, mut ahead) = (*next, *prefetched);
+        let missing = loop {
+            let Some(add) = opts.options.get(i) else {
+                break None;
+            };
+            if let (Some(p), Some(&hash)) = (self.prefetcher, self.hashes.get(ahead)) {
+                p.prefetch(hash);
+                ahead += 1;
+            }
+            let hash = self.base.wrapping_add(opts.terms[i]);
+            i += 1;
+            let value = match probe.get(add, hash, ON_PATH) {
+                Some(v) => v,
+                None => {
+                    (self.memo).get_replaced(self.header, self.part, self.at, add, hash, ON_PATH)
+                }
+            };
+            match value {
+                Some(ON_PATH) => break Some((add, hash, true)),
+                Some(v) => values.push(v),
+                None => break Some((add, hash, false)),
+            }
+        };
+        (*next, *prefetched) = (i, ahead);
+        missing
+    }
+}
 
 impl Search {
     /// The value of `root` (not stored yet), searched depth first.
@@ -204,29 +269,22 @@ impl Search {
                     p.prefetch(hash);
                 }
             }
-            let missing = loop {
-                let Some(add) = opts.options.get(*next) else {
-                    break None;
-                };
-                if let (Some(p), Some(&hash)) = (&ahead, self.ahead.get(*prefetched)) {
-                    p.prefetch(hash);
-                    *prefetched += 1;
-                }
-                // The option's hash, needed only past the dense tables.
-                let term = opts.terms[*next];
-                let hash = || base.wrapping_add(term);
-                *next += 1;
-                let value = match fast.as_ref().and_then(|f| f.get(add, hash, ON_PATH)) {
-                    Some(v) => v,
-                    None => t
-                        .memo
-                        .get_replaced([code, counter], part, *at, add, hash(), ON_PATH),
-                };
-                match value {
-                    Some(ON_PATH) => break Some((add, hash(), true)),
-                    Some(v) => self.values.push(v),
-                    None => break Some((add, hash(), false)),
-                }
+            let walk = ComponentWalk {
+                memo: &t.memo,
+                header: [code, counter],
+                part,
+                at: *at,
+                opts,
+                base,
+                prefetcher: ahead.as_ref(),
+                hashes: &self.ahead,
+            };
+            let values = &mut self.values;
+            let missing = match &fast {
+                Some(Replacing::Dense(p)) => walk.run(p, next, prefetched, values),
+                Some(Replacing::Coded(p)) => walk.run(p, next, prefetched, values),
+                Some(Replacing::Hashed(p)) => walk.run(p, next, prefetched, values),
+                None => walk.run(&NoProbe, next, prefetched, values),
             };
             drop(t);
             let Some((add, hash, on_path)) = missing else {

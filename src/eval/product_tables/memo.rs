@@ -240,14 +240,14 @@ impl ProductMemo {
         let n = part.len() - 1;
         if n >= DENSE_LEN {
             return Some(match parent? {
-                Parent::Inline(p) => Replacing::Hashed {
+                Parent::Inline(p) => Replacing::Hashed(HashedProbe {
                     probe: p.replacing(&self.hashed, skip, n),
                     n,
-                },
-                Parent::Coded(p) => Replacing::Coded {
+                }),
+                Parent::Coded(p) => Replacing::Coded(CodedProbe {
                     probe: p.replacing(self.code_table(kind_id(code, counter))?, skip),
                     n,
-                },
+                }),
             });
         }
         let mut r = DenseReplacing {
@@ -486,52 +486,80 @@ pub(crate) enum Parent {
 
 /// The options of one component of a one-part key, read without building
 /// their keys: by rank arithmetic in the dense tables while the keys are
-/// short, by codes or inline key images past them.
+/// short, by codes or inline key images past them. The search walks a
+/// component's options with the probe inside (`OptionProbe`): a loop
+/// for each kind of probe.
 pub(crate) enum Replacing<'m> {
     Dense(DenseReplacing<'m>),
-    /// `n`: as for `Hashed`.
-    Coded {
-        probe: CodedReplacing<'m>,
-        n: usize,
-    },
-    /// `n`: the other components' number (past `DENSE_LEN` but for an
-    /// option that only drops one, which the caller asks `get_replaced`).
-    Hashed {
-        probe: InlineReplacing<'m>,
-        n: usize,
-    },
+    Coded(CodedProbe<'m>),
+    Hashed(HashedProbe<'m>),
 }
 
-impl Replacing<'_> {
-    /// The memo's answer for the option adding the sorted `add` (its hash
-    /// given by `hash`, needed only in the hash table), as
-    /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell:
-    /// the caller asks `get_replaced`.
+/// Reads the memo for the options of one component of a one-part key.
+pub(crate) trait OptionProbe {
+    /// The memo's answer for the option adding the sorted `add` (hash
+    /// `hash`), as `ProductMemo::get_replaced` gives it; `None` when this
+    /// cannot tell: the caller asks `get_replaced`.
+    fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>>;
+}
+
+/// No probe: every option is asked of `get_replaced`.
+pub(crate) struct NoProbe;
+
+impl OptionProbe for NoProbe {
     #[inline]
-    pub(crate) fn get(
-        &self,
-        add: &[u32],
-        hash: impl FnOnce() -> u64,
-        on_path: u64,
-    ) -> Option<Option<u64>> {
+    fn get(&self, _: &[u32], _: u64, _: u64) -> Option<Option<u64>> {
+        None
+    }
+}
+
+impl OptionProbe for Replacing<'_> {
+    fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>> {
         match self {
-            Replacing::Dense(d) => d.get(add, on_path),
-            Replacing::Coded { probe, n } if n + add.len() > DENSE_LEN => {
-                match probe.get(add, hash())? {
-                    None => Some(None),
-                    Some(IN_HASH_BYTE) => None,
-                    Some(byte) => Some(byte_value(byte, on_path, || None)),
-                }
-            }
-            // An option that has a code is not in the hash table.
-            Replacing::Hashed { probe, n }
-                if n + add.len() > DENSE_LEN
-                    && !coded::fits(probe.option_max(add), n + add.len()) =>
-            {
-                probe.get(add, hash())
-            }
-            Replacing::Coded { .. } | Replacing::Hashed { .. } => None,
+            Replacing::Dense(p) => p.get(add, hash, on_path),
+            Replacing::Coded(p) => p.get(add, hash, on_path),
+            Replacing::Hashed(p) => p.get(add, hash, on_path),
         }
+    }
+}
+
+/// Options with codes. `n`: the other components' number (past
+/// `DENSE_LEN` but for an option that only drops one, which the caller
+/// asks `get_replaced`).
+pub(crate) struct CodedProbe<'m> {
+    probe: CodedReplacing<'m>,
+    n: usize,
+}
+
+impl OptionProbe for CodedProbe<'_> {
+    #[inline]
+    fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>> {
+        if self.n + add.len() <= DENSE_LEN {
+            return None;
+        }
+        match self.probe.get(add, hash)? {
+            None => Some(None),
+            Some(IN_HASH_BYTE) => None,
+            Some(byte) => Some(byte_value(byte, on_path, || None)),
+        }
+    }
+}
+
+/// Options with inline keys in the hash table; `n` as for `CodedProbe`.
+pub(crate) struct HashedProbe<'m> {
+    probe: InlineReplacing<'m>,
+    n: usize,
+}
+
+impl OptionProbe for HashedProbe<'_> {
+    #[inline]
+    fn get(&self, add: &[u32], hash: u64, _: u64) -> Option<Option<u64>> {
+        let len = self.n + add.len();
+        // An option that has a code is not in the hash table.
+        if len <= DENSE_LEN || coded::fits(self.probe.option_max(add), len) {
+            return None;
+        }
+        self.probe.get(add, hash)
     }
 }
 
@@ -551,13 +579,11 @@ pub(crate) struct DenseReplacing<'m> {
     same: Option<&'m [u32]>,
 }
 
-impl DenseReplacing<'_> {
-    /// The memo's answer for the option adding the sorted `add`, as
-    /// `ProductMemo::get_replaced` gives it; `None` when this cannot tell
-    /// (more than one component added, a key past the cap, a value kept in
-    /// the hash table): the caller asks `get_replaced`.
+impl OptionProbe for DenseReplacing<'_> {
+    /// Cannot tell for more than one component added, a key past the cap,
+    /// or a value kept in the hash table.
     #[inline]
-    pub(crate) fn get(&self, add: &[u32], on_path: u64) -> Option<Option<u64>> {
+    fn get(&self, add: &[u32], _: u64, on_path: u64) -> Option<Option<u64>> {
         let (rank, table) = match add {
             [] => (self.before[self.n], self.fewer),
             &[x] => {
@@ -631,7 +657,7 @@ mod tests {
                     let hash = key_hash(&k);
                     let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
                     assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
-                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, || hash, on_path)) {
+                    if let Some(v) = r.as_ref().and_then(|r| r.get(add, hash, on_path)) {
                         assert_eq!(v, general, "{p:?} {skip} {add:?}");
                         fast += 1;
                     }

@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
 use memo::Mark;
-pub(crate) use memo::{Parent, ProductMemo};
+pub(crate) use memo::{NoProbe, OptionProbe, Parent, ProductMemo, Replacing};
 pub(crate) use table::{atom_term, key_hash, merge_without};
 
 /// The interned atoms and the memo of compound positions, kept for the

@@ -66,6 +66,7 @@ pub(crate) fn code_of(atoms: &[u32]) -> Option<u128> {
 }
 
 /// The sorted components of `code`.
+#[cfg(test)]
 fn atoms_of(mut code: u128) -> impl Iterator<Item = u32> {
     (0u32..).map_while(move |i| {
         let bit = (code != 0).then(|| code.trailing_zeros())?;
@@ -130,9 +131,18 @@ impl CodeTable {
         }
     }
 
-    /// The hash of a stored code: `table::key_hash` of its key.
+    /// The hash of a stored code: `table::key_hash` of its key. A loop
+    /// per 64-bit half: a growth decodes every stored code.
     fn hash_of(header: u64, code: u128) -> u64 {
-        atoms_of(code).fold(header, |h, a| h.wrapping_add(part0_term(a)))
+        let (mut h, mut i) = (header, 0u32);
+        for (mut half, at) in [(code as u64, 0u32), ((code >> 64) as u64, 64)] {
+            while half != 0 {
+                h = h.wrapping_add(part0_term(half.trailing_zeros() + at - i));
+                half &= half - 1;
+                i += 1;
+            }
+        }
+        h
     }
 
     /// The value byte stored for `code` (hash `hash`).

@@ -27,7 +27,6 @@ pub(crate) fn fits(max: u32, len: usize) -> bool {
 }
 
 /// Builds the code of sorted components given one at a time.
-#[derive(Default)]
 pub(crate) struct Coder {
     code: u128,
     len: u32,

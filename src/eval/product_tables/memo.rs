@@ -240,10 +240,9 @@ impl ProductMemo {
         let n = part.len() - 1;
         if n >= DENSE_LEN {
             return Some(match parent? {
-                Parent::Inline(p) => Replacing::Hashed(HashedProbe {
-                    probe: p.replacing(&self.hashed, skip, n),
-                    n,
-                }),
+                Parent::Inline(p) => {
+                    Replacing::Hashed(HashedProbe(p.replacing(&self.hashed, skip, n)))
+                }
                 Parent::Coded(p) => Replacing::Coded(CodedProbe {
                     probe: p.replacing(self.code_table(kind_id(code, counter))?, skip),
                     n,
@@ -513,6 +512,9 @@ impl OptionProbe for NoProbe {
     }
 }
 
+/// The search walks each kind of probe with its own loop; the tests ask
+/// any.
+#[cfg(test)]
 impl OptionProbe for Replacing<'_> {
     fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>> {
         match self {
@@ -545,21 +547,19 @@ impl OptionProbe for CodedProbe<'_> {
     }
 }
 
-/// Options with inline keys in the hash table; `n` as for `CodedProbe`.
-pub(crate) struct HashedProbe<'m> {
-    probe: InlineReplacing<'m>,
-    n: usize,
-}
+/// Options with inline keys in the hash table.
+pub(crate) struct HashedProbe<'m>(InlineReplacing<'m>);
 
 impl OptionProbe for HashedProbe<'_> {
     #[inline]
     fn get(&self, add: &[u32], hash: u64, _: u64) -> Option<Option<u64>> {
-        let len = self.n + add.len();
-        // An option that has a code is not in the hash table.
-        if len <= DENSE_LEN || coded::fits(self.probe.option_max(add), len) {
+        let (max, len) = self.0.option_shape(add);
+        // An option of the dense tables, or one that has a code, is not in
+        // the hash table.
+        if len <= DENSE_LEN || coded::fits(max, len) {
             return None;
         }
-        self.probe.get(add, hash)
+        self.0.get(add, hash)
     }
 }
 

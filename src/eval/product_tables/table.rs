@@ -392,11 +392,14 @@ impl ParentImage {
 }
 
 impl InlineReplacing<'_> {
-    /// The largest component of the option adding the sorted `add`.
+    /// The largest component of the option adding the sorted `add`, and
+    /// its number of components.
     #[inline]
-    pub(crate) fn option_max(&self, add: &[u32]) -> u32 {
-        add.last()
-            .map_or(self.others_max, |&b| b.max(self.others_max))
+    pub(crate) fn option_shape(&self, add: &[u32]) -> (u32, usize) {
+        let max = add
+            .last()
+            .map_or(self.others_max, |&b| b.max(self.others_max));
+        (max, self.n + add.len())
     }
 
     /// The value stored for the option adding the sorted `add` (its hash

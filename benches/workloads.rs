@@ -1,34 +1,39 @@
 //! Speed benchmark: `grundy` against the hand-written Rust baselines.
 //!
-//! Every workload of `../shared/bench/README.md` (W1 to W9) is written as a
-//! rule file in this folder, W1 also with the pass compound
-//! (`nim3pass_pass.game`), W4 also with its bound a static argument
-//! (`chocolate3d_param.game`, the paper's `CB[F]`) and W5 also through the
-//! built-in octal family (`dawson_octal.game`). Each computes the SG values of the workload's
-//! positions by searching the game's moves and prints one checksum line,
+//! Every workload of `../shared/bench/README.md` (W1 to W16) runs through
+//! its rule file in `../shared/bench/rules/`, unchanged: the game as a user
+//! writes it. Beside it, each workload runs one or more other natural forms
+//! of the same game kept in this folder (`benches/<form>.game`: a guard
+//! against a `where`, a literal set against a `let`, `0..4` against
+//! `0..len(xs)`, a function against an indexed list, a built-in family
+//! against its rules), so that the table shows how much the way a game is
+//! written costs. Each file prints one checksum line,
 //!
 //! ```text
 //! workload=welter4 states=635376 sum=19998720 p=10416 max=63
 //! ```
 //!
 //! which must equal, byte for byte, the line printed by the baseline program
-//! and the line recorded in the README for that size.
+//! and the line recorded in `../shared/bench/README.md` for that size.
 //!
-//! For every workload the harness runs `grundy run benches/<name>.game --set
-//! N=<size>` and, when `../shared/bench/baselines` exists, the workload's
-//! baseline binary with the size, alternating the two, and reports the median wall time and
-//! the median peak resident set size of each. A grundy run that takes longer
-//! than `--timeout` seconds (default 600) is stopped and its row says so.
-//! Any mismatch of a checksum line, a failing child or a stopped run ends
-//! the bench with a non-zero exit status, after the table.
+//! For every form the harness runs `grundy run FILE --set N=<size>`, with no
+//! limit flag (the default limits must let a workload run), and the
+//! workload's baseline binary with the size, alternating the two, and
+//! reports the median wall time and the median peak resident set size of
+//! each, the ratio to the baseline and, for the forms in this folder, the
+//! ratio to the rules/ form. A grundy run that takes longer than `--timeout`
+//! seconds (default 300) is stopped and its row says so, with the least
+//! ratio that implies. Any mismatch of a checksum line, a failing child or a
+//! stopped run ends the bench with a non-zero exit status, after the table.
 //!
 //! Usage (arguments after `--`; the words may be combined):
 //!
 //! ```text
 //! cargo bench --bench workloads                      # large sizes, median of 3 runs
 //! cargo bench --bench workloads -- --quick           # smoke run: default sizes, 1 run
-//! cargo bench --bench workloads -- welter4 nim       # only workloads containing a filter
+//! cargo bench --bench workloads -- welter4 nim       # only workloads or forms containing a filter
 //! cargo bench --bench workloads -- --sizes default --runs 5
+//! cargo bench --bench workloads -- --rules-only      # only the ../shared/bench/rules/ files
 //! cargo bench --bench workloads -- --no-baseline     # grundy's figures only
 //! ```
 //!
@@ -52,138 +57,180 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
-/// One workload: its rule file `benches/<name>.game`, the baseline binary
-/// it is compared with, its two sizes, and the README's checksum line at
-/// each size.
+/// One workload of `../shared/bench/`: its rule file
+/// `../shared/bench/rules/<name>.game` and baseline binary `<name>`, the
+/// other forms of it in this folder, its two sizes, and the README's
+/// checksum line at each size.
 struct Workload {
+    id: &'static str,
     name: &'static str,
-    baseline: &'static str,
+    /// Other natural forms of the game: `benches/<form>.game`.
+    forms: &'static [&'static str],
     default_n: u64,
     default_line: &'static str,
     large_n: u64,
     large_line: &'static str,
 }
 
-const W1: [&str; 2] = [
-    "workload=nim3pass states=137842 sum=3597194 p=2770 max=65",
-    "workload=nim3pass states=3543122 sum=239085261 p=26518 max=207",
-];
-const W5: [&str; 2] = [
-    "workload=dawson states=20001 sum=54075 p=2945 max=9",
-    "workload=dawson states=100001 sum=270550 p=14709 max=9",
-];
-
-/// Sizes and checksum lines as recorded in `../shared/bench/README.md`:
-/// W1 to W9, W1 also written with `pass(...)` and W5 also through
-/// `octal("0.137")`.
-const WORKLOADS: [Workload; 12] = [
+/// Sizes and checksum lines as recorded in `../shared/bench/README.md`.
+const WORKLOADS: [Workload; 16] = [
     Workload {
+        id: "W1",
         name: "nim3pass",
-        baseline: "nim3pass",
+        forms: &["nim3pass", "nim3pass_pass"],
         default_n: 40,
-        default_line: W1[0],
+        default_line: "workload=nim3pass states=137842 sum=3597194 p=2770 max=65",
         large_n: 120,
-        large_line: W1[1],
+        large_line: "workload=nim3pass states=3543122 sum=239085261 p=26518 max=207",
     },
     Workload {
-        name: "nim3pass_pass",
-        baseline: "nim3pass",
-        default_n: 40,
-        default_line: W1[0],
-        large_n: 120,
-        large_line: W1[1],
-    },
-    Workload {
+        id: "W2",
         name: "emptydivide",
-        baseline: "emptydivide",
+        forms: &["emptydivide"],
         default_n: 400,
         default_line: "workload=emptydivide states=160000 sum=428727 p=40000 max=9",
         large_n: 2000,
         large_line: "workload=emptydivide states=4000000 sum=11356374 p=1000000 max=11",
     },
     Workload {
+        id: "W3",
         name: "welter4",
-        baseline: "welter4",
+        forms: &["welter4"],
         default_n: 64,
         default_line: "workload=welter4 states=635376 sum=19998720 p=10416 max=63",
         large_n: 128,
         large_line: "workload=welter4 states=10668000 sum=677289984 p=85344 max=127",
     },
     Workload {
+        id: "W4",
         name: "chocolate3d",
-        baseline: "chocolate3d",
+        forms: &["chocolate3d", "chocolate3d_param"],
         default_n: 60,
         default_line: "workload=chocolate3d states=76901 sum=2748866 p=1183 max=94",
         large_n: 200,
         large_line: "workload=chocolate3d states=2720334 sum=323153106 p=10791 max=324",
     },
     Workload {
-        name: "chocolate3d_param",
-        baseline: "chocolate3d",
-        default_n: 60,
-        default_line: "workload=chocolate3d states=76901 sum=2748866 p=1183 max=94",
-        large_n: 200,
-        large_line: "workload=chocolate3d states=2720334 sum=323153106 p=10791 max=324",
-    },
-    Workload {
+        id: "W5",
         name: "dawson",
-        baseline: "dawson",
+        forms: &["dawson", "dawson_octal"],
         default_n: 20000,
-        default_line: W5[0],
+        default_line: "workload=dawson states=20001 sum=54075 p=2945 max=9",
         large_n: 100000,
-        large_line: W5[1],
+        large_line: "workload=dawson states=100001 sum=270550 p=14709 max=9",
     },
     Workload {
-        name: "dawson_octal",
-        baseline: "dawson",
-        default_n: 20000,
-        default_line: W5[0],
-        large_n: 100000,
-        large_line: W5[1],
-    },
-    Workload {
+        id: "W6",
         name: "subtract125",
-        baseline: "subtract125",
+        forms: &["subtract125"],
         default_n: 10000000,
         default_line: "workload=subtract125 states=10000001 sum=10000000 p=3333334 max=2",
         large_n: 200000000,
         large_line: "workload=subtract125 states=200000001 sum=200000001 p=66666667 max=2",
     },
     Workload {
+        id: "W7",
         name: "grundy",
-        baseline: "grundy",
+        forms: &["grundy"],
         default_n: 20000,
         default_line: "workload=grundy states=20001 sum=824738 p=42 max=147",
         large_n: 150000,
         large_line: "workload=grundy states=150001 sum=9332445 p=42 max=230",
     },
     Workload {
+        id: "W8",
         name: "cram",
-        baseline: "cram",
+        forms: &["cram"],
         default_n: 8,
         default_line: "workload=cram states=621768 sum=911399 p=170430 max=9",
         large_n: 9,
         large_line: "workload=cram states=3460988 sum=5273380 p=912255 max=10",
     },
     Workload {
+        id: "W9",
         name: "kayles_misere",
-        baseline: "kayles_misere",
+        forms: &["kayles_misere"],
         default_n: 55,
         default_line: "workload=kayles_misere states=526823 sum=192 p=5 max=10",
         large_n: 65,
         large_line: "workload=kayles_misere states=2323520 sum=230 p=5 max=10",
     },
+    Workload {
+        id: "W10",
+        name: "subtract_squares",
+        forms: &["subtract_squares_where"],
+        default_n: 100000,
+        default_line: "workload=subtract_squares states=100001 sum=2469832 p=2781 max=74",
+        large_n: 1000000,
+        large_line: "workload=subtract_squares states=1000001 sum=56447381 p=13952 max=168",
+    },
+    Workload {
+        id: "W11",
+        name: "fibonacci_nim",
+        forms: &["fibonacci_nim_guard"],
+        default_n: 600,
+        default_line: "workload=fibonacci_nim states=360600 sum=4591945 p=3569 max=19",
+        large_n: 1400,
+        large_line: "workload=fibonacci_nim states=1961400 sum=31481905 p=9817 max=24",
+    },
+    Workload {
+        id: "W12",
+        name: "staircase",
+        forms: &["staircase_fixed"],
+        default_n: 35,
+        default_line: "workload=staircase states=658008 sum=5648624 p=43320 max=35",
+        large_n: 65,
+        large_line: "workload=staircase states=12103014 sum=190714786 p=445060 max=65",
+    },
+    Workload {
+        id: "W13",
+        name: "pass_emptydivide",
+        forms: &["pass_emptydivide_canonical"],
+        default_n: 400,
+        default_line: "workload=pass_emptydivide states=160000 sum=3251134 p=19201 max=46",
+        large_n: 1200,
+        large_line: "workload=pass_emptydivide states=1440000 sum=57007208 p=172801 max=96",
+    },
+    Workload {
+        id: "W14",
+        name: "geography",
+        forms: &["geography_fn"],
+        default_n: 8,
+        default_line: "workload=geography states=339300 sum=196662 p=173110 max=3",
+        large_n: 10,
+        large_line: "workload=geography states=3750610 sum=2147812 p=1926624 max=3",
+    },
+    Workload {
+        id: "W15",
+        name: "officers",
+        forms: &["officers_octal"],
+        default_n: 20000,
+        default_line: "workload=officers states=20001 sum=1748298 p=14 max=284",
+        large_n: 80000,
+        large_line: "workload=officers states=80001 sum=8814485 p=14 max=284",
+    },
+    Workload {
+        id: "W16",
+        name: "subtract_fib",
+        forms: &["subtract_fib_literal"],
+        default_n: 5000000,
+        default_line: "workload=subtract_fib states=5000001 sum=11029930 p=955862 max=9",
+        large_n: 50000000,
+        large_line: "workload=subtract_fib states=50000001 sum=110294638 p=9558803 max=9",
+    },
 ];
 
 const USAGE: &str = "\
 usage: cargo bench --bench workloads -- [--quick] [--sizes default|large] [--runs K]
-                                        [--no-baseline] [--timeout SECS] [FILTER ...]
+                                        [--rules-only] [--no-baseline] [--timeout SECS]
+                                        [FILTER ...]
   --quick          smoke run: default sizes, 1 run (same as --sizes default --runs 1)
   --sizes S        'large' (default; the README's larger sizes) or 'default'
   --runs K         timed runs per program; the median is reported (default 3)
+  --rules-only     only the ../shared/bench/rules/ files, not the other forms
   --no-baseline    do not build or run the baselines
-  --timeout SECS   stop a grundy run after SECS seconds (default 600)
-  FILTER           run only the workloads whose name contains one of the filters
+  --timeout SECS   stop a grundy run after SECS seconds (default 300)
+  FILTER           run only the workloads (W1..W16 or names) or forms containing a filter
 env: GRUNDY_BENCH_SIZES, GRUNDY_BENCH_RUNS, GRUNDY_BENCH_BASELINES=<dir>, GRUNDY_BENCH_TIMER=wait4";
 
 #[derive(Clone, Copy, PartialEq)]
@@ -196,6 +243,7 @@ struct Options {
     sizes: Sizes,
     runs: usize,
     baseline: bool,
+    rules_only: bool,
     timeout_s: u64,
     filters: Vec<String>,
 }
@@ -228,7 +276,8 @@ fn parse_options() -> Result<Options, String> {
             Err(_) => 3,
         },
         baseline: true,
-        timeout_s: 600,
+        rules_only: false,
+        timeout_s: 300,
         filters: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -243,6 +292,7 @@ fn parse_options() -> Result<Options, String> {
             "--sizes" => opts.sizes = parse_sizes(&args.next().ok_or("--sizes needs a value")?)?,
             "--runs" => opts.runs = parse_runs(&args.next().ok_or("--runs needs a value")?)?,
             "--no-baseline" => opts.baseline = false,
+            "--rules-only" => opts.rules_only = true,
             "--timeout" => {
                 let t = args.next().ok_or("--timeout needs a value")?;
                 opts.timeout_s = t.parse().map_err(|_| format!("bad timeout {t:?}"))?;
@@ -493,11 +543,18 @@ fn summarise(samples: &[Sample]) -> Summary {
 }
 
 struct Row {
-    name: &'static str,
+    id: &'static str,
+    /// The rule file, relative to the project: `rules/NAME.game` (the
+    /// shared one) or `benches/FORM.game`.
+    form: String,
     n: u64,
     /// None when grundy's run failed or was stopped (`status` says which).
     grundy: Option<Summary>,
     baseline: Option<Summary>,
+    /// grundy's time on the workload's rules/ form, for the other forms.
+    rules_wall_s: Option<f64>,
+    /// Seconds after which a stopped run was killed.
+    stopped_at: Option<u64>,
     status: String,
 }
 
@@ -508,10 +565,12 @@ fn fmt_opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
 fn print_table(rows: &[Row]) {
     let header = [
         "workload",
+        "form",
         "N",
         "grundy (s)",
         "baseline (s)",
         "ratio",
+        "vs rules",
         "grundy RSS (MiB)",
         "baseline RSS (MiB)",
         "RSS ratio",
@@ -523,14 +582,23 @@ fn print_table(rows: &[Row]) {
         let b_rss = r.baseline.as_ref().and_then(|b| b.rss_mib);
         let g_wall = r.grundy.as_ref().map(|g| g.wall_s);
         let g_rss = r.grundy.as_ref().and_then(|g| g.rss_mib);
-        let ratio = g_wall.zip(b_wall).map(|(g, b)| g / b);
         let rss_ratio = g_rss.zip(b_rss).map(|(g, b)| g / b);
+        // A stopped run took at least its time limit.
+        let (g_time, at_least) = match (g_wall, r.stopped_at) {
+            (Some(g), _) => (Some(g), ""),
+            (None, Some(t)) => (Some(t as f64), ">"),
+            (None, None) => (None, ""),
+        };
+        let ratio = g_time.zip(b_wall).map(|(g, b)| g / b);
+        let vs_rules = g_time.zip(r.rules_wall_s).map(|(g, w)| g / w);
         cells.push(vec![
-            r.name.to_string(),
+            r.id.to_string(),
+            r.form.clone(),
             r.n.to_string(),
-            fmt_opt(g_wall, |x| format!("{x:.3}")),
+            fmt_opt(g_time, |x| format!("{at_least}{x:.3}")),
             fmt_opt(b_wall, |x| format!("{x:.3}")),
-            fmt_opt(ratio, |x| format!("{x:.1}x")),
+            fmt_opt(ratio, |x| format!("{at_least}{x:.1}x")),
+            fmt_opt(vs_rules, |x| format!("{at_least}{x:.2}x")),
             fmt_opt(g_rss, |x| format!("{x:.1}")),
             fmt_opt(b_rss, |x| format!("{x:.1}")),
             fmt_opt(rss_ratio, |x| format!("{x:.1}x")),
@@ -546,7 +614,7 @@ fn print_table(rows: &[Row]) {
             .zip(&widths)
             .enumerate()
             .map(|(c, (s, w))| {
-                if c == 0 {
+                if c <= 1 {
                     format!("{s:<w$}")
                 } else {
                     format!("{s:>w$}")
@@ -571,12 +639,27 @@ fn run() -> Result<bool, String> {
         None
     };
 
-    let selected: Vec<&Workload> = WORKLOADS
-        .iter()
-        .filter(|w| {
-            opts.filters.is_empty() || opts.filters.iter().any(|f| w.name.contains(f.as_str()))
-        })
-        .collect();
+    // (workload, rule file, label) for every form to run, rules/ first.
+    let mut selected: Vec<(&Workload, PathBuf, String)> = Vec::new();
+    for w in &WORKLOADS {
+        let rules = root.join(format!("../shared/bench/rules/{}.game", w.name));
+        let mut forms = vec![(rules, format!("rules/{}.game", w.name))];
+        if !opts.rules_only {
+            forms.extend(w.forms.iter().map(|f| {
+                let label = format!("benches/{f}.game");
+                (root.join(&label), label)
+            }));
+        }
+        for (path, label) in forms {
+            let wanted = opts.filters.is_empty()
+                || opts.filters.iter().any(|f| {
+                    w.id.eq_ignore_ascii_case(f) || w.name.contains(f.as_str()) || label.contains(f.as_str())
+                });
+            if wanted {
+                selected.push((w, path, label));
+            }
+        }
+    }
     if selected.is_empty() {
         return Err(format!("no workload matches {:?}\n{USAGE}", opts.filters));
     }
@@ -596,61 +679,78 @@ fn run() -> Result<bool, String> {
         }
     );
 
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut all_ok = true;
-    for w in selected {
+    for (w, game, label) in selected {
         let (n, expected) = match opts.sizes {
             Sizes::Default => (w.default_n, w.default_line),
             Sizes::Large => (w.large_n, w.large_line),
         };
-        let game = root.join("benches").join(format!("{}.game", w.name));
-        // W6 at its large size stores 2 * 10^8 positions, past the
-        // default state limit.
+        // No limit flag: the default limits must let every workload run.
         let g_args: Vec<OsString> = vec![
             "run".into(),
             game.into_os_string(),
             "--set".into(),
             format!("N={n}").into(),
-            "--max-states".into(),
-            "1000000000".into(),
         ];
-        let b_prog = baselines.as_ref().map(|d| d.join(w.baseline));
+        let b_prog = baselines.as_ref().map(|d| d.join(w.name));
         let b_args: Vec<OsString> = vec![n.to_string().into()];
+        // The rules/ form of the same workload comes first, when selected.
+        let rules_wall_s = rows
+            .iter()
+            .find(|r| r.id == w.id && r.form.starts_with("rules/"))
+            .filter(|_| !label.starts_with("rules/"))
+            .and_then(|r| r.grundy.as_ref().map(|g| g.wall_s));
 
         let (mut g_samples, mut b_samples) = (Vec::new(), Vec::new());
         let mut failed = None;
         // Alternate the two programs, so that a noisy stretch hurts both alike.
         for run in 1..=opts.runs {
+            let started = Instant::now();
             let g = match measure(&grundy, &g_args, Some(opts.timeout_s)) {
                 Ok(g) => g,
                 Err(e) => {
-                    eprintln!("  {} N={n} grundy   run {run}: {e}", w.name);
-                    failed = Some(format!("failed (or stopped at {} s)", opts.timeout_s));
+                    let stopped = started.elapsed().as_secs() + 1 >= opts.timeout_s;
+                    eprintln!("  {label} N={n} grundy   run {run}: {e}");
+                    failed = Some(stopped);
                     break;
                 }
             };
             eprintln!(
-                "  {} N={n} grundy   run {run}/{}: {:8.3} s",
-                w.name, opts.runs, g.wall_s
+                "  {label} N={n} grundy   run {run}/{}: {:8.3} s",
+                opts.runs, g.wall_s
             );
             g_samples.push(g);
             if let Some(b_prog) = &b_prog {
                 let b = measure(b_prog, &b_args, None)?;
                 eprintln!(
-                    "  {} N={n} baseline run {run}/{}: {:8.3} s",
-                    w.name, opts.runs, b.wall_s
+                    "  {label} N={n} baseline run {run}/{}: {:8.3} s",
+                    opts.runs, b.wall_s
                 );
                 b_samples.push(b);
             }
         }
-        if let Some(why) = failed {
+        if let Some(stopped) = failed {
+            // The baseline still gets its time, for the ratio a stopped run implies.
+            if b_samples.is_empty() {
+                if let Some(b_prog) = &b_prog {
+                    b_samples.push(measure(b_prog, &b_args, None)?);
+                }
+            }
             all_ok = false;
             rows.push(Row {
-                name: w.name,
+                id: w.id,
+                form: label,
                 n,
                 grundy: None,
                 baseline: (!b_samples.is_empty()).then(|| summarise(&b_samples)),
-                status: why,
+                rules_wall_s,
+                stopped_at: stopped.then_some(opts.timeout_s),
+                status: if stopped {
+                    format!("stopped at {} s", opts.timeout_s)
+                } else {
+                    "failed".to_string()
+                },
             });
             continue;
         }
@@ -666,17 +766,19 @@ fn run() -> Result<bool, String> {
             if got != expected {
                 ok = false;
                 eprintln!(
-                    "CHECKSUM MISMATCH: {} N={n} ({who})\n  expected: {expected}\n  got:      {got}",
-                    w.name
+                    "CHECKSUM MISMATCH: {label} N={n} ({who})\n  expected: {expected}\n  got:      {got}"
                 );
             }
         }
         all_ok &= ok;
         rows.push(Row {
-            name: w.name,
+            id: w.id,
+            form: label,
             n,
             grundy: Some(summarise(&g_samples)),
             baseline: (!b_samples.is_empty()).then(|| summarise(&b_samples)),
+            rules_wall_s,
+            stopped_at: None,
             status: (if ok { "ok" } else { "MISMATCH" }).to_string(),
         });
     }

@@ -653,7 +653,9 @@ fn run() -> Result<bool, String> {
         for (path, label) in forms {
             let wanted = opts.filters.is_empty()
                 || opts.filters.iter().any(|f| {
-                    w.id.eq_ignore_ascii_case(f) || w.name.contains(f.as_str()) || label.contains(f.as_str())
+                    w.id.eq_ignore_ascii_case(f)
+                        || w.name.contains(f.as_str())
+                        || label.contains(f.as_str())
                 });
             if wanted {
                 selected.push((w, path, label));

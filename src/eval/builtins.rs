@@ -149,6 +149,69 @@ pub fn index(target: &Value, i: &Value, span: Span) -> Fallible<Value> {
     }
 }
 
+/// `xs[a..b]` (`inclusive`: `xs[a..=b]`) of a list, tuple or string: the
+/// items at the indices the range runs through, as the same kind. A missing
+/// start is 0, a missing end the length. An empty range gives an empty
+/// slice; otherwise every index of the range must be an index of `xs` (an
+/// error, not clamped: a rule reading past the end is a mistake to show).
+pub fn slice(
+    target: &Value,
+    start: Option<i64>,
+    end: Option<i64>,
+    inclusive: bool,
+    span: Span,
+) -> Fallible<Value> {
+    let chars: Vec<char> = match target {
+        Value::Str(s) => s.chars().collect(),
+        _ => Vec::new(),
+    };
+    let len = match target {
+        Value::List(xs) | Value::Tuple(xs) => xs.len(),
+        Value::Str(_) => chars.len(),
+        other => return Err(type_error(span, "a list, tuple or string to slice", other)),
+    };
+    let from = start.unwrap_or(0);
+    let to = match (end, inclusive) {
+        (None, _) => len as i64,
+        (Some(b), false) => b,
+        (Some(b), true) => b.checked_add(1).ok_or_else(|| overflow(span, "a slice"))?,
+    };
+    if from >= to {
+        return Ok(match target {
+            Value::Str(_) => Value::str(""),
+            _ => same_kind(target, Vec::new()),
+        });
+    }
+    if from < 0 || to > len as i64 {
+        let shown = |b: Option<i64>| b.map_or(String::new(), |b| b.to_string());
+        let op = if inclusive { "..=" } else { ".." };
+        let bad = if from < 0 { from } else { len as i64 };
+        return Diag::new(
+            ErrorKind::Index,
+            span,
+            format!(
+                "slice [{}{op}{}] reaches index {bad}, out of range for {} of length {len}",
+                shown(start),
+                shown(end),
+                target.kind_a()
+            ),
+        )
+        .label("out of range")
+        .help(format!(
+            "indices run from 0 to {}; a slice is not clamped to the length: \
+             write `xs[a..min(b, len(xs))]` to stop at the end",
+            len as i64 - 1
+        ))
+        .err();
+    }
+    let (from, to) = (from as usize, to as usize);
+    Ok(match target {
+        Value::Str(_) => Value::Str(Rc::from(chars[from..to].iter().collect::<String>())),
+        Value::List(xs) | Value::Tuple(xs) => same_kind(target, xs[from..to].to_vec()),
+        _ => unreachable!("checked above"),
+    })
+}
+
 /// Rebuilds a collection of the same kind as `like` from items.
 fn same_kind(like: &Value, items: Vec<Value>) -> Value {
     match like {

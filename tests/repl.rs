@@ -240,23 +240,59 @@ fn completion_words_follow_the_session() {
 }
 
 #[test]
-fn a_load_that_fails_keeps_nothing() {
+fn load_and_reload_keep_a_file_whose_assertion_fails() {
+    // One rule for both: a file that parses and resolves is loaded, its
+    // failed assertions reported; `:reload` of the same file does the same.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("half.game");
-    std::fs::write(&file, "let x = 2\nlet y = 3\nlet z = 1 / 0\nlet w = 4\n").unwrap();
+    write(&file, &format!("{HEAP}let x = 2\nassert x == 3\nlet y = 5\n"));
+    let mut d = Driver::new();
+    d.ok("let x = 1");
+    let a = d.input(&format!(":load {}", file.display()));
+    assert!(a.err.contains("grundy::assert"), "{}", a.err);
+    assert!(
+        a.err.contains("loaded with 1 failed assertion"),
+        "{}",
+        a.err
+    );
+    assert!(a.out.contains("loaded"), "{}", a.out);
+    assert_eq!(d.ok("x + y"), "7\n", "the file's definitions are in the session");
+    assert_eq!(d.ok("sg(Heap(4))"), "1\n");
+
+    write(&file, &format!("{HEAP}let x = 20\nassert x == 30\nlet y = 50\n"));
+    let a = d.input(":reload");
+    assert!(a.err.contains("grundy::assert"), "{}", a.err);
+    assert!(a.out.contains("reloaded"), "{}", a.out);
+    assert_eq!(d.ok("x + y"), "70\n", "reload keeps the changes too");
+
+    // Fixed, it loads without a word on errors.
+    write(&file, "let x = 2\nlet y = 3\n");
+    let a = d.input(&format!(":load {}", file.display()));
+    assert!(a.err.is_empty(), "{}", a.err);
+    assert_eq!(d.ok("x + y"), "5\n");
+}
+
+#[test]
+fn a_load_stopped_by_an_error_keeps_what_ran_and_a_broken_file_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("half.game");
+    write(&file, "let x = 2\nlet y = 3\nlet z = 1 / 0\nlet w = 4\n");
     let mut d = Driver::new();
     d.ok("let x = 1");
     let a = d.input(&format!(":load {}", file.display()));
     assert!(a.err.contains("grundy::division_by_zero"), "{}", a.err);
+    assert!(a.err.contains("loaded with an error"), "{}", a.err);
+    assert_eq!(d.ok("x + y"), "5\n");
+
+    // A syntax error (or an unknown name) stops it before it runs.
+    let broken = dir.path().join("broken.game");
+    write(&broken, "let x = 100\nlet v = (\n");
+    let a = d.input(&format!(":load {}", broken.display()));
+    assert!(a.err.contains("grundy::syntax"), "{}", a.err);
     assert!(a.err.contains("nothing from"), "{}", a.err);
     assert!(!a.out.contains("loaded"), "{}", a.out);
-    assert_eq!(d.ok("x"), "1\n");
-    assert!(d.input("y").err.contains("unknown name"));
-    // Fixed, it loads whole.
-    std::fs::write(&file, "let x = 2\nlet y = 3\n").unwrap();
-    let a = d.input(&format!(":load {}", file.display()));
-    assert!(a.out.contains("loaded"), "{}{}", a.out, a.err);
-    assert_eq!(d.ok("x + y"), "5\n");
+    assert_eq!(d.ok("x"), "2\n");
+    assert!(d.input("v").err.contains("unknown name"));
 }
 
 #[test]

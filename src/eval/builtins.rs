@@ -41,7 +41,7 @@ builtins! {
     Max "max" 1 2 "max(a, b), max(list) or max(e for ...): the largest",
     Abs "abs" 1 1 "abs(n): absolute value",
     Len "len" 1 1 "len(xs): number of items of a list, set, tuple or string",
-    Sum "sum" 1 1 "sum(xs) or sum(e for ...): sum of integers",
+    Sum "sum" 1 2 "sum(xs) or sum(e for ...): sum of integers; sum(xs, start): start + xs[0] + xs[1] + ... with `+` (lists, strings, games)",
     Sorted "sorted" 1 1 "sorted(xs): the items as an ascending list",
     Distinct "distinct" 1 1 "distinct(xs): true when no item repeats",
     Update "update" 3 3 "update(xs, i, v): copy of list xs with item i replaced by v",
@@ -53,6 +53,9 @@ builtins! {
     Pow "pow" 2 2 "pow(a, b): a to the power b (b >= 0); a may be an ordinal: pow(w, 3) = ω^3",
     Mex "mex" 1 1 "mex(xs): the least non-negative integer not in xs",
     Low0 "low0" 1 1 "low0(n): index of the lowest zero bit of n >= 0",
+    Isqrt "isqrt" 1 1 "isqrt(n): the integer square root of n >= 0, the largest r with r * r <= n",
+    NimMul "nim_mul" 2 2 "nim_mul(a, b): the nim-product of integers a, b >= 0 (2 ⊗ 2 = 3, 16 ⊗ 16 = 24)",
+    Join "join" 2 2 "join(xs, sep): the items of xs as one string, sep between them (strings as their text, other values as str(v))",
     Nimsum "nimsum" 1 1 "nimsum(xs): xor of a list of integers; of ordinals, coefficient by coefficient",
     Welter "welter" 1 64 "welter(a, b, ...) or welter(xs): the Welter function [a|b|...], the Grundy value of Welter's game (ordinals too)",
     GoodMovesNim "good_moves_nim" 1 1 "good_moves_nim(xs): every move of a (transfinite) Nim position to a P-position, as (index, from, to)",
@@ -149,6 +152,69 @@ pub fn index(target: &Value, i: &Value, span: Span) -> Fallible<Value> {
     }
 }
 
+/// `xs[a..b]` (`inclusive`: `xs[a..=b]`) of a list, tuple or string: the
+/// items at the indices the range runs through, as the same kind. A missing
+/// start is 0, a missing end the length. An empty range gives an empty
+/// slice; otherwise every index of the range must be an index of `xs` (an
+/// error, not clamped: a rule reading past the end is a mistake to show).
+pub fn slice(
+    target: &Value,
+    start: Option<i64>,
+    end: Option<i64>,
+    inclusive: bool,
+    span: Span,
+) -> Fallible<Value> {
+    let chars: Vec<char> = match target {
+        Value::Str(s) => s.chars().collect(),
+        _ => Vec::new(),
+    };
+    let len = match target {
+        Value::List(xs) | Value::Tuple(xs) => xs.len(),
+        Value::Str(_) => chars.len(),
+        other => return Err(type_error(span, "a list, tuple or string to slice", other)),
+    };
+    let from = start.unwrap_or(0);
+    let to = match (end, inclusive) {
+        (None, _) => len as i64,
+        (Some(b), false) => b,
+        (Some(b), true) => b.checked_add(1).ok_or_else(|| overflow(span, "a slice"))?,
+    };
+    if from >= to {
+        return Ok(match target {
+            Value::Str(_) => Value::str(""),
+            _ => same_kind(target, Vec::new()),
+        });
+    }
+    if from < 0 || to > len as i64 {
+        let shown = |b: Option<i64>| b.map_or(String::new(), |b| b.to_string());
+        let op = if inclusive { "..=" } else { ".." };
+        let bad = if from < 0 { from } else { len as i64 };
+        return Diag::new(
+            ErrorKind::Index,
+            span,
+            format!(
+                "slice [{}{op}{}] reaches index {bad}, out of range for {} of length {len}",
+                shown(start),
+                shown(end),
+                target.kind_a()
+            ),
+        )
+        .label("out of range")
+        .help(format!(
+            "indices run from 0 to {}; a slice is not clamped to the length: \
+             write `xs[a..min(b, len(xs))]` to stop at the end",
+            len as i64 - 1
+        ))
+        .err();
+    }
+    let (from, to) = (from as usize, to as usize);
+    Ok(match target {
+        Value::Str(_) => Value::Str(Rc::from(chars[from..to].iter().collect::<String>())),
+        Value::List(xs) | Value::Tuple(xs) => same_kind(target, xs[from..to].to_vec()),
+        _ => unreachable!("checked above"),
+    })
+}
+
 /// Rebuilds a collection of the same kind as `like` from items.
 fn same_kind(like: &Value, items: Vec<Value>) -> Value {
     match like {
@@ -227,6 +293,7 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::Table(t) => Value::Int(t.rows.len() as i64),
             v => Value::Int(expect_items(v, span)?.len() as i64),
         },
+        Sum if args.len() == 2 => sum_from(expect_items(&args[0], span)?, &args[1], span)?,
         Sum => {
             let items = expect_items(&args[0], span)?;
             if items.iter().any(|v| matches!(v, Value::Ordinal(_))) {
@@ -367,6 +434,29 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             }
             Value::Int((!n).trailing_zeros() as i64)
         }
+        Isqrt => {
+            let n = int(0)?;
+            if n < 0 {
+                return Diag::new(ErrorKind::Invalid, span, format!("isqrt of {n}"))
+                    .label("isqrt needs an integer >= 0")
+                    .err();
+            }
+            Value::Int(n.isqrt())
+        }
+        NimMul => {
+            let (a, b) = (int(0)?, int(1)?);
+            if a < 0 || b < 0 {
+                return Diag::new(ErrorKind::Invalid, span, format!("nim_mul({a}, {b})"))
+                    .label("nim multiplication takes integers >= 0")
+                    .err();
+            }
+            let product = super::nim_mul::nim_mul(a as u64, b as u64);
+            Value::Int(
+                i64::try_from(product)
+                    .map_err(|_| overflow(span, &format!("nim_mul({a}, {b})")))?,
+            )
+        }
+        Join => join(&args[0], &args[1], span)?,
         Nimsum => {
             let items = expect_items(&args[0], span)?;
             if items.iter().any(|v| matches!(v, Value::Ordinal(_))) {
@@ -433,6 +523,55 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })
+}
+
+/// `sum(xs, start)`: `start + xs[0] + xs[1] + ...` with the language's
+/// `+`; lists and strings are joined in place, not copied at every step.
+fn sum_from(items: &[Value], start: &Value, span: Span) -> Fallible<Value> {
+    let add = crate::syntax::ast::BinaryOp::Add;
+    match start {
+        Value::List(first) if items.iter().all(|v| matches!(v, Value::List(_))) => {
+            let lists = items.iter().filter_map(Value::items);
+            let len = first.len() + lists.clone().map(<[Value]>::len).sum::<usize>();
+            crate::budget::check_grow(len * std::mem::size_of::<Value>(), span)?;
+            let mut all = Vec::with_capacity(len);
+            all.extend(first.iter().cloned());
+            lists.for_each(|xs| all.extend(xs.iter().cloned()));
+            Ok(Value::list(all))
+        }
+        Value::Str(first) if items.iter().all(|v| matches!(v, Value::Str(_))) => {
+            let mut text = first.to_string();
+            for v in items {
+                if let Value::Str(s) = v {
+                    crate::budget::check_grow(text.len() + s.len(), span)?;
+                    text.push_str(s);
+                }
+            }
+            Ok(Value::Str(Rc::from(text)))
+        }
+        _ => items.iter().try_fold(start.clone(), |total, v| {
+            super::ops::binary(add, &total, v, span)
+        }),
+    }
+}
+
+/// `join(xs, sep)`: the items' text with `sep` between them.
+fn join(xs: &Value, sep: &Value, span: Span) -> Fallible<Value> {
+    let Value::Str(sep) = sep else {
+        return Err(type_error(span, "a string to put between the items", sep));
+    };
+    let mut text = String::new();
+    for (i, v) in collection_items(xs, span)?.iter().enumerate() {
+        if i > 0 {
+            text.push_str(sep);
+        }
+        match v {
+            Value::Str(s) => text.push_str(s),
+            other => text.push_str(&other.to_string()),
+        }
+        crate::budget::check_grow(text.len(), span)?;
+    }
+    Ok(Value::Str(Rc::from(text)))
 }
 
 /// `welter(a, b, ...)` or `welter(xs)`. All integers: Definition 2.6 on

@@ -10,7 +10,8 @@
 //!
 //! 1. `ordinal`, `value`: values (the `Plot` data too; `plot` draws it),
 //!    and the checks of a value's kind (`type_error`, `expect_bool`, ...);
-//!    `open_table`, the hash table under the memo and the product tables.
+//!    `open_table`, the hash table under the memo and the product tables;
+//!    `nim_mul`, nim multiplication.
 //! 2. `ops` (operators), `builtins` (pure built-ins), `compound` (building
 //!    compounds), `plot`, `memo` (memo tables of positions),
 //!    `product_tables` (the product search's data, held by the runtime).
@@ -34,6 +35,7 @@ pub mod builtins;
 pub mod compile;
 pub mod compound;
 pub mod memo;
+pub mod nim_mul;
 pub mod open_table;
 pub mod ops;
 pub mod ordinal;

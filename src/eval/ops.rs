@@ -218,6 +218,8 @@ pub fn contains(container: &Value, item: &Value, span: Span) -> Fallible<bool> {
     }
 }
 
+/// `<`, `<=`, `>`, `>=`: values of one kind (`Value`'s order); games
+/// also with `0`, the zero game, which comes before every other game.
 fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
     let comparable = matches!(
         (a, b),
@@ -228,6 +230,9 @@ fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
             | (Value::List(_), Value::List(_))
             | (Value::Tuple(_), Value::Tuple(_))
             | (Value::Set(_), Value::Set(_))
+            | (Value::Game(_), Value::Game(_))
+            | (Value::Game(_), Value::Int(0))
+            | (Value::Int(0), Value::Game(_))
     );
     if !comparable {
         return Diag::new(
@@ -241,7 +246,7 @@ fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
             ),
         )
         .label(format!("{} {} {}", a.kind(), op.symbol(), b.kind()))
-        .help("`<`, `<=`, `>`, `>=` compare two numbers (integers or ordinals), strings, lists or tuples")
+        .help("`<`, `<=`, `>`, `>=` compare two numbers (integers or ordinals), strings, lists, tuples, sets or games (0 is the zero game)")
         .err();
     }
     let ord = a.cmp(b);

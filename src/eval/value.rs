@@ -44,7 +44,8 @@ pub enum Outcome {
 }
 
 /// A game value: the zero game, a position, a disjunctive sum, or a compound.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Games are ordered as sums (see the `Ord` impl below).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Game {
     Zero,
     Position(Position),
@@ -52,6 +53,55 @@ pub enum Game {
     Sum(Vec<Game>),
     /// A compound the Sprague-Grundy theorem does not decompose.
     Compound(Rc<Compound>),
+}
+
+impl Game {
+    /// The game as the components of a sum: none for the zero game, the
+    /// game itself for a position or a compound.
+    fn components(&self) -> &[Game] {
+        match self {
+            Game::Zero => &[],
+            Game::Sum(parts) => parts,
+            other => std::slice::from_ref(other),
+        }
+    }
+}
+
+/// Games in the language's order: as lists of components, compared
+/// component by component (a prefix first), so the zero game comes first
+/// and `Heap(3)` before `Heap(3) + Heap(1)`. Positions come before
+/// compounds; positions compare by name, then arguments (then definition,
+/// for two games of one name); compounds by kind, then parts. Equal only
+/// when equal: components keep their order, as in equality.
+impl Ord for Game {
+    fn cmp(&self, other: &Game) -> Ordering {
+        let (a, b) = (self.components(), other.components());
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| cmp_components(x, y))
+            .find(|o| o.is_ne())
+            .unwrap_or_else(|| a.len().cmp(&b.len()))
+    }
+}
+
+impl PartialOrd for Game {
+    fn partial_cmp(&self, other: &Game) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Two components of sums: positions or compounds.
+fn cmp_components(a: &Game, b: &Game) -> Ordering {
+    match (a, b) {
+        (Game::Position(p), Game::Position(q)) => (p.name.cmp(&q.name))
+            .then_with(|| p.args.cmp(&q.args))
+            .then_with(|| p.instance.cmp(&q.instance)),
+        (Game::Position(_), _) => Ordering::Less,
+        (_, Game::Position(_)) => Ordering::Greater,
+        (Game::Compound(c), Game::Compound(d)) => c.cmp(d),
+        // Never components of a sum; ordered as games all the same.
+        (x, y) => x.cmp(y),
+    }
 }
 
 /// `pass(E, k)`, `misere(E)`, `conjunctive(...)`, `selective(...)`,

@@ -98,6 +98,20 @@ pub enum IrKind {
         target: Box<IrExpr>,
         name: Rc<str>,
     },
+    /// `target[start..end]` (`..=` when `inclusive`); a missing start is
+    /// 0, a missing end the length.
+    Slice {
+        target: Box<IrExpr>,
+        start: Option<Box<IrExpr>>,
+        end: Option<Box<IrExpr>>,
+        inclusive: bool,
+    },
+    /// `let pattern = value in body` (several bindings nest).
+    Let {
+        pattern: IrPattern,
+        value: Box<IrExpr>,
+        body: Box<IrExpr>,
+    },
 }
 
 /// The clauses of a comprehension and the expression they feed.

@@ -430,12 +430,52 @@ impl<'n> Lowerer<'n> {
                     },
                 }
             }
+            ExprKind::Slice {
+                target,
+                start,
+                end,
+                inclusive,
+            } => IrKind::Slice {
+                target: Box::new(self.expr(target)?),
+                start: self.optional(start.as_deref())?,
+                end: self.optional(end.as_deref())?,
+                inclusive: *inclusive,
+            },
+            ExprKind::Let { bindings, body } => return self.let_in(bindings, body),
             ExprKind::Field { target, name } => IrKind::Field {
                 target: Box::new(self.expr(target)?),
                 name: Rc::from(name.name.as_str()),
             },
         };
         Ok(IrExpr { kind, span })
+    }
+
+    fn optional(&mut self, e: Option<&ast::Expr>) -> Lowering<Option<Box<IrExpr>>> {
+        e.map(|e| self.expr(e).map(Box::new)).transpose()
+    }
+
+    /// `let p = e, q = f in body` as nested `Let`s, each value resolved
+    /// before its pattern's names become visible, all of them gone after.
+    fn let_in(&mut self, bindings: &[ast::LetBinding], body: &ast::Expr) -> Lowering<IrExpr> {
+        self.nested(|cx| {
+            let mut lowered = Vec::new();
+            for b in bindings {
+                let value = cx.expr(&b.value)?;
+                lowered.push((cx.pattern(&b.pattern)?, value, b.span));
+            }
+            let mut expr = cx.expr(body)?;
+            for (pattern, value, span) in lowered.into_iter().rev() {
+                expr = IrExpr {
+                    span: span.to(body.span),
+                    kind: IrKind::Let {
+                        pattern,
+                        value: Box::new(value),
+                        body: Box::new(expr),
+                    },
+                };
+            }
+            Ok(expr)
+        })
     }
 
     fn unknown(&self, id: &ast::Ident, what: &str) -> Box<Diag> {

@@ -5,8 +5,10 @@
 //!
 //! A typed entry is all-or-nothing: when any of its statements fails, the
 //! session's names go back to what they were before it. A loaded file runs
-//! as `grundy run` runs it (its definitions stay when a later statement
-//! fails). `:reload` replays the loaded files and the entries that defined
+//! as `grundy run` runs it: one that parses and whose names resolve is
+//! loaded, its failed assertions (and an error that stopped it) reported,
+//! its definitions kept; `:load` and `:reload` follow this one rule.
+//! `:reload` replays the loaded files and the entries that defined
 //! something, in their order, from the names the session started with.
 
 use std::io::Write;
@@ -48,6 +50,20 @@ enum Event {
     Load(PathBuf),
     /// An entry that defined something: its source name and text.
     Entry(String, String),
+}
+
+/// "1 failed assertion", "2 failed assertions and an error".
+fn failures_text(result: &RunResult) -> String {
+    let failed = (result.failures.iter())
+        .filter(|f| f.kind() == Some(crate::diag::ErrorKind::AssertFailed))
+        .count();
+    let stopped = failed < result.failures.len();
+    let plural = if failed == 1 { "" } else { "s" };
+    match (failed, stopped) {
+        (0, _) => "an error".to_string(),
+        (n, false) => format!("{n} failed assertion{plural}"),
+        (n, true) => format!("{n} failed assertion{plural} and an error"),
+    }
 }
 
 /// The default file of `:plot`.
@@ -270,19 +286,23 @@ impl Repl {
             }
         };
         let before = self.session.last_table.clone();
-        // All or nothing, like a typed entry: a file that fails anywhere
-        // leaves the session's names as they were.
-        let result = self.run_atomic(&path.display().to_string(), &text, out, err);
-        if self.session.last_table.is_some() && !same_table(&self.session.last_table, &before) {
-            self.last_table_title = Some(path.display().to_string());
-        }
-        if !result.ok() {
+        // As `:reload` and `grundy run`: a file that parses and whose names
+        // resolve is loaded, and what failed in it (assertions, an error
+        // that stopped it) is reported; one that does not changes nothing.
+        let snapshot = self.session.snapshot();
+        let result = self.session.run(&path.display().to_string(), &text, out);
+        self.report(&result, err);
+        if !result.installed {
+            self.session.restore(snapshot);
             let _ = writeln!(
                 err,
-                "nothing from {} was kept; fix it and :load it again",
+                "nothing from {} was loaded; fix it and :load it again",
                 path.display()
             );
             return true;
+        }
+        if self.session.last_table.is_some() && !same_table(&self.session.last_table, &before) {
+            self.last_table_title = Some(path.display().to_string());
         }
         let names: Vec<String> = definitions(&text).into_keys().collect();
         self.log.push(Event::Load(path.to_path_buf()));
@@ -291,6 +311,14 @@ impl Repl {
             let _ = writeln!(out, "loaded {}", path.display());
         } else {
             let _ = writeln!(out, "loaded {}: {}", path.display(), short_list(&names));
+        }
+        if !result.ok() {
+            let _ = writeln!(
+                err,
+                "{} loaded with {} (reported above); its definitions are in the session",
+                path.display(),
+                failures_text(&result)
+            );
         }
         true
     }

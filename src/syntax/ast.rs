@@ -139,6 +139,18 @@ pub enum ExprKind {
         target: Box<Expr>,
         indices: Vec<Expr>,
     },
+    /// `target[start..end]`, `target[start..=end]`, either bound optional.
+    Slice {
+        target: Box<Expr>,
+        start: Option<Box<Expr>>,
+        end: Option<Box<Expr>>,
+        inclusive: bool,
+    },
+    /// `let p = e, q = f in body`: each binding sees those before it.
+    Let {
+        bindings: Vec<LetBinding>,
+        body: Box<Expr>,
+    },
     /// `target.name`.
     Field {
         target: Box<Expr>,
@@ -153,6 +165,14 @@ pub enum ExprKind {
         base: Ident,
         exponent: Box<Expr>,
     },
+}
+
+/// `pattern = value` in a `let ... in` expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LetBinding {
+    pub pattern: Pattern,
+    pub value: Expr,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

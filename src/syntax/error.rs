@@ -22,6 +22,7 @@
 //! | `print x for x in R` | a generator `... for ...` may only stand alone as the argument of a call |
 //! | `print a..b..=c` | a range cannot be followed by `..=` |
 //! | `print a == not b` | expected an expression, found keyword `not` |
+//! | `print H(2.5)` | `2.5` is not a number here: numbers are integers |
 //! | 101 nested brackets | expression nested too deeply |
 
 use super::span::Span;
@@ -139,10 +140,12 @@ fn describe(rule: Rule) -> Option<(u8, &'static str)> {
         let_name => (10, "a name"),
         param => (10, "a parameter name"),
         label => (10, "a move label"),
-        bind_name | pattern | tuple_pattern | binding => (10, "a name to bind"),
+        bind_name | pattern | tuple_pattern | binding | let_bind => (10, "a name to bind"),
         field_name => (10, "a field name"),
         item | expr | iter_expr | postfix | if_expr | paren | list | set | int | bool | string
-        | omega_pow | name | not_op | neg_op => (11, "an expression"),
+        | omega_pow | name | not_op | neg_op | let_expr | slice | slice_bound => {
+            (11, "an expression")
+        }
         or_op | and_op | cmp_op | range_op | bor_op | xor_op | band_op | shift_op | add_op
         | mul_op | call | index | field | call_open | index_open => (12, "an operator"),
         program | game_def | fn_def | let_stmt | assert_stmt | print_stmt | expr_stmt | kw_game
@@ -315,11 +318,21 @@ pub(crate) fn from_pest(src: &str, source: SourceId, e: pest::error::Error<Rule>
     if described.iter().any(|&(_, d)| d == "a statement") {
         described.retain(|&(_, d)| d != "an expression");
     }
+    // After `let` at the start of a statement: the name of a constant (a
+    // `let ... in` expression there is written in parentheses).
+    if described.iter().any(|&(_, d)| d == "a name") {
+        described.retain(|&(_, d)| d != "a name to bind");
+    }
     if described.iter().any(|&(_, d)| d == "an operator") {
         described.retain(|&(_, d)| d != "`for`");
     }
     let expected: Vec<&str> = described.iter().map(|&(_, d)| d).collect();
 
+    if expected.contains(&"a field name") {
+        if let Some(err) = decimal_fraction(src, source, pos) {
+            return err;
+        }
+    }
     let (found, len) = found_at(src, pos);
     let at_end = src[pos..].trim().is_empty();
     let span = Span::new(source, pos, pos + len);
@@ -356,6 +369,34 @@ pub(crate) fn from_pest(src: &str, source: SourceId, e: pest::error::Error<Rule>
     err
 }
 
+/// `2.5` read as the field `5` of the integer `2`: the language has no
+/// fractions, so say that, over the whole literal.
+fn decimal_fraction(src: &str, source: SourceId, pos: usize) -> Option<SyntaxError> {
+    let before = src[..pos].strip_suffix('.')?;
+    let int_start = before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let starts_number = int_start < before.len()
+        && !before[..int_start].ends_with(is_ident_char)
+        && src[pos..].starts_with(|c: char| c.is_ascii_digit());
+    if !starts_number {
+        return None;
+    }
+    let frac_len = src[pos..]
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(src.len() - pos);
+    let literal = &src[int_start..pos + frac_len];
+    Some(
+        SyntaxError::new(
+            format!("`{literal}` is not a number: numbers are integers"),
+            Span::new(source, int_start, pos + frac_len),
+            "a decimal fraction",
+        )
+        .with_help(
+            "grundy computes with 64-bit integers (and ordinals such as ω + 1), never fractions: \
+             scale the quantity to integers, or use `/` (floor division) and `%`",
+        ),
+    )
+}
+
 /// Help for a mistake recognisable from what was found and expected.
 fn specific_help(src: &str, pos: usize, found: &str, expected: &[&str]) -> Option<String> {
     let has = |d: &str| expected.contains(&d);
@@ -381,10 +422,33 @@ fn specific_help(src: &str, pos: usize, found: &str, expected: &[&str]) -> Optio
             "parameters follow the name in parentheses, `Name(a, b)`, after optional static ones: `Name[F](a, b)`"
         }
         _ if has("`then`") || has("`else`") => "a conditional is written `if c then a else b`",
+        _ if has("`in`") && in_let_value(src, pos) => {
+            "the value of `let x = e in body` stops before comparisons, `and`, `or` and `if`: \
+             parenthesise it, as in `let ok = (a < b) in ...`"
+        }
         _ if has("`in`") => "a binding is written `x in S` or `(a, b) in pairs`",
         _ => return None,
     };
     Some(help.to_string())
+}
+
+/// Whether `pos` is in the value of a `let ... in`: the last `let`, `for`
+/// or `move` before it is a `let` not at the start of a line (where it
+/// would be a statement, which takes any value).
+fn in_let_value(src: &str, pos: usize) -> bool {
+    let before = &src[..pos];
+    let last = |word: &str| {
+        before.rmatch_indices(word).map(|(i, _)| i).find(|&i| {
+            let after = before[i + word.len()..].chars().next();
+            !before[..i].ends_with(is_ident_char) && !after.is_some_and(is_ident_char)
+        })
+    };
+    let Some(at) = last("let") else {
+        return false;
+    };
+    let statement = before[..at].trim_end_matches([' ', '\t']).ends_with(['\n', '\r'])
+        || before[..at].trim().is_empty();
+    !statement && [last("for"), last("move")].iter().all(|w| w.is_none_or(|w| w < at))
 }
 
 fn general_help(expected: &[&str]) -> Option<String> {

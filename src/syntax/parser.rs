@@ -219,7 +219,7 @@ fn scan_statements(src: &str, source: SourceId) -> Result<Vec<usize>, SyntaxErro
                         .get(k.len())
                         .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80)
             });
-            if starts_statement && i > 0 {
+            if starts_statement && i > 0 && !(rest.starts_with(b"let") && continues(&bytes[..i])) {
                 starts.push(i);
             }
         }
@@ -249,6 +249,37 @@ fn scan_statements(src: &str, source: SourceId) -> Result<Vec<usize>, SyntaxErro
         i += 1;
     }
     Ok(starts)
+}
+
+/// Whether the text before a line starting with `let` leaves an operand
+/// open (`=`, an operator, `then`, `print` ...), so that the `let` starts a
+/// `let ... in` expression, not a statement.
+fn continues(before: &[u8]) -> bool {
+    let text = before.trim_ascii_end();
+    let Some(&last) = text.last() else {
+        return false;
+    };
+    if b"=,([{+-*/%|^&<>.".contains(&last) {
+        return true;
+    }
+    let word_start = text
+        .iter()
+        .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+        .map_or(0, |i| i + 1);
+    let word = &text[word_start..];
+    [
+        &b"then"[..],
+        b"else",
+        b"in",
+        b"and",
+        b"or",
+        b"not",
+        b"if",
+        b"where",
+        b"print",
+        b"assert",
+    ]
+    .contains(&word)
 }
 
 struct Builder {
@@ -378,6 +409,18 @@ impl Builder {
         Ok(Binding {
             pattern,
             iterable,
+            span,
+        })
+    }
+
+    fn let_bind(&self, p: Pair<'_, Rule>) -> Res<LetBinding> {
+        let span = self.span(&p);
+        let mut it = parts(p);
+        let pattern = self.pattern(it.next().expect("pattern"));
+        let value = self.expr(it.next().expect("value"))?;
+        Ok(LetBinding {
+            pattern,
+            value,
             span,
         })
     }
@@ -542,7 +585,7 @@ impl Builder {
 
     fn expr(&self, p: Pair<'_, Rule>) -> Res<Expr> {
         match p.as_rule() {
-            Rule::expr | Rule::iter_expr => {
+            Rule::expr | Rule::iter_expr | Rule::slice_bound => {
                 let depth = self.depth.get() + 1;
                 if depth > MAX_DEPTH {
                     return Err(too_deep(self.span(&p)));
@@ -604,11 +647,17 @@ impl Builder {
                     args: self.call_args(op)?,
                 },
                 Rule::index => {
-                    let mut indices = Vec::new();
-                    for c in parts(op) {
-                        indices.push(self.expr(c)?);
+                    let mut inner = parts(op).peekable();
+                    match inner.next_if(|c| c.as_rule() == Rule::slice) {
+                        Some(slice) => self.slice(target, slice)?,
+                        None => {
+                            let mut indices = Vec::new();
+                            for c in inner {
+                                indices.push(self.expr(c)?);
+                            }
+                            ExprKind::Index { target, indices }
+                        }
                     }
-                    ExprKind::Index { target, indices }
                 }
                 Rule::field => ExprKind::Field {
                     target,
@@ -621,9 +670,46 @@ impl Builder {
         Ok(expr)
     }
 
+    /// `[a..b]` after `target`: each bound optional.
+    fn slice(&self, target: Box<Expr>, p: Pair<'_, Rule>) -> Res<ExprKind> {
+        let (mut start, mut end, mut op) = (None, None, None);
+        for c in p.into_inner() {
+            if c.as_rule() == Rule::range_op {
+                op = Some(c.as_str() == "..=");
+                continue;
+            }
+            let bound = Some(Box::new(self.expr(c)?));
+            if op.is_none() {
+                start = bound;
+            } else {
+                end = bound;
+            }
+        }
+        Ok(ExprKind::Slice {
+            target,
+            start,
+            end,
+            inclusive: op == Some(true),
+        })
+    }
+
     fn primary(&self, p: Pair<'_, Rule>) -> Res<Expr> {
         let span = self.span(&p);
         let kind = match p.as_rule() {
+            Rule::let_expr => {
+                let mut bindings = Vec::new();
+                let mut body = None;
+                for c in parts(p) {
+                    match c.as_rule() {
+                        Rule::let_bind => bindings.push(self.let_bind(c)?),
+                        _ => body = Some(Box::new(self.expr(c)?)),
+                    }
+                }
+                ExprKind::Let {
+                    bindings,
+                    body: body.expect("a let expression has a body"),
+                }
+            }
             Rule::if_expr => {
                 let mut it = parts(p);
                 let mut next = || self.expr(it.next().expect("if part")).map(Box::new);
@@ -999,6 +1085,22 @@ mod tests {
                 format!("(index {} {})", sx(target), all(indices))
             }
             ExprKind::Field { target, name } => format!("(. {} {})", sx(target), name.name),
+            ExprKind::Slice {
+                target,
+                start,
+                end,
+                inclusive,
+            } => {
+                let bound = |b: &Option<Box<Expr>>| b.as_ref().map_or("_".to_string(), |b| sx(b));
+                let op = if *inclusive { "..=" } else { ".." };
+                format!("(slice {} {op} {} {})", sx(target), bound(start), bound(end))
+            }
+            ExprKind::Let { bindings, body } => {
+                let bs: Vec<String> = (bindings.iter())
+                    .map(|b| format!("{} {}", pat(&b.pattern), sx(&b.value)))
+                    .collect();
+                format!("(let {} {})", bs.join(" "), sx(body))
+            }
             ExprKind::OmegaPow { base, exponent } => {
                 format!("(pow {} {})", base.name, sx(exponent))
             }
@@ -1242,7 +1344,7 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             ("w ^ 2", "(^ w 2)"),
             ("a^w^3", "(^ a (pow w 3))"),
             ("1..5", "(.. 1 5)"),
-            ("xs[1..3]", "(index xs (.. 1 3))"),
+            ("xs[1..3]", "(slice xs .. 1 3)"),
         ];
         for (src, want) in cases {
             check(src, want);
@@ -1476,6 +1578,76 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             },
             k => panic!("{k:?}"),
         }
+    }
+
+    #[test]
+    fn slices_take_optional_bounds_above_ranges() {
+        check("xs[1..]", "(slice xs .. 1 _)");
+        check("xs[..=k]", "(slice xs ..= _ k)");
+        check("xs[..]", "(slice xs .. _ _)");
+        check("xs[a + 1..n - 1]", "(slice xs .. (+ a 1) (- n 1))");
+        check("xs[-1..=b][0]", "(index (slice xs ..= (- 1) b) 0)");
+        check("f(x)[a | b..c]", "(slice (call f x) .. (| a b) c)");
+        // An index is as before; several indices are static arguments.
+        check("xs[i]", "(index xs i)");
+        check("F[a, b]", "(index F a b)");
+        check("xs[(0..3)]", "(index xs (.. 0 3))");
+        let e = err("print xs[1..2..3]");
+        assert_eq!(e.message, "a range cannot be followed by `..`");
+        let e = err("print xs[a < b..]");
+        assert!(e.message.starts_with("expected"), "{}", e.message);
+    }
+
+    #[test]
+    fn let_in_binds_in_turn_and_its_body_extends_right() {
+        check("(let x = 1 in x + 1)", "(let x 1 (+ x 1))");
+        check(
+            "(let a = 1, (b, c) = p in a * b)",
+            "(let a 1 (pat b c) p (* a b))",
+        );
+        check("f(let x = 0..n in x)", "(call f (let x (.. 0 n) x))");
+        check("(let x = 1 in let y = x in y) + 1", "(+ (let x 1 (let y x y)) 1)");
+        // At the start of a statement `let` is the definition, as before.
+        let p = program("let x = 1 in xs");
+        assert!(matches!(p.stmts[0].kind, StmtKind::Let { .. }));
+        let p = program("print let x = 1 in x\nlet y = 2");
+        assert_eq!(p.stmts.len(), 2);
+        let e = err("print let ok = n < 3 in ok");
+        assert_eq!(e.message, "expected `,`, `in` or an operator, found `<`");
+        assert!(e.help.unwrap().contains("let ok = (a < b)"));
+        let e = err("print let x = 1");
+        assert!(e.message.starts_with("expected `,`, `in`"), "{}", e.message);
+        assert!(e.incomplete);
+    }
+
+    #[test]
+    fn a_decimal_fraction_is_named_as_such() {
+        let src = "game H(n) { }\nprint H(2.5), 1";
+        let e = err(src);
+        assert_eq!(e.message, "`2.5` is not a number: numbers are integers");
+        assert_eq!(text(src, e.span), "2.5");
+        assert!(e.help.unwrap().contains("64-bit integers"));
+        assert_eq!(err("print 0.25").message, "`0.25` is not a number: numbers are integers");
+        // A field of a name stays a field error.
+        let e = err("print m.5");
+        assert_eq!(e.message, "expected a field name, found `5`");
+    }
+
+    #[test]
+    fn a_let_expression_at_a_line_start_is_not_cut_as_a_statement() {
+        assert!(continues(b"fn f(n) =\n"));
+        assert!(continues(b"print\n"));
+        assert!(continues(b"x + \n"));
+        assert!(!continues(b"let a = 3\n"));
+        assert!(!continues(b"print x_in\n"));
+        assert!(!continues(b""));
+        // A large text is cut at statements: the `let` line below starts
+        // just past the chunk size, right after a `fn`'s `=`.
+        let line = "let pad = [0]\n";
+        let mut src = line.repeat((CHUNK - "fn f(n) =\n".len()).div_ceil(line.len()));
+        src.push_str("fn f(n) =\nlet h = n in h + 1\nprint f(1)\n");
+        let p = parse(&src, SRC).expect("parses");
+        assert!(matches!(p.stmts[p.stmts.len() - 2].kind, StmtKind::Fn(_)));
     }
 
     #[test]

@@ -177,7 +177,7 @@ pub(super) fn run_comprehension(
     run_clauses(env, clauses, body)
 }
 
-fn bind(env: &mut Env, pattern: &IrPattern, v: Value) -> Fallible<()> {
+pub(super) fn bind(env: &mut Env, pattern: &IrPattern, v: Value) -> Fallible<()> {
     match pattern {
         IrPattern::Slot { slot, .. } => {
             env.set_local(*slot, v);

@@ -6,7 +6,9 @@ use std::rc::Rc;
 use super::calls::{
     call_builtin, call_user, call_value, field, game_callable, keyed_sg, make_position,
 };
-use super::clauses::{describe_bindings, pattern_value, run_clauses, run_comprehension, CClause};
+use super::clauses::{
+    bind, describe_bindings, pattern_value, run_clauses, run_comprehension, CClause,
+};
 use super::compiler::Compiler;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
@@ -304,6 +306,37 @@ impl<'a> Compiler<'a> {
             IrKind::Field { target, name } => {
                 let (t, name) = (self.expr(target), name.clone());
                 Box::new(move |env| field(&t(env)?, &name, span))
+            }
+            IrKind::Slice {
+                target,
+                start,
+                end,
+                inclusive,
+            } => {
+                let t = self.expr(target);
+                let bound = |b: &Option<Box<IrExpr>>| b.as_ref().map(|b| (self.expr(b), b.span));
+                let (start, end, inclusive) = (bound(start), bound(end), *inclusive);
+                Box::new(move |env| {
+                    let tv = t(env)?;
+                    let mut int = |b: &Option<(Code, Span)>| match b {
+                        Some((code, at)) => expect_int(&code(env)?, *at).map(Some),
+                        None => Ok(None),
+                    };
+                    let (a, b) = (int(&start)?, int(&end)?);
+                    builtins::slice(&tv, a, b, inclusive, span)
+                })
+            }
+            IrKind::Let {
+                pattern,
+                value,
+                body,
+            } => {
+                let (pattern, value, body) = (pattern.clone(), self.expr(value), self.expr(body));
+                Box::new(move |env| {
+                    let v = value(env)?;
+                    bind(env, &pattern, v)?;
+                    body(env)
+                })
             }
         }
     }

@@ -510,8 +510,16 @@ pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
         } => mentions(cond, slot) || mentions(then, slot) || mentions(otherwise, slot),
         IrKind::Index { target, index } => mentions(target, slot) || mentions(index, slot),
         IrKind::Field { target, .. } => mentions(target, slot),
-        // Comprehensions may bind the same slot again; be conservative.
-        IrKind::Collect { .. } | IrKind::Aggregate { .. } => true,
+        IrKind::Slice {
+            target, start, end, ..
+        } => {
+            mentions(target, slot)
+                || [start, end]
+                    .iter()
+                    .any(|b| b.as_ref().is_some_and(|b| mentions(b, slot)))
+        }
+        // Comprehensions and lets may bind the same slot again; be conservative.
+        IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => true,
     }
 }
 

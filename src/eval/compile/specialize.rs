@@ -204,6 +204,26 @@ impl Fill<'_> {
                 target: self.boxed(target),
                 name: name.clone(),
             },
+            IrKind::Slice {
+                target,
+                start,
+                end,
+                inclusive,
+            } => IrKind::Slice {
+                target: self.boxed(target),
+                start: start.as_ref().map(|b| self.boxed(b)),
+                end: end.as_ref().map(|b| self.boxed(b)),
+                inclusive: *inclusive,
+            },
+            IrKind::Let {
+                pattern,
+                value,
+                body,
+            } => IrKind::Let {
+                pattern: self.pattern(pattern),
+                value: self.boxed(value),
+                body: self.boxed(body),
+            },
         };
         IrExpr { kind, span: e.span }
     }

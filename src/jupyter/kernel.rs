@@ -639,6 +639,42 @@ mod tests {
     }
 
     #[test]
+    fn the_fields_offered_are_the_fields_there_are() {
+        use crate::repl::Style;
+        let mut repl = Repl::new(crate::Limits::default(), Style::default());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let game = "game H(n) where n >= 0 { move take(k in 1..=n) -> H(n - k) }";
+        repl.handle(game, &mut out, &mut err);
+        repl.handle("table(a for a in 0..2, b in 0..3)", &mut out, &mut err);
+        assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+        let shown = repl.session().last_table.clone();
+        let t = Duration::from_secs(5);
+        for expr in [
+            "H(3)",
+            "(H(1) + H(2))",
+            "misere(H(1) + H(2))",
+            "options(H(3))[0]",
+            "table(a for a in 0..2, b in 0..2)",
+            "plot(a for a in 0..2, b in 0..2)",
+            "periodicity(octal(\"0.07\"))",
+        ] {
+            let v = repl.value_of(expr, t).unwrap_or_else(|| panic!("{expr}"));
+            let fields = field_names(&v);
+            assert!(!fields.is_empty(), "{expr} has fields");
+            for f in fields {
+                let read = format!("{expr}.{f}");
+                assert!(repl.value_of(&read, t).is_some(), "{read}");
+            }
+            assert!(repl.value_of(&format!("{expr}.nosuch"), t).is_none());
+        }
+        assert!(field_names(&repl.value_of("3", t).unwrap()).is_empty());
+        // Nothing was shown, defined or taken as the last table.
+        assert!(repl.value_of("let x = 1", t).is_none());
+        assert!(repl.value_of("x", t).is_none());
+        assert!(out.len() > 0 && repl.session().last_table == shown);
+    }
+
+    #[test]
     fn a_field_follows_a_postfix_expression() {
         fn start(t: &str) -> &str {
             &t[postfix_start(t, t.len())..]

@@ -479,8 +479,8 @@ fn build_baselines(root: &Path) -> Result<Option<PathBuf>, String> {
 /// `target/workloads-bench/`, and returns its path. Not the binary Cargo
 /// builds for the bench itself: that one has the features the
 /// dev-dependencies add to shared crates (a larger binary, laid out
-/// otherwise), and ran misère Kayles about 6% slower than the release
-/// binary of the same code. A folder of its own also keeps a `cargo build
+/// otherwise), and runs slower than the release binary of the same
+/// code. A folder of its own also keeps a `cargo build
 /// --release` running alongside from swapping the binary between runs.
 fn build_grundy(root: &Path) -> Result<PathBuf, String> {
     let target_dir = root.join("target/workloads-bench");

@@ -509,7 +509,8 @@ impl Session {
                 n_slots,
             } => {
                 let code = compiler.expr(value);
-                let v = self.eval(&code, *n_slots, value.span)?;
+                // A plot kept in a name keeps its expression as its title.
+                let v = self.titled(self.eval(&code, *n_slots, value.span)?, value.span);
                 self.set_global(*global, v);
                 Ok(false)
             }
@@ -517,7 +518,7 @@ impl Session {
                 let mut parts = Vec::new();
                 for e in exprs {
                     let code = compiler.expr(e);
-                    let v = self.eval(&code, *n_slots, e.span)?;
+                    let v = self.titled(self.eval(&code, *n_slots, e.span)?, e.span);
                     write_plot(&v, e.span)?;
                     parts.push(text_of(&self.format, &mut self.last_table, &v, false));
                 }
@@ -526,7 +527,7 @@ impl Session {
             }
             IrStmt::Show { expr, n_slots } => {
                 let code = compiler.expr(expr);
-                let v = self.eval(&code, *n_slots, expr.span)?;
+                let v = self.titled(self.eval(&code, *n_slots, expr.span)?, expr.span);
                 write_plot(&v, expr.span)?;
                 if let Some(show) = self.show.as_mut() {
                     if show(&v) {
@@ -544,6 +545,17 @@ impl Session {
                 Ok(false)
             }
             IrStmt::Assert { expr, n_slots } => self.assert(&compiler, expr, *n_slots),
+        }
+    }
+
+    /// A plot without a title gets the text of the expression at `span`
+    /// (the statement's: `plot(t)` is titled `t`).
+    fn titled(&self, v: Value, span: Span) -> Value {
+        match &v {
+            Value::Plot(p) if p.title.is_none() => {
+                Value::Plot(Rc::new(p.titled(self.sources.snippet(span))))
+            }
+            _ => v,
         }
     }
 

@@ -5,6 +5,10 @@
 //! stored ones, sends completions, inspections, an error cell and an
 //! interrupt during a long cell, and runs jupyter_kernel_test's checks.
 //!
+//! The Pygments lexer (editors/pygments) is checked against the REPL's
+//! lexer on every example file (tests/jupyter/check_pygments.py), and its
+//! word lists against the lexer's and the built-in table.
+//!
 //! The Python comes from `GRUNDY_JUPYTER_PYTHON` (.ci/run makes the virtual
 //! environment and sets it), else target/jupyter-venv if it exists. Without
 //! either the test says so and passes, unless `CI` is set: there it must run.
@@ -37,7 +41,34 @@ fn install(prefix: &Path) -> PathBuf {
         serde_json::from_str(&std::fs::read_to_string(&spec).unwrap()).unwrap();
     assert_eq!(json["argv"][0], env!("CARGO_BIN_EXE_grundy"));
     assert_eq!(json["argv"][4], "{connection_file}");
+    let dir = spec.parent().unwrap();
+    for logo in ["logo-32x32.png", "logo-64x64.png"] {
+        let bytes = std::fs::read(dir.join(logo)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{logo} is a PNG");
+    }
+    let js = std::fs::read_to_string(dir.join("kernel.js")).unwrap();
+    assert!(
+        js.contains("defineSimpleMode(\"grundy\""),
+        "kernel.js defines the mode"
+    );
     prefix.join("share/jupyter")
+}
+
+/// Runs the Jupyter checks' Python, or says why not (and passes) when
+/// there is none outside CI.
+fn python_for(test: &str) -> Option<PathBuf> {
+    let python = python();
+    if python.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the Jupyter checks: .ci/run sets GRUNDY_JUPYTER_PYTHON"
+        );
+        eprintln!(
+            "SKIPPED {test}: no Python with jupyter_client \
+             (run .ci/run, or set GRUNDY_JUPYTER_PYTHON)"
+        );
+    }
+    python
 }
 
 #[test]
@@ -74,15 +105,7 @@ fn a_missing_connection_file_is_an_error_not_a_hang() {
 
 #[test]
 fn real_jupyter_clients_drive_the_kernel() {
-    let Some(python) = python() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run the Jupyter checks: .ci/run sets GRUNDY_JUPYTER_PYTHON"
-        );
-        eprintln!(
-            "SKIPPED real_jupyter_clients_drive_the_kernel: no Python with jupyter_client \
-             (run .ci/run, or set GRUNDY_JUPYTER_PYTHON)"
-        );
+    let Some(python) = python_for("real_jupyter_clients_drive_the_kernel") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -108,4 +131,132 @@ fn real_jupyter_clients_drive_the_kernel() {
     );
     assert!(stdout.contains("jupyter checks: 0 failed"), "{stdout}");
     assert!(!stdout.contains("FAIL "), "{stdout}");
+}
+
+/// editors/pygments/grundy_pygments/wordlists.py holds the REPL lexer's
+/// keywords and the built-ins' names; `GRUNDY_BLESS=1` rewrites it.
+#[test]
+fn the_pygments_word_lists_are_the_repl_lexers() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/pygments/grundy_pygments/wordlists.py");
+    let want = grundy::jupyter::editors::pygments_words();
+    if std::env::var_os("GRUNDY_BLESS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        have,
+        want,
+        "{} is not the REPL lexer's word lists: rerun with GRUNDY_BLESS=1",
+        path.display()
+    );
+}
+
+/// Every example file, lexed by the Pygments lexer and by the REPL's:
+/// the same spans for keywords, names, numbers, strings, comments and
+/// unknown characters, built-ins tagged as built-ins, and no error token
+/// outside examples/errors.
+#[test]
+fn the_pygments_lexer_reads_rule_files_as_the_repl_does() {
+    use grundy::syntax::lexer::{tokens, Class, Token};
+    let Some(python) = python_for("the_pygments_lexer_reads_rule_files_as_the_repl_does") else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("examples")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "game") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 20, "{} example files", files.len());
+    let out = Command::new(&python)
+        .arg(root.join("tests/jupyter/check_pygments.py"))
+        .args(&files)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut lines = stdout.lines();
+    let html: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let html = html["html"].as_str().unwrap();
+    for want in [
+        r#"<span class="kd">game</span>"#,
+        r#"<span class="k">in</span>"#,
+        r#"<span class="nc">Heap</span>"#,
+        r#"<span class="k">move</span>"#,
+        r#"<span class="o">..=</span>"#,
+    ] {
+        assert!(html.contains(want), "{want} in {html}");
+    }
+    let builtins = grundy::jupyter::editors::builtins();
+    let mut keywords = 0;
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = v["file"].as_str().unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        // Pygments counts characters, the REPL's lexer bytes.
+        let byte = |c: u64| {
+            text.char_indices()
+                .nth(c as usize)
+                .map_or(text.len(), |(b, _)| b)
+        };
+        let theirs: std::collections::HashMap<(usize, usize), String> = v["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let start = byte(t[0].as_u64().unwrap());
+                let end = byte(t[1].as_u64().unwrap());
+                ((start, end), t[2].as_str().unwrap().to_string())
+            })
+            .collect();
+        let in_errors = file.contains("/examples/errors/");
+        if !in_errors {
+            let errors: Vec<_> = theirs.iter().filter(|(_, k)| *k == "Token.Error").collect();
+            assert!(errors.is_empty(), "{file}: error tokens {errors:?}");
+        }
+        let ours = tokens(&text);
+        for (i, (token, range)) in ours.iter().enumerate() {
+            let word = &text[range.clone()];
+            let Some(kind) = theirs.get(&(range.start, range.end)) else {
+                panic!("{file}: Pygments has no token at {range:?} `{word}`");
+            };
+            let after_declaring =
+                i > 0 && matches!(ours[i - 1].0, Token::Game | Token::Fn | Token::Move);
+            let expected = match token.class() {
+                Class::Keyword => "Token.Keyword",
+                Class::Name if builtins.contains(&word) && !after_declaring => "Token.Name.Builtin",
+                Class::Name => "Token.Name",
+                Class::Number => "Token.Literal.Number",
+                Class::String => "Token.Literal.String",
+                Class::Comment => "Token.Comment",
+                Class::Unknown => "Token.Error",
+                Class::Bracket | Class::Operator => {
+                    assert!(
+                        kind == "Token.Operator" || kind == "Token.Punctuation",
+                        "{file}: `{word}` at {range:?} is {kind}"
+                    );
+                    continue;
+                }
+            };
+            assert!(
+                kind.starts_with(expected),
+                "{file}: `{word}` at {range:?} is {kind}, not {expected}"
+            );
+            keywords += usize::from(token.class() == Class::Keyword);
+        }
+    }
+    assert!(keywords > 500, "{keywords} keywords compared");
 }

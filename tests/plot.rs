@@ -65,14 +65,33 @@ fn png_has_the_layout_size_and_p_colour_at_p_positions() {
     let img = Image::read(&written.png);
 
     // 9 x 9 cells of 32 pixels. Across: margin 12, the row name and the
-    // keys (one character of 8 pixels each, 8 and 6 apart), the grid, margin
-    // 12: 12 + 8 + 8 + 8 + 6 + 288 + 12 = 342. Down: margin, title (16),
+    // keys (one character of 8 pixels each, 16 and 6 apart), the grid,
+    // margin 12: 12 + 8 + 16 + 8 + 6 + 288 + 12 = 350. Down: margin, title (16),
     // margin, column name (8 + 6), keys (8 + 6), grid, margin, legend (16),
     // margin: 12 + 16 + 12 + 14 + 14 + 288 + 12 + 16 + 12 = 396.
     let layout = Layout::new(&Chart::from_table(&t, "Empty-and-Divide").unwrap());
     assert_eq!(layout.cell, 32);
     assert_eq!((img.width, img.height), (layout.width, layout.height));
-    assert_eq!((img.width, img.height), (342, 396));
+    assert_eq!((img.width, img.height), (350, 396));
+
+    // The row axis name (`a`, down the left) stands two characters clear
+    // of the row keys: no ink between them over the grid's height.
+    let ink = |x: u32, y: u32| img.pixel(x, y) != [255, 255, 255];
+    let grid_rows = layout.grid_y..layout.grid_y + 9 * layout.cell;
+    let column_has_ink = |x: u32| grid_rows.clone().any(|y| ink(x, y));
+    let name_end = (0..layout.grid_x)
+        .filter(|&x| column_has_ink(x))
+        .next()
+        .unwrap()
+        + 8;
+    let keys_start = (name_end..layout.grid_x)
+        .find(|&x| column_has_ink(x))
+        .unwrap();
+    assert!(column_has_ink(name_end - 8), "the row name is drawn");
+    assert!(
+        keys_start - name_end >= 16,
+        "the row name ends at x = {name_end}, the keys start at {keys_start}"
+    );
 
     let mut p_cells = 0;
     for (i, row) in t.rows.iter().enumerate() {
@@ -101,7 +120,7 @@ fn svg_marks_the_same_p_cells_with_tooltips() {
     assert_eq!(written.svg, dir.path().join("ed.svg"));
     let svg = std::fs::read_to_string(&written.svg).unwrap();
     assert!(
-        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"342\" height=\"396\"")
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"350\" height=\"396\"")
     );
     assert_eq!(svg.matches("<rect class=\"P\"").count(), 25);
     assert_eq!(svg.matches("<rect class=\"N\"").count(), 56);
@@ -172,7 +191,7 @@ fn repl_plot_command_writes_png_and_svg() {
         out.starts_with("wrote ") && out.ends_with("(9 x 9 cells)\n"),
         "{out}"
     );
-    assert_eq!(Image::read(&target).width, 342);
+    assert_eq!(Image::read(&target).width, 350);
     assert!(dir.path().join("ed.svg").exists());
 
     // Without an expression: the last table shown.
@@ -332,7 +351,9 @@ fn run_writes_the_files_of_a_plot_value_when_it_is_shown() {
         )
     );
     let img = Image::read(&pic);
-    let layout = Layout::new(&Chart::from_table(&table(), &pic.display().to_string()).unwrap());
+    // Titled with the table's expression in the `let`, not the file name.
+    let title = "table(sg(EmptyDivide(a, b)) for a in 1..=9, b in 1..=9)";
+    let layout = Layout::new(&Chart::from_table(&table(), title).unwrap());
     assert_eq!((img.width, img.height), (layout.width, layout.height));
     for (i, row) in table().rows.iter().enumerate() {
         for (j, v) in row.iter().enumerate() {
@@ -342,6 +363,7 @@ fn run_writes_the_files_of_a_plot_value_when_it_is_shown() {
     }
     let svg = std::fs::read_to_string(dir.path().join("ed.svg")).unwrap();
     assert_eq!(svg.matches("<rect class=\"P\"").count(), 25);
+    assert!(svg.contains(&format!(">{title}</text>")), "{svg}");
 
     // --format csv writes a plot's table; a file that cannot be written is
     // an error at the statement.

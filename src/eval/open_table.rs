@@ -14,16 +14,13 @@ pub(crate) trait Vacant: Copy {
 }
 
 /// Tables larger than this are past the cache: their slots are
-/// prefetched. Misère Kayles at N = 55 (a 32 MiB table) ran 6% faster
-/// with the prefetches, at N = 45 and 50 the same.
+/// prefetched.
 const PREFETCH_PAST_BYTES: usize = 8 << 20;
 
 /// Tables larger than this ask for huge pages (`huge_pages`): a random
 /// slot of a table of 4 KiB pages costs a miss of the TLB as well as of
-/// the cache. A game on subsets of 0..40 reached the default state limit
-/// in 9.2 s instead of 10.1 s; misère Kayles at N = 65 took the same
-/// time, 0.4 s less in the program and 0.3 s more in the kernel (it
-/// compacts memory for the pages).
+/// the cache (the kernel spends time compacting memory for the pages, so
+/// smaller tables do without).
 const HUGE_PAGES_PAST_BYTES: usize = 32 << 20;
 
 /// Capacity of a table's first allocation.
@@ -53,9 +50,8 @@ impl Prefetcher<'_> {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
             }
             // With two slots or fewer a line, a run often goes on into the
-            // next line: that one too (the product memo's 32-byte slots:
-            // misère Kayles at N = 65 about 7% faster). Four slots a line
-            // or more seldom need it.
+            // next line: that one too (the product memo's 32-byte slots).
+            // Four slots a line or more seldom need it.
             if self.slot_shift >= 5 {
                 // SAFETY: as above.
                 unsafe {
@@ -182,9 +178,7 @@ impl<T: Vacant> OpenTable<T> {
         hash_of: impl Fn(&T) -> u64,
     ) -> SlotAt {
         // At most three fifths full: runs stay short. Linear probing
-        // slows fast past that; at three quarters, misère Kayles at
-        // N = 65 (a table of 4M slots at the end either way) took 4.3 s
-        // against 3.8 s, with the same peak memory.
+        // slows fast past that, for no saving in peak memory.
         if 5 * (self.len + 1) > 3 * self.slots.len() {
             self.grow(&hash_of);
         }

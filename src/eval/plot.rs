@@ -14,18 +14,32 @@ use super::builtins::type_error;
 use super::value::Plot;
 use super::value::{Outcome, Table, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::syntax::lexer::{tokens, Token};
 use crate::syntax::Span;
 
 /// The most rows or columns a plot takes (one cell is at least 2 pixels).
 pub const MAX_SIDE: usize = 4000;
 
 impl Plot {
-    /// The picture's title: the file's name, else the grid's corner
-    /// (`a\b`: rows by `a`, columns by `b`).
+    /// The picture's title: the table's expression when the statement
+    /// gave it, else the file's name, else the grid's corner (`a\b`: rows
+    /// by `a`, columns by `b`).
     pub fn title(&self) -> String {
-        match &self.file {
-            Some(f) => f.to_string(),
-            None => format!("{}\\{}", self.table.row_name, self.table.col_name),
+        match (&self.title, &self.file) {
+            (Some(t), _) => t.to_string(),
+            (None, Some(f)) => f.to_string(),
+            (None, None) => format!("{}\\{}", self.table.row_name, self.table.col_name),
+        }
+    }
+
+    /// The plot titled with the text of the statement's expression: for
+    /// `plot(T)` and `plot(T, FILE)` the text of `T`, for `plot(e for r in R,
+    /// c in C)` the comprehension's; other text (a name holding a plot)
+    /// as it is.
+    pub fn titled(&self, text: &str) -> Plot {
+        Plot {
+            title: Some(Rc::from(title_of(text, self.file.is_some()))),
+            ..self.clone()
         }
     }
 
@@ -110,7 +124,48 @@ pub fn make(args: &[Value], spans: &[Span], span: Span) -> Fallible<Value> {
             return Err(type_error(at(1), "a file name (a string)", other));
         }
     };
-    Ok(Value::Plot(Rc::new(Plot { table, file })))
+    Ok(Value::Plot(Rc::new(Plot {
+        table,
+        file,
+        title: None,
+    })))
+}
+
+/// The title of a plot shown by the expression `text`: its text on one
+/// line, without `plot(` ... `)` and without the FILE argument.
+fn title_of(text: &str, has_file: bool) -> String {
+    let text = text.trim();
+    let inner = text
+        .strip_prefix("plot(")
+        .and_then(|t| t.strip_suffix(')'))
+        .filter(|inner| is_balanced(inner));
+    let shown = match inner {
+        // The last argument at depth 0 is the file name.
+        Some(inner) if has_file => {
+            let mut depth = 0;
+            let mut last_comma = None;
+            for (t, r) in tokens(inner) {
+                depth += t.depth_change();
+                if depth == 0 && t == Token::Comma {
+                    last_comma = Some(r.start);
+                }
+            }
+            last_comma.map_or(inner, |c| &inner[..c])
+        }
+        Some(inner) => inner,
+        None => text,
+    };
+    shown.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether no bracket of `text` closes one opened before it (so that
+/// `plot(a) + plot(b)` is not taken for one call).
+fn is_balanced(text: &str) -> bool {
+    let mut depth = 0;
+    tokens(text).iter().all(|(t, _)| {
+        depth += t.depth_change();
+        depth >= 0
+    }) && depth == 0
 }
 
 /// Why a table cannot be drawn: a message and a label. `report::plot`
@@ -187,6 +242,14 @@ mod tests {
         };
         assert_eq!(p.p_positions(), 2);
         assert_eq!(p.title(), "a\\b");
+        assert_eq!(p.titled("plot(t)").title(), "t");
+        assert_eq!(
+            p.titled("plot(sg(G(a, b))\n  for a in 0..4, b in 0..4)")
+                .title(),
+            "sg(G(a, b)) for a in 0..4, b in 0..4"
+        );
+        assert_eq!(p.titled("p").title(), "p");
+        assert_eq!(p.titled("plot(a) + plot(b)").title(), "plot(a) + plot(b)");
         assert_eq!(
             p.to_string(),
             "heatmap of a\\b (2 x 2 cells, 2 P-positions)"
@@ -197,6 +260,13 @@ mod tests {
             "heatmap of a\\b (2 x 2 cells, 2 P-positions), written to out/ed.png and out/ed.svg"
         );
         assert_eq!(file_names("x"), ("x.png".into(), "x.svg".into()));
+        let Value::Plot(f) = &v else { panic!("a plot") };
+        assert_eq!(f.titled("plot(t, \"out/ed.PNG\")").title(), "t");
+        assert_eq!(
+            f.titled("plot(table(x for x in 0..3, y in [1, 2]), \"f\")")
+                .title(),
+            "table(x for x in 0..3, y in [1, 2])"
+        );
         // A plot of a plot is the same plot.
         assert_eq!(
             make(std::slice::from_ref(&v), &[], s).unwrap().to_string(),

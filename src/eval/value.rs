@@ -577,6 +577,9 @@ pub struct Plot {
     pub table: Rc<Table>,
     /// Where the statement showing it writes it: FILE.png and FILE.svg.
     pub file: Option<Rc<str>>,
+    /// The picture's title: the text of the table's expression, given by
+    /// the statement that shows or prints the plot.
+    pub title: Option<Rc<str>>,
 }
 
 // The checks of a value's kind that operators and built-ins share.

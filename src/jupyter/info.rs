@@ -1,10 +1,12 @@
 //! What the kernel says about itself: the `kernel_info` reply and the
-//! kernelspec (`kernel.json`) that `grundy jupyter install` writes.
+//! kernelspec that `grundy jupyter install` writes: `kernel.json`, the
+//! logos and `kernel.js` (the classic Notebook's CodeMirror mode).
 
 use std::path::{Path, PathBuf};
 
 use jupyter_protocol::{
-    JupyterMessage, JupyterMessageContent, KernelInfoReply, LanguageInfo, ReplyStatus,
+    CodeMirrorMode, JupyterMessage, JupyterMessageContent, KernelInfoReply, LanguageInfo,
+    ReplyStatus,
 };
 use serde_json::json;
 
@@ -32,8 +34,10 @@ pub fn kernel_info() -> KernelInfoReply {
             version: env!("CARGO_PKG_VERSION").to_string(),
             mimetype: Some("text/x-grundy".to_string()),
             file_extension: Some(".game".to_string()),
-            pygments_lexer: None,
-            codemirror_mode: None,
+            // The lexer of editors/pygments (its entry point's name), and
+            // the mode of the kernelspec's kernel.js.
+            pygments_lexer: Some("grundy".to_string()),
+            codemirror_mode: Some(CodeMirrorMode::Simple("grundy".to_string())),
             nbconvert_exporter: None,
         },
         banner: format!(
@@ -89,15 +93,27 @@ pub fn kernel_json(exe: &Path) -> serde_json::Value {
     })
 }
 
-/// Writes `kernel.json` for this executable; returns its directory.
+/// The kernelspec's files for this executable: (file name, contents).
+pub fn spec_files(exe: &Path) -> Vec<(&'static str, Vec<u8>)> {
+    let json = serde_json::to_string_pretty(&kernel_json(exe)).unwrap_or_default() + "\n";
+    vec![
+        ("kernel.json", json.into_bytes()),
+        ("kernel.js", super::editors::kernel_js().into_bytes()),
+        ("logo-32x32.png", super::logo::png(32)),
+        ("logo-64x64.png", super::logo::png(64)),
+    ]
+}
+
+/// Writes the kernelspec for this executable; returns its directory.
 pub fn install(target: &Target) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the grundy binary: {e}"))?;
     let dir = spec_dir(target)?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let file = dir.join("kernel.json");
-    let text = serde_json::to_string_pretty(&kernel_json(&exe)).unwrap_or_default();
-    std::fs::write(&file, text + "\n")
-        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    for (name, bytes) in spec_files(&exe) {
+        let file = dir.join(name);
+        std::fs::write(&file, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    }
     Ok(dir)
 }
 
@@ -134,5 +150,7 @@ mod tests {
         assert_eq!(v["protocol_version"], "5.3");
         assert_eq!(v["status"], "ok");
         assert_eq!(v["language_info"]["file_extension"], ".game");
+        assert_eq!(v["language_info"]["pygments_lexer"], "grundy");
+        assert_eq!(v["language_info"]["codemirror_mode"], "grundy");
     }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
+use std::time::Duration;
 
 use jupyter_protocol::{
     CommInfoReply, CompleteReply, CompleteRequest, DisplayData, ErrorOutput, ExecuteInput,
@@ -23,11 +24,13 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::channels::{status, Outgoing};
 use super::history::History;
 use super::info::message;
-use super::progress::Ticker;
+use super::progress::{End, Ticker};
 use super::rich;
+use crate::eval::compile::field_names;
 use crate::repl::command::{self, Command};
 use crate::repl::{editor, help, Flow, Repl};
 use crate::report::plot;
+use crate::syntax::lexer;
 
 pub struct Kernel {
     repl: Repl,
@@ -182,14 +185,22 @@ impl Kernel {
             Some((expr, file)) => self.plot(expr, file, &cell, &mut out, &mut err),
             None => self.repl.handle(&req.code, &mut out, &mut err),
         };
-        drop(ticker);
+        let err = String::from_utf8_lossy(&err).into_owned();
+        let failed = self.repl.failed();
+        let error = failed.then(|| error_of(&err));
+        if let Some(ticker) = ticker {
+            ticker.finish(match &error {
+                None => End::Computed,
+                Some(e) if e.ename == INTERRUPTED => End::Interrupted,
+                Some(_) => End::Failed,
+            });
+        }
         self.repl.session_mut().show = None;
         let result = cell.borrow_mut().finish();
         if stored {
             self.history.add(self.count, &req.code, result);
         }
-        let err = String::from_utf8_lossy(&err).into_owned();
-        if self.repl.failed() {
+        if let Some(error) = error {
             if req.stop_on_error {
                 // What was sent before this reply is what a "run all" sent
                 // after this cell: take it now, before the client can send
@@ -197,7 +208,6 @@ impl Kernel {
                 let early: Vec<JupyterMessage> = self.requests.try_iter().collect();
                 self.queued.extend(early);
             }
-            let error = error_of(&err);
             if !silent {
                 self.publish(message(
                     ErrorOutput {
@@ -261,7 +271,10 @@ impl Kernel {
         );
         let mut quiet = Vec::new();
         let sink: &mut dyn Write = if temporary { &mut quiet } else { out };
+        // The table the expression shows is drawn, not shown as well.
+        let show = self.repl.session_mut().show.replace(Box::new(|_| true));
         let flow = self.repl.handle(&line, sink, err);
+        self.repl.session_mut().show = show;
         if !self.repl.failed() {
             if let (Ok(svg), Ok(png)) = (
                 std::fs::read_to_string(&paths.svg),
@@ -281,11 +294,15 @@ impl Kernel {
         flow
     }
 
-    /// The REPL's Tab completion. Jupyter counts cursor positions in
-    /// characters, the completer in bytes.
-    fn complete(&self, req: &CompleteRequest) -> CompleteReply {
+    /// The REPL's Tab completion, and after `expr.` the fields of the
+    /// value of `expr`. Jupyter counts cursor positions in characters, the
+    /// completer in bytes.
+    fn complete(&mut self, req: &CompleteRequest) -> CompleteReply {
         let pos = byte_of(&req.code, req.cursor_pos);
-        let (start, matches) = editor::complete(&self.repl.words(), &req.code, pos);
+        let (start, matches) = match self.complete_field(&req.code, pos) {
+            Some(found) => found,
+            None => editor::complete(&self.repl.words(), &req.code, pos),
+        };
         CompleteReply {
             matches,
             cursor_start: char_of(&req.code, start),
@@ -296,9 +313,36 @@ impl Kernel {
         }
     }
 
-    /// What `:help NAME` shows for the name under the cursor.
+    /// The fields after `expr.` at `pos`: (where the field's name starts,
+    /// the fields of `expr`'s value it begins). `None` when `pos` follows
+    /// no `.` of a field; no fields when `expr` has none, fails or takes
+    /// longer than [`FIELD_VALUE_TIME`].
+    fn complete_field(&mut self, code: &str, pos: usize) -> Option<(usize, Vec<String>)> {
+        if command::is_command(code) {
+            return None;
+        }
+        let (start, word) = lexer::word_before(code, pos);
+        let before = &code[..start];
+        if !before.ends_with('.') || before.ends_with("..") {
+            return None;
+        }
+        let dot = start - 1;
+        let expr = &code[postfix_start(code, dot)..dot];
+        let fields = match self.repl.value_of(expr, FIELD_VALUE_TIME) {
+            Some(v) => field_names(&v)
+                .iter()
+                .filter(|f| f.starts_with(word))
+                .map(|f| f.to_string())
+                .collect(),
+            None => Vec::new(),
+        };
+        Some((start, fields))
+    }
+
+    /// What `:help NAME` shows for the name under the cursor, or for the
+    /// call that ends just before it (`sg(Heap(3))|`: `sg`).
     fn inspect(&self, req: &InspectRequest) -> InspectReply {
-        let word = word_at(&req.code, byte_of(&req.code, req.cursor_pos));
+        let word = inspected(&req.code, byte_of(&req.code, req.cursor_pos));
         let text = (!word.is_empty())
             .then(|| help::help(Some(word), self.repl.session()).ok())
             .flatten();
@@ -341,6 +385,9 @@ fn is_complete(req: &IsCompleteRequest) -> IsCompleteReply {
     }
 }
 
+/// The `ename` of a cell stopped by an interrupt.
+const INTERRUPTED: &str = "Interrupted";
+
 /// The error of a failed cell: the first line of the diagnostic as its
 /// value, the whole rendered diagnostic (with colours) as the traceback.
 fn error_of(err: &str) -> ReplyError {
@@ -363,7 +410,7 @@ fn error_of(err: &str) -> ReplyError {
         .filter(|l| l.starts_with("grundy::") && !l.contains(' '))
         .map_or("GrundyError", |l| l);
     let ename = if message.starts_with("interrupted") {
-        "Interrupted"
+        INTERRUPTED
     } else {
         code
     };
@@ -403,6 +450,54 @@ fn byte_of(text: &str, n: usize) -> usize {
 fn char_of(text: &str, b: usize) -> usize {
     text.get(..b)
         .map_or(text.chars().count(), |t| t.chars().count())
+}
+
+/// How long completion may compute the value before a `.`.
+const FIELD_VALUE_TIME: Duration = Duration::from_millis(500);
+
+/// Where the postfix expression ending at byte `end` starts: names, calls,
+/// indexing and fields (`options(Heap(3))[0].to`), not operators.
+fn postfix_start(text: &str, end: usize) -> usize {
+    let mut i = end;
+    loop {
+        let head = &text[..i];
+        if head.ends_with(')') || head.ends_with(']') {
+            match lexer::matching_bracket(text, i - 1) {
+                Some((_, open)) if open < i - 1 => {
+                    i = open;
+                    continue;
+                }
+                _ => return i,
+            }
+        }
+        let (start, word) = lexer::word_before(text, i);
+        if word.is_empty() {
+            return i;
+        }
+        i = start;
+        let head = &text[..i];
+        if !head.ends_with('.') || head.ends_with("..") {
+            return i;
+        }
+        i -= 1;
+    }
+}
+
+/// The name inspected at byte `pos`: the word there, else the callee of
+/// the call (or index) that ends just before it.
+fn inspected(text: &str, pos: usize) -> &str {
+    let mut word = word_at(text, pos);
+    let mut at = text[..pos.min(text.len())].trim_end().len();
+    while word.is_empty() && (text[..at].ends_with(')') || text[..at].ends_with(']')) {
+        match lexer::matching_bracket(text, at - 1) {
+            Some((_, open)) if open < at - 1 => {
+                word = word_at(text, open);
+                at = open;
+            }
+            _ => break,
+        }
+    }
+    word
 }
 
 /// The name (or `:command`) around byte `pos`.
@@ -527,6 +622,71 @@ mod tests {
         assert_eq!(word_at("print sg(Heap(3))", 6), "sg");
         assert_eq!(word_at(":reload", 3), ":reload");
         assert_eq!(word_at("1 + ", 4), "");
+    }
+
+    #[test]
+    fn just_after_a_call_its_callee_is_inspected() {
+        assert_eq!(inspected("sg(Heap(3))", 11), "sg");
+        assert_eq!(inspected("sg(Heap(3)) ", 12), "sg");
+        assert_eq!(inspected("print Heap(3)", 13), "Heap");
+        assert_eq!(
+            inspected("subtraction_game[{1, 2}](5)", 27),
+            "subtraction_game"
+        );
+        assert_eq!(inspected("sg(Heap(3))", 1), "sg");
+        assert_eq!(inspected("1 + 2", 5), "2");
+        assert_eq!(inspected("(1 + 2)", 7), "");
+    }
+
+    #[test]
+    fn the_fields_offered_are_the_fields_there_are() {
+        use crate::repl::Style;
+        let mut repl = Repl::new(crate::Limits::default(), Style::default());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let game = "game H(n) where n >= 0 { move take(k in 1..=n) -> H(n - k) }";
+        repl.handle(game, &mut out, &mut err);
+        repl.handle("table(a for a in 0..2, b in 0..3)", &mut out, &mut err);
+        assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+        let shown = repl.session().last_table.clone();
+        let t = Duration::from_secs(5);
+        for expr in [
+            "H(3)",
+            "(H(1) + H(2))",
+            "misere(H(1) + H(2))",
+            "options(H(3))[0]",
+            "table(a for a in 0..2, b in 0..2)",
+            "plot(a for a in 0..2, b in 0..2)",
+            "periodicity(octal(\"0.07\"))",
+        ] {
+            let v = repl.value_of(expr, t).unwrap_or_else(|| panic!("{expr}"));
+            let fields = field_names(&v);
+            assert!(!fields.is_empty(), "{expr} has fields");
+            for f in fields {
+                let read = format!("{expr}.{f}");
+                assert!(repl.value_of(&read, t).is_some(), "{read}");
+            }
+            assert!(repl.value_of(&format!("{expr}.nosuch"), t).is_none());
+        }
+        assert!(field_names(&repl.value_of("3", t).unwrap()).is_empty());
+        // Nothing was shown, defined or taken as the last table.
+        assert!(repl.value_of("let x = 1", t).is_none());
+        assert!(repl.value_of("x", t).is_none());
+        assert!(out.len() > 0 && repl.session().last_table == shown);
+    }
+
+    #[test]
+    fn a_field_follows_a_postfix_expression() {
+        fn start(t: &str) -> &str {
+            &t[postfix_start(t, t.len())..]
+        }
+        assert_eq!(start("print Heap(3)"), "Heap(3)");
+        assert_eq!(
+            start("x = options(Heap(3))[0].to"),
+            "options(Heap(3))[0].to"
+        );
+        assert_eq!(start("1 + (Heap(1) + Heap(2))"), "(Heap(1) + Heap(2))");
+        assert_eq!(start("0..n"), "n");
+        assert_eq!(start("f(x))"), "");
     }
 
     #[test]

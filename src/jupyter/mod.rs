@@ -10,14 +10,17 @@
 //! - [`rich`]: values as MIME bundles (HTML tables and move lists, SVG and
 //!   PNG heatmaps); [`progress`]: the updating progress display;
 //! - [`history`]: the cells run, for `history_request`;
-//! - [`info`]: `kernel_info` and the kernelspec.
+//! - [`info`]: `kernel_info` and the kernelspec, with [`logo`] its icons
+//!   and [`editors`] the highlighters it ships (Pygments, CodeMirror).
 //!
 //! Message types come from the `jupyter-protocol` crate.
 
 pub mod channels;
+pub mod editors;
 pub mod history;
 pub mod info;
 pub mod kernel;
+pub mod logo;
 pub mod progress;
 pub mod rich;
 pub mod wire;

@@ -1,7 +1,8 @@
 //! The REPL's spinner, as an updating display: after a quiet second, a
 //! running cell shows how long it has computed and, while a comprehension's
 //! outer loop reports it, how far it has got; the display is updated four
-//! times a second and says how long it took at the end.
+//! times a second and, at the end, says how the cell ended and after how
+//! long (computed, interrupted, stopped by an error).
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -25,9 +26,18 @@ use crate::repl::core::elapsed_text;
 const DELAY: Duration = Duration::from_secs(1);
 const TICK: Duration = Duration::from_millis(250);
 
-/// Shows progress while it lives.
+/// How a cell ended, for the last update of its progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Computed,
+    Interrupted,
+    Failed,
+}
+
+/// Shows progress while it lives; [`Ticker::finish`] says how the cell
+/// ended (dropped without it, the cell counts as computed).
 pub struct Ticker {
-    stop: Option<mpsc::Sender<()>>,
+    stop: Option<mpsc::Sender<End>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -37,12 +47,21 @@ impl Ticker {
         out: UnboundedSender<Outgoing>,
         parent: &JupyterMessage,
     ) -> Ticker {
-        let (stop, stopped) = mpsc::channel::<()>();
+        let (stop, stopped) = mpsc::channel::<End>();
         let parent = parent.clone();
         let thread = std::thread::spawn(move || tick(&progress, &out, &parent, &stopped));
         Ticker {
             stop: Some(stop),
             thread: Some(thread),
+        }
+    }
+}
+
+impl Ticker {
+    /// Stops the display with its last line for this end.
+    pub fn finish(mut self, end: End) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(end);
         }
     }
 }
@@ -60,7 +79,7 @@ fn tick(
     progress: &Progress,
     out: &UnboundedSender<Outgoing>,
     parent: &JupyterMessage,
-    stopped: &mpsc::Receiver<()>,
+    stopped: &mpsc::Receiver<End>,
 ) {
     let started = Instant::now();
     let id = format!("grundy-progress-{}", parent.header.msg_id);
@@ -68,7 +87,12 @@ fn tick(
     let send = |content: JupyterMessageContent| {
         let _ = out.send(Outgoing::IoPub(message(content, Some(parent))));
     };
-    while stopped.recv_timeout(TICK) == Err(RecvTimeoutError::Timeout) {
+    let end = loop {
+        match stopped.recv_timeout(TICK) {
+            Ok(end) => break end,
+            Err(RecvTimeoutError::Disconnected) => break End::Computed,
+            Err(RecvTimeoutError::Timeout) => {}
+        }
         if started.elapsed() < DELAY {
             continue;
         }
@@ -87,10 +111,20 @@ fn tick(
             }
             send(d.into());
         }
-    }
+    };
     if shown {
-        let line = format!("computed in {}", elapsed_text(started.elapsed()));
+        let line = last_line(end, started.elapsed());
         send(UpdateDisplayData::new(media(&line), &id).into());
+    }
+}
+
+/// The display's last line: `computed in 6.7 s`, `interrupted after 6.7 s`.
+pub fn last_line(end: End, elapsed: Duration) -> String {
+    let t = elapsed_text(elapsed);
+    match end {
+        End::Computed => format!("computed in {t}"),
+        End::Interrupted => format!("interrupted after {t}"),
+        End::Failed => format!("stopped by an error after {t}"),
     }
 }
 
@@ -137,5 +171,14 @@ mod tests {
         p.total.store(10, Ordering::Relaxed);
         p.done.store(12, Ordering::Relaxed);
         assert_eq!(fraction(&p), Some((10, 10)));
+    }
+
+    #[test]
+    fn the_last_line_says_how_the_cell_ended() {
+        let t = Duration::from_millis(6700);
+        assert!(last_line(End::Computed, t).starts_with("computed in "));
+        assert!(last_line(End::Interrupted, t).starts_with("interrupted after "));
+        assert!(last_line(End::Failed, t).starts_with("stopped by an error after "));
+        assert!(!last_line(End::Interrupted, t).contains("computed"));
     }
 }

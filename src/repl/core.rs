@@ -11,8 +11,10 @@
 //! `:reload` replays the loaded files and the entries that defined
 //! something, in their order, from the names the session started with.
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,6 +26,7 @@ use super::command::{self, Command};
 use super::editor::Words;
 use super::games::{self, one_line};
 use super::{help, show};
+use crate::eval::value::Value;
 use crate::ir::names::Item;
 use crate::report::{plot, render};
 use crate::session::{RunResult, Snapshot};
@@ -145,6 +148,34 @@ impl Repl {
             }
         }
         Words::new(games, others)
+    }
+
+    /// The value of `expr`, one expression, computed quietly and within
+    /// `limit` (for completing the fields after `expr.`): nothing is shown,
+    /// defined or remembered as the last table; `None` when `expr` is not
+    /// one expression, fails or takes longer.
+    pub fn value_of(&mut self, expr: &str, limit: Duration) -> Option<Value> {
+        let parsed = crate::syntax::parse(expr, Default::default()).ok()?;
+        if parsed.stmts.len() != 1 || !matches!(parsed.stmts[0].kind, StmtKind::Expr(_)) {
+            return None;
+        }
+        let found = Rc::new(RefCell::new(None));
+        let keep = found.clone();
+        let show = self.session.show.replace(Box::new(move |v| {
+            *keep.borrow_mut() = Some(v.clone());
+            true
+        }));
+        let timeout = self.session.runtime().limits.timeout;
+        self.session
+            .set_timeout(Some(timeout.map_or(limit, |t| t.min(limit))));
+        let (snapshot, last_table) = (self.session.snapshot(), self.session.last_table.clone());
+        let result = self.session.run("<completion>", expr, &mut std::io::sink());
+        self.session.restore(snapshot);
+        self.session.last_table = last_table;
+        self.session.set_timeout(timeout);
+        self.session.show = show;
+        let value = found.borrow_mut().take();
+        value.filter(|_| result.ok())
     }
 
     /// Runs one entry (statements or a `:command`).

@@ -167,6 +167,7 @@ mod tests {
         let plot = crate::eval::value::Plot {
             table: Rc::new(table()),
             file: None,
+            title: None,
         };
         let plot = Value::Plot(Rc::new(plot));
         assert_eq!(Format::Csv.table_text(&plot), Format::Csv.table_text(&t));

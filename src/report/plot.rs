@@ -154,6 +154,8 @@ pub(crate) fn text_on(fill: [u8; 3]) -> [u8; 3] {
 /// Width of a character of label text, in pixels (the 8x8 bitmap font).
 pub const CHAR: u32 = 8;
 const PAD: u32 = 12;
+/// Space between the row axis name and the widest row key.
+pub(crate) const ROW_NAME_GAP: u32 = 2 * CHAR;
 /// Most rows or columns a picture may have (beyond, the PNG alone would
 /// need hundreds of megabytes).
 pub const MAX_SIDE: usize = crate::eval::plot::MAX_SIDE;
@@ -195,10 +197,12 @@ impl Layout {
         let col_label_w = widest(&chart.col_labels) * CHAR;
         let row_step = (CHAR + 2).div_ceil(cell).max(1) as usize;
         let col_step = (col_label_w + 4).div_ceil(cell).max(1) as usize;
-        let row_name_w = chart.row_name.chars().count().max(1) as u32 * CHAR;
         let title_chars = title_text(&chart.title).chars().count() as u32;
         let row_name_x = PAD;
-        let grid_x = row_name_x + row_name_w + 8 + row_label_w + 6;
+        // The row axis name runs down one column (letters stacked in the
+        // PNG, rotated in the SVG), two characters clear of the keys, so
+        // that it does not read as part of the middle row's key.
+        let grid_x = row_name_x + CHAR + ROW_NAME_GAP + row_label_w + 6;
         let title_scale = if title_chars * CHAR * 2 <= grid_x + cols * cell - PAD {
             2
         } else {

@@ -31,9 +31,7 @@ pub enum Stop {
 
 /// Pairs in one heap above which the naive method splits them between
 /// threads: a split costs a wake-up of the other thread per heap, which
-/// must be small beside the heap's own work. At 2^15 pairs (about 20 us
-/// of work), Dawson's chess to heap 10^5 took 2.1 s on 2 threads (0.7 s
-/// of it in the kernel, scheduling) against 1.6 s on one.
+/// must be small beside the heap's own work.
 const PARALLEL_PAIRS: usize = 1 << 18;
 /// Heaps computed before a mask for rare values is first chosen.
 const FIRST_MASK_AT: usize = 2048;
@@ -465,8 +463,7 @@ fn pairs_serial(g: &[u16], r: usize, lo: usize, hi: usize, width: usize, seen: &
         // Values below 64, in blocks: the xors first (vector code, the
         // reversal included), then one store a value into a byte per
         // value. Or-ing a bit per pair into a register compiled to lane
-        // shuffles around a per-lane shift: Dawson's chess to 10^5 took
-        // 1.6 s, the kernel's blocks of the same pairs 0.9 s.
+        // shuffles around a per-lane shift, which was slower.
         const BLOCK: usize = 64;
         let n = left.len();
         let mut hit = [false; 64];

@@ -1,7 +1,8 @@
 """Checks the grundy Jupyter kernel with real Jupyter clients.
 
 Run by tests/jupyter.rs with the Python of the virtual environment that
-.ci/run makes (jupyter_client, nbclient, nbformat, jupyter_kernel_test), and
+.ci/run makes (jupyter_client, nbclient, nbformat, jupyter_kernel_test, and
+grundy's Pygments lexer from editors/pygments), and
 with JUPYTER_PATH naming a directory where `grundy jupyter install --prefix`
 put the kernelspec. Everything talks to the kernel on localhost only.
 
@@ -21,6 +22,7 @@ import jupyter_kernel_test
 import nbformat
 from jupyter_client.manager import start_new_kernel
 from nbclient import NotebookClient
+from pygments.lexers import get_lexer_by_name
 
 KERNEL = "grundy"
 TIMEOUT = 30
@@ -95,6 +97,9 @@ def check_session():
     try:
         info = kc.kernel_info(reply=True, timeout=TIMEOUT)["content"]
         check(info["protocol_version"] == "5.3", "kernel_info: protocol 5.3")
+        lexer = info["language_info"].get("pygments_lexer")
+        check(get_lexer_by_name(lexer).name == "grundy",
+              f"kernel_info's pygments_lexer {lexer!r} is the installed grundy lexer")
 
         game = (
             "game T(a, b, c) where a >= 0 and b >= 0 and c >= 0 {\n"
@@ -118,6 +123,19 @@ def check_session():
         c = kc.complete(":rel", 4, reply=True, timeout=TIMEOUT)["content"]
         check(c["matches"] == [":reload"], f"complete `:rel` -> {c['matches']}")
 
+        # Fields after `expr.`: those of the value of expr.
+        c = kc.complete("print T(1, 2, 3).", 17, reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == ["args"] and c["cursor_start"] == 17,
+              f"complete `T(1, 2, 3).` -> a position's fields: {c['matches']}")
+        code = "options(T(1, 2, 3))[0].co"
+        c = kc.complete(code, len(code), reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == ["component"] and c["cursor_start"] == len(code) - 2,
+              f"complete a move's field `.co` -> {c['matches']}")
+        c = kc.complete("(T(1, 2, 3) + T(1, 1, 1)).", 26, reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == ["parts"], f"complete a sum's fields: {c['matches']}")
+        c = kc.complete("print 0..", 9, reply=True, timeout=TIMEOUT)["content"]
+        check(c["matches"] == [], f"a range's `..` completes no field: {c['matches']}")
+
         # Inspection: what `:help NAME` shows.
         i = kc.inspect("sg(T(1, 2, 3))", 1, reply=True, timeout=TIMEOUT)["content"]
         text = i["data"].get("text/plain", "")
@@ -125,6 +143,10 @@ def check_session():
         i = kc.inspect("sg(T(1, 2, 3))", 3, reply=True, timeout=TIMEOUT)["content"]
         text = i["data"].get("text/plain", "")
         check(i["found"] and "game T(a, b, c)" in text, f"inspect `T`: {text[:60]!r}")
+        i = kc.inspect("sg(T(1, 2, 3))", 14, reply=True, timeout=TIMEOUT)["content"]
+        text = i["data"].get("text/plain", "")
+        check(i["found"] and "sg(G)" in text,
+              f"inspect just after `)`: the call ending there, sg: {text[:60]!r}")
         i = kc.inspect("nosuchname", 3, reply=True, timeout=TIMEOUT)["content"]
         check(not i["found"], "inspect an unknown name: not found")
 
@@ -185,6 +207,10 @@ def check_session():
               and first[0]["content"]["data"]["text/plain"].startswith("computing 00:0")
               and first[0]["content"]["transient"]["display_id"],
               f"a long cell shows an updating progress display: {kinds}")
+        updates = [m["content"]["data"]["text/plain"] for m in shown
+                   if m["msg_type"] == "update_display_data"]
+        check(bool(updates) and updates[-1].startswith("interrupted after "),
+              f"its last update says it was interrupted: {updates[-1:]}")
         reply, msgs = run(kc, "sg(T(3, 4, 5))")
         results = outputs(msgs, "execute_result")
         check(reply["status"] == "ok" and results
@@ -219,6 +245,19 @@ def check_session():
               and data.get("image/svg+xml", "").count('<rect class="P"') == 4
               and data.get("text/plain") == "heatmap of a\\b (4 x 4 cells, 4 P-positions)",
               f"a plot(...) cell shows image/svg+xml and image/png: {sorted(data)}")
+        # `:plot EXPR` shows the heatmap and its caption, not the table;
+        # the picture's title is the expression, not the corner `a\b`.
+        reply, msgs = run(kc, ":plot table(sg(T(a, b, 0)) for a in 0..4, b in 0..4)")
+        shown = outputs(msgs, "display_data") + outputs(msgs, "execute_result")
+        kinds = [sorted(o["data"]) for o in shown]
+        check(reply["status"] == "ok" and len(shown) == 1
+              and "text/html" not in shown[0]["data"]
+              and "image/png" in shown[0]["data"]
+              and not outputs(msgs, "stream"),
+              f":plot EXPR shows only the heatmap: {kinds}")
+        svg = data.get("image/svg+xml", "")
+        check(">sg(T(a, b, 0)) for a in 0..4, b in 0..4</text>" in svg,
+              "plot(e for ...) is titled with its expression")
         with tempfile.TemporaryDirectory() as d:
             target = Path(d) / "t.png"
             reply, msgs = run(kc, f'plot(table(outcome(T(a, b, 1)) for a in 0..3, b in 0..3), "{target}")')

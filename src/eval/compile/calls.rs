@@ -175,6 +175,23 @@ pub(crate) fn check_where_here(
     .err()
 }
 
+/// The fields of a value, as [`field`] reads them (for completion after
+/// `v.`); none for a value without fields.
+pub fn field_names(v: &Value) -> &'static [&'static str] {
+    match v {
+        Value::Move(_) => &["label", "args", "to", "sg", "component"],
+        Value::Table(_) => &["rows", "cols"],
+        Value::Plot(_) => &["table"],
+        Value::Periodicity(_) => &["preperiod", "period", "saltus", "proven"],
+        Value::Game(g) => match &**g {
+            Game::Position(_) => &["args"],
+            Game::Sum(_) | Game::Compound(_) => &["parts"],
+            _ => &[],
+        },
+        _ => &[],
+    }
+}
+
 pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
     let unknown = |fields: &str| {
         Diag::new(

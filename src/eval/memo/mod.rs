@@ -129,9 +129,9 @@ impl Key {
     /// How many positions this one counts for against the state limit:
     /// one per `HASHED_BYTES` its memo entry takes, at least one. A key
     /// of many integers (a long list) takes more than a short one, and a
-    /// key kept as values (`generic`) far more: a game of lists of up to
-    /// 30 items took 860 bytes a position and, each counted once, ran
-    /// out of the machine's memory before reaching the state limit.
+    /// key kept as values (`generic`) far more: counted once each, such
+    /// positions would exhaust the machine's memory before the state
+    /// limit.
     pub fn weight(&self) -> usize {
         let bytes = match &self.generic {
             Some(args) => 24 + args.iter().map(value_bytes).sum::<usize>(),
@@ -477,9 +477,7 @@ const PAGE: usize = 4096;
 /// and `bits` bits: past its whole range, and from 512 bytes up an odd
 /// number of cache lines. Options read along a power-of-two stride (or
 /// one byte less: a diagonal) fall in a few cache sets and evict one
-/// another: nim3pass at N = 120 ran 2x slower in a 128^3 window than in
-/// one padded so, emptydivide at N = 2000 2.3x slower with rows of 2048
-/// bytes, and at N = 400 (rows of 512) it missed the L1 cache 7x as often.
+/// another.
 fn stride_above(stride: usize, bits: u8) -> usize {
     const LINE: usize = 64;
     let past = stride << bits;
@@ -775,8 +773,7 @@ impl ShapeTable {
     /// positions (`thin`); moves every entry over. Positions spread thinly
     /// (sets of 40 small integers as bit masks) stay in the sparse table,
     /// which costs about `SPARSEST` bytes each, instead of touching a page
-    /// of the window each: such a game took 790 MB for its first 10,000
-    /// positions.
+    /// of the window each.
     fn try_grow(&mut self, coords: &[i64], stored: usize) {
         if coords.iter().any(|&c| c < 0) {
             return;

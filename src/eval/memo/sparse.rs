@@ -1,8 +1,8 @@
 //! The positions of one shape outside its dense window: their coordinates
 //! packed in one array, `n` integers per position, in the order they were
 //! stored, found through an open-addressing table of indices
-//! (`open_table`). About `8n + 24` bytes a position, where a map from
-//! small vectors of coordinates took about 100 whatever `n`.
+//! (`open_table`). About `8n + 24` bytes a position, far less than a
+//! map from small vectors of coordinates.
 //!
 //! The slot a position's hash starts at is known before the lookup, so a
 //! search asking for many options first prefetches their slots (`hash`,

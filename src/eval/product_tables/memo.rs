@@ -227,8 +227,7 @@ impl ProductMemo {
     /// `[code, counter, 1, part.len()]` (`Replacing`); `parent` is the
     /// key's `parent`. `None` when they are neither in the dense tables
     /// nor codes nor inline keys. Kept out of line: inlined into the
-    /// search loop, the arrays made that loop spill about 1,000
-    /// instructions per call.
+    /// search loop, the arrays made that loop spill registers.
     #[inline(never)]
     pub(crate) fn replacing(
         &self,

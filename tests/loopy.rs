@@ -343,3 +343,120 @@ fn the_checks_reject_wrong_values() {
     assert!(check_definition(&cycle, &zero).is_err());
     assert_eq!(check_definition(&cycle, &[Gsg::Infinite(vec![]), Gsg::Infinite(vec![])]), Ok(()));
 }
+
+/// An example file with `extra` appended, run with the fast paths on and
+/// off; its output's last `lines` lines.
+fn run_example(rel: &str, extra: &str, lines: usize) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let text = std::fs::read_to_string(path).expect("example readable");
+    let out = same_both_ways(&format!("{text}\n{extra}\n"));
+    assert!(!out.contains("failure:"), "{out}");
+    let all: Vec<String> = out.lines().map(String::from).collect();
+    all[all.len() - lines..].to_vec()
+}
+
+/// The adjacency list `let E = [...]` of an example file.
+fn example_graph(rel: &str) -> Vec<Vec<usize>> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let text = std::fs::read_to_string(path).expect("example readable");
+    let line = text.lines().find(|l| l.starts_with("let E = ")).expect("let E");
+    serde_json::from_str(&line["let E = ".len()..]).expect("an adjacency list")
+}
+
+#[test]
+fn token_digraph_example_matches_the_brute_force() {
+    let rel = "examples/loopy/token_digraph.game";
+    let adj = example_graph(rel);
+    let out = run_example(
+        rel,
+        "print [sg(G(v)) for v in V]\nprint [outcome(G(v)) for v in V]\n\
+         print [if outcome(G(v)) == D then -1 else remoteness(G(v)) for v in V]",
+        3,
+    );
+    let vals: Vec<Gsg> = items(&out[0]).into_iter().map(parse_gsg).collect();
+    let outcomes: Vec<Outcome> = items(&out[1]).into_iter().map(parse_outcome).collect();
+    let brute = brute_outcomes(&adj);
+    assert_eq!(outcomes, brute);
+    assert_eq!(vals.iter().map(outcome_of).collect::<Vec<_>>(), brute);
+    assert_eq!(check_definition(&adj, &vals), Ok(()));
+    let rem: Vec<Option<u64>> = items(&out[2]).into_iter().map(|r| r.parse().ok()).collect();
+    assert_eq!(check_remoteness(&adj, &brute, &rem), Ok(()));
+}
+
+#[test]
+fn add_or_subtract_example_matches_the_brute_force() {
+    // The rules of AddTake[24], written here as a graph.
+    let n_max = 24;
+    let adj: Vec<Vec<usize>> = (0..=n_max)
+        .map(|n: usize| {
+            let takes = (1..=3).filter(|&k| k <= n).map(|k| n - k);
+            let puts = (1..=2).filter(|&k| n % 5 == 3 && n + k <= n_max).map(|k| n + k);
+            takes.chain(puts).collect()
+        })
+        .collect();
+    let out = run_example(
+        "examples/loopy/add_or_subtract.game",
+        "print [sg(H(n)) for n in 0..=24]\n\
+         print [if outcome(H(n)) == D then -1 else remoteness(H(n)) for n in 0..=24]",
+        2,
+    );
+    let vals: Vec<Gsg> = items(&out[0]).into_iter().map(parse_gsg).collect();
+    let brute = brute_outcomes(&adj);
+    assert_eq!(vals.iter().map(outcome_of).collect::<Vec<_>>(), brute);
+    assert_eq!(check_definition(&adj, &vals), Ok(()));
+    let rem: Vec<Option<u64>> = items(&out[1]).into_iter().map(|r| r.parse().ok()).collect();
+    assert_eq!(check_remoteness(&adj, &brute, &rem), Ok(()));
+}
+
+#[test]
+fn sums_example_matches_the_product_graph() {
+    let rel = "examples/loopy/sums.game";
+    let token = example_graph(rel);
+    let heaps = 6;
+    let out = run_example(rel, "print [sg(G(v) + Nim(n)) for v in V, n in 0..6]", 1);
+    let vals: Vec<Gsg> = items(&out[0]).into_iter().map(parse_gsg).collect();
+    // Token + Nim(n): a move slides the token or takes from the heap.
+    let id = |v: usize, n: usize| v * heaps + n;
+    let mut product = vec![Vec::new(); token.len() * heaps];
+    for v in 0..token.len() {
+        for n in 0..heaps {
+            product[id(v, n)].extend(token[v].iter().map(|&w| id(w, n)));
+            product[id(v, n)].extend((0..n).map(|m| id(v, m)));
+        }
+    }
+    let brute = brute_outcomes(&product);
+    assert_eq!(vals.iter().map(outcome_of).collect::<Vec<_>>(), brute);
+    assert_eq!(check_definition(&product, &vals), Ok(()));
+}
+
+#[test]
+fn put_or_take_a_square_example_matches_the_brute_force() {
+    // The capped rules of the example, as a graph on 0..=CAP.
+    let cap: usize = 100_000;
+    let square = |n: usize| {
+        let r = (n as f64).sqrt() as usize;
+        let r = (r.saturating_sub(1)..=r + 1).filter(|r| r * r <= n).max().unwrap_or(0);
+        r * r
+    };
+    let adj: Vec<Vec<usize>> = (0..=cap)
+        .map(|n| {
+            let s = square(n);
+            let mut ws = Vec::new();
+            if n > 0 {
+                ws.push(n - s);
+                if n + s <= cap {
+                    ws.push(n + s);
+                }
+            }
+            ws
+        })
+        .collect();
+    let brute = brute_outcomes(&adj);
+    let out = run_example(
+        "examples/loopy/put_or_take_a_square.game",
+        "print [outcome(G(n)) for n in 0..1200]",
+        1,
+    );
+    let outcomes: Vec<Outcome> = items(&out[0]).into_iter().map(parse_outcome).collect();
+    assert_eq!(outcomes, brute[..1200]);
+}

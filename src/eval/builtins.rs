@@ -65,10 +65,12 @@ builtins! {
     List "list" 1 1 "list(xs) or list(e for ...): the items as a list",
     Set "set" 1 1 "set(xs) or set(e for ...): the items as a set",
     Reversed "reversed" 1 1 "reversed(xs): the items in reverse order",
-    Sg "sg" 1 1 "sg(G): the Sprague-Grundy value of game G",
-    Outcome "outcome" 1 1 "outcome(G): P (previous player wins) or N (next player wins)",
+    Sg "sg" 1 1 "sg(G): the Sprague-Grundy value of game G; of a loopy game, its generalised value: an integer or an infinite value ∞{K}",
+    Outcome "outcome" 1 1 "outcome(G): P (previous player wins), N (next player wins) or D (a draw, in a loopy game)",
     Options "options" 1 1 "options(G): the moves of G with labels, bindings, results and SG values",
-    Winning "winning" 1 1 "winning(G): the moves of G to a position of SG value 0",
+    Winning "winning" 1 1 "winning(G): the moves of G to a position of SG value 0; of a draw, the moves that keep the draw",
+    Remoteness "remoteness" 1 1 "remoteness(G): how many moves the play of a P- or N-position lasts when the winner hurries and the loser delays (Smith's remoteness; even for P, odd for N)",
+    Inf "inf" 0 64 "inf(a, b, ...): the infinite SG value ∞{a,b,...} of a loopy game's position whose options' finite values are a, b, ...; inf() is ∞",
     All "all" 1 1 "all(c for ...): every c holds; a failing assert names the first counterexample",
     Any "any" 1 1 "any(c for ...): some c holds",
     Count "count" 1 1 "count(c for ...): how many c hold",
@@ -518,7 +520,22 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)])
         }
         Histogram => histogram(expect_items(&args[0], span)?, span)?,
-        Sg | MemoHistogram | Outcome | Options | Winning | Table | Subtraction | Octal
+        Inf => {
+            let mut k = Vec::with_capacity(args.len());
+            for a in args {
+                let n = expect_int(a, span)?;
+                if n < 0 {
+                    return Diag::new(ErrorKind::Invalid, span, format!("inf({n}): a negative value"))
+                        .label("the K of an infinite value holds SG values, which are at least 0")
+                        .err();
+                }
+                k.push(n as u64);
+            }
+            k.sort_unstable();
+            k.dedup();
+            Value::Infinite(Rc::from(k))
+        }
+        Sg | MemoHistogram | Outcome | Options | Winning | Remoteness | Table | Subtraction | Octal
         | Periodicity | Plot | Pass | Misere | Conjunctive | Selective | Hypergraph => {
             unreachable!("{} is not a pure built-in", b.name())
         }
@@ -640,7 +657,12 @@ fn collection_items(v: &Value, span: Span) -> Fallible<Vec<Value>> {
 /// h[v] = number of items equal to v, for non-negative integers.
 pub fn histogram(items: &[Value], span: Span) -> Fallible<Value> {
     let mut h: Vec<i64> = Vec::new();
+    let mut infinite = Vec::new();
     for v in items {
+        if let Value::Infinite(_) = v {
+            infinite.push(v.clone());
+            continue;
+        }
         let n = expect_int(v, span)?;
         if !(0..1 << 24).contains(&n) {
             return Diag::new(
@@ -656,7 +678,26 @@ pub fn histogram(items: &[Value], span: Span) -> Fallible<Value> {
         }
         h[n as usize] += 1;
     }
-    Ok(Value::list(h.into_iter().map(Value::Int).collect()))
+    Ok(histogram_value(h, infinite))
+}
+
+/// A histogram's answer: the counts `h[v]` of the integers `v`; when
+/// infinite SG values (of a loopy game) occur too, which no index names,
+/// the list of `(v, count)` pairs of every value that occurs instead,
+/// integers first.
+pub fn histogram_value(counts: Vec<i64>, mut infinite: Vec<Value>) -> Value {
+    if infinite.is_empty() {
+        return Value::list(counts.into_iter().map(Value::Int).collect());
+    }
+    infinite.sort();
+    let mut pairs: Vec<Value> = (counts.iter().enumerate())
+        .filter(|(_, &c)| c > 0)
+        .map(|(v, &c)| Value::tuple(vec![Value::Int(v as i64), Value::Int(c)]))
+        .collect();
+    for run in infinite.chunk_by(|a, b| a == b) {
+        pairs.push(Value::tuple(vec![run[0].clone(), Value::Int(run.len() as i64)]));
+    }
+    Value::list(pairs)
 }
 
 /// The shortest period p of the sequence (eventually: from some index on,

@@ -8,7 +8,8 @@
 //! below them, never the parent; `compile/mod.rs` and `search/mod.rs`
 //! list their children's layers.
 //!
-//! 1. `ordinal`, `value`: values (the `Plot` data too; `plot` draws it),
+//! 1. `ordinal`, `value`: values (the `Plot` data too; `plot` draws it);
+//!    `gsg`, the generalised SG values of loopy games and their sums;
 //!    and the checks of a value's kind (`type_error`, `expect_bool`, ...);
 //!    `open_table`, the hash table under the memo and the product tables;
 //!    `nim_mul`, nim multiplication.
@@ -25,6 +26,9 @@
 //! 4. `takebreak` (octal games by the dedicated engine), then `search`
 //!    (the SG search of positions, which runs compiled moves and kernels;
 //!    `search::engine` is the walk, the other children its fast paths).
+//! 4b. `loopy`: the retrograde labelling of loopy games' positions
+//!    (generalised SG values) and their remoteness, over the graph of
+//!    positions the search's `enumerate` lists.
 //! 5. `query` (the game questions on game values: `sg`, `outcome`,
 //!    `options`), then `product` (the product search of compounds:
 //!    `keys`, the layout of a compound's key; `atoms`, its components and
@@ -34,6 +38,8 @@
 pub mod builtins;
 pub mod compile;
 pub mod compound;
+pub mod gsg;
+pub mod loopy;
 pub mod memo;
 pub mod nim_mul;
 pub mod open_table;
@@ -63,6 +69,7 @@ pub fn new_runtime(limits: Limits) -> Runtime {
             sg_of_atom_sum: |env, parts, span| {
                 product::sg_of_sum(env, parts.iter().flatten().copied(), span)
             },
+            label_loopy: loopy::label_position,
             specialize: compile::specialized_game,
         },
     )

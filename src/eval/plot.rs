@@ -189,7 +189,7 @@ pub fn check_table(t: &Table) -> Result<(), (String, String)> {
     }
     for (i, row) in t.rows.iter().enumerate() {
         for (j, v) in row.iter().enumerate() {
-            if !matches!(v, Value::Int(_) | Value::Outcome(_)) {
+            if !matches!(v, Value::Int(_) | Value::Outcome(_) | Value::Infinite(_)) {
                 let key = |keys: &[Value], k: usize| {
                     keys.get(k)
                         .map_or_else(|| k.to_string(), |v| format!("{v:#}"))

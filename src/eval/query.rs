@@ -1,4 +1,5 @@
-//! The game questions: `sg`, `outcome`, `options`, `winning`.
+//! The game questions: `sg`, `outcome`, `options`, `winning`,
+//! `remoteness`.
 
 use std::rc::Rc;
 
@@ -11,17 +12,22 @@ use super::search::{enumerate, sg_of_game, MoveSink};
 use super::value::{
     Compound, CompoundKind, Game, InstanceId, MoveRecord, Outcome, Position, Value,
 };
-use crate::diag::Fallible;
+use super::gsg::keeps_draw;
+use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
 /// The built-ins that ask about games, for compiled code
 /// (`Above::game_builtin`).
 pub fn game_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
     match b {
-        Builtin::Sg => Ok(Value::Int(sg_value(env, &args[0], span)? as i64)),
+        Builtin::Sg => {
+            let v = sg_value(env, &args[0], span)?;
+            Ok(env.rt.inf_sets.borrow().to_value(v))
+        }
         Builtin::Outcome => outcome(env, &args[0], span),
         Builtin::Options => options(env, &args[0], span, false),
         Builtin::Winning => options(env, &args[0], span, true),
+        Builtin::Remoteness => remoteness(env, &args[0], span),
         Builtin::Octal => super::takebreak::octal(env, &args[0], span),
         Builtin::Periodicity => super::takebreak::periodicity(env, args, span),
         _ => unreachable!("{} does not ask about games", b.name()),
@@ -35,20 +41,28 @@ pub fn sg_value(env: &mut Env, v: &Value, span: Span) -> Fallible<u64> {
 
 pub fn outcome(env: &mut Env, v: &Value, span: Span) -> Fallible<Value> {
     let sg = sg_value(env, v, span)?;
-    Ok(Value::Outcome(if sg == 0 {
-        Outcome::P
-    } else {
-        Outcome::N
-    }))
+    Ok(Value::Outcome(env.rt.inf_sets.borrow().outcome(sg)))
 }
 
-/// `options(G)` (every move) or `winning(G)` (moves to SG value 0).
+/// `options(G)` (every move) or `winning(G)`: of an N-position the moves
+/// to SG value 0, of a draw (D) the moves that keep it (to an infinite
+/// value whose K lacks 0, from which the opponent cannot win), of a
+/// P-position none.
 pub fn options(env: &mut Env, v: &Value, span: Span, winning_only: bool) -> Fallible<Value> {
     let g = as_game(v, span)?;
+    let draw = winning_only && {
+        let v = sg_of_game(env, &g, span)?;
+        env.rt.inf_sets.borrow().outcome(v) == Outcome::D
+    };
     let mut records = Vec::new();
     for (component, part, to) in game_options(env, &g, span)? {
         let sg = sg_of_game(env, &to, span)?;
-        if winning_only && sg != 0 {
+        let sets = env.rt.inf_sets.borrow();
+        let wanted = match draw {
+            true => keeps_draw(&sets, sg),
+            false => sg == 0,
+        };
+        if winning_only && !wanted {
             continue;
         }
         records.push(Value::Move(Rc::new(MoveRecord {
@@ -56,10 +70,32 @@ pub fn options(env: &mut Env, v: &Value, span: Span, winning_only: bool) -> Fall
             bindings: part.bindings,
             component,
             to,
-            sg,
+            sg: sets.to_value(sg),
         })));
     }
     Ok(Value::list(records))
+}
+
+/// `remoteness(G)` of a position (or the zero game): Smith's remoteness,
+/// over every position reachable from it.
+pub fn remoteness(env: &mut Env, v: &Value, span: Span) -> Fallible<Value> {
+    let g = as_game(v, span)?;
+    let (instance, key) = match &*g {
+        Game::Zero => return Ok(Value::Int(0)),
+        Game::Position(p) => (p.instance, Key::from_args(&p.args)),
+        _ => {
+            return Diag::new(
+                ErrorKind::Invalid,
+                span,
+                format!("remoteness of {g}: a sum or a compound"),
+            )
+            .label("remoteness(G) takes one position of a game")
+            .help("the remoteness of a sum is not found from its components'; write the sum as one game to ask for it")
+            .err()
+        }
+    };
+    let (_, r) = super::loopy::remoteness(env, instance, &key, span)?;
+    Ok(Value::Int(r as i64))
 }
 
 /// A move of one position, before its SG value is known.

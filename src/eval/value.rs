@@ -41,6 +41,9 @@ pub enum Callable {
 pub enum Outcome {
     P,
     N,
+    /// A draw: a loopy game's position from which each player can avoid
+    /// losing forever.
+    D,
 }
 
 /// A game value: the zero game, a position, a disjunctive sum, or a compound.
@@ -141,7 +144,8 @@ pub struct MoveRecord {
     /// Which component of a sum the move was made in (0 outside sums).
     pub component: usize,
     pub to: Game,
-    pub sg: u64,
+    /// An integer, or an infinite value (`Value::Infinite`).
+    pub sg: Value,
 }
 
 /// A two-dimensional table of values with its row and column headers.
@@ -160,6 +164,9 @@ pub enum Value {
     /// An infinite ordinal (below ω^ω); finite ones are always `Int`s, so
     /// integer code never sees an ordinal. Build with `Value::ordinal`.
     Ordinal(Rc<Ordinal>),
+    /// The infinite generalised SG value ∞_K of a loopy game's position:
+    /// K, sorted without repeats, is the set of its options' finite values.
+    Infinite(Rc<[u64]>),
     Bool(bool),
     Str(Rc<str>),
     List(Rc<Vec<Value>>),
@@ -219,6 +226,7 @@ impl Value {
         match self {
             Value::Int(_) => "integer",
             Value::Ordinal(_) => "ordinal",
+            Value::Infinite(_) => "infinite value",
             Value::Bool(_) => "boolean",
             Value::Str(_) => "string",
             Value::List(_) => "list",
@@ -248,7 +256,7 @@ impl Value {
     fn rank(&self) -> u8 {
         match self {
             // Integers and ordinals compare by value (see `cmp`).
-            Value::Int(_) | Value::Ordinal(_) => 0,
+            Value::Int(_) | Value::Ordinal(_) | Value::Infinite(_) => 0,
             Value::Bool(_) => 1,
             Value::Str(_) => 2,
             Value::List(_) => 3,
@@ -301,6 +309,10 @@ impl Ord for Value {
             (Ordinal(a), Ordinal(b)) => a.cmp(b),
             (Int(_), Ordinal(_)) => Ordering::Less,
             (Ordinal(_), Int(_)) => Ordering::Greater,
+            // Infinite SG values after every number, by their K sets.
+            (Infinite(a), Infinite(b)) => a.cmp(b),
+            (Int(_) | Ordinal(_), Infinite(_)) => Ordering::Less,
+            (Infinite(_), Int(_) | Ordinal(_)) => Ordering::Greater,
             (Bool(a), Bool(b)) => a.cmp(b),
             (Str(a), Str(b)) => a.cmp(b),
             (List(a), List(b)) | (Set(a), Set(b)) | (Tuple(a), Tuple(b)) => a.cmp(b),
@@ -338,6 +350,10 @@ impl Hash for Value {
                 11u8.hash(state);
                 o.hash(state)
             }
+            Value::Infinite(k) => {
+                12u8.hash(state);
+                k.hash(state)
+            }
             Value::Bool(b) => {
                 1u8.hash(state);
                 b.hash(state)
@@ -373,8 +389,19 @@ impl fmt::Display for Outcome {
         match self {
             Outcome::P => write!(f, "P"),
             Outcome::N => write!(f, "N"),
+            Outcome::D => write!(f, "D"),
         }
     }
+}
+
+/// Writes ∞_K as `∞{0,2}`, and as `∞` when K is empty.
+fn write_infinite(f: &mut fmt::Formatter<'_>, k: &[u64]) -> fmt::Result {
+    write!(f, "∞")?;
+    if k.is_empty() {
+        return Ok(());
+    }
+    let items: Vec<String> = k.iter().map(|x| x.to_string()).collect();
+    write!(f, "{{{}}}", items.join(","))
 }
 
 /// Writes items separated by ", ".
@@ -394,6 +421,7 @@ impl fmt::Display for Value {
         match self {
             Value::Int(n) => write!(f, "{n}"),
             Value::Ordinal(o) => write!(f, "{o}"),
+            Value::Infinite(k) => write_infinite(f, k),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Str(s) if f.alternate() => write!(f, "{s:?}"),
             Value::Str(s) => write!(f, "{s}"),

@@ -518,6 +518,7 @@ impl<'n> Lowerer<'n> {
             match id.name.as_str() {
                 "P" => IrKind::Const(Value::Outcome(Outcome::P)),
                 "N" => IrKind::Const(Value::Outcome(Outcome::N)),
+                "D" => IrKind::Const(Value::Outcome(Outcome::D)),
                 // Omega, the least infinite ordinal.
                 "w" | "ω" => IrKind::Const(Value::ordinal(Ordinal::omega_pow(1))),
                 _ => return Err(self.unknown(id, "name")),
@@ -642,7 +643,7 @@ impl<'n> Lowerer<'n> {
                 if let Some(b) = Builtin::from_name(&id.name) {
                     return self.builtin_call(b, args, span);
                 }
-                if !matches!(id.name.as_str(), "P" | "N") {
+                if !matches!(id.name.as_str(), "P" | "N" | "D") {
                     return Err(self.unknown(id, "function or game"));
                 }
             }

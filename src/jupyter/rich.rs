@@ -14,6 +14,8 @@ use crate::report::plot;
 
 /// Background of a P-position cell (the heatmap's P colour family).
 const P_STYLE: &str = "background:#ffe082;font-weight:bold";
+/// Infinite SG values (loopy games) and draws.
+const INF_STYLE: &str = "background:#ce93d8";
 
 /// The bundle of a shown value.
 pub fn bundle(v: &Value) -> Media {
@@ -89,6 +91,11 @@ pub fn table_html(t: &Table) -> String {
                     "<td class=\"p-position\" style=\"{P_STYLE}\">{}</td>",
                     text(v)
                 ));
+            } else if matches!(v, Value::Infinite(_) | Value::Outcome(Outcome::D)) {
+                h.push_str(&format!(
+                    "<td class=\"infinite\" style=\"{INF_STYLE}\">{}</td>",
+                    text(v)
+                ));
             } else {
                 h.push_str(&format!("<td>{}</td>", text(v)));
             }
@@ -112,7 +119,7 @@ pub fn moves_html(moves: &[&MoveRecord]) -> String {
             escape(&m.to.to_string()),
             m.sg
         );
-        if m.sg == 0 {
+        if m.sg == Value::Int(0) {
             h.push_str(&format!(
                 "<li class=\"winning\" style=\"color:#1b5e20;font-weight:bold\">&#9733; {body}</li>\n"
             ));
@@ -120,7 +127,7 @@ pub fn moves_html(moves: &[&MoveRecord]) -> String {
             h.push_str(&format!("<li>{body}</li>\n"));
         }
     }
-    let winning = moves.iter().filter(|m| m.sg == 0).count();
+    let winning = moves.iter().filter(|m| m.sg == Value::Int(0)).count();
     h.push_str(&format!(
         "</ul>\n<p>{} move{}, {winning} winning (&#9733;: to a P-position)</p>",
         moves.len(),

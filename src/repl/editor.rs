@@ -39,7 +39,7 @@ impl Words {
             .cloned()
             .chain(Builtin::ALL.iter().map(|b| b.name().to_string()))
             .chain(KEYWORDS.iter().map(|k| k.to_string()))
-            .chain(["P".to_string(), "N".to_string()])
+            .chain(["P".to_string(), "N".to_string(), "D".to_string()])
             .collect();
         all.sort();
         all.dedup();

@@ -11,6 +11,8 @@ const GREEN: &str = "\x1b[32m";
 const BOLD: &str = "\x1b[1m";
 const DIM: &str = "\x1b[2m";
 const P_CELL: &str = "\x1b[1;33m";
+/// Infinite SG values (loopy games) and draws: magenta.
+const INF_CELL: &str = "\x1b[35m";
 const RESET: &str = "\x1b[0m";
 
 /// The REPL's text for a value, or `None` to print it as usual.
@@ -41,10 +43,9 @@ pub fn heatmap(p: &Plot) -> String {
         return p.to_string();
     };
     let paint = |v: &Value, cell: String| {
-        let c = match v {
-            Value::Int(n) => Cell::Sg(*n),
-            Value::Outcome(o) => Cell::Outcome(*o),
-            _ => return cell,
+        let c = match Cell::of(v) {
+            Cell::Missing => return cell,
+            c => c,
         };
         let [r, g, b] = chart.colour(c);
         let [fr, fg, fb] = text_on([r, g, b]);
@@ -84,7 +85,7 @@ pub fn moves_text(moves: &[&MoveRecord], color: bool) -> String {
     let (w0, w1, w2) = (width(0), width(1), width(2));
     let mut lines = Vec::with_capacity(rows.len() + 1);
     for (m, [label, to, sg]) in moves.iter().zip(&rows) {
-        let win = m.sg == 0;
+        let win = m.sg == Value::Int(0);
         let mark = if win { "*" } else { " " };
         let line = format!("{mark} {label:<w0$}  -> {to:<w1$}  sg {sg:>w2$}");
         lines.push(if win && color {
@@ -93,7 +94,7 @@ pub fn moves_text(moves: &[&MoveRecord], color: bool) -> String {
             line
         });
     }
-    let winning = moves.iter().filter(|m| m.sg == 0).count();
+    let winning = moves.iter().filter(|m| m.sg == Value::Int(0)).count();
     let noun = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let summary = format!(
         "{}, {} (*: to a P-position)",
@@ -113,8 +114,11 @@ pub fn moves_text(moves: &[&MoveRecord], color: bool) -> String {
 pub fn grid(t: &Table, color: bool) -> String {
     let highlight = |v: &Value, cell: String| {
         let is_p = matches!(v, Value::Int(0) | Value::Outcome(Outcome::P));
+        let infinite = matches!(v, Value::Infinite(_) | Value::Outcome(Outcome::D));
         if is_p && color {
             format!(" {P_CELL}{cell}{RESET}")
+        } else if infinite && color {
+            format!(" {INF_CELL}{cell}{RESET}")
         } else {
             format!(" {cell}")
         }

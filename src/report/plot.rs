@@ -5,7 +5,10 @@
 //! The row keys run down the left side and the column keys along the top,
 //! as `table` prints them. A cell with SG value 0 (or outcome `P`) is a
 //! P-position, drawn in [`P_COLOUR`]; SG values 1, 2, ... go from light to
-//! dark blue; outcome `N` is a middle blue; negative integers grey.
+//! dark blue; outcome `N` is a middle blue; negative integers grey. A
+//! loopy game's infinite values are purple: dark for draws (∞ with 0 not
+//! in K, and outcome `D`), light for ∞ with 0 in K (N-positions); the
+//! legend names them when they occur.
 //!
 //! [`Chart`] is the picture's content, [`Layout`] where everything goes
 //! (shared by both formats), `raster` draws the PNG, `svg` the SVG.
@@ -21,6 +24,10 @@ use crate::eval::value::{Outcome, Table, Value};
 pub const P_COLOUR: [u8; 3] = [255, 200, 60];
 /// The colour of outcome `N` cells.
 pub const N_COLOUR: [u8; 3] = [49, 109, 173];
+/// The colour of draws: infinite values whose K lacks 0, outcome `D`.
+pub const DRAW_COLOUR: [u8; 3] = [106, 27, 154];
+/// The colour of infinite values whose K holds 0 (N-positions).
+pub const INF_N_COLOUR: [u8; 3] = [206, 147, 216];
 const LIGHT: [u8; 3] = [205, 224, 242];
 const DARK: [u8; 3] = [8, 40, 96];
 const NEGATIVE: [u8; 3] = [150, 150, 150];
@@ -34,11 +41,26 @@ pub enum Cell {
     /// An SG value (0 is a P-position).
     Sg(i64),
     Outcome(Outcome),
+    /// An infinite SG value (a loopy game's): a draw, or (0 in K) an
+    /// N-position.
+    Infinite { draw: bool },
     /// A row shorter than the column keys.
     Missing,
 }
 
 impl Cell {
+    /// The cell of a value: `Missing` for one a chart does not draw.
+    pub fn of(v: &Value) -> Cell {
+        match v {
+            Value::Int(n) => Cell::Sg(*n),
+            Value::Outcome(o) => Cell::Outcome(*o),
+            Value::Infinite(k) => Cell::Infinite {
+                draw: k.first() != Some(&0),
+            },
+            _ => Cell::Missing,
+        }
+    }
+
     pub fn is_p(self) -> bool {
         matches!(self, Cell::Sg(0) | Cell::Outcome(Outcome::P))
     }
@@ -48,6 +70,7 @@ impl Cell {
         match self {
             Cell::Sg(n) => n.to_string(),
             Cell::Outcome(o) => o.to_string(),
+            Cell::Infinite { .. } => "∞".to_string(),
             Cell::Missing => String::new(),
         }
     }
@@ -78,11 +101,7 @@ impl Chart {
             .iter()
             .map(|row| {
                 (0..t.col_keys.len())
-                    .map(|j| match row.get(j) {
-                        Some(Value::Int(n)) => Cell::Sg(*n),
-                        Some(Value::Outcome(o)) => Cell::Outcome(*o),
-                        _ => Cell::Missing,
-                    })
+                    .map(|j| row.get(j).map_or(Cell::Missing, Cell::of))
                     .collect()
             })
             .collect();
@@ -129,6 +148,8 @@ impl Chart {
                 };
                 mix(LIGHT, DARK, t)
             }
+            Cell::Outcome(Outcome::D) | Cell::Infinite { draw: true } => DRAW_COLOUR,
+            Cell::Infinite { draw: false } => INF_N_COLOUR,
             Cell::Outcome(_) => N_COLOUR,
             Cell::Missing => MISSING,
         }
@@ -274,7 +295,24 @@ pub(crate) const LEGEND_RAMP: u32 = 8;
 fn legend_width(chart: &Chart) -> u32 {
     let ramp = legend_ramp(chart).len() as u32 * LEGEND_SWATCH;
     let text = legend_ramp_text(chart).chars().count() as u32 * CHAR;
-    LEGEND_SWATCH + 6 + LEGEND_P.len() as u32 * CHAR + 24 + ramp + 6 + text
+    let loopy: u32 = (legend_loopy(chart).iter())
+        .map(|(_, t)| 24 + LEGEND_SWATCH + 6 + t.chars().count() as u32 * CHAR)
+        .sum();
+    LEGEND_SWATCH + 6 + LEGEND_P.len() as u32 * CHAR + 24 + ramp + 6 + text + loopy
+}
+
+/// The legend's entries after the ramp for a loopy game's cells that
+/// occur: each colour with its text.
+pub(crate) fn legend_loopy(chart: &Chart) -> Vec<([u8; 3], &'static str)> {
+    let cells = || chart.cells.iter().flatten();
+    let mut out = Vec::new();
+    if cells().any(|c| matches!(c, Cell::Infinite { draw: false })) {
+        out.push((INF_N_COLOUR, "inf, 0 in K (N)"));
+    }
+    if cells().any(|c| matches!(c, Cell::Infinite { draw: true } | Cell::Outcome(Outcome::D))) {
+        out.push((DRAW_COLOUR, "draw (D)"));
+    }
+    out
 }
 
 fn has_sg(chart: &Chart) -> bool {

@@ -38,6 +38,7 @@ pub(crate) fn call_builtin(
         | Builtin::Outcome
         | Builtin::Options
         | Builtin::Winning
+        | Builtin::Remoteness
         | Builtin::Octal
         | Builtin::Periodicity => (env.rt.above.game_builtin)(env, b, args, span),
         Builtin::Pass
@@ -208,7 +209,7 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
             "label" => Value::Str(m.label.clone()),
             "args" => Value::tuple(m.bindings.iter().map(|(_, v)| v.clone()).collect()),
             "to" => Value::game(m.to.clone()),
-            "sg" => Value::Int(m.sg as i64),
+            "sg" => m.sg.clone(),
             "component" => Value::Int(m.component as i64),
             _ => return Err(unknown("label, args, to, sg, component")),
         }),

@@ -188,17 +188,12 @@ impl<'a> Compiler<'a> {
                 Box::new(move |env| {
                     let site = (game, &statics[..], &cached);
                     let sg = match keyed_sg(env, site, &writers, span)? {
-                        Some(v) => Value::Int(v as i64),
+                        Some(v) => env.rt.inf_sets.borrow().to_value(v),
                         None => general(env)?,
                     };
-                    Ok(if outcome {
-                        Value::Outcome(if sg == Value::Int(0) {
-                            crate::eval::value::Outcome::P
-                        } else {
-                            crate::eval::value::Outcome::N
-                        })
-                    } else {
-                        sg
+                    Ok(match outcome {
+                        true => Value::Outcome(crate::eval::gsg::outcome_of(&sg)),
+                        false => sg,
                     })
                 })
             }
@@ -212,12 +207,8 @@ impl<'a> Compiler<'a> {
                 // Sums and compounds of positions answer from the keys of
                 // their positions: no game value is built.
                 Box::new(move |env| match plan.sg(env, span)? {
-                    Some(v) if b == Builtin::Sg => Ok(Value::Int(v as i64)),
-                    Some(v) => Ok(Value::Outcome(if v == 0 {
-                        crate::eval::value::Outcome::P
-                    } else {
-                        crate::eval::value::Outcome::N
-                    })),
+                    Some(v) if b == Builtin::Sg => Ok(env.rt.inf_sets.borrow().to_value(v)),
+                    Some(v) => Ok(Value::Outcome(env.rt.inf_sets.borrow().outcome(v))),
                     None => {
                         let g = game(env)?;
                         call_builtin(env, b, &[g], span)
@@ -563,12 +554,9 @@ impl<'a> Compiler<'a> {
                 Ok(sum.total)
             }),
             Builtin::Histogram => Box::new(move |env| {
-                let mut h = fold::Histogram {
-                    counts: Vec::new(),
-                    body_span,
-                };
+                let mut h = fold::Histogram::new(body_span);
                 swept.for_each(env, &mut h)?;
-                Ok(Value::list(h.counts.into_iter().map(Value::Int).collect()))
+                Ok(h.finish())
             }),
             _ => {
                 // list, set, min, max, period: collect, then apply the built-in.

@@ -7,6 +7,7 @@
 use super::runtime::Env;
 use crate::diag::Fallible;
 use crate::eval::builtins::{self, expect_int};
+use crate::eval::gsg::is_infinite;
 use crate::eval::ops;
 use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
@@ -15,9 +16,10 @@ use crate::syntax::Span;
 /// Takes a comprehension's values in order; each call returns false to
 /// stop.
 pub(crate) trait Fold {
-    /// The value `Value::Int(v as i64)`, an SG value.
+    /// The SG value `v` (an integer, or an infinite value of a loopy game).
     fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
-        self.value(env, Value::Int(v as i64))
+        let v = env.rt.inf_sets.borrow().to_value(v);
+        self.value(env, v)
     }
 
     fn value(&mut self, env: &mut Env, v: Value) -> Fallible<bool>;
@@ -47,12 +49,13 @@ impl Fold for Sum {
     #[inline]
     fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
         if let Value::Int(a) = &mut self.total {
-            if let Some(t) = a.checked_add(v as i64) {
+            if let Some(t) = a.checked_add(v as i64).filter(|_| !is_infinite(v)) {
                 *a = t;
                 return Ok(true);
             }
         }
-        self.value(env, Value::Int(v as i64))
+        let v = env.rt.inf_sets.borrow().to_value(v);
+        self.value(env, v)
     }
 
     fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
@@ -70,22 +73,44 @@ impl Fold for Sum {
 /// `histogram`: counts per value.
 pub(crate) struct Histogram {
     pub counts: Vec<i64>,
+    /// The infinite SG values met (loopy games), in order.
+    pub infinite: Vec<Value>,
     pub body_span: Span,
+}
+
+impl Histogram {
+    pub fn new(body_span: Span) -> Histogram {
+        Histogram {
+            counts: Vec::new(),
+            infinite: Vec::new(),
+            body_span,
+        }
+    }
+
+    /// The built-in's answer (`builtins::histogram_value`).
+    pub fn finish(self) -> Value {
+        builtins::histogram_value(self.counts, self.infinite)
+    }
 }
 
 impl Fold for Histogram {
     /// Small enough to inline into a sweep's loop: a value already
     /// counted is added to in place, the rest out of line.
     #[inline]
-    fn sg(&mut self, _: &mut Env, v: u64) -> Fallible<bool> {
+    fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
         if let Some(c) = self.counts.get_mut(v as usize) {
             *c += 1;
             return Ok(true);
         }
-        histogram_other(&mut self.counts, Value::Int(v as i64), self.body_span)
+        let v = env.rt.inf_sets.borrow().to_value(v);
+        self.value(env, v)
     }
 
     fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
+        if let Value::Infinite(_) = v {
+            self.infinite.push(v);
+            return Ok(true);
+        }
         if let Value::Int(n) = v {
             if let Some(c) = usize::try_from(n).ok().and_then(|i| self.counts.get_mut(i)) {
                 *c += 1;

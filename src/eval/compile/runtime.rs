@@ -21,6 +21,7 @@ use super::int_code::BoolCode;
 use super::kernel::Kernel;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
+use crate::eval::gsg::InfSets;
 use crate::eval::memo::{Key, Located, Memo, Shape, HASHED_BYTES};
 use crate::eval::product_tables::ProductTables;
 use crate::eval::value::{Compound, CompoundKind, Game, InstanceId, Value};
@@ -175,6 +176,10 @@ pub struct Instance {
     pub statics: Rc<[Value]>,
     pub name: Rc<str>,
     pub memo: RefCell<Memo>,
+    /// The positions of infinite value (loopy games; `crate::eval::gsg`),
+    /// which the memo marks `State::OnPath` so that any search reaching
+    /// one hands over to the loopy labelling.
+    pub infinite: RefCell<FxHashMap<Key, u64>>,
 }
 
 impl Instance {
@@ -243,6 +248,9 @@ pub struct Above {
     pub sg_of_atoms: fn(&mut Env, &CompoundKind, &mut AtomParts, Span) -> Fallible<u64>,
     /// `product::sg_of_sum` of all the atoms of the parts.
     pub sg_of_atom_sum: fn(&mut Env, &AtomParts, Span) -> Fallible<u64>,
+    /// `loopy::label_position`: the generalised value of a position
+    /// whose search met a cycle or a position of infinite value.
+    pub label_loopy: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<u64>,
     /// `compile::specialized_game`: a game compiled for one instance's
     /// static arguments (`Runtime::user_instance` and `swept_instance`
     /// decide when).
@@ -279,6 +287,10 @@ pub struct Runtime {
     pub progress: Arc<Progress>,
     /// When the text being run must stop (`Limits::timeout`).
     pub deadline: Cell<Option<std::time::Instant>>,
+    /// The K sets of infinite SG values (loopy games).
+    pub inf_sets: RefCell<InfSets>,
+    /// What each loopy labelling built, for `--explain`.
+    pub loopy_runs: RefCell<Vec<String>>,
     /// The layers above compiled code.
     pub above: Above,
 }
@@ -302,6 +314,8 @@ impl Runtime {
             interrupt: Arc::default(),
             progress: Arc::default(),
             deadline: Cell::default(),
+            inf_sets: RefCell::default(),
+            loopy_runs: RefCell::default(),
             above,
         }
     }
@@ -411,6 +425,7 @@ impl Runtime {
             statics: key.1.clone(),
             name,
             memo: RefCell::new(Memo::default()),
+            infinite: RefCell::default(),
         }));
         self.instance_ids.borrow_mut().insert(key, id);
         id

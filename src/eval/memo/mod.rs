@@ -108,6 +108,15 @@ impl PartialEq for Key {
 
 impl Eq for Key {}
 
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.shape.hash(state);
+        self.n_args.hash(state);
+        self.coords().hash(state);
+        self.generic.hash(state);
+    }
+}
+
 /// About what a stored position costs in a hashed memo table: the unit of
 /// the state limit (`Key::weight`).
 pub const HASHED_BYTES: usize = 80;
@@ -423,7 +432,10 @@ pub fn int_shape(n: usize) -> Shape {
 pub enum State {
     /// Never seen; its `where` condition is not checked yet.
     Unknown,
-    /// On the current search path: reaching it again means a cycle.
+    /// On the current search path: reaching it again means a cycle. Also
+    /// a position of infinite value (a loopy game's, kept in its
+    /// instance's `infinite` table): reaching one, the search hands over to
+    /// the loopy labelling as it does at a cycle.
     OnPath,
     /// Violates its game's `where` condition: not a position.
     Invalid,

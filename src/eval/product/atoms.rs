@@ -381,7 +381,8 @@ pub(super) fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Op
     let mut x = 0;
     for r in parts_of(key) {
         for &a in &key[r] {
-            x ^= atom_sg(env, a, span)?;
+            let v = atom_sg(env, a, span)?;
+            x = env.rt.inf_sets.borrow_mut().add(x, v);
         }
     }
     Ok(Some(x))

@@ -25,6 +25,7 @@ use super::value::{Compound, CompoundKind};
 use crate::diag::Fallible;
 use crate::syntax::Span;
 use atoms::{atom_sg, ensure_options, plain_value};
+use crate::eval::gsg::is_infinite;
 use keys::ON_PATH;
 
 impl ProductTables {
@@ -109,14 +110,15 @@ pub fn sg_of_sum(
         let t = env.rt.product.borrow();
         atoms
             .clone()
-            .try_fold(0, |x, a| t.atoms[a as usize].sg.map(|v| x ^ v))
+            .try_fold(0, |x, a| t.atoms[a as usize].sg.filter(|v| !is_infinite(*v)).map(|v| x ^ v))
     };
     if let Some(x) = known {
         return Ok(x);
     }
     let mut x = 0;
     for a in atoms {
-        x ^= atom_sg(env, a, span)?;
+        let v = atom_sg(env, a, span)?;
+        x = env.rt.inf_sets.borrow_mut().add(x, v);
     }
     Ok(x)
 }

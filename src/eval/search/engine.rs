@@ -28,7 +28,8 @@ pub fn sg_of_game(env: &mut Env, g: &Game, span: Span) -> Fallible<u64> {
         Game::Sum(parts) => {
             let mut x = 0;
             for part in parts {
-                x ^= sg_of_game(env, part, span)?;
+                let v = sg_of_game(env, part, span)?;
+                x = env.rt.inf_sets.borrow_mut().add(x, v);
             }
             Ok(x)
         }
@@ -112,7 +113,8 @@ pub(super) struct SgSink {
     pub(super) seen: Vec<u32>,
     pub(super) stamp: u32,
     pending: Vec<(InstanceId, Key)>,
-    /// Set when an option is on the current path: a cycle.
+    /// Set when an option is on the current path (a cycle) or of
+    /// infinite value: the search hands over to the loopy labelling.
     cycle_at: Option<(InstanceId, Key)>,
     /// Set when an option that is a sum waits for a part's value: the
     /// marks then lack it (see `marked`).
@@ -497,6 +499,9 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
     match state {
         State::Value(v) => return Ok(v),
         State::OnPath => {
+            if let Some(&v) = inst.infinite.borrow().get(key) {
+                return Ok(v);
+            }
             return Diag::new(
                 ErrorKind::Loopy,
                 span,
@@ -507,7 +512,7 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
                 ),
             )
             .label("reached again here")
-            .help("the position can be reached from itself, so it has no SG value under the normal play convention")
+            .help("a rule of the game asks for the value of a position while that value is being computed (through its options); loopy games are valued only through their moves")
             .err()
         }
         _ => {}
@@ -530,6 +535,9 @@ pub fn search_located(
     at: Option<Located>,
     span: Span,
 ) -> Fallible<u64> {
+    if let Some(v) = infinite_value(env, instance, key) {
+        return Ok(v);
+    }
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
     let mut scratch: Box<SearchScratch> = env
@@ -542,13 +550,13 @@ pub fn search_located(
     sink.last = None;
     sink.cycle_at = None;
     let result = match value_directly(env, sink, instance, key, at, span) {
-        Ok(Some(v)) => Ok(v),
+        Ok(Some(v)) => Ok(Some(v)),
         Ok(None) => {
             stack.clear();
             marks.clear();
             stack.push(Frame::new(instance, key.clone(), Frame::NONE));
             let result = run_search(env, (stack, marks), sink, span);
-            if result.is_err() {
+            if !matches!(result, Ok(Some(_))) {
                 // Leave the memo consistent: the path's positions are valid, unsolved.
                 for f in stack.iter().filter(|f| f.expanded) {
                     let inst = env.rt.instance(f.instance);
@@ -563,7 +571,22 @@ pub fn search_located(
         Err(e) => Err(e),
     };
     env.scratch.push(scratch);
-    result
+    match result {
+        Ok(Some(v)) => Ok(v),
+        // A cycle, or a position of infinite value: the game is loopy.
+        Ok(None) => (env.rt.above.label_loopy)(env, instance, key, span),
+        Err(e) => Err(e),
+    }
+}
+
+/// The value of a position the loopy labelling found infinite.
+fn infinite_value(env: &Env, instance: InstanceId, key: &Key) -> Option<u64> {
+    let inst = env.rt.instance(instance);
+    let table = inst.infinite.borrow();
+    if table.is_empty() {
+        return None;
+    }
+    table.get(key).copied()
 }
 
 /// The value of a position whose options all have values in the memo (the
@@ -644,12 +667,14 @@ impl Default for SgSink {
     }
 }
 
+/// The value of the position at the bottom of the stack; `None` if the
+/// walk met a cycle or a position of infinite value.
 fn run_search(
     env: &mut Env,
     (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
     sink: &mut SgSink,
     span: Span,
-) -> Fallible<u64> {
+) -> Fallible<Option<u64>> {
     let mut steps: u32 = 0;
     let mut last = 0;
     let mut inst_id = stack[0].instance;
@@ -714,8 +739,8 @@ fn run_search(
         if !by_kernel {
             enumerate(env, instance, &top.key, span, sink)?;
         }
-        if let Some((ci, ck)) = sink.cycle_at.take() {
-            return Err(loop_error(env, stack, ci, &ck, span));
+        if sink.cycle_at.take().is_some() {
+            return Ok(None);
         }
         if sink.pending.is_empty() {
             let v = sink.mex();
@@ -743,7 +768,7 @@ fn run_search(
             env.rt.check_states(stack.len(), span, &inst.name)?;
         }
     }
-    Ok(last)
+    Ok(Some(last))
 }
 
 /// Stores `v` as the value of the top frame's position (of `inst`),
@@ -783,28 +808,9 @@ fn show_args(key: &Key) -> String {
         .join(", ")
 }
 
-fn loop_error(
-    env: &Env,
-    stack: &[Frame],
-    instance: InstanceId,
-    key: &Key,
-    span: Span,
-) -> Box<Diag> {
-    let path: Vec<&Frame> = stack.iter().filter(|f| f.expanded).collect();
-    let start = path
-        .iter()
-        .position(|f| f.instance == instance && f.key == *key)
-        .unwrap_or(0);
-    let show = |f: &Frame| {
-        let name: Rc<str> = env.rt.instance(f.instance).name.clone();
-        format!("{name}({})", show_args(&f.key))
-    };
-    let cycle: Vec<String> = path[start..].iter().map(|f| show(f)).collect();
-    loop_diag(cycle, span)
-}
-
-/// The error for a cycle of positions, given from the first one reached
-/// again; the first is repeated at the end.
+/// The error for a cycle of a compound's positions (the product search
+/// does not label loopy games), given from the first one reached again;
+/// the first is repeated at the end.
 pub fn loop_diag(mut cycle: Vec<String>, span: Span) -> Box<Diag> {
     if let Some(first) = cycle.first().cloned() {
         cycle.push(first);
@@ -813,11 +819,11 @@ pub fn loop_diag(mut cycle: Vec<String>, span: Span) -> Box<Diag> {
         ErrorKind::Loopy,
         span,
         format!(
-            "loopy game: a position is reachable from itself: {}",
+            "loopy compound: a position is reachable from itself: {}",
             cycle.join(" -> ")
         ),
     )
     .label("while computing the SG value of this")
-    .help("SG values exist only for games in which every play ends; check the moves for a cycle")
+    .help("pass, misere, conjunctive, selective and hypergraph compounds are valued by a search that needs every play to end; of a loopy game, only sums (A + B) have values (by Smith's rules)")
     .boxed()
 }

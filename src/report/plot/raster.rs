@@ -4,7 +4,7 @@
 use font8x8::{UnicodeFonts, BASIC_FONTS, GREEK_FONTS, LATIN_FONTS};
 
 use super::{
-    legend_ramp, legend_ramp_text, text_on, title_text, Chart, Layout, BACKGROUND, CHAR, INK,
+    legend_loopy, legend_ramp, legend_ramp_text, text_on, title_text, Chart, Layout, BACKGROUND, CHAR, INK,
     LEGEND_P, LEGEND_SWATCH, P_COLOUR,
 };
 
@@ -162,5 +162,14 @@ fn draw_legend(c: &mut Canvas, chart: &Chart, l: &Layout) {
         c.fill(x, y, LEGEND_SWATCH, LEGEND_SWATCH, colour);
         x += LEGEND_SWATCH;
     }
-    c.text(x + 6, y + 2, &legend_ramp_text(chart), INK, 1);
+    let text = legend_ramp_text(chart);
+    c.text(x + 6, y + 2, &text, INK, 1);
+    x += 6 + text_width(&text);
+    for (colour, text) in legend_loopy(chart) {
+        x += 24;
+        c.fill(x, y, LEGEND_SWATCH, LEGEND_SWATCH, colour);
+        x += LEGEND_SWATCH + 6;
+        c.text(x, y + 2, text, INK, 1);
+        x += text_width(text);
+    }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{
-    legend_ramp, legend_ramp_text, text_on, title_text, Cell, Chart, Layout, CHAR, INK, LEGEND_P,
+    legend_loopy, legend_ramp, legend_ramp_text, text_on, title_text, Cell, Chart, Layout, CHAR, INK, LEGEND_P,
     LEGEND_SWATCH, P_COLOUR,
 };
 
@@ -153,6 +153,23 @@ fn legend(s: &mut String, chart: &Chart, l: &Layout) {
         y + LEGEND_SWATCH - 2,
         esc(&legend_ramp_text(chart))
     );
+    x += 6 + legend_ramp_text(chart).chars().count() as u32 * CHAR;
+    for (colour, text) in legend_loopy(chart) {
+        x += 24;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="{LEGEND_SWATCH}" height="{LEGEND_SWATCH}" fill="{}"/>"#,
+            hex(colour)
+        );
+        x += LEGEND_SWATCH + 6;
+        let _ = writeln!(
+            s,
+            r#"<text x="{x}" y="{}" fill="{ink}">{}</text>"#,
+            y + LEGEND_SWATCH - 2,
+            esc(text)
+        );
+        x += text.chars().count() as u32 * CHAR;
+    }
 }
 
 #[cfg(test)]

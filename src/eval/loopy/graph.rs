@@ -1,0 +1,118 @@
+//! A finite digraph of positions in compressed rows: each vertex's
+//! followers, and the value of the vertices whose value is known already
+//! (fixed; they are not expanded).
+
+/// The digraph, built one vertex at a time in order: `add_vertex` for
+/// each new vertex, `close` once per vertex (in order) after pushing its
+/// followers with `push_edge`.
+#[derive(Default)]
+pub struct Graph {
+    /// Vertex `u`'s followers are `succ[start[u]..start[u + 1]]`.
+    start: Vec<u32>,
+    succ: Vec<u32>,
+    fixed: Vec<u64>,
+}
+
+/// `fixed` of a vertex whose value is to be found.
+const FREE: u64 = u64::MAX;
+
+impl Graph {
+    pub fn len(&self) -> usize {
+        self.fixed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fixed.is_empty()
+    }
+
+    pub fn edges(&self) -> usize {
+        self.succ.len()
+    }
+
+    /// A new vertex; its value when known (`fixed`). Its number.
+    pub fn add_vertex(&mut self, fixed: Option<u64>) -> u32 {
+        let id = self.fixed.len() as u32;
+        self.fixed.push(fixed.unwrap_or(FREE));
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        id
+    }
+
+    /// The vertices closed so far: the next one to close is this one.
+    pub fn closed(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    pub fn push_edge(&mut self, to: u32) {
+        self.succ.push(to);
+    }
+
+    /// Ends the followers of the next vertex, dropping repeats.
+    pub fn close(&mut self) {
+        let from = *self.start.last().expect("a vertex") as usize;
+        let tail = &mut self.succ[from..];
+        tail.sort_unstable();
+        let mut kept = 0;
+        for i in 0..tail.len() {
+            if i == 0 || tail[i] != tail[i - 1] {
+                tail[kept] = tail[i];
+                kept += 1;
+            }
+        }
+        self.succ.truncate(from + kept);
+        self.start.push(self.succ.len() as u32);
+    }
+
+    pub fn fixed(&self, u: usize) -> Option<u64> {
+        Some(self.fixed[u]).filter(|&v| v != FREE)
+    }
+
+    pub fn succ(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
+        self.succ[self.start[u] as usize..self.start[u + 1] as usize]
+            .iter()
+            .copied()
+    }
+
+    /// The followers reversed: each vertex's predecessors.
+    pub fn predecessors(&self) -> Preds {
+        let n = self.len();
+        let mut start = vec![0u32; n + 1];
+        for &w in &self.succ {
+            start[w as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut pred = vec![0u32; self.succ.len()];
+        for u in 0..self.closed() {
+            for w in self.succ(u) {
+                pred[fill[w as usize] as usize] = u as u32;
+                fill[w as usize] += 1;
+            }
+        }
+        Preds { start, pred }
+    }
+
+    /// Bytes held, with the predecessors the labelling adds and its
+    /// per-vertex arrays.
+    pub fn bytes(&self) -> usize {
+        4 * (self.start.capacity() + 2 * self.succ.capacity() + self.len() + 1)
+            + 8 * self.fixed.capacity()
+            + (8 + 4 + 4) * self.len()
+    }
+}
+
+/// The predecessors of each vertex, in compressed rows.
+pub struct Preds {
+    start: Vec<u32>,
+    pred: Vec<u32>,
+}
+
+impl Preds {
+    #[inline]
+    pub fn of(&self, w: usize) -> &[u32] {
+        &self.pred[self.start[w] as usize..self.start[w + 1] as usize]
+    }
+}

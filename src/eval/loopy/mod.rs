@@ -1,0 +1,101 @@
+//! Loopy games: positions from which play may go on forever. When the SG
+//! search meets a cycle (or a position already found infinite) it hands
+//! the position to `label_position`, which lists the positions reachable
+//! from it (`build`), labels them with their generalised SG values
+//! (`label`, the Fraenkel-Yesha algorithm) and stores them: finite values
+//! in the memo as any value, infinite ones in the instance's `infinite`
+//! table (the memo marks them, see `memo::State::OnPath`). A game that
+//! turns out to be acyclic never comes here.
+//!
+//! Children, in layers: `graph` (the digraph in compressed rows), then
+//! `label` (the labelling and the remoteness on it) and `build` (the
+//! graph of a game's positions).
+
+pub mod build;
+pub mod graph;
+pub mod label;
+
+use build::{build, PositionGraph, Reach};
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::compile::Env;
+use crate::eval::memo::{Key, State};
+use crate::eval::value::InstanceId;
+use crate::syntax::Span;
+
+/// The generalised SG value of the position `key` of `instance` (see
+/// `crate::eval::gsg`), labelling every unvalued position reachable
+/// from it.
+pub fn label_position(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<u64> {
+    let started = std::time::Instant::now();
+    let g = build(env, (instance, key), Reach::ToKnown, span)?;
+    let bytes = g.bytes();
+    env.rt.check_memory(bytes, span)?;
+    let rt = env.rt;
+    let mut check = || rt.check_interrupt(span);
+    let (values, levels) = {
+        let mut sets = rt.inf_sets.borrow_mut();
+        label::label(&g.graph, &mut sets, &mut check)?
+    };
+    store(env, &g, &values, span)?;
+    let name = env.rt.instance(instance).name.clone();
+    env.rt.loopy_runs.borrow_mut().push(format!(
+        "loopy labelling from {name}: {} positions, {} moves, {levels} value levels, {} held, {:.3} s",
+        g.graph.len(),
+        g.graph.edges(),
+        crate::budget::human(bytes),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(values[0])
+}
+
+/// Writes the labelled values of the graph's free vertices to the memo
+/// tables (infinite ones to their instance's `infinite` table).
+fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallible<()> {
+    for (u, &v) in values.iter().enumerate() {
+        if g.graph.fixed(u).is_some() {
+            continue;
+        }
+        let Some((instance, key)) = g.position(u) else {
+            continue;
+        };
+        let inst = env.rt.instance(instance);
+        if crate::eval::gsg::is_infinite(v) {
+            inst.memo.borrow_mut().set(&key, State::OnPath);
+            inst.infinite.borrow_mut().insert(key.clone(), v);
+        } else {
+            inst.memo.borrow_mut().set(&key, State::Value(v));
+        }
+        env.rt.count_stored_n(key.weight(), span, &inst.name)?;
+    }
+    Ok(())
+}
+
+/// Smith's remoteness of a position: `(wins, r)` where `wins` says the
+/// player to move wins, and `r` is the number of moves the play lasts
+/// when the winner hurries and the loser delays. A draw has none: the
+/// error says so.
+pub fn remoteness(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<(bool, u32)> {
+    let g = build(env, (instance, key), Reach::All, span)?;
+    env.rt.check_memory(g.bytes(), span)?;
+    match label::remoteness(&g.graph)[0] {
+        Some(r) => Ok(r),
+        None => Diag::new(
+            ErrorKind::Invalid,
+            span,
+            "remoteness: this position is a draw (D), from which neither player can force a win",
+        )
+        .label("a draw has no remoteness")
+        .help("remoteness is defined for P- and N-positions; outcome(G) tells which a position is")
+        .err(),
+    }
+}

@@ -1,0 +1,462 @@
+//! Loopy games (issue 34): grundy's generalised SG values checked against
+//! brute forces written here, independent of the labelling in
+//! `src/eval/loopy`: a plain win/lose/draw retrograde over the same
+//! graph for outcomes, Smith's remoteness from its defining equations, a
+//! product-graph search for sums, and the definition of the generalised
+//! SG function (Smith 1966; Fraenkel and Yesha 1986) checked value by
+//! value. Random digraphs (with and without cycles, up to 300 vertices)
+//! are written as rule files over an adjacency list.
+
+mod common;
+
+use std::collections::VecDeque;
+
+use common::{run, same_both_ways};
+use proptest::prelude::*;
+
+/// A generalised SG value as grundy prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Gsg {
+    Finite(u64),
+    /// ∞ with its K set, sorted.
+    Infinite(Vec<u64>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    P,
+    N,
+    D,
+}
+
+/// The items of a printed list `[a, b, ...]` (items hold no ", ").
+fn items(line: &str) -> Vec<&str> {
+    let inner = line.trim().strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+    let inner = inner.unwrap_or_else(|| panic!("not a list: {line}"));
+    if inner.is_empty() {
+        return Vec::new();
+    }
+    inner.split(", ").collect()
+}
+
+fn parse_gsg(s: &str) -> Gsg {
+    if let Some(rest) = s.strip_prefix('∞') {
+        let k = match rest.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            Some(list) => list.split(',').map(|x| x.parse().expect("K item")).collect(),
+            None if rest.is_empty() => Vec::new(),
+            None => panic!("not an infinite value: {s}"),
+        };
+        Gsg::Infinite(k)
+    } else {
+        Gsg::Finite(s.parse().unwrap_or_else(|_| panic!("not a value: {s}")))
+    }
+}
+
+fn parse_outcome(s: &str) -> Outcome {
+    match s {
+        "P" => Outcome::P,
+        "N" => Outcome::N,
+        "D" => Outcome::D,
+        _ => panic!("not an outcome: {s}"),
+    }
+}
+
+/// The outcome a generalised value means.
+fn outcome_of(v: &Gsg) -> Outcome {
+    match v {
+        Gsg::Finite(0) => Outcome::P,
+        Gsg::Finite(_) => Outcome::N,
+        Gsg::Infinite(k) if k.contains(&0) => Outcome::N,
+        Gsg::Infinite(_) => Outcome::D,
+    }
+}
+
+/// Win/lose/draw by retrograde analysis: a vertex with no move is lost;
+/// a vertex with a move to a lost one is won; a vertex all of whose
+/// moves go to won ones is lost; what is left is drawn.
+fn brute_outcomes(adj: &[Vec<usize>]) -> Vec<Outcome> {
+    let n = adj.len();
+    let mut preds = vec![Vec::new(); n];
+    for (u, ws) in adj.iter().enumerate() {
+        for &w in ws {
+            preds[w].push(u);
+        }
+    }
+    let mut out: Vec<Option<Outcome>> = vec![None; n];
+    let mut unresolved: Vec<usize> = adj.iter().map(Vec::len).collect();
+    let mut queue: VecDeque<usize> = (0..n).filter(|&u| adj[u].is_empty()).collect();
+    for &u in &queue {
+        out[u] = Some(Outcome::P);
+    }
+    while let Some(w) = queue.pop_front() {
+        for &u in &preds[w] {
+            if out[u].is_some() {
+                continue;
+            }
+            if out[w] == Some(Outcome::P) {
+                out[u] = Some(Outcome::N);
+                queue.push_back(u);
+            } else {
+                unresolved[u] -= 1;
+                if unresolved[u] == 0 {
+                    out[u] = Some(Outcome::P);
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
+}
+
+fn mex(values: impl Iterator<Item = u64>) -> u64 {
+    let mut seen: Vec<u64> = values.collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.iter().enumerate().take_while(|(i, &v)| *i as u64 == v).count() as u64
+}
+
+/// The definition of the generalised SG function, vertex by vertex: a
+/// finite value is the mex of its options' finite values, no option has
+/// it, and every option of larger or infinite value has an option of that
+/// value; an infinite value's K is its options' finite values, and some
+/// infinite option has no option of value mex(K) (else the vertex would
+/// take that value).
+fn check_definition(adj: &[Vec<usize>], vals: &[Gsg]) -> Result<(), String> {
+    let has_option_of = |w: usize, m: u64| adj[w].iter().any(|&x| vals[x] == Gsg::Finite(m));
+    let finite = |w: usize| match vals[w] {
+        Gsg::Finite(v) => Some(v),
+        Gsg::Infinite(_) => None,
+    };
+    for (u, ws) in adj.iter().enumerate() {
+        let opts: Vec<u64> = ws.iter().filter_map(|&w| finite(w)).collect();
+        match &vals[u] {
+            Gsg::Finite(v) => {
+                if mex(opts.iter().copied()) != *v {
+                    return Err(format!("{u}: value {v} is not the mex of {opts:?}"));
+                }
+                for &w in ws {
+                    let larger = finite(w).is_none_or(|x| x > *v);
+                    if larger && !has_option_of(w, *v) {
+                        return Err(format!("{u} = {v}: option {w} = {:?} has no option {v}", vals[w]));
+                    }
+                }
+            }
+            Gsg::Infinite(k) => {
+                let mut want = opts.clone();
+                want.sort_unstable();
+                want.dedup();
+                if *k != want {
+                    return Err(format!("{u}: K = {k:?}, options' finite values {want:?}"));
+                }
+                let m = mex(opts.iter().copied());
+                let blocked = ws.iter().any(|&w| finite(w).is_none() && !has_option_of(w, m));
+                if !blocked {
+                    return Err(format!("{u}: ∞{k:?} but every infinite option reverses through {m}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Smith's remoteness from its equations, for the vertices that are not
+/// draws (`outcomes` from the brute force): a terminal vertex has 0; an
+/// N-vertex 1 + the least remoteness of its P-options; a P-vertex 1 + the
+/// largest of its options'. Checked against `rem` (None for draws).
+fn check_remoteness(adj: &[Vec<usize>], outcomes: &[Outcome], rem: &[Option<u64>]) -> Result<(), String> {
+    for (u, ws) in adj.iter().enumerate() {
+        let r = match (outcomes[u], rem[u]) {
+            (Outcome::D, None) => continue,
+            (o, Some(r)) if o != Outcome::D => r,
+            (o, r) => return Err(format!("{u}: outcome {o:?} with remoteness {r:?}")),
+        };
+        let want = match outcomes[u] {
+            _ if ws.is_empty() => 0,
+            Outcome::N => {
+                1 + ws.iter().filter(|&&w| outcomes[w] == Outcome::P).map(|&w| rem[w].unwrap()).min().unwrap()
+            }
+            _ => 1 + ws.iter().map(|&w| rem[w].unwrap()).max().unwrap(),
+        };
+        if r != want {
+            return Err(format!("{u}: remoteness {r}, its equation gives {want}"));
+        }
+    }
+    Ok(())
+}
+
+fn adjacency_text(adj: &[Vec<usize>]) -> String {
+    let rows: Vec<String> = adj
+        .iter()
+        .map(|ws| format!("[{}]", ws.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")))
+        .collect();
+    format!("[{}]", rows.join(", "))
+}
+
+/// The values and outcomes grundy gives the token game on `adj`, asked
+/// in the order `order` (each query labels what the earlier ones left),
+/// with the fast paths on and off.
+fn grundy_values(adj: &[Vec<usize>], order: &[usize]) -> (Vec<Gsg>, Vec<Outcome>) {
+    let n = adj.len();
+    let order_text = adjacency_text(&[order.to_vec()]);
+    let text = format!(
+        "let E = {}\nlet ORDER = {order_text}[0]\ngame T(v) {{\n    move go(w in E[v]) -> T(w)\n}}\n\
+         print [sg(T(v)) for v in ORDER]\nprint [outcome(T(v)) for v in 0..{n}]\n",
+        adjacency_text(adj)
+    );
+    let out = same_both_ways(&text);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let mut vals = vec![Gsg::Finite(u64::MAX); n];
+    for (&v, item) in order.iter().zip(items(lines[0])) {
+        vals[v] = parse_gsg(item);
+    }
+    let outcomes = items(lines[1]).into_iter().map(parse_outcome).collect();
+    (vals, outcomes)
+}
+
+fn check_graph(adj: &[Vec<usize>], order: &[usize]) -> Result<(), String> {
+    let (vals, outcomes) = grundy_values(adj, order);
+    let brute = brute_outcomes(adj);
+    for u in 0..adj.len() {
+        if outcome_of(&vals[u]) != brute[u] || outcomes[u] != brute[u] {
+            return Err(format!(
+                "vertex {u}: sg {:?}, outcome {:?}, brute force {:?}",
+                vals[u], outcomes[u], brute[u]
+            ));
+        }
+    }
+    check_definition(adj, &vals)
+}
+
+/// A random digraph on `n` vertices with up to `deg` moves each; with
+/// `acyclic`, moves only go to smaller vertices.
+fn digraph(max_n: usize, deg: usize, acyclic: bool) -> impl Strategy<Value = Vec<Vec<usize>>> {
+    (1..=max_n).prop_flat_map(move |n| {
+        let row = |u: usize| {
+            let hi = if acyclic { u } else { n };
+            if hi == 0 {
+                Just(Vec::new()).boxed()
+            } else {
+                proptest::collection::vec(0..hi, 0..=deg).boxed()
+            }
+        };
+        (0..n).map(row).collect::<Vec<_>>()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_loopy_digraphs_match_the_brute_force_and_the_definition(
+        (adj, seed) in (digraph(300, 3, false), any::<u64>())
+    ) {
+        // Queries in a shuffled order: later ones meet labelled positions.
+        let mut order: Vec<usize> = (0..adj.len()).collect();
+        let mut s = seed | 1;
+        for i in (1..order.len()).rev() {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            order.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        prop_assert_eq!(check_graph(&adj, &order), Ok(()));
+    }
+
+    #[test]
+    fn random_acyclic_digraphs_keep_their_sg_values(adj in digraph(300, 4, true)) {
+        let order: Vec<usize> = (0..adj.len()).collect();
+        let (vals, _) = grundy_values(&adj, &order);
+        // The plain recursion: each vertex's options are smaller.
+        let mut sg: Vec<u64> = Vec::new();
+        for ws in &adj {
+            let v = mex(ws.iter().map(|&w| sg[w]));
+            sg.push(v);
+        }
+        let want: Vec<Gsg> = sg.into_iter().map(Gsg::Finite).collect();
+        prop_assert_eq!(vals, want);
+    }
+
+    #[test]
+    fn remoteness_of_random_digraphs_meets_its_equations(adj in digraph(120, 3, false)) {
+        let brute = brute_outcomes(&adj);
+        let decided: Vec<usize> = (0..adj.len()).filter(|&u| brute[u] != Outcome::D).collect();
+        let text = format!(
+            "let E = {}\nlet V = {}[0]\ngame T(v) {{\n    move go(w in E[v]) -> T(w)\n}}\nprint [remoteness(T(v)) for v in V]\n",
+            adjacency_text(&adj),
+            adjacency_text(&[decided.clone()])
+        );
+        let out = run(&text, true);
+        let mut rem = vec![None; adj.len()];
+        for (&u, r) in decided.iter().zip(items(out.lines().next().unwrap_or("[]"))) {
+            rem[u] = Some(r.parse::<u64>().unwrap_or_else(|_| panic!("{out}")));
+        }
+        prop_assert_eq!(check_remoteness(&adj, &brute, &rem), Ok(()));
+    }
+
+    #[test]
+    fn sums_of_random_loopy_digraphs_match_the_product_graph(
+        a in digraph(9, 2, false),
+        b in digraph(9, 2, false),
+    ) {
+        let (na, nb) = (a.len(), b.len());
+        let text = format!(
+            "let A = {}\nlet B = {}\ngame TA(v) {{\n    move go(w in A[v]) -> TA(w)\n}}\n\
+             game TB(v) {{\n    move go(w in B[v]) -> TB(w)\n}}\n\
+             print [sg(TA(x) + TB(y)) for x in 0..{na}, y in 0..{nb}]\n\
+             print [outcome(TA(x) + TB(y)) for x in 0..{na}, y in 0..{nb}]\n",
+            adjacency_text(&a),
+            adjacency_text(&b)
+        );
+        let out = same_both_ways(&text);
+        let lines: Vec<&str> = out.lines().collect();
+        let vals: Vec<Gsg> = items(lines[0]).into_iter().map(parse_gsg).collect();
+        let outcomes: Vec<Outcome> = items(lines[1]).into_iter().map(parse_outcome).collect();
+        // The product graph: a move in either component.
+        let id = |x: usize, y: usize| x * nb + y;
+        let mut product = vec![Vec::new(); na * nb];
+        for x in 0..na {
+            for y in 0..nb {
+                product[id(x, y)].extend(a[x].iter().map(|&x2| id(x2, y)));
+                product[id(x, y)].extend(b[y].iter().map(|&y2| id(x, y2)));
+            }
+        }
+        let brute = brute_outcomes(&product);
+        for u in 0..na * nb {
+            prop_assert_eq!(outcome_of(&vals[u]), brute[u], "sum {} ({:?})", u, vals[u]);
+            prop_assert_eq!(outcomes[u], brute[u], "sum {}", u);
+        }
+        prop_assert_eq!(check_definition(&product, &vals), Ok(()));
+    }
+}
+
+#[test]
+fn the_checks_reject_wrong_values() {
+    // 0 -> 1 -> 2 (terminal): values 0, 1, 0; a wrong value fails.
+    let adj = vec![vec![1], vec![2], vec![]];
+    let good = [Gsg::Finite(0), Gsg::Finite(1), Gsg::Finite(0)];
+    assert_eq!(check_definition(&adj, &good), Ok(()));
+    let bad = [Gsg::Finite(1), Gsg::Finite(0), Gsg::Finite(0)];
+    assert!(check_definition(&adj, &bad).is_err());
+    // A 2-cycle: both draws (∞ with K empty), not 0.
+    let cycle = vec![vec![1], vec![0]];
+    assert_eq!(brute_outcomes(&cycle), [Outcome::D, Outcome::D]);
+    let zero = [Gsg::Finite(0), Gsg::Finite(0)];
+    assert!(check_definition(&cycle, &zero).is_err());
+    assert_eq!(check_definition(&cycle, &[Gsg::Infinite(vec![]), Gsg::Infinite(vec![])]), Ok(()));
+}
+
+/// An example file with `extra` appended, run with the fast paths on and
+/// off; its output's last `lines` lines.
+fn run_example(rel: &str, extra: &str, lines: usize) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let text = std::fs::read_to_string(path).expect("example readable");
+    let out = same_both_ways(&format!("{text}\n{extra}\n"));
+    assert!(!out.contains("failure:"), "{out}");
+    let all: Vec<String> = out.lines().map(String::from).collect();
+    all[all.len() - lines..].to_vec()
+}
+
+/// The adjacency list `let E = [...]` of an example file.
+fn example_graph(rel: &str) -> Vec<Vec<usize>> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let text = std::fs::read_to_string(path).expect("example readable");
+    let line = text.lines().find(|l| l.starts_with("let E = ")).expect("let E");
+    serde_json::from_str(&line["let E = ".len()..]).expect("an adjacency list")
+}
+
+#[test]
+fn token_digraph_example_matches_the_brute_force() {
+    let rel = "examples/loopy/token_digraph.game";
+    let adj = example_graph(rel);
+    let out = run_example(
+        rel,
+        "print [sg(G(v)) for v in V]\nprint [outcome(G(v)) for v in V]\n\
+         print [if outcome(G(v)) == D then -1 else remoteness(G(v)) for v in V]",
+        3,
+    );
+    let vals: Vec<Gsg> = items(&out[0]).into_iter().map(parse_gsg).collect();
+    let outcomes: Vec<Outcome> = items(&out[1]).into_iter().map(parse_outcome).collect();
+    let brute = brute_outcomes(&adj);
+    assert_eq!(outcomes, brute);
+    assert_eq!(vals.iter().map(outcome_of).collect::<Vec<_>>(), brute);
+    assert_eq!(check_definition(&adj, &vals), Ok(()));
+    let rem: Vec<Option<u64>> = items(&out[2]).into_iter().map(|r| r.parse().ok()).collect();
+    assert_eq!(check_remoteness(&adj, &brute, &rem), Ok(()));
+}
+
+#[test]
+fn add_or_subtract_example_matches_the_brute_force() {
+    // The rules of AddTake[24], written here as a graph.
+    let n_max = 24;
+    let adj: Vec<Vec<usize>> = (0..=n_max)
+        .map(|n: usize| {
+            let takes = (1..=3).filter(|&k| k <= n).map(|k| n - k);
+            let puts = (1..=2).filter(|&k| n % 5 == 3 && n + k <= n_max).map(|k| n + k);
+            takes.chain(puts).collect()
+        })
+        .collect();
+    let out = run_example(
+        "examples/loopy/add_or_subtract.game",
+        "print [sg(H(n)) for n in 0..=24]\n\
+         print [if outcome(H(n)) == D then -1 else remoteness(H(n)) for n in 0..=24]",
+        2,
+    );
+    let vals: Vec<Gsg> = items(&out[0]).into_iter().map(parse_gsg).collect();
+    let brute = brute_outcomes(&adj);
+    assert_eq!(vals.iter().map(outcome_of).collect::<Vec<_>>(), brute);
+    assert_eq!(check_definition(&adj, &vals), Ok(()));
+    let rem: Vec<Option<u64>> = items(&out[1]).into_iter().map(|r| r.parse().ok()).collect();
+    assert_eq!(check_remoteness(&adj, &brute, &rem), Ok(()));
+}
+
+#[test]
+fn sums_example_matches_the_product_graph() {
+    let rel = "examples/loopy/sums.game";
+    let token = example_graph(rel);
+    let heaps = 6;
+    let out = run_example(rel, "print [sg(G(v) + Nim(n)) for v in V, n in 0..6]", 1);
+    let vals: Vec<Gsg> = items(&out[0]).into_iter().map(parse_gsg).collect();
+    // Token + Nim(n): a move slides the token or takes from the heap.
+    let id = |v: usize, n: usize| v * heaps + n;
+    let mut product = vec![Vec::new(); token.len() * heaps];
+    for v in 0..token.len() {
+        for n in 0..heaps {
+            product[id(v, n)].extend(token[v].iter().map(|&w| id(w, n)));
+            product[id(v, n)].extend((0..n).map(|m| id(v, m)));
+        }
+    }
+    let brute = brute_outcomes(&product);
+    assert_eq!(vals.iter().map(outcome_of).collect::<Vec<_>>(), brute);
+    assert_eq!(check_definition(&product, &vals), Ok(()));
+}
+
+#[test]
+fn put_or_take_a_square_example_matches_the_brute_force() {
+    // The capped rules of the example, as a graph on 0..=CAP.
+    let cap: usize = 100_000;
+    let square = |n: usize| {
+        let r = (n as f64).sqrt() as usize;
+        let r = (r.saturating_sub(1)..=r + 1).filter(|r| r * r <= n).max().unwrap_or(0);
+        r * r
+    };
+    let adj: Vec<Vec<usize>> = (0..=cap)
+        .map(|n| {
+            let s = square(n);
+            let mut ws = Vec::new();
+            if n > 0 {
+                ws.push(n - s);
+                if n + s <= cap {
+                    ws.push(n + s);
+                }
+            }
+            ws
+        })
+        .collect();
+    let brute = brute_outcomes(&adj);
+    let out = run_example(
+        "examples/loopy/put_or_take_a_square.game",
+        "print [outcome(G(n)) for n in 0..1200]",
+        1,
+    );
+    let outcomes: Vec<Outcome> = items(&out[0]).into_iter().map(parse_outcome).collect();
+    assert_eq!(outcomes, brute[..1200]);
+}

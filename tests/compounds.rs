@@ -379,7 +379,11 @@ fn ordinal_sums_agree_with_the_tree_written_out() {
         let (g, h, k) = (tree(6), tree(6), tree(4));
         let (gt, ht, kt) = (g.text(), h.text(), k.text());
         let cases = [
-            (format!("sg(ordinal(T({gt}), T({ht})))"), g.ordinal(&h), false),
+            (
+                format!("sg(ordinal(T({gt}), T({ht})))"),
+                g.ordinal(&h),
+                false,
+            ),
             (
                 format!("sg(ordinal(T({gt}) + T({kt}), T({ht}) + T({kt})))"),
                 g.plus(&k).ordinal(&h.plus(&k)),
@@ -426,14 +430,19 @@ fn ordinal_sums_agree_with_the_tree_written_out() {
 /// part is refused, and a cycle inside is reported.
 #[test]
 fn ordinal_sum_errors() {
-    let out = run("game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }
-        print sg(ordinal(misere(Heap(1)), Heap(2)))");
+    let out = run(
+        "game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }
+        print sg(ordinal(misere(Heap(1)), Heap(2)))",
+    );
     assert!(out.contains("misère play applies to a whole game"), "{out}");
     let out = run("game Loop(n) { move again -> Loop(n) }
         game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }
         print sg(ordinal(Heap(2), Loop(1)))");
     assert!(out.contains("failure"), "{out}");
-    assert!(out.to_lowercase().contains("loop") || out.contains("cycle"), "{out}");
+    assert!(
+        out.to_lowercase().contains("loop") || out.contains("cycle"),
+        "{out}"
+    );
     let out = run("print ordinal(3, 4)");
     assert!(out.contains("failure"), "{out}");
 }

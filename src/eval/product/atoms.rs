@@ -11,8 +11,8 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use super::keys::{
-    for_each_product, ONE_PART_HEADER, move_groups, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
-    HYPERGRAPH, KIND, MISERE, ORDINAL, PASS, SELECTIVE,
+    for_each_product, move_groups, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
+    HYPERGRAPH, KIND, MISERE, ONE_PART_HEADER, ORDINAL, PASS, SELECTIVE,
 };
 use crate::diag::Fallible;
 use crate::eval::compile::Env;
@@ -275,7 +275,9 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
         let mut keys: Vec<Vec<u32>> = Vec::new();
         let atoms = &t.atoms;
         let options_of = |a: u32| (atoms[a as usize].options.as_deref()).expect("just computed");
-        ordinal_options(parts[0], parts[1], options_of, &mut |k| keys.push(k.to_vec()));
+        ordinal_options(parts[0], parts[1], options_of, &mut |k| {
+            keys.push(k.to_vec())
+        });
         let mut list = AtomLists::default();
         for k in &keys {
             // A plain sum is its components; an ordinal sum one atom.

@@ -9,11 +9,12 @@
 //! positions are won by the player to move) are measured too.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::compile::Env;
 use super::query::game_options;
 use super::search::{loop_diag, sg_of_game};
-use super::value::{Game, MoveRecord};
+use super::value::{Compound, Game, MoveRecord};
 use crate::diag::Fallible;
 use crate::syntax::Span;
 
@@ -21,7 +22,54 @@ use crate::syntax::Span;
 /// positions of one game.
 #[derive(Default)]
 pub struct Known {
+    /// By position in the form [`Known::canonical`] gives.
     values: HashMap<Game, u64>,
+    /// Whether a component has no move.
+    terminal: HashMap<Game, bool>,
+}
+
+impl Known {
+    /// A position as it is kept: a sum's components sorted, those with no
+    /// move left out (they add no move), likewise in each part of a
+    /// compound; so a position reached in several orders is measured once.
+    fn canonical(&mut self, env: &mut Env, game: Game, span: Span) -> Fallible<Game> {
+        Ok(match game {
+            Game::Sum(parts) => {
+                let mut kept = Vec::with_capacity(parts.len());
+                for p in parts {
+                    if !self.is_terminal(env, &p, span)? {
+                        kept.push(p);
+                    }
+                }
+                kept.sort();
+                match kept.len() {
+                    0 => Game::Zero,
+                    1 => kept.pop().expect("one component"),
+                    _ => Game::Sum(kept),
+                }
+            }
+            Game::Compound(c) => {
+                let mut parts = Vec::with_capacity(c.parts.len());
+                for p in &c.parts {
+                    parts.push(self.canonical(env, p.clone(), span)?);
+                }
+                Game::Compound(Rc::new(Compound {
+                    kind: c.kind.clone(),
+                    parts,
+                }))
+            }
+            g => g,
+        })
+    }
+
+    fn is_terminal(&mut self, env: &mut Env, game: &Game, span: Span) -> Fallible<bool> {
+        if let Some(&t) = self.terminal.get(game) {
+            return Ok(t);
+        }
+        let t = game_options(env, game, span)?.is_empty();
+        self.terminal.insert(game.clone(), t);
+        Ok(t)
+    }
 }
 
 /// Marks a position whose options are being measured.
@@ -56,7 +104,8 @@ impl Frame {
 /// The remoteness of `game`. Each position's options are listed once per
 /// `known` (depth first, with no recursion: a long game needs no stack).
 pub fn remoteness(env: &mut Env, game: &Game, known: &mut Known, span: Span) -> Fallible<u64> {
-    if let Some(&r) = known.values.get(game).filter(|&&r| r != ON_PATH) {
+    let game = known.canonical(env, game.clone(), span)?;
+    if let Some(&r) = known.values.get(&game).filter(|&&r| r != ON_PATH) {
         return Ok(r);
     }
     let result = walk(env, game, known, span);
@@ -67,8 +116,8 @@ pub fn remoteness(env: &mut Env, game: &Game, known: &mut Known, span: Span) -> 
     result
 }
 
-fn walk(env: &mut Env, game: &Game, known: &mut Known, span: Span) -> Fallible<u64> {
-    let mut stack = vec![frame(env, game.clone(), known, span)?];
+fn walk(env: &mut Env, game: Game, known: &mut Known, span: Span) -> Fallible<u64> {
+    let mut stack = vec![frame(env, game, known, span)?];
     let mut steps = 0u32;
     loop {
         steps = steps.wrapping_add(1);
@@ -107,14 +156,14 @@ fn walk(env: &mut Env, game: &Game, known: &mut Known, span: Span) -> Fallible<u
     }
 }
 
-/// Starts measuring `game`: lists its options with whether each is a
-/// P-position, and marks it as on the path.
+/// Starts measuring `game` (canonical): lists its options (canonical)
+/// with whether each is a P-position, and marks it as on the path.
 fn frame(env: &mut Env, game: Game, known: &mut Known, span: Span) -> Fallible<Frame> {
     let wins = sg_of_game(env, &game, span)? != 0;
     let mut options = Vec::new();
     for (_, _, to) in game_options(env, &game, span)? {
         let to_p = sg_of_game(env, &to, span)? == 0;
-        options.push((to, to_p));
+        options.push((known.canonical(env, to, span)?, to_p));
     }
     known.values.insert(game.clone(), ON_PATH);
     Ok(Frame {

@@ -291,6 +291,44 @@ impl Session {
         Ok(())
     }
 
+    /// The value of `text`, which must be one expression, run as a source
+    /// named `name` (nothing printed, nothing defined), with the span of
+    /// that source: errors found later about the value point there.
+    pub fn evaluate(&mut self, name: &str, text: &str) -> Result<(Value, Span), Vec<Failure>> {
+        let one_expression = parse(text, SourceId::default()).map(|p| {
+            p.stmts.len() == 1 && matches!(p.stmts[0].kind, crate::syntax::ast::StmtKind::Expr(_))
+        });
+        if matches!(one_expression, Ok(false)) {
+            let source = self.sources.add(name, text);
+            let d = Diag::new(
+                ErrorKind::Invalid,
+                Span::new(source, 0, text.len()),
+                "expected one expression",
+            )
+            .label("not a single expression")
+            .help("give one expression, such as Heap(5) + Heap(3)");
+            return Err(vec![Failure::Error(d)]);
+        }
+        // `run` reads the text as the next source; its one statement shows
+        // the value, which this hook takes instead of printing it.
+        let source = SourceId(self.sources.texts.len() as u32);
+        let value: Rc<std::cell::RefCell<Option<Value>>> = Rc::default();
+        let taken = value.clone();
+        let shown = self.show.replace(Box::new(move |v| {
+            *taken.borrow_mut() = Some(v.clone());
+            true
+        }));
+        let result = self.run(name, text, &mut std::io::sink());
+        self.show = shown;
+        if !result.ok() {
+            return Err(result.failures);
+        }
+        let v = value
+            .take()
+            .expect("an expression that ran shows its value");
+        Ok((v, Span::new(source, 0, text.len())))
+    }
+
     /// Parses, lowers, compiles and runs `text`, writing `print` output and
     /// shown values to `out`.
     pub fn run(&mut self, name: &str, text: &str, out: &mut dyn Write) -> RunResult {

@@ -344,6 +344,260 @@ fn interrupt_stops_a_computation_and_keeps_the_session() {
     assert_eq!(d.ok("sg(Pair(2, 2))"), "0\n");
 }
 
+// ------------------------------------------------------------------ :play
+
+const NIM: &str = "game N(n) where n >= 0 { move take(k in 1..=n) -> N(n - k) }\n";
+
+/// Steinhaus remoteness of a Nim position, by its recursive definition
+/// over sorted heaps (normal play: even exactly at P-positions).
+fn nim_remoteness(heaps: &[u64], memo: &mut std::collections::HashMap<Vec<u64>, u64>) -> u64 {
+    let mut key = heaps.to_vec();
+    key.sort_unstable();
+    if let Some(&r) = memo.get(&key) {
+        return r;
+    }
+    let options: Vec<u64> = nim_options(&key)
+        .iter()
+        .map(|o| nim_remoteness(o, memo))
+        .collect();
+    let even = options.iter().filter(|r| *r % 2 == 0).min();
+    let r = match (options.iter().max(), even) {
+        (None, _) => 0,
+        (_, Some(e)) => 1 + e,
+        (Some(m), None) => 1 + m,
+    };
+    memo.insert(key, r);
+    r
+}
+
+fn nim_options(heaps: &[u64]) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        for smaller in 0..h {
+            let mut o = heaps.to_vec();
+            o[i] = smaller;
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// The heaps of a position shown as `N(3) + N(0) + N(2)`.
+fn heaps_of(text: &str) -> Vec<u64> {
+    text.split(" + ")
+        .map(|p| {
+            p.trim()
+                .trim_start_matches("N(")
+                .trim_end_matches(')')
+                .parse()
+                .unwrap_or_else(|_| panic!("a heap: {p} in {text}"))
+        })
+        .collect()
+}
+
+/// The position after `-> ` on the line starting with `who`, and the
+/// number at the end of its parenthesised remark.
+fn reply(out: &str, who: &str) -> Option<(String, String)> {
+    let line = out.lines().find(|l| l.starts_with(who))?;
+    let (_, rest) = line.split_once("-> ")?;
+    let (to, why) = rest.split_once("  (").unwrap_or((rest, ""));
+    Some((to.to_string(), why.to_string()))
+}
+
+/// The program's replies are perfect: from each position the user leaves,
+/// a move to a P-position of least remoteness when there is one, otherwise
+/// one of greatest remoteness (checked by a brute-force remoteness of Nim
+/// written here), until the game ends with who won.
+#[test]
+fn play_replies_with_perfect_moves() {
+    let mut memo = std::collections::HashMap::new();
+    for (start, picks) in [
+        ("N(3) + N(2) + N(1)", ["1"; 12]),
+        ("N(4) + N(4)", ["2"; 12]),
+        ("N(2) + N(5) + N(3)", ["3"; 12]),
+        // The first move is the winning one: the program must resist.
+        ("N(1) + N(2) + N(2)", ["1"; 12]),
+    ] {
+        let mut d = Driver::new();
+        d.ok(NIM);
+        let shown = d.ok(&format!(":play {start}"));
+        assert!(shown.contains(&format!("{start}  sg ")), "{shown}");
+        assert!(d.repl.playing());
+        let (mut winning, mut resisting) = (0, 0);
+        let mut over = false;
+        for pick in picks {
+            // The move numbered `pick`, or the first when there are fewer.
+            let tried = d.input(pick);
+            let a = if tried.err.contains("there is no move") {
+                d.ok("1")
+            } else {
+                assert!(tried.err.is_empty(), "{pick}: {}", tried.err);
+                tried.out
+            };
+            let (yours, _) = reply(&a, "you: ").expect("the user's move is echoed");
+            let before = heaps_of(&yours);
+            if let Some((mine, why)) = reply(&a, "me:  ") {
+                let after = heaps_of(&mine);
+                let options: Vec<u64> = nim_options(&before)
+                    .iter()
+                    .map(|o| nim_remoteness(o, &mut memo))
+                    .collect();
+                let r = nim_remoteness(&after, &mut memo);
+                assert!(nim_options(&before).contains(&after), "{a}");
+                if options.iter().any(|r| r % 2 == 0) {
+                    winning += 1;
+                    let best = options.iter().filter(|r| *r % 2 == 0).min().unwrap();
+                    assert_eq!(r, *best, "not the quickest win: {a}");
+                    assert_eq!(after.iter().fold(0, |x, h| x ^ h), 0, "{a}");
+                } else {
+                    resisting += 1;
+                    assert_eq!(r, *options.iter().max().unwrap(), "not the longest: {a}");
+                }
+                assert!(why.contains(&format!("{r} more moves")), "{a}");
+            }
+            if a.contains("game over") {
+                over = true;
+                let user_moved_last = !a.contains("me:  ");
+                let expected = if user_moved_last {
+                    "so you win"
+                } else {
+                    "so I win"
+                };
+                assert!(a.contains(expected), "{a}");
+                assert!(!d.repl.playing());
+                break;
+            }
+        }
+        assert!(over, "{start}: the game ends");
+        assert!(winning > 0, "{start}: some reply wins");
+        if start == "N(1) + N(2) + N(2)" {
+            assert!(resisting > 0, "{start}: a lost position resists");
+        }
+    }
+}
+
+#[test]
+fn play_undo_takes_back_a_move_pair() {
+    let mut d = Driver::new();
+    d.ok(NIM);
+    let start = d.ok(":play N(3) + N(5) + N(6)");
+    let first = d.ok("1");
+    assert!(first.contains("me:  "), "{first}");
+    let back = d.ok("undo");
+    assert!(
+        back.starts_with("took back your last move and my reply\n"),
+        "{back}"
+    );
+    // The start again, listed as at first.
+    let listing = |s: &str| {
+        let shown = s
+            .lines()
+            .skip_while(|l| !l.starts_with("N(3) + N(5) + N(6)"));
+        shown.collect::<Vec<_>>().join("\n")
+    };
+    assert!(listing(&start).lines().count() > 5, "{start}");
+    assert_eq!(listing(&back), listing(&start));
+    let e = d.input("undo");
+    assert!(e.err.contains("nothing to undo"), "{}", e.err);
+    assert!(d.repl.playing(), "the game goes on");
+    // Twice forward, twice back.
+    d.ok("1");
+    d.ok("1");
+    d.ok("undo");
+    let again = d.ok("undo");
+    assert_eq!(listing(&again), listing(&start));
+}
+
+#[test]
+fn play_says_what_is_wrong_with_an_input_and_goes_on() {
+    let mut d = Driver::new();
+    d.ok(NIM);
+    d.ok(":play N(3) + N(2) + N(4)");
+    for (input, message) in [
+        (
+            "10",
+            "there is no move 10 here: the moves are numbered 1 to 9",
+        ),
+        ("0", "there is no move 0 here"),
+        ("-2", "there is no move -2 here"),
+        ("99999999999999999999", "is not a move here"),
+        ("frobnicate", "`frobnicate` is not a move here"),
+        ("take", "`take` names 9 moves: 1, 2, 3, 4, 5, 6, 7, 8, 9"),
+        ("sg(N(3))", "is not a move here"),
+    ] {
+        let a = d.input(input);
+        assert!(a.err.contains(message), "{input}: {}", a.err);
+        assert!(a.err.contains("help: "), "{input}: {}", a.err);
+        assert!(d.repl.failed());
+        assert_eq!(a.out, "", "{input}");
+        assert!(d.repl.playing(), "{input}: the game goes on");
+    }
+    // A move by its name as listed, spaces aside, or by where it leads.
+    let a = d.ok("[1] take(k = 2)");
+    assert!(
+        a.starts_with("you: [1] take(k=2) -> N(3) + N(0) + N(4)\n"),
+        "{a}"
+    );
+    d.ok("undo");
+    let a = d.ok("N(1) + N(2) + N(4)");
+    assert!(
+        a.starts_with("you: [0] take(k=2) -> N(1) + N(2) + N(4)\n"),
+        "{a}"
+    );
+    // Commands still work; `quit` leaves the game, not the session.
+    assert!(d.ok(":help play").contains(":play GAME"));
+    let a = d.ok("quit");
+    assert!(a.starts_with("game left at "), "{a}");
+    assert!(!d.repl.playing());
+    assert_eq!(d.ok("sg(N(3) + N(1))"), "2\n");
+}
+
+#[test]
+fn play_ends_with_who_won_and_refuses_what_is_no_game() {
+    let mut d = Driver::new();
+    d.ok(HEAP);
+    d.ok(":play Heap(2)");
+    let a = d.ok("take(k=2)");
+    assert_eq!(
+        a,
+        "you: take(k=2) -> Heap(0)\ngame over at Heap(0): I have no move, so you win\n"
+    );
+    assert!(!d.repl.playing());
+    // Under misère play the last mover loses.
+    d.ok(":play misere(Heap(1))");
+    let a = d.ok("1");
+    assert!(
+        a.contains("I have no move, so I win (misère play: the last mover loses)"),
+        "{a}"
+    );
+    // From Heap(3) (a P-position of take 1 or 2) the program wins.
+    d.ok(":play Heap(3)");
+    let a = d.ok("1");
+    assert!(a.contains("me:  take(k=2) -> Heap(0)"), "{a}");
+    assert!(a.contains("you have no move, so I win"), "{a}");
+    // Nothing to play, and what is not a game.
+    let a = d.ok(":play Heap(0)");
+    assert_eq!(a, "Heap(0) has no move: there is nothing to play\n");
+    assert!(!d.repl.playing());
+    for (input, kind) in [
+        (":play 5", "grundy::type"),
+        (":play Nope(1)", "grundy::unknown_name"),
+        (":play Heap(", "grundy::syntax"),
+        (":play let x = 3", "expected one expression"),
+    ] {
+        let e = d.input(input);
+        assert!(e.err.contains(kind), "{input}: {}", e.err);
+        assert!(!d.repl.playing(), "{input}");
+    }
+    let e = d.input(":play");
+    assert!(e.err.contains("`:play` needs a game"), "{}", e.err);
+    // A failed `:play` leaves a game being played as it was.
+    d.ok(":play Heap(4)");
+    d.input(":play 5");
+    assert!(d.repl.playing());
+    assert!(d.ok("1").contains("you: take(k=1) -> Heap(3)"));
+}
+
 // ------------------------------------------------------------ piped input
 
 fn grundy() -> Command {

@@ -82,6 +82,7 @@ builtins! {
     Conjunctive "conjunctive" 1 64 "conjunctive(A, B, ...): move in every component; ends when one has no move",
     Selective "selective" 1 64 "selective(A, B, ...): move in any non-empty set of components",
     Hypergraph "hypergraph" 2 65 "hypergraph(edges, A, B, ...): move in every component of one edge (a list of 0-based indices)",
+    OrdinalSum "ordinal" 2 2 "ordinal(G, H): the ordinal sum G:H: a move in G removes H, a move in H keeps G",
     MemoHistogram "memo_histogram" 1 1 "memo_histogram(G): h[v] = how many positions the memo holds with SG value v, for G's game (a game or a position of it) or G's kind of compound (misere(...), pass(...) ...)",
     Subtraction "subtraction" 1 1 "subtraction(S): the subtraction game with set S; positions subtraction(S)(n)",
     Octal "octal" 1 1 "octal(\"0.137\"): the take-and-break game with that code (digits up to F, `!` for unequal heaps: \"4!.0\" is Grundy's game); positions octal(code)(n)",
@@ -536,7 +537,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             Value::Infinite(Rc::from(k))
         }
         Sg | MemoHistogram | Outcome | Options | Winning | Remoteness | Table | Subtraction | Octal
-        | Periodicity | Plot | Pass | Misere | Conjunctive | Selective | Hypergraph => {
+        | Periodicity | Plot | Pass | Misere | Conjunctive | Selective | Hypergraph
+        | OrdinalSum => {
             unreachable!("{} is not a pure built-in", b.name())
         }
     })

@@ -1,6 +1,6 @@
 //! Compounds that no theorem decomposes: the pass, misère play, the
-//! conjunctive, selective and hypergraph compounds: how they are built
-//! from their parts. Their options as game values (to list them) are in
+//! conjunctive, selective and hypergraph compounds and the ordinal sum:
+//! how they are built from their parts. Their options as game values (to list them) are in
 //! `query`, their values come from the product search (`product`).
 
 use std::rc::Rc;
@@ -57,6 +57,12 @@ pub fn make(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         Builtin::Misere => compound(CompoundKind::Misere, parts(args)?),
         Builtin::Conjunctive => compound(CompoundKind::Conjunctive, parts(args)?),
         Builtin::Selective => compound(CompoundKind::Selective, parts(args)?),
+        Builtin::OrdinalSum => {
+            let mut ps = parts(args)?;
+            let top = ps.pop().expect("two parts");
+            let base = ps.pop().expect("two parts");
+            Value::game(ordinal_sum(base, top))
+        }
         Builtin::Hypergraph => {
             let games = parts(&args[1..])?;
             let edges = hyperedges(&args[0], games.len(), span)?;
@@ -64,6 +70,18 @@ pub fn make(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         }
         _ => unreachable!("{} is not a compound", b.name()),
     })
+}
+
+/// The ordinal sum `base : top`. With the zero game on either side it is
+/// the other game, move for move, so it is written as that game.
+pub fn ordinal_sum(base: Game, top: Game) -> Game {
+    match (base, top) {
+        (g, Game::Zero) | (Game::Zero, g) => g,
+        (base, top) => Game::Compound(Rc::new(Compound {
+            kind: CompoundKind::Ordinal,
+            parts: vec![base, top],
+        })),
+    }
 }
 
 fn hyperedges(v: &Value, n: usize, span: Span) -> Fallible<Vec<Vec<usize>>> {

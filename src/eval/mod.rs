@@ -30,7 +30,8 @@
 //!    (generalised SG values) and their remoteness, over the graph of
 //!    positions the search's `enumerate` lists.
 //! 5. `query` (the game questions on game values: `sg`, `outcome`,
-//!    `options`), then `product` (the product search of compounds:
+//!    `options`), `remoteness` (how long a finite game lasts under
+//!    perfect play, and the move that plays it), then `product` (the product search of compounds:
 //!    `keys`, the layout of a compound's key; `atoms`, its components and
 //!    their options; `search`, the walk; `mod.rs`, the entry points).
 //! 6. This module: `new_runtime` wires `compile::Above` to them.
@@ -49,6 +50,7 @@ pub mod plot;
 pub mod product;
 pub mod product_tables;
 pub mod query;
+pub mod remoteness;
 pub mod search;
 pub mod takebreak;
 pub mod value;

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use super::builtins::Builtin;
 use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
 use super::compile::{Env, Rules};
+use super::compound::ordinal_sum;
 use super::memo::Key;
 use super::ops::{as_game, game_sum};
 use super::search::{enumerate, sg_of_game, MoveSink};
@@ -295,6 +296,24 @@ pub fn compound_options(
                     component: *component,
                     moves: vec![m.clone()],
                     to: rebuild(vec![to.clone()], CompoundKind::Misere),
+                });
+            }
+        }
+        CompoundKind::Ordinal => {
+            // A move in the base removes the top; a move in the top keeps
+            // the base. The moves are marked with their part: 0 or 1.
+            for (_, m, to) in &part_options[0] {
+                out.push(CompoundMove {
+                    component: 0,
+                    moves: vec![m.clone()],
+                    to: to.clone(),
+                });
+            }
+            for (_, m, to) in &part_options[1] {
+                out.push(CompoundMove {
+                    component: 1,
+                    moves: vec![m.clone()],
+                    to: ordinal_sum(c.parts[0].clone(), to.clone()),
                 });
             }
         }

@@ -108,7 +108,8 @@ fn cmp_components(a: &Game, b: &Game) -> Ordering {
 }
 
 /// `pass(E, k)`, `misere(E)`, `conjunctive(...)`, `selective(...)`,
-/// `hypergraph(edges, ...)`: searched over the product of its parts.
+/// `hypergraph(edges, ...)`, `ordinal(G, H)`: searched over the product
+/// of its parts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Compound {
     pub kind: CompoundKind,
@@ -124,6 +125,9 @@ pub enum CompoundKind {
     Selective,
     /// Each edge: the indices of the parts moved in together.
     Hypergraph(Rc<Vec<Vec<usize>>>),
+    /// The ordinal sum of two parts, base and top: a move in the base
+    /// removes the top.
+    Ordinal,
 }
 
 /// A position of one game instance.
@@ -475,6 +479,7 @@ impl fmt::Display for Game {
                     CompoundKind::Conjunctive => "conjunctive",
                     CompoundKind::Selective => "selective",
                     CompoundKind::Hypergraph(_) => "hypergraph",
+                    CompoundKind::Ordinal => "ordinal",
                 };
                 write!(f, "{name}(")?;
                 if let CompoundKind::Hypergraph(edges) = &c.kind {

@@ -31,6 +31,8 @@ pub enum Command {
         expr: Option<String>,
         file: Option<PathBuf>,
     },
+    /// `:play EXPR`: play the game against perfect play.
+    Play(String),
     /// `:quit`.
     Quit,
 }
@@ -117,6 +119,13 @@ pub const COMMANDS: &[Spec] = &[
         about: "heatmap of a table as PNG and SVG (no EXPR: the last table shown)",
     },
     Spec {
+        name: "play",
+        aliases: &[],
+        usage: ":play GAME",
+        about:
+            "play GAME against perfect play: you move (a number or a name), I reply; `undo`, `quit`",
+    },
+    Spec {
         name: "quit",
         aliases: &["q", "exit"],
         usage: ":quit",
@@ -188,6 +197,15 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }),
         },
         "plot" => Ok(plot(rest)),
+        "play" => {
+            if rest.is_empty() {
+                return Err(CommandError {
+                    message: "`:play` needs a game".to_string(),
+                    help: Some("usage: :play GAME, e.g. :play Heap(3) + Heap(5)".into()),
+                });
+            }
+            Ok(Command::Play(rest.to_string()))
+        }
         "timeout" => match rest {
             "" => Ok(Command::Timeout(None)),
             "off" => Ok(Command::Timeout(Some(None))),
@@ -316,6 +334,17 @@ mod tests {
             )
         );
         assert_eq!(ok(":p x + y"), plot(Some("x + y"), None));
+    }
+
+    #[test]
+    fn play_takes_a_game_expression() {
+        assert_eq!(
+            ok(":play Heap(3) + Heap(5)"),
+            Command::Play("Heap(3) + Heap(5)".into())
+        );
+        let e = parse(":play").unwrap_err();
+        assert_eq!(e.message, "`:play` needs a game");
+        assert!(e.help.unwrap().contains("usage: :play GAME"));
     }
 
     #[test]

@@ -25,11 +25,13 @@ use super::changes::{definitions, Changes};
 use super::command::{self, Command};
 use super::editor::Words;
 use super::games::{self, one_line};
+use super::play::{Play, PlayError, Turn};
 use super::{help, show};
+use crate::eval::ops::as_game;
 use crate::eval::value::Value;
 use crate::ir::names::Item;
 use crate::report::{plot, render};
-use crate::session::{RunResult, Snapshot};
+use crate::session::{Failure, RunResult, Snapshot};
 use crate::syntax::ast::StmtKind;
 use crate::{Limits, Session};
 
@@ -86,6 +88,8 @@ pub struct Repl {
     last_table_title: Option<String>,
     /// Whether the last input wrote an error (see [`Repl::failed`]).
     failed: bool,
+    /// The game of `:play` being played: entries are its moves meanwhile.
+    play: Option<Play>,
 }
 
 impl Repl {
@@ -104,6 +108,7 @@ impl Repl {
             entries: 0,
             last_table_title: None,
             failed: false,
+            play: None,
         }
     }
 
@@ -136,6 +141,12 @@ impl Repl {
 
     pub fn timing(&self) -> bool {
         self.timing
+    }
+
+    /// Whether a game of `:play` is going on: entries that are not
+    /// `:commands` are its moves.
+    pub fn playing(&self) -> bool {
+        self.play.is_some()
     }
 
     /// The names Tab completes: games apart from functions and constants.
@@ -189,7 +200,10 @@ impl Repl {
             wrote: false,
         };
         let err: &mut Noting = &mut err;
-        let (flow, timed) = if command::is_command(input) {
+        let (flow, timed) = if self.play.is_some() && !command::is_command(input) {
+            self.play_turn(input, out, err);
+            (Flow::Continue, false)
+        } else if command::is_command(input) {
             match command::parse(input) {
                 Ok(cmd) => {
                     let timed = matches!(
@@ -261,6 +275,7 @@ impl Repl {
                 };
             }
             Command::Plot { expr, file } => self.plot(expr.as_deref(), file.as_deref(), out, err),
+            Command::Play(expr) => self.start_play(&expr, out, err),
         }
         Flow::Continue
     }
@@ -424,6 +439,56 @@ impl Repl {
                 "dropped your earlier entry `{first}`: it fails with the reloaded files"
             );
             self.report(&result, err);
+        }
+    }
+
+    /// `:play EXPR`: evaluates the game and starts playing it (instead of a
+    /// game being played, if any).
+    fn start_play(&mut self, expr: &str, out: &mut dyn Write, err: &mut dyn Write) {
+        self.entries += 1;
+        let name = format!("<repl {}>", self.entries);
+        let failures = match self.session.evaluate(&name, expr) {
+            Ok((value, span)) => match as_game(&value, span) {
+                Ok(game) => match Play::start(&self.session, (*game).clone(), span, out) {
+                    Ok(play) => {
+                        self.play = play;
+                        return;
+                    }
+                    Err(d) => vec![Failure::Error(*d)],
+                },
+                Err(d) => vec![Failure::Error(*d)],
+            },
+            Err(failures) => failures,
+        };
+        self.report(
+            &RunResult {
+                failures,
+                ..Default::default()
+            },
+            err,
+        );
+    }
+
+    /// One entry while a game is played: a move, `undo` or `quit`.
+    fn play_turn(&mut self, input: &str, out: &mut dyn Write, err: &mut dyn Write) {
+        let Some(play) = self.play.as_mut() else {
+            return;
+        };
+        self.session.runtime().start_clock();
+        match play.input(&self.session, input, out) {
+            Ok(Turn::Continue) => {}
+            Ok(Turn::Over) => self.play = None,
+            Err(PlayError::Input(message, help)) => {
+                let _ = writeln!(err, "error: {message}\n  help: {help}");
+            }
+            Err(PlayError::Eval(d)) => {
+                let failure = Failure::Error(*d);
+                let _ = writeln!(
+                    err,
+                    "{}",
+                    render(&failure, &self.session.sources, self.style.color_err)
+                );
+            }
         }
     }
 

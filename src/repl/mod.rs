@@ -7,6 +7,7 @@
 //!   rustyline; [`history`]: where the history file lives;
 //! - [`show`]: how answers are shown; [`games`], [`help`], [`changes`]:
 //!   the texts of `:games`, `:help` and `:reload`;
+//! - [`play`]: a game of `:play`, move by move;
 //!
 //! Ctrl-C and the spinner while an entry runs are [`crate::busy`]'s.
 //!
@@ -19,6 +20,7 @@ pub mod editor;
 pub mod games;
 pub mod help;
 pub mod history;
+pub mod play;
 pub mod show;
 mod typeahead;
 
@@ -34,6 +36,8 @@ pub use self::core::{Flow, Repl, Style};
 use crate::Limits;
 
 const PROMPT: &str = "grundy> ";
+/// The prompt while a game of `:play` goes on: entries are its moves.
+const PLAY_PROMPT: &str = "  play> ";
 const MORE: &str = "   ...> ";
 
 /// Whether a stream should get colours: a terminal, and `NO_COLOR` unset.
@@ -83,7 +87,8 @@ pub fn run(files: &[PathBuf], limits: Limits) -> ExitCode {
         if interactive {
             typeahead.collect();
         }
-        let Some(entry) = read_entry(&mut editor, &mut typeahead) else {
+        let prompt = if repl.playing() { PLAY_PROMPT } else { PROMPT };
+        let Some(entry) = read_entry(&mut editor, &mut typeahead, prompt) else {
             break;
         };
         if entry.trim().is_empty() {
@@ -109,6 +114,7 @@ pub fn run(files: &[PathBuf], limits: Limits) -> ExitCode {
 fn read_entry(
     editor: &mut Editor<editor::Helper, DefaultHistory>,
     typeahead: &mut typeahead::Typeahead,
+    prompt: &str,
 ) -> Option<String> {
     let mut read = |prompt: &str| match typeahead.next() {
         Some(line) => {
@@ -117,7 +123,7 @@ fn read_entry(
         }
         None => editor.readline(prompt),
     };
-    let mut entry = match read(PROMPT) {
+    let mut entry = match read(prompt) {
         Ok(line) => line,
         Err(ReadlineError::Interrupted) => return Some(String::new()),
         Err(ReadlineError::Eof) => return None,

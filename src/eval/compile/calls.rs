@@ -45,7 +45,8 @@ pub(crate) fn call_builtin(
         | Builtin::Misere
         | Builtin::Conjunctive
         | Builtin::Selective
-        | Builtin::Hypergraph => crate::eval::compound::make(b, args, span),
+        | Builtin::Hypergraph
+        | Builtin::OrdinalSum => crate::eval::compound::make(b, args, span),
         Builtin::MemoHistogram => memo_histogram(env, &args[0], span),
         Builtin::Subtraction => family(env, "subtraction_game", args[0].clone(), span),
         Builtin::Plot => crate::eval::plot::make(args, &[], span),

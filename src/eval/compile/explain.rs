@@ -154,6 +154,7 @@ impl Compiler<'_> {
                         | Builtin::Conjunctive
                         | Builtin::Selective
                         | Builtin::Hypergraph
+                        | Builtin::OrdinalSum
                 ) {
                     return format!(
                         "its result is a compound (`{}`): each option is valued by the \

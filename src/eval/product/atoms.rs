@@ -11,8 +11,8 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use super::keys::{
-    for_each_product, move_groups, part_moves, parts_of, CONJUNCTIVE, COUNTER, HYPERGRAPH, KIND,
-    MISERE, PASS, SELECTIVE,
+    for_each_product, move_groups, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
+    HYPERGRAPH, KIND, MISERE, ONE_PART_HEADER, ORDINAL, PASS, SELECTIVE,
 };
 use crate::diag::Fallible;
 use crate::eval::compile::Env;
@@ -149,6 +149,7 @@ impl ProductTables {
             CompoundKind::Misere => (MISERE, 0),
             CompoundKind::Conjunctive => (CONJUNCTIVE, 0),
             CompoundKind::Selective => (SELECTIVE, 0),
+            CompoundKind::Ordinal => (ORDINAL, 0),
             CompoundKind::Hypergraph(edges) => {
                 let i = match self.edges.iter().position(|e| e == edges) {
                     Some(i) => i,
@@ -168,6 +169,7 @@ impl ProductTables {
             MISERE => CompoundKind::Misere,
             CONJUNCTIVE => CompoundKind::Conjunctive,
             SELECTIVE => CompoundKind::Selective,
+            ORDINAL => CompoundKind::Ordinal,
             h => CompoundKind::Hypergraph(self.edges[(h - HYPERGRAPH) as usize].clone()),
         }
     }
@@ -269,6 +271,24 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
     let mut t = env.rt.product.borrow_mut();
     let (code, counter) = (key[KIND], key[COUNTER]);
     let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
+    if code == ORDINAL {
+        let mut keys: Vec<Vec<u32>> = Vec::new();
+        let atoms = &t.atoms;
+        let options_of = |a: u32| (atoms[a as usize].options.as_deref()).expect("just computed");
+        ordinal_options(parts[0], parts[1], options_of, &mut |k| {
+            keys.push(k.to_vec())
+        });
+        let mut list = AtomLists::default();
+        for k in &keys {
+            // A plain sum is its components; an ordinal sum one atom.
+            if k[KIND] == PASS {
+                list.push(k[ONE_PART_HEADER..].iter().copied());
+            } else {
+                list.push([t.intern_compound(k)]);
+            }
+        }
+        return Ok(list.shrunk());
+    }
     let moves: Vec<Vec<Vec<u32>>> = (parts.iter())
         .map(|part| {
             part_moves(part, |a| {
@@ -372,10 +392,16 @@ pub(super) fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
     Ok(v)
 }
 
-/// The value of a pass compound with no pass left: a plain sum, valued by
-/// the theorem. `None` for any other key.
+/// The value of a pass compound with no pass left, or of an ordinal sum
+/// with an empty side (`G : 0` is `G`, `0 : H` is `H`, move for move): a
+/// plain sum, valued by the theorem. `None` for any other key.
 pub(super) fn plain_value(env: &mut Env, key: &[u32], span: Span) -> Fallible<Option<u64>> {
-    if key[KIND] != PASS || key[COUNTER] != 0 {
+    let plain = match (key[KIND], key[COUNTER]) {
+        (PASS, 0) => true,
+        (ORDINAL, _) => parts_of(key).any(|r| r.is_empty()),
+        _ => false,
+    };
+    if !plain {
         return Ok(None);
     }
     let mut x = 0;

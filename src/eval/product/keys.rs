@@ -22,7 +22,8 @@ pub(super) const PASS: u32 = 0;
 pub(super) const MISERE: u32 = 1;
 pub(super) const CONJUNCTIVE: u32 = 2;
 pub(super) const SELECTIVE: u32 = 3;
-pub(super) const HYPERGRAPH: u32 = 4;
+pub(super) const ORDINAL: u32 = 4;
+pub(super) const HYPERGRAPH: u32 = 5;
 
 /// The ranges of a key's parts.
 pub(super) fn parts_of(key: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
@@ -49,6 +50,41 @@ pub(super) fn move_groups(
             .map(|mask| (0..n).filter(|i| mask >> i & 1 == 1).collect())
             .collect(),
         h => edges[(h - HYPERGRAPH) as usize].to_vec(),
+    }
+}
+
+/// The options of the ordinal sum `base : top` (sorted multisets whose
+/// components' options `options_of` gives): a move in the base, which
+/// removes the top, as a plain sum (a pass key with no pass left); a move
+/// in the top, keeping the base, as an ordinal key, or the base alone
+/// when the top has no component left. Each option's key goes to `emit`.
+pub(super) fn ordinal_options<'o>(
+    base: &[u32],
+    top: &[u32],
+    mut options_of: impl FnMut(u32) -> &'o AtomLists,
+    emit: &mut impl FnMut(&[u32]),
+) {
+    let mut key = Vec::new();
+    let plain = |key: &mut Vec<u32>, atoms: &[u32]| {
+        key.clear();
+        key.extend_from_slice(&[PASS, 0, 1, atoms.len() as u32]);
+        key.extend_from_slice(atoms);
+    };
+    for moved in part_moves(base, &mut options_of) {
+        plain(&mut key, &moved);
+        emit(&key);
+    }
+    for moved in part_moves(top, &mut options_of) {
+        if moved.is_empty() {
+            plain(&mut key, base);
+        } else {
+            key.clear();
+            key.extend_from_slice(&[ORDINAL, 0, 2, base.len() as u32]);
+            key.extend_from_slice(base);
+            key.push(moved.len() as u32);
+            key.extend_from_slice(&moved);
+        }
+        emit(&key);
     }
 }
 

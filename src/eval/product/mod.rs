@@ -1,5 +1,5 @@
 //! The product search for compounds no theorem decomposes (pass, misère,
-//! conjunctive, selective, hypergraph).
+//! conjunctive, selective, hypergraph, ordinal sum).
 //!
 //! A compound position is a packed key of small integers: the compound's
 //! kind, its pass counter, and for each part the sorted multiset of the
@@ -10,7 +10,8 @@
 //! builds an option by merging integers, never a game value. Sums
 //! are canonical: components in a fixed order, terminal components
 //! dropped, so equal positions meet in one memo entry. A pass compound
-//! with no pass left is a plain sum: the Sprague-Grundy theorem values it.
+//! with no pass left is a plain sum: the Sprague-Grundy theorem values it;
+//! so is an ordinal sum's option that moved in its base (the top is gone).
 
 mod atoms;
 mod keys;

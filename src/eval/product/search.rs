@@ -3,8 +3,8 @@
 
 use super::atoms::{canonical_options, plain_value};
 use super::keys::{
-    for_each_product, move_groups, part_moves, parts_of, COUNTER, KIND, MISERE, ONE_PART_HEADER,
-    ON_PATH, PASS,
+    for_each_product, move_groups, ordinal_options, part_moves, parts_of, COUNTER, KIND, MISERE,
+    ONE_PART_HEADER, ON_PATH, ORDINAL, PASS,
 };
 use crate::diag::Fallible;
 use crate::eval::compile::Env;
@@ -427,19 +427,36 @@ impl Search {
     }
 
     /// Appends the options of the product position `key` (conjunctive,
-    /// selective, hypergraph) to `options`/`ranges`/`hashes`.
+    /// selective, hypergraph, ordinal) to `options`/`ranges`/`hashes`.
     fn list_options(&mut self, env: &mut Env, key: &[u32], span: Span) -> Fallible<()> {
         let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
-        let mut moves = Vec::with_capacity(parts.len());
+        let mut canonical = Vec::with_capacity(parts.len());
         for part in &parts {
             let mut options = Vec::with_capacity(part.len());
             for &a in part.iter() {
                 options.push(canonical_options(env, a, span)?);
             }
-            let at = |a: u32| part.iter().position(|&b| b == a).expect("a component");
-            moves.push(part_moves(part, |a| &options[at(a)].options));
+            canonical.push(options);
         }
+        // The options of the component `a` of part `p`.
+        let options_of = |p: usize, a: u32| {
+            let i = parts[p].iter().position(|&b| b == a).expect("a component");
+            &canonical[p][i].options
+        };
         let code = key[KIND];
+        if code == ORDINAL {
+            let of_either = |a: u32| options_of(if parts[0].contains(&a) { 0 } else { 1 }, a);
+            ordinal_options(parts[0], parts[1], of_either, &mut |k| {
+                let start = self.options.len();
+                self.options.extend_from_slice(k);
+                self.ranges.push(start..self.options.len());
+                self.hashes.push(key_hash(k));
+            });
+            return Ok(());
+        }
+        let moves: Vec<Vec<Vec<u32>>> = (parts.iter().enumerate())
+            .map(|(p, part)| part_moves(part, |a| options_of(p, a)))
+            .collect();
         let groups = move_groups(code, parts.len(), &env.rt.product.borrow().edges);
         for group in groups {
             let mut chosen = parts.clone();

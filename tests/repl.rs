@@ -245,7 +245,10 @@ fn load_and_reload_keep_a_file_whose_assertion_fails() {
     // failed assertions reported; `:reload` of the same file does the same.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("half.game");
-    write(&file, &format!("{HEAP}let x = 2\nassert x == 3\nlet y = 5\n"));
+    write(
+        &file,
+        &format!("{HEAP}let x = 2\nassert x == 3\nlet y = 5\n"),
+    );
     let mut d = Driver::new();
     d.ok("let x = 1");
     let a = d.input(&format!(":load {}", file.display()));
@@ -256,10 +259,17 @@ fn load_and_reload_keep_a_file_whose_assertion_fails() {
         a.err
     );
     assert!(a.out.contains("loaded"), "{}", a.out);
-    assert_eq!(d.ok("x + y"), "7\n", "the file's definitions are in the session");
+    assert_eq!(
+        d.ok("x + y"),
+        "7\n",
+        "the file's definitions are in the session"
+    );
     assert_eq!(d.ok("sg(Heap(4))"), "1\n");
 
-    write(&file, &format!("{HEAP}let x = 20\nassert x == 30\nlet y = 50\n"));
+    write(
+        &file,
+        &format!("{HEAP}let x = 20\nassert x == 30\nlet y = 50\n"),
+    );
     let a = d.input(":reload");
     assert!(a.err.contains("grundy::assert"), "{}", a.err);
     assert!(a.out.contains("reloaded"), "{}", a.out);

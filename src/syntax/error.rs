@@ -446,9 +446,14 @@ fn in_let_value(src: &str, pos: usize) -> bool {
     let Some(at) = last("let") else {
         return false;
     };
-    let statement = before[..at].trim_end_matches([' ', '\t']).ends_with(['\n', '\r'])
+    let statement = before[..at]
+        .trim_end_matches([' ', '\t'])
+        .ends_with(['\n', '\r'])
         || before[..at].trim().is_empty();
-    !statement && [last("for"), last("move")].iter().all(|w| w.is_none_or(|w| w < at))
+    !statement
+        && [last("for"), last("move")]
+            .iter()
+            .all(|w| w.is_none_or(|w| w < at))
 }
 
 fn general_help(expected: &[&str]) -> Option<String> {

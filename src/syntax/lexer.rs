@@ -263,6 +263,21 @@ mod tests {
     }
 
     #[test]
+    fn slices_lets_and_decimals() {
+        use Token::*;
+        assert_eq!(
+            kinds("xs[1..] xs[..=k]"),
+            [Ident, LBracket, Int, DotDot, RBracket, Ident, LBracket, DotDotEq, Ident, RBracket]
+        );
+        assert_eq!(
+            kinds("let a = 1, b = 2 in a"),
+            [Let, Ident, Assign, Int, Comma, Ident, Assign, Int, In, Ident]
+        );
+        // `2.5` is not one number (the parser names it a fraction).
+        assert_eq!(kinds("2.5"), [Int, Dot, Int]);
+    }
+
+    #[test]
     fn depth_ignores_brackets_in_strings_and_comments() {
         assert_eq!(open_depth("game G(n) {"), 1);
         assert_eq!(open_depth("print \"(\" # ("), 0);

@@ -1093,7 +1093,12 @@ mod tests {
             } => {
                 let bound = |b: &Option<Box<Expr>>| b.as_ref().map_or("_".to_string(), |b| sx(b));
                 let op = if *inclusive { "..=" } else { ".." };
-                format!("(slice {} {op} {} {})", sx(target), bound(start), bound(end))
+                format!(
+                    "(slice {} {op} {} {})",
+                    sx(target),
+                    bound(start),
+                    bound(end)
+                )
             }
             ExprKind::Let { bindings, body } => {
                 let bs: Vec<String> = (bindings.iter())
@@ -1606,7 +1611,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
             "(let a 1 (pat b c) p (* a b))",
         );
         check("f(let x = 0..n in x)", "(call f (let x (.. 0 n) x))");
-        check("(let x = 1 in let y = x in y) + 1", "(+ (let x 1 (let y x y)) 1)");
+        check(
+            "(let x = 1 in let y = x in y) + 1",
+            "(+ (let x 1 (let y x y)) 1)",
+        );
         // At the start of a statement `let` is the definition, as before.
         let p = program("let x = 1 in xs");
         assert!(matches!(p.stmts[0].kind, StmtKind::Let { .. }));
@@ -1627,7 +1635,10 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         assert_eq!(e.message, "`2.5` is not a number: numbers are integers");
         assert_eq!(text(src, e.span), "2.5");
         assert!(e.help.unwrap().contains("64-bit integers"));
-        assert_eq!(err("print 0.25").message, "`0.25` is not a number: numbers are integers");
+        assert_eq!(
+            err("print 0.25").message,
+            "`0.25` is not a number: numbers are integers"
+        );
         // A field of a name stays a field error.
         let e = err("print m.5");
         assert_eq!(e.message, "expected a field name, found `5`");

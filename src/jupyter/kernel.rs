@@ -671,7 +671,7 @@ mod tests {
         // Nothing was shown, defined or taken as the last table.
         assert!(repl.value_of("let x = 1", t).is_none());
         assert!(repl.value_of("x", t).is_none());
-        assert!(out.len() > 0 && repl.session().last_table == shown);
+        assert!(!out.is_empty() && repl.session().last_table == shown);
     }
 
     #[test]

@@ -152,19 +152,10 @@ fn the_pygments_word_lists_are_the_repl_lexers() {
     );
 }
 
-/// Every example file, lexed by the Pygments lexer and by the REPL's:
-/// the same spans for keywords, names, numbers, strings, comments and
-/// unknown characters, built-ins tagged as built-ins, and no error token
-/// outside examples/errors.
-#[test]
-fn the_pygments_lexer_reads_rule_files_as_the_repl_does() {
-    use grundy::syntax::lexer::{tokens, Class, Token};
-    let Some(python) = python_for("the_pygments_lexer_reads_rule_files_as_the_repl_does") else {
-        return;
-    };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+/// The example rule files (examples/errors too).
+fn example_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let mut dirs = vec![root.join("examples")];
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")];
     while let Some(d) = dirs.pop() {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
@@ -177,9 +168,100 @@ fn the_pygments_lexer_reads_rule_files_as_the_repl_does() {
     }
     files.sort();
     assert!(files.len() > 20, "{} example files", files.len());
+    files
+}
+
+/// What another highlighter calls each class of the REPL lexer's tokens:
+/// the token names (or prefixes) it may give.
+struct Names {
+    keyword: &'static [&'static str],
+    name: &'static [&'static str],
+    builtin: &'static [&'static str],
+    number: &'static [&'static str],
+    string: &'static [&'static str],
+    comment: &'static [&'static str],
+    unknown: &'static [&'static str],
+    operator: &'static [&'static str],
+}
+
+/// Checks another highlighter's tokens of the example files (lines of
+/// JSON `{"file", "tokens": [[start, end, name], ...]}`, in characters)
+/// against the REPL's lexer: a token of the same span for each of its
+/// tokens, named as `names` says, and no unknown token outside
+/// examples/errors. Returns how many keywords it compared.
+fn agrees_with_the_repl_lexer<'a>(lines: impl Iterator<Item = &'a str>, names: &Names) -> usize {
+    use grundy::syntax::lexer::{tokens, Class, Token};
+    let builtins = grundy::jupyter::editors::builtins();
+    let mut keywords = 0;
+    let mut files = 0;
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = v["file"].as_str().unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        files += 1;
+        let byte = |c: u64| {
+            text.char_indices()
+                .nth(c as usize)
+                .map_or(text.len(), |(b, _)| b)
+        };
+        let theirs: std::collections::HashMap<(usize, usize), String> = v["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let span = (byte(t[0].as_u64().unwrap()), byte(t[1].as_u64().unwrap()));
+                (span, t[2].as_str().unwrap_or("null").to_string())
+            })
+            .collect();
+        let is = |kind: &str, allowed: &[&str]| allowed.iter().any(|a| kind.starts_with(a));
+        if !file.contains("/examples/errors/") {
+            let unknown: Vec<_> = theirs
+                .iter()
+                .filter(|(_, k)| is(k, names.unknown))
+                .collect();
+            assert!(unknown.is_empty(), "{file}: unknown tokens {unknown:?}");
+        }
+        let ours = tokens(&text);
+        for (i, (token, range)) in ours.iter().enumerate() {
+            let word = &text[range.clone()];
+            let Some(kind) = theirs.get(&(range.start, range.end)) else {
+                panic!("{file}: no token at {range:?} `{word}`");
+            };
+            let declared = i > 0 && matches!(ours[i - 1].0, Token::Game | Token::Fn | Token::Move);
+            let allowed = match token.class() {
+                Class::Keyword => names.keyword,
+                Class::Name if builtins.contains(&word) && !declared => names.builtin,
+                Class::Name => names.name,
+                Class::Number => names.number,
+                Class::String => names.string,
+                Class::Comment => names.comment,
+                Class::Unknown => names.unknown,
+                Class::Bracket | Class::Operator => names.operator,
+            };
+            assert!(
+                is(kind, allowed),
+                "{file}: `{word}` at {range:?} is {kind}, not one of {allowed:?}"
+            );
+            keywords += usize::from(token.class() == Class::Keyword);
+        }
+    }
+    assert!(files > 20, "{files} files compared");
+    keywords
+}
+
+/// Every example file, lexed by the Pygments lexer and by the REPL's:
+/// the same spans for keywords, names, numbers, strings, comments and
+/// unknown characters, built-ins tagged as built-ins, and no error token
+/// outside examples/errors.
+#[test]
+fn the_pygments_lexer_reads_rule_files_as_the_repl_does() {
+    let Some(python) = python_for("the_pygments_lexer_reads_rule_files_as_the_repl_does") else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(&python)
         .arg(root.join("tests/jupyter/check_pygments.py"))
-        .args(&files)
+        .args(example_files())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -200,63 +282,59 @@ fn the_pygments_lexer_reads_rule_files_as_the_repl_does() {
     ] {
         assert!(html.contains(want), "{want} in {html}");
     }
-    let builtins = grundy::jupyter::editors::builtins();
-    let mut keywords = 0;
-    for line in lines {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let file = v["file"].as_str().unwrap();
-        let text = std::fs::read_to_string(file).unwrap();
-        // Pygments counts characters, the REPL's lexer bytes.
-        let byte = |c: u64| {
-            text.char_indices()
-                .nth(c as usize)
-                .map_or(text.len(), |(b, _)| b)
-        };
-        let theirs: std::collections::HashMap<(usize, usize), String> = v["tokens"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| {
-                let start = byte(t[0].as_u64().unwrap());
-                let end = byte(t[1].as_u64().unwrap());
-                ((start, end), t[2].as_str().unwrap().to_string())
-            })
-            .collect();
-        let in_errors = file.contains("/examples/errors/");
-        if !in_errors {
-            let errors: Vec<_> = theirs.iter().filter(|(_, k)| *k == "Token.Error").collect();
-            assert!(errors.is_empty(), "{file}: error tokens {errors:?}");
-        }
-        let ours = tokens(&text);
-        for (i, (token, range)) in ours.iter().enumerate() {
-            let word = &text[range.clone()];
-            let Some(kind) = theirs.get(&(range.start, range.end)) else {
-                panic!("{file}: Pygments has no token at {range:?} `{word}`");
-            };
-            let after_declaring =
-                i > 0 && matches!(ours[i - 1].0, Token::Game | Token::Fn | Token::Move);
-            let expected = match token.class() {
-                Class::Keyword => "Token.Keyword",
-                Class::Name if builtins.contains(&word) && !after_declaring => "Token.Name.Builtin",
-                Class::Name => "Token.Name",
-                Class::Number => "Token.Literal.Number",
-                Class::String => "Token.Literal.String",
-                Class::Comment => "Token.Comment",
-                Class::Unknown => "Token.Error",
-                Class::Bracket | Class::Operator => {
-                    assert!(
-                        kind == "Token.Operator" || kind == "Token.Punctuation",
-                        "{file}: `{word}` at {range:?} is {kind}"
-                    );
-                    continue;
-                }
-            };
-            assert!(
-                kind.starts_with(expected),
-                "{file}: `{word}` at {range:?} is {kind}, not {expected}"
+    let names = Names {
+        keyword: &["Token.Keyword"],
+        name: &["Token.Name"],
+        builtin: &["Token.Name.Builtin"],
+        number: &["Token.Literal.Number"],
+        string: &["Token.Literal.String"],
+        comment: &["Token.Comment"],
+        unknown: &["Token.Error"],
+        operator: &["Token.Operator", "Token.Punctuation"],
+    };
+    let keywords = agrees_with_the_repl_lexer(lines, &names);
+    assert!(keywords > 500, "{keywords} keywords compared");
+}
+
+/// The CodeMirror mode of the installed kernel.js, run over every example
+/// file with node as CodeMirror's simple mode runs it
+/// (tests/jupyter/check_codemirror.js), against the REPL's lexer. Skipped
+/// where node is missing.
+#[test]
+fn the_codemirror_mode_reads_rule_files_as_the_repl_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = install(dir.path()).join("kernels/grundy/kernel.js");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = match Command::new("node")
+        .arg(root.join("tests/jupyter/check_codemirror.js"))
+        .arg(&spec)
+        .args(example_files())
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!(
+                "SKIPPED the_codemirror_mode_reads_rule_files_as_the_repl_does: no node ({e})"
             );
-            keywords += usize::from(token.class() == Class::Keyword);
+            return;
         }
-    }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names = Names {
+        keyword: &["keyword", "atom"],
+        name: &["variable", "def", "atom", "builtin"],
+        builtin: &["builtin"],
+        number: &["number"],
+        string: &["string"],
+        comment: &["comment"],
+        unknown: &["error", "unknown"],
+        operator: &["operator", "null"],
+    };
+    let keywords = agrees_with_the_repl_lexer(stdout.lines(), &names);
     assert!(keywords > 500, "{keywords} keywords compared");
 }

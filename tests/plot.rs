@@ -79,11 +79,7 @@ fn png_has_the_layout_size_and_p_colour_at_p_positions() {
     let ink = |x: u32, y: u32| img.pixel(x, y) != [255, 255, 255];
     let grid_rows = layout.grid_y..layout.grid_y + 9 * layout.cell;
     let column_has_ink = |x: u32| grid_rows.clone().any(|y| ink(x, y));
-    let name_end = (0..layout.grid_x)
-        .filter(|&x| column_has_ink(x))
-        .next()
-        .unwrap()
-        + 8;
+    let name_end = (0..layout.grid_x).find(|&x| column_has_ink(x)).unwrap() + 8;
     let keys_start = (name_end..layout.grid_x)
         .find(|&x| column_has_ink(x))
         .unwrap();

@@ -30,8 +30,11 @@ define(["codemirror/lib/codemirror", "codemirror/addon/mode/simple"], function (
       { regex: new RegExp(NAME), token: "variable" },
       { regex: /[0-9]+/, token: "number" },
       { regex: /\.\.=|\.\.|->|==|!=|<=|>=|<<|>>|[=<>+\-*\/%^&|]/, token: "operator" },
-      { regex: /[\(\[\{]/, indent: true },
-      { regex: /[\)\]\}]/, dedent: true }
+      { regex: /[,.]/, token: null },
+      { regex: /[\(\[\{]/, token: null, indent: true },
+      { regex: /[\)\]\}]/, token: null, dedent: true },
+      // A character the language does not know (the REPL colours it red).
+      { regex: /./, token: "error" }
     ],
     meta: { lineComment: "#" }
   });

@@ -668,10 +668,22 @@ mod tests {
             assert!(repl.value_of(&format!("{expr}.nosuch"), t).is_none());
         }
         assert!(field_names(&repl.value_of("3", t).unwrap()).is_empty());
+        // A plot with a file is not written by completing after it.
+        let dir = std::env::temp_dir().join(format!("grundy-fields-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("f.png");
+        let plot = format!(
+            "plot(table(a for a in 0..2, b in 0..2), \"{}\")",
+            file.display()
+        );
+        assert!(repl.value_of(&plot, t).is_some());
+        let written = file.exists() || dir.join("f.svg").exists();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!written, "completion wrote the plot's files");
         // Nothing was shown, defined or taken as the last table.
         assert!(repl.value_of("let x = 1", t).is_none());
         assert!(repl.value_of("x", t).is_none());
-        assert!(out.len() > 0 && repl.session().last_table == shown);
+        assert!(!out.is_empty() && repl.session().last_table == shown);
     }
 
     #[test]

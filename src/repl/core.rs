@@ -180,13 +180,20 @@ impl Repl {
         self.session
             .set_timeout(Some(timeout.map_or(limit, |t| t.min(limit))));
         let (snapshot, last_table) = (self.session.snapshot(), self.session.last_table.clone());
-        let result = self.session.run("<completion>", expr, &mut std::io::sink());
+        // In a list, so that a plot with a file writes nothing.
+        let listed = format!("[{expr}\n]");
+        let result = self
+            .session
+            .run("<completion>", &listed, &mut std::io::sink());
         self.session.restore(snapshot);
         self.session.last_table = last_table;
         self.session.set_timeout(timeout);
         self.session.show = show;
         let value = found.borrow_mut().take();
-        value.filter(|_| result.ok())
+        match value {
+            Some(Value::List(items)) if result.ok() && items.len() == 1 => Some(items[0].clone()),
+            _ => None,
+        }
     }
 
     /// Runs one entry (statements or a `:command`).

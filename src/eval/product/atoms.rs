@@ -11,7 +11,7 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use super::keys::{
-    for_each_product, move_groups, part_moves, parts_of, CONJUNCTIVE, COUNTER, HYPERGRAPH, KIND,
+    for_each_group, for_each_product, part_moves, parts_of, CONJUNCTIVE, COUNTER, HYPERGRAPH, KIND,
     MISERE, PASS, SELECTIVE,
 };
 use crate::diag::Fallible;
@@ -277,22 +277,25 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
         })
         .collect();
     // A one-part compound moves in its one part; a product in groups.
-    let groups = if matches!(code, PASS | MISERE) {
-        vec![vec![0]]
-    } else {
-        move_groups(code, parts.len(), &t.edges)
-    };
     let mut keys: Vec<Vec<u32>> = Vec::new();
-    for group in groups {
+    let mut emit_group = |group: &[usize]| {
         let mut chosen = parts.clone();
-        for_each_product(&group, &moves, &mut chosen, &mut |ps| {
+        for_each_product(group, &moves, &mut chosen, &mut |ps| {
             let mut k = vec![code, counter, ps.len() as u32];
             for p in ps {
                 k.push(p.len() as u32);
                 k.extend_from_slice(p);
             }
-            keys.push(k);
-        });
+            if keys.len() % 4096 == 4095 {
+                env.rt.check_interrupt(span)?;
+            }
+            crate::budget::push(&mut keys, k, span)
+        })
+    };
+    if matches!(code, PASS | MISERE) {
+        emit_group(&[0])?;
+    } else {
+        for_each_group(code, parts.len(), &t.edges, &mut emit_group)?;
     }
     // The pass, if the part can move: the part itself after the last.
     let mut pass = None;

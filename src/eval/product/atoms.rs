@@ -244,10 +244,12 @@ pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<(
 /// The options of a game, each as the sorted atoms of its result.
 fn game_options_as_atoms(env: &mut Env, game: &Game, span: Span) -> Fallible<AtomLists> {
     let options = game_options(env, game, span)?;
-    let mut t = env.rt.product.borrow_mut();
+    let rt = env.rt;
+    let mut t = rt.product.borrow_mut();
     let mut atoms = Vec::new();
     let mut list = AtomLists::default();
     for (_, _, to) in &options {
+        env.tick(span)?;
         atoms.clear();
         t.flatten(to, &mut atoms);
         atoms.sort_unstable();
@@ -266,7 +268,8 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
             ensure_options(env, a, span)?;
         }
     }
-    let mut t = env.rt.product.borrow_mut();
+    let rt = env.rt;
+    let mut t = rt.product.borrow_mut();
     let (code, counter) = (key[KIND], key[COUNTER]);
     let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
     let moves: Vec<Vec<Vec<u32>>> = (parts.iter())
@@ -286,9 +289,7 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
                 k.push(p.len() as u32);
                 k.extend_from_slice(p);
             }
-            if keys.len() % 4096 == 4095 {
-                env.rt.check_interrupt(span)?;
-            }
+            env.tick(span)?;
             crate::budget::push(&mut keys, k, span)
         })
     };
@@ -331,6 +332,7 @@ pub(super) fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallibl
         .expect("just computed");
     for o in options.iter() {
         for &b in o.iter() {
+            env.tick(span)?;
             ensure_options(env, b, span)?;
         }
     }

@@ -441,17 +441,12 @@ impl Search {
         }
         let code = key[KIND];
         let edges = env.rt.product.borrow().edges.clone();
-        let rt = env.rt;
-        let mut listed = 0u32;
         for_each_group(code, parts.len(), &edges, &mut |group| {
             let mut chosen = parts.clone();
             for_each_product(group, &moves, &mut chosen, &mut |ps| {
                 // Checked as they grow: a product of many parts lists more
                 // options than memory holds, or than time allows.
-                listed = listed.wrapping_add(1);
-                if listed % 4096 == 0 {
-                    rt.check_interrupt(span)?;
-                }
+                env.tick(span)?;
                 let start = self.options.len();
                 let len = 3 + ps.iter().map(|p| 1 + p.len()).sum::<usize>();
                 if self.options.capacity() - start < len {

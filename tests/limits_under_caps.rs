@@ -57,6 +57,8 @@ fn run_measured(file: &Path, args: &[&str]) -> (Ended, i64) {
     let dir = tempfile::tempdir().unwrap();
     let (out_path, err_path) = (dir.path().join("out"), dir.path().join("err"));
     let start = Instant::now();
+    // Waited for by wait4 below, which also gives its peak memory.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .arg("run")
         .arg(file)

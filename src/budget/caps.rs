@@ -120,6 +120,8 @@ fn rlimit(resource: Resource) -> Option<u64> {
     if unsafe { libc::getrlimit(resource, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
         return None;
     }
+    // rlim_t is u64 on Linux, not on every system.
+    #[allow(clippy::unnecessary_cast)]
     Some(lim.rlim_cur as u64)
 }
 

@@ -1,6 +1,6 @@
 //! The memory budget: a counting global allocator (the system allocator
-//! plus one atomic counter of bytes in use), and the machine's memory, for
-//! the default limit. The evaluator compares the count with
+//! plus one atomic counter of bytes in use), and the caps on this process's
+//! memory, for the default limit ([`caps`]). The evaluator compares the count with
 //! `Limits::max_memory` at its periodic checks (`Runtime::check_interrupt`)
 //! and before building a large value ([`check_grow`]), and stops with
 //! `grundy::out_of_memory` well before the allocator itself would fail
@@ -8,6 +8,8 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+pub mod caps;
 
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
@@ -104,10 +106,7 @@ pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
     if now.saturating_add(extra) <= limit {
         return Ok(());
     }
-    let default = match machine_memory() {
-        Some(m) => format!("{DEFAULT_SHARE}% of this machine's {}", human(m as usize)),
-        None => "4 GiB".to_string(),
-    };
+    let (_, default) = caps::default_limit();
     let needs = if extra > 0 {
         format!("{} more needed, {} in use", human(extra), human(now))
     } else {
@@ -125,6 +124,47 @@ pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
     .err()
 }
 
+/// Pushes `item` onto `items`, first checking that a growth of the vector
+/// fits the budget: the grown block is allocated while the old one is
+/// still held, so the whole new block must fit.
+#[inline]
+pub fn push<T>(items: &mut Vec<T>, item: T, span: Span) -> Fallible<()> {
+    if items.len() == items.capacity() {
+        reserve(items, items.capacity().max(4), span)?;
+    }
+    items.push(item);
+    Ok(())
+}
+
+/// Reserves room for `more` items in `items` within the budget, and
+/// without aborting when the system refuses the memory.
+pub fn reserve<T>(items: &mut Vec<T>, more: usize, span: Span) -> Fallible<()> {
+    let bytes = items
+        .capacity()
+        .saturating_add(more)
+        .saturating_mul(std::mem::size_of::<T>());
+    check_grow(bytes, span)?;
+    items.try_reserve(more).map_err(|_| refused(bytes, span))
+}
+
+/// The error when the system refuses `bytes` the budget allowed (other
+/// processes, or a cap the default did not see).
+pub fn refused(bytes: usize, span: Span) -> Box<Diag> {
+    Diag::new(
+        ErrorKind::OutOfMemory,
+        span,
+        format!(
+            "out of memory: the system refused {} ({} in use, the limit is {})",
+            human(bytes),
+            human(in_use()),
+            human(limit())
+        ),
+    )
+    .label("stopped while computing this")
+    .help("lower --max-memory to what this machine can give, or compute something smaller")
+    .boxed()
+}
+
 /// Bytes allocated now.
 pub fn in_use() -> usize {
     IN_USE.load(Relaxed)
@@ -135,34 +175,10 @@ pub fn peak() -> usize {
     PEAK.load(Relaxed)
 }
 
-/// The machine's memory: the smaller of physical memory and a cgroup
-/// limit, if either can be read (Linux).
-pub fn machine_memory() -> Option<u64> {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
-        let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib * 1024)
-    });
-    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok());
-    match (total, cgroup) {
-        (Some(t), Some(c)) => Some(t.min(c)),
-        (t, c) => t.or(c),
-    }
-}
-
-/// Share of the machine's memory allowed by default, in percent.
-pub const DEFAULT_SHARE: u64 = 70;
-
-/// The default `--max-memory`: [`DEFAULT_SHARE`] of the machine's memory,
-/// or 4 GiB when it cannot be read.
+/// The default `--max-memory`: the tightest of the caps on this process
+/// (see [`caps`]).
 pub fn default_limit() -> usize {
-    machine_memory()
-        .map(|m| m / 100 * DEFAULT_SHARE)
-        .unwrap_or(4 << 30)
-        .try_into()
-        .unwrap_or(usize::MAX)
+    caps::default_limit().0
 }
 
 /// A size in bytes for people: `1.5 GiB`, `300 MiB`.

@@ -18,11 +18,13 @@ use crate::{Limits, RunResult, Session};
     about = "Sprague-Grundy values of impartial games from rule files"
 )]
 pub struct Cli {
-    /// Most positions kept in memo tables before a search stops with an error.
-    #[arg(long, global = true, default_value_t = Limits::default().max_states)]
-    pub max_states: usize,
+    /// Most positions kept in memo tables before a search stops with an
+    /// error (default: no limit; the memory limit stops a search instead).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_states: Option<usize>,
     /// Most memory a computation may use before it stops with an error, in
-    /// bytes or with K, M, G (default: 70% of this machine's memory).
+    /// bytes or with K, M, G (default: 70% of this machine's memory, or 75%
+    /// of `ulimit -v` or `ulimit -d` after the stack, when smaller).
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::budget::parse_size)]
     pub max_memory: Option<usize>,
     /// Longest a file (`run`, each file of `test`) or a REPL entry may run,
@@ -80,7 +82,7 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let worker = std::thread::Builder::new()
-        .stack_size(1 << 30)
+        .stack_size(crate::budget::caps::evaluator_stack())
         .spawn(move || run_cli(cli))
         .expect("spawn the evaluator thread");
     worker.join().unwrap_or(ExitCode::from(3))
@@ -89,7 +91,7 @@ pub fn main() -> ExitCode {
 fn limits(cli: &Cli) -> Limits {
     let default = Limits::default();
     Limits {
-        max_states: cli.max_states,
+        max_states: cli.max_states.unwrap_or(default.max_states),
         max_memory: cli.max_memory.unwrap_or(default.max_memory),
         timeout: cli.timeout,
         ..default

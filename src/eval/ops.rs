@@ -290,6 +290,9 @@ pub fn binary(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value>
             Ok(Value::list(x.iter().chain(y.iter()).cloned().collect()))
         }
         (BitOr, Value::Set(x), Value::Set(y)) => {
+            // The union, and the sort's buffer of half of it.
+            let bytes = (x.len() + y.len()) * std::mem::size_of::<Value>() / 2 * 3;
+            crate::budget::check_grow(bytes, span)?;
             Ok(Value::set(x.iter().chain(y.iter()).cloned().collect()))
         }
         (BitAnd, Value::Set(x), Value::Set(y)) => Ok(Value::Set(Rc::new(

@@ -160,30 +160,34 @@ struct RecordSink<'g> {
 }
 
 impl RecordSink<'_> {
-    fn record(&mut self, env: &Env, to: Game) {
+    /// Keeps an option; options count as steps for the limits (a position
+    /// may have more options than memory or time allow).
+    fn record(&mut self, env: &mut Env, to: Game) -> Fallible<()> {
+        env.tick(self.span)?;
         let m = &self.moves[self.current];
         let bindings = m
             .names
             .iter()
             .map(|(n, s)| (n.clone(), env.local(*s).clone()))
             .collect();
-        self.out.push((
+        let option = (
             RawMove {
                 label: m.label.clone(),
                 bindings,
             },
             to,
-        ));
+        );
+        crate::budget::push(&mut self.out, option, self.span)
     }
 }
 
 impl Sink for RecordSink<'_> {
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
         match target {
-            Target::Zero => self.record(env, Game::Zero),
+            Target::Zero => self.record(env, Game::Zero)?,
             Target::Position(instance, key) => {
                 if let Some(to) = keyed_position(env, instance, key, self.span)? {
-                    self.record(env, to);
+                    self.record(env, to)?;
                 }
             }
             Target::Sum(parts) => {
@@ -195,9 +199,9 @@ impl Sink for RecordSink<'_> {
                         None => return Ok(()),
                     }
                 }
-                self.record(env, Game::Sum(games));
+                self.record(env, Game::Sum(games))?;
             }
-            Target::Game(g) => self.record(env, g.clone()),
+            Target::Game(g) => self.record(env, g.clone())?,
         }
         Ok(())
     }

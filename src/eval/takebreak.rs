@@ -134,6 +134,8 @@ fn compute(env: &mut Env, instance: InstanceId, len: usize, span: Span) -> Falli
         .help("raise the limit with --max-states N if memory allows (2 bytes a heap); `grundy octal CODE --heaps N --out FILE` streams long runs to a file")
         .err();
     }
+    // Two bytes a heap, and as much again while the table grows.
+    rt.check_memory(len.saturating_mul(4), span)?;
     let mut engines = rt.takebreak.borrow_mut();
     let engine = engines.get_mut(&instance).expect("created by the caller");
     // Show progress unless a comprehension's loop already does.
@@ -145,7 +147,7 @@ fn compute(env: &mut Env, instance: InstanceId, len: usize, span: Span) -> Falli
         if tracked {
             rt.progress.done.store(done as u64, Ordering::Relaxed);
         }
-        !rt.interrupt.load(Ordering::Relaxed)
+        !rt.should_stop()
     });
     if tracked {
         rt.progress.total.store(0, Ordering::Relaxed);
@@ -199,6 +201,7 @@ pub fn periodicity(env: &mut Env, args: &[Value], span: Span) -> Fallible<Value>
     }
     let mut len = FIRST_HEAPS.min(max);
     loop {
+        env.rt.check_interrupt(span)?;
         let values = compute(env, instance, len, span)?;
         if let Some(p) = period::proven_period(&code, &values) {
             return Ok(Value::Periodicity(Rc::new(p)));

@@ -153,8 +153,8 @@ impl Engine {
         Ok(self.g[n])
     }
 
-    /// Computes heaps up to `len - 1`. `go(done)` is asked every few
-    /// thousand heaps whether to go on.
+    /// Computes heaps up to `len - 1`. `go(done)` is asked every
+    /// [`WORK_PER_CHECK`] steps (a few milliseconds) whether to go on.
     pub fn extend_to(&mut self, len: usize, go: &mut dyn FnMut(usize) -> bool) -> Result<(), Stop> {
         if len <= self.g.len() {
             return Ok(());
@@ -162,10 +162,22 @@ impl Engine {
         self.g.reserve(len - self.g.len());
         let mut common = vec![false; self.width * 2];
         self.fill_common(&mut common);
+        // `go` is asked after about WORK_PER_CHECK steps: a heap costs
+        // about n steps, n^2 when it splits into three.
+        let mut work = 0usize;
         while self.g.len() < len {
             let n = self.g.len();
-            if n.is_multiple_of(4096) && n > 0 && !go(n) {
-                return Err(Stop::Interrupted);
+            work += if self.moves.split3.is_empty() {
+                n
+            } else {
+                n * n / 8
+            }
+            .max(1);
+            if work >= WORK_PER_CHECK {
+                work = 0;
+                if !go(n) {
+                    return Err(Stop::Interrupted);
+                }
             }
             if n >= self.next_review {
                 self.review();
@@ -552,6 +564,9 @@ pub fn brute_force(code: &Code, len: usize) -> Vec<u16> {
     }
     g
 }
+
+/// Steps of the value computation between two questions to `go`.
+const WORK_PER_CHECK: usize = 1 << 22;
 
 #[cfg(test)]
 mod tests {

@@ -106,8 +106,13 @@ impl<'a> Compiler<'a> {
                 let comp = self.comprehension(comp);
                 let set = *set;
                 Box::new(move |env| {
-                    let out = comp.collect(env)?;
+                    let out = comp.collect(env, span)?;
                     Ok(if set {
+                        // Sorting takes a buffer of half the items.
+                        crate::budget::check_grow(
+                            out.len() / 2 * std::mem::size_of::<Value>(),
+                            span,
+                        )?;
                         Value::set(out)
                     } else {
                         Value::list(out)
@@ -148,6 +153,8 @@ impl<'a> Compiler<'a> {
                         .help("iterate over it in a comprehension instead")
                         .err();
                     }
+                    let items = b.saturating_sub(a).max(0) as usize;
+                    crate::budget::check_grow(items * std::mem::size_of::<Value>(), span)?;
                     Ok(Value::list((a..b).map(Value::Int).collect()))
                 })
             }
@@ -561,7 +568,7 @@ impl<'a> Compiler<'a> {
             _ => {
                 // list, set, min, max, period: collect, then apply the built-in.
                 Box::new(move |env| {
-                    let out = swept.collect(env)?;
+                    let out = swept.collect(env, span)?;
                     builtins::apply_pure(b, &[Value::list(out)], span)
                 })
             }

@@ -25,13 +25,16 @@ pub(crate) trait Fold {
     fn value(&mut self, env: &mut Env, v: Value) -> Fallible<bool>;
 }
 
-/// The values in a list.
-#[derive(Default)]
-pub(crate) struct Collect(pub Vec<Value>);
+/// The values in a list; its growth is checked against the memory budget,
+/// which names the comprehension at `span`.
+pub(crate) struct Collect {
+    pub items: Vec<Value>,
+    pub span: Span,
+}
 
 impl Fold for Collect {
     fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
-        self.0.push(v);
+        crate::budget::push(&mut self.items, v, self.span)?;
         Ok(true)
     }
 }

@@ -195,7 +195,9 @@ impl Instance {
 
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Most positions stored over all memo tables before the search stops.
+    /// Most positions stored over all memo tables before the search
+    /// stops; by default none (`usize::MAX`): the memory budget stops a
+    /// search that outgrows the machine.
     pub max_states: usize,
     /// Deepest nesting of user function calls.
     pub max_call_depth: usize,
@@ -215,7 +217,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_states: 10_000_000,
+            max_states: usize::MAX,
             max_call_depth: 20_000,
             max_memory: crate::budget::default_limit(),
             timeout: None,
@@ -516,6 +518,18 @@ impl Runtime {
             }
         }
         Ok(())
+    }
+
+    /// Whether [`Runtime::check_interrupt`] would stop now, for loops
+    /// outside the evaluator (the take-and-break engine) that ask without
+    /// a span; the check then says why.
+    pub fn should_stop(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+            || crate::budget::in_use() > self.limits.max_memory
+            || self
+                .deadline
+                .get()
+                .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// Whether `extra` more bytes fit in the memory budget; the error

@@ -229,11 +229,15 @@ impl Comp {
         })
     }
 
-    /// The body's values in order.
-    pub(crate) fn collect(&self, env: &mut Env) -> Fallible<Vec<Value>> {
-        let mut out = Collect::default();
+    /// The body's values in order; `span`, the comprehension, is where
+    /// running out of memory points.
+    pub(crate) fn collect(&self, env: &mut Env, span: Span) -> Fallible<Vec<Value>> {
+        let mut out = Collect {
+            items: Vec::new(),
+            span,
+        };
         self.for_each(env, &mut out)?;
-        Ok(out.0)
+        Ok(out.items)
     }
 }
 

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use super::keys::{
-    for_each_product, move_groups, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
+    for_each_group, for_each_product, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
     HYPERGRAPH, KIND, MISERE, ONE_PART_HEADER, ORDINAL, PASS, SELECTIVE,
 };
 use crate::diag::Fallible;
@@ -246,10 +246,12 @@ pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<(
 /// The options of a game, each as the sorted atoms of its result.
 fn game_options_as_atoms(env: &mut Env, game: &Game, span: Span) -> Fallible<AtomLists> {
     let options = game_options(env, game, span)?;
-    let mut t = env.rt.product.borrow_mut();
+    let rt = env.rt;
+    let mut t = rt.product.borrow_mut();
     let mut atoms = Vec::new();
     let mut list = AtomLists::default();
     for (_, _, to) in &options {
+        env.tick(span)?;
         atoms.clear();
         t.flatten(to, &mut atoms);
         atoms.sort_unstable();
@@ -268,7 +270,8 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
             ensure_options(env, a, span)?;
         }
     }
-    let mut t = env.rt.product.borrow_mut();
+    let rt = env.rt;
+    let mut t = rt.product.borrow_mut();
     let (code, counter) = (key[KIND], key[COUNTER]);
     let parts: Vec<&[u32]> = parts_of(key).map(|r| &key[r]).collect();
     if code == ORDINAL {
@@ -297,22 +300,23 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
         })
         .collect();
     // A one-part compound moves in its one part; a product in groups.
-    let groups = if matches!(code, PASS | MISERE) {
-        vec![vec![0]]
-    } else {
-        move_groups(code, parts.len(), &t.edges)
-    };
     let mut keys: Vec<Vec<u32>> = Vec::new();
-    for group in groups {
+    let mut emit_group = |group: &[usize]| {
         let mut chosen = parts.clone();
-        for_each_product(&group, &moves, &mut chosen, &mut |ps| {
+        for_each_product(group, &moves, &mut chosen, &mut |ps| {
             let mut k = vec![code, counter, ps.len() as u32];
             for p in ps {
                 k.push(p.len() as u32);
                 k.extend_from_slice(p);
             }
-            keys.push(k);
-        });
+            env.tick(span)?;
+            crate::budget::push(&mut keys, k, span)
+        })
+    };
+    if matches!(code, PASS | MISERE) {
+        emit_group(&[0])?;
+    } else {
+        for_each_group(code, parts.len(), &t.edges, &mut emit_group)?;
     }
     // The pass, if the part can move: the part itself after the last.
     let mut pass = None;
@@ -348,6 +352,7 @@ pub(super) fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallibl
         .expect("just computed");
     for o in options.iter() {
         for &b in o.iter() {
+            env.tick(span)?;
             ensure_options(env, b, span)?;
         }
     }

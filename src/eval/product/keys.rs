@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use crate::diag::Fallible;
 use crate::eval::product_tables::{merge_without, AtomLists};
 
 /// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
@@ -36,20 +37,36 @@ pub(super) fn parts_of(key: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
-/// The groups of parts a compound of `code` moves in together: all of
-/// them (conjunctive), every non-empty set (selective), or the edges of
-/// the hypergraph (`edges`, the session's edge lists).
-pub(super) fn move_groups(
+/// Each group of parts a compound of `code` moves in together, to `f`:
+/// all of them (conjunctive), every non-empty set (selective, 2^n - 1 of
+/// them, made one at a time), or the edges of the hypergraph (`edges`,
+/// the session's edge lists).
+pub(super) fn for_each_group(
     code: u32,
     n: usize,
     edges: &[std::rc::Rc<Vec<Vec<usize>>>],
-) -> Vec<Vec<usize>> {
+    f: &mut impl FnMut(&[usize]) -> Fallible<()>,
+) -> Fallible<()> {
     match code {
-        CONJUNCTIVE => vec![(0..n).collect()],
-        SELECTIVE => (1u64..1 << n.min(20))
-            .map(|mask| (0..n).filter(|i| mask >> i & 1 == 1).collect())
-            .collect(),
-        h => edges[(h - HYPERGRAPH) as usize].to_vec(),
+        CONJUNCTIVE => f(&(0..n).collect::<Vec<_>>()),
+        SELECTIVE => {
+            // A binary counter over the parts: every non-empty subset.
+            let mut chosen = vec![false; n];
+            let mut group = Vec::with_capacity(n);
+            loop {
+                let Some(first_clear) = chosen.iter().position(|c| !c) else {
+                    return Ok(());
+                };
+                chosen[..first_clear].fill(false);
+                chosen[first_clear] = true;
+                group.clear();
+                group.extend((0..n).filter(|&i| chosen[i]));
+                f(&group)?;
+            }
+        }
+        h => edges[(h - HYPERGRAPH) as usize]
+            .iter()
+            .try_for_each(|group| f(group)),
     }
 }
 
@@ -95,18 +112,18 @@ pub(super) fn for_each_product<'a>(
     group: &[usize],
     moves: &'a [Vec<Vec<u32>>],
     chosen: &mut Vec<&'a [u32]>,
-    emit: &mut impl FnMut(&[&[u32]]),
-) {
+    emit: &mut impl FnMut(&[&[u32]]) -> Fallible<()>,
+) -> Fallible<()> {
     let Some((&i, rest)) = group.split_first() else {
-        emit(chosen);
-        return;
+        return emit(chosen);
     };
     let saved = chosen[i];
     for m in &moves[i] {
         chosen[i] = m;
-        for_each_product(rest, moves, chosen, emit);
+        for_each_product(rest, moves, chosen, emit)?;
     }
     chosen[i] = saved;
+    Ok(())
 }
 
 /// The multisets the sorted `part` can move to: one component replaced

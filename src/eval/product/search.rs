@@ -3,7 +3,7 @@
 
 use super::atoms::{canonical_options, plain_value};
 use super::keys::{
-    for_each_product, move_groups, ordinal_options, part_moves, parts_of, COUNTER, KIND, MISERE,
+    for_each_group, for_each_product, ordinal_options, part_moves, parts_of, COUNTER, KIND, MISERE,
     ONE_PART_HEADER, ON_PATH, ORDINAL, PASS,
 };
 use crate::diag::Fallible;
@@ -457,21 +457,28 @@ impl Search {
         let moves: Vec<Vec<Vec<u32>>> = (parts.iter().enumerate())
             .map(|(p, part)| part_moves(part, |a| options_of(p, a)))
             .collect();
-        let groups = move_groups(code, parts.len(), &env.rt.product.borrow().edges);
-        for group in groups {
+        let edges = env.rt.product.borrow().edges.clone();
+        for_each_group(code, parts.len(), &edges, &mut |group| {
             let mut chosen = parts.clone();
-            for_each_product(&group, &moves, &mut chosen, &mut |ps| {
+            for_each_product(group, &moves, &mut chosen, &mut |ps| {
+                // Checked as they grow: a product of many parts lists more
+                // options than memory holds, or than time allows.
+                env.tick(span)?;
                 let start = self.options.len();
+                let len = 3 + ps.iter().map(|p| 1 + p.len()).sum::<usize>();
+                if self.options.capacity() - start < len {
+                    crate::budget::reserve(&mut self.options, len.max(start), span)?;
+                }
                 self.options.extend_from_slice(&[code, 0, ps.len() as u32]);
                 for p in ps {
                     self.options.push(p.len() as u32);
                     self.options.extend_from_slice(p);
                 }
-                self.ranges.push(start..self.options.len());
-                self.hashes.push(key_hash(&self.options[start..]));
-            });
-        }
-        Ok(())
+                crate::budget::push(&mut self.ranges, start..self.options.len(), span)?;
+                let hash = key_hash(&self.options[start..]);
+                crate::budget::push(&mut self.hashes, hash, span)
+            })
+        })
     }
 
     /// The loop through the search path back to the listed option `again`.

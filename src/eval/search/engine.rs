@@ -230,7 +230,12 @@ impl SgSink {
                     self.push_pending(env, instance, key)?;
                     Ok(Lookup::Pending)
                 } else {
-                    inst.memo.borrow_mut().set_located(at, key, State::Invalid);
+                    // Remembered only where the table has room already: an
+                    // option outside `where` costs no memory (a game whose
+                    // moves overshoot would otherwise fill the table).
+                    if at.is_some() {
+                        inst.memo.borrow_mut().set_located(at, key, State::Invalid);
+                    }
                     Ok(Lookup::Invalid)
                 }
             }

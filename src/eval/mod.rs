@@ -63,7 +63,10 @@ pub fn new_runtime(limits: Limits) -> Runtime {
     Runtime::new(
         limits,
         Above {
-            game_builtin: query::game_builtin,
+            game_builtin: |env, b, args, span| match b {
+                builtins::Builtin::Remoteness => remoteness::remoteness_of(env, &args[0], span),
+                _ => query::game_builtin(env, b, args, span),
+            },
             search_located: search::search_located,
             sg_of_position: search::sg_of_position,
             sg_of_compound: product::sg,

@@ -14,7 +14,7 @@ use super::value::{
     Compound, CompoundKind, Game, InstanceId, MoveRecord, Outcome, Position, Value,
 };
 use super::gsg::keeps_draw;
-use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::diag::Fallible;
 use crate::syntax::Span;
 
 /// The built-ins that ask about games, for compiled code
@@ -28,7 +28,6 @@ pub fn game_builtin(env: &mut Env, b: Builtin, args: &[Value], span: Span) -> Fa
         Builtin::Outcome => outcome(env, &args[0], span),
         Builtin::Options => options(env, &args[0], span, false),
         Builtin::Winning => options(env, &args[0], span, true),
-        Builtin::Remoteness => remoteness(env, &args[0], span),
         Builtin::Octal => super::takebreak::octal(env, &args[0], span),
         Builtin::Periodicity => super::takebreak::periodicity(env, args, span),
         _ => unreachable!("{} does not ask about games", b.name()),
@@ -75,28 +74,6 @@ pub fn options(env: &mut Env, v: &Value, span: Span, winning_only: bool) -> Fall
         })));
     }
     Ok(Value::list(records))
-}
-
-/// `remoteness(G)` of a position (or the zero game): Smith's remoteness,
-/// over every position reachable from it.
-pub fn remoteness(env: &mut Env, v: &Value, span: Span) -> Fallible<Value> {
-    let g = as_game(v, span)?;
-    let (instance, key) = match &*g {
-        Game::Zero => return Ok(Value::Int(0)),
-        Game::Position(p) => (p.instance, Key::from_args(&p.args)),
-        _ => {
-            return Diag::new(
-                ErrorKind::Invalid,
-                span,
-                format!("remoteness of {g}: a sum or a compound"),
-            )
-            .label("remoteness(G) takes one position of a game")
-            .help("the remoteness of a sum is not found from its components'; write the sum as one game to ask for it")
-            .err()
-        }
-    };
-    let (_, r) = super::loopy::remoteness(env, instance, &key, span)?;
-    Ok(Value::Int(r as i64))
 }
 
 /// A move of one position, before its SG value is known.

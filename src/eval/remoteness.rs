@@ -12,9 +12,11 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::compile::Env;
+use super::memo::Key;
+use super::ops::as_game;
 use super::query::game_options;
 use super::search::{loop_diag, sg_of_game};
-use super::value::{Compound, Game, MoveRecord};
+use super::value::{Compound, Game, MoveRecord, Value};
 use crate::diag::Fallible;
 use crate::syntax::Span;
 
@@ -99,6 +101,22 @@ impl Frame {
     fn remoteness(&self) -> u64 {
         self.best.map_or(0, |b| b + 1)
     }
+}
+
+/// `remoteness(G)`: Smith's remoteness of a position of one game over the
+/// graph of its positions (loopy or not: `loopy::remoteness`), and of a sum
+/// or a compound of finite games by the walk below.
+pub fn remoteness_of(env: &mut Env, v: &Value, span: Span) -> Fallible<Value> {
+    let g = as_game(v, span)?;
+    let r = match &*g {
+        Game::Zero => 0,
+        Game::Position(p) => {
+            let key = Key::from_args(&p.args);
+            u64::from(super::loopy::remoteness(env, p.instance, &key, span)?.1)
+        }
+        _ => remoteness(env, &g, &mut Known::default(), span)?,
+    };
+    Ok(Value::Int(r as i64))
 }
 
 /// The remoteness of `game`. Each position's options are listed once per
@@ -186,10 +204,10 @@ pub fn perfect_move(
     known: &mut Known,
     span: Span,
 ) -> Fallible<Option<usize>> {
-    let wins = moves.iter().any(|m| m.sg == 0);
+    let wins = moves.iter().any(|m| m.sg == Value::Int(0));
     let mut best: Option<(usize, u64)> = None;
     for (i, m) in moves.iter().enumerate() {
-        if wins && m.sg != 0 {
+        if wins && m.sg != Value::Int(0) {
             continue;
         }
         let r = remoteness(env, &m.to, known, span)?;

@@ -191,12 +191,12 @@ mod tests {
                 args: Rc::from(vec![Value::Int(n)]),
             })
         };
-        let mv = |k: i64, sg: u64| MoveRecord {
+        let mv = |k: i64, sg: i64| MoveRecord {
             label: Rc::from("take"),
             bindings: vec![(Rc::from("k"), Value::Int(k))],
             component: 0,
             to: to(3 - k),
-            sg,
+            sg: Value::Int(sg),
         };
         let (a, b) = (mv(1, 2), mv(3, 0));
         let h = moves_html(&[&a, &b]);

@@ -149,7 +149,7 @@ impl Play {
             .expect("a position that is not over has a move");
         let mine = &replies[mine];
         let left = remoteness(&mut env, &mine.to, &mut self.known, self.span)?;
-        let why = if mine.sg == 0 {
+        let why = if mine.sg == Value::Int(0) {
             format!("to a P-position: the game ends within {left} more moves")
         } else {
             format!(
@@ -235,7 +235,7 @@ pub fn listing(moves: &[Rc<MoveRecord>]) -> String {
     let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
     let lines: Vec<String> = (moves.iter().zip(&rows))
         .map(|(m, [n, label, to, sg])| {
-            let mark = if m.sg == 0 { "*" } else { " " };
+            let mark = if m.sg == Value::Int(0) { "*" } else { " " };
             format!("{mark} {n:>w0$}  {label:<w1$}  -> {to:<w2$}  sg {sg:>w3$}")
         })
         .collect();

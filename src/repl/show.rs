@@ -192,13 +192,13 @@ mod tests {
         })
     }
 
-    fn mv(k: i64, component: usize, to: Game, sg: u64) -> MoveRecord {
+    fn mv(k: i64, component: usize, to: Game, sg: i64) -> MoveRecord {
         MoveRecord {
             label: Rc::from("take"),
             bindings: vec![(Rc::from("k"), Value::Int(k))],
             component,
             to,
-            sg,
+            sg: Value::Int(sg),
         }
     }
 

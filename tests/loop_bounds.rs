@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::{explain, same_both_ways};
+use common::{explain, same_both_ways, same_both_ways_with};
+use grundy::Limits;
 
 /// The least value not among `values`.
 fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
@@ -58,6 +59,37 @@ fn a_guard_increasing_in_the_binding_ends_its_loop() {
         explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
     assert!(
         how.contains("move take: a run through the memo, 1 argument(s) computed per option by batched integer code; 1 guard conjunct(s) monotone in a binding solved into its range by bisection"),
+        "{how}"
+    );
+}
+
+#[test]
+fn results_outside_where_are_never_made_on_the_kernel() {
+    // Subtract-a-square without its guard: most options fail `where`.
+    // On the kernel they are never made (the `where` bounds the loop);
+    // off it they are looked up and not stored (`SgSink::lookup`). The
+    // values agree both ways, within a state limit just above the
+    // positions valued.
+    const N: usize = 2000;
+    let want = heap_values(N, |n| {
+        (1..=n)
+            .take_while(|k| k * k <= n)
+            .map(|k| n - k * k)
+            .collect()
+    });
+    let program = format!(
+        "game S(n) where n >= 0 {{ move take(k in 1..=n) -> S(n - k * k) }}
+        print [sg(S(n)) for n in 0..={N}]"
+    );
+    let limits = Limits {
+        max_states: N + 100,
+        ..Limits::default()
+    };
+    let out = same_both_ways_with(&program, limits);
+    assert_eq!(out, format!("{}\n", list(&want)));
+    let how = explain(&program);
+    assert!(
+        how.contains("1 conjunct(s) of the result's `where` bounding the loop too"),
         "{how}"
     );
 }

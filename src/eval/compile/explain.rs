@@ -241,6 +241,13 @@ fn bounds_words(g: &LoopGuard) -> String {
             g.hoisted
         ));
     }
+    if g.from_where > 0 {
+        words.push(format!(
+            "{} conjunct(s) of the result's `where` bounding the loop too (options that are \
+             no positions never made)",
+            g.from_where
+        ));
+    }
     if words.is_empty() {
         return String::new();
     }

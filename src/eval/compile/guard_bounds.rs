@@ -17,7 +17,10 @@
 //! outer than the one before: the general path evaluates a conjunct only
 //! where those before it hold, and so does this. The first conjunct of
 //! neither kind (or out of that order) ends them; it and those after it
-//! are the guard left per option (`LoopGuard::rest`).
+//! are the guard left per option (`LoopGuard::rest`). After a guard that
+//! is wholly checks and cuts, the result's `where` put in for its
+//! arguments (`n - k * k >= 0` for `S(n - k * k)` under `where n >= 0`)
+//! gives more: an option that is no position is then never made.
 //!
 //! Exactness: a cut is used only where every subexpression mentioning
 //! its binding is monotone over the range (checked at run time from its
@@ -28,7 +31,7 @@
 
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
-use super::int_code::{mentions, BoolCode, IntCode};
+use super::int_code::{map_locals, mentions, BoolCode, IntCode};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -37,16 +40,22 @@ use crate::syntax::ast::{BinaryOp, UnaryOp};
 /// loops (on a kernel's frame of integers).
 #[derive(Default)]
 pub(crate) struct LoopGuard {
+    /// The bindings' slots, in order.
+    pub slots: Vec<Slot>,
     /// Per binding, in order: the steps applied to its range once its
     /// bounds are known, as the guard orders them: cuts of it, and checks
     /// of the names bound before it (the first binding's: checks of the
     /// position alone).
-    pub levels: Vec<Vec<Step>>,
+    /// With each step, whether it comes from the result's `where`: where
+    /// it cannot be decided, the search checks those options itself.
+    pub levels: Vec<Vec<(Step, bool)>>,
     /// The conjuncts left, evaluated per option (`None`: none).
     pub rest: Option<IrExpr>,
-    /// How many conjuncts became checks and cuts (for `--explain`).
+    /// How many conjuncts became checks and cuts, and how many of the
+    /// result's `where` became either (for `--explain`).
     pub hoisted: usize,
     pub cuts: usize,
+    pub from_where: usize,
 }
 
 pub(crate) enum Step {
@@ -63,6 +72,9 @@ pub(crate) struct Cut {
     sides: [IntCode<[i64]>; 2],
     /// Every other subexpression mentioning `slot` but `slot` itself.
     nodes: Vec<IntCode<[i64]>>,
+    /// Some subexpression is of degree 2 in `slot` (an affine one is
+    /// monotone everywhere: no check needed).
+    quadratic: bool,
 }
 
 /// What the steps of one level leave of a binding's range.
@@ -94,20 +106,18 @@ impl LoopGuard {
         values: Option<&[i64]>,
     ) -> Narrowed {
         let (mut a, mut b) = (a, b);
-        for step in self.levels.get(level).into_iter().flatten() {
+        for (step, from_where) in self.levels.get(level).into_iter().flatten() {
             if a >= b {
                 break;
             }
-            match step {
-                Step::Check(c) => match c(frame) {
-                    Some(true) => {}
-                    Some(false) => b = a,
-                    None => return Narrowed::Unknown,
-                },
-                Step::Cut(cut) => match cut.apply(frame, (a, b), values) {
-                    Some((x, y)) => (a, b) = (x, y),
-                    None => return Narrowed::Unknown,
-                },
+            let narrowed = match step {
+                Step::Check(c) => c(frame).map(|holds| if holds { (a, b) } else { (a, a) }),
+                Step::Cut(cut) => cut.apply(frame, (a, b), values),
+            };
+            match narrowed {
+                Some((x, y)) => (a, b) = (x, y),
+                None if *from_where => break,
+                None => return Narrowed::Unknown,
             }
         }
         Narrowed::Range(a, b.max(a))
@@ -133,7 +143,7 @@ impl Cut {
         let (first, last) = (value(a)?, value(b - 1)?);
         // The subexpressions over the integers first..=last (for a set,
         // a superset of its items): monotone, and evaluated at both ends.
-        if last - first >= 2 {
+        if self.quadratic && last - first >= 2 {
             for code in self.nodes.iter().chain(&self.sides) {
                 let mut at = |k: i64| {
                     frame[slot] = k;
@@ -234,18 +244,28 @@ fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32
 
 impl Compiler<'_> {
     /// The guard of a move over `bindings` (their slots, in order) as
-    /// loop bounds.
-    pub(crate) fn loop_guard(&self, bindings: &[Slot], guard: Option<&IrExpr>) -> LoopGuard {
+    /// loop bounds, followed, where the guard is wholly bounds, by the
+    /// conjuncts `implied` by its result's `where` (`implied_by_where`):
+    /// those that become bounds too drop options that are no positions
+    /// before they are made; the others are left to the search.
+    pub(crate) fn loop_guard(
+        &self,
+        bindings: &[Slot],
+        guard: Option<&IrExpr>,
+        implied: &[IrExpr],
+    ) -> LoopGuard {
         let m = bindings.len();
         let mut out = LoopGuard {
+            slots: bindings.to_vec(),
             levels: (0..m).map(|_| Vec::new()).collect(),
             ..LoopGuard::default()
         };
-        let Some(guard) = guard.filter(|g| !is_true(g)) else {
-            return out;
-        };
         let mut parts = Vec::new();
-        conjuncts(guard, &mut parts);
+        if let Some(guard) = guard.filter(|g| !is_true(g)) {
+            conjuncts(guard, &mut parts);
+        }
+        let explicit = parts.len();
+        parts.extend(implied);
         let (mut level, mut taken) = (0, 0);
         for c in &parts {
             // The innermost binding the conjunct mentions, counted from 1
@@ -270,14 +290,45 @@ impl Compiler<'_> {
                 break;
             };
             match step {
+                _ if taken >= explicit => out.from_where += 1,
                 Step::Check(_) => out.hoisted += 1,
                 Step::Cut(_) => out.cuts += 1,
             }
-            out.levels[at].push(step);
+            out.levels[at].push((step, taken >= explicit));
             level = at;
             taken += 1;
         }
-        out.rest = conjunction(&parts[taken..]);
+        out.rest = conjunction(&parts[taken.min(explicit)..explicit]);
+        out
+    }
+
+    /// The conjuncts of `where` of the positions of the game itself that
+    /// a move's result sums (`parts`, their arguments), in the order the
+    /// general path checks them, the arguments put in for the
+    /// parameters; up to the first that cannot be written so.
+    pub(crate) fn implied_by_where(&self, g: &IrGame, parts: &[&[IrExpr]]) -> Vec<IrExpr> {
+        let mut out = Vec::new();
+        let Some(w) = &g.where_clause else {
+            return out;
+        };
+        let mut conds = Vec::new();
+        conjuncts(w, &mut conds);
+        let n_statics = g.n_statics as Slot;
+        for args in parts {
+            for c in &conds {
+                let put = map_locals(c, &|s| match s.checked_sub(n_statics) {
+                    Some(i) => args.get(i as usize).cloned(),
+                    None => Some(IrExpr {
+                        kind: IrKind::Local(s),
+                        span: c.span,
+                    }),
+                });
+                match put {
+                    Some(e) => out.push(e),
+                    None => return out,
+                }
+            }
+        }
         out
     }
 
@@ -295,9 +346,9 @@ impl Compiler<'_> {
             return None;
         }
         let mut nodes = Vec::new();
-        degree(lhs, k, &mut nodes)?;
-        degree(rhs, k, &mut nodes)?;
+        let quadratic = degree(lhs, k, &mut nodes)?.max(degree(rhs, k, &mut nodes)?) == 2;
         Some(Cut {
+            quadratic,
             slot: k,
             cond: self.bool_expr(c)?,
             sides: [self.int_expr(lhs)?, self.int_expr(rhs)?],

@@ -494,13 +494,24 @@ impl Compiler<'_> {
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| match &m.bindings[..] {
                 [] => (self.single_move(g, m, args)).map(|s| KernelMove::Singles(vec![s])),
-                _ => self.run_move(n_statics, m, args),
+                _ => self.run_move(g, m, args),
             });
         simple
             .or_else(|| self.each_move(game, g, m))
-            .or_else(|| self.sum_run_move(game, n_statics, m))
+            .or_else(|| self.sum_run_move(game, g, m))
             .or_else(|| {
                 let mut l = self.loop_move(m)?;
+                let mut parts = Vec::new();
+                if self
+                    .sum_parts(game, n_statics, &m.result, &mut parts)
+                    .is_some()
+                {
+                    l.bounds = self.loop_guard(
+                        &l.bounds.slots,
+                        m.guard.as_ref(),
+                        &self.implied_by_where(g, &parts),
+                    );
+                }
                 l.results = vec![self.plain_result(game, n_statics, &m.result, int_arg)?];
                 Some(KernelMove::Loop(l))
             })
@@ -538,15 +549,16 @@ impl Compiler<'_> {
     }
 
     /// A take-and-break run (`SumRunMove`), if the move has that form.
-    fn sum_run_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+    fn sum_run_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
         let (slot, start, end, inclusive) = only_range(m)?;
-        let guard = self.loop_guard(&[slot], m.guard.as_ref());
-        if !guard.is_whole() {
+        let mut parts = Vec::new();
+        self.sum_parts(game, g.n_statics, &m.result, &mut parts)?;
+        if parts.len() < 2 {
             return None;
         }
-        let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
-        if parts.len() < 2 {
+        let implied = self.implied_by_where(g, &parts);
+        let guard = self.loop_guard(&[slot], m.guard.as_ref(), &implied);
+        if !guard.is_whole() {
             return None;
         }
         let parts = parts
@@ -612,7 +624,7 @@ impl Compiler<'_> {
         }
         let slots: Vec<Slot> = bindings.iter().map(|(s, _)| *s).collect();
         Some(LoopMove {
-            bounds: self.loop_guard(&slots, m.guard.as_ref()),
+            bounds: self.loop_guard(&slots, m.guard.as_ref(), &[]),
             bindings,
             guard: match &m.guard {
                 Some(e) => Some(self.bool_expr(e)?),
@@ -673,9 +685,11 @@ impl Compiler<'_> {
     /// The run move of a move with one binding over a range, its guard
     /// (if any) wholly loop bounds, whose result is one position of the
     /// game itself.
-    fn run_move(&self, n_statics: usize, m: &IrMove, args: &[IrExpr]) -> Option<KernelMove> {
+    fn run_move(&self, g: &IrGame, m: &IrMove, args: &[IrExpr]) -> Option<KernelMove> {
+        let n_statics = g.n_statics;
         let (slot, start, end, inclusive) = only_range(m)?;
-        let guard = self.loop_guard(&[slot], m.guard.as_ref());
+        let implied = self.implied_by_where(g, &[args]);
+        let guard = self.loop_guard(&[slot], m.guard.as_ref(), &implied);
         if !guard.is_whole() {
             return None;
         }

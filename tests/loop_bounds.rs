@@ -134,7 +134,8 @@ fn guards_not_monotone_or_not_of_the_binding() {
     // its vertex is inside the range. `k % 3 != 1` is no polynomial.
     // `n % 2 == 0` does not mention `k`: decided once per position.
     const N: usize = 120;
-    let cases: [(&str, fn(usize, usize) -> bool); 4] = [
+    type Holds = fn(usize, usize) -> bool;
+    let cases: [(&str, Holds); 4] = [
         ("(k - 4) * (k - 4) <= n", |n, k| {
             (k as i64 - 4).pow(2) <= n as i64
         }),
@@ -249,6 +250,16 @@ fn a_constant_set_from_a_let_of_any_size_runs_as_a_literal() {
         assert_eq!(from_let, format!("{}\n", list(&want)), "{size} items");
         assert_eq!(written, from_let, "{size} items");
     }
+    // A list of 40 items in descending order: bounds on item indices
+    // would need ascending items; the guard runs per option instead.
+    let items: Vec<usize> = (0..40).map(|i| 200 - 3 * i).collect();
+    let want = heap_values(N, |n| items.iter().filter(|&&k| k <= n).map(|k| n - k).collect());
+    let out = same_both_ways(&format!(
+        "let L = [200 - 3 * i for i in 0..40]
+        game F(n) where n >= 0 {{ move take(k in L) if k <= n -> F(n - k) }}
+        print [sg(F(n)) for n in 0..={N}]"
+    ));
+    assert_eq!(out, format!("{}\n", list(&want)));
     // The game reading the constant is compiled for its value: a kernel.
     let how = explain(
         "let S = {1, 2, 5}

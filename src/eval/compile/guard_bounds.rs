@@ -276,7 +276,7 @@ impl Compiler<'_> {
                 .unwrap_or(0);
             // A cut narrows that binding's range; a check of the names
             // up to it is decided on the next binding's range.
-            let cut = (innermost >= 1 && innermost - 1 >= level)
+            let cut = (innermost > level)
                 .then(|| self.cut(c, bindings[innermost - 1]))
                 .flatten()
                 .map(|cut| (innermost - 1, Step::Cut(cut)));

@@ -501,10 +501,15 @@ impl Compiler<'_> {
             .or_else(|| self.sum_run_move(game, g, m))
             .or_else(|| {
                 let mut l = self.loop_move(m)?;
+                // One binding only: a deeper binding's bounds from `where`
+                // could skip options whose guard the general path
+                // evaluates (and fails) where an outer bound is undecided.
                 let mut parts = Vec::new();
-                if self
-                    .sum_parts(game, n_statics, &m.result, &mut parts)
-                    .is_some()
+                let one = l.bindings.len() == 1;
+                if one
+                    && self
+                        .sum_parts(game, n_statics, &m.result, &mut parts)
+                        .is_some()
                 {
                     l.bounds = self.loop_guard(
                         &l.bounds.slots,

@@ -229,6 +229,10 @@ impl Default for Limits {
 /// The parts of a compound as their atoms (`ProductTables::intern_position`).
 pub type AtomParts = [SmallVec<[u32; 4]>];
 
+/// `compile::specialized_game`: a game, an instance's static arguments
+/// and name, and whether to compile only if the game reads constants.
+pub type Specialize = fn(&Runtime, GameId, &[Value], &Rc<str>, bool) -> Option<CompiledGame>;
+
 #[derive(Clone, Copy)]
 pub struct Above {
     /// The built-ins that ask about games (`sg`, `outcome`, `options`,
@@ -248,7 +252,7 @@ pub struct Above {
     /// `compile::specialized_game`: a game compiled for one instance's
     /// static arguments (`Runtime::user_instance` and `swept_instance`
     /// decide when).
-    pub specialize: fn(&Runtime, GameId, &[Value], &Rc<str>, bool) -> Option<CompiledGame>,
+    pub specialize: Specialize,
 }
 
 pub struct Runtime {

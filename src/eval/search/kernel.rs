@@ -534,7 +534,7 @@ impl SgSink {
             kernel,
             m,
             (&mut frame, width),
-            0,
+            (0, true),
             &mut ticks,
         )
     }
@@ -547,9 +547,12 @@ impl SgSink {
         kernel: &Kernel,
         m: &LoopMove,
         (frame, width): (&mut [i64; KERNEL_FRAME], usize),
-        level: usize,
+        (level, bounded): (usize, bool),
         ticks: &mut u32,
     ) -> Fallible<bool> {
+        // `bounded`: every outer level's bounds were decided. Past one
+        // that was not, the guard runs per option from its first
+        // conjunct (which may fail where the general path evaluates it).
         let Some((slot, source)) = m.bindings.get(level) else {
             return self.loop_option(env, (instance, inst), kernel, m, &frame[..width]);
         };
@@ -570,9 +573,11 @@ impl SgSink {
                 };
                 // Where the guard's bounds cannot say, its per-option
                 // evaluation decides.
-                let (a, b) = match m.bounds.narrow(level, &mut frame[..], (a, b), None) {
-                    Narrowed::Range(x, y) => (x, y),
-                    Narrowed::Unknown => (a, b),
+                let narrowed =
+                    bounded.then(|| m.bounds.narrow(level, &mut frame[..], (a, b), None));
+                let (a, b, inner) = match narrowed {
+                    Some(Narrowed::Range(x, y)) => (x, y, true),
+                    _ => (a, b, false),
                 };
                 for k in a..b {
                     *ticks = ticks.wrapping_add(1);
@@ -581,21 +586,26 @@ impl SgSink {
                     }
                     frame[slot] = k;
                     let next = (instance, inst);
-                    if !self.loop_level(env, next, kernel, m, (frame, width), level + 1, ticks)? {
+                    let deeper = (level + 1, inner);
+                    if !self.loop_level(env, next, kernel, m, (frame, width), deeper, ticks)? {
                         return Ok(false);
                     }
                 }
             }
             LoopSource::Values(values) => {
+                // Bounds on the items' indices hold for ascending items only.
                 let all = (0, values.len() as i64);
-                let (i, j) = match m.bounds.narrow(level, &mut frame[..], all, Some(values)) {
-                    Narrowed::Range(x, y) => (x as usize, y as usize),
-                    Narrowed::Unknown => (0, values.len()),
+                let narrowed = (bounded && values.is_sorted_by(|a, b| a < b))
+                    .then(|| m.bounds.narrow(level, &mut frame[..], all, Some(values)));
+                let (i, j, inner) = match narrowed {
+                    Some(Narrowed::Range(x, y)) => (x as usize, y as usize, true),
+                    _ => (0, values.len(), false),
                 };
                 for &k in &values[i..j] {
                     frame[slot] = k;
                     let next = (instance, inst);
-                    if !self.loop_level(env, next, kernel, m, (frame, width), level + 1, ticks)? {
+                    let deeper = (level + 1, inner);
+                    if !self.loop_level(env, next, kernel, m, (frame, width), deeper, ticks)? {
                         return Ok(false);
                     }
                 }

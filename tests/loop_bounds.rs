@@ -253,7 +253,9 @@ fn a_constant_set_from_a_let_of_any_size_runs_as_a_literal() {
     // A list of 40 items in descending order: bounds on item indices
     // would need ascending items; the guard runs per option instead.
     let items: Vec<usize> = (0..40).map(|i| 200 - 3 * i).collect();
-    let want = heap_values(N, |n| items.iter().filter(|&&k| k <= n).map(|k| n - k).collect());
+    let want = heap_values(N, |n| {
+        items.iter().filter(|&&k| k <= n).map(|k| n - k).collect()
+    });
     let out = same_both_ways(&format!(
         "let L = [200 - 3 * i for i in 0..40]
         game F(n) where n >= 0 {{ move take(k in L) if k <= n -> F(n - k) }}

@@ -53,7 +53,7 @@ fn where_clauses_divisions_and_negative_strides() {
 
 #[test]
 fn options_next_to_the_position() {
-    // Moves that change one argument are read next to the position's own
+    // Moves that change one argument are read along the position's own
     // memo entry: downwards with a stride, upwards past the memo's window,
     // asked largest first so that many options are unknown when reached.
     let out = same_both_ways(
@@ -454,7 +454,7 @@ fn results_that_choose_with_if_run_on_the_kernel() {
         "{how}"
     );
     assert!(
-        how.contains("move split: option by option on a frame of integers (its result one of 3 sums, chosen by `if`)\n"),
+        how.contains("move split: option by option on a frame of integers (its result one of 3 sums, chosen by `if`); 1 guard conjunct(s) monotone in a binding solved into its range by bisection\n"),
         "{how}"
     );
     // Errors in a condition, and a position that breaks `where` in the
@@ -497,16 +497,19 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     assert_eq!(lines[1], "  where: integer code");
     assert!(lines[2].contains("take_one: option by option") && lines[2].contains("zero game"));
     assert!(
-        lines[3].contains("take_two: one option, read next to"),
+        lines[3].contains("take_two: one option, read along the position's own line of the memo"),
         "{out}"
     );
     assert!(
-        lines[4].contains("take_three: a take-and-break run"),
+        lines[4].contains("take_three: a take-and-break run")
+            && lines[4].contains(
+                "; 1 guard conjunct(s) not mentioning a binding decided outside its loop, 2 conjunct(s) of the result's `where` bounding the loop too"
+            ),
         "{out}"
     );
     assert!(out.contains("game Sub: kernel"), "{out}");
     assert!(
-        out.contains("move take: 3 options by integer code, one per item of the constant set, each read next to"),
+        out.contains("move take: 3 options by integer code, one per item of the constant set, each read along"),
         "{out}"
     );
     // Only Sub's moves are all single steps: its tables are swept from
@@ -551,7 +554,7 @@ fn explain_from_the_command_line_and_for_one_game() {
         [
             "game Heap: kernel (positions of integers are searched on frames of integers, options read from the memo: a dense window over the positions searched, a hash table for those it would hold too thinly (integers far apart, the bit masks of subsets of a large range))",
             "  where: integer code",
-            "  move take: a run read next to the position's own memo entry (one argument changes)",
+            "  move take: a run read along the position's own line of the memo (one argument changes); 1 conjunct(s) of the result's `where` bounding the loop too (options that are no positions never made)",
             "3",
         ]
     );

@@ -450,8 +450,11 @@ fn explain_names_the_list_and_set_forms() {
         game Cram(free) {{
             move across(i in free) if i + 3 in free -> Cram(remove(remove(free, i), i + 3))
         }}
+        game Masked(free) {{
+            move m(i in remove(free, 0)) -> Masked(remove(free, i))
+        }}
         game Off(free) {{
-            move m(i in remove(free, 0)) -> Off(remove(free, i))
+            move m(i in sorted(free)) -> Off(remove(free, i))
         }}"
     ));
     let lines: Vec<&str> = out.lines().collect();
@@ -469,6 +472,11 @@ fn explain_names_the_list_and_set_forms() {
     );
     assert!(
         out.contains("move across: one run of bit masks over its last binding"),
+        "{out}"
+    );
+    // A binding over a set the kernel computes as a bit mask.
+    assert!(
+        out.contains("game Masked: kernel over lists and sets"),
         "{out}"
     );
     assert!(out.contains("game Off: general path"), "{out}");

@@ -5,8 +5,9 @@
 //! far coordinate `z` that keeps its positions in the hash table. Checked
 //! against values computed here by plain recursion, from searches that
 //! start far from any known position (every option new), with the fast
-//! paths on and off; values past what the marks keep, sums waiting on a
-//! part and options reached twice fall back to listing the options again.
+//! paths on and off; values of any size (past 250, past 1000); sums
+//! waiting on a part and options reached twice fall back to listing the
+//! options again.
 //! New options of a batch of lookups go straight to the search, which
 //! checks their `where` (`Batch::flush` in `src/eval/search/key_kernel.rs`).
 
@@ -53,15 +54,15 @@ fn stones_on_a_path_of_14_agree_with_recursion_over_bit_masks() {
 }
 
 #[test]
-fn values_past_the_marks_fall_back_to_listing_options_again() {
-    // Nim: a heap's value is its size, here up to 399, past the 251
-    // values the marks keep.
+fn values_past_250_and_past_1000_are_kept_by_the_marks() {
+    // Nim: a heap's value is its size (Bouton), here up to 1199: the
+    // marks keep values of any size.
     let out = same_both_ways(&format!(
         "game H(n, z) {{ move take(k in 1..=n) -> H(n - k, z) }}
-        print sg(H(399, {Z}))
-        assert [sg(H(n, {Z})) for n in 0..400] == [n for n in 0..400]"
+        print sg(H(1199, {Z}))
+        assert [sg(H(n, {Z})) for n in 0..1200] == [n for n in 0..1200]"
     ));
-    assert_eq!(out, "399\n");
+    assert_eq!(out, "1199\n");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
+use super::guard_bounds::LoopGuard;
 use super::kernel::{Kernel, KernelMove};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
@@ -217,9 +218,47 @@ impl Compiler<'_> {
 }
 
 fn describe(k: &KernelMove) -> String {
+    let plan = describe_plan(k);
+    match k {
+        KernelMove::Run(r) => plan + &bounds_words(&r.guard),
+        KernelMove::SumRun(r) => plan + &bounds_words(&r.guard),
+        KernelMove::Loop(l) => plan + &bounds_words(&l.bounds),
+        _ => plan,
+    }
+}
+
+/// How a plan's guard bounds its loops (`guard_bounds.rs`), if it does.
+fn bounds_words(g: &LoopGuard) -> String {
+    let mut words = Vec::new();
+    if g.cuts > 0 {
+        words.push(format!(
+            "{} guard conjunct(s) monotone in a binding solved into its range by bisection",
+            g.cuts
+        ));
+    }
+    if g.hoisted > 0 {
+        words.push(format!(
+            "{} guard conjunct(s) not mentioning a binding decided outside its loop",
+            g.hoisted
+        ));
+    }
+    if g.from_where > 0 {
+        words.push(format!(
+            "{} conjunct(s) of the result's `where` bounding the loop too (options that are \
+             no positions never made)",
+            g.from_where
+        ));
+    }
+    if words.is_empty() {
+        return String::new();
+    }
+    format!("; {}", words.join(", "))
+}
+
+fn describe_plan(k: &KernelMove) -> String {
     match k {
         KernelMove::Run(r) if r.varies.is_some() => {
-            "a run read next to the position's own memo entry (one argument changes)".into()
+            "a run read along the position's own line of the memo (one argument changes)".into()
         }
         KernelMove::Run(r) if r.bends.is_some() => format!(
             "a run through the memo, split where {} clamped or divided argument(s) bend, \
@@ -239,14 +278,16 @@ fn describe(k: &KernelMove) -> String {
         ),
         KernelMove::Singles(singles) => match &singles[..] {
             [s] if s.varies.is_some() => {
-                "one option, read next to the position's own memo entry".into()
+                "one option, read along the position's own line of the memo (one argument \
+                 changes)"
+                    .into()
             }
             [_] => "one option by integer code".into(),
             _ => format!(
                 "{} options by integer code, one per item of the constant set{}",
                 singles.len(),
                 if singles.iter().all(|s| s.varies.is_some()) {
-                    ", each read next to the position's own memo entry"
+                    ", each read along the position's own line of the memo"
                 } else {
                     ""
                 }

@@ -10,6 +10,7 @@ use super::clauses::{
     bind, describe_bindings, pattern_value, run_clauses, run_comprehension, CClause,
 };
 use super::compiler::Compiler;
+use super::int_code::reads_global;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::{fold, sweep};
@@ -53,6 +54,7 @@ impl<'a> Compiler<'a> {
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             explanation: self.explain(id, g, kernel.as_ref()),
+            reads_constants: game_reads_global(g),
             kernel,
             span: g.span,
         }
@@ -591,4 +593,18 @@ fn fixed(e: &IrExpr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a game's `where` or moves read a top-level constant.
+fn game_reads_global(g: &IrGame) -> bool {
+    let moves = match &g.body {
+        IrGameBody::Moves(moves) => moves,
+        IrGameBody::Alias(_) => return false,
+    };
+    g.where_clause.as_ref().is_some_and(reads_global)
+        || moves.iter().any(|m| {
+            m.bindings.iter().any(|b| reads_global(&b.iterable))
+                || m.guard.as_ref().is_some_and(reads_global)
+                || reads_global(&m.result)
+        })
 }

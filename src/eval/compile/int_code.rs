@@ -523,6 +523,44 @@ pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
     }
 }
 
+/// Whether `e` reads a top-level constant (`IrKind::Global`).
+pub(crate) fn reads_global(e: &IrExpr) -> bool {
+    let any = |es: &[IrExpr]| es.iter().any(reads_global);
+    let comp = |c: &IrComp| {
+        reads_global(&c.body)
+            || c.clauses.iter().any(|clause| match clause {
+                IrClause::For(b) => reads_global(&b.iterable),
+                IrClause::If(e) => reads_global(e),
+            })
+    };
+    match &e.kind {
+        IrKind::Global(_) => true,
+        IrKind::Local(_) | IrKind::Const(_) | IrKind::BuiltinRef(_) => false,
+        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => any(xs),
+        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => any(args),
+        IrKind::CallValue { callee, args } => reads_global(callee) || any(args),
+        IrKind::Position { statics, args, .. } => any(statics) || any(args),
+        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => any(statics),
+        IrKind::Unary(_, x) | IrKind::Field { target: x, .. } => reads_global(x),
+        IrKind::Binary { lhs, rhs, .. }
+        | IrKind::Range {
+            start: lhs,
+            end: rhs,
+            ..
+        }
+        | IrKind::Index {
+            target: lhs,
+            index: rhs,
+        } => reads_global(lhs) || reads_global(rhs),
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => reads_global(cond) || reads_global(then) || reads_global(otherwise),
+        IrKind::Collect { comp: c, .. } | IrKind::Aggregate { comp: c, .. } => comp(c),
+    }
+}
+
 /// `body` with parameter `i` replaced by `args[i]`, for the integer forms
 /// `int_expr` understands; `None` for anything else.
 pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {

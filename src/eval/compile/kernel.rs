@@ -15,6 +15,7 @@ use super::batch_code::BatchCode;
 use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
+use super::guard_bounds::LoopGuard;
 use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use crate::eval::builtins::Builtin;
@@ -102,13 +103,13 @@ pub(crate) enum KernelMove {
 
 /// `name(k in lo..hi) if guard -> G(args_1) + G(args_2) + ...`, a
 /// take-and-break move: every argument of every part affine in `k`, the
-/// guard (if any) not mentioning `k`. The search reads each part's run
-/// with its own stride and xors their values.
+/// guard (if any) wholly loop bounds (`a < n - a`). The search reads each
+/// part's run with its own stride and xors their values.
 pub(crate) struct SumRunMove {
     pub lo: Operand<[i64]>,
     pub hi: Operand<[i64]>,
     pub inclusive: bool,
-    pub guard: Option<BoolCode<[i64]>>,
+    pub guard: LoopGuard,
     pub parts: Vec<AffinePart>,
 }
 
@@ -123,6 +124,9 @@ pub(crate) type AffinePart = (Vec<Operand<[i64]>>, Vec<i64>);
 /// on a frame of integers.
 pub(crate) struct LoopMove {
     pub bindings: Vec<(Slot, LoopSource)>,
+    /// The guard's leading conjuncts as bounds on the bindings' loops;
+    /// `guard`, the whole guard, is still evaluated per option.
+    pub bounds: LoopGuard,
     pub guard: Option<BoolCode<[i64]>>,
     /// The result: one sum, or for a result that chooses with `if`
     /// (`compile/expand.rs`) one per choice, the first whose conditions
@@ -142,13 +146,15 @@ pub(crate) enum LoopSource {
     Values(Vec<i64>),
 }
 
-/// `name(k in lo..hi) -> G(args)`: arguments `bases + coefs * k`, except
-/// those in `per_option` (their base and coefficient are 0).
+/// `name(k in lo..hi) if guard -> G(args)`: arguments `bases + coefs *
+/// k`, except those in `per_option` (their base and coefficient are 0);
+/// the guard (if any) wholly loop bounds (`k * k <= n`).
 pub(crate) struct RunMove {
     pub slot: Slot,
     pub lo: Operand<[i64]>,
     pub hi: Operand<[i64]>,
     pub inclusive: bool,
+    pub guard: LoopGuard,
     pub bases: Vec<Operand<[i64]>>,
     pub coefs: Vec<i64>,
     /// Arguments that are not affine in `k` (`min(f(k), y)`): batched
@@ -488,13 +494,29 @@ impl Compiler<'_> {
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| match &m.bindings[..] {
                 [] => (self.single_move(g, m, args)).map(|s| KernelMove::Singles(vec![s])),
-                _ => self.run_move(n_statics, m, args),
+                _ => self.run_move(g, m, args),
             });
         simple
             .or_else(|| self.each_move(game, g, m))
-            .or_else(|| self.sum_run_move(game, n_statics, m))
+            .or_else(|| self.sum_run_move(game, g, m))
             .or_else(|| {
                 let mut l = self.loop_move(m)?;
+                // One binding only: a deeper binding's bounds from `where`
+                // could skip options whose guard the general path
+                // evaluates (and fails) where an outer bound is undecided.
+                let mut parts = Vec::new();
+                let one = l.bindings.len() == 1;
+                if one
+                    && self
+                        .sum_parts(game, n_statics, &m.result, &mut parts)
+                        .is_some()
+                {
+                    l.bounds = self.loop_guard(
+                        &l.bounds.slots,
+                        m.guard.as_ref(),
+                        &self.implied_by_where(g, &parts),
+                    );
+                }
                 l.results = vec![self.plain_result(game, n_statics, &m.result, int_arg)?];
                 Some(KernelMove::Loop(l))
             })
@@ -532,14 +554,16 @@ impl Compiler<'_> {
     }
 
     /// A take-and-break run (`SumRunMove`), if the move has that form.
-    fn sum_run_move(&self, game: GameId, n_statics: usize, m: &IrMove) -> Option<KernelMove> {
+    fn sum_run_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
         let (slot, start, end, inclusive) = only_range(m)?;
-        if m.guard.as_ref().is_some_and(|g| mentions(g, slot)) {
+        let mut parts = Vec::new();
+        self.sum_parts(game, g.n_statics, &m.result, &mut parts)?;
+        if parts.len() < 2 {
             return None;
         }
-        let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, &m.result, &mut parts)?;
-        if parts.len() < 2 {
+        let implied = self.implied_by_where(g, &parts);
+        let guard = self.loop_guard(&[slot], m.guard.as_ref(), &implied);
+        if !guard.is_whole() {
             return None;
         }
         let parts = parts
@@ -555,10 +579,7 @@ impl Compiler<'_> {
             lo: self.operand(start)?,
             hi: self.operand(end)?,
             inclusive,
-            guard: match &m.guard {
-                Some(e) => Some(self.bool_expr(e)?),
-                None => None,
-            },
+            guard,
             parts,
         }))
     }
@@ -606,7 +627,9 @@ impl Compiler<'_> {
             };
             bindings.push((slot, source));
         }
+        let slots: Vec<Slot> = bindings.iter().map(|(s, _)| *s).collect();
         Some(LoopMove {
+            bounds: self.loop_guard(&slots, m.guard.as_ref(), &[]),
             bindings,
             guard: match &m.guard {
                 Some(e) => Some(self.bool_expr(e)?),
@@ -664,13 +687,17 @@ impl Compiler<'_> {
         })
     }
 
-    /// The run move of a move with one binding over a range and no guard
-    /// whose result is one position of the game itself.
-    fn run_move(&self, n_statics: usize, m: &IrMove, args: &[IrExpr]) -> Option<KernelMove> {
-        if m.guard.is_some() {
+    /// The run move of a move with one binding over a range, its guard
+    /// (if any) wholly loop bounds, whose result is one position of the
+    /// game itself.
+    fn run_move(&self, g: &IrGame, m: &IrMove, args: &[IrExpr]) -> Option<KernelMove> {
+        let n_statics = g.n_statics;
+        let (slot, start, end, inclusive) = only_range(m)?;
+        let implied = self.implied_by_where(g, &[args]);
+        let guard = self.loop_guard(&[slot], m.guard.as_ref(), &implied);
+        if !guard.is_whole() {
             return None;
         }
-        let (slot, start, end, inclusive) = only_range(m)?;
         let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
         let mut bends = Some(Vec::new());
         for (i, a) in args.iter().enumerate() {
@@ -699,6 +726,7 @@ impl Compiler<'_> {
             lo: self.operand(start)?,
             hi: self.operand(end)?,
             inclusive,
+            guard,
             varies: match moving[..] {
                 [i] if per_option.is_empty() => varies_only(&bases, n_statics, i),
                 _ => None,

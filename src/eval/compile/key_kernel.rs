@@ -153,6 +153,9 @@ pub(crate) enum KeySource {
     /// The items of the list, tuple or set in a slot, in order (a bit
     /// set's bits ascending).
     Items(Slot),
+    /// A set computed as a bit mask (`adj[v] - seen`, `adj` a constant
+    /// list of sets): its bits ascending, a set's items in order.
+    Mask(MaskCode),
 }
 
 /// The `BitsRun` of a move whose last binding is `last`, if its one part
@@ -258,7 +261,7 @@ impl Mask {
 
     /// The bit set a key holds, if the set is one.
     #[inline]
-    fn key_bits(self) -> Option<u64> {
+    pub(crate) fn key_bits(self) -> Option<u64> {
         (!self.wide).then_some(self.bits)
     }
 }
@@ -663,7 +666,7 @@ impl Compiler<'_> {
                 v.dedup();
                 KeySource::Values(v)
             }
-            _ => return None,
+            _ => KeySource::Mask(self.mask_code(e)?),
         })
     }
 

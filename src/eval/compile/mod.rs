@@ -12,7 +12,7 @@
 //! 1. `compiler`: the `Compiler` struct the other modules' `impl Compiler`
 //!    blocks extend.
 //! 2. `int_code` (integer and boolean code on a frame of locals), then
-//!    `expand` (move results with their function calls expanded),
+//!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `key_kernel` and `kernel` (the moves in kernel form).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
@@ -42,6 +42,7 @@ mod expr;
 mod fold;
 mod frame;
 mod game_plan;
+mod guard_bounds;
 mod inline;
 mod int_code;
 mod kernel;
@@ -58,6 +59,7 @@ pub use calls::*;
 pub use compiler::Compiler;
 pub(crate) use expand::MoveResult;
 pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
+pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Seq};
 pub(crate) use kernel::{
     Bend, Kernel, KernelMove, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove,

@@ -60,6 +60,8 @@ pub struct CompiledGame {
     pub(crate) kernel: Option<Kernel>,
     /// How the search evaluates the game (`--explain`), a line each.
     pub explanation: Vec<String>,
+    /// Its moves or `where` read a top-level constant (`specialize.rs`).
+    pub reads_constants: bool,
     pub span: Span,
 }
 
@@ -234,6 +236,10 @@ impl Default for Limits {
 /// The parts of a compound as their atoms (`ProductTables::intern_position`).
 pub type AtomParts = [SmallVec<[u32; 4]>];
 
+/// `compile::specialized_game`: a game, an instance's static arguments
+/// and name, and whether to compile only if the game reads constants.
+pub type Specialize = fn(&Runtime, GameId, &[Value], &Rc<str>, bool) -> Option<CompiledGame>;
+
 #[derive(Clone, Copy)]
 pub struct Above {
     /// The built-ins that ask about games (`sg`, `outcome`, `options`,
@@ -256,7 +262,7 @@ pub struct Above {
     /// `compile::specialized_game`: a game compiled for one instance's
     /// static arguments (`Runtime::user_instance` and `swept_instance`
     /// decide when).
-    pub specialize: fn(&Runtime, GameId, &[Value], &Rc<str>) -> Option<CompiledGame>,
+    pub specialize: Specialize,
 }
 
 pub struct Runtime {
@@ -416,8 +422,11 @@ impl Runtime {
         // not paid for integer arguments, which kernels read anyway, unless
         // a sweep asks.
         let ints = key.1.iter().all(|v| matches!(v, Value::Int(_)));
-        let specialized = (self.limits.kernels && !key.1.is_empty() && (ints_too || !ints))
-            .then(|| (self.above.specialize)(self, game, &key.1, &name))
+        // A game reading top-level constants is compiled for their values
+        // whatever its static arguments.
+        let for_statics = !key.1.is_empty() && (ints_too || !ints);
+        let specialized = (self.limits.kernels && (for_statics || generic.reads_constants))
+            .then(|| (self.above.specialize)(self, game, &key.1, &name, !for_statics))
             .flatten();
         let g = specialized.map_or(generic, Rc::new);
         let mut list = self.instances.borrow_mut();

@@ -9,7 +9,15 @@
 //! arguments, with kernels, `where` code and sweeps like any other. Its
 //! own positions in results are recognised by their static arguments'
 //! values (`Compiler::own_statics`).
+//!
+//! The same compilation puts in the values of the top-level `let`s the
+//! game reads (`IrKind::Global`), once they have run: a constant set or
+//! list (`k in FIB`, `adj[v]`) is then a literal to the planner, whatever
+//! its size or wherever it was computed. A game reading such constants
+//! is compiled for them even without static arguments. A `let` runs once
+//! (a redefinition is a new constant), so the values never change.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::compiler::Compiler;
@@ -18,24 +26,37 @@ use crate::eval::value::Value;
 use crate::ir::ir::*;
 
 /// The game `game` compiled for the static arguments `statics` of its
-/// instance `name` (`None` for an alias, or a game the runtime has no IR
-/// of). Its explanation names the instance.
+/// instance `name` and the constants it reads (`None` for an alias, or a
+/// game the runtime has no IR of; with `only_constants`, also when it
+/// reads no constant that has a value). Its explanation names the
+/// instance.
 pub fn specialized_game(
     rt: &Runtime,
     game: GameId,
     statics: &[Value],
     name: &Rc<str>,
+    only_constants: bool,
 ) -> Option<CompiledGame> {
     let ir = rt.game_ir.get(game as usize)?.as_ref()?;
     if ir.n_statics != statics.len() || matches!(ir.body, IrGameBody::Alias(_)) {
         return None;
     }
+    let globals = rt.globals.borrow();
     let fill = Fill {
         statics,
         n_statics: ir.n_statics as Slot,
+        globals: &globals,
+        constants: Cell::new(0),
     };
     let mut filled = fill.game(ir);
-    filled.name = name.clone();
+    if only_constants && fill.constants.get() == 0 {
+        return None;
+    }
+    filled.name = if statics.is_empty() {
+        Rc::from(format!("{name} (its top-level constants read as values)"))
+    } else {
+        name.clone()
+    };
     let aliases = rt.aliases();
     let mut compiler = Compiler::new(&aliases, &rt.fn_ir);
     compiler.own_statics = Some(statics);
@@ -44,10 +65,14 @@ pub fn specialized_game(
     Some(compiled)
 }
 
-/// Puts an instance's static arguments into a game's IR.
+/// Puts an instance's static arguments, and the values of the constants
+/// it reads, into a game's IR.
 struct Fill<'a> {
     statics: &'a [Value],
     n_statics: Slot,
+    globals: &'a [Option<Value>],
+    /// How many reads of constants were put in.
+    constants: Cell<usize>,
 }
 
 impl Fill<'_> {
@@ -125,7 +150,14 @@ impl Fill<'_> {
                 IrKind::Const(self.statics[*s as usize].clone())
             }
             IrKind::Local(s) => IrKind::Local(s - self.n_statics),
-            IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => e.kind.clone(),
+            IrKind::Global(g) => match self.globals.get(*g as usize) {
+                Some(Some(v)) => {
+                    self.constants.set(self.constants.get() + 1);
+                    IrKind::Const(v.clone())
+                }
+                _ => e.kind.clone(),
+            },
+            IrKind::Const(_) | IrKind::BuiltinRef(_) => e.kind.clone(),
             IrKind::List(xs) => IrKind::List(self.all(xs)),
             IrKind::Set(xs) => IrKind::Set(self.all(xs)),
             IrKind::Tuple(xs) => IrKind::Tuple(self.all(xs)),

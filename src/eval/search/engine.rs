@@ -105,6 +105,10 @@ impl Frame {
     }
 }
 
+/// The slots of `SgSink::seen` the strided scans may mark (a value byte's,
+/// or the xor of a sum's value bytes); past them only `add` marks.
+const SCANNED_SLOTS: usize = 512;
+
 /// Collects the values of a position's options and the options still unknown.
 pub(super) struct SgSink {
     /// seen[seen_slot(v)] == stamp: value v occurs among the current
@@ -112,6 +116,9 @@ pub(super) struct SgSink {
     /// `seen[byte]` without decoding; see `seen_slot`.
     pub(super) seen: Vec<u32>,
     pub(super) stamp: u32,
+    /// The last slot of `seen` that `add` marked since `start`; scans
+    /// mark only the first `SCANNED_SLOTS`.
+    top_slot: usize,
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path (a cycle) or of
     /// infinite value: the search hands over to the loopy labelling.
@@ -142,6 +149,7 @@ impl SgSink {
         }
         self.pending.clear();
         self.sum_waits = false;
+        self.top_slot = 0;
     }
 
     /// Marks an option of `parts` positions, of value `x` if every part
@@ -168,6 +176,7 @@ impl SgSink {
             self.seen.resize((i + 1).next_power_of_two(), 0);
         }
         self.seen[i] = self.stamp;
+        self.top_slot = self.top_slot.max(i);
     }
 
     /// Marks the value a dense memo byte holds (none for "not a
@@ -180,6 +189,11 @@ impl SgSink {
         // Byte 2 (not a position) marks a slot nothing reads.
         self.seen[byte as usize] = self.stamp;
         true
+    }
+
+    /// Past the last slot of `seen` marked since `start`.
+    fn marked_len(&self) -> usize {
+        (self.top_slot + 1).max(SCANNED_SLOTS)
     }
 
     fn mex(&self) -> u64 {
@@ -230,9 +244,9 @@ impl SgSink {
                     self.push_pending(env, instance, key)?;
                     Ok(Lookup::Pending)
                 } else {
-                    // Remembered only where the table has room already: an
-                    // option outside `where` costs no memory (a game whose
-                    // moves overshoot would otherwise fill the table).
+                    // Kept only where the memo has its place already (a
+                    // dense window's byte): a result outside `where` costs
+                    // no memory, its `where` asked again if met again.
                     if at.is_some() {
                         inst.memo.borrow_mut().set_located(at, key, State::Invalid);
                     }
@@ -659,6 +673,7 @@ impl Default for SgSink {
         SgSink {
             seen: vec![0; 256],
             stamp: 0,
+            top_slot: 0,
             pending: Vec::new(),
             cycle_at: None,
             sum_waits: false,
@@ -716,14 +731,10 @@ fn run_search(
         } else if top.marked != Frame::NONE {
             // Back after its options were searched: they reported their
             // values to its marks.
-            if let Some(v) = marks[top.marked as usize].mex() {
-                store_top(env, &inst, (stack, marks), v, span)?;
-                last = v;
-                continue;
-            }
-            // Values past the marks: its options are listed again.
-            marks.truncate(top.marked as usize);
-            top.marked = Frame::NONE;
+            let v = marks[top.marked as usize].mex();
+            store_top(env, &inst, (stack, marks), v, span)?;
+            last = v;
+            continue;
         }
         sink.start();
         sink.stacked = stack.len();
@@ -761,7 +772,7 @@ fn run_search(
             // and listing them again costs less than keeping the marks.
             let outside = !top.at.is_some_and(|at| at.in_window());
             let kept = (parent.is_some() && outside && !sink.sum_waits)
-                .then(|| Marked::from_seen(&sink.seen, sink.stamp));
+                .then(|| Marked::from_seen(&sink.seen, sink.stamp, sink.marked_len()));
             if let Some(m) = kept {
                 let top = stack.last_mut().expect("top");
                 top.marked = marks.len() as u32;

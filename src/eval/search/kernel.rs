@@ -10,7 +10,8 @@ use super::scan::{scan_pairs, seen_slot, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
-    LoopMove, LoopSource, MoveResult, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    LoopGuard, LoopMove, LoopSource, MoveResult, Narrowed, RunMove, SingleMove, SumRunMove,
+    KERNEL_FRAME,
 };
 use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
@@ -80,13 +81,16 @@ impl SgSink {
             lo,
             hi,
             inclusive,
+            guard,
             bases,
             coefs,
             per_option,
             bends,
             varies,
         } = m;
-        let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive) else {
+        let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
+            .and_then(|range| narrowed(guard, ints, range))
+        else {
             return Ok(false);
         };
         if a >= b {
@@ -382,12 +386,9 @@ impl SgSink {
         m: &SumRunMove,
         ints: &[i64],
     ) -> Fallible<bool> {
-        match m.guard.as_ref().map(|g| g(ints)) {
-            None | Some(Some(true)) => {}
-            Some(Some(false)) => return Ok(true),
-            Some(None) => return Ok(false),
-        }
-        let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive) else {
+        let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
+            .and_then(|range| narrowed(&m.guard, ints, range))
+        else {
             return Ok(false);
         };
         if a >= b {
@@ -533,7 +534,7 @@ impl SgSink {
             kernel,
             m,
             (&mut frame, width),
-            0,
+            (0, true),
             &mut ticks,
         )
     }
@@ -546,9 +547,12 @@ impl SgSink {
         kernel: &Kernel,
         m: &LoopMove,
         (frame, width): (&mut [i64; KERNEL_FRAME], usize),
-        level: usize,
+        (level, bounded): (usize, bool),
         ticks: &mut u32,
     ) -> Fallible<bool> {
+        // `bounded`: every outer level's bounds were decided. Past one
+        // that was not, the guard runs per option from its first
+        // conjunct (which may fail where the general path evaluates it).
         let Some((slot, source)) = m.bindings.get(level) else {
             return self.loop_option(env, (instance, inst), kernel, m, &frame[..width]);
         };
@@ -567,6 +571,14 @@ impl SgSink {
                 } else {
                     b
                 };
+                // Where the guard's bounds cannot say, its per-option
+                // evaluation decides.
+                let narrowed =
+                    bounded.then(|| m.bounds.narrow(level, &mut frame[..], (a, b), None));
+                let (a, b, inner) = match narrowed {
+                    Some(Narrowed::Range(x, y)) => (x, y, true),
+                    _ => (a, b, false),
+                };
                 for k in a..b {
                     *ticks = ticks.wrapping_add(1);
                     if ticks.is_multiple_of(1 << 16) {
@@ -574,16 +586,26 @@ impl SgSink {
                     }
                     frame[slot] = k;
                     let next = (instance, inst);
-                    if !self.loop_level(env, next, kernel, m, (frame, width), level + 1, ticks)? {
+                    let deeper = (level + 1, inner);
+                    if !self.loop_level(env, next, kernel, m, (frame, width), deeper, ticks)? {
                         return Ok(false);
                     }
                 }
             }
             LoopSource::Values(values) => {
-                for &k in values {
+                // Bounds on the items' indices hold for ascending items only.
+                let all = (0, values.len() as i64);
+                let narrowed = (bounded && values.is_sorted_by(|a, b| a < b))
+                    .then(|| m.bounds.narrow(level, &mut frame[..], all, Some(values)));
+                let (i, j, inner) = match narrowed {
+                    Some(Narrowed::Range(x, y)) => (x as usize, y as usize, true),
+                    _ => (0, values.len(), false),
+                };
+                for &k in &values[i..j] {
                     frame[slot] = k;
                     let next = (instance, inst);
-                    if !self.loop_level(env, next, kernel, m, (frame, width), level + 1, ticks)? {
+                    let deeper = (level + 1, inner);
+                    if !self.loop_level(env, next, kernel, m, (frame, width), deeper, ticks)? {
                         return Ok(false);
                     }
                 }
@@ -639,6 +661,20 @@ impl SgSink {
         }
         self.add_parts(x, known, result.parts.len());
         Ok(true)
+    }
+}
+
+/// The range `a..b` of a run's binding narrowed by its guard's bounds
+/// (`None`: a bound cannot be decided here; the general path decides).
+fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
+    if guard.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
+        return Some((a, b));
+    }
+    let mut frame = [0i64; KERNEL_FRAME];
+    frame[..ints.len()].copy_from_slice(ints);
+    match guard.narrow(0, &mut frame, (a, b), None) {
+        Narrowed::Range(a, b) => Some((a, b)),
+        Narrowed::Unknown => None,
     }
 }
 

@@ -265,6 +265,18 @@ impl SgSink {
                 }
                 SlotKind::Int | SlotKind::Unset => return Ok(false),
             },
+            KeySource::Mask(code) => {
+                let Some(mut mask) = code(frame).and_then(|m| m.key_bits()) else {
+                    return Ok(false);
+                };
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as i64;
+                    mask &= mask - 1;
+                    if !each(self, frame, k)? {
+                        return Ok(false);
+                    }
+                }
+            }
         }
         Ok(true)
     }

@@ -8,57 +8,85 @@
 //! marks (`run_search`): options read from a window cost less to list
 //! again than the marks to keep.
 //!
-//! Only small values are kept (the first `SLOTS` of `SgSink::seen`, a
-//! bit each): they decide a mex below 251. A position whose options have
-//! every value below 251 is listed again as before (`Marked::mex` gives
-//! `None`).
+//! Every marked value is kept, a bit each, in a bit set as long as the
+//! largest (inline up to the values below 251): the marks decide the mex
+//! whatever the values' size.
 
 use super::scan::seen_slot;
+use smallvec::SmallVec;
 
-/// Slots of `SgSink::seen` kept: those of the values below 251.
-const SLOTS: usize = 256;
+/// Slots held inline: those of the values below 251 (and `BIG`'s).
+const INLINE_SLOTS: usize = 256;
+
+/// Values from this on are never marked: the mex is at most the number of
+/// options, and no position has this many (`SgSink::add` drops them too).
+const LARGEST: u64 = 1 << 26;
 
 /// A bit per slot of `SgSink::seen` (`seen_slot`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Marked {
-    bits: [u64; SLOTS / 64],
+    bits: SmallVec<[u64; INLINE_SLOTS / 64]>,
 }
 
 impl Marked {
-    /// The slots kept of `seen` marked with `stamp`.
-    pub(super) fn from_seen(seen: &[u32], stamp: u32) -> Marked {
+    /// The slots of `seen[..len]` marked with `stamp` (`len`: past the
+    /// last slot marked).
+    pub(super) fn from_seen(seen: &[u32], stamp: u32, len: usize) -> Marked {
+        let len = len.max(INLINE_SLOTS).min(seen.len()).next_multiple_of(64);
+        let mut marked = Marked {
+            bits: SmallVec::from_elem(0, len / 64),
+        };
         // A byte per slot first (vector compares), then eight bytes of 0
         // or 1 into eight bits by one multiplication: bit by bit, this
         // was a seventh of a set game's time.
-        let mut bytes = [0u8; SLOTS];
-        for (b, &s) in bytes.iter_mut().zip(seen) {
-            *b = u8::from(s == stamp);
-        }
-        let mut marked = Marked::default();
-        for (i, eight) in bytes.chunks_exact(8).enumerate() {
-            let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
-            let packed = x.wrapping_mul(0x0102_0408_1020_4080) >> 56;
-            marked.bits[i / 8] |= packed << (8 * (i % 8));
+        for (word, slots) in marked.bits.iter_mut().zip(seen.chunks(64)) {
+            let mut bytes = [0u8; 64];
+            for (b, &s) in bytes.iter_mut().zip(slots) {
+                *b = u8::from(s == stamp);
+            }
+            for (i, eight) in bytes.chunks_exact(8).enumerate() {
+                let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+                let packed = x.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+                *word |= packed << (8 * i);
+            }
         }
         marked
     }
 
-    /// Adds the value `v` of an option searched since (a value past the
-    /// slots kept changes no mex they decide).
+    /// Adds the value `v` of an option searched since.
     pub(super) fn mark(&mut self, v: u64) {
-        let slot = seen_slot(v.min(SLOTS as u64));
-        if slot < SLOTS {
-            self.bits[slot / 64] |= 1 << (slot % 64);
+        if v >= LARGEST {
+            return;
         }
+        let slot = seen_slot(v);
+        if slot / 64 >= self.bits.len() {
+            self.bits.resize(slot / 64 + 1, 0);
+        }
+        self.bits[slot / 64] |= 1 << (slot % 64);
     }
 
-    /// The least value not marked, if the slots kept decide it.
-    pub(super) fn mex(&self) -> Option<u64> {
-        // Values start at slot 4 (`seen_slot`).
-        let first_free = (4..SLOTS).find(|&i| self.bits[i / 64] >> (i % 64) & 1 == 0)?;
-        // Slot 255 is `BIG`'s, no value's: free there, every value below
-        // 251 is marked, and whether 251 is lies past the slots kept.
-        (first_free < SLOTS - 1).then(|| first_free as u64 - 4)
+    /// The least value not marked.
+    pub(super) fn mex(&self) -> u64 {
+        // Values start at slot 4; slot 255 is `BIG`'s, no value's
+        // (`seen_slot`).
+        let marked = |i: usize| {
+            i == 255
+                || self
+                    .bits
+                    .get(i / 64)
+                    .is_some_and(|w| w >> (i % 64) & 1 == 1)
+        };
+        let first_word = (0..self.bits.len())
+            .find(|&w| self.bits[w] != u64::MAX)
+            .unwrap_or(self.bits.len());
+        let free = (4.max(first_word * 64)..)
+            .find(|&i| !marked(i))
+            .expect("a free slot");
+        if free < 255 {
+            free as u64 - 4
+        } else {
+            free as u64 - 5
+        }
     }
 }
 
@@ -68,35 +96,46 @@ mod tests {
 
     #[test]
     fn the_mex_of_marks_from_seen_and_reported_values() {
-        let mut seen = vec![0u32; SLOTS];
+        let mut seen = vec![0u32; INLINE_SLOTS];
         for v in [0u64, 1, 3] {
             seen[seen_slot(v)] = 7;
         }
         seen[seen_slot(2)] = 6; // another position's mark
-        let mut m = Marked::from_seen(&seen, 7);
-        assert_eq!(m.mex(), Some(2));
+        let mut m = Marked::from_seen(&seen, 7, INLINE_SLOTS);
+        assert_eq!(m.mex(), 2);
         m.mark(2);
-        assert_eq!(m.mex(), Some(4));
+        assert_eq!(m.mex(), 4);
         for v in 4..100 {
             m.mark(v);
         }
-        assert_eq!(m.mex(), Some(100));
+        assert_eq!(m.mex(), 100);
     }
 
     #[test]
-    fn values_past_the_slots_decide_no_mex() {
-        let mut seen = vec![0; 2 * SLOTS];
-        seen[seen_slot(300)] = 1;
-        let mut m = Marked::from_seen(&seen, 1);
-        m.mark(251);
-        m.mark(1 << 40);
-        assert_eq!(m.mex(), Some(0));
-        for v in 0..250 {
+    fn values_past_250_and_past_1000_decide_the_mex() {
+        let mut seen = vec![0; 4096];
+        // Marks in `seen` past the inline slots, then reported ones.
+        for v in 0..300 {
+            seen[seen_slot(v)] = 1;
+        }
+        let mut m = Marked::from_seen(&seen, 1, seen_slot(299) + 1);
+        assert_eq!(m.mex(), 300);
+        m.mark(1 << 40); // too large to matter, and not kept
+        for v in 300..1500 {
+            if v != 1234 {
+                m.mark(v);
+            }
+        }
+        assert_eq!(m.mex(), 1234);
+        m.mark(1234);
+        assert_eq!(m.mex(), 1500);
+        // Against a brute force over a scattered set of values.
+        let mut m = Marked::default();
+        let values: Vec<u64> = (0..2000).filter(|v| v % 7 != 6 || *v < 1000).collect();
+        for &v in values.iter().rev() {
             m.mark(v);
         }
-        assert_eq!(m.mex(), Some(250));
-        // 250 is the last value with a slot kept: 251 may be marked or not.
-        m.mark(250);
-        assert_eq!(m.mex(), None);
+        let brute = (0..).find(|v| !values.contains(v)).expect("a gap");
+        assert_eq!(m.mex(), brute);
     }
 }

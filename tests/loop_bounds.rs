@@ -1,0 +1,321 @@
+//! Bindings and guards as loop bounds (`src/eval/compile/guard_bounds.rs`)
+//! and top-level constants read as values (`src/eval/compile/specialize.rs`):
+//! every program prints the same values, and fails with the same error,
+//! with the fast paths on and off; values are also checked against a
+//! plain recursion written here.
+
+mod common;
+
+use common::{explain, same_both_ways, same_both_ways_with};
+use grundy::Limits;
+
+/// The least value not among `values`.
+fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
+    let seen: std::collections::HashSet<u64> = values.into_iter().collect();
+    (0..).find(|v| !seen.contains(v)).unwrap()
+}
+
+fn list(values: &[u64]) -> String {
+    let items: Vec<String> = values.iter().map(u64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The values of heaps 0..=n of the game whose options from `h` are
+/// `options(h)`, by plain recursion from below.
+fn heap_values(n: usize, options: impl Fn(usize) -> Vec<usize>) -> Vec<u64> {
+    let mut sg: Vec<u64> = Vec::new();
+    for h in 0..=n {
+        let v = mex(options(h).into_iter().map(|o| sg[o]));
+        sg.push(v);
+    }
+    sg
+}
+
+#[test]
+fn a_guard_increasing_in_the_binding_ends_its_loop() {
+    // Subtract-a-square, the guard against the bound written out.
+    const N: usize = 300;
+    let want = heap_values(N, |n| {
+        (1..=n)
+            .take_while(|k| k * k <= n)
+            .map(|k| n - k * k)
+            .collect()
+    });
+    for rule in [
+        "move take(k in 1..=n) if k * k <= n -> S(n - k * k)",
+        "move take(k in 1..=n) if n >= k * k -> S(n - k * k)",
+        // Two cuts and a check in one guard.
+        "move take(k in 0..=n) if k >= 1 and n >= 0 and k * k <= n -> S(n - k * k)",
+        // Without a guard: the options below 0 fail `where`.
+        "move take(k in 1..=n) -> S(n - k * k)",
+    ] {
+        let out = same_both_ways(&format!(
+            "game S(n) where n >= 0 {{ {rule} }}
+            print [sg(S(n)) for n in 0..={N}]"
+        ));
+        assert_eq!(out, format!("{}\n", list(&want)), "{rule}");
+    }
+    let how =
+        explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
+    assert!(
+        how.contains("move take: a run through the memo, 1 argument(s) computed per option by batched integer code; 1 guard conjunct(s) monotone in a binding solved into its range by bisection"),
+        "{how}"
+    );
+}
+
+#[test]
+fn results_outside_where_are_never_made_on_the_kernel() {
+    // Subtract-a-square without its guard: most options fail `where`.
+    // On the kernel they are never made (the `where` bounds the loop);
+    // off it they are looked up and not stored (`SgSink::lookup`). The
+    // values agree both ways, within a state limit just above the
+    // positions valued.
+    const N: usize = 2000;
+    let want = heap_values(N, |n| {
+        (1..=n)
+            .take_while(|k| k * k <= n)
+            .map(|k| n - k * k)
+            .collect()
+    });
+    let program = format!(
+        "game S(n) where n >= 0 {{ move take(k in 1..=n) -> S(n - k * k) }}
+        print [sg(S(n)) for n in 0..={N}]"
+    );
+    let limits = Limits {
+        max_states: N + 100,
+        ..Limits::default()
+    };
+    let out = same_both_ways_with(&program, limits);
+    assert_eq!(out, format!("{}\n", list(&want)));
+    let how = explain(&program);
+    assert!(
+        how.contains("1 conjunct(s) of the result's `where` bounding the loop too"),
+        "{how}"
+    );
+}
+
+#[test]
+fn a_guard_decreasing_in_the_binding_starts_its_loop() {
+    // Take at least half of the heap (`2 * k >= n`), and Grundy's game
+    // with its guard `a < n - a` against the bound `(n - 1) / 2`.
+    const N: usize = 200;
+    let want = heap_values(N, |n| {
+        (1..=n).filter(|k| 2 * k >= n).map(|k| n - k).collect()
+    });
+    let out = same_both_ways(&format!(
+        "game H(n) where n >= 0 {{ move take(k in 1..=n) if 2 * k >= n -> H(n - k) }}
+        print [sg(H(n)) for n in 0..={N}]"
+    ));
+    assert_eq!(out, format!("{}\n", list(&want)));
+    // Grundy's game: g(n) is the mex of g(a) xor g(n - a), 1 <= a < n - a.
+    let mut g = vec![0u64; N + 1];
+    for n in 0..=N {
+        g[n] = mex((1..n).filter(|&a| a < n - a).map(|a| g[a] ^ g[n - a]));
+    }
+    for rule in [
+        "move split(a in 1..n) if a < n - a -> G(a) + G(n - a)",
+        "move split(a in 1..=(n - 1) / 2) -> G(a) + G(n - a)",
+        "move split(a in 1..n) if n - a > a and n > 2 -> G(a) + G(n - a)",
+    ] {
+        let out = same_both_ways(&format!(
+            "game G(n) where n >= 0 {{ {rule} }}
+            print [sg(G(n)) for n in 0..={N}]"
+        ));
+        assert_eq!(out, format!("{}\n", list(&g)), "{rule}");
+    }
+    let how =
+        explain("game G(n) where n >= 0 { move split(a in 1..n) if a < n - a -> G(a) + G(n - a) }");
+    assert!(how.contains("move split: a take-and-break run"), "{how}");
+}
+
+#[test]
+fn guards_not_monotone_or_not_of_the_binding() {
+    // `(k - 4) * (k - 4) <= n` falls then rises over 0..=n: no cut where
+    // its vertex is inside the range. `k % 3 != 1` is no polynomial.
+    // `n % 2 == 0` does not mention `k`: decided once per position.
+    const N: usize = 120;
+    type Holds = fn(usize, usize) -> bool;
+    let cases: [(&str, Holds); 4] = [
+        ("(k - 4) * (k - 4) <= n", |n, k| {
+            (k as i64 - 4).pow(2) <= n as i64
+        }),
+        ("k % 3 != 1 and k * k <= 4 * n", |n, k| {
+            k % 3 != 1 && k * k <= 4 * n
+        }),
+        ("n % 2 == 0 and 3 * k <= n", |n, k| n % 2 == 0 && 3 * k <= n),
+        ("3 * k <= n and n % 2 == 0", |n, k| n % 2 == 0 && 3 * k <= n),
+    ];
+    for (guard, holds) in cases {
+        let want = heap_values(N, |n| {
+            (1..=n).filter(|&k| holds(n, k)).map(|k| n - k).collect()
+        });
+        let out = same_both_ways(&format!(
+            "game H(n) where n >= 0 {{ move take(k in 1..=n) if {guard} -> H(n - k) }}
+            print [sg(H(n)) for n in 0..={N}]"
+        ));
+        assert_eq!(out, format!("{}\n", list(&want)), "{guard}");
+    }
+}
+
+#[test]
+fn several_bindings_each_bounded_by_its_conjuncts() {
+    // The inner loop's bounds depend on the outer binding; the guard cuts
+    // both (`a * a <= n` the outer, `a * a + b <= n` the inner).
+    const N: usize = 80;
+    let want = heap_values(N, |n| {
+        let mut out = Vec::new();
+        for a in 1..=n {
+            for b in 0..=a {
+                if a * a <= n && a * a + b <= n {
+                    out.push(n - a * a - b);
+                }
+            }
+        }
+        out
+    });
+    let program = format!(
+        "game T(n) where n >= 0 {{
+            move m(a in 1..=n, b in 0..=a) if a * a <= n and a * a + b <= n -> T(n - a * a - b)
+        }}
+        print [sg(T(n)) for n in 0..={N}]"
+    );
+    let out = same_both_ways(&program);
+    assert_eq!(out, format!("{}\n", list(&want)));
+    let how = explain(&program);
+    assert!(
+        how.contains("2 guard conjunct(s) monotone in a binding solved into its range"),
+        "{how}"
+    );
+}
+
+#[test]
+fn errors_are_those_of_the_general_path() {
+    // 3037000500 * 3037000500 overflows: the range's last option fails in
+    // the guard, whichever path evaluates it.
+    let out = same_both_ways(
+        "game Q(n) where n >= 0 { move t(k in 3037000490..=3037000500) if k * k <= n -> Q(0) }
+        print sg(Q(9223372030926249001))",
+    );
+    assert!(out.contains("failure") && out.contains("overflow"), "{out}");
+    // A conjunct before it that fails first keeps the overflow unevaluated.
+    let out = same_both_ways(
+        "game Q(n) where n >= 0 { move t(k in 3037000490..=3037000500) if k <= 3037000495 and k * k <= n -> Q(0) }
+        print sg(Q(9223372030926249001))",
+    );
+    assert_eq!(out, "1\n");
+    // A conjunct left per option fails inside the cut range ...
+    let out = same_both_ways(
+        "game D(n) where n >= 0 { move t(k in 1..=n) if k * k <= n and n / (k - 2) > 0 -> D(n - k) }
+        print sg(D(9))",
+    );
+    assert!(out.contains("division by zero"), "{out}");
+    // ... but not outside it, where the general path never evaluates it.
+    let out = same_both_ways(
+        "game D(n) where n >= 0 { move t(k in 1..=n) if k <= 3 and n / (k - 10) <= 0 -> D(n - k) }
+        print [sg(D(n)) for n in 0..=20]",
+    );
+    assert!(!out.contains("failure"), "{out}");
+    // A check of the position that fails is reported too.
+    let out = same_both_ways(
+        "game E(n) where n >= 0 { move t(k in 1..=n) if 10 / (n - 5) >= 0 and k * k <= n -> E(n - k) }
+        print sg(E(8))",
+    );
+    assert!(out.contains("division by zero"), "{out}");
+}
+
+#[test]
+fn a_constant_set_from_a_let_of_any_size_runs_as_a_literal() {
+    // Sets of 1 to 100 items from a top-level `let`, against the same set
+    // written out, and against a recursion here.
+    const N: usize = 400;
+    for size in [1usize, 5, 15, 32, 33, 100] {
+        let items: Vec<usize> = (0..size).map(|i| 1 + 3 * i + i * i % 7).collect();
+        let mut set: Vec<usize> = items.clone();
+        set.sort_unstable();
+        set.dedup();
+        let want = heap_values(N, |n| {
+            set.iter().filter(|&&k| k <= n).map(|k| n - k).collect()
+        });
+        let literal: Vec<String> = set.iter().map(usize::to_string).collect();
+        let from_let = same_both_ways(&format!(
+            "let S = {{1 + 3 * i + i * i % 7 for i in 0..{size}}}
+            game F(n) where n >= 0 {{ move take(k in S) if k <= n -> F(n - k) }}
+            print [sg(F(n)) for n in 0..={N}]"
+        ));
+        let written = same_both_ways(&format!(
+            "game F(n) where n >= 0 {{ move take(k in {{{}}}) if k <= n -> F(n - k) }}
+            print [sg(F(n)) for n in 0..={N}]",
+            literal.join(", ")
+        ));
+        assert_eq!(from_let, format!("{}\n", list(&want)), "{size} items");
+        assert_eq!(written, from_let, "{size} items");
+    }
+    // A list of 40 items in descending order: bounds on item indices
+    // would need ascending items; the guard runs per option instead.
+    let items: Vec<usize> = (0..40).map(|i| 200 - 3 * i).collect();
+    let want = heap_values(N, |n| {
+        items.iter().filter(|&&k| k <= n).map(|k| n - k).collect()
+    });
+    let out = same_both_ways(&format!(
+        "let L = [200 - 3 * i for i in 0..40]
+        game F(n) where n >= 0 {{ move take(k in L) if k <= n -> F(n - k) }}
+        print [sg(F(n)) for n in 0..={N}]"
+    ));
+    assert_eq!(out, format!("{}\n", list(&want)));
+    // The game reading the constant is compiled for its value: a kernel.
+    let how = explain(
+        "let S = {1, 2, 5}
+        game F(n) where n >= 0 { move take(k in S) if k <= n -> F(n - k) }
+        print sg(F(10))",
+    );
+    assert!(
+        how.contains("game F (its top-level constants read as values): kernel"),
+        "{how}"
+    );
+}
+
+#[test]
+fn a_constant_list_of_sets_from_a_let_is_read_as_bit_masks() {
+    // Geography on a path of 12 vertices: the token moves to an unvisited
+    // neighbour. Against a recursion over (vertex, visited mask).
+    const N: usize = 12;
+    fn geo(v: usize, seen: u32, memo: &mut std::collections::HashMap<(usize, u32), u64>) -> u64 {
+        if let Some(&x) = memo.get(&(v, seen)) {
+            return x;
+        }
+        let near = [v.wrapping_sub(1), v + 1];
+        let options: Vec<u64> = near
+            .into_iter()
+            .filter(|&u| u < N && seen >> u & 1 == 0)
+            .map(|u| geo(u, seen | 1 << u, memo))
+            .collect();
+        let x = mex(options);
+        memo.insert((v, seen), x);
+        x
+    }
+    let mut memo = std::collections::HashMap::new();
+    let want: Vec<u64> = (0..N).map(|v| geo(v, 1 << v, &mut memo)).collect();
+    let program = format!(
+        "let adj = [{{u for u in [v - 1, v + 1] if 0 <= u < {N}}} for v in 0..{N}]
+        game Geo(v, seen) {{ move go(u in adj[v] - seen) -> Geo(u, seen | {{u}}) }}
+        print [sg(Geo(v, {{v}})) for v in 0..{N}]"
+    );
+    assert_eq!(same_both_ways(&program), format!("{}\n", list(&want)));
+    let how = explain(&program);
+    assert!(
+        how.contains(
+            "game Geo (its top-level constants read as values): kernel over lists and sets"
+        ),
+        "{how}"
+    );
+}
+
+#[test]
+fn a_constant_used_before_its_let_still_fails() {
+    let out = same_both_ways(
+        "game F(n) where n >= 0 { move take(k in S) if k <= n -> F(n - k) }
+        print sg(F(3))
+        let S = {1, 2}",
+    );
+    assert!(out.contains("before its `let` ran"), "{out}");
+}

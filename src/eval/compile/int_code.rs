@@ -558,6 +558,15 @@ pub(crate) fn reads_global(e: &IrExpr) -> bool {
             otherwise,
         } => reads_global(cond) || reads_global(then) || reads_global(otherwise),
         IrKind::Collect { comp: c, .. } | IrKind::Aggregate { comp: c, .. } => comp(c),
+        IrKind::Slice {
+            target, start, end, ..
+        } => {
+            reads_global(target)
+                || [start, end]
+                    .iter()
+                    .any(|b| b.as_ref().is_some_and(|b| reads_global(b)))
+        }
+        IrKind::Let { value, body, .. } => reads_global(value) || reads_global(body),
     }
 }
 

@@ -146,3 +146,34 @@ pub(super) fn part_moves<'o>(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selective_compound_moves_in_every_nonempty_set_of_its_parts() {
+        // More parts than a 20-bit mask holds: every one of the 2^21 - 1
+        // non-empty sets comes once, each in increasing order.
+        let n = 21;
+        let mut seen = vec![false; 1 << n];
+        let mut count = 0usize;
+        for_each_group(SELECTIVE, n, &[], &mut |group| {
+            assert!(group.windows(2).all(|w| w[0] < w[1]));
+            let mask: usize = group.iter().map(|&i| 1 << i).sum();
+            assert!(mask != 0 && !seen[mask], "{group:?}");
+            seen[mask] = true;
+            count += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(count, (1 << n) - 1);
+        let mut all = Vec::new();
+        for_each_group(CONJUNCTIVE, 3, &[], &mut |g| {
+            all.push(g.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(all, [vec![0, 1, 2]]);
+    }
+}

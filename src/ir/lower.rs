@@ -430,6 +430,24 @@ impl<'n> Lowerer<'n> {
                     },
                 }
             }
+            // `Family[a..b]`: a static argument that is a range, as before
+            // slices existed.
+            ExprKind::Slice {
+                target,
+                start: Some(start),
+                end: Some(end),
+                inclusive,
+            } if self.static_family(target).is_some() => {
+                let range = ast::Expr {
+                    span: start.span.to(end.span),
+                    kind: ExprKind::Range {
+                        start: start.clone(),
+                        end: end.clone(),
+                        inclusive: *inclusive,
+                    },
+                };
+                return self.index(target, &[range], span);
+            }
             ExprKind::Slice {
                 target,
                 start,

@@ -143,11 +143,13 @@ fn describe(rule: Rule) -> Option<(u8, &'static str)> {
         bind_name | pattern | tuple_pattern | binding | let_bind => (10, "a name to bind"),
         field_name => (10, "a field name"),
         item | expr | iter_expr | postfix | if_expr | paren | list | set | int | bool | string
-        | omega_pow | name | not_op | neg_op | let_expr | slice | slice_bound => {
+        | omega_pow | name | not_op | neg_op | let_expr | slice_from_start | slice_bound => {
             (11, "an expression")
         }
         or_op | and_op | cmp_op | range_op | bor_op | xor_op | band_op | shift_op | add_op
-        | mul_op | call | index | field | call_open | index_open => (12, "an operator"),
+        | mul_op | call | index | field | call_open | index_open | slice_to_end => {
+            (12, "an operator")
+        }
         program | game_def | fn_def | let_stmt | assert_stmt | print_stmt | expr_stmt | kw_game
         | kw_fn | kw_let | kw_assert | kw_print => (13, "a statement"),
         EOI => (14, "end of input"),

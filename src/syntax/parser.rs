@@ -646,19 +646,7 @@ impl Builder {
                     callee: target,
                     args: self.call_args(op)?,
                 },
-                Rule::index => {
-                    let mut inner = parts(op).peekable();
-                    match inner.next_if(|c| c.as_rule() == Rule::slice) {
-                        Some(slice) => self.slice(target, slice)?,
-                        None => {
-                            let mut indices = Vec::new();
-                            for c in inner {
-                                indices.push(self.expr(c)?);
-                            }
-                            ExprKind::Index { target, indices }
-                        }
-                    }
-                }
+                Rule::index => self.index(target, op)?,
                 Rule::field => ExprKind::Field {
                     target,
                     name: self.ident(only(op)),
@@ -670,26 +658,74 @@ impl Builder {
         Ok(expr)
     }
 
-    /// `[a..b]` after `target`: each bound optional.
-    fn slice(&self, target: Box<Expr>, p: Pair<'_, Rule>) -> Res<ExprKind> {
-        let (mut start, mut end, mut op) = (None, None, None);
-        for c in p.into_inner() {
-            if c.as_rule() == Rule::range_op {
-                op = Some(c.as_str() == "..=");
-                continue;
+    /// `[i]`, `[F, G]` (static arguments) or a slice after `target`.
+    fn index(&self, target: Box<Expr>, op: Pair<'_, Rule>) -> Res<ExprKind> {
+        let mut inner = parts(op).peekable();
+        if let Some(from_start) = inner.next_if(|c| c.as_rule() == Rule::slice_from_start) {
+            let mut it = from_start.into_inner();
+            let range = it.next().expect("a range operator");
+            let end = it.next().map(|b| self.expr(b)).transpose()?;
+            return self.slice(target, None, range, end);
+        }
+        let mut indices = Vec::new();
+        for c in inner {
+            if c.as_rule() == Rule::slice_to_end {
+                let start = indices.pop();
+                let range = c.into_inner().next().expect("a range operator");
+                return self.slice(target, start, range, None);
             }
-            let bound = Some(Box::new(self.expr(c)?));
-            if op.is_none() {
-                start = bound;
-            } else {
-                end = bound;
-            }
+            indices.push(self.expr(c)?);
+        }
+        // `xs[a..b]`: an index by a range is a slice.
+        if let [Expr {
+            kind: ExprKind::Range { .. },
+            ..
+        }] = indices.as_slice()
+        {
+            let Some(Expr {
+                kind:
+                    ExprKind::Range {
+                        start,
+                        end,
+                        inclusive,
+                    },
+                ..
+            }) = indices.pop()
+            else {
+                unreachable!("matched above")
+            };
+            return Ok(ExprKind::Slice {
+                target,
+                start: Some(start),
+                end: Some(end),
+                inclusive,
+            });
+        }
+        Ok(ExprKind::Index { target, indices })
+    }
+
+    /// A slice with an open end: `..=` needs the end it includes.
+    fn slice(
+        &self,
+        target: Box<Expr>,
+        start: Option<Expr>,
+        range: Pair<'_, Rule>,
+        end: Option<Expr>,
+    ) -> Res<ExprKind> {
+        let inclusive = range.as_str() == "..=";
+        if inclusive && end.is_none() {
+            return Err(SyntaxError::new(
+                "`..=` in a slice needs the last index",
+                self.span(&range),
+                "no end after `..=`",
+            )
+            .with_help("write `xs[a..=b]`, or `xs[a..]` to run to the end"));
         }
         Ok(ExprKind::Slice {
             target,
-            start,
-            end,
-            inclusive: op == Some(true),
+            start: start.map(Box::new),
+            end: end.map(Box::new),
+            inclusive,
         })
     }
 
@@ -1596,10 +1632,13 @@ print (1, 2), (1,), (), [(a, b) for (a, b) in pairs if a < b]
         // An index is as before; several indices are static arguments.
         check("xs[i]", "(index xs i)");
         check("F[a, b]", "(index F a b)");
-        check("xs[(0..3)]", "(index xs (.. 0 3))");
+        check("xs[(0..3)]", "(slice xs .. 0 3)");
         let e = err("print xs[1..2..3]");
         assert_eq!(e.message, "a range cannot be followed by `..`");
-        let e = err("print xs[a < b..]");
+        let e = err("print xs[1..=]");
+        assert_eq!(e.message, "`..=` in a slice needs the last index");
+        assert_eq!(err("print xs[..=]").message, e.message);
+        let e = err("print xs[..a < b]");
         assert!(e.message.starts_with("expected"), "{}", e.message);
     }
 

@@ -76,7 +76,7 @@ const W5: [&str; 2] = [
 /// Sizes and checksum lines as recorded in `../shared/bench/README.md`:
 /// W1 to W9, W1 also written with `pass(...)` and W5 also through
 /// `octal("0.137")`.
-const WORKLOADS: [Workload; 12] = [
+const WORKLOADS: [Workload; 13] = [
     Workload {
         name: "nim3pass",
         baseline: "nim3pass",
@@ -173,7 +173,22 @@ const WORKLOADS: [Workload; 12] = [
         large_n: 65,
         large_line: "workload=kayles_misere states=2323520 sum=230 p=5 max=10",
     },
+    // Not in ../shared/bench: a loopy game (issue 34), checked against this
+    // repository's own baseline (`LOCAL_BASELINES`); the lines are that
+    // baseline's output.
+    Workload {
+        name: "loopy_grid",
+        baseline: "loopy_grid",
+        default_n: 300,
+        default_line: "workload=loopy_grid states=90000 sum=59586 p=10548 d=47358 inf=49666",
+        large_n: 1000,
+        large_line: "workload=loopy_grid states=1000000 sum=607142 p=103220 d=585620 inf=593255",
+    },
 ];
+
+/// Baselines written in this repository (`benches/baselines`, a cargo
+/// project built like `../shared/bench/baselines`), not in `../shared`.
+const LOCAL_BASELINES: [&str; 1] = ["loopy_grid"];
 
 const USAGE: &str = "\
 usage: cargo bench --bench workloads -- [--quick] [--sizes default|large] [--runs K]
@@ -405,6 +420,15 @@ fn measure_wait4(program: &Path, args: &[OsString], shown: &str) -> Result<Sampl
     })
 }
 
+/// Builds this repository's baselines (`benches/baselines`) into
+/// `target/baselines-local/` and returns the folder holding the binaries.
+fn build_local_baselines(root: &Path) -> Result<PathBuf, String> {
+    let manifest = root.join("benches/baselines/Cargo.toml");
+    let target_dir = root.join("target/baselines-local");
+    cargo_build_release("local baselines", &manifest, &[], &target_dir)?;
+    Ok(target_dir.join("release"))
+}
+
 /// Builds the baselines into `target/baselines/` and returns the folder holding the
 /// binaries, or None if the baselines' project is absent.
 fn build_baselines(root: &Path) -> Result<Option<PathBuf>, String> {
@@ -565,10 +589,10 @@ fn run() -> Result<bool, String> {
     let opts = parse_options()?;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let grundy = build_grundy(&root)?;
-    let baselines = if opts.baseline {
-        build_baselines(&root)?
+    let (baselines, local_baselines) = if opts.baseline {
+        (build_baselines(&root)?, Some(build_local_baselines(&root)?))
     } else {
-        None
+        (None, None)
     };
 
     let selected: Vec<&Workload> = WORKLOADS
@@ -614,7 +638,11 @@ fn run() -> Result<bool, String> {
             "--max-states".into(),
             "1000000000".into(),
         ];
-        let b_prog = baselines.as_ref().map(|d| d.join(w.baseline));
+        let b_dir = match LOCAL_BASELINES.contains(&w.baseline) {
+            true => local_baselines.as_ref(),
+            false => baselines.as_ref(),
+        };
+        let b_prog = b_dir.map(|d| d.join(w.baseline));
         let b_args: Vec<OsString> = vec![n.to_string().into()];
 
         let (mut g_samples, mut b_samples) = (Vec::new(), Vec::new());

@@ -196,7 +196,7 @@ mod tests {
             bindings: vec![(Rc::from("k"), Value::Int(k))],
             component: 0,
             to: to(3 - k),
-            sg,
+            sg: Value::Int(sg as i64),
         };
         let (a, b) = (mv(1, 2), mv(3, 0));
         let h = moves_html(&[&a, &b]);

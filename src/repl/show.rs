@@ -198,7 +198,7 @@ mod tests {
             bindings: vec![(Rc::from("k"), Value::Int(k))],
             component,
             to,
-            sg,
+            sg: Value::Int(sg as i64),
         }
     }
 

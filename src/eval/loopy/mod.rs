@@ -43,13 +43,17 @@ pub fn label_position(
     };
     store(env, &g, &values, span)?;
     let name = env.rt.instance(instance).name.clone();
-    env.rt.loopy_runs.borrow_mut().push(format!(
+    let mut runs = env.rt.loopy_runs.borrow_mut();
+    // A table of queries may label thousands of times: the first are told.
+    if runs.len() < 100 {
+        runs.push(format!(
         "loopy labelling from {name}: {} positions, {} moves, {levels} value levels, {} held, {:.3} s",
         g.graph.len(),
         g.graph.edges(),
         crate::budget::human(bytes),
-        started.elapsed().as_secs_f64()
-    ));
+            started.elapsed().as_secs_f64()
+        ));
+    }
     Ok(values[0])
 }
 

@@ -7,7 +7,10 @@
 //! against a `where`, a literal set against a `let`, `0..4` against
 //! `0..len(xs)`, a function against an indexed list, a built-in family
 //! against its rules), so that the table shows how much the way a game is
-//! written costs. Each file prints one checksum line,
+//! written costs. One more workload, L1 `loopy_grid`, is this repository's
+//! own: a loopy game (`benches/loopy_grid.game`) against a hand-written
+//! retrograde program in `benches/baselines/`. Each file prints one
+//! checksum line,
 //!
 //! ```text
 //! workload=welter4 states=635376 sum=19998720 p=10416 max=63
@@ -57,13 +60,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
-/// One workload of `../shared/bench/`: its rule file
-/// `../shared/bench/rules/<name>.game` and baseline binary `<name>`, the
-/// other forms of it in this folder, its two sizes, and the README's
-/// checksum line at each size.
+/// One workload: its rule file `../shared/bench/rules/<name>.game` and
+/// baseline binary `<name>` of `../shared/bench/baselines` (or, for a
+/// workload of this repository's own, `benches/<name>.game` and
+/// `benches/baselines`), the other forms of it in this folder, its two
+/// sizes, and the checksum line at each size.
 struct Workload {
     id: &'static str,
     name: &'static str,
+    /// Rule file and baseline in this repository, not in `../shared/bench`.
+    local: bool,
     /// Other natural forms of the game: `benches/<form>.game`.
     forms: &'static [&'static str],
     default_n: u64,
@@ -73,9 +79,10 @@ struct Workload {
 }
 
 /// Sizes and checksum lines as recorded in `../shared/bench/README.md`.
-const WORKLOADS: [Workload; 16] = [
+const WORKLOADS: [Workload; 17] = [
     Workload {
         id: "W1",
+        local: false,
         name: "nim3pass",
         forms: &["nim3pass", "nim3pass_pass"],
         default_n: 40,
@@ -85,6 +92,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W2",
+        local: false,
         name: "emptydivide",
         forms: &["emptydivide"],
         default_n: 400,
@@ -94,6 +102,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W3",
+        local: false,
         name: "welter4",
         forms: &["welter4"],
         default_n: 64,
@@ -103,6 +112,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W4",
+        local: false,
         name: "chocolate3d",
         forms: &["chocolate3d", "chocolate3d_param"],
         default_n: 60,
@@ -112,6 +122,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W5",
+        local: false,
         name: "dawson",
         forms: &["dawson", "dawson_octal"],
         default_n: 20000,
@@ -121,6 +132,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W6",
+        local: false,
         name: "subtract125",
         forms: &["subtract125"],
         default_n: 10000000,
@@ -130,6 +142,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W7",
+        local: false,
         name: "grundy",
         forms: &["grundy"],
         default_n: 20000,
@@ -139,6 +152,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W8",
+        local: false,
         name: "cram",
         forms: &["cram"],
         default_n: 8,
@@ -148,6 +162,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W9",
+        local: false,
         name: "kayles_misere",
         forms: &["kayles_misere"],
         default_n: 55,
@@ -157,6 +172,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W10",
+        local: false,
         name: "subtract_squares",
         forms: &["subtract_squares_where"],
         default_n: 100000,
@@ -166,6 +182,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W11",
+        local: false,
         name: "fibonacci_nim",
         forms: &["fibonacci_nim_guard"],
         default_n: 600,
@@ -175,6 +192,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W12",
+        local: false,
         name: "staircase",
         forms: &["staircase_fixed"],
         default_n: 35,
@@ -184,6 +202,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W13",
+        local: false,
         name: "pass_emptydivide",
         forms: &["pass_emptydivide_canonical"],
         default_n: 400,
@@ -193,6 +212,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W14",
+        local: false,
         name: "geography",
         forms: &["geography_fn"],
         default_n: 8,
@@ -202,6 +222,7 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W15",
+        local: false,
         name: "officers",
         forms: &["officers_octal"],
         default_n: 20000,
@@ -211,12 +232,26 @@ const WORKLOADS: [Workload; 16] = [
     },
     Workload {
         id: "W16",
+        local: false,
         name: "subtract_fib",
         forms: &["subtract_fib_literal"],
         default_n: 5000000,
         default_line: "workload=subtract_fib states=5000001 sum=11029930 p=955862 max=9",
         large_n: 50000000,
         large_line: "workload=subtract_fib states=50000001 sum=110294638 p=9558803 max=9",
+    },
+    // Not in ../shared/bench: a loopy game (issue 34), checked against this
+    // repository's own retrograde baseline (`benches/baselines`); the lines
+    // are that baseline's output.
+    Workload {
+        id: "L1",
+        local: true,
+        name: "loopy_grid",
+        forms: &[],
+        default_n: 300,
+        default_line: "workload=loopy_grid states=90000 sum=59586 p=10548 d=47358 inf=49666",
+        large_n: 1000,
+        large_line: "workload=loopy_grid states=1000000 sum=607142 p=103220 d=585620 inf=593255",
     },
 ];
 
@@ -475,6 +510,15 @@ fn build_baselines(root: &Path) -> Result<Option<PathBuf>, String> {
     Ok(Some(target_dir.join("release")))
 }
 
+/// Builds the baselines written in this repository (`benches/baselines`)
+/// into `target/baselines-local/` and returns the folder holding the binaries.
+fn build_local_baselines(root: &Path) -> Result<PathBuf, String> {
+    let manifest = root.join("benches/baselines/Cargo.toml");
+    let target_dir = root.join("target/baselines-local");
+    cargo_build_release("local baselines", &manifest, &[], &target_dir)?;
+    Ok(target_dir.join("release"))
+}
+
 /// Builds grundy's binary as a user does, `cargo build --release`, into
 /// `target/workloads-bench/`, and returns its path. Not the binary Cargo
 /// builds for the bench itself: that one has the features the
@@ -633,17 +677,26 @@ fn run() -> Result<bool, String> {
     let opts = parse_options()?;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let grundy = build_grundy(&root)?;
-    let baselines = if opts.baseline {
-        build_baselines(&root)?
+    let (baselines, local_baselines) = if opts.baseline {
+        (build_baselines(&root)?, Some(build_local_baselines(&root)?))
     } else {
-        None
+        (None, None)
     };
 
     // (workload, rule file, label) for every form to run, rules/ first.
     let mut selected: Vec<(&Workload, PathBuf, String)> = Vec::new();
     for w in &WORKLOADS {
-        let rules = root.join(format!("../shared/bench/rules/{}.game", w.name));
-        let mut forms = vec![(rules, format!("rules/{}.game", w.name))];
+        let rules = match w.local {
+            true => (
+                root.join(format!("benches/{}.game", w.name)),
+                format!("benches/{}.game", w.name),
+            ),
+            false => (
+                root.join(format!("../shared/bench/rules/{}.game", w.name)),
+                format!("rules/{}.game", w.name),
+            ),
+        };
+        let mut forms = vec![rules];
         if !opts.rules_only {
             forms.extend(w.forms.iter().map(|f| {
                 let label = format!("benches/{f}.game");
@@ -695,7 +748,11 @@ fn run() -> Result<bool, String> {
             "--set".into(),
             format!("N={n}").into(),
         ];
-        let b_prog = baselines.as_ref().map(|d| d.join(w.name));
+        let b_dir = match w.local {
+            true => local_baselines.as_ref(),
+            false => baselines.as_ref(),
+        };
+        let b_prog = b_dir.map(|d| d.join(w.name));
         let b_args: Vec<OsString> = vec![n.to_string().into()];
         // The rules/ form of the same workload comes first, when selected.
         let rules_wall_s = rows

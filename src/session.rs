@@ -400,7 +400,12 @@ impl Session {
                     let _ = writeln!(out, "{line}");
                 }
             }
+            // What each loopy labelling of this text built and held.
+            for line in self.rt.loopy_runs.borrow().iter() {
+                let _ = writeln!(out, "{line}");
+            }
         }
+        self.rt.loopy_runs.borrow_mut().clear();
         result
     }
 

@@ -31,7 +31,10 @@ enum Outcome {
 
 /// The items of a printed list `[a, b, ...]` (items hold no ", ").
 fn items(line: &str) -> Vec<&str> {
-    let inner = line.trim().strip_prefix('[').and_then(|l| l.strip_suffix(']'));
+    let inner = line
+        .trim()
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'));
     let inner = inner.unwrap_or_else(|| panic!("not a list: {line}"));
     if inner.is_empty() {
         return Vec::new();
@@ -42,7 +45,10 @@ fn items(line: &str) -> Vec<&str> {
 fn parse_gsg(s: &str) -> Gsg {
     if let Some(rest) = s.strip_prefix('∞') {
         let k = match rest.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-            Some(list) => list.split(',').map(|x| x.parse().expect("K item")).collect(),
+            Some(list) => list
+                .split(',')
+                .map(|x| x.parse().expect("K item"))
+                .collect(),
             None if rest.is_empty() => Vec::new(),
             None => panic!("not an infinite value: {s}"),
         };
@@ -112,7 +118,10 @@ fn mex(values: impl Iterator<Item = u64>) -> u64 {
     let mut seen: Vec<u64> = values.collect();
     seen.sort_unstable();
     seen.dedup();
-    seen.iter().enumerate().take_while(|(i, &v)| *i as u64 == v).count() as u64
+    seen.iter()
+        .enumerate()
+        .take_while(|(i, &v)| *i as u64 == v)
+        .count() as u64
 }
 
 /// The definition of the generalised SG function, vertex by vertex: a
@@ -137,7 +146,10 @@ fn check_definition(adj: &[Vec<usize>], vals: &[Gsg]) -> Result<(), String> {
                 for &w in ws {
                     let larger = finite(w).is_none_or(|x| x > *v);
                     if larger && !has_option_of(w, *v) {
-                        return Err(format!("{u} = {v}: option {w} = {:?} has no option {v}", vals[w]));
+                        return Err(format!(
+                            "{u} = {v}: option {w} = {:?} has no option {v}",
+                            vals[w]
+                        ));
                     }
                 }
             }
@@ -149,9 +161,13 @@ fn check_definition(adj: &[Vec<usize>], vals: &[Gsg]) -> Result<(), String> {
                     return Err(format!("{u}: K = {k:?}, options' finite values {want:?}"));
                 }
                 let m = mex(opts.iter().copied());
-                let blocked = ws.iter().any(|&w| finite(w).is_none() && !has_option_of(w, m));
+                let blocked = ws
+                    .iter()
+                    .any(|&w| finite(w).is_none() && !has_option_of(w, m));
                 if !blocked {
-                    return Err(format!("{u}: ∞{k:?} but every infinite option reverses through {m}"));
+                    return Err(format!(
+                        "{u}: ∞{k:?} but every infinite option reverses through {m}"
+                    ));
                 }
             }
         }
@@ -163,7 +179,11 @@ fn check_definition(adj: &[Vec<usize>], vals: &[Gsg]) -> Result<(), String> {
 /// draws (`outcomes` from the brute force): a terminal vertex has 0; an
 /// N-vertex 1 + the least remoteness of its P-options; a P-vertex 1 + the
 /// largest of its options'. Checked against `rem` (None for draws).
-fn check_remoteness(adj: &[Vec<usize>], outcomes: &[Outcome], rem: &[Option<u64>]) -> Result<(), String> {
+fn check_remoteness(
+    adj: &[Vec<usize>],
+    outcomes: &[Outcome],
+    rem: &[Option<u64>],
+) -> Result<(), String> {
     for (u, ws) in adj.iter().enumerate() {
         let r = match (outcomes[u], rem[u]) {
             (Outcome::D, None) => continue,
@@ -173,7 +193,12 @@ fn check_remoteness(adj: &[Vec<usize>], outcomes: &[Outcome], rem: &[Option<u64>
         let want = match outcomes[u] {
             _ if ws.is_empty() => 0,
             Outcome::N => {
-                1 + ws.iter().filter(|&&w| outcomes[w] == Outcome::P).map(|&w| rem[w].unwrap()).min().unwrap()
+                1 + ws
+                    .iter()
+                    .filter(|&&w| outcomes[w] == Outcome::P)
+                    .map(|&w| rem[w].unwrap())
+                    .min()
+                    .unwrap()
             }
             _ => 1 + ws.iter().map(|&w| rem[w].unwrap()).max().unwrap(),
         };
@@ -187,7 +212,15 @@ fn check_remoteness(adj: &[Vec<usize>], outcomes: &[Outcome], rem: &[Option<u64>
 fn adjacency_text(adj: &[Vec<usize>]) -> String {
     let rows: Vec<String> = adj
         .iter()
-        .map(|ws| format!("[{}]", ws.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(", ")))
+        .map(|ws| {
+            format!(
+                "[{}]",
+                ws.iter()
+                    .map(|w| w.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
         .collect();
     format!("[{}]", rows.join(", "))
 }
@@ -282,7 +315,7 @@ proptest! {
         let text = format!(
             "let E = {}\nlet V = {}[0]\ngame T(v) {{\n    move go(w in E[v]) -> T(w)\n}}\nprint [remoteness(T(v)) for v in V]\n",
             adjacency_text(&adj),
-            adjacency_text(&[decided.clone()])
+            adjacency_text(std::slice::from_ref(&decided))
         );
         let out = run(&text, true);
         let mut rem = vec![None; adj.len()];
@@ -341,7 +374,10 @@ fn the_checks_reject_wrong_values() {
     assert_eq!(brute_outcomes(&cycle), [Outcome::D, Outcome::D]);
     let zero = [Gsg::Finite(0), Gsg::Finite(0)];
     assert!(check_definition(&cycle, &zero).is_err());
-    assert_eq!(check_definition(&cycle, &[Gsg::Infinite(vec![]), Gsg::Infinite(vec![])]), Ok(()));
+    assert_eq!(
+        check_definition(&cycle, &[Gsg::Infinite(vec![]), Gsg::Infinite(vec![])]),
+        Ok(())
+    );
 }
 
 /// An example file with `extra` appended, run with the fast paths on and
@@ -359,7 +395,10 @@ fn run_example(rel: &str, extra: &str, lines: usize) -> Vec<String> {
 fn example_graph(rel: &str) -> Vec<Vec<usize>> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
     let text = std::fs::read_to_string(path).expect("example readable");
-    let line = text.lines().find(|l| l.starts_with("let E = ")).expect("let E");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("let E = "))
+        .expect("let E");
     serde_json::from_str(&line["let E = ".len()..]).expect("an adjacency list")
 }
 
@@ -390,7 +429,9 @@ fn add_or_subtract_example_matches_the_brute_force() {
     let adj: Vec<Vec<usize>> = (0..=n_max)
         .map(|n: usize| {
             let takes = (1..=3).filter(|&k| k <= n).map(|k| n - k);
-            let puts = (1..=2).filter(|&k| n % 5 == 3 && n + k <= n_max).map(|k| n + k);
+            let puts = (1..=2)
+                .filter(|&k| n % 5 == 3 && n + k <= n_max)
+                .map(|k| n + k);
             takes.chain(puts).collect()
         })
         .collect();
@@ -435,7 +476,10 @@ fn put_or_take_a_square_example_matches_the_brute_force() {
     let cap: usize = 100_000;
     let square = |n: usize| {
         let r = (n as f64).sqrt() as usize;
-        let r = (r.saturating_sub(1)..=r + 1).filter(|r| r * r <= n).max().unwrap_or(0);
+        let r = (r.saturating_sub(1)..=r + 1)
+            .filter(|r| r * r <= n)
+            .max()
+            .unwrap_or(0);
         r * r
     };
     let adj: Vec<Vec<usize>> = (0..=cap)

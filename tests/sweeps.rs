@@ -244,7 +244,8 @@ fn guards_that_are_not_bounds_and_games_off_the_stride_form() {
         print histogram(sg(H(n)) for n in 0..=500)
         print [sg(L(n)) for n in 0..3]",
     );
-    assert!(out.contains("loopy"), "{out}");
+    // L has cycles and no terminal position: every position a draw.
+    assert!(out.ends_with("\n[∞, ∞, ∞]\n"), "{out}");
     assert_eq!(out.lines().count(), 3, "{out}");
 }
 

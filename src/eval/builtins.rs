@@ -526,9 +526,13 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             for a in args {
                 let n = expect_int(a, span)?;
                 if n < 0 {
-                    return Diag::new(ErrorKind::Invalid, span, format!("inf({n}): a negative value"))
-                        .label("the K of an infinite value holds SG values, which are at least 0")
-                        .err();
+                    return Diag::new(
+                        ErrorKind::Invalid,
+                        span,
+                        format!("inf({n}): a negative value"),
+                    )
+                    .label("the K of an infinite value holds SG values, which are at least 0")
+                    .err();
                 }
                 k.push(n as u64);
             }
@@ -536,8 +540,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             k.dedup();
             Value::Infinite(Rc::from(k))
         }
-        Sg | MemoHistogram | Outcome | Options | Winning | Remoteness | Table | Subtraction | Octal
-        | Periodicity | Plot | Pass | Misere | Conjunctive | Selective | Hypergraph
+        Sg | MemoHistogram | Outcome | Options | Winning | Remoteness | Table | Subtraction
+        | Octal | Periodicity | Plot | Pass | Misere | Conjunctive | Selective | Hypergraph
         | OrdinalSum => {
             unreachable!("{} is not a pure built-in", b.name())
         }
@@ -697,7 +701,10 @@ pub fn histogram_value(counts: Vec<i64>, mut infinite: Vec<Value>) -> Value {
         .map(|(v, &c)| Value::tuple(vec![Value::Int(v as i64), Value::Int(c)]))
         .collect();
     for run in infinite.chunk_by(|a, b| a == b) {
-        pairs.push(Value::tuple(vec![run[0].clone(), Value::Int(run.len() as i64)]));
+        pairs.push(Value::tuple(vec![
+            run[0].clone(),
+            Value::Int(run.len() as i64),
+        ]));
     }
     Value::list(pairs)
 }

@@ -111,3 +111,40 @@ pub fn outcome_of(v: &Value) -> Outcome {
 pub fn keeps_draw(sets: &InfSets, to: u64) -> bool {
     is_infinite(to) && sets.k(to).first() != Some(&0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_follow_smiths_rules() {
+        let mut sets = InfSets::default();
+        assert_eq!(sets.add(5, 3), 6);
+        let a = sets.infinite(vec![2, 0, 2]);
+        assert_eq!(sets.k(a).as_ref(), [0, 2]);
+        assert_eq!(sets.infinite(vec![0, 2]), a, "one number per K set");
+        let shifted = sets.add(3, a);
+        assert_eq!(sets.k(shifted).as_ref(), [1, 3]);
+        assert_eq!(sets.add(a, 0), a);
+        let both = sets.add(a, shifted);
+        assert!(is_infinite(both) && sets.k(both).is_empty());
+    }
+
+    #[test]
+    fn outcomes_of_values() {
+        let mut sets = InfSets::default();
+        let with_zero = sets.infinite(vec![0, 1]);
+        let without = sets.infinite(vec![1]);
+        assert_eq!(sets.outcome(0), Outcome::P);
+        assert_eq!(sets.outcome(4), Outcome::N);
+        assert_eq!(sets.outcome(with_zero), Outcome::N);
+        assert_eq!(sets.outcome(without), Outcome::D);
+        assert!(
+            keeps_draw(&sets, without) && !keeps_draw(&sets, with_zero) && !keeps_draw(&sets, 1)
+        );
+        assert_eq!(outcome_of(&sets.to_value(without)), Outcome::D);
+        assert_eq!(sets.to_value(without).to_string(), "∞{1}");
+        let empty = sets.infinite(vec![]);
+        assert_eq!(sets.to_value(empty).to_string(), "∞");
+    }
+}

@@ -25,10 +25,11 @@
 //!    one call per query, none per option.
 //! 4. `takebreak` (octal games by the dedicated engine), then `search`
 //!    (the SG search of positions, which runs compiled moves and kernels;
-//!    `search::engine` is the walk, the other children its fast paths).
-//! 4b. `loopy`: the retrograde labelling of loopy games' positions
-//!    (generalised SG values) and their remoteness, over the graph of
-//!    positions the search's `enumerate` lists.
+//!    `search::engine` is the walk, the other children its fast paths),
+//!    then `loopy` (the retrograde labelling of loopy games' positions
+//!    with generalised SG values, and their remoteness, over the graph of
+//!    positions the search's `enumerate` lists; the search reaches it
+//!    through `compile::Above`).
 //! 5. `query` (the game questions on game values: `sg`, `outcome`,
 //!    `options`), `remoteness` (how long a finite game lasts under
 //!    perfect play, and the move that plays it), then `product` (the product search of compounds:

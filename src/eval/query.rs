@@ -7,13 +7,13 @@ use super::builtins::Builtin;
 use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
 use super::compile::{Env, Rules};
 use super::compound::ordinal_sum;
+use super::gsg::keeps_draw;
 use super::memo::Key;
 use super::ops::{as_game, game_sum};
 use super::search::{enumerate, sg_of_game, MoveSink};
 use super::value::{
     Compound, CompoundKind, Game, InstanceId, MoveRecord, Outcome, Position, Value,
 };
-use super::gsg::keeps_draw;
 use crate::diag::Fallible;
 use crate::syntax::Span;
 

@@ -154,6 +154,19 @@ mod tests {
     }
 
     #[test]
+    fn infinite_values_are_written_as_their_text() {
+        let mut t = table();
+        t.rows[0][1] = Value::Infinite(Rc::from(vec![0, 2]));
+        t.rows[0][2] = Value::Infinite(Rc::from(vec![]));
+        assert!(
+            to_csv(&t).contains("\n1,1,\"∞{0,2}\",∞\n"),
+            "{}",
+            to_csv(&t)
+        );
+        assert_eq!(to_json(&t)["cells"][0], json!([1, "∞{0,2}", "∞"]));
+    }
+
+    #[test]
     fn only_tables_change() {
         assert_eq!(Format::Csv.table_text(&Value::Int(3)), None);
         assert_eq!(

@@ -43,7 +43,9 @@ pub enum Cell {
     Outcome(Outcome),
     /// An infinite SG value (a loopy game's): a draw, or (0 in K) an
     /// N-position.
-    Infinite { draw: bool },
+    Infinite {
+        draw: bool,
+    },
     /// A row shorter than the column keys.
     Missing,
 }
@@ -437,6 +439,24 @@ mod tests {
             col_keys: (0..rows[0].len() as i64).map(Value::Int).collect(),
             rows,
         }
+    }
+
+    #[test]
+    fn infinite_cells_have_their_own_colours_and_legend() {
+        let inf = |k: Vec<u64>| Value::Infinite(Rc::from(k));
+        let t = table(vec![vec![Value::Int(0), inf(vec![0]), inf(vec![1])]]);
+        let c = Chart::from_table(&t, "t").unwrap();
+        assert_eq!(c.cells[0][1], Cell::Infinite { draw: false });
+        assert_eq!(c.cells[0][2], Cell::Infinite { draw: true });
+        assert_eq!(c.colour(c.cells[0][1]), INF_N_COLOUR);
+        assert_eq!(c.colour(c.cells[0][2]), DRAW_COLOUR);
+        assert_eq!(c.colour(Cell::Outcome(Outcome::D)), DRAW_COLOUR);
+        let legend: Vec<&str> = legend_loopy(&c).iter().map(|(_, t)| *t).collect();
+        assert_eq!(legend, ["inf, 0 in K (N)", "draw (D)"]);
+        let finite = Chart::from_table(&table(vec![vec![Value::Int(1)]]), "t").unwrap();
+        assert!(legend_loopy(&finite).is_empty());
+        let (svg, png) = pictures(&t, "t").unwrap();
+        assert!(svg.contains("draw (D)") && !png.is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::graph::Graph;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{satisfies_where, Env, Sink, Target};
-use crate::eval::memo::{Key, State};
+use crate::eval::memo::{words_hash, Key, State};
 use crate::eval::search::{enumerate, MoveSink};
 use crate::eval::value::{Game, InstanceId};
 use crate::syntax::Span;
@@ -17,7 +17,15 @@ use crate::syntax::Span;
 /// A position as a few integers: `[instance | n_args << 32 | len << 40,
 /// shape, coords...]`; a key of values (`Key::generic`) is
 /// `[instance | GENERIC, index in the generic keys]`.
-type Packed = SmallVec<[i64; 4]>;
+#[derive(Clone, PartialEq, Eq)]
+struct Packed(SmallVec<[i64; 4]>);
+
+/// One well-mixed word: small coordinates under a plain FxHash collide.
+impl std::hash::Hash for Packed {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(words_hash(&self.0));
+    }
+}
 
 const GENERIC: i64 = 1 << 48;
 /// The vertex of the zero game (a move to `0`), which has no key.
@@ -33,7 +41,7 @@ pub struct PositionGraph {
 impl PositionGraph {
     /// The position of vertex `u`, `None` for the zero game.
     pub fn position(&self, u: usize) -> Option<(InstanceId, Key)> {
-        let p = &self.keys[u];
+        let p = &self.keys[u].0;
         if p[0] == ZERO {
             return None;
         }
@@ -146,10 +154,10 @@ impl Builder {
         let known = match state {
             State::Invalid => return Ok(None),
             State::Unknown => {
-                let holds = satisfies_where(env, instance, key, self.span)?;
-                let state = if holds { State::Valid } else { State::Invalid };
-                inst.memo.borrow_mut().set(key, state);
-                if !holds {
+                // A position's value is stored once labelled; only a key
+                // that is none is noted now.
+                if !satisfies_where(env, instance, key, self.span)? {
+                    inst.memo.borrow_mut().set(key, State::Invalid);
                     return Ok(None);
                 }
                 None
@@ -166,7 +174,7 @@ impl Builder {
     }
 
     fn pack(&mut self, instance: InstanceId, key: &Key) -> Packed {
-        let mut p = Packed::new();
+        let mut p = SmallVec::new();
         if key.generic.is_some() {
             let next = self.out.generic.len() as u32;
             let i = *self
@@ -177,16 +185,16 @@ impl Builder {
                 self.out.generic.push(key.clone());
             }
             p.extend([instance.0 as i64 | GENERIC, i as i64]);
-            return p;
+            return Packed(p);
         }
         p.push(instance.0 as i64 | (key.n_args() as i64) << 32 | (key.len() as i64) << 40);
         p.push(key.shape() as i64);
         p.extend_from_slice(key.coords());
-        p
+        Packed(p)
     }
 
     fn zero_vertex(&mut self) -> u32 {
-        let packed: Packed = SmallVec::from_slice(&[ZERO]);
+        let packed = Packed(SmallVec::from_slice(&[ZERO]));
         if let Some(&u) = self.index.get(&packed) {
             return u;
         }

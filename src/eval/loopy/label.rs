@@ -67,7 +67,10 @@ pub fn label(
         check()?;
         let stamp = level as u32 + 1;
         for &u in &active {
-            count[u as usize] = g.succ(u as usize).filter(|&w| open(value[w as usize])).count() as u32;
+            count[u as usize] = g
+                .succ(u as usize)
+                .filter(|&w| open(value[w as usize]))
+                .count() as u32;
         }
         // Every hit the fixed vertices cause, before anything is labelled:
         // a follower labelled i disqualifies a vertex whatever the order.
@@ -92,21 +95,22 @@ pub fn label(
         }
         queue.clear();
         let mut steps: u32 = 0;
-        let on_hit = |v: u32, value: &mut [u64], count: &mut [u32], hit: &[u32], queue: &mut Vec<u32>| {
-            if !open(value[v as usize]) {
-                return;
-            }
-            for &u in preds.of(v as usize) {
-                let u = u as usize;
-                if value[u] == UNLABELLED {
-                    count[u] -= 1;
-                    if count[u] == 0 && hit[u] != stamp {
-                        value[u] = level;
-                        queue.push(u as u32);
+        let on_hit =
+            |v: u32, value: &mut [u64], count: &mut [u32], hit: &[u32], queue: &mut Vec<u32>| {
+                if !open(value[v as usize]) {
+                    return;
+                }
+                for &u in preds.of(v as usize) {
+                    let u = u as usize;
+                    if value[u] == UNLABELLED {
+                        count[u] -= 1;
+                        if count[u] == 0 && hit[u] != stamp {
+                            value[u] = level;
+                            queue.push(u as u32);
+                        }
                     }
                 }
-            }
-        };
+            };
         for &v in &newly_hit {
             on_hit(v, &mut value, &mut count, &hit, &mut queue);
         }
@@ -143,7 +147,11 @@ pub fn label(
     for u in 0..n {
         if value[u] == INF {
             k.clear();
-            k.extend(g.succ(u).map(|w| value[w as usize]).filter(|&v| !is_infinite(v)));
+            k.extend(
+                g.succ(u)
+                    .map(|w| value[w as usize])
+                    .filter(|&v| !is_infinite(v)),
+            );
             value[u] = sets.infinite(k.clone());
         }
     }

@@ -15,22 +15,17 @@ pub mod build;
 pub mod graph;
 pub mod label;
 
-use build::{build, PositionGraph, Reach};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::Env;
 use crate::eval::memo::{Key, State};
 use crate::eval::value::InstanceId;
 use crate::syntax::Span;
+use build::{build, PositionGraph, Reach};
 
 /// The generalised SG value of the position `key` of `instance` (see
 /// `crate::eval::gsg`), labelling every unvalued position reachable
 /// from it.
-pub fn label_position(
-    env: &mut Env,
-    instance: InstanceId,
-    key: &Key,
-    span: Span,
-) -> Fallible<u64> {
+pub fn label_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
     let started = std::time::Instant::now();
     let g = build(env, (instance, key), Reach::ToKnown, span)?;
     let bytes = g.bytes();
@@ -43,13 +38,17 @@ pub fn label_position(
     };
     store(env, &g, &values, span)?;
     let name = env.rt.instance(instance).name.clone();
-    env.rt.loopy_runs.borrow_mut().push(format!(
+    let mut runs = env.rt.loopy_runs.borrow_mut();
+    // A table of queries may label thousands of times: the first are told.
+    if runs.len() < 100 {
+        runs.push(format!(
         "loopy labelling from {name}: {} positions, {} moves, {levels} value levels, {} held, {:.3} s",
         g.graph.len(),
         g.graph.edges(),
         crate::budget::human(bytes),
-        started.elapsed().as_secs_f64()
-    ));
+            started.elapsed().as_secs_f64()
+        ));
+    }
     Ok(values[0])
 }
 

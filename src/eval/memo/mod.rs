@@ -108,13 +108,19 @@ impl PartialEq for Key {
 
 impl Eq for Key {}
 
+/// One well-mixed word (`words_hash`), so that tables under a plain
+/// FxHash (the loopy tables) spread keys of small coordinates.
 impl std::hash::Hash for Key {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.shape.hash(state);
-        self.n_args.hash(state);
-        self.coords().hash(state);
+        let head = [self.shape as i64, self.n_args as i64];
+        state.write_u64(words_hash(&head) ^ words_hash(self.coords()));
         self.generic.hash(state);
     }
+}
+
+/// A hash of integers whose every bit depends on every bit of them.
+pub fn words_hash(words: &[i64]) -> u64 {
+    sparse::hash(words)
 }
 
 /// About what a stored position costs in a hashed memo table: the unit of

@@ -24,9 +24,9 @@ use super::product_tables::{key_hash, ProductTables};
 use super::search::loop_diag;
 use super::value::{Compound, CompoundKind};
 use crate::diag::Fallible;
+use crate::eval::gsg::is_infinite;
 use crate::syntax::Span;
 use atoms::{atom_sg, ensure_options, plain_value};
-use crate::eval::gsg::is_infinite;
 use keys::ON_PATH;
 
 impl ProductTables {
@@ -109,9 +109,12 @@ pub fn sg_of_sum(
     // Values already known: one borrow for them all.
     let known = {
         let t = env.rt.product.borrow();
-        atoms
-            .clone()
-            .try_fold(0, |x, a| t.atoms[a as usize].sg.filter(|v| !is_infinite(*v)).map(|v| x ^ v))
+        atoms.clone().try_fold(0, |x, a| {
+            t.atoms[a as usize]
+                .sg
+                .filter(|v| !is_infinite(*v))
+                .map(|v| x ^ v)
+        })
     };
     if let Some(x) = known {
         return Ok(x);

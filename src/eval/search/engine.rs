@@ -532,7 +532,7 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
             )
             .label("reached again here")
             .help("a rule of the game asks for the value of a position while that value is being computed (through its options); loopy games are valued only through their moves")
-            .err()
+            .err();
         }
         _ => {}
     }

@@ -4,8 +4,8 @@
 use font8x8::{UnicodeFonts, BASIC_FONTS, GREEK_FONTS, LATIN_FONTS};
 
 use super::{
-    legend_loopy, legend_ramp, legend_ramp_text, text_on, title_text, Chart, Layout, BACKGROUND, CHAR, INK,
-    LEGEND_P, LEGEND_SWATCH, P_COLOUR,
+    legend_loopy, legend_ramp, legend_ramp_text, text_on, title_text, Chart, Layout, BACKGROUND,
+    CHAR, INK, LEGEND_P, LEGEND_SWATCH, P_COLOUR,
 };
 
 struct Canvas {

@@ -4,8 +4,8 @@
 use std::fmt::Write;
 
 use super::{
-    legend_loopy, legend_ramp, legend_ramp_text, text_on, title_text, Cell, Chart, Layout, CHAR, INK, LEGEND_P,
-    LEGEND_SWATCH, P_COLOUR,
+    legend_loopy, legend_ramp, legend_ramp_text, text_on, title_text, Cell, Chart, Layout, CHAR,
+    INK, LEGEND_P, LEGEND_SWATCH, P_COLOUR,
 };
 
 /// Tables with more cells than this get no tooltips, to keep files small.

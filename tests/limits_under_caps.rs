@@ -262,7 +262,8 @@ fn a_timeout_reaches_recursion_and_pass_compounds() {
         "calls.game",
         "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nprint f(60)\n",
         2.0,
-        "calls.game:1:33",
+        // Either call of `f(n - 1)` may be running when the limit falls.
+        "calls.game:1:",
     );
     times_out(
         "pass.game",

@@ -191,7 +191,7 @@ impl Cut {
 }
 
 /// The conjuncts of `e` (`x and y and ...`), in order.
-fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+pub(super) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
     match &e.kind {
         IrKind::Binary {
             op: BinaryOp::And,

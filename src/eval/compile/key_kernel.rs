@@ -17,6 +17,7 @@
 use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
+use super::guard_bounds;
 use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand, Seq};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{shape_push, Key, Shape, Tag, MAX_COORDS};
@@ -572,7 +573,7 @@ impl Compiler<'_> {
             _ => return None,
         };
         let mut conjuncts = Vec::new();
-        split_and(m.guard.as_ref()?, &mut conjuncts);
+        guard_bounds::conjuncts(m.guard.as_ref()?, &mut conjuncts);
         let mut filter = BitsFilter {
             source,
             fixed: u64::MAX,
@@ -1017,22 +1018,6 @@ fn local_offset(e: &IrExpr) -> Option<(Slot, i64)> {
     }
 }
 
-/// The conjuncts of `a and b and ...`, in order.
-fn split_and<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
-    match &e.kind {
-        IrKind::Binary {
-            op: BinaryOp::And,
-            lhs,
-            rhs,
-            ..
-        } => {
-            split_and(lhs, out);
-            split_and(rhs, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// `(t, c, negated)` if `e` is `i + c in t` (`i - c`, `c + i`, `i`), or
 /// the same with `not in` or under `not`, `t` a local.
 fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
@@ -1064,7 +1049,7 @@ fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
 /// it fails).
 fn first_distinct(g: &IrGame) -> Option<usize> {
     let mut conjuncts = Vec::new();
-    split_and(g.where_clause.as_ref()?, &mut conjuncts);
+    guard_bounds::conjuncts(g.where_clause.as_ref()?, &mut conjuncts);
     match &conjuncts.first()?.kind {
         IrKind::CallBuiltin {
             builtin: Builtin::Distinct,

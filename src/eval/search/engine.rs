@@ -319,16 +319,12 @@ impl Sink for SgSink {
                 }
             }
             Target::Sum(parts) => {
-                let mut x = 0;
-                let mut known = true;
-                for (instance, key) in parts {
-                    match self.lookup(env, *instance, key)? {
-                        Lookup::Value(v) => x ^= v,
-                        Lookup::Pending => known = false,
-                        Lookup::Invalid => return Ok(()),
-                    }
-                }
-                self.add_parts(x, known, parts.len());
+                self.sum_option(
+                    env,
+                    parts
+                        .iter()
+                        .map(|(i, k)| (*i, std::borrow::Cow::Borrowed(k))),
+                )?;
             }
             Target::Game(g) if has_compound(g) => {
                 // A move into a compound: valued by its own (nested) search.
@@ -338,19 +334,46 @@ impl Sink for SgSink {
             Target::Game(g) => {
                 let mut parts: Vec<&Position> = Vec::new();
                 collect_positions(g, &mut parts);
-                let n_parts = parts.len();
-                let mut x = 0;
-                let mut known = true;
-                for p in parts {
-                    match self.lookup(env, p.instance, &Key::from_args(&p.args))? {
-                        Lookup::Value(v) => x ^= v,
-                        Lookup::Pending => known = false,
-                        Lookup::Invalid => return Ok(()),
-                    }
-                }
-                self.add_parts(x, known, n_parts);
+                self.sum_option(
+                    env,
+                    parts
+                        .into_iter()
+                        .map(|p| (p.instance, std::borrow::Cow::Owned(Key::from_args(&p.args)))),
+                )?;
             }
         }
+        Ok(())
+    }
+}
+
+impl SgSink {
+    /// An option that is a sum of positions: its value once every part's
+    /// is known. A part outside its game's `where` drops the whole option,
+    /// and with it what its other parts asked (a part on the search path,
+    /// a part put on the stack), as if the option had never been listed.
+    fn sum_option<'k>(
+        &mut self,
+        env: &mut Env,
+        parts: impl ExactSizeIterator<Item = (InstanceId, std::borrow::Cow<'k, Key>)>,
+    ) -> Fallible<()> {
+        let n_parts = parts.len();
+        let (pending_before, cycle_before) = (self.pending.len(), self.cycle_at.is_some());
+        let mut x = 0;
+        let mut known = true;
+        for (instance, key) in parts {
+            match self.lookup(env, instance, &key)? {
+                Lookup::Value(v) => x ^= v,
+                Lookup::Pending => known = false,
+                Lookup::Invalid => {
+                    self.pending.truncate(pending_before);
+                    if !cycle_before {
+                        self.cycle_at = None;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        self.add_parts(x, known, n_parts);
         Ok(())
     }
 }

@@ -273,6 +273,13 @@ impl SgSink {
     }
 }
 
+/// `SgSink::option_mark`.
+#[derive(Clone, Copy)]
+pub(super) struct OptionMark {
+    pending: usize,
+    cycle: bool,
+}
+
 pub(super) enum Lookup {
     Value(u64),
     Pending,
@@ -347,17 +354,56 @@ impl Sink for SgSink {
 }
 
 impl SgSink {
+    /// Where the search stands before an option's parts are looked up.
+    pub(super) fn option_mark(&self) -> OptionMark {
+        OptionMark {
+            pending: self.pending.len(),
+            cycle: self.cycle_at.is_some(),
+        }
+    }
+
+    /// Forgets what an option's parts asked since `mark` (a part on the
+    /// search path, parts put on the stack): a part outside its game's
+    /// `where` drops the whole option, as if it had never been listed, so
+    /// a sum holding the position itself and a part that is no position
+    /// is no cycle.
+    pub(super) fn drop_option(&mut self, mark: OptionMark) {
+        self.pending.truncate(mark.pending);
+        if !mark.cycle {
+            self.cycle_at = None;
+        }
+    }
+
+    /// One part of an option whose memo state was read already: its value,
+    /// or the search's lookup when the state holds none (`write_key` puts
+    /// the part's key in the key it is given).
+    pub(super) fn part_of_option(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        state: State,
+        write_key: impl FnOnce(&mut Key),
+    ) -> Fallible<Lookup> {
+        match state {
+            State::Value(v) => Ok(Lookup::Value(v)),
+            State::Invalid => Ok(Lookup::Invalid),
+            _ => {
+                let mut key = Key::default();
+                write_key(&mut key);
+                self.lookup(env, instance, &key)
+            }
+        }
+    }
+
     /// An option that is a sum of positions: its value once every part's
-    /// is known. A part outside its game's `where` drops the whole option,
-    /// and with it what its other parts asked (a part on the search path,
-    /// a part put on the stack), as if the option had never been listed.
+    /// is known; dropped (`drop_option`) when a part is no position.
     fn sum_option<'k>(
         &mut self,
         env: &mut Env,
         parts: impl ExactSizeIterator<Item = (InstanceId, std::borrow::Cow<'k, Key>)>,
     ) -> Fallible<()> {
         let n_parts = parts.len();
-        let (pending_before, cycle_before) = (self.pending.len(), self.cycle_at.is_some());
+        let mark = self.option_mark();
         let mut x = 0;
         let mut known = true;
         for (instance, key) in parts {
@@ -365,10 +411,7 @@ impl SgSink {
                 Lookup::Value(v) => x ^= v,
                 Lookup::Pending => known = false,
                 Lookup::Invalid => {
-                    self.pending.truncate(pending_before);
-                    if !cycle_before {
-                        self.cycle_at = None;
-                    }
+                    self.drop_option(mark);
                     return Ok(());
                 }
             }

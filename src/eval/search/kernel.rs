@@ -435,6 +435,7 @@ impl SgSink {
         let mut key = Key::default();
         let mut coords = [0i64; MAX_ARGS as usize];
         'options: for k in slow.iter().copied().chain(all) {
+            let mark = self.option_mark();
             let mut x = 0;
             let mut known = true;
             for (p, (_, coefs)) in m.parts.iter().enumerate() {
@@ -445,7 +446,10 @@ impl SgSink {
                 match self.lookup(env, instance, &key)? {
                     Lookup::Value(v) => x ^= v,
                     Lookup::Pending => known = false,
-                    Lookup::Invalid => continue 'options,
+                    Lookup::Invalid => {
+                        self.drop_option(mark);
+                        continue 'options;
+                    }
                 }
             }
             self.add_parts(x, known, m.parts.len());
@@ -629,6 +633,7 @@ impl SgSink {
             Pick::GeneralPath => return Ok(false),
         };
         let n = kernel.n_params;
+        let mark = self.option_mark();
         let mut x = 0;
         let mut known = true;
         // Part by part: an argument the general path must compute sends the
@@ -645,17 +650,14 @@ impl SgSink {
                 .memo
                 .borrow_mut()
                 .get_coords(kernel.shape, &coords[..n]);
-            match state {
-                State::Value(v) => x ^= v,
-                State::Invalid => return Ok(true),
-                _ => {
-                    let mut key = Key::default();
-                    key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                    match self.lookup(env, instance, &key)? {
-                        Lookup::Value(v) => x ^= v,
-                        Lookup::Pending => known = false,
-                        Lookup::Invalid => return Ok(true),
-                    }
+            let write_key =
+                |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
+            match self.part_of_option(env, instance, state, write_key)? {
+                Lookup::Value(v) => x ^= v,
+                Lookup::Pending => known = false,
+                Lookup::Invalid => {
+                    self.drop_option(mark);
+                    return Ok(true);
                 }
             }
         }

@@ -320,6 +320,7 @@ impl SgSink {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
         };
+        let mark = self.option_mark();
         let mut x = 0;
         let mut known = true;
         for args in &result.parts {
@@ -330,17 +331,13 @@ impl SgSink {
                 }
             }
             let state = inst.memo.borrow_mut().get_coords(out.shape, out.coords());
-            match state {
-                State::Value(v) => x ^= v,
-                State::Invalid => return Ok(true),
-                _ => {
-                    let mut key = Key::default();
-                    out.key(&mut key);
-                    match self.lookup(env, instance, &key)? {
-                        Lookup::Value(v) => x ^= v,
-                        Lookup::Pending => known = false,
-                        Lookup::Invalid => return Ok(true),
-                    }
+            let write_key = |key: &mut Key| out.key(key);
+            match self.part_of_option(env, instance, state, write_key)? {
+                Lookup::Value(v) => x ^= v,
+                Lookup::Pending => known = false,
+                Lookup::Invalid => {
+                    self.drop_option(mark);
+                    return Ok(true);
                 }
             }
         }

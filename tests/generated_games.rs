@@ -100,6 +100,8 @@ fn int_move() -> impl Strategy<Value = String> {
         1 => result().prop_map(|r| format!("(k in S) if k <= n -> {r}")),
         1 => result().prop_map(|r| format!("(k in S) -> {r}")),
         1 => (1i64..4).prop_map(|c| format!(" if n >= {c} -> G(n - {c})")),
+        // Moves up as well as down: a loopy game (generalised values).
+        1 => (1i64..3, 6i64..14).prop_map(|(c, top)| format!("(k in 1..={c}) if n + k <= {top} -> G(n + k)")),
         // An error on some positions: a division by zero at k == 2.
         1 => Just("(k in 1..=min(n, 3)) -> G(n / (k - 2))".to_string()),
     ]

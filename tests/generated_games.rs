@@ -282,9 +282,9 @@ fn static_program() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    // 32 cases each in `cargo test`; PROPTEST_CASES=N for a longer hunt.
+    // 24 cases each in `cargo test`; PROPTEST_CASES=N for a longer hunt.
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32),
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
         ..ProptestConfig::default()
     })]
 

@@ -395,6 +395,27 @@ impl SgSink {
         }
     }
 
+    /// Folds one part of a sum option into its value `x` (`known`: every
+    /// part's value is); false, the option dropped (`drop_option`), when
+    /// the part is no position.
+    pub(super) fn fold_part(
+        &mut self,
+        part: Lookup,
+        mark: OptionMark,
+        x: &mut u64,
+        known: &mut bool,
+    ) -> bool {
+        match part {
+            Lookup::Value(v) => *x ^= v,
+            Lookup::Pending => *known = false,
+            Lookup::Invalid => {
+                self.drop_option(mark);
+                return false;
+            }
+        }
+        true
+    }
+
     /// An option that is a sum of positions: its value once every part's
     /// is known; dropped (`drop_option`) when a part is no position.
     fn sum_option<'k>(
@@ -407,13 +428,9 @@ impl SgSink {
         let mut x = 0;
         let mut known = true;
         for (instance, key) in parts {
-            match self.lookup(env, instance, &key)? {
-                Lookup::Value(v) => x ^= v,
-                Lookup::Pending => known = false,
-                Lookup::Invalid => {
-                    self.drop_option(mark);
-                    return Ok(());
-                }
+            let part = self.lookup(env, instance, &key)?;
+            if !self.fold_part(part, mark, &mut x, &mut known) {
+                return Ok(());
             }
         }
         self.add_parts(x, known, n_parts);

@@ -443,13 +443,9 @@ impl SgSink {
                     *c = base + coef * k;
                 }
                 key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                match self.lookup(env, instance, &key)? {
-                    Lookup::Value(v) => x ^= v,
-                    Lookup::Pending => known = false,
-                    Lookup::Invalid => {
-                        self.drop_option(mark);
-                        continue 'options;
-                    }
+                let part = self.lookup(env, instance, &key)?;
+                if !self.fold_part(part, mark, &mut x, &mut known) {
+                    continue 'options;
                 }
             }
             self.add_parts(x, known, m.parts.len());
@@ -652,13 +648,9 @@ impl SgSink {
                 .get_coords(kernel.shape, &coords[..n]);
             let write_key =
                 |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-            match self.part_of_option(env, instance, state, write_key)? {
-                Lookup::Value(v) => x ^= v,
-                Lookup::Pending => known = false,
-                Lookup::Invalid => {
-                    self.drop_option(mark);
-                    return Ok(true);
-                }
+            let part = self.part_of_option(env, instance, state, write_key)?;
+            if !self.fold_part(part, mark, &mut x, &mut known) {
+                return Ok(true);
             }
         }
         self.add_parts(x, known, result.parts.len());

@@ -332,13 +332,9 @@ impl SgSink {
             }
             let state = inst.memo.borrow_mut().get_coords(out.shape, out.coords());
             let write_key = |key: &mut Key| out.key(key);
-            match self.part_of_option(env, instance, state, write_key)? {
-                Lookup::Value(v) => x ^= v,
-                Lookup::Pending => known = false,
-                Lookup::Invalid => {
-                    self.drop_option(mark);
-                    return Ok(true);
-                }
+            let part = self.part_of_option(env, instance, state, write_key)?;
+            if !self.fold_part(part, mark, &mut x, &mut known) {
+                return Ok(true);
             }
         }
         self.add_parts(x, known, result.parts.len());

@@ -21,5 +21,5 @@ pub mod source_file;
 pub mod syntax;
 pub mod takebreak;
 
-pub use eval::compile::Limits;
+pub use eval::compile::{Limits, Plans};
 pub use session::{Failure, RunResult, Session};

@@ -10,7 +10,7 @@
 mod common;
 
 use common::run_with;
-use grundy::Limits;
+use grundy::{Limits, Plans};
 use proptest::prelude::*;
 
 fn limits() -> Limits {
@@ -20,30 +20,41 @@ fn limits() -> Limits {
     }
 }
 
-/// Runs `text` both ways and returns the shared output; a panic or a
+/// Runs `text` with every fast plan, with none (the general path, the
+/// reference) and with every plan but the `off`-th of
+/// `Plans::each_off()`, and returns the shared output; a panic or a
 /// difference fails the test. A run that times out (a compound of a
 /// large game on a loaded machine) is no evidence either way: its output
 /// is returned unchecked.
-fn agree(text: &str) -> String {
-    let on = run_with(
-        text,
-        Limits {
-            kernels: true,
-            ..limits()
-        },
-    );
-    let off = run_with(
-        text,
-        Limits {
-            kernels: false,
-            ..limits()
-        },
-    );
-    if on.contains("timed out after") || off.contains("timed out after") {
-        return on;
+fn agree_with_one_off(text: &str, off: usize) -> String {
+    let run = |plans: Plans| run_with(text, Limits { plans, ..limits() });
+    let reference = run(Plans::NONE);
+    let (name, one_off) = Plans::each_off()[off % Plans::each_off().len()];
+    let mut out = String::new();
+    for (label, plans) in [("every plan", Plans::ALL), (name, one_off)] {
+        out = run(plans);
+        if out.contains("timed out after") || reference.contains("timed out after") {
+            return out;
+        }
+        assert_eq!(
+            out,
+            reference,
+            "{label} (left{}) and the general path (right) differ",
+            if plans == Plans::ALL {
+                ""
+            } else {
+                ": that plan off"
+            }
+        );
     }
-    assert_eq!(on, off, "fast paths on (left) and off (right) differ");
-    on
+    out
+}
+
+/// `agree_with_one_off`, each plan off in turn across calls.
+fn agree(text: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    agree_with_one_off(text, NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// The upper end of a binding `k in lo..=HI` over one integer `n`.

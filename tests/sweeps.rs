@@ -8,15 +8,15 @@
 mod common;
 
 use common::{explain, same_both_ways, same_both_ways_with};
-use grundy::{Limits, Session};
+use grundy::{Limits, Plans, Session};
 
 /// Runs `texts` one after another in one session (a failure stops only
 /// its own text: the next sees the memo it left), kernels on and off;
 /// the outputs must agree.
 fn steps_same_both_ways(texts: &[&str], limits: Limits) -> String {
-    let run = |kernels: bool| {
+    let run = |plans: Plans| {
         let mut session = Session::new(Limits {
-            kernels,
+            plans,
             ..limits.clone()
         });
         let mut shown = String::new();
@@ -30,8 +30,8 @@ fn steps_same_both_ways(texts: &[&str], limits: Limits) -> String {
         }
         shown
     };
-    let (on, off) = (run(true), run(false));
-    assert_eq!(on, off, "kernels on (left) and off (right) differ");
+    let (on, off) = (run(Plans::ALL), run(Plans::NONE));
+    assert_eq!(on, off, "fast plans on (left) and off (right) differ");
     on
 }
 

@@ -1,12 +1,12 @@
 //! What the integration tests share: a program's output with its
-//! failures, the same run with the fast paths (`Limits::kernels`:
+//! failures, the same run with the fast plans (`Limits::plans`:
 //! kernels, integer code, sweeps, games compiled for their static
 //! arguments) on and off, and what `--explain` says of it.
 
 // Each test file uses some of these.
 #![allow(dead_code)]
 
-use grundy::{Limits, Session};
+use grundy::{Limits, Plans, Session};
 
 /// Runs `text` under `limits` and returns its output followed by its
 /// failures.
@@ -21,12 +21,12 @@ pub fn run_with(text: &str, limits: Limits) -> String {
     shown
 }
 
-/// `run_with` the default limits, the fast paths on or off.
-pub fn run(text: &str, kernels: bool) -> String {
+/// `run_with` the default limits, the fast plans all on or all off.
+pub fn run(text: &str, fast: bool) -> String {
     run_with(
         text,
         Limits {
-            kernels,
+            plans: if fast { Plans::ALL } else { Plans::NONE },
             ..Limits::default()
         },
     )
@@ -38,14 +38,14 @@ pub fn same_both_ways_with(text: &str, limits: Limits) -> String {
     let on = run_with(
         text,
         Limits {
-            kernels: true,
+            plans: Plans::ALL,
             ..limits.clone()
         },
     );
     let off = run_with(
         text,
         Limits {
-            kernels: false,
+            plans: Plans::NONE,
             ..limits
         },
     );

@@ -97,7 +97,7 @@ pub fn sweep_line<S: LineSink>(
     let inst = env.rt.instance(line.instance);
     let Rules::User(g) = &inst.rules;
     let n = line.coords.len();
-    let usable = env.rt.limits.kernels
+    let usable = env.rt.limits.plans.sweeps
         && g.n_statics == 0
         && g.n_params == line.n_args as usize
         && n <= MAX_COORDS

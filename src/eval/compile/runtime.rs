@@ -209,11 +209,77 @@ pub struct Limits {
     /// Longest a text (a file, a REPL entry) may run before it stops with
     /// `grundy::timeout`; `None`: no limit.
     pub timeout: Option<std::time::Duration>,
-    /// Whether the search uses game kernels (see `compile::kernel`),
-    /// `where` clauses in integer code and games compiled for their static
-    /// arguments (`compile::specialize`); off only to check them against
-    /// the general path.
+    /// The fast plans the evaluator may use: all by default; off, one by
+    /// one or together, only to check them against the general path.
+    pub plans: Plans,
+}
+
+/// The evaluator's fast plans, each of which must give what the general
+/// path gives (values and errors): `tests/generated_games.rs` switches
+/// them off in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plans {
+    /// Game kernels: positions searched on frames of integers or keys,
+    /// options read from the memo (`compile::kernel`, `compile::key_kernel`).
     pub kernels: bool,
+    /// `where` clauses decided by integer code (`compile::where_check`).
+    pub where_code: bool,
+    /// Games compiled for their static arguments and top-level constants
+    /// (`compile::specialize`).
+    pub specialize: bool,
+    /// Tables asked over a range swept bottom-up (`compile::line_sweep`).
+    pub sweeps: bool,
+}
+
+impl Plans {
+    /// Every plan on: the default.
+    pub const ALL: Plans = Plans {
+        kernels: true,
+        where_code: true,
+        specialize: true,
+        sweeps: true,
+    };
+    /// The general path alone.
+    pub const NONE: Plans = Plans {
+        kernels: false,
+        where_code: false,
+        specialize: false,
+        sweeps: false,
+    };
+
+    /// Every plan on but one, named.
+    pub fn each_off() -> [(&'static str, Plans); 4] {
+        [
+            (
+                "kernels",
+                Plans {
+                    kernels: false,
+                    ..Plans::ALL
+                },
+            ),
+            (
+                "where_code",
+                Plans {
+                    where_code: false,
+                    ..Plans::ALL
+                },
+            ),
+            (
+                "specialize",
+                Plans {
+                    specialize: false,
+                    ..Plans::ALL
+                },
+            ),
+            (
+                "sweeps",
+                Plans {
+                    sweeps: false,
+                    ..Plans::ALL
+                },
+            ),
+        ]
+    }
 }
 
 impl Default for Limits {
@@ -223,7 +289,7 @@ impl Default for Limits {
             max_call_depth: 20_000,
             max_memory: crate::budget::default_limit(),
             timeout: None,
-            kernels: true,
+            plans: Plans::ALL,
         }
     }
 }
@@ -393,7 +459,7 @@ impl Runtime {
 
     /// The instance of a user game with these static arguments, created on
     /// first use (compiled for them when they are not all integers, unless
-    /// fast paths are off: `Limits::kernels`).
+    /// that plan is off: `Plans::specialize`).
     pub fn user_instance(&self, game: GameId, statics: Rc<[Value]>) -> InstanceId {
         self.instance_for(game, statics, false)
     }
@@ -425,7 +491,8 @@ impl Runtime {
         // A game reading top-level constants is compiled for their values
         // whatever its static arguments.
         let for_statics = !key.1.is_empty() && (ints_too || !ints);
-        let specialized = (self.limits.kernels && (for_statics || generic.reads_constants))
+        let specialized = (self.limits.plans.specialize
+            && (for_statics || generic.reads_constants))
             .then(|| (self.above.specialize)(self, game, &key.1, &name, !for_statics))
             .flatten();
         let g = specialized.map_or(generic, Rc::new);

@@ -25,7 +25,10 @@ pub fn satisfies_where(
     let check = |env: &mut Env| expect_bool(&cond(env)?, wspan);
     // Integer arguments (or sequences of them): integer code decides when
     // it can, without values.
-    let flat = g.where_flat.as_ref().filter(|_| env.rt.limits.kernels);
+    let flat = g
+        .where_flat
+        .as_ref()
+        .filter(|_| env.rt.limits.plans.where_code);
     if let Some(w) = flat.filter(|_| key.shape() == int_shape(key.len()) && key.generic.is_none()) {
         if let Some(holds) =
             int_frame(inst.frame_statics(), key.coords()).and_then(|(f, n)| w(&f[..n]))
@@ -33,7 +36,11 @@ pub fn satisfies_where(
             return Ok(holds);
         }
     }
-    if let Some(w) = g.where_ints.as_ref().filter(|_| env.rt.limits.kernels) {
+    if let Some(w) = g
+        .where_ints
+        .as_ref()
+        .filter(|_| env.rt.limits.plans.where_code)
+    {
         // Loaded in place: a frame returned by value is copied.
         let mut frame = KeyFrame::empty();
         if let Some(holds) = frame

@@ -709,7 +709,7 @@ fn value_directly(
     let Some(kernel) = &g.kernel else {
         return Ok(None);
     };
-    if !env.rt.limits.kernels || !kernel.accepts(key) {
+    if !env.rt.limits.plans.kernels || !kernel.accepts(key) {
         return Ok(None);
     }
     let at = match at {
@@ -824,7 +824,7 @@ fn run_search(
         let top = stack.last().expect("top");
         let Rules::User(g) = &inst.rules;
         let by_kernel = match &g.kernel {
-            Some(k) if env.rt.limits.kernels && k.accepts(&top.key) => {
+            Some(k) if env.rt.limits.plans.kernels && k.accepts(&top.key) => {
                 let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;
                 if !done {
                     // Some code needs the general path: start over there.

@@ -29,3 +29,5 @@ mod sorted_run;
 pub use engine::{
     enumerate, loop_diag, search_located, sg_of_game, sg_of_position, MoveSink, SearchScratch,
 };
+pub(crate) use engine::run_range;
+pub(crate) use kernel::{narrowed, pick, Pick};

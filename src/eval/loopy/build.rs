@@ -289,7 +289,12 @@ impl Builder {
             return Ok(false);
         }
         for option in listed.coords.chunks_exact(n) {
-            if let Some(w) = self.main_vertex(env, &inst, option, false)? {
+            let w = match self.numbering.get(option) {
+                NEW => self.main_vertex(env, &inst, option, false)?,
+                NOT_A_POSITION => None,
+                w => Some(w),
+            };
+            if let Some(w) = w {
                 self.out.graph.push_edge(w);
             }
         }

@@ -73,7 +73,9 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
         }
     }
     let mut key = Key::default();
+    // Counted against the state limit per instance, once stored.
     let mut last: Option<(InstanceId, Rc<Instance>)> = None;
+    let mut weight = 0;
     for (u, &v) in values.iter().enumerate() {
         if g.graph.fixed(u).is_some() {
             continue;
@@ -84,6 +86,9 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
         let inst = match &last {
             Some((id, inst)) if *id == instance => inst.clone(),
             _ => {
+                if let Some((_, inst)) = &last {
+                    env.rt.count_stored_n(std::mem::take(&mut weight), span, &inst.name)?;
+                }
                 let inst = env.rt.instance(instance);
                 last = Some((instance, inst.clone()));
                 inst
@@ -95,7 +100,10 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
         } else {
             inst.memo.borrow_mut().set(&key, State::Value(v));
         }
-        env.rt.count_stored_n(key.weight(), span, &inst.name)?;
+        weight += key.weight();
+    }
+    if let Some((_, inst)) = &last {
+        env.rt.count_stored_n(weight, span, &inst.name)?;
     }
     Ok(())
 }

@@ -534,7 +534,10 @@ fn dense_and_hashed(text: &str) -> String {
         .filter_map(|l| l.split_once(" positions ("))
         .filter_map(|(_, rest)| rest.split(' ').next()?.parse::<usize>().ok())
         .sum::<usize>();
-    assert!(numbered > 0, "no position numbered by its integers:\n{explained}");
+    assert!(
+        numbered > 0,
+        "no position numbered by its integers:\n{explained}"
+    );
     out
 }
 

@@ -16,9 +16,7 @@ use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
 use crate::diag::{Diag, ErrorKind, Fallible};
-use crate::eval::compile::{
-    satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME,
-};
+use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
 use crate::eval::memo::{int_shape, words_hash, Key, Shape, State};
 use crate::eval::search::{enumerate, MoveSink};
 use crate::eval::value::{Game, InstanceId, Value};
@@ -79,7 +77,11 @@ impl PositionGraph {
             let m = self.main.as_ref().expect("a main game");
             let i = (o & !MAIN) as usize;
             let mut key = Key::default();
-            key.set_coords(m.shape, m.n as u8, &self.main_coords[i * m.n..(i + 1) * m.n]);
+            key.set_coords(
+                m.shape,
+                m.n as u8,
+                &self.main_coords[i * m.n..(i + 1) * m.n],
+            );
             return Some((m.instance, key));
         }
         let p = &self.others[o as usize].0;
@@ -102,7 +104,11 @@ impl PositionGraph {
         if o & MAIN != 0 {
             let m = self.main.as_ref().expect("a main game");
             let i = (o & !MAIN) as usize;
-            key.set_coords(m.shape, m.n as u8, &self.main_coords[i * m.n..(i + 1) * m.n]);
+            key.set_coords(
+                m.shape,
+                m.n as u8,
+                &self.main_coords[i * m.n..(i + 1) * m.n],
+            );
             return Some(m.instance);
         }
         let (instance, k) = self.position(u)?;
@@ -406,7 +412,9 @@ impl Builder {
         };
         let fixed = known.filter(|_| self.reach == Reach::ToKnown && !is_root);
         let u = self.out.graph.add_vertex(fixed);
-        self.out.origin.push(MAIN | (self.out.main_coords.len() / m.n) as u32);
+        self.out
+            .origin
+            .push(MAIN | (self.out.main_coords.len() / m.n) as u32);
         self.out.main_coords.extend_from_slice(coords);
         self.numbering.set(coords, u);
         Ok(Some(u))

@@ -6,8 +6,8 @@
 //! value read from the memo.
 
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, Narrowed, Operand, RunMove,
-    SingleMove, KERNEL_FRAME,
+    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, Narrowed, Operand, RunMove, SingleMove,
+    KERNEL_FRAME,
 };
 use crate::eval::memo::MAX_ARGS;
 use crate::eval::search::{narrowed, pick, run_range, Pick};

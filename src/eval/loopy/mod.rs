@@ -87,7 +87,8 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
             Some((id, inst)) if *id == instance => inst.clone(),
             _ => {
                 if let Some((_, inst)) = &last {
-                    env.rt.count_stored_n(std::mem::take(&mut weight), span, &inst.name)?;
+                    env.rt
+                        .count_stored_n(std::mem::take(&mut weight), span, &inst.name)?;
                 }
                 let inst = env.rt.instance(instance);
                 last = Some((instance, inst.clone()));

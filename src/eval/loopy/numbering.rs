@@ -71,12 +71,13 @@ impl Numbering {
     #[inline]
     fn cell(&self, coords: &[i64]) -> Option<usize> {
         let mut at = 0usize;
-        for i in 0..self.n {
-            let d = coords[i].wrapping_sub(self.lo[i]) as u64;
-            if d >= self.size[i] {
+        let box_ = self.lo.iter().zip(&self.size).zip(&self.stride);
+        for (&c, ((&lo, &size), &stride)) in coords[..self.n].iter().zip(box_) {
+            let d = c.wrapping_sub(lo) as u64;
+            if d >= size {
                 return None;
             }
-            at += d as usize * self.stride[i];
+            at += d as usize * stride;
         }
         Some(at)
     }
@@ -87,7 +88,11 @@ impl Numbering {
         match self.cell(coords) {
             Some(c) => self.cells[c],
             None if self.outside.is_empty() => NEW,
-            None => (self.outside.get(&Coords(SmallVec::from_slice(coords))).copied()).unwrap_or(NEW),
+            None => (self
+                .outside
+                .get(&Coords(SmallVec::from_slice(coords)))
+                .copied())
+            .unwrap_or(NEW),
         }
     }
 
@@ -102,7 +107,8 @@ impl Numbering {
         match self.cell(coords) {
             Some(c) => self.cells[c] = id,
             None => {
-                self.outside.insert(Coords(SmallVec::from_slice(coords)), id);
+                self.outside
+                    .insert(Coords(SmallVec::from_slice(coords)), id);
             }
         }
     }
@@ -154,9 +160,10 @@ impl Numbering {
         for (c, &id) in self.cells.iter().enumerate() {
             if id != NEW {
                 let mut rest = c;
-                for i in 0..self.n {
-                    at[i] = self.lo[i] + (rest / self.stride[i]) as i64;
-                    rest %= self.stride[i];
+                let box_ = self.lo.iter().zip(&self.stride);
+                for (x, (&lo, &stride)) in at[..self.n].iter_mut().zip(box_) {
+                    *x = lo + (rest / stride) as i64;
+                    rest %= stride;
                 }
                 all.push((Coords(SmallVec::from_slice(&at[..self.n])), id));
             }

@@ -504,3 +504,127 @@ fn put_or_take_a_square_example_matches_the_brute_force() {
     let outcomes: Vec<Outcome> = items(&out[0]).into_iter().map(parse_outcome).collect();
     assert_eq!(outcomes, brute[..1200]);
 }
+
+/// Checks the values grundy prints for the positions `0..adj.len()` of a
+/// game whose graph is `adj` (listed in that order) against the brute
+/// force and the definition.
+fn check_printed(adj: &[Vec<usize>], line: &str) -> Result<(), String> {
+    let vals: Vec<Gsg> = items(line).into_iter().map(parse_gsg).collect();
+    if vals.len() != adj.len() {
+        return Err(format!("{} values for {} positions", vals.len(), adj.len()));
+    }
+    let brute = brute_outcomes(adj);
+    for u in 0..adj.len() {
+        if outcome_of(&vals[u]) != brute[u] {
+            return Err(format!("{u}: sg {:?}, brute force {:?}", vals[u], brute[u]));
+        }
+    }
+    check_definition(adj, &vals)
+}
+
+/// Runs `text` with the fast paths on (positions numbered by their
+/// integers in a dense box, options listed by the game's kernel) and off
+/// (hashed keys, the moves' code), asserting the same output; and checks
+/// that the first did number positions by their integers.
+fn dense_and_hashed(text: &str) -> String {
+    let out = same_both_ways(text);
+    let explained = common::explain(text);
+    let numbered = explained
+        .lines()
+        .filter_map(|l| l.split_once(" positions ("))
+        .filter_map(|(_, rest)| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum::<usize>();
+    assert!(
+        numbered > 0,
+        "no position numbered by its integers:\n{explained}"
+    );
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn dense_and_hashed_numbering_agree_on_random_integer_digraphs(
+        n in 1usize..300, d in 1usize..4, a in 0usize..1000, b in 1usize..1000, c in 0usize..1000,
+    ) {
+        // A token on the digraph v -> (a v + b k + c) mod n, k < d: cycles
+        // of every kind, written as integer moves the kernel lists.
+        let text = format!(
+            "game R(v) where 0 <= v < {n} {{\n    move go(k in 0..{d}) -> R(({a} * v + {b} * k + {c}) % {n})\n}}\n\
+             print [sg(R(v)) for v in 0..{n}]\n"
+        );
+        let out = dense_and_hashed(&text);
+        let adj: Vec<Vec<usize>> = (0..n)
+            .map(|v| {
+                let mut ws: Vec<usize> = (0..d).map(|k| (a * v + b * k + c) % n).collect();
+                ws.sort_unstable();
+                ws.dedup();
+                ws
+            })
+            .collect();
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+    }
+
+    #[test]
+    fn dense_and_hashed_numbering_agree_on_random_grid_games(
+        w in 1usize..14, t in 1usize..4, p in 1usize..6, r in 0usize..6, q in 1usize..5,
+        neg in any::<bool>(),
+    ) {
+        // Two heaps (shifted below 0 with `neg`, where the box must reach
+        // negative coordinates): take from x, put one on y when x = r mod
+        // p, swap the heaps when x + y = 0 mod q.
+        let o = if neg { w as i64 } else { 0 };
+        let text = format!(
+            "game H(x, y) where {lo} <= x < {hi} and {lo} <= y < {hi} {{\n\
+             move take(k in 1..={t}) if x - k >= {lo} -> H(x - k, y)\n\
+             move put if (x - {lo}) % {p} == {r} and y + 1 < {hi} -> H(x, y + 1)\n\
+             move swap if (x + y - 2 * {lo}) % {q} == 0 -> H(y, x)\n}}\n\
+             print [sg(H(x, y)) for x in {lo}..{hi}, y in {lo}..{hi}]\n",
+            lo = -o,
+            hi = w as i64 - o,
+        );
+        let out = dense_and_hashed(&text);
+        let id = |x: usize, y: usize| x * w + y;
+        let mut adj = vec![Vec::new(); w * w];
+        for x in 0..w {
+            for y in 0..w {
+                let ws = &mut adj[id(x, y)];
+                ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y)));
+                if x % p == r && y + 1 < w {
+                    ws.push(id(x, y + 1));
+                }
+                if (x + y) % q == 0 {
+                    ws.push(id(y, x));
+                }
+                ws.sort_unstable();
+                ws.dedup();
+            }
+        }
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+    }
+}
+
+#[test]
+fn memo_histogram_counts_infinite_positions() {
+    // AddTake as in examples/loopy/add_or_subtract.game: some heaps are
+    // draws. The memo's histogram counts each value, infinite ones too,
+    // as `histogram` over the same positions does.
+    let out = same_both_ways(
+        "game H(n) where 0 <= n <= 24 {
+            move take(k in 1..=3) if k <= n -> H(n - k)
+            move put(k in 1..=2) if n % 5 == 3 and n + k <= 24 -> H(n + k)
+        }
+        print sg(H(24))
+        print memo_histogram(H)
+        print histogram(sg(H(n)) for n in 0..=24)
+        print count(outcome(H(n)) == D for n in 0..=24)",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    // Every position was labelled from H(24): the memo holds the 25.
+    assert_eq!(lines[1], lines[2], "{out}");
+    assert!(lines[1].contains('∞'), "{out}");
+    let draws: usize = lines[3].parse().expect("a count");
+    assert!(draws > 0, "{out}");
+}

@@ -28,8 +28,8 @@
 //!    `search::engine` is the walk, the other children its fast paths),
 //!    then `loopy` (the retrograde labelling of loopy games' positions
 //!    with generalised SG values, and their remoteness, over the graph of
-//!    positions the search's `enumerate` lists; the search reaches it
-//!    through `compile::Above`).
+//!    positions its game's kernel lists, or the search's `enumerate` where
+//!    there is none; the search reaches it through `compile::Above`).
 //! 5. `query` (the game questions on game values: `sg`, `outcome`,
 //!    `options`), `remoteness` (how long a finite game lasts under
 //!    perfect play, and the move that plays it), then `product` (the product search of compounds:

@@ -261,40 +261,39 @@ fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Va
 
 fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
     let mut h: Vec<u64> = Vec::new();
-    let count = |v: u64| {
-        if h.len() <= v as usize {
-            h.resize(v as usize + 1, 0);
-        }
-        h[v as usize] += 1;
-    };
-    match g {
-        Value::Func(c) if matches!(**c, Callable::Game { .. }) => {
-            let Callable::Game { instance, .. } = **c else {
-                unreachable!("matched above")
-            };
-            env.rt
-                .instance(instance)
-                .memo
-                .borrow()
-                .for_each_value(count);
-        }
+    let instance = match g {
+        Value::Func(c) => match **c {
+            Callable::Game { instance, .. } => Some(instance),
+            _ => return Err(type_error(span, "a game, a position or a compound", g)),
+        },
         Value::Game(game) => match &**game {
-            Game::Position(p) => env
-                .rt
-                .instance(p.instance)
-                .memo
-                .borrow()
-                .for_each_value(count),
+            Game::Position(p) => Some(p.instance),
             Game::Compound(c) => {
                 h = env.rt.product.borrow_mut().histogram(&c.kind);
+                None
             }
             _ => return Err(type_error(span, "a game, a position or a compound", g)),
         },
         _ => return Err(type_error(span, "a game, a position or a compound", g)),
+    };
+    // A loopy game's positions of infinite value are counted under their
+    // values, as `histogram` counts them.
+    let mut infinite = Vec::new();
+    if let Some(instance) = instance {
+        let inst = env.rt.instance(instance);
+        inst.memo.borrow().for_each_value(|v: u64| {
+            if h.len() <= v as usize {
+                h.resize(v as usize + 1, 0);
+            }
+            h[v as usize] += 1;
+        });
+        let sets = env.rt.inf_sets.borrow();
+        inst.infinite
+            .borrow()
+            .for_each_value(|v| infinite.push(sets.to_value(v)));
     }
-    Ok(Value::list(
-        h.into_iter().map(|n| Value::Int(n as i64)).collect(),
-    ))
+    let counts = h.into_iter().map(|n| n as i64).collect();
+    Ok(crate::eval::builtins::histogram_value(counts, infinite))
 }
 
 /// `subtraction(S)` and `octal(code)`: members of the prelude's families.

@@ -60,7 +60,7 @@ pub use compiler::Compiler;
 pub(crate) use expand::MoveResult;
 pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
-pub(crate) use int_code::{BoolCode, Locals, Seq};
+pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
     Bend, Kernel, KernelMove, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove,
 };

@@ -22,7 +22,7 @@ use super::kernel::Kernel;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
 use crate::eval::gsg::InfSets;
-use crate::eval::memo::{Key, Located, Memo, Shape, HASHED_BYTES};
+use crate::eval::memo::{InfiniteMemo, Key, Located, Memo, Shape, HASHED_BYTES};
 use crate::eval::product_tables::ProductTables;
 use crate::eval::value::{Compound, CompoundKind, Game, InstanceId, Value};
 use crate::ir::ir::{FnId, GameId, Slot};
@@ -181,7 +181,7 @@ pub struct Instance {
     /// The positions of infinite value (loopy games; `crate::eval::gsg`),
     /// which the memo marks `State::OnPath` so that any search reaching
     /// one hands over to the loopy labelling.
-    pub infinite: RefCell<FxHashMap<Key, u64>>,
+    pub infinite: RefCell<InfiniteMemo>,
 }
 
 impl Instance {

@@ -1,17 +1,25 @@
-//! The graph of the positions reachable from one position, found by
-//! listing options with the search's `enumerate`. Positions are kept as
-//! packed keys (the instance and the key's shape in two words, then its
-//! integers), numbered in the order they are found.
+//! The graph of the positions reachable from one position, numbered in
+//! the order they are found. The root's game, when it has a kernel over
+//! integers, has its positions numbered by their coordinates
+//! (`numbering`: a dense box, hashed outside it) and its options listed
+//! by the kernel (`kernel_options`) straight into the graph's rows; other
+//! positions are kept as packed keys (the instance and the key's shape in
+//! two words, then its integers) and their options listed by the search's
+//! `enumerate`.
+
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::graph::Graph;
+use super::kernel_options::{list_options, Listed};
+use super::numbering::{Numbering, NEW, NOT_A_POSITION};
 use crate::diag::{Diag, ErrorKind, Fallible};
-use crate::eval::compile::{satisfies_where, Env, Sink, Target};
-use crate::eval::memo::{words_hash, Key, State};
+use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
+use crate::eval::memo::{int_shape, words_hash, Key, Shape, State};
 use crate::eval::search::{enumerate, MoveSink};
-use crate::eval::value::{Game, InstanceId};
+use crate::eval::value::{Game, InstanceId, Value};
 use crate::syntax::Span;
 
 /// A position as a few integers: `[instance | n_args << 32 | len << 40,
@@ -31,17 +39,52 @@ const GENERIC: i64 = 1 << 48;
 /// The vertex of the zero game (a move to `0`), which has no key.
 const ZERO: i64 = -1;
 
-/// The reachable positions: their packed keys and the digraph of moves.
+/// The reachable positions: where each vertex's position is kept, and
+/// the digraph of moves.
 pub struct PositionGraph {
     pub graph: Graph,
-    keys: Vec<Packed>,
+    /// Per vertex: `MAIN | i` for the `i`-th position of the root's game
+    /// numbered by its coordinates (`main`), else its index in `others`.
+    origin: Vec<u32>,
+    main: Option<MainGame>,
+    /// The coordinates of the main game's vertices, `n` each.
+    main_coords: Vec<i64>,
+    others: Vec<Packed>,
     generic: Vec<Key>,
+    /// Bytes the numbering held while building.
+    numbering_bytes: usize,
 }
+
+/// The root's game when its positions are numbered by their integers
+/// (`Numbering`) and its options listed by its kernel.
+#[derive(Clone)]
+struct MainGame {
+    instance: InstanceId,
+    inst: Rc<Instance>,
+    shape: Shape,
+    n: usize,
+    /// The frame's static arguments as integers.
+    statics: SmallVec<[i64; 4]>,
+}
+
+const MAIN: u32 = 1 << 31;
 
 impl PositionGraph {
     /// The position of vertex `u`, `None` for the zero game.
     pub fn position(&self, u: usize) -> Option<(InstanceId, Key)> {
-        let p = &self.keys[u].0;
+        let o = self.origin[u];
+        if o & MAIN != 0 {
+            let m = self.main.as_ref().expect("a main game");
+            let i = (o & !MAIN) as usize;
+            let mut key = Key::default();
+            key.set_coords(
+                m.shape,
+                m.n as u8,
+                &self.main_coords[i * m.n..(i + 1) * m.n],
+            );
+            return Some((m.instance, key));
+        }
+        let p = &self.others[o as usize].0;
         if p[0] == ZERO {
             return None;
         }
@@ -54,14 +97,59 @@ impl PositionGraph {
         Some((instance, key))
     }
 
-    /// Bytes held: the graph's and the keys'.
+    /// Writes the key of vertex `u`'s position into `key`; its instance,
+    /// `None` for the zero game.
+    pub fn key_into(&self, u: usize, key: &mut Key) -> Option<InstanceId> {
+        let o = self.origin[u];
+        if o & MAIN != 0 {
+            let m = self.main.as_ref().expect("a main game");
+            let i = (o & !MAIN) as usize;
+            key.set_coords(
+                m.shape,
+                m.n as u8,
+                &self.main_coords[i * m.n..(i + 1) * m.n],
+            );
+            return Some(m.instance);
+        }
+        let (instance, k) = self.position(u)?;
+        *key = k;
+        Some(instance)
+    }
+
+    /// The main game's instance, shape, and least and greatest coordinates
+    /// of its positions in the graph, if it has any.
+    pub fn main_box(&self) -> Option<(InstanceId, Shape, Vec<i64>, Vec<i64>)> {
+        let m = self.main.as_ref()?;
+        let mut rows = self.main_coords.chunks_exact(m.n.max(1));
+        let first = rows.next()?;
+        let (mut lo, mut hi) = (first.to_vec(), first.to_vec());
+        for row in rows {
+            for (j, &c) in row.iter().enumerate() {
+                lo[j] = lo[j].min(c);
+                hi[j] = hi[j].max(c);
+            }
+        }
+        Some((m.instance, m.shape, lo, hi))
+    }
+
+    /// Bytes held: the graph's, the positions' and, while building, their
+    /// numbering.
     pub fn bytes(&self) -> usize {
         let packed = std::mem::size_of::<Packed>();
         self.graph.bytes()
-            + self.keys.capacity() * packed
+            + 4 * self.origin.capacity()
+            + 8 * self.main_coords.capacity()
+            + self.others.capacity() * packed
             // The index from packed keys to vertices, while building.
-            + self.keys.len() * (packed + 8) * 8 / 7
+            + self.others.len() * (packed + 8) * 8 / 7
             + self.generic.capacity() * std::mem::size_of::<Key>()
+            + self.numbering_bytes
+    }
+
+    /// How many vertices were numbered by their coordinates (the rest by
+    /// hashed keys).
+    pub fn numbered(&self) -> usize {
+        self.main_coords.len() / self.main.as_ref().map_or(1, |m| m.n.max(1))
     }
 }
 
@@ -75,18 +163,28 @@ pub enum Reach {
     All,
 }
 
-/// Lists the reachable positions from `root` breadth first.
+/// Lists the reachable positions from `root` breadth first. Positions of
+/// the root's game whose game has a kernel (and kernels are on) are
+/// numbered by their integers and their options listed by the kernel;
+/// any other position (another game's, a key of values, one whose options
+/// the kernel cannot list) goes through its keys and its moves' code.
 pub fn build(
     env: &mut Env,
     root: (InstanceId, &Key),
     reach: Reach,
     span: Span,
 ) -> Fallible<PositionGraph> {
+    let main = main_game(env, root.0, root.1);
     let mut b = Builder {
+        numbering: Numbering::new(main.as_ref().map_or(0, |m| m.n), main.is_some()),
         out: PositionGraph {
             graph: Graph::default(),
-            keys: Vec::new(),
+            origin: Vec::new(),
+            main,
+            main_coords: Vec::new(),
+            others: Vec::new(),
             generic: Vec::new(),
+            numbering_bytes: 0,
         },
         index: FxHashMap::default(),
         generic_index: FxHashMap::default(),
@@ -96,13 +194,16 @@ pub fn build(
         error: None,
     };
     b.vertex_of(env, root.0, root.1, true)?;
+    let mut listed = Listed::default();
+    let mut frame = [0i64; KERNEL_FRAME];
     let mut u = 0;
     while u < b.out.graph.len() {
         if u % 4096 == 4095 {
+            b.out.numbering_bytes = b.numbering.bytes();
             env.rt.check_interrupt(span)?;
             env.rt.check_memory(b.out.bytes(), span)?;
         }
-        if b.out.graph.fixed(u).is_none() {
+        if b.out.graph.fixed(u).is_none() && !b.by_kernel(env, u, &mut listed, &mut frame)? {
             let (instance, key) = b.out.position(u).expect("a position");
             b.options.clear();
             let mut sink = Collect {
@@ -121,11 +222,44 @@ pub fn build(
         b.out.graph.close();
         u += 1;
     }
+    b.out.numbering_bytes = b.numbering.bytes();
     Ok(b.out)
+}
+
+/// The root's game as a `MainGame`, when kernels are on, its game has a
+/// kernel over integer arguments and its static arguments are integers.
+fn main_game(env: &Env, instance: InstanceId, key: &Key) -> Option<MainGame> {
+    if !env.rt.limits.kernels {
+        return None;
+    }
+    let inst = env.rt.instance(instance);
+    let Rules::User(g) = &inst.rules;
+    let kernel = g.kernel.as_ref()?;
+    if kernel.keyed || !kernel.accepts(key) || kernel.shape != int_shape(kernel.n_params) {
+        return None;
+    }
+    let statics = inst
+        .frame_statics()
+        .iter()
+        .map(|v| match v {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect::<Option<SmallVec<_>>>()?;
+    (statics.len() + kernel.n_params <= KERNEL_FRAME).then(|| MainGame {
+        instance,
+        shape: kernel.shape,
+        n: kernel.n_params,
+        statics,
+        inst: inst.clone(),
+    })
 }
 
 struct Builder {
     out: PositionGraph,
+    /// The main game's positions by their coordinates.
+    numbering: Numbering,
+    /// Other positions by their packed keys.
     index: FxHashMap<Packed, u32>,
     generic_index: FxHashMap<(InstanceId, Key), u32>,
     reach: Reach,
@@ -136,6 +270,47 @@ struct Builder {
 }
 
 impl Builder {
+    /// Lists the options of vertex `u` through its game's kernel into the
+    /// graph; false, with nothing listed, if `u` is not the main game's
+    /// or the kernel cannot list them.
+    fn by_kernel(
+        &mut self,
+        env: &mut Env,
+        u: usize,
+        listed: &mut Listed,
+        frame: &mut [i64; KERNEL_FRAME],
+    ) -> Fallible<bool> {
+        let o = self.out.origin[u];
+        let Some(m) = self.out.main.as_ref().filter(|_| o & MAIN != 0) else {
+            return Ok(false);
+        };
+        let inst = m.inst.clone();
+        let Rules::User(g) = &inst.rules;
+        let kernel = g.kernel.as_ref().expect("a main game has a kernel");
+        let (n, s) = (m.n, m.statics.len());
+        let i = (o & !MAIN) as usize;
+        frame[..s].copy_from_slice(&m.statics);
+        frame[s..s + n].copy_from_slice(&self.out.main_coords[i * n..(i + 1) * n]);
+        if !list_options(kernel, &frame[..s + n], listed) {
+            return Ok(false);
+        }
+        for option in listed.coords.chunks_exact(n) {
+            let w = match self.numbering.get(option) {
+                NEW => self.main_vertex(env, &inst, option, false)?,
+                NOT_A_POSITION => None,
+                w => Some(w),
+            };
+            if let Some(w) = w {
+                self.out.graph.push_edge(w);
+            }
+        }
+        if listed.zeros > 0 {
+            let w = self.zero_vertex();
+            self.out.graph.push_edge(w);
+        }
+        Ok(true)
+    }
+
     /// The vertex of a position, added if new; `None` if the key is not a
     /// position (its `where` fails).
     fn vertex_of(
@@ -145,13 +320,39 @@ impl Builder {
         key: &Key,
         is_root: bool,
     ) -> Fallible<Option<u32>> {
+        if let Some(m) = &self.out.main {
+            if m.instance == instance && key.generic.is_none() && key.shape() == m.shape {
+                let inst = m.inst.clone();
+                return self.main_vertex(env, &inst, key.coords(), is_root);
+            }
+        }
         let packed = self.pack(instance, key);
         if let Some(&u) = self.index.get(&packed) {
             return Ok(Some(u));
         }
+        let Some(known) = self.known(env, instance, key)? else {
+            return Ok(None);
+        };
+        let fixed = known.filter(|_| self.reach == Reach::ToKnown && !is_root);
+        let u = self.out.graph.add_vertex(fixed);
+        self.out.origin.push(self.out.others.len() as u32);
+        self.out.others.push(packed.clone());
+        self.index.insert(packed, u);
+        Ok(Some(u))
+    }
+
+    /// What the memo knows of a position met for the first time: `None`
+    /// if it is not one, `Some(None)` if it is one without a value yet,
+    /// `Some(Some(v))` if its value is `v`.
+    fn known(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        key: &Key,
+    ) -> Fallible<Option<Option<u64>>> {
         let inst = env.rt.instance(instance);
         let state = inst.memo.borrow_mut().get(key);
-        let known = match state {
+        Ok(Some(match state {
             State::Invalid => return Ok(None),
             State::Unknown => {
                 // A position's value is stored once labelled; only a key
@@ -163,13 +364,59 @@ impl Builder {
                 None
             }
             State::Value(v) => Some(v),
-            State::OnPath => inst.infinite.borrow().get(key).copied(),
+            State::OnPath => inst.infinite.borrow_mut().get(key),
             State::Valid => None,
+        }))
+    }
+
+    /// The vertex of the main game's position at `coords`, added if new.
+    fn main_vertex(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        coords: &[i64],
+        is_root: bool,
+    ) -> Fallible<Option<u32>> {
+        match self.numbering.get(coords) {
+            NEW => {}
+            NOT_A_POSITION => return Ok(None),
+            u => return Ok(Some(u)),
+        }
+        let m = self.out.main.as_ref().expect("a main game");
+        let state = inst.memo.borrow_mut().get_coords(m.shape, coords);
+        let known = match state {
+            State::Invalid => None,
+            State::Unknown => {
+                let holds = match where_on_frame(inst, &m.statics, coords) {
+                    Some(holds) => holds,
+                    None => {
+                        let mut key = Key::default();
+                        key.set_coords(m.shape, m.n as u8, coords);
+                        satisfies_where(env, m.instance, &key, self.span)?
+                    }
+                };
+                holds.then_some(None)
+            }
+            State::Value(v) => Some(Some(v)),
+            State::OnPath => {
+                let mut key = Key::default();
+                key.set_coords(m.shape, m.n as u8, coords);
+                Some(inst.infinite.borrow_mut().get(&key))
+            }
+            State::Valid => Some(None),
+        };
+        let Some(known) = known else {
+            // Not a position: noted here only, the memo's window untouched.
+            self.numbering.set(coords, NOT_A_POSITION);
+            return Ok(None);
         };
         let fixed = known.filter(|_| self.reach == Reach::ToKnown && !is_root);
         let u = self.out.graph.add_vertex(fixed);
-        self.out.keys.push(packed.clone());
-        self.index.insert(packed, u);
+        self.out
+            .origin
+            .push(MAIN | (self.out.main_coords.len() / m.n) as u32);
+        self.out.main_coords.extend_from_slice(coords);
+        self.numbering.set(coords, u);
         Ok(Some(u))
     }
 
@@ -200,10 +447,26 @@ impl Builder {
         }
         let fixed = (self.reach == Reach::ToKnown).then_some(0);
         let u = self.out.graph.add_vertex(fixed);
-        self.out.keys.push(packed.clone());
+        self.out.origin.push(self.out.others.len() as u32);
+        self.out.others.push(packed.clone());
         self.index.insert(packed, u);
         u
     }
+}
+
+/// Whether the main game's position at `coords` satisfies its `where`,
+/// by its integer code (`None`: it has none that decides; no `where`:
+/// true).
+fn where_on_frame(inst: &Instance, statics: &[i64], coords: &[i64]) -> Option<bool> {
+    let Rules::User(g) = &inst.rules;
+    if g.where_clause.is_none() {
+        return Some(true);
+    }
+    let w = g.where_flat.as_ref()?;
+    let mut frame = [0i64; KERNEL_FRAME];
+    frame[..statics.len()].copy_from_slice(statics);
+    frame[statics.len()..statics.len() + coords.len()].copy_from_slice(coords);
+    w(&frame[..statics.len() + coords.len()])
 }
 
 /// The sink `enumerate` lists a vertex's options into.

@@ -10,19 +10,20 @@ pub struct Graph {
     /// Vertex `u`'s followers are `succ[start[u]..start[u + 1]]`.
     start: Vec<u32>,
     succ: Vec<u32>,
-    fixed: Vec<u64>,
+    len: usize,
+    /// Bit `u` says vertex `u` is fixed; the fixed vertices with their
+    /// values, in order (few: a labelling's graph ends at them).
+    is_fixed: Vec<u64>,
+    fixed: Vec<(u32, u64)>,
 }
-
-/// `fixed` of a vertex whose value is to be found.
-const FREE: u64 = u64::MAX;
 
 impl Graph {
     pub fn len(&self) -> usize {
-        self.fixed.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.fixed.is_empty()
+        self.len == 0
     }
 
     pub fn edges(&self) -> usize {
@@ -31,8 +32,15 @@ impl Graph {
 
     /// A new vertex; its value when known (`fixed`). Its number.
     pub fn add_vertex(&mut self, fixed: Option<u64>) -> u32 {
-        let id = self.fixed.len() as u32;
-        self.fixed.push(fixed.unwrap_or(FREE));
+        let id = self.len as u32;
+        self.len += 1;
+        if self.is_fixed.len() * 64 < self.len {
+            self.is_fixed.push(0);
+        }
+        if let Some(v) = fixed {
+            self.is_fixed[id as usize / 64] |= 1 << (id % 64);
+            self.fixed.push((id, v));
+        }
         if self.start.is_empty() {
             self.start.push(0);
         }
@@ -64,8 +72,13 @@ impl Graph {
         self.start.push(self.succ.len() as u32);
     }
 
+    #[inline]
     pub fn fixed(&self, u: usize) -> Option<u64> {
-        Some(self.fixed[u]).filter(|&v| v != FREE)
+        if self.is_fixed[u / 64] >> (u % 64) & 1 == 0 {
+            return None;
+        }
+        let i = (self.fixed).partition_point(|&(w, _)| (w as usize) < u);
+        Some(self.fixed[i].1)
     }
 
     pub fn succ(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
@@ -99,8 +112,9 @@ impl Graph {
     /// per-vertex arrays.
     pub fn bytes(&self) -> usize {
         4 * (self.start.capacity() + 2 * self.succ.capacity() + self.len() + 1)
-            + 8 * self.fixed.capacity()
-            + (8 + 4 + 4) * self.len()
+            + 8 * self.is_fixed.capacity()
+            + 16 * self.fixed.capacity()
+            + (8 + 4 + 4 + 4) * self.len()
     }
 }
 

@@ -7,16 +7,22 @@
 //! table (the memo marks them, see `memo::State::OnPath`). A game that
 //! turns out to be acyclic never comes here.
 //!
-//! Children, in layers: `graph` (the digraph in compressed rows), then
+//! Children, in layers: `graph` (the digraph in compressed rows),
+//! `kernel_options` (a position's options listed by its game's kernel)
+//! and `numbering` (vertex numbers of positions by their integers), then
 //! `label` (the labelling and the remoteness on it) and `build` (the
 //! graph of a game's positions).
 
 pub mod build;
 pub mod graph;
+mod kernel_options;
 pub mod label;
+mod numbering;
 
 use crate::diag::{Diag, ErrorKind, Fallible};
-use crate::eval::compile::Env;
+use std::rc::Rc;
+
+use crate::eval::compile::{Env, Instance};
 use crate::eval::memo::{Key, State};
 use crate::eval::value::InstanceId;
 use crate::syntax::Span;
@@ -42,10 +48,12 @@ pub fn label_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
     // A table of queries may label thousands of times: the first are told.
     if runs.len() < 100 {
         runs.push(format!(
-        "loopy labelling from {name}: {} positions, {} moves, {levels} value levels, {} held, {:.3} s",
-        g.graph.len(),
-        g.graph.edges(),
-        crate::budget::human(bytes),
+            "loopy labelling from {name}: {} positions ({} numbered by their integers, \
+             the rest by hashed keys), {} moves, {levels} value levels, {} held, {:.3} s",
+            g.graph.len(),
+            g.numbered(),
+            g.graph.edges(),
+            crate::budget::human(bytes),
             started.elapsed().as_secs_f64()
         ));
     }
@@ -53,23 +61,50 @@ pub fn label_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
 }
 
 /// Writes the labelled values of the graph's free vertices to the memo
-/// tables (infinite ones to their instance's `infinite` table).
+/// tables (infinite ones to their instance's `infinite` table), the
+/// tables' windows first widened to the positions numbered by their
+/// integers.
 fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallible<()> {
+    if let Some((instance, shape, lo, hi)) = g.main_box() {
+        let inst = env.rt.instance(instance);
+        for corner in [&lo, &hi] {
+            inst.memo.borrow_mut().reserve_new(shape, corner);
+            inst.infinite.borrow_mut().reserve(shape, corner);
+        }
+    }
+    let mut key = Key::default();
+    // Counted against the state limit per instance, once stored.
+    let mut last: Option<(InstanceId, Rc<Instance>)> = None;
+    let mut weight = 0;
     for (u, &v) in values.iter().enumerate() {
         if g.graph.fixed(u).is_some() {
             continue;
         }
-        let Some((instance, key)) = g.position(u) else {
+        let Some(instance) = g.key_into(u, &mut key) else {
             continue;
         };
-        let inst = env.rt.instance(instance);
+        let inst = match &last {
+            Some((id, inst)) if *id == instance => inst.clone(),
+            _ => {
+                if let Some((_, inst)) = &last {
+                    env.rt
+                        .count_stored_n(std::mem::take(&mut weight), span, &inst.name)?;
+                }
+                let inst = env.rt.instance(instance);
+                last = Some((instance, inst.clone()));
+                inst
+            }
+        };
         if crate::eval::gsg::is_infinite(v) {
             inst.memo.borrow_mut().set(&key, State::OnPath);
-            inst.infinite.borrow_mut().insert(key.clone(), v);
+            inst.infinite.borrow_mut().set(&key, v);
         } else {
             inst.memo.borrow_mut().set(&key, State::Value(v));
         }
-        env.rt.count_stored_n(key.weight(), span, &inst.name)?;
+        weight += key.weight();
+    }
+    if let Some((_, inst)) = &last {
+        env.rt.count_stored_n(weight, span, &inst.name)?;
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use self::sparse::SparseTable;
+use super::gsg::INFINITE;
 use super::value::Value;
 
 /// What one argument of a flattened position is.
@@ -451,6 +452,14 @@ pub enum State {
 }
 
 impl State {
+    /// The value, if the state holds one.
+    pub fn value(self) -> Option<u64> {
+        match self {
+            State::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
     fn encode(self) -> u64 {
         match self {
             State::Unknown => 0,
@@ -1006,6 +1015,40 @@ fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
     }
 }
 
+/// The positions of infinite value of a loopy game's instance
+/// (`crate::eval::gsg`): a memo table of the numbers of their K sets,
+/// which are few and small, so that a dense window reads them from its
+/// bytes as it reads small SG values.
+#[derive(Debug, Default)]
+pub struct InfiniteMemo(Memo);
+
+impl InfiniteMemo {
+    /// The infinite value of `key`, if it has one.
+    pub fn get(&mut self, key: &Key) -> Option<u64> {
+        if self.0.stored == 0 {
+            return None;
+        }
+        self.0.get(key).value().map(|id| id | INFINITE)
+    }
+
+    /// Keeps the infinite value `v` of `key`.
+    pub fn set(&mut self, key: &Key, v: u64) {
+        debug_assert!(v & INFINITE != 0);
+        self.0.set(key, State::Value(v & !INFINITE));
+    }
+
+    /// Widens the dense window of `shape` to take `coords` (as
+    /// `Memo::reserve`), ahead of storing many positions.
+    pub fn reserve(&mut self, shape: Shape, coords: &[i64]) {
+        self.0.reserve_new(shape, coords);
+    }
+
+    /// Calls `f` with every infinite value kept.
+    pub fn for_each_value(&self, mut f: impl FnMut(u64)) {
+        self.0.for_each_value(|id| f(id | INFINITE));
+    }
+}
+
 /// A lookup begun by `Memo::probe`.
 #[derive(Clone, Copy, Debug)]
 pub enum Probe {
@@ -1310,6 +1353,15 @@ impl Memo {
                 table.make_room(coords);
             }
         }
+    }
+
+    /// `reserve`, adding the shape (in its default order) if it has no
+    /// table yet: ahead of storing many positions of it.
+    pub fn reserve_new(&mut self, shape: Shape, coords: &[i64]) {
+        if self.shape_of(shape).is_none() && coords.len() <= MAX_COORDS {
+            self.add_shape(shape, default_order(shape, coords.len()), coords.len());
+        }
+        self.reserve(shape, coords);
     }
 
     /// Lays out the window of `shape` (keys of `order.len()` coordinates)

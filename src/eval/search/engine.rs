@@ -601,7 +601,7 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
     match state {
         State::Value(v) => return Ok(v),
         State::OnPath => {
-            if let Some(&v) = inst.infinite.borrow().get(key) {
+            if let Some(v) = inst.infinite.borrow_mut().get(key) {
                 return Ok(v);
             }
             return Diag::new(
@@ -683,12 +683,7 @@ pub fn search_located(
 
 /// The value of a position the loopy labelling found infinite.
 fn infinite_value(env: &Env, instance: InstanceId, key: &Key) -> Option<u64> {
-    let inst = env.rt.instance(instance);
-    let table = inst.infinite.borrow();
-    if table.is_empty() {
-        return None;
-    }
-    table.get(key).copied()
+    env.rt.instance(instance).infinite.borrow_mut().get(key)
 }
 
 /// The value of a position whose options all have values in the memo (the
@@ -737,7 +732,7 @@ fn value_directly(
 /// The half-open range of a run's binding from its evaluated bounds
 /// (`lo..hi`, or `lo..=hi` when `inclusive`); `None` if a bound's code
 /// failed or the end overflows.
-pub(super) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Option<(i64, i64)> {
+pub(crate) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Option<(i64, i64)> {
     let (a, b) = lo.zip(hi)?;
     Some((a, if inclusive { b.checked_add(1)? } else { b }))
 }

@@ -660,7 +660,7 @@ impl SgSink {
 
 /// The range `a..b` of a run's binding narrowed by its guard's bounds
 /// (`None`: a bound cannot be decided here; the general path decides).
-fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
+pub(crate) fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
     if guard.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
         return Some((a, b));
     }
@@ -674,7 +674,7 @@ fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64,
 
 /// What an option of a kernel move is, once its guard and conditions
 /// are read.
-pub(super) enum Pick<'m, R> {
+pub(crate) enum Pick<'m, R> {
     /// The guard does not hold: no option.
     None,
     /// Something does not evaluate, or a position a function's body
@@ -688,7 +688,7 @@ pub(super) enum Pick<'m, R> {
 /// Reads the guard of a kernel move and picks the result an option
 /// takes.
 #[inline]
-pub(super) fn pick<'m, L: ?Sized, A>(
+pub(crate) fn pick<'m, L: ?Sized, A>(
     guard: Option<&BoolCode<L>>,
     results: &'m [MoveResult<L, A>],
     frame: &L,

@@ -26,6 +26,8 @@ mod scan;
 mod sorted_parts;
 mod sorted_run;
 
+pub(crate) use engine::run_range;
 pub use engine::{
     enumerate, loop_diag, search_located, sg_of_game, sg_of_position, MoveSink, SearchScratch,
 };
+pub(crate) use kernel::{narrowed, pick, Pick};

@@ -1,0 +1,195 @@
+//! A position's options listed through its game's kernel
+//! (`compile::Kernel`), as the coordinates of the positions they lead to:
+//! what the graph of a loopy game is built from, without move closures,
+//! keys or values per option. The same plans the SG search reads
+//! (`search/kernel.rs`); here each option is written out instead of its
+//! value read from the memo.
+
+use crate::eval::compile::{
+    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, Narrowed, Operand, RunMove, SingleMove,
+    KERNEL_FRAME,
+};
+use crate::eval::memo::MAX_ARGS;
+use crate::eval::search::{narrowed, pick, run_range, Pick};
+
+/// The options of one position: `coords` holds `n` integers per option
+/// that is a position of the game itself, `zeros` counts the moves to the
+/// zero game.
+#[derive(Default)]
+pub struct Listed {
+    pub coords: Vec<i64>,
+    pub zeros: usize,
+    /// A run's arguments computed per option (batched code).
+    batch: Vec<i64>,
+}
+
+/// Lists the options of the position whose kernel frame (static
+/// arguments, then arguments) is `ints` into `out` (cleared first). False
+/// when some move needs the general path (code that does not evaluate on
+/// integers, a move into a sum, a keyed kernel): the caller then lists the
+/// position's options by its moves' code.
+pub fn list_options(kernel: &Kernel, ints: &[i64], out: &mut Listed) -> bool {
+    out.coords.clear();
+    out.zeros = 0;
+    if kernel.keyed {
+        return false;
+    }
+    kernel.moves.iter().all(|m| match m {
+        KernelMove::Run(r) => run(kernel, r, ints, out),
+        KernelMove::Singles(singles) => singles.iter().all(|s| single(s, ints, out)),
+        KernelMove::Loop(l) => {
+            let mut frame = [0i64; KERNEL_FRAME];
+            frame[..ints.len()].copy_from_slice(ints);
+            let width = (l.bindings.iter())
+                .map(|(s, _)| *s as usize + 1)
+                .max()
+                .unwrap_or(0)
+                .max(ints.len());
+            loop_level(kernel, l, (&mut frame, width), (0, true), out)
+        }
+        // Sums of positions (take-and-break runs) are not followed by the
+        // labelling; the general path says so.
+        KernelMove::SumRun(_) | KernelMove::KeyLoop(_) => false,
+    })
+}
+
+/// The options of a run move: arguments affine in its binding, or
+/// computed over the whole run by batched code.
+fn run(kernel: &Kernel, m: &RunMove, ints: &[i64], out: &mut Listed) -> bool {
+    let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
+        .and_then(|range| narrowed(&m.guard, ints, range))
+    else {
+        return false;
+    };
+    if a >= b {
+        return true;
+    }
+    let n = kernel.n_params;
+    let mut bases = [0i64; MAX_ARGS as usize];
+    for (x, base) in bases.iter_mut().zip(&m.bases) {
+        match base.eval(ints) {
+            Some(v) => *x = v,
+            None => return false,
+        }
+    }
+    if !affine_fits(&bases[..n], &m.coefs, a, b) {
+        return false;
+    }
+    let len = (b - a) as usize;
+    let mut batch = std::mem::take(&mut out.batch);
+    batch.clear();
+    batch.resize(m.per_option.len() * len, 0);
+    let computed = (m.per_option.iter())
+        .zip(batch.chunks_exact_mut(len.max(1)))
+        .all(|((_, code), values)| code(ints, a..b, values).is_some());
+    if computed {
+        out.coords.reserve(n * len);
+        for (j, k) in (a..b).enumerate() {
+            let at = out.coords.len();
+            out.coords
+                .extend((bases[..n].iter().zip(&m.coefs)).map(|(&base, &coef)| base + coef * k));
+            for (p, (coord, _)) in m.per_option.iter().enumerate() {
+                out.coords[at + coord] = batch[p * len + j];
+            }
+        }
+    }
+    out.batch = batch;
+    computed
+}
+
+/// The option of a move without bindings, if its guard holds.
+fn single(m: &SingleMove, ints: &[i64], out: &mut Listed) -> bool {
+    match m.guard.as_ref().map(|g| g(ints)) {
+        None | Some(Some(true)) => {}
+        Some(Some(false)) => return true,
+        Some(None) => return false,
+    }
+    push_args(&m.args, ints, out)
+}
+
+/// Appends the option whose arguments are `args` evaluated on `frame`.
+fn push_args(args: &[Operand<[i64]>], frame: &[i64], out: &mut Listed) -> bool {
+    let at = out.coords.len();
+    for arg in args {
+        match arg.eval(frame) {
+            Some(v) => out.coords.push(v),
+            None => {
+                out.coords.truncate(at);
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The options of a `LoopMove` over its bindings from `level` on, as the
+/// search's `loop_level` walks them (`bounded`: every outer level's
+/// bounds were decided, so this one's may narrow its range).
+fn loop_level(
+    kernel: &Kernel,
+    m: &LoopMove,
+    (frame, width): (&mut [i64; KERNEL_FRAME], usize),
+    (level, bounded): (usize, bool),
+    out: &mut Listed,
+) -> bool {
+    let Some((slot, source)) = m.bindings.get(level) else {
+        return loop_option(kernel, m, &frame[..width], out);
+    };
+    let slot = *slot as usize;
+    match source {
+        LoopSource::Range { lo, hi, inclusive } => {
+            let Some((a, b)) = run_range(
+                lo.eval(&frame[..width]),
+                hi.eval(&frame[..width]),
+                *inclusive,
+            ) else {
+                return false;
+            };
+            let narrowed = bounded.then(|| m.bounds.narrow(level, &mut frame[..], (a, b), None));
+            let (a, b, inner) = match narrowed {
+                Some(Narrowed::Range(x, y)) => (x, y, true),
+                _ => (a, b, false),
+            };
+            for k in a..b {
+                frame[slot] = k;
+                if !loop_level(kernel, m, (frame, width), (level + 1, inner), out) {
+                    return false;
+                }
+            }
+        }
+        LoopSource::Values(values) => {
+            let all = (0, values.len() as i64);
+            let narrowed = (bounded && values.is_sorted_by(|a, b| a < b))
+                .then(|| m.bounds.narrow(level, &mut frame[..], all, Some(values)));
+            let (i, j, inner) = match narrowed {
+                Some(Narrowed::Range(x, y)) => (x as usize, y as usize, true),
+                _ => (0, values.len(), false),
+            };
+            for &k in &values[i..j] {
+                frame[slot] = k;
+                if !loop_level(kernel, m, (frame, width), (level + 1, inner), out) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One option of a `LoopMove` (its bindings set in `frame`): a position,
+/// the zero game, or (a sum) the general path.
+fn loop_option(kernel: &Kernel, m: &LoopMove, frame: &[i64], out: &mut Listed) -> bool {
+    let result = match pick(m.guard.as_ref(), &m.results, frame) {
+        Pick::Result(r) => r,
+        Pick::None => return true,
+        Pick::GeneralPath => return false,
+    };
+    match &result.parts[..] {
+        [] => {
+            out.zeros += 1;
+            true
+        }
+        [args] if args.len() == kernel.n_params => push_args(args, frame, out),
+        _ => false,
+    }
+}

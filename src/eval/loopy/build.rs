@@ -229,7 +229,7 @@ pub fn build(
 /// The root's game as a `MainGame`, when kernels are on, its game has a
 /// kernel over integer arguments and its static arguments are integers.
 fn main_game(env: &Env, instance: InstanceId, key: &Key) -> Option<MainGame> {
-    if !env.rt.limits.kernels {
+    if !env.rt.limits.plans.kernels {
         return None;
     }
     let inst = env.rt.instance(instance);

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::moves::ArgWriter;
-use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, Rules};
+use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, LayerKind, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
@@ -286,7 +286,18 @@ fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
                 .borrow()
                 .for_each_value(count),
             Game::Compound(c) => {
-                h = env.rt.product.borrow_mut().histogram(&c.kind);
+                let product = env.rt.product.borrow_mut().histogram(&c.kind);
+                // With those of compounds of one position run as layers
+                // of its game (`Runtime::layered_instance`).
+                if let Some(kind) = LayerKind::of(&c.kind) {
+                    let same =
+                        |l: LayerKind| std::mem::discriminant(&l) == std::mem::discriminant(&kind);
+                    env.rt.for_each_layer_value(same, count);
+                }
+                if h.len() < product.len() {
+                    h.resize(product.len(), 0);
+                }
+                h.iter_mut().zip(product).for_each(|(x, n)| *x += n);
             }
             _ => return Err(type_error(span, "a game, a position or a compound", g)),
         },

@@ -365,6 +365,7 @@ impl Session {
         let overridden: Vec<u32> = self.apply_overrides(&program);
         self.install(&lowered);
         result.installed = true;
+        self.rt.explaining.set(self.explain_games);
         if self.explain_games {
             for (id, _) in &lowered.games {
                 if let Some(Some(g)) = self.rt.games.get(*id as usize) {
@@ -404,8 +405,13 @@ impl Session {
             for line in self.rt.loopy_runs.borrow().iter() {
                 let _ = writeln!(out, "{line}");
             }
+            // How its compounds of one position were valued.
+            for line in self.rt.compound_plans.borrow().iter() {
+                let _ = writeln!(out, "{line}");
+            }
         }
         self.rt.loopy_runs.borrow_mut().clear();
+        self.rt.compound_plans.borrow_mut().clear();
         result
     }
 

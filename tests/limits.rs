@@ -432,11 +432,13 @@ fn ctrl_c_stops_grundy_run_with_the_place_it_was_computing() {
 fn the_state_limit_counts_the_options_a_compound_lists_for_its_components() {
     let dir = tempfile::tempdir().unwrap();
     // 2001 compound positions, but their components list 2 million
-    // options between them: those are what fill memory.
+    // options between them: those are what fill memory. (A sum, so that
+    // the product search values it: `misere(H(2000))` alone runs as a
+    // layer of H, with no option lists.)
     let file = write(
         dir.path(),
         "listed.game",
-        "game H(n) where n >= 0 { move take(k in 0..n) -> H(k) }\nprint sg(misere(H(2000)))\n",
+        "game H(n) where n >= 0 { move take(k in 0..n) -> H(k) }\nprint sg(misere(H(2000) + H(0)))\n",
     );
     let (code, out, err) = run(&file, &["--max-states", "1000000"]);
     assert_eq!(code, 1, "{out}{err}");

@@ -71,6 +71,7 @@ pub fn new_runtime(limits: Limits) -> Runtime {
             search_located: search::search_located,
             sg_of_position: search::sg_of_position,
             sg_of_compound: product::sg,
+            sg_of_layered: search::sg_of_layered,
             sg_of_atoms: product::sg_of_atoms,
             sg_of_atom_sum: |env, parts, span| {
                 product::sg_of_sum(env, parts.iter().flatten().copied(), span)

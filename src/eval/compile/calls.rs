@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::moves::ArgWriter;
-use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, Rules};
+use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, LayerKind, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
@@ -270,6 +270,18 @@ fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
             Game::Position(p) => Some(p.instance),
             Game::Compound(c) => {
                 h = env.rt.product.borrow_mut().histogram(&c.kind);
+                // With those of compounds of one position run as layers
+                // of its game (`Runtime::layered_instance`).
+                if let Some(kind) = LayerKind::of(&c.kind) {
+                    let same =
+                        |l: LayerKind| std::mem::discriminant(&l) == std::mem::discriminant(&kind);
+                    env.rt.for_each_layer_value(same, |v: u64| {
+                        if h.len() <= v as usize {
+                            h.resize(v as usize + 1, 0);
+                        }
+                        h[v as usize] += 1;
+                    });
+                }
                 None
             }
             _ => return Err(type_error(span, "a game, a position or a compound", g)),

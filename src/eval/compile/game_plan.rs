@@ -10,7 +10,7 @@ use std::cell::Cell;
 use super::calls::{site_instance, write_keyed};
 use super::compiler::Compiler;
 use super::moves::{sum_terms, ArgWriter};
-use super::runtime::{Code, Env};
+use super::runtime::{Code, Env, LayerKind};
 use super::where_check::is_keyed_position;
 use crate::diag::Fallible;
 use crate::eval::builtins::Builtin;
@@ -96,11 +96,27 @@ impl GamePlan {
         // general path builds them, so that the first error is the same.
         // Positions are kept as their atoms (interning has no errors);
         // values are asked only once every position is known to be one.
+        if let Some(v) = self.layered(env, span)? {
+            return Ok(Some(v));
+        }
         let mut parts: SmallVec<[SmallVec<[u32; 4]>; 2]> = SmallVec::new();
         if !self.atoms(env, &mut parts, span)? {
             return Ok(None);
         }
-        let kind = match &self.compound {
+        let Some(kind) = self.kind(env)? else {
+            return Ok(None);
+        };
+        match kind {
+            Some(kind) => (env.rt.above.sg_of_atoms)(env, &kind, &mut parts, span).map(Some),
+            // A sum (or a pass compound with no pass): the theorem.
+            None => (env.rt.above.sg_of_atom_sum)(env, &parts, span).map(Some),
+        }
+    }
+
+    /// The compound (`Some(None)` for a sum, or a pass compound with no
+    /// pass); `None` for a bad pass count, which the general path reports.
+    fn kind(&self, env: &mut Env) -> Fallible<Option<Option<CompoundKind>>> {
+        Ok(Some(match &self.compound {
             None => None,
             Some((Builtin::Pass, passes)) => {
                 let n = match passes {
@@ -115,11 +131,49 @@ impl GamePlan {
             Some((Builtin::Misere, _)) => Some(CompoundKind::Misere),
             Some((Builtin::Conjunctive, _)) => Some(CompoundKind::Conjunctive),
             Some((_, _)) => Some(CompoundKind::Selective),
+        }))
+    }
+
+    /// The value of a pass or misère compound of one position on its
+    /// game's kernel (`Above::sg_of_layered`), with no atom interned;
+    /// `None` when the position is not one (the general path reports
+    /// it) or the product search must value the compound.
+    fn layered(&self, env: &mut Env, span: Span) -> Fallible<Option<u64>> {
+        let (Some((Builtin::Pass | Builtin::Misere, _)), [part]) =
+            (&self.compound, &self.parts[..])
+        else {
+            return Ok(None);
         };
-        match kind {
-            Some(kind) => (env.rt.above.sg_of_atoms)(env, &kind, &mut parts, span).map(Some),
-            // A sum (or a pass compound with no pass): the theorem.
-            None => (env.rt.above.sg_of_atom_sum)(env, &parts, span).map(Some),
+        let [p] = &part[..] else {
+            return Ok(None);
+        };
+        let mut key = env.keys.pop().unwrap_or_default();
+        let result = self.layered_at(env, p, &mut key, span);
+        env.keys.push(key);
+        result
+    }
+
+    fn layered_at(
+        &self,
+        env: &mut Env,
+        p: &KeyedPosition,
+        key: &mut Key,
+        span: Span,
+    ) -> Fallible<Option<u64>> {
+        let site = (p.game, &p.statics[..], &p.cached);
+        let Some(instance) = write_keyed(env, site, &p.writers, key)? else {
+            return Ok(None);
+        };
+        if !is_keyed_position(env, instance, key, span)? {
+            return Ok(None);
+        }
+        let layer = match self.kind(env)? {
+            Some(Some(kind)) => LayerKind::of(&kind),
+            _ => None,
+        };
+        match layer {
+            Some(layer) => (env.rt.above.sg_of_layered)(env, layer, instance, key, span),
+            None => Ok(None),
         }
     }
 

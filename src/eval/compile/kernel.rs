@@ -47,6 +47,18 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
+    /// Whether every option is one position of the game itself (or the
+    /// zero game), never a sum: then a compound of one position stays one
+    /// position of the game after every move (`search/layered.rs`).
+    pub(crate) fn moves_to_single_positions(&self) -> bool {
+        self.moves.iter().all(|m| match m {
+            KernelMove::Run(_) | KernelMove::Singles(_) => true,
+            KernelMove::SumRun(_) => false,
+            KernelMove::Loop(l) => l.results.iter().all(|r| r.parts.len() <= 1),
+            KernelMove::KeyLoop(k) => k.results.iter().all(|r| r.parts.len() <= 1),
+        })
+    }
+
     /// Whether the kernel runs positions with this key.
     #[inline]
     pub(crate) fn accepts(&self, key: &Key) -> bool {

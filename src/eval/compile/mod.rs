@@ -69,7 +69,8 @@ pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;
 pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,
-    Instance, Limits, MoveCode, OptionBatch, Plans, Progress, Rules, Runtime, Sink, Target,
+    Instance, Layer, LayerKind, Limits, MoveCode, OptionBatch, Plans, Progress, Rules, Runtime,
+    Sink, Target,
 };
 pub use specialize::specialized_game;
 pub(crate) use where_check::is_keyed_position;

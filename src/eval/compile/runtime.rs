@@ -122,6 +122,7 @@ pub trait Sink {
 
 /// Options `instance(bases + coefs * k)` for `k` in `lo..hi`, keys of
 /// `shape`; every coordinate is known to fit in 64 bits over the run.
+#[derive(Clone, Copy)]
 pub struct AffineRun<'a> {
     pub instance: InstanceId,
     pub slot: Slot,
@@ -146,6 +147,7 @@ impl AffineRun<'_> {
 
 /// Options of one move whose keys are all known: `coords` holds `width`
 /// coordinates per option, the option for `ks[j]` at `j * width`.
+#[derive(Clone, Copy)]
 pub struct OptionBatch<'a> {
     pub instance: InstanceId,
     pub slot: Slot,
@@ -182,6 +184,48 @@ pub struct Instance {
     /// which the memo marks `State::OnPath` so that any search reaching
     /// one hands over to the loopy labelling.
     pub infinite: RefCell<InfiniteMemo>,
+    /// For the instance of a compound layer (`Runtime::layered_instance`):
+    /// which compound of which instance its positions stand for.
+    pub layer: Option<Layer>,
+}
+
+/// A compound of one position, searched as a copy of the position's
+/// instance with a memo of its own: the positions of `base` under
+/// `kind` (`search/layered.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Layer {
+    pub base: InstanceId,
+    pub kind: LayerKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LayerKind {
+    /// `pass(G, n)`: `n` passes left (at least 1).
+    Pass(u32),
+    /// `misere(G)`.
+    Misere,
+}
+
+impl LayerKind {
+    /// The layer of a compound of one position, if it has one.
+    pub fn of(kind: &CompoundKind) -> Option<LayerKind> {
+        match kind {
+            CompoundKind::Pass(n) => Some(LayerKind::Pass(*n)),
+            CompoundKind::Misere => Some(LayerKind::Misere),
+            _ => None,
+        }
+    }
+}
+
+impl Layer {
+    /// The value of an option that is the zero game: terminal, so 0 in
+    /// normal play and 1 in misère play.
+    pub fn zero_value(&self) -> u64 {
+        match self.kind {
+            LayerKind::Pass(_) => 0,
+            LayerKind::Misere => 1,
+        }
+    }
 }
 
 impl Instance {
@@ -229,6 +273,10 @@ pub struct Plans {
     pub specialize: bool,
     /// Tables asked over a range swept bottom-up (`compile::line_sweep`).
     pub sweeps: bool,
+    /// `pass(G(x), n)` and `misere(G(x))` searched as layers of `G`, on
+    /// its kernel when it has one (`search/layered.rs`), not by the
+    /// product search.
+    pub compound_layers: bool,
 }
 
 impl Plans {
@@ -238,6 +286,7 @@ impl Plans {
         where_code: true,
         specialize: true,
         sweeps: true,
+        compound_layers: true,
     };
     /// The general path alone.
     pub const NONE: Plans = Plans {
@@ -245,10 +294,11 @@ impl Plans {
         where_code: false,
         specialize: false,
         sweeps: false,
+        compound_layers: false,
     };
 
     /// Every plan on but one, named.
-    pub fn each_off() -> [(&'static str, Plans); 4] {
+    pub fn each_off() -> [(&'static str, Plans); 5] {
         [
             (
                 "kernels",
@@ -275,6 +325,13 @@ impl Plans {
                 "sweeps",
                 Plans {
                     sweeps: false,
+                    ..Plans::ALL
+                },
+            ),
+            (
+                "compound_layers",
+                Plans {
+                    compound_layers: false,
                     ..Plans::ALL
                 },
             ),
@@ -318,6 +375,10 @@ pub struct Above {
     pub sg_of_position: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<u64>,
     /// `product::sg`: the value of a compound game value.
     pub sg_of_compound: fn(&mut Env, &Compound, Span) -> Fallible<u64>,
+    /// `search::sg_of_layered`: `pass(G(x), n)` or `misere(G(x))` of the
+    /// position `key` of `instance` on its game's kernel; `None` when the
+    /// product search must value it.
+    pub sg_of_layered: fn(&mut Env, LayerKind, InstanceId, &Key, Span) -> Fallible<Option<u64>>,
     /// `product::sg_of_atoms`: a compound given as its parts' atoms.
     pub sg_of_atoms: fn(&mut Env, &CompoundKind, &mut AtomParts, Span) -> Fallible<u64>,
     /// `product::sg_of_sum` of all the atoms of the parts.
@@ -342,6 +403,12 @@ pub struct Runtime {
     pub globals: RefCell<Vec<Option<Value>>>,
     instances: RefCell<Vec<Rc<Instance>>>,
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
+    /// The instances of compound layers (`layered_instance`).
+    layer_ids: RefCell<FxHashMap<Layer, InstanceId>>,
+    /// How this text's compounds were valued, a line per plan, for
+    /// `--explain`, noted only while `explaining`.
+    pub compound_plans: RefCell<Vec<String>>,
+    pub explaining: Cell<bool>,
     pub limits: Limits,
     /// Compound positions (pass, misère, conjunctive ...) and their parts.
     pub product: RefCell<ProductTables>,
@@ -379,6 +446,9 @@ impl Runtime {
             globals: RefCell::default(),
             instances: RefCell::default(),
             instance_ids: RefCell::default(),
+            layer_ids: RefCell::default(),
+            compound_plans: RefCell::default(),
+            explaining: Cell::default(),
             limits,
             product: RefCell::default(),
             stored: Cell::default(),
@@ -504,9 +574,56 @@ impl Runtime {
             name,
             memo: RefCell::new(Memo::default()),
             infinite: RefCell::default(),
+            layer: None,
         }));
         self.instance_ids.borrow_mut().insert(key, id);
         id
+    }
+
+    /// The instance whose positions are those of `layer.base` under the
+    /// layer's compound: the base's rules (its moves stay in the instance
+    /// that runs them) and a memo of its own.
+    pub fn layered_instance(&self, layer: Layer) -> InstanceId {
+        if let Some(&id) = self.layer_ids.borrow().get(&layer) {
+            return id;
+        }
+        let base = self.instance(layer.base);
+        let mut list = self.instances.borrow_mut();
+        let id = InstanceId(list.len() as u32);
+        list.push(Rc::new(Instance {
+            rules: base.rules.clone(),
+            statics: base.statics.clone(),
+            name: base.name.clone(),
+            memo: RefCell::new(Memo::default()),
+            infinite: RefCell::default(),
+            layer: Some(layer),
+        }));
+        self.layer_ids.borrow_mut().insert(layer, id);
+        id
+    }
+
+    /// Each value stored for a compound layer of `kind` (`memo_histogram`
+    /// of a compound), to `f`.
+    pub fn for_each_layer_value(&self, kind: impl Fn(LayerKind) -> bool, mut f: impl FnMut(u64)) {
+        for inst in self.instances.borrow().iter() {
+            if inst.layer.is_some_and(|l| kind(l.kind)) {
+                inst.memo.borrow().for_each_value(&mut f);
+            }
+        }
+    }
+
+    /// Notes how a compound was valued, for `--explain` (each plan once).
+    pub fn note_compound_plan(&self, line: impl FnOnce() -> String) {
+        if !self.explaining.get() {
+            return;
+        }
+        let mut plans = self.compound_plans.borrow_mut();
+        if plans.len() < 100 {
+            let line = line();
+            if !plans.contains(&line) {
+                plans.push(line);
+            }
+        }
     }
 
     /// The explanations (`--explain`) of the instances of `game` that were
@@ -522,7 +639,7 @@ impl Runtime {
         let instances = self.instances.borrow();
         for inst in instances.iter() {
             let Rules::User(g) = &inst.rules;
-            if g.id != game || Rc::ptr_eq(g, generic) {
+            if g.id != game || Rc::ptr_eq(g, generic) || inst.layer.is_some() {
                 continue;
             }
             match plans.iter_mut().find(|(first, ..)| same_plan(first, g)) {
@@ -564,6 +681,7 @@ impl Runtime {
     pub fn reset_instances(&self) {
         self.instances.borrow_mut().clear();
         self.instance_ids.borrow_mut().clear();
+        self.layer_ids.borrow_mut().clear();
         *self.product.borrow_mut() = Default::default();
         self.takebreak.borrow_mut().clear();
         self.generation.set(self.generation.get() + 1);

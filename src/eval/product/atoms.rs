@@ -340,7 +340,8 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
     Ok(list.shrunk())
 }
 
-/// The options of `atom` with terminal components dropped (computed once).
+/// The options of `atom` with terminal components dropped, each distinct
+/// one once (computed once).
 pub(super) fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallible<Rc<Canonical>> {
     if let Some(c) = &env.rt.product.borrow().atoms[atom as usize].canonical {
         return Ok(c.clone());
@@ -358,8 +359,15 @@ pub(super) fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallibl
     }
     let mut t = env.rt.product.borrow_mut();
     let mut kept = AtomLists::default();
+    // Options that are the same multiset (Kayles' `K(a) + K(b)` and
+    // `K(b) + K(a)`) have the same value: walked once, the first kept.
+    let mut seen: rustc_hash::FxHashSet<SmallVec<[u32; 4]>> = Default::default();
     for o in options.iter() {
-        kept.push(o.iter().copied().filter(|&b| !t.is_terminal(b)));
+        let list: SmallVec<[u32; 4]> = o.iter().copied().filter(|&b| !t.is_terminal(b)).collect();
+        if !seen.contains(&list) {
+            kept.push(list.iter().copied());
+            seen.insert(list);
+        }
     }
     let options = kept.shrunk();
     let terms = options

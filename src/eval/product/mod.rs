@@ -19,10 +19,11 @@ mod search;
 
 use smallvec::SmallVec;
 
-use super::compile::Env;
-use super::product_tables::{key_hash, ProductTables};
-use super::search::loop_diag;
-use super::value::{Compound, CompoundKind};
+use super::compile::{Env, LayerKind};
+use super::memo::Key;
+use super::product_tables::{key_hash, AtomOf, ProductTables};
+use super::search::{loop_diag, sg_of_layered};
+use super::value::{Compound, CompoundKind, Game};
 use crate::diag::Fallible;
 use crate::eval::gsg::is_infinite;
 use crate::syntax::Span;
@@ -70,6 +71,14 @@ fn push_part(env: &mut Env, key: &mut RootKey, atoms: &mut [u32], span: Span) ->
 /// The value of a compound: its SG value, or for `misere(E)` the misère
 /// Grundy value (terminal positions have value 1).
 pub fn sg(env: &mut Env, root: &Compound, span: Span) -> Fallible<u64> {
+    if let (Some(kind), [Game::Position(p)]) = (LayerKind::of(&root.kind), &root.parts[..]) {
+        let key = Key::from_args(&p.args);
+        if let Some(v) = sg_of_layered(env, kind, p.instance, &key, span)? {
+            return Ok(v);
+        }
+    } else {
+        note_product_plan(env, &root.kind, root.parts.len());
+    }
     let (code, counter) = env.rt.product.borrow_mut().kind_code(&root.kind);
     let mut key: RootKey = SmallVec::new();
     key.extend([code, counter, root.parts.len() as u32]);
@@ -91,6 +100,14 @@ pub fn sg_of_atoms(
     parts: &mut [SmallVec<[u32; 4]>],
     span: Span,
 ) -> Fallible<u64> {
+    match (LayerKind::of(kind), &*parts) {
+        (Some(layer), [atoms]) if atoms.len() == 1 => {
+            if let Some(v) = layered_atom(env, layer, atoms, span)? {
+                return Ok(v);
+            }
+        }
+        _ => note_product_plan(env, kind, parts.len()),
+    }
     let (code, counter) = env.rt.product.borrow_mut().kind_code(kind);
     let mut key: RootKey = SmallVec::new();
     key.extend([code, counter, parts.len() as u32]);
@@ -98,6 +115,46 @@ pub fn sg_of_atoms(
         push_part(env, &mut key, atoms, span)?;
     }
     value_of(env, &key, span)
+}
+
+/// Notes for `--explain` that a compound other than one of a single
+/// position goes to the product search.
+fn note_product_plan(env: &Env, kind: &CompoundKind, parts: usize) {
+    env.rt.note_compound_plan(|| {
+        let name = match kind {
+            CompoundKind::Pass(_) => "pass",
+            CompoundKind::Misere => "misere",
+            CompoundKind::Conjunctive => "conjunctive",
+            CompoundKind::Selective => "selective",
+            CompoundKind::Hypergraph(_) => "hypergraph",
+            CompoundKind::Ordinal => "ordinal",
+        };
+        let s = if parts == 1 { "" } else { "s" };
+        format!(
+            "compound {name} of {parts} part{s} not one position: product search (a position \
+             is the multiset of each part's components, each component's options listed once)"
+        )
+    });
+}
+
+/// `sg_of_layered` of a part that is one atom, a position.
+fn layered_atom(
+    env: &mut Env,
+    kind: LayerKind,
+    atoms: &[u32],
+    span: Span,
+) -> Fallible<Option<u64>> {
+    let position = match atoms {
+        [a] => match &env.rt.product.borrow().atoms[*a as usize].of {
+            AtomOf::Game(Game::Position(p)) => Some(p.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    match position {
+        Some(p) => sg_of_layered(env, kind, p.instance, &Key::from_args(&p.args), span),
+        None => Ok(None),
+    }
 }
 
 /// The normal-play value of a sum of atoms: the xor of theirs.

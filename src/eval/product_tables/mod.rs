@@ -76,7 +76,7 @@ pub(crate) enum AtomOf {
 }
 
 /// An atom's options as a key holds them (terminal components dropped),
-/// with the hash terms of each one's components in a one-part key.
+/// each distinct one once (the mex reads only their values), with the hash terms of each one's components in a one-part key.
 pub(crate) struct Canonical {
     pub(crate) options: AtomLists,
     pub(crate) terms: Box<[u64]>,

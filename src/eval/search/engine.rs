@@ -15,7 +15,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
 };
-use crate::eval::compile::{Env, Instance, Rules};
+use crate::eval::compile::{Env, Instance, Layer, LayerKind, Rules};
 use crate::eval::memo::{Key, Located, State, WindowBytes, BIG};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
@@ -138,6 +138,13 @@ pub(super) struct SgSink {
     /// `pending` they count against the state limit while options are
     /// listed (one position may have billions of options).
     stacked: usize,
+    /// While a position of a compound layer is expanded: its instance and
+    /// layer (`layered.rs`); options of its base instance are read in it.
+    layer: Option<(InstanceId, Layer)>,
+    /// Set when such a position has an option that is not one position
+    /// of its game (a sum, a compound, another game): the layer cannot
+    /// value it, the product search must.
+    off_layer: bool,
 }
 
 impl SgSink {
@@ -149,7 +156,63 @@ impl SgSink {
         }
         self.pending.clear();
         self.sum_waits = false;
+        self.off_layer = false;
         self.top_slot = 0;
+    }
+
+    /// Whether the position being expanded has an option: one marked, or
+    /// waiting for its value.
+    fn has_options(&self) -> bool {
+        let marked = |(i, &s): (usize, &u32)| s == self.stamp && i != BIG as usize;
+        !self.pending.is_empty()
+            || self.sum_waits
+            || self.cycle_at.is_some()
+            || (self.seen[4..self.marked_len().min(self.seen.len())].iter())
+                .enumerate()
+                .map(|(i, s)| (i + 4, s))
+                .any(marked)
+    }
+
+    /// Completes the options of a position of a compound layer once its
+    /// moves' are marked: under `pass` with passes left, the pass (the
+    /// same position with one pass fewer) from a position that can move.
+    /// Gives the value when the layer fixes it: 1 for a terminal position
+    /// under misère play.
+    fn close_layer(&mut self, env: &mut Env, key: &Key) -> Fallible<Option<u64>> {
+        let Some((_, layer)) = self.layer else {
+            return Ok(None);
+        };
+        match layer.kind {
+            LayerKind::Misere => Ok((!self.has_options()).then_some(1)),
+            LayerKind::Pass(n) => {
+                if self.has_options() {
+                    let below = match n {
+                        1 => layer.base,
+                        _ => env.rt.layered_instance(Layer {
+                            base: layer.base,
+                            kind: LayerKind::Pass(n - 1),
+                        }),
+                    };
+                    if let Lookup::Value(v) = self.lookup(env, below, key)? {
+                        self.add(v);
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The instance an option of `instance` is read in while a layer's
+    /// position is expanded: the layer's own for its base (or itself);
+    /// `None`, noting it, for any other.
+    fn in_layer(&mut self, instance: InstanceId) -> Option<InstanceId> {
+        match self.layer {
+            Some((id, l)) if instance == id || instance == l.base => Some(id),
+            _ => {
+                self.off_layer = true;
+                None
+            }
+        }
     }
 
     /// Marks an option of `parts` positions, of value `x` if every part
@@ -157,11 +220,19 @@ impl SgSink {
     /// (`marked`) itself; a sum of several waiting does not.
     #[inline]
     pub(super) fn add_parts(&mut self, x: u64, known: bool, parts: usize) {
-        if known {
+        if parts == 0 {
+            self.add(self.zero_value());
+        } else if known {
             self.add(x);
         } else if parts > 1 {
             self.sum_waits = true;
         }
+    }
+
+    /// The value of an option that is the zero game.
+    #[inline]
+    fn zero_value(&self) -> u64 {
+        self.layer.map_or(0, |(_, l)| l.zero_value())
     }
 
     #[inline]
@@ -288,11 +359,26 @@ pub(super) enum Lookup {
 
 impl Sink for SgSink {
     fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
+        if self.layer.is_some() {
+            let Some(instance) = self.in_layer(run.instance) else {
+                return Ok(());
+            };
+            let run = AffineRun { instance, ..*run };
+            return self.scan(env, &run).map(|_| ());
+        }
         // Moves hand over only runs whose arguments fit (`affine_fits`).
         self.scan(env, run).map(|_| ())
     }
 
     fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
+        let mut instance = batch.instance;
+        if self.layer.is_some() {
+            match self.in_layer(instance) {
+                Some(id) => instance = id,
+                None => return Ok(()),
+            }
+        }
+        let batch = &OptionBatch { instance, ..*batch };
         let inst = self.instance(env, batch.instance);
         let mut slow = std::mem::take(&mut self.slow);
         slow.clear();
@@ -318,6 +404,9 @@ impl Sink for SgSink {
     }
 
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
+        if self.layer.is_some() {
+            return self.layer_option(env, target);
+        }
         match target {
             Target::Zero => self.add(0),
             Target::Position(instance, key) => {
@@ -439,6 +528,30 @@ impl SgSink {
 }
 
 impl SgSink {
+    /// An option of a position of a compound layer: one position of its
+    /// game (read in the layer), or the zero game; anything else leaves
+    /// the layer (`off_layer`).
+    fn layer_option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
+        let (instance, key) = match target {
+            Target::Zero | Target::Game(Game::Zero) => {
+                self.add(self.zero_value());
+                return Ok(());
+            }
+            Target::Position(instance, key) => (instance, key.clone()),
+            Target::Game(Game::Position(p)) => (p.instance, Key::from_args(&p.args)),
+            Target::Sum(_) | Target::Game(_) => {
+                self.off_layer = true;
+                return Ok(());
+            }
+        };
+        if let Some(id) = self.in_layer(instance) {
+            if let Lookup::Value(v) = self.lookup(env, id, &key)? {
+                self.add(v);
+            }
+        }
+        Ok(())
+    }
+
     fn instance(&mut self, env: &Env, instance: InstanceId) -> Rc<Instance> {
         match &self.last {
             Some((id, inst)) if *id == instance => inst.clone(),
@@ -637,8 +750,25 @@ pub fn search_located(
     at: Option<Located>,
     span: Span,
 ) -> Fallible<u64> {
+    match search_finite(env, instance, key, at, span)? {
+        Some(v) => Ok(v),
+        // A cycle, or a position of infinite value: the game is loopy.
+        None => (env.rt.above.label_loopy)(env, instance, key, span),
+    }
+}
+
+/// `search_located` up to a cycle or a position of infinite value (or,
+/// from a compound layer's position, an option off the layer): `None`
+/// then, with the positions on the path unmarked.
+pub(super) fn search_finite(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    at: Option<Located>,
+    span: Span,
+) -> Fallible<Option<u64>> {
     if let Some(v) = infinite_value(env, instance, key) {
-        return Ok(v);
+        return Ok(Some(v));
     }
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
@@ -673,12 +803,7 @@ pub fn search_located(
         Err(e) => Err(e),
     };
     env.scratch.push(scratch);
-    match result {
-        Ok(Some(v)) => Ok(v),
-        // A cycle, or a position of infinite value: the game is loopy.
-        Ok(None) => (env.rt.above.label_loopy)(env, instance, key, span),
-        Err(e) => Err(e),
-    }
+    result
 }
 
 /// The value of a position the loopy labelling found infinite.
@@ -717,13 +842,18 @@ fn value_directly(
             at
         }
     };
+    sink.layer = inst.layer.map(|l| (instance, l));
     sink.start();
     let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
-    if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {
+    let fixed = match done && !sink.off_layer {
+        true => sink.close_layer(env, key)?,
+        false => None,
+    };
+    if !done || sink.off_layer || !sink.pending.is_empty() || sink.cycle_at.is_some() {
         sink.cycle_at = None;
         return Ok(None);
     }
-    let v = sink.mex();
+    let v = fixed.unwrap_or_else(|| sink.mex());
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));
     env.rt.count_stored_n(key.weight(), span, &inst.name)?;
     Ok(Some(v))
@@ -761,6 +891,8 @@ impl Default for SgSink {
             run_scratch: None,
             span: Span::default(),
             stacked: 0,
+            layer: None,
+            off_layer: false,
         }
     }
 }
@@ -814,6 +946,7 @@ fn run_search(
             last = v;
             continue;
         }
+        sink.layer = inst.layer.map(|l| (instance, l));
         sink.start();
         sink.stacked = stack.len();
         let top = stack.last().expect("top");
@@ -833,11 +966,15 @@ fn run_search(
         if !by_kernel {
             enumerate(env, instance, &top.key, span, sink)?;
         }
+        if sink.off_layer {
+            return Ok(None);
+        }
+        let fixed = sink.close_layer(env, &top.key)?;
         if sink.cycle_at.take().is_some() {
             return Ok(None);
         }
         if sink.pending.is_empty() {
-            let v = sink.mex();
+            let v = fixed.unwrap_or_else(|| sink.mex());
             store_top(env, &inst, (stack, marks), v, span)?;
             last = v;
         } else {

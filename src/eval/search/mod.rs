@@ -13,13 +13,15 @@
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `sorted_run`, `key_run`: the fast
 //!    paths of `SgSink` (`impl SgSink` blocks) for kernels, keyed
-//!    kernels, bent runs and keyed runs.
+//!    kernels, bent runs and keyed runs; `layered`, pass and misère
+//!    compounds of one position searched as layers of its game.
 
 mod bend;
 mod engine;
 mod kernel;
 mod key_kernel;
 mod key_run;
+mod layered;
 mod marked;
 mod run_key;
 mod scan;
@@ -31,3 +33,4 @@ pub use engine::{
     enumerate, loop_diag, search_located, sg_of_game, sg_of_position, MoveSink, SearchScratch,
 };
 pub(crate) use kernel::{narrowed, pick, Pick};
+pub use layered::sg_of_layered;

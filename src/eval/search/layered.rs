@@ -1,0 +1,127 @@
+//! Compounds of one position searched as layers of its game:
+//! `pass(G(x), n)` and `misere(G(x))` where every move of `G` leads to
+//! one position of `G` (or the zero game). Such a compound stays one position of `G` after
+//! every move, so its positions are `G`'s positions with the compound's
+//! own state beside them: for `pass`, the passes left; for `misere`,
+//! nothing. Each state is a *layer*, an instance with `G`'s rules and a
+//! memo of its own (`Runtime::layered_instance`), and the search runs it
+//! as it runs `G`: the kernel's strided runs read the layer's memo, a
+//! dense window or a hash table as `G`'s own would be. The engine adds
+//! what the compound adds (`SgSink::close_layer`): the pass, read in the
+//! layer below (`G` itself below the last pass), from a position that
+//! can move; a terminal position worth 1 under misère play. Options
+//! that leave the layer (a sum, another game) or a cycle hand the
+//! compound back to the product search.
+
+use super::engine::search_finite;
+use crate::diag::{ErrorKind, Fallible};
+use crate::eval::compile::{Env, Layer, LayerKind, Rules};
+use crate::eval::memo::{Key, State};
+use crate::eval::value::InstanceId;
+use crate::syntax::Span;
+
+/// Most passes a compound runs as layers (one instance each); more go to
+/// the product search, which keeps the count in its keys.
+pub const MOST_LAYERED_PASSES: u32 = 64;
+
+/// The value of `kind` (a pass or misère compound) of the position `key`
+/// of `instance`, searched as layers of its game; `None` when the
+/// product search must value it (`Plans::compound_layers` off, a move to
+/// a sum or another game, a cycle, or an error, which the product search
+/// then reports as it finds it).
+pub fn sg_of_layered(
+    env: &mut Env,
+    kind: LayerKind,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    if !env.rt.limits.plans.compound_layers {
+        return Ok(None);
+    }
+    let inst = env.rt.instance(instance);
+    let Rules::User(g) = &inst.rules;
+    let name = |inst: &str| match kind {
+        LayerKind::Pass(1) => format!("pass({inst})"),
+        LayerKind::Pass(n) => format!("pass({inst}, {n})"),
+        LayerKind::Misere => format!("misere({inst})"),
+    };
+    // A game without a kernel is tried: its moves' options are checked
+    // as they come (`SgSink::layer_option`).
+    let refused = match &g.kernel {
+        _ if inst.layer.is_some() => Some("a compound of a compound's layer"),
+        Some(k) if !k.moves_to_single_positions() => {
+            Some("a move of its game leads to a sum, so a position is a multiset of components")
+        }
+        _ if matches!(kind, LayerKind::Pass(n) if n > MOST_LAYERED_PASSES) => {
+            Some("more passes than the layers kept (64)")
+        }
+        _ => None,
+    };
+    if let Some(why) = refused {
+        env.rt.note_compound_plan(|| {
+            format!("compound {}: product search ({why})", name(&inst.name))
+        });
+        return Ok(None);
+    }
+    let id = env.rt.layered_instance(Layer {
+        base: instance,
+        kind,
+    });
+    let layered = env.rt.instance(id);
+    let state = layered.memo.borrow_mut().get(key);
+    match state {
+        State::Value(v) => return Ok(Some(v)),
+        // Asked again while an outer search values it: the product
+        // search reports the cycle.
+        State::OnPath => return Ok(None),
+        _ => {}
+    }
+    let result = match search_finite(env, id, key, None, span) {
+        Err(e) if is_limit(e.kind) => return Err(e),
+        Ok(v) => v,
+        Err(_) => None,
+    };
+    env.rt.note_compound_plan(|| {
+        let plan = match (result, kind) {
+            (None, _) => {
+                "product search (searched as layers, it met an option off its game, a cycle \
+                 or an error)"
+                    .to_string()
+            }
+            (Some(_), LayerKind::Pass(_)) => format!(
+                "as layers of {} ({}), a memo per number of passes left, the pass read in \
+                 the one below",
+                inst.name,
+                if g.kernel.is_some() {
+                    "on its kernel"
+                } else {
+                    "on its general path"
+                }
+            ),
+            (Some(_), LayerKind::Misere) => format!(
+                "as a layer of {} ({}), a memo of its own, terminal positions worth 1",
+                inst.name,
+                if g.kernel.is_some() {
+                    "on its kernel"
+                } else {
+                    "on its general path"
+                }
+            ),
+        };
+        format!("compound {}: {plan}", name(&inst.name))
+    });
+    Ok(result)
+}
+
+/// Errors of the limits (time, memory, states, Ctrl-C): the product
+/// search would stop at them too, later.
+fn is_limit(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Timeout
+            | ErrorKind::OutOfMemory
+            | ErrorKind::Interrupted
+            | ErrorKind::TooManyStates
+    )
+}

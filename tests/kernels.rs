@@ -900,3 +900,118 @@ fn conditional_arithmetic_powers_and_logarithms_as_integer_code() {
         assert!(out.contains("failure"), "{out}");
     }
 }
+
+#[test]
+fn mirrored_take_and_break_runs_read_half_and_mark_values_past_the_bytes() {
+    // Runs whose two parts trade places between `a` and the run's far end
+    // (`O(a) + O(n - 1 - a)` over the whole of `0..=n - 1`) read only
+    // their first half; with values past 250 (every `O(k)` below is an
+    // option too) the sums of large values are marked from the window's
+    // map of them. Checked against a direct computation here, and the
+    // two-argument game against the brute force.
+    let out = same_both_ways(
+        "game O(n) where n >= 0 {
+            move take(k in 0..n) -> O(k)
+            move split(a in 0..=n - 1) -> O(a) + O(n - 1 - a)
+            move odd(a in 1..n - 1) -> O(a) + O(n - 1 - a)
+        }
+        game P(x, y) where x >= 0 and y >= 0 {
+            move s(k in 1..x) -> P(k, y) + P(x - k, y)
+            move t(k in 1..y) -> P(x, y - k) + P(x, k - 1)
+            move u(k in 0..y) -> P(x, k) + P(x, y - 1 - k)
+        }
+        print [sg(O(n)) for n in 0..=300]
+        print [sg(P(x, y)) for x in 0..=12, y in 0..=9]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let mut g = vec![0i64; 301];
+    for n in 0..=300usize {
+        let mut seen: Vec<i64> = (0..n).map(|k| g[k]).collect();
+        seen.extend((0..n).map(|a| g[a] ^ g[n - 1 - a]));
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    assert_eq!(lines[0], shown(&g));
+    assert!(g.iter().filter(|&&v| v > 250).count() > 40, "{out}");
+    let options = |&(x, y): &(i64, i64)| -> Vec<Vec<(i64, i64)>> {
+        let mut o: Vec<Vec<(i64, i64)>> = (1..x).map(|k| vec![(k, y), (x - k, y)]).collect();
+        o.extend((1..y).map(|k| vec![(x, y - k), (x, k - 1)]));
+        o.extend((0..y).map(|k| vec![(x, k), (x, y - 1 - k)]));
+        o
+    };
+    fn sum_sg(
+        p: (i64, i64),
+        options: &dyn Fn(&(i64, i64)) -> Vec<Vec<(i64, i64)>>,
+        memo: &mut std::collections::HashMap<(i64, i64), i64>,
+    ) -> i64 {
+        if let Some(&v) = memo.get(&p) {
+            return v;
+        }
+        let values: Vec<i64> = options(&p)
+            .into_iter()
+            .map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|q| sum_sg(q, options, memo))
+                    .fold(0, |a, b| a ^ b)
+            })
+            .collect();
+        let v = (0..).find(|v| !values.contains(v)).unwrap();
+        memo.insert(p, v);
+        v
+    }
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=12)
+        .flat_map(|x| (0..=9).map(move |y| (x, y)))
+        .map(|p| sum_sg(p, &options, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&values));
+}
+
+#[test]
+fn quadratic_arguments_are_walked_with_a_growing_stride() {
+    // Arguments quadratic in the binding (`n - k * k`, `a - 2k^2 + k`,
+    // `k * k` upwards): the run is walked through the memo with a stride
+    // that grows by a constant step; with values past 250 (`U`), asked
+    // from the top (options not known yet), and with `where` dropping the
+    // options below 0 (`W`). Subtract-a-square is checked against a
+    // direct computation here.
+    let out = same_both_ways(
+        "game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }
+        game W(n) where n >= 0 { move take(k in 1..=n) -> W(n - k * k) }
+        game T(a, b) where a >= 0 and b >= 0 {
+            move m(k in 1..=a) if 2 * k * k <= a + k -> T(a - 2 * k * k + k, b)
+            move n(k in 0..b) -> T(a, k)
+            move q(k in 0..3) -> T(k * k, b - 1)
+        }
+        game U(n) where n >= 0 {
+            move all(k in 0..n) -> U(k)
+            move sq(k in 1..=n) if (k + 1) * (k + 1) <= n + 1 -> U(n - (k + 1) * (k + 1) + 1)
+        }
+        print [sg(S(n)) for n in 0..=400]
+        print [sg(W(n)) for n in reversed(list(0..=200))]
+        print [sg(T(a, b)) for a in 0..=30, b in 0..=6]
+        print sg(U(300))
+        print [sg(U(n)) for n in 0..=300]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let mut g = vec![0i64; 401];
+    for n in 0..=400usize {
+        let seen: Vec<i64> = (1..)
+            .take_while(|k| k * k <= n)
+            .map(|k| g[n - k * k])
+            .collect();
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    assert_eq!(lines[0], shown(&g));
+    let mut w = g[..=200].to_vec();
+    w.reverse();
+    assert_eq!(lines[1], shown(&w));
+    let u: Vec<i64> = (0..=300).collect();
+    assert_eq!(lines[4], shown(&u));
+    assert_eq!(lines[3], "300");
+    let how =
+        explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
+    assert!(how.contains("quadratic in the binding"), "{how}");
+}

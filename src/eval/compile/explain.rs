@@ -265,6 +265,11 @@ fn describe_plan(k: &KernelMove) -> String {
              each piece read with strides",
             r.per_option.len()
         ),
+        KernelMove::Run(r) if r.quadratic.is_some() => format!(
+            "a run through the memo, {} argument(s) quadratic in the binding, walked with a \
+             growing stride",
+            r.per_option.len()
+        ),
         KernelMove::Run(r) if !r.per_option.is_empty() => format!(
             "a run through the memo, {} argument(s) computed per option by batched integer code",
             r.per_option.len()

@@ -62,7 +62,7 @@ pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Seq};
 pub(crate) use kernel::{
-    Bend, Kernel, KernelMove, LoopMove, LoopSource, RunMove, SingleMove, SumRunMove,
+    Bend, Kernel, KernelMove, LoopMove, LoopSource, Quadratic, RunMove, SingleMove, SumRunMove,
 };
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};

@@ -86,6 +86,7 @@ impl SgSink {
             coefs,
             per_option,
             bends,
+            quadratic,
             varies,
         } = m;
         let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
@@ -137,6 +138,11 @@ impl SgSink {
         }
         if let Some(bends) = bends {
             if self.kernel_bends(env, inst, &run, (per_option, bends), ints)? {
+                return Ok(true);
+            }
+        }
+        if let Some(quadratic) = quadratic {
+            if self.kernel_quadratic(env, inst, &run, (per_option, quadratic), ints)? {
                 return Ok(true);
             }
         }
@@ -411,6 +417,17 @@ impl SgSink {
                 return Ok(false);
             }
         }
+        // Two parts that trade places between options `k` and `a + b - 1 -
+        // k` (`G(k) + G(n - 1 - k)`) make those options one sum: the first
+        // half of the run has every option.
+        let b = match &m.parts[..] {
+            [(_, c0), (_, c1)]
+                if mirrored((&bases[0][..n], c0), (&bases[1][..n], c1), a + b - 1) =>
+            {
+                a + (b - a + 1) / 2
+            }
+            _ => b,
+        };
         self.slow.clear();
         let mut all = 0..0;
         {
@@ -420,11 +437,14 @@ impl SgSink {
                 for (p, (_, coefs)) in m.parts.iter().enumerate() {
                     places[p] = w.run(&bases[p][..n], coefs, a, b)?;
                 }
-                Some(w.dense())
+                Some(w)
             });
             // Without a window every option goes one by one (none listed).
             match placed {
-                Some(dense) => self.scan_sum(dense, &places[..n_parts], a..b),
+                Some(window) => {
+                    self.scan_sum(window.dense(), &places[..n_parts], a..b);
+                    self.mark_big_sums(&window, &places[..n_parts], a);
+                }
                 None => all = a..b,
             }
         }
@@ -452,6 +472,36 @@ impl SgSink {
         }
         self.slow = slow;
         Ok(true)
+    }
+
+    /// Marks the options of a sum run left in `slow` whose parts all
+    /// hold values, some of them past the bytes (`BIG`, kept in the
+    /// window's map of large values): cheaper than `lookup`, and most of
+    /// the options where values pass 250. `places` are the parts' first
+    /// indices (at `k = lo`) and strides.
+    fn mark_big_sums(&mut self, window: &Window<'_>, places: &[(usize, isize)], lo: i64) {
+        if self.slow.is_empty() {
+            return;
+        }
+        let dense = window.dense();
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.retain(|&k| {
+            let mut x = 0u64;
+            for &(first, stride) in places {
+                let i = (first as isize + stride * (k - lo) as isize) as usize;
+                x ^= match dense[i] {
+                    BIG => match window.big(i) {
+                        Some(v) => v,
+                        None => return true,
+                    },
+                    b if b >= 4 => (b - 4) as u64,
+                    _ => return true,
+                };
+            }
+            self.add(x);
+            false
+        });
+        self.slow = slow;
     }
 
     /// The hot loop of take-and-break games: marks `xor` of the value
@@ -662,6 +712,15 @@ impl SgSink {
         self.add_parts(x, known, result.parts.len());
         Ok(true)
     }
+}
+
+/// Whether two affine parts `bases + coefs * k` trade places between
+/// the options `k` and `c - k`: the first at `c - k` is the second at `k`,
+/// for every `k`.
+fn mirrored((b0, c0): (&[i64], &[i64]), (b1, c1): (&[i64], &[i64]), c: i64) -> bool {
+    let far = |base: i64, coef: i64| base.checked_add(coef.checked_mul(c)?);
+    (b0.iter().zip(c0).zip(b1.iter().zip(c1)))
+        .all(|((&x0, &k0), (&x1, &k1))| k1.checked_neg() == Some(k0) && far(x0, k0) == Some(x1))
 }
 
 /// The range `a..b` of a run's binding narrowed by its guard's bounds

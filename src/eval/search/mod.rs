@@ -11,9 +11,9 @@
 //!    keyed runs), `marked` (the values a position's options reported).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
-//! 3. `kernel`, `key_kernel`, `bend`, `sorted_run`, `key_run`: the fast
-//!    paths of `SgSink` (`impl SgSink` blocks) for kernels, keyed
-//!    kernels, bent runs and keyed runs.
+//! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
+//!    `key_run`: the fast paths of `SgSink` (`impl SgSink` blocks) for
+//!    kernels, keyed kernels, bent and quadratic runs and keyed runs.
 
 mod bend;
 mod engine;
@@ -21,6 +21,7 @@ mod kernel;
 mod key_kernel;
 mod key_run;
 mod marked;
+mod quadratic;
 mod run_key;
 mod scan;
 mod sorted_parts;

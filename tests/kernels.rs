@@ -1015,3 +1015,73 @@ fn quadratic_arguments_are_walked_with_a_growing_stride() {
         explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
     assert!(how.contains("quadratic in the binding"), "{how}");
 }
+
+#[test]
+fn games_that_may_swap_two_arguments_value_one_of_each_pair() {
+    // Empty-and-Divide as in docs/language.md: renaming `a` and `b` gives
+    // the same rules, so ED(b, a) has the value of ED(a, b) and the
+    // twin options of a split run are read once. `Lop` (its `where` is
+    // not symmetric) and `Tilt` (a move of `b` alone) may not swap; the
+    // swap must not be taken for them.
+    let program = "game ED(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> ED(k, b - k)
+            move split_a(k in 1..a) -> ED(k, a - k)
+        }
+        game Lop(a, b) where a >= 1 and b >= 2 {
+            move split_b(k in 1..b) -> Lop(k, b - k)
+            move split_a(k in 1..a) -> Lop(k, a - k)
+        }
+        game Tilt(a, b) where a >= 0 and b >= 0 {
+            move x(k in 0..a) -> Tilt(k, b)
+            move y(k in 0..b) -> Tilt(a, k)
+            move z if b >= 2 -> Tilt(a, b - 2)
+        }
+        print [sg(ED(a, b)) for a in 1..=24, b in 1..=24]
+        print [sg(ED(a, b)) for b in reversed(list(1..=24)), a in reversed(list(1..=24))]
+        print [sg(Lop(a, b)) for a in 1..=16, b in 2..=16]
+        print [sg(Tilt(a, b)) for b in 0..=12, a in 0..=12]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    let ed = |&(a, b): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (1..b).map(|k| (k, b - k)).collect();
+        o.extend((1..a).map(|k| (k, a - k)));
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let valid = |&(a, b): &(i64, i64)| a >= 1 && b >= 1;
+    let forward: Vec<i64> = (1..=24)
+        .flat_map(|a| (1..=24).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &ed, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[0], shown(&forward));
+    let backward: Vec<i64> = (1..=24)
+        .rev()
+        .flat_map(|b| (1..=24).rev().map(move |a| (a, b)))
+        .map(|p| brute_sg(&p, &ed, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&backward));
+    let lop_valid = |&(a, b): &(i64, i64)| a >= 1 && b >= 2;
+    let mut memo = std::collections::HashMap::new();
+    let lop: Vec<i64> = (1..=16)
+        .flat_map(|a| (2..=16).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &ed, &lop_valid, &mut memo))
+        .collect();
+    assert_eq!(lines[2], shown(&lop));
+    let tilt = |&(a, b): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (0..a).map(|k| (k, b)).collect();
+        o.extend((0..b).map(|k| (a, k)));
+        if b >= 2 {
+            o.push((a, b - 2));
+        }
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let tilt_values: Vec<i64> = (0..=12)
+        .flat_map(|b| (0..=12).map(move |a| (a, b)))
+        .map(|p| brute_sg(&p, &tilt, &|_| true, &mut memo))
+        .collect();
+    assert_eq!(lines[3], shown(&tilt_values));
+    let how = explain(program);
+    assert_eq!(how.matches("arguments a and b swap").count(), 1, "{how}");
+}

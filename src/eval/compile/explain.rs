@@ -67,6 +67,15 @@ impl Compiler<'_> {
                 "  where: value code (it uses values integer code does not cover)".to_string()
             });
         }
+        if let Some((i, j)) = kernel.and_then(|k| k.swappable) {
+            let name = |p: usize| g.param_names.get(p).map_or("?".into(), |n| n.to_string());
+            lines.push(format!(
+                "  arguments {} and {} swap: a position's value is read from its twin's, \
+                 and a run of twin options reads half of them",
+                name(i),
+                name(j)
+            ));
+        }
         for (i, m) in moves.iter().enumerate() {
             let how = match kernel.map(|k| &k.moves[i]) {
                 Some(k) => describe(k),

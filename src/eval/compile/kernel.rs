@@ -44,6 +44,9 @@ pub(crate) struct Kernel {
     /// The game's `where` as bounds on the frame, when it is one (`None`:
     /// it is not, or the game has none; see `where_bounds`).
     pub where_bounds: Option<Vec<Bound>>,
+    /// Two arguments the game may swap, a position and its twin having
+    /// one value (`compile/symmetry.rs`).
+    pub swappable: Option<(usize, usize)>,
 }
 
 impl Kernel {
@@ -546,6 +549,7 @@ impl Compiler<'_> {
                 let mut out = Vec::new();
                 bounds_of(w, frame_width(g), &mut out).map(|_| out)
             }),
+            swappable: None,
         })
     }
 

@@ -15,8 +15,8 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
 };
-use crate::eval::compile::{Env, Instance, Rules};
-use crate::eval::memo::{Key, Located, State, WindowBytes, BIG};
+use crate::eval::compile::{Env, Instance, Kernel, Rules};
+use crate::eval::memo::{Key, Located, State, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
 
@@ -118,7 +118,7 @@ pub(super) struct SgSink {
     pub(super) stamp: u32,
     /// The last slot of `seen` that `add` marked since `start`; scans
     /// mark only the first `SCANNED_SLOTS`.
-    top_slot: usize,
+    pub(super) top_slot: usize,
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path (a cycle) or of
     /// infinite value: the search hands over to the loopy labelling.
@@ -639,6 +639,11 @@ fn value_directly(
             at
         }
     };
+    if let Some(v) = twin_value(&inst, kernel, key) {
+        inst.memo.borrow_mut().set_located(at, key, State::Value(v));
+        env.rt.count_stored_n(key.weight(), span, &inst.name)?;
+        return Ok(Some(v));
+    }
     sink.start();
     let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
     if !done || !sink.pending.is_empty() || sink.cycle_at.is_some() {
@@ -649,6 +654,25 @@ fn value_directly(
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));
     env.rt.count_stored_n(key.weight(), span, &inst.name)?;
     Ok(Some(v))
+}
+
+/// The value of the position `key` read from its twin, the position with
+/// the kernel's swappable arguments exchanged (`Kernel::swappable`),
+/// when the memo has it.
+fn twin_value(inst: &Instance, kernel: &Kernel, key: &Key) -> Option<u64> {
+    let (i, j) = kernel.swappable?;
+    let coords = key.coords();
+    if coords.len() != kernel.n_params || coords[i] == coords[j] {
+        return None;
+    }
+    let mut twin = [0i64; MAX_ARGS as usize];
+    let twin = &mut twin[..coords.len()];
+    twin.copy_from_slice(coords);
+    twin.swap(i, j);
+    match inst.memo.borrow_mut().get_coords(kernel.shape, twin) {
+        State::Value(v) => Some(v),
+        _ => None,
+    }
 }
 
 /// The half-open range of a run's binding from its evaluated bounds
@@ -736,10 +760,17 @@ fn run_search(
             last = v;
             continue;
         }
+        let Rules::User(g) = &inst.rules;
+        let kernel = g.kernel.as_ref();
+        let kernel = kernel.filter(|k| env.rt.limits.kernels && k.accepts(&top.key));
+        if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, &top.key)) {
+            store_top(env, &inst, (stack, marks), v, span)?;
+            last = v;
+            continue;
+        }
         sink.start();
         sink.stacked = stack.len();
         let top = stack.last().expect("top");
-        let Rules::User(g) = &inst.rules;
         let by_kernel = match &g.kernel {
             Some(k) if env.rt.limits.kernels && k.accepts(&top.key) => {
                 let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;

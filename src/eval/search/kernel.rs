@@ -13,7 +13,7 @@ use crate::eval::compile::{
     LoopGuard, LoopMove, LoopSource, MoveResult, Narrowed, RunMove, SingleMove, SumRunMove,
     KERNEL_FRAME,
 };
-use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
+use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -132,8 +132,15 @@ impl SgSink {
                 None => return Ok(false),
             }
         }
-        let run = run(&coords[..n]);
+        let mut run = run(&coords[..n]);
         if per_option.is_empty() {
+            if kernel
+                .swappable
+                .is_some_and(|pair| swapped_pairs(pair, &run))
+            {
+                // Options `k` and `lo + hi - 1 - k` are twins: one value.
+                run.hi = run.lo + (run.hi - run.lo + 1) / 2;
+            }
             return self.scan_in(env, inst, &run);
         }
         if let Some(bends) = bends {
@@ -442,7 +449,7 @@ impl SgSink {
             // Without a window every option goes one by one (none listed).
             match placed {
                 Some(window) => {
-                    self.scan_sum(window.dense(), &places[..n_parts], a..b);
+                    self.scan_sum(window.bytes(), &places[..n_parts], a..b);
                     self.mark_big_sums(&window, &places[..n_parts], a);
                 }
                 None => all = a..b,
@@ -507,26 +514,36 @@ impl SgSink {
     /// The hot loop of take-and-break games: marks `xor` of the value
     /// bytes at `first_p + stride_p * (k - lo)` over the parts `p`, for
     /// each `k`; options with a byte that holds no value go to `slow`.
-    fn scan_sum(&mut self, dense: &[u8], places: &[(usize, isize)], ks: Range<i64>) {
-        if self.seen.len() < 512 {
-            self.seen.resize(512, 0);
+    fn scan_sum(&mut self, window: WindowBytes<'_>, places: &[(usize, isize)], ks: Range<i64>) {
+        let dense = window.bytes;
+        // With large values kept, the pairs' xors of 16-bit values.
+        let need = match window.wide.is_empty() {
+            true => 512,
+            false => seen_slot(u16::MAX as u64) + 1,
+        };
+        if self.seen.len() < need {
+            self.seen.resize(need.next_power_of_two(), 0);
         }
         let stamp = self.stamp;
-        let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
         // A value byte is 4..=254: its value is byte - 4. `bad` collects
         // bytes outside that range without a branch.
         let value = |b: u8| (b.wrapping_sub(4) as usize, (b < 4) | (b == BIG));
         if let [(f1, s1), (f2, s2)] = *places {
             if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
-                let slow = &mut self.slow;
-                match (s1 < 0, s2 < 0) {
-                    (false, false) => scan_pairs::<false, false>(ab, ks, stamp, seen, slow),
-                    (false, true) => scan_pairs::<false, true>(ab, ks, stamp, seen, slow),
-                    (true, false) => scan_pairs::<true, false>(ab, ks, stamp, seen, slow),
-                    (true, true) => scan_pairs::<true, true>(ab, ks, stamp, seen, slow),
-                }
+                let wide = (!window.wide.is_empty())
+                    .then(|| unit_windows(window.wide, (f1, s1), (f2, s2), ks.clone()))
+                    .flatten();
+                let (seen, slow) = (&mut self.seen[..], &mut self.slow);
+                let top = match (s1 < 0, s2 < 0) {
+                    (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
+                    (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
+                    (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
+                    (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
+                };
+                self.top_slot = self.top_slot.max(top);
                 return;
             }
+            let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
             let (mut i1, mut i2) = (f1 as isize, f2 as isize);
             for k in ks {
                 let (v1, bad1) = value(dense[i1 as usize]);
@@ -541,6 +558,7 @@ impl SgSink {
             }
             return;
         }
+        let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
         let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
         for k in ks {
             let (mut x, mut bad) = (0usize, false);
@@ -712,6 +730,20 @@ impl SgSink {
         self.add_parts(x, known, result.parts.len());
         Ok(true)
     }
+}
+
+/// Whether the options of `run` come in twins (`Kernel::swappable`): the
+/// option `k` with arguments `i` and `j` exchanged is the option `lo + hi
+/// - 1 - k`.
+fn swapped_pairs((i, j): (usize, usize), run: &AffineRun<'_>) -> bool {
+    let (bases, coefs) = (run.bases, run.coefs);
+    let c = run.lo + run.hi - 1;
+    let at_far = |m: usize| bases[m].checked_add(coefs[m].checked_mul(c)?);
+    let others_fixed = (0..bases.len()).all(|m| m == i || m == j || coefs[m] == 0);
+    others_fixed
+        && coefs[i].checked_neg() == Some(coefs[j])
+        && at_far(i) == Some(bases[j])
+        && at_far(j) == Some(bases[i])
 }
 
 /// Whether two affine parts `bases + coefs * k` trade places between

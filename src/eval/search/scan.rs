@@ -215,12 +215,12 @@ pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [
 /// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
 /// `dense`: each as the slice it covers, in memory order. `None`
 /// otherwise (the caller walks the indices one by one).
-pub(super) fn unit_windows(
-    dense: &[u8],
+pub(super) fn unit_windows<T>(
+    dense: &[T],
     (f1, s1): (usize, isize),
     (f2, s2): (usize, isize),
     ks: Range<i64>,
-) -> Option<(&[u8], &[u8])> {
+) -> Option<(&[T], &[T])> {
     let n = usize::try_from(ks.end.checked_sub(ks.start)?).ok()?;
     let window = |first: usize, stride: isize| {
         let start = match stride {
@@ -238,14 +238,19 @@ pub(super) fn unit_windows(
 /// backwards where `REV_A`, `REV_B`), in order, marks the xor of the two
 /// values, or collects `k` in `slow` when a byte holds no value yet. Not
 /// inlined, so its state stays in registers.
+/// Where the window keeps large values (`wide`, the same ranges as the
+/// bytes), the options whose bytes are `BIG` are marked from there; the
+/// return is the highest slot of `seen` marked past the first 512 (0 if
+/// none), and `seen` must have a slot for every xor of two 16-bit values.
 #[inline(never)]
 pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
     (a, b): (&[u8], &[u8]),
+    wide: Option<(&[u16], &[u16])>,
     ks: Range<i64>,
     stamp: u32,
-    seen: &mut [u32; 512],
+    seen: &mut [u32],
     slow: &mut Vec<i64>,
-) {
+) -> usize {
     // A value byte is 4..=254, its value the byte - 4: any other byte
     // wraps to above `MAX_VALUE`, so one comparison tells both apart.
     const MAX_VALUE: u8 = BIG - 5;
@@ -256,6 +261,7 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
     // check the compiler vectorises), the loop marks without a test.
     let clean = |w: &[u8]| w.iter().fold(0u8, |m, &x| m.max(value(x))) <= MAX_VALUE;
     if clean(a) && clean(b) {
+        let seen: &mut [u32; 512] = (&mut seen[..512]).try_into().expect("512 slots");
         // In blocks: the xors first (vector code, reversals included),
         // then one store a value. Marking straight from the bytes kept
         // the vector unit idle.
@@ -282,7 +288,28 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
             let y = if REV_B { b[n - 1 - j] } else { b[j] };
             mark(seen, value(x) ^ value(y));
         }
-        return;
+        return 0;
+    }
+    if let Some((wa, wb)) = wide {
+        // A byte's code, or for `BIG` the wide code (0 where the window
+        // keeps none: no value here, the caller looks it up).
+        let code = |byte: u8, w: u16| if byte == BIG { w as u32 } else { byte as u32 };
+        let mut top = 0;
+        for j in 0..n {
+            let (ia, ib) = (
+                if REV_A { n - 1 - j } else { j },
+                if REV_B { n - 1 - j } else { j },
+            );
+            let (x, y) = (code(a[ia], wa[ia]), code(b[ib], wb[ib]));
+            if x.min(y) < 4 {
+                slow.push(ks.start + j as i64);
+            } else {
+                let slot = seen_slot(((x - 4) ^ (y - 4)) as u64);
+                seen[slot] = stamp;
+                top = top.max(slot);
+            }
+        }
+        return if top >= 512 { top } else { 0 };
     }
     for j in 0..n {
         let x = if REV_A { a[n - 1 - j] } else { a[j] };
@@ -295,4 +322,5 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
             seen[seen_slot((v1 ^ v2) as u64) & 511] = stamp;
         }
     }
+    0
 }

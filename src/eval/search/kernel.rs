@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::engine::{run_range, Lookup, SgSink};
-use super::scan::{scan_pairs, seen_slot, unit_windows};
+use super::scan::{scan_pairs, seen_slot, unit_windows, WIDE_SLOTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
@@ -519,10 +519,10 @@ impl SgSink {
         // With large values kept, the pairs' xors of 16-bit values.
         let need = match window.wide.is_empty() {
             true => 512,
-            false => seen_slot(u16::MAX as u64) + 1,
+            false => WIDE_SLOTS,
         };
         if self.seen.len() < need {
-            self.seen.resize(need.next_power_of_two(), 0);
+            self.seen.resize(need, 0);
         }
         let stamp = self.stamp;
         // A value byte is 4..=254: its value is byte - 4. `bad` collects

@@ -211,6 +211,10 @@ pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [
     NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp)
 }
 
+/// The slots of `seen` a scan of large values may mark: every xor of two
+/// 16-bit values has its slot below this.
+pub(super) const WIDE_SLOTS: usize = 1 << 17;
+
 /// The bytes two parts of a sum read over the options `ks`, when both
 /// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
 /// `dense`: each as the slice it covers, in memory order. `None`
@@ -241,7 +245,7 @@ pub(super) fn unit_windows<T>(
 /// Where the window keeps large values (`wide`, the same ranges as the
 /// bytes), the options whose bytes are `BIG` are marked from there; the
 /// return is the highest slot of `seen` marked past the first 512 (0 if
-/// none), and `seen` must have a slot for every xor of two 16-bit values.
+/// none), and `seen` must have `WIDE_SLOTS` slots then.
 #[inline(never)]
 pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
     (a, b): (&[u8], &[u8]),
@@ -291,24 +295,59 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
         return 0;
     }
     if let Some((wa, wb)) = wide {
+        let seen: &mut [u32; WIDE_SLOTS] = (&mut seen[..WIDE_SLOTS]).try_into().expect("slots");
         // A byte's code, or for `BIG` the wide code (0 where the window
         // keeps none: no value here, the caller looks it up).
-        let code = |byte: u8, w: u16| if byte == BIG { w as u32 } else { byte as u32 };
-        let mut top = 0;
-        for j in 0..n {
-            let (ia, ib) = (
-                if REV_A { n - 1 - j } else { j },
-                if REV_B { n - 1 - j } else { j },
-            );
-            let (x, y) = (code(a[ia], wa[ia]), code(b[ib], wb[ib]));
-            if x.min(y) < 4 {
-                slow.push(ks.start + j as i64);
+        let code = |byte: u8, w: u16| if byte == BIG { w } else { byte as u16 };
+        // The block of `len` items from the `j`-th in walking order.
+        fn block<T>(w: &[T], j: usize, len: usize, rev: bool) -> &[T] {
+            let n = w.len();
+            if rev {
+                &w[n - j - len..n - j]
             } else {
-                let slot = seen_slot(((x - 4) ^ (y - 4)) as u64);
-                seen[slot] = stamp;
-                top = top.max(slot);
+                &w[j..j + len]
             }
         }
+        const BLOCK: usize = 64;
+        let (a, b, wa, wb) = (a, b, &wa[..n], &wb[..n]);
+        let mut top = 0u16;
+        let mut j = 0;
+        while j < n {
+            let len = BLOCK.min(n - j);
+            let (sa, swa) = (block(a, j, len, REV_A), block(wa, j, len, REV_A));
+            let (sb, swb) = (block(b, j, len, REV_B), block(wb, j, len, REV_B));
+            let pair = |t: usize| {
+                let ta = if REV_A { len - 1 - t } else { t };
+                let tb = if REV_B { len - 1 - t } else { t };
+                (code(sa[ta], swa[ta]), code(sb[tb], swb[tb]))
+            };
+            // The xors first, and the least code (below 4: no value).
+            let mut xors = [0u16; BLOCK];
+            let mut low = u16::MAX;
+            for (t, out) in xors[..len].iter_mut().enumerate() {
+                let (x, y) = pair(t);
+                low = low.min(x.min(y));
+                *out = x.wrapping_sub(4) ^ y.wrapping_sub(4);
+            }
+            if low >= 4 {
+                for &v in &xors[..len] {
+                    top = top.max(v);
+                    seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
+                }
+            } else {
+                for (t, &v) in xors[..len].iter().enumerate() {
+                    let (x, y) = pair(t);
+                    if x.min(y) < 4 {
+                        slow.push(ks.start + (j + t) as i64);
+                    } else {
+                        top = top.max(v);
+                        seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
+                    }
+                }
+            }
+            j += len;
+        }
+        let top = seen_slot(top as u64);
         return if top >= 512 { top } else { 0 };
     }
     for j in 0..n {

@@ -211,6 +211,36 @@ pub(super) fn scan_runs(dense: &[u8], runs: &[Strided], stamp: u32, seen: &mut [
     NO_VALUE_BYTES.iter().any(|&b| seen[b] == stamp)
 }
 
+/// The `len` items of `w` from the `j`-th in walking order (backwards
+/// from the end where `rev`), in memory order.
+#[inline(always)]
+fn block<T>(w: &[T], j: usize, len: usize, rev: bool) -> &[T] {
+    let n = w.len();
+    if rev {
+        &w[n - j - len..n - j]
+    } else {
+        &w[j..j + len]
+    }
+}
+
+/// The codes of a block in walking order: each byte's, or for `BIG` the
+/// window's wide code (0 where it keeps none: no value here).
+#[inline(always)]
+fn wide_codes<const REV: bool>(bytes: &[u8], wide: &[u16], out: &mut [u16]) {
+    let code = |(&b, &w): (&u8, &u16)| {
+        let big = 0u16.wrapping_sub((b == BIG) as u16);
+        (b as u16 & !big) | (w & big)
+    };
+    let pairs = bytes.iter().zip(wide);
+    if REV {
+        out.iter_mut()
+            .zip(pairs.rev())
+            .for_each(|(o, p)| *o = code(p));
+    } else {
+        out.iter_mut().zip(pairs).for_each(|(o, p)| *o = code(p));
+    }
+}
+
 /// The slots of `seen` a scan of large values may mark: every xor of two
 /// 16-bit values has its slot below this.
 pub(super) const WIDE_SLOTS: usize = 1 << 17;
@@ -296,53 +326,28 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
     }
     if let Some((wa, wb)) = wide {
         let seen: &mut [u32; WIDE_SLOTS] = (&mut seen[..WIDE_SLOTS]).try_into().expect("slots");
-        // A byte's code, or for `BIG` the wide code (0 where the window
-        // keeps none: no value here, the caller looks it up).
-        let code = |byte: u8, w: u16| if byte == BIG { w } else { byte as u16 };
-        // The block of `len` items from the `j`-th in walking order.
-        fn block<T>(w: &[T], j: usize, len: usize, rev: bool) -> &[T] {
-            let n = w.len();
-            if rev {
-                &w[n - j - len..n - j]
-            } else {
-                &w[j..j + len]
-            }
-        }
         const BLOCK: usize = 64;
-        let (a, b, wa, wb) = (a, b, &wa[..n], &wb[..n]);
+        let (wa, wb) = (&wa[..n], &wb[..n]);
         let mut top = 0u16;
         let mut j = 0;
         while j < n {
             let len = BLOCK.min(n - j);
-            let (sa, swa) = (block(a, j, len, REV_A), block(wa, j, len, REV_A));
-            let (sb, swb) = (block(b, j, len, REV_B), block(wb, j, len, REV_B));
-            let pair = |t: usize| {
-                let ta = if REV_A { len - 1 - t } else { t };
-                let tb = if REV_B { len - 1 - t } else { t };
-                (code(sa[ta], swa[ta]), code(sb[tb], swb[tb]))
-            };
-            // The xors first, and the least code (below 4: no value).
+            let (mut ca, mut cb) = ([0u16; BLOCK], [0u16; BLOCK]);
+            wide_codes::<REV_A>(block(a, j, len, REV_A), block(wa, j, len, REV_A), &mut ca);
+            wide_codes::<REV_B>(block(b, j, len, REV_B), block(wb, j, len, REV_B), &mut cb);
+            // The xors, and the least code (below 4: no value).
             let mut xors = [0u16; BLOCK];
             let mut low = u16::MAX;
-            for (t, out) in xors[..len].iter_mut().enumerate() {
-                let (x, y) = pair(t);
+            for ((out, &x), &y) in xors[..len].iter_mut().zip(&ca).zip(&cb) {
                 low = low.min(x.min(y));
                 *out = x.wrapping_sub(4) ^ y.wrapping_sub(4);
             }
-            if low >= 4 {
-                for &v in &xors[..len] {
+            for (t, &v) in xors[..len].iter().enumerate() {
+                if low < 4 && ca[t].min(cb[t]) < 4 {
+                    slow.push(ks.start + (j + t) as i64);
+                } else {
                     top = top.max(v);
                     seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
-                }
-            } else {
-                for (t, &v) in xors[..len].iter().enumerate() {
-                    let (x, y) = pair(t);
-                    if x.min(y) < 4 {
-                        slow.push(ks.start + (j + t) as i64);
-                    } else {
-                        top = top.max(v);
-                        seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
-                    }
                 }
             }
             j += len;

@@ -939,9 +939,10 @@ fn mirrored_take_and_break_runs_read_half_and_mark_values_past_the_bytes() {
         o.extend((0..y).map(|k| vec![(x, k), (x, y - 1 - k)]));
         o
     };
+    type SumOptions<'a> = &'a dyn Fn(&(i64, i64)) -> Vec<Vec<(i64, i64)>>;
     fn sum_sg(
         p: (i64, i64),
-        options: &dyn Fn(&(i64, i64)) -> Vec<Vec<(i64, i64)>>,
+        options: SumOptions,
         memo: &mut std::collections::HashMap<(i64, i64), i64>,
     ) -> i64 {
         if let Some(&v) = memo.get(&p) {

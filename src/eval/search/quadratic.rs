@@ -171,7 +171,7 @@ impl Walk {
         dense: WindowBytes<'_>,
         ks: std::ops::Range<i64>,
         stamp: u32,
-        seen: &mut Vec<u32>,
+        seen: &mut [u32],
         slow: &mut Vec<i64>,
     ) {
         let bytes = dense.bytes;

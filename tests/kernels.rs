@@ -1086,3 +1086,59 @@ fn games_that_may_swap_two_arguments_value_one_of_each_pair() {
     let how = explain(program);
     assert_eq!(how.matches("arguments a and b swap").count(), 1, "{how}");
 }
+
+#[test]
+fn arguments_read_only_through_a_clamp_take_the_clamped_twins_value() {
+    // Fibonacci Nim: `m` enters the moves only as `min(m, n)`, so
+    // `Fib(n, m)` for `m >= n` has the options of `Fib(n, n)`. `Cap`
+    // reads `m` bare too (its move `grow`), so it may not be clamped.
+    let program = "game Fib(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=min(m, n)) -> Fib(n - k, 2 * k)
+        }
+        game Cap(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=min(m, n)) -> Cap(n - k, 2 * k)
+            move grow if m < 3 and n > 0 -> Cap(n - 1, m + 5)
+        }
+        print [sg(Fib(n, m)) for n in 0..=30, m in 1..=30]
+        print [sg(Fib(n, m)) for n in reversed(list(0..=30)), m in reversed(list(1..=30))]
+        print [sg(Cap(n, m)) for n in 0..=25, m in 1..=25]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let fib = |&(n, m): &(i64, i64)| -> Vec<(i64, i64)> {
+        (1..=m.min(n)).map(|k| (n - k, 2 * k)).collect()
+    };
+    let cap = |&(n, m): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (1..=m.min(n)).map(|k| (n - k, 2 * k)).collect();
+        if m < 3 && n > 0 {
+            o.push((n - 1, m + 5));
+        }
+        o
+    };
+    let valid = |&(n, m): &(i64, i64)| n >= 0 && m >= 1;
+    let mut memo = std::collections::HashMap::new();
+    let forward: Vec<i64> = (0..=30)
+        .flat_map(|n| (1..=30).map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &fib, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[0], shown(&forward));
+    let backward: Vec<i64> = (0..=30)
+        .rev()
+        .flat_map(|n| (1..=30).rev().map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &fib, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&backward));
+    let mut memo = std::collections::HashMap::new();
+    let capped: Vec<i64> = (0..=25)
+        .flat_map(|n| (1..=25).map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &cap, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[2], shown(&capped));
+    let how = explain(program);
+    assert_eq!(
+        how.matches("argument m is read only through min(m, ...)")
+            .count(),
+        1,
+        "{how}"
+    );
+}

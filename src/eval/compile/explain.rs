@@ -76,6 +76,13 @@ impl Compiler<'_> {
                 name(j)
             ));
         }
+        for (i, _) in kernel.map_or(&[][..], |k| &k.clamps[..]) {
+            let name = g.param_names.get(*i).map_or("?".into(), |n| n.to_string());
+            lines.push(format!(
+                "  argument {name} is read only through min({name}, ...): a position with it \
+                 above that bound has the value of the one at the bound"
+            ));
+        }
         for (i, m) in moves.iter().enumerate() {
             let how = match kernel.map(|k| &k.moves[i]) {
                 Some(k) => describe(k),

@@ -13,7 +13,7 @@ use super::compiler::Compiler;
 use super::int_code::reads_global;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
-use super::symmetry::swappable_arguments;
+use super::symmetry::{clamped_arguments, swappable_arguments};
 use super::{fold, sweep};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, expect_int, Builtin};
@@ -36,7 +36,12 @@ impl<'a> Compiler<'a> {
 
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
         let kernel = self.kernel(id, g).map(|mut k| {
-            k.swappable = swappable_arguments(g).filter(|_| !k.keyed);
+            if !k.keyed {
+                k.swappable = swappable_arguments(g);
+                k.clamps = (clamped_arguments(g).iter())
+                    .filter_map(|(i, bound)| Some((*i, self.operand(bound)?)))
+                    .collect();
+            }
             k
         });
         let body = match &g.body {

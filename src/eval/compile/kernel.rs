@@ -47,6 +47,10 @@ pub(crate) struct Kernel {
     /// Two arguments the game may swap, a position and its twin having
     /// one value (`compile/symmetry.rs`).
     pub swappable: Option<(usize, usize)>,
+    /// Arguments the moves read only as `min(x, bound)`, with their
+    /// bounds: a position with `x` above its bound has the value of the
+    /// one with `x` at it (`compile/symmetry.rs`).
+    pub clamps: Vec<(usize, Operand<[i64]>)>,
 }
 
 impl Kernel {
@@ -550,6 +554,7 @@ impl Compiler<'_> {
                 bounds_of(w, frame_width(g), &mut out).map(|_| out)
             }),
             swappable: None,
+            clamps: Vec::new(),
         })
     }
 

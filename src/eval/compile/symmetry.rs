@@ -205,3 +205,112 @@ pub(crate) fn swappable_arguments(g: &IrGame) -> Option<(usize, usize)> {
                 })
         })
 }
+
+/// The children of `e`, or `None` for forms that may bind locals again
+/// (comprehensions, `let`): a caller walking for a local gives up there.
+fn children(e: &IrExpr) -> Option<Vec<&IrExpr>> {
+    let mut out: Vec<&IrExpr> = Vec::new();
+    match &e.kind {
+        IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => {}
+        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => out.extend(xs),
+        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => out.extend(args),
+        IrKind::CallValue { callee, args } => {
+            out.push(callee);
+            out.extend(args);
+        }
+        IrKind::Position { statics, args, .. } => {
+            out.extend(statics);
+            out.extend(args);
+        }
+        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => out.extend(statics),
+        IrKind::Unary(_, x) => out.push(x),
+        IrKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
+        IrKind::Range { start, end, .. } => out.extend([&**start, &**end]),
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => out.extend([&**cond, &**then, &**otherwise]),
+        IrKind::Index { target, index } => out.extend([&**target, &**index]),
+        IrKind::Field { target, .. } => out.push(target),
+        IrKind::Slice {
+            target, start, end, ..
+        } => {
+            out.push(target);
+            out.extend(start.iter().map(|b| &**b));
+            out.extend(end.iter().map(|b| &**b));
+        }
+        IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => return None,
+    }
+    Some(out)
+}
+
+/// Whether every local `e` reads is below `width` (none is a binding).
+fn reads_below(e: &IrExpr, width: Slot) -> bool {
+    match &e.kind {
+        IrKind::Local(s) => *s < width,
+        _ => children(e).is_some_and(|cs| cs.into_iter().all(|c| reads_below(c, width))),
+    }
+}
+
+/// Walks `e` for the local `x`: every read of it must be one side of a
+/// `min(x, bound)` whose other side is the same `bound` everywhere. False
+/// if some read is not.
+fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> bool {
+    if let IrKind::CallBuiltin {
+        builtin: crate::eval::builtins::Builtin::Min,
+        args,
+    } = &e.kind
+    {
+        if let [l, r] = &args[..] {
+            let is_x = |a: &IrExpr| matches!(a.kind, IrKind::Local(s) if s == x);
+            let other = match (is_x(l), is_x(r)) {
+                (true, false) => Some(r),
+                (false, true) => Some(l),
+                _ => None,
+            };
+            if let Some(other) = other.filter(|o| !super::int_code::mentions(o, x)) {
+                return match bound {
+                    Some(b) => same(b, other),
+                    None => {
+                        *bound = Some(other);
+                        true
+                    }
+                };
+            }
+        }
+    }
+    match &e.kind {
+        IrKind::Local(s) => *s != x,
+        _ => children(e).is_some_and(|cs| cs.into_iter().all(|c| only_clamped(c, x, bound))),
+    }
+}
+
+/// The arguments that the moves read only as `min(x, bound)`, `bound`
+/// the same code of the position's arguments everywhere (Fibonacci Nim's
+/// `k in 1..=min(m, n)`): a position with `x` above `bound` has the
+/// options of the one with `x = bound`, so the two have one value once
+/// both are positions. Each as its index and its bound.
+pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
+    let IrGameBody::Moves(moves) = &g.body else {
+        return Vec::new();
+    };
+    let width = (g.n_statics + g.n_params) as Slot;
+    (0..g.n_params)
+        .filter_map(|i| {
+            let x = (g.n_statics + i) as Slot;
+            let mut bound = None;
+            let all = moves.iter().all(|m| {
+                m.bindings
+                    .iter()
+                    .all(|b| only_clamped(&b.iterable, x, &mut bound))
+                    && m.guard
+                        .as_ref()
+                        .is_none_or(|e| only_clamped(e, x, &mut bound))
+                    && only_clamped(&m.result, x, &mut bound)
+            });
+            let bound = bound.filter(|b| all && reads_below(b, width))?;
+            Some((i, bound.clone()))
+        })
+        .collect()
+}

@@ -15,7 +15,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
 };
-use crate::eval::compile::{Env, Instance, Kernel, Rules};
+use crate::eval::compile::{int_frame, Env, Instance, Kernel, Rules};
 use crate::eval::memo::{Key, Located, State, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
@@ -660,19 +660,34 @@ fn value_directly(
 /// the kernel's swappable arguments exchanged (`Kernel::swappable`),
 /// when the memo has it.
 fn twin_value(inst: &Instance, kernel: &Kernel, key: &Key) -> Option<u64> {
-    let (i, j) = kernel.swappable?;
     let coords = key.coords();
-    if coords.len() != kernel.n_params || coords[i] == coords[j] {
+    if coords.len() != kernel.n_params {
         return None;
     }
-    let mut twin = [0i64; MAX_ARGS as usize];
-    let twin = &mut twin[..coords.len()];
-    twin.copy_from_slice(coords);
-    twin.swap(i, j);
-    match inst.memo.borrow_mut().get_coords(kernel.shape, twin) {
+    let value = |twin: &[i64]| match inst.memo.borrow_mut().get_coords(kernel.shape, twin) {
         State::Value(v) => Some(v),
         _ => None,
+    };
+    let mut twin = [0i64; MAX_ARGS as usize];
+    let twin = &mut twin[..coords.len()];
+    if let Some((i, j)) = kernel.swappable.filter(|&(i, j)| coords[i] != coords[j]) {
+        twin.copy_from_slice(coords);
+        twin.swap(i, j);
+        if let Some(v) = value(twin) {
+            return Some(v);
+        }
     }
+    if kernel.clamps.is_empty() {
+        return None;
+    }
+    // Each clamped argument above its bound put at the bound.
+    let (frame, n) = int_frame(inst.frame_statics(), coords)?;
+    let ints = &frame[..n];
+    twin.copy_from_slice(coords);
+    for (i, bound) in &kernel.clamps {
+        twin[*i] = twin[*i].min(bound.eval(ints)?);
+    }
+    (twin != coords).then(|| value(twin)).flatten()
 }
 
 /// The half-open range of a run's binding from its evaluated bounds

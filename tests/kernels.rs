@@ -900,3 +900,245 @@ fn conditional_arithmetic_powers_and_logarithms_as_integer_code() {
         assert!(out.contains("failure"), "{out}");
     }
 }
+
+#[test]
+fn mirrored_take_and_break_runs_read_half_and_mark_values_past_the_bytes() {
+    // Runs whose two parts trade places between `a` and the run's far end
+    // (`O(a) + O(n - 1 - a)` over the whole of `0..=n - 1`) read only
+    // their first half; with values past 250 (every `O(k)` below is an
+    // option too) the sums of large values are marked from the window's
+    // map of them. Checked against a direct computation here, and the
+    // two-argument game against the brute force.
+    let out = same_both_ways(
+        "game O(n) where n >= 0 {
+            move take(k in 0..n) -> O(k)
+            move split(a in 0..=n - 1) -> O(a) + O(n - 1 - a)
+            move odd(a in 1..n - 1) -> O(a) + O(n - 1 - a)
+        }
+        game P(x, y) where x >= 0 and y >= 0 {
+            move s(k in 1..x) -> P(k, y) + P(x - k, y)
+            move t(k in 1..y) -> P(x, y - k) + P(x, k - 1)
+            move u(k in 0..y) -> P(x, k) + P(x, y - 1 - k)
+        }
+        print [sg(O(n)) for n in 0..=300]
+        print [sg(P(x, y)) for x in 0..=12, y in 0..=9]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let mut g = vec![0i64; 301];
+    for n in 0..=300usize {
+        let mut seen: Vec<i64> = (0..n).map(|k| g[k]).collect();
+        seen.extend((0..n).map(|a| g[a] ^ g[n - 1 - a]));
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    assert_eq!(lines[0], shown(&g));
+    assert!(g.iter().filter(|&&v| v > 250).count() > 40, "{out}");
+    let options = |&(x, y): &(i64, i64)| -> Vec<Vec<(i64, i64)>> {
+        let mut o: Vec<Vec<(i64, i64)>> = (1..x).map(|k| vec![(k, y), (x - k, y)]).collect();
+        o.extend((1..y).map(|k| vec![(x, y - k), (x, k - 1)]));
+        o.extend((0..y).map(|k| vec![(x, k), (x, y - 1 - k)]));
+        o
+    };
+    type SumOptions<'a> = &'a dyn Fn(&(i64, i64)) -> Vec<Vec<(i64, i64)>>;
+    fn sum_sg(
+        p: (i64, i64),
+        options: SumOptions,
+        memo: &mut std::collections::HashMap<(i64, i64), i64>,
+    ) -> i64 {
+        if let Some(&v) = memo.get(&p) {
+            return v;
+        }
+        let values: Vec<i64> = options(&p)
+            .into_iter()
+            .map(|parts| {
+                parts
+                    .into_iter()
+                    .map(|q| sum_sg(q, options, memo))
+                    .fold(0, |a, b| a ^ b)
+            })
+            .collect();
+        let v = (0..).find(|v| !values.contains(v)).unwrap();
+        memo.insert(p, v);
+        v
+    }
+    let mut memo = std::collections::HashMap::new();
+    let values: Vec<i64> = (0..=12)
+        .flat_map(|x| (0..=9).map(move |y| (x, y)))
+        .map(|p| sum_sg(p, &options, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&values));
+}
+
+#[test]
+fn quadratic_arguments_are_walked_with_a_growing_stride() {
+    // Arguments quadratic in the binding (`n - k * k`, `a - 2k^2 + k`,
+    // `k * k` upwards): the run is walked through the memo with a stride
+    // that grows by a constant step; with values past 250 (`U`), asked
+    // from the top (options not known yet), and with `where` dropping the
+    // options below 0 (`W`). Subtract-a-square is checked against a
+    // direct computation here.
+    let out = same_both_ways(
+        "game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }
+        game W(n) where n >= 0 { move take(k in 1..=n) -> W(n - k * k) }
+        game T(a, b) where a >= 0 and b >= 0 {
+            move m(k in 1..=a) if 2 * k * k <= a + k -> T(a - 2 * k * k + k, b)
+            move n(k in 0..b) -> T(a, k)
+            move q(k in 0..3) -> T(k * k, b - 1)
+        }
+        game U(n) where n >= 0 {
+            move all(k in 0..n) -> U(k)
+            move sq(k in 1..=n) if (k + 1) * (k + 1) <= n + 1 -> U(n - (k + 1) * (k + 1) + 1)
+        }
+        print [sg(S(n)) for n in 0..=400]
+        print [sg(W(n)) for n in reversed(list(0..=200))]
+        print [sg(T(a, b)) for a in 0..=30, b in 0..=6]
+        print sg(U(300))
+        print [sg(U(n)) for n in 0..=300]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let mut g = vec![0i64; 401];
+    for n in 0..=400usize {
+        let seen: Vec<i64> = (1..)
+            .take_while(|k| k * k <= n)
+            .map(|k| g[n - k * k])
+            .collect();
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    assert_eq!(lines[0], shown(&g));
+    let mut w = g[..=200].to_vec();
+    w.reverse();
+    assert_eq!(lines[1], shown(&w));
+    let u: Vec<i64> = (0..=300).collect();
+    assert_eq!(lines[4], shown(&u));
+    assert_eq!(lines[3], "300");
+    let how =
+        explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
+    assert!(how.contains("quadratic in the binding"), "{how}");
+}
+
+#[test]
+fn games_that_may_swap_two_arguments_value_one_of_each_pair() {
+    // Empty-and-Divide as in docs/language.md: renaming `a` and `b` gives
+    // the same rules, so ED(b, a) has the value of ED(a, b) and the
+    // twin options of a split run are read once. `Lop` (its `where` is
+    // not symmetric) and `Tilt` (a move of `b` alone) may not swap; the
+    // swap must not be taken for them.
+    let program = "game ED(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> ED(k, b - k)
+            move split_a(k in 1..a) -> ED(k, a - k)
+        }
+        game Lop(a, b) where a >= 1 and b >= 2 {
+            move split_b(k in 1..b) -> Lop(k, b - k)
+            move split_a(k in 1..a) -> Lop(k, a - k)
+        }
+        game Tilt(a, b) where a >= 0 and b >= 0 {
+            move x(k in 0..a) -> Tilt(k, b)
+            move y(k in 0..b) -> Tilt(a, k)
+            move z if b >= 2 -> Tilt(a, b - 2)
+        }
+        print [sg(ED(a, b)) for a in 1..=24, b in 1..=24]
+        print [sg(ED(a, b)) for b in reversed(list(1..=24)), a in reversed(list(1..=24))]
+        print [sg(Lop(a, b)) for a in 1..=16, b in 2..=16]
+        print [sg(Tilt(a, b)) for b in 0..=12, a in 0..=12]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    let ed = |&(a, b): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (1..b).map(|k| (k, b - k)).collect();
+        o.extend((1..a).map(|k| (k, a - k)));
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let valid = |&(a, b): &(i64, i64)| a >= 1 && b >= 1;
+    let forward: Vec<i64> = (1..=24)
+        .flat_map(|a| (1..=24).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &ed, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[0], shown(&forward));
+    let backward: Vec<i64> = (1..=24)
+        .rev()
+        .flat_map(|b| (1..=24).rev().map(move |a| (a, b)))
+        .map(|p| brute_sg(&p, &ed, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&backward));
+    let lop_valid = |&(a, b): &(i64, i64)| a >= 1 && b >= 2;
+    let mut memo = std::collections::HashMap::new();
+    let lop: Vec<i64> = (1..=16)
+        .flat_map(|a| (2..=16).map(move |b| (a, b)))
+        .map(|p| brute_sg(&p, &ed, &lop_valid, &mut memo))
+        .collect();
+    assert_eq!(lines[2], shown(&lop));
+    let tilt = |&(a, b): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (0..a).map(|k| (k, b)).collect();
+        o.extend((0..b).map(|k| (a, k)));
+        if b >= 2 {
+            o.push((a, b - 2));
+        }
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let tilt_values: Vec<i64> = (0..=12)
+        .flat_map(|b| (0..=12).map(move |a| (a, b)))
+        .map(|p| brute_sg(&p, &tilt, &|_| true, &mut memo))
+        .collect();
+    assert_eq!(lines[3], shown(&tilt_values));
+    let how = explain(program);
+    assert_eq!(how.matches("arguments a and b swap").count(), 1, "{how}");
+}
+
+#[test]
+fn arguments_read_only_through_a_clamp_take_the_clamped_twins_value() {
+    // Fibonacci Nim: `m` enters the moves only as `min(m, n)`, so
+    // `Fib(n, m)` for `m >= n` has the options of `Fib(n, n)`. `Cap`
+    // reads `m` bare too (its move `grow`), so it may not be clamped.
+    let program = "game Fib(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=min(m, n)) -> Fib(n - k, 2 * k)
+        }
+        game Cap(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=min(m, n)) -> Cap(n - k, 2 * k)
+            move grow if m < 3 and n > 0 -> Cap(n - 1, m + 5)
+        }
+        print [sg(Fib(n, m)) for n in 0..=30, m in 1..=30]
+        print [sg(Fib(n, m)) for n in reversed(list(0..=30)), m in reversed(list(1..=30))]
+        print [sg(Cap(n, m)) for n in 0..=25, m in 1..=25]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let fib = |&(n, m): &(i64, i64)| -> Vec<(i64, i64)> {
+        (1..=m.min(n)).map(|k| (n - k, 2 * k)).collect()
+    };
+    let cap = |&(n, m): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (1..=m.min(n)).map(|k| (n - k, 2 * k)).collect();
+        if m < 3 && n > 0 {
+            o.push((n - 1, m + 5));
+        }
+        o
+    };
+    let valid = |&(n, m): &(i64, i64)| n >= 0 && m >= 1;
+    let mut memo = std::collections::HashMap::new();
+    let forward: Vec<i64> = (0..=30)
+        .flat_map(|n| (1..=30).map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &fib, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[0], shown(&forward));
+    let backward: Vec<i64> = (0..=30)
+        .rev()
+        .flat_map(|n| (1..=30).rev().map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &fib, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&backward));
+    let mut memo = std::collections::HashMap::new();
+    let capped: Vec<i64> = (0..=25)
+        .flat_map(|n| (1..=25).map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &cap, &valid, &mut memo))
+        .collect();
+    assert_eq!(lines[2], shown(&capped));
+    let how = explain(program);
+    assert_eq!(
+        how.matches("argument m is read only through min(m, ...)")
+            .count(),
+        1,
+        "{how}"
+    );
+}

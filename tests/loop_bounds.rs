@@ -58,7 +58,7 @@ fn a_guard_increasing_in_the_binding_ends_its_loop() {
     let how =
         explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
     assert!(
-        how.contains("move take: a run through the memo, 1 argument(s) computed per option by batched integer code; 1 guard conjunct(s) monotone in a binding solved into its range by bisection"),
+        how.contains("move take: a run through the memo, 1 argument(s) quadratic in the binding, walked with a growing stride; 1 guard conjunct(s) monotone in a binding solved into its range by bisection"),
         "{how}"
     );
 }

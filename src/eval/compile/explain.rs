@@ -67,6 +67,22 @@ impl Compiler<'_> {
                 "  where: value code (it uses values integer code does not cover)".to_string()
             });
         }
+        if let Some((i, j)) = kernel.and_then(|k| k.swappable) {
+            let name = |p: usize| g.param_names.get(p).map_or("?".into(), |n| n.to_string());
+            lines.push(format!(
+                "  arguments {} and {} swap: a position's value is read from its twin's, \
+                 and a run of twin options reads half of them",
+                name(i),
+                name(j)
+            ));
+        }
+        for (i, _) in kernel.map_or(&[][..], |k| &k.clamps[..]) {
+            let name = g.param_names.get(*i).map_or("?".into(), |n| n.to_string());
+            lines.push(format!(
+                "  argument {name} is read only through min({name}, ...): a position with it \
+                 above that bound has the value of the one at the bound"
+            ));
+        }
         for (i, m) in moves.iter().enumerate() {
             let how = match kernel.map(|k| &k.moves[i]) {
                 Some(k) => describe(k),
@@ -263,6 +279,11 @@ fn describe_plan(k: &KernelMove) -> String {
         KernelMove::Run(r) if r.bends.is_some() => format!(
             "a run through the memo, split where {} clamped or divided argument(s) bend, \
              each piece read with strides",
+            r.per_option.len()
+        ),
+        KernelMove::Run(r) if r.quadratic.is_some() => format!(
+            "a run through the memo, {} argument(s) quadratic in the binding, walked with a \
+             growing stride",
             r.per_option.len()
         ),
         KernelMove::Run(r) if !r.per_option.is_empty() => format!(

@@ -13,6 +13,7 @@ use super::compiler::Compiler;
 use super::int_code::reads_global;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
+use super::symmetry::{clamped_arguments, swappable_arguments};
 use super::{fold, sweep};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, expect_int, Builtin};
@@ -34,7 +35,15 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
-        let kernel = self.kernel(id, g);
+        let kernel = self.kernel(id, g).map(|mut k| {
+            if !k.keyed {
+                k.swappable = swappable_arguments(g);
+                k.clamps = (clamped_arguments(g).iter())
+                    .filter_map(|(i, bound)| Some((*i, self.operand(bound)?)))
+                    .collect();
+            }
+            k
+        });
         let body = match &g.body {
             IrGameBody::Moves(moves) => {
                 CompiledBody::Moves(moves.iter().map(|m| self.compile_move(id, g, m)).collect())

@@ -22,7 +22,7 @@ use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::BinaryOp;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 /// The moves of one game in kernel form; used for positions whose
 /// arguments (and static arguments) are all integers. Its code reads a
@@ -44,6 +44,13 @@ pub(crate) struct Kernel {
     /// The game's `where` as bounds on the frame, when it is one (`None`:
     /// it is not, or the game has none; see `where_bounds`).
     pub where_bounds: Option<Vec<Bound>>,
+    /// Two arguments the game may swap, a position and its twin having
+    /// one value (`compile/symmetry.rs`).
+    pub swappable: Option<(usize, usize)>,
+    /// Arguments the moves read only as `min(x, bound)`, with their
+    /// bounds: a position with `x` above its bound has the value of the
+    /// one with `x` at it (`compile/symmetry.rs`).
+    pub clamps: Vec<(usize, Operand<[i64]>)>,
 }
 
 impl Kernel {
@@ -177,6 +184,10 @@ pub(crate) struct RunMove {
     /// run where they bend and reads each piece with strides, without the
     /// batched code.
     pub bends: Option<Vec<Bend>>,
+    /// The `per_option` arguments again, in the same order, when each is
+    /// quadratic in `k` (`n - k * k`): the search then walks the run with
+    /// a stride that grows by a constant step, without the batched code.
+    pub quadratic: Option<Vec<Quadratic>>,
     /// `Some(i)` when the options are the position itself with only
     /// argument `i` changed (the commonest move: lower one heap); the
     /// search then reads them next to the position's own memo entry.
@@ -215,6 +226,108 @@ impl Bend {
             coef_rem: coef.rem_euclid(div),
             clamp,
         }
+    }
+}
+
+/// A run argument `base + c1 * k + c2 * k * k` with constant `c1`,
+/// `c2` (`c2 != 0`).
+pub(crate) struct Quadratic {
+    pub base: Operand<[i64]>,
+    pub c1: i64,
+    pub c2: i64,
+}
+
+/// The polynomial coefficients `[c0, c1, c2]` in `k` of an expression of
+/// `k` and integer constants only, of degree at most 2.
+fn poly_of(e: &IrExpr, k: Slot) -> Option<[i64; 3]> {
+    match &e.kind {
+        IrKind::Const(Value::Int(c)) => Some([*c, 0, 0]),
+        IrKind::Local(s) if *s == k => Some([0, 1, 0]),
+        IrKind::Unary(UnaryOp::Neg, x) => {
+            let p = poly_of(x, k)?;
+            Some([
+                p[0].checked_neg()?,
+                p[1].checked_neg()?,
+                p[2].checked_neg()?,
+            ])
+        }
+        IrKind::Binary { op, lhs, rhs, .. } => {
+            let (l, r) = (poly_of(lhs, k)?, poly_of(rhs, k)?);
+            match op {
+                BinaryOp::Add | BinaryOp::Sub => {
+                    let mut out = [0i64; 3];
+                    for i in 0..3 {
+                        out[i] = match op {
+                            BinaryOp::Add => l[i].checked_add(r[i])?,
+                            _ => l[i].checked_sub(r[i])?,
+                        };
+                    }
+                    Some(out)
+                }
+                BinaryOp::Mul => {
+                    let mut out = [0i64; 3];
+                    for (i, &x) in l.iter().enumerate() {
+                        for (j, &y) in r.iter().enumerate() {
+                            let t = x.checked_mul(y)?;
+                            if t != 0 {
+                                let d = out.get_mut(i + j)?;
+                                *d = d.checked_add(t)?;
+                            }
+                        }
+                    }
+                    Some(out)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
+/// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
+/// integer code without `k`).
+fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
+    if !mentions(e, k) {
+        return Some((0, 0));
+    }
+    match &e.kind {
+        IrKind::Local(s) if *s == k => Some((1, 0)),
+        IrKind::Unary(UnaryOp::Neg, x) => {
+            let (a, b) = quadratic_coefs(x, k)?;
+            Some((a.checked_neg()?, b.checked_neg()?))
+        }
+        IrKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } => {
+            let ((a, b), (c, d)) = (quadratic_coefs(lhs, k)?, quadratic_coefs(rhs, k)?);
+            match op {
+                BinaryOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
+                _ => Some((a.checked_sub(c)?, b.checked_sub(d)?)),
+            }
+        }
+        IrKind::Binary {
+            op: BinaryOp::Mul,
+            lhs,
+            rhs,
+            ..
+        } => match (&lhs.kind, &rhs.kind) {
+            (IrKind::Const(Value::Int(c)), _) | (_, IrKind::Const(Value::Int(c)))
+                if !(mentions(lhs, k) && mentions(rhs, k)) =>
+            {
+                let other = if mentions(lhs, k) { lhs } else { rhs };
+                let (a, b) = quadratic_coefs(other, k)?;
+                Some((a.checked_mul(*c)?, b.checked_mul(*c)?))
+            }
+            _ => {
+                let p = poly_of(e, k)?;
+                Some((p[1], p[2]))
+            }
+        },
+        _ => None,
     }
 }
 
@@ -452,6 +565,8 @@ impl Compiler<'_> {
                 let mut out = Vec::new();
                 bounds_of(w, frame_width(g), &mut out).map(|_| out)
             }),
+            swappable: None,
+            clamps: Vec::new(),
         })
     }
 
@@ -712,6 +827,7 @@ impl Compiler<'_> {
         }
         let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
         let mut bends = Some(Vec::new());
+        let mut quadratic = Some(Vec::new());
         for (i, a) in args.iter().enumerate() {
             match self.affine_operand(a, slot) {
                 Some((base, coef)) => {
@@ -724,6 +840,10 @@ impl Compiler<'_> {
                     per_option.push((i, self.batch_expr(a, slot)?));
                     bends = bends.and_then(|mut v: Vec<Bend>| {
                         v.push(self.bend(a, slot)?);
+                        Some(v)
+                    });
+                    quadratic = quadratic.and_then(|mut v: Vec<Quadratic>| {
+                        v.push(self.quadratic(a, slot)?);
                         Some(v)
                     });
                     bases.push(Operand::Const(0));
@@ -746,8 +866,21 @@ impl Compiler<'_> {
             bases,
             coefs,
             bends: bends.filter(|_| !per_option.is_empty()),
+            quadratic: quadratic.filter(|_| !per_option.is_empty()),
             per_option,
         }))
+    }
+
+    /// `e` as a `Quadratic` in the binding `k`, if it is one: its base
+    /// is `e` at `k = 0`.
+    fn quadratic(&self, e: &IrExpr, k: Slot) -> Option<Quadratic> {
+        let e = self.inlined(e)?;
+        let (c1, c2) = quadratic_coefs(&e, k)?;
+        if c2 == 0 {
+            return None;
+        }
+        let base = self.operand(&put_constant(&e, k, 0)?)?;
+        Some(Quadratic { base, c1, c2 })
     }
 
     /// `e` as a `Bend` over the binding `k`, if it is one.

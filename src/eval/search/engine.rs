@@ -15,8 +15,8 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
 };
-use crate::eval::compile::{Env, Instance, Layer, LayerKind, Rules};
-use crate::eval::memo::{Key, Located, State, WindowBytes, BIG};
+use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind, Rules};
+use crate::eval::memo::{Key, Located, State, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
 
@@ -118,7 +118,7 @@ pub(super) struct SgSink {
     pub(super) stamp: u32,
     /// The last slot of `seen` that `add` marked since `start`; scans
     /// mark only the first `SCANNED_SLOTS`.
-    top_slot: usize,
+    pub(super) top_slot: usize,
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path (a cycle) or of
     /// infinite value: the search hands over to the loopy labelling.
@@ -843,6 +843,11 @@ fn value_directly(
         }
     };
     sink.layer = inst.layer.map(|l| (instance, l));
+    if let Some(v) = twin_value(&inst, kernel, key) {
+        inst.memo.borrow_mut().set_located(at, key, State::Value(v));
+        env.rt.count_stored_n(key.weight(), span, &inst.name)?;
+        return Ok(Some(v));
+    }
     sink.start();
     let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
     let fixed = match done && !sink.off_layer {
@@ -857,6 +862,40 @@ fn value_directly(
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));
     env.rt.count_stored_n(key.weight(), span, &inst.name)?;
     Ok(Some(v))
+}
+
+/// The value of the position `key` read from its twin, the position with
+/// the kernel's swappable arguments exchanged (`Kernel::swappable`),
+/// when the memo has it.
+fn twin_value(inst: &Instance, kernel: &Kernel, key: &Key) -> Option<u64> {
+    let coords = key.coords();
+    if coords.len() != kernel.n_params {
+        return None;
+    }
+    let value = |twin: &[i64]| match inst.memo.borrow_mut().get_coords(kernel.shape, twin) {
+        State::Value(v) => Some(v),
+        _ => None,
+    };
+    let mut twin = [0i64; MAX_ARGS as usize];
+    let twin = &mut twin[..coords.len()];
+    if let Some((i, j)) = kernel.swappable.filter(|&(i, j)| coords[i] != coords[j]) {
+        twin.copy_from_slice(coords);
+        twin.swap(i, j);
+        if let Some(v) = value(twin) {
+            return Some(v);
+        }
+    }
+    if kernel.clamps.is_empty() {
+        return None;
+    }
+    // Each clamped argument above its bound put at the bound.
+    let (frame, n) = int_frame(inst.frame_statics(), coords)?;
+    let ints = &frame[..n];
+    twin.copy_from_slice(coords);
+    for (i, bound) in &kernel.clamps {
+        twin[*i] = twin[*i].min(bound.eval(ints)?);
+    }
+    (twin != coords).then(|| value(twin)).flatten()
 }
 
 /// The half-open range of a run's binding from its evaluated bounds
@@ -947,10 +986,17 @@ fn run_search(
             continue;
         }
         sink.layer = inst.layer.map(|l| (instance, l));
+        let Rules::User(g) = &inst.rules;
+        let kernel = g.kernel.as_ref();
+        let kernel = kernel.filter(|k| env.rt.limits.plans.kernels && k.accepts(&top.key));
+        if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, &top.key)) {
+            store_top(env, &inst, (stack, marks), v, span)?;
+            last = v;
+            continue;
+        }
         sink.start();
         sink.stacked = stack.len();
         let top = stack.last().expect("top");
-        let Rules::User(g) = &inst.rules;
         let by_kernel = match &g.kernel {
             Some(k) if env.rt.limits.plans.kernels && k.accepts(&top.key) => {
                 let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;

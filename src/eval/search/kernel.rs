@@ -6,14 +6,14 @@
 use std::ops::Range;
 
 use super::engine::{run_range, Lookup, SgSink};
-use super::scan::{scan_pairs, seen_slot, unit_windows};
+use super::scan::{scan_pairs, seen_slot, unit_windows, WIDE_SLOTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
     LoopGuard, LoopMove, LoopSource, MoveResult, Narrowed, RunMove, SingleMove, SumRunMove,
     KERNEL_FRAME,
 };
-use crate::eval::memo::{Key, Located, State, Window, BIG, MAX_ARGS};
+use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -86,6 +86,7 @@ impl SgSink {
             coefs,
             per_option,
             bends,
+            quadratic,
             varies,
         } = m;
         let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
@@ -131,12 +132,24 @@ impl SgSink {
                 None => return Ok(false),
             }
         }
-        let run = run(&coords[..n]);
+        let mut run = run(&coords[..n]);
         if per_option.is_empty() {
+            if kernel
+                .swappable
+                .is_some_and(|pair| swapped_pairs(pair, &run))
+            {
+                // Options `k` and `lo + hi - 1 - k` are twins: one value.
+                run.hi = run.lo + (run.hi - run.lo + 1) / 2;
+            }
             return self.scan_in(env, inst, &run);
         }
         if let Some(bends) = bends {
             if self.kernel_bends(env, inst, &run, (per_option, bends), ints)? {
+                return Ok(true);
+            }
+        }
+        if let Some(quadratic) = quadratic {
+            if self.kernel_quadratic(env, inst, &run, (per_option, quadratic), ints)? {
                 return Ok(true);
             }
         }
@@ -411,6 +424,17 @@ impl SgSink {
                 return Ok(false);
             }
         }
+        // Two parts that trade places between options `k` and `a + b - 1 -
+        // k` (`G(k) + G(n - 1 - k)`) make those options one sum: the first
+        // half of the run has every option.
+        let b = match &m.parts[..] {
+            [(_, c0), (_, c1)]
+                if mirrored((&bases[0][..n], c0), (&bases[1][..n], c1), a + b - 1) =>
+            {
+                a + (b - a + 1) / 2
+            }
+            _ => b,
+        };
         self.slow.clear();
         let mut all = 0..0;
         {
@@ -420,11 +444,14 @@ impl SgSink {
                 for (p, (_, coefs)) in m.parts.iter().enumerate() {
                     places[p] = w.run(&bases[p][..n], coefs, a, b)?;
                 }
-                Some(w.dense())
+                Some(w)
             });
             // Without a window every option goes one by one (none listed).
             match placed {
-                Some(dense) => self.scan_sum(dense, &places[..n_parts], a..b),
+                Some(window) => {
+                    self.scan_sum(window.bytes(), &places[..n_parts], a..b);
+                    self.mark_big_sums(&window, &places[..n_parts], a);
+                }
                 None => all = a..b,
             }
         }
@@ -454,29 +481,69 @@ impl SgSink {
         Ok(true)
     }
 
+    /// Marks the options of a sum run left in `slow` whose parts all
+    /// hold values, some of them past the bytes (`BIG`, kept in the
+    /// window's map of large values): cheaper than `lookup`, and most of
+    /// the options where values pass 250. `places` are the parts' first
+    /// indices (at `k = lo`) and strides.
+    fn mark_big_sums(&mut self, window: &Window<'_>, places: &[(usize, isize)], lo: i64) {
+        if self.slow.is_empty() {
+            return;
+        }
+        let dense = window.dense();
+        let mut slow = std::mem::take(&mut self.slow);
+        slow.retain(|&k| {
+            let mut x = 0u64;
+            for &(first, stride) in places {
+                let i = (first as isize + stride * (k - lo) as isize) as usize;
+                x ^= match dense[i] {
+                    BIG => match window.big(i) {
+                        Some(v) => v,
+                        None => return true,
+                    },
+                    b if b >= 4 => (b - 4) as u64,
+                    _ => return true,
+                };
+            }
+            self.add(x);
+            false
+        });
+        self.slow = slow;
+    }
+
     /// The hot loop of take-and-break games: marks `xor` of the value
     /// bytes at `first_p + stride_p * (k - lo)` over the parts `p`, for
     /// each `k`; options with a byte that holds no value go to `slow`.
-    fn scan_sum(&mut self, dense: &[u8], places: &[(usize, isize)], ks: Range<i64>) {
-        if self.seen.len() < 512 {
-            self.seen.resize(512, 0);
+    fn scan_sum(&mut self, window: WindowBytes<'_>, places: &[(usize, isize)], ks: Range<i64>) {
+        let dense = window.bytes;
+        // With large values kept, the pairs' xors of 16-bit values.
+        let need = match window.wide.is_empty() {
+            true => 512,
+            false => WIDE_SLOTS,
+        };
+        if self.seen.len() < need {
+            self.seen.resize(need, 0);
         }
         let stamp = self.stamp;
-        let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
         // A value byte is 4..=254: its value is byte - 4. `bad` collects
         // bytes outside that range without a branch.
         let value = |b: u8| (b.wrapping_sub(4) as usize, (b < 4) | (b == BIG));
         if let [(f1, s1), (f2, s2)] = *places {
             if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
-                let slow = &mut self.slow;
-                match (s1 < 0, s2 < 0) {
-                    (false, false) => scan_pairs::<false, false>(ab, ks, stamp, seen, slow),
-                    (false, true) => scan_pairs::<false, true>(ab, ks, stamp, seen, slow),
-                    (true, false) => scan_pairs::<true, false>(ab, ks, stamp, seen, slow),
-                    (true, true) => scan_pairs::<true, true>(ab, ks, stamp, seen, slow),
-                }
+                let wide = (!window.wide.is_empty())
+                    .then(|| unit_windows(window.wide, (f1, s1), (f2, s2), ks.clone()))
+                    .flatten();
+                let (seen, slow) = (&mut self.seen[..], &mut self.slow);
+                let top = match (s1 < 0, s2 < 0) {
+                    (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
+                    (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
+                    (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
+                    (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
+                };
+                self.top_slot = self.top_slot.max(top);
                 return;
             }
+            let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
             let (mut i1, mut i2) = (f1 as isize, f2 as isize);
             for k in ks {
                 let (v1, bad1) = value(dense[i1 as usize]);
@@ -491,6 +558,7 @@ impl SgSink {
             }
             return;
         }
+        let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
         let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
         for k in ks {
             let (mut x, mut bad) = (0usize, false);
@@ -656,6 +724,29 @@ impl SgSink {
         self.add_parts(x, known, result.parts.len());
         Ok(true)
     }
+}
+
+/// Whether the options of `run` come in twins (`Kernel::swappable`): the
+/// option `k` with arguments `i` and `j` exchanged is the option `lo + hi
+/// - 1 - k`.
+fn swapped_pairs((i, j): (usize, usize), run: &AffineRun<'_>) -> bool {
+    let (bases, coefs) = (run.bases, run.coefs);
+    let c = run.lo + run.hi - 1;
+    let at_far = |m: usize| bases[m].checked_add(coefs[m].checked_mul(c)?);
+    let others_fixed = (0..bases.len()).all(|m| m == i || m == j || coefs[m] == 0);
+    others_fixed
+        && coefs[i].checked_neg() == Some(coefs[j])
+        && at_far(i) == Some(bases[j])
+        && at_far(j) == Some(bases[i])
+}
+
+/// Whether two affine parts `bases + coefs * k` trade places between
+/// the options `k` and `c - k`: the first at `c - k` is the second at `k`,
+/// for every `k`.
+fn mirrored((b0, c0): (&[i64], &[i64]), (b1, c1): (&[i64], &[i64]), c: i64) -> bool {
+    let far = |base: i64, coef: i64| base.checked_add(coef.checked_mul(c)?);
+    (b0.iter().zip(c0).zip(b1.iter().zip(c1)))
+        .all(|((&x0, &k0), (&x1, &k1))| k1.checked_neg() == Some(k0) && far(x0, k0) == Some(x1))
 }
 
 /// The range `a..b` of a run's binding narrowed by its guard's bounds

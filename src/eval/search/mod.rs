@@ -11,10 +11,11 @@
 //!    keyed runs), `marked` (the values a position's options reported).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
-//! 3. `kernel`, `key_kernel`, `bend`, `sorted_run`, `key_run`: the fast
-//!    paths of `SgSink` (`impl SgSink` blocks) for kernels, keyed
-//!    kernels, bent runs and keyed runs; `layered`, pass and misère
-//!    compounds of one position searched as layers of its game.
+//! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
+//!    `key_run`: the fast paths of `SgSink` (`impl SgSink` blocks) for
+//!    kernels, keyed kernels, bent and quadratic runs and keyed runs;
+//!    `layered`, pass and misère compounds of one position searched as
+//!    layers of its game.
 
 mod bend;
 mod engine;
@@ -23,6 +24,7 @@ mod key_kernel;
 mod key_run;
 mod layered;
 mod marked;
+mod quadratic;
 mod run_key;
 mod scan;
 mod sorted_parts;

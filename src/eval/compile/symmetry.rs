@@ -1,0 +1,316 @@
+//! Arguments a game may swap: `EmptyDivide(a, b)` has the value of
+//! `EmptyDivide(b, a)` when renaming `a` and `b` in its rules gives the
+//! same rules. Then the options of the swapped position are the options
+//! of the position itself (each move renamed is one of the game's moves),
+//! and its `where` holds for both or neither: the two have one value. The
+//! search values one of the two and reads the other's value from it, and
+//! a run whose options come in swapped pairs reads half of them.
+
+use crate::ir::ir::*;
+
+use super::int_code::map_locals;
+use super::kernel::{bounds_of, Bound};
+
+/// Whether two expressions are the same code (spans aside). Forms this
+/// does not compare count as different.
+fn same(a: &IrExpr, b: &IrExpr) -> bool {
+    let all = |xs: &[IrExpr], ys: &[IrExpr]| {
+        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+    };
+    match (&a.kind, &b.kind) {
+        (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Global(x), IrKind::Global(y)) => x == y,
+        (IrKind::List(xs), IrKind::List(ys))
+        | (IrKind::Set(xs), IrKind::Set(ys))
+        | (IrKind::Tuple(xs), IrKind::Tuple(ys)) => all(xs, ys),
+        (IrKind::Unary(o, x), IrKind::Unary(p, y)) => o == p && same(x, y),
+        (
+            IrKind::Binary {
+                op: o,
+                lhs: l1,
+                rhs: r1,
+                ..
+            },
+            IrKind::Binary {
+                op: p,
+                lhs: l2,
+                rhs: r2,
+                ..
+            },
+        ) => o == p && same(l1, l2) && same(r1, r2),
+        (
+            IrKind::Range {
+                start: s1,
+                end: e1,
+                inclusive: i1,
+            },
+            IrKind::Range {
+                start: s2,
+                end: e2,
+                inclusive: i2,
+            },
+        ) => i1 == i2 && same(s1, s2) && same(e1, e2),
+        (
+            IrKind::If {
+                cond: c1,
+                then: t1,
+                otherwise: o1,
+            },
+            IrKind::If {
+                cond: c2,
+                then: t2,
+                otherwise: o2,
+            },
+        ) => same(c1, c2) && same(t1, t2) && same(o1, o2),
+        (IrKind::CallFn { func: f, args: xs }, IrKind::CallFn { func: g, args: ys }) => {
+            f == g && all(xs, ys)
+        }
+        (
+            IrKind::CallBuiltin {
+                builtin: f,
+                args: xs,
+            },
+            IrKind::CallBuiltin {
+                builtin: g,
+                args: ys,
+            },
+        ) => f == g && all(xs, ys),
+        (
+            IrKind::Position {
+                game: g1,
+                statics: s1,
+                args: a1,
+            },
+            IrKind::Position {
+                game: g2,
+                statics: s2,
+                args: a2,
+            },
+        ) => g1 == g2 && all(s1, s2) && all(a1, a2),
+        _ => false,
+    }
+}
+
+/// Whether two moves are the same rule (labels and spans aside).
+fn same_move(a: &IrMove, b: &IrMove) -> bool {
+    let same_guard = match (&a.guard, &b.guard) {
+        (None, None) => true,
+        (Some(x), Some(y)) => same(x, y),
+        _ => false,
+    };
+    let same_binding = |x: &IrBinding, y: &IrBinding| match (&x.pattern, &y.pattern) {
+        (IrPattern::Slot { slot: s, .. }, IrPattern::Slot { slot: t, .. }) => {
+            s == t && same(&x.iterable, &y.iterable)
+        }
+        _ => false,
+    };
+    a.bindings.len() == b.bindings.len()
+        && a.bindings
+            .iter()
+            .zip(&b.bindings)
+            .all(|(x, y)| same_binding(x, y))
+        && same_guard
+        && same(&a.result, &b.result)
+}
+
+/// `e` with the locals `x` and `y` swapped (a range's ends too).
+fn swapped(e: &IrExpr, (x, y): (Slot, Slot)) -> Option<IrExpr> {
+    if let IrKind::Range {
+        start,
+        end,
+        inclusive,
+    } = &e.kind
+    {
+        let kind = IrKind::Range {
+            start: Box::new(swapped(start, (x, y))?),
+            end: Box::new(swapped(end, (x, y))?),
+            inclusive: *inclusive,
+        };
+        return Some(IrExpr { kind, span: e.span });
+    }
+    map_locals(e, &|s| {
+        let s = if s == x {
+            y
+        } else if s == y {
+            x
+        } else {
+            s
+        };
+        Some(IrExpr {
+            kind: IrKind::Local(s),
+            span: e.span,
+        })
+    })
+}
+
+/// `m` with the locals `x` and `y` swapped.
+fn swapped_move(m: &IrMove, pair: (Slot, Slot)) -> Option<IrMove> {
+    let bindings = m
+        .bindings
+        .iter()
+        .map(|b| {
+            Some(IrBinding {
+                pattern: b.pattern.clone(),
+                iterable: swapped(&b.iterable, pair)?,
+                span: b.span,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(IrMove {
+        label: m.label.clone(),
+        bindings,
+        guard: match &m.guard {
+            Some(g) => Some(swapped(g, pair)?),
+            None => None,
+        },
+        result: swapped(&m.result, pair)?,
+        span: m.span,
+    })
+}
+
+/// The first pair of arguments `(i, j)`, `i < j`, that the game may swap
+/// (see the module's comment), if there is one. Its `where` must be
+/// bounds on the frame (`bounds_of`), which swap slot for slot.
+pub(crate) fn swappable_arguments(g: &IrGame) -> Option<(usize, usize)> {
+    let IrGameBody::Moves(moves) = &g.body else {
+        return None;
+    };
+    let width = g.n_statics + g.n_params;
+    let mut bounds = Vec::new();
+    if let Some(w) = &g.where_clause {
+        bounds_of(w, width, &mut bounds)?;
+    }
+    let key = |b: &Bound| (b.slot, b.lo, b.hi);
+    let mut want: Vec<_> = bounds.iter().map(key).collect();
+    want.sort_unstable();
+    (0..g.n_params)
+        .flat_map(|i| (i + 1..g.n_params).map(move |j| (i, j)))
+        .find(|&(i, j)| {
+            let (x, y) = (g.n_statics + i, g.n_statics + j);
+            let swap = |s: usize| {
+                if s == x {
+                    y
+                } else if s == y {
+                    x
+                } else {
+                    s
+                }
+            };
+            let mut got: Vec<_> = bounds.iter().map(|b| (swap(b.slot), b.lo, b.hi)).collect();
+            got.sort_unstable();
+            let pair = (x as Slot, y as Slot);
+            got == want
+                && moves.iter().all(|m| {
+                    swapped_move(m, pair).is_some_and(|s| moves.iter().any(|n| same_move(&s, n)))
+                })
+        })
+}
+
+/// The children of `e`, or `None` for forms that may bind locals again
+/// (comprehensions, `let`): a caller walking for a local gives up there.
+fn children(e: &IrExpr) -> Option<Vec<&IrExpr>> {
+    let mut out: Vec<&IrExpr> = Vec::new();
+    match &e.kind {
+        IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => {}
+        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => out.extend(xs),
+        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => out.extend(args),
+        IrKind::CallValue { callee, args } => {
+            out.push(callee);
+            out.extend(args);
+        }
+        IrKind::Position { statics, args, .. } => {
+            out.extend(statics);
+            out.extend(args);
+        }
+        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => out.extend(statics),
+        IrKind::Unary(_, x) => out.push(x),
+        IrKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
+        IrKind::Range { start, end, .. } => out.extend([&**start, &**end]),
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => out.extend([&**cond, &**then, &**otherwise]),
+        IrKind::Index { target, index } => out.extend([&**target, &**index]),
+        IrKind::Field { target, .. } => out.push(target),
+        IrKind::Slice {
+            target, start, end, ..
+        } => {
+            out.push(target);
+            out.extend(start.iter().map(|b| &**b));
+            out.extend(end.iter().map(|b| &**b));
+        }
+        IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => return None,
+    }
+    Some(out)
+}
+
+/// Whether every local `e` reads is below `width` (none is a binding).
+fn reads_below(e: &IrExpr, width: Slot) -> bool {
+    match &e.kind {
+        IrKind::Local(s) => *s < width,
+        _ => children(e).is_some_and(|cs| cs.into_iter().all(|c| reads_below(c, width))),
+    }
+}
+
+/// Walks `e` for the local `x`: every read of it must be one side of a
+/// `min(x, bound)` whose other side is the same `bound` everywhere. False
+/// if some read is not.
+fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> bool {
+    if let IrKind::CallBuiltin {
+        builtin: crate::eval::builtins::Builtin::Min,
+        args,
+    } = &e.kind
+    {
+        if let [l, r] = &args[..] {
+            let is_x = |a: &IrExpr| matches!(a.kind, IrKind::Local(s) if s == x);
+            let other = match (is_x(l), is_x(r)) {
+                (true, false) => Some(r),
+                (false, true) => Some(l),
+                _ => None,
+            };
+            if let Some(other) = other.filter(|o| !super::int_code::mentions(o, x)) {
+                return match bound {
+                    Some(b) => same(b, other),
+                    None => {
+                        *bound = Some(other);
+                        true
+                    }
+                };
+            }
+        }
+    }
+    match &e.kind {
+        IrKind::Local(s) => *s != x,
+        _ => children(e).is_some_and(|cs| cs.into_iter().all(|c| only_clamped(c, x, bound))),
+    }
+}
+
+/// The arguments that the moves read only as `min(x, bound)`, `bound`
+/// the same code of the position's arguments everywhere (Fibonacci Nim's
+/// `k in 1..=min(m, n)`): a position with `x` above `bound` has the
+/// options of the one with `x = bound`, so the two have one value once
+/// both are positions. Each as its index and its bound.
+pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
+    let IrGameBody::Moves(moves) = &g.body else {
+        return Vec::new();
+    };
+    let width = (g.n_statics + g.n_params) as Slot;
+    (0..g.n_params)
+        .filter_map(|i| {
+            let x = (g.n_statics + i) as Slot;
+            let mut bound = None;
+            let all = moves.iter().all(|m| {
+                m.bindings
+                    .iter()
+                    .all(|b| only_clamped(&b.iterable, x, &mut bound))
+                    && m.guard
+                        .as_ref()
+                        .is_none_or(|e| only_clamped(e, x, &mut bound))
+                    && only_clamped(&m.result, x, &mut bound)
+            });
+            let bound = bound.filter(|b| all && reads_below(b, width))?;
+            Some((i, bound.clone()))
+        })
+        .collect()
+}

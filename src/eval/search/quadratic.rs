@@ -1,0 +1,203 @@
+//! Kernel runs whose per-option arguments are quadratic in the binding
+//! (`take(k in 1..=n) if k * k <= n -> S(n - k * k)`): the options' memo
+//! indices have constant second differences, so the run is walked with a
+//! stride that grows by a constant step, without the batched code and the
+//! gathered reads (`kernel_per_option`). A run that leaves the memo's
+//! window goes there instead.
+
+use super::engine::{Lookup, SgSink};
+use super::scan::{mark_wide, NO_VALUE_BYTES};
+use crate::diag::Fallible;
+use crate::eval::compile::{AffineRun, BatchCode, Env, Instance, Quadratic};
+use crate::eval::memo::{Key, WindowBytes, BIG, MAX_ARGS};
+
+/// Largest binding and coefficient a walk takes: every term of every
+/// argument then stays below 2^62, as the general path computes it.
+const MAX_K: i64 = 1 << 24;
+const MAX_COEF: i64 = 1 << 12;
+
+/// One argument over the run: `c0 + c1 * k + c2 * k * k`.
+#[derive(Clone, Copy, Default)]
+struct Poly {
+    c0: i64,
+    c1: i64,
+    c2: i64,
+}
+
+impl Poly {
+    #[inline]
+    fn at(self, k: i64) -> i64 {
+        self.c0 + self.c1 * k + self.c2 * k * k
+    }
+
+    /// The least and the greatest value over `lo..hi` (not empty): at
+    /// an end, or at the integer points next to the vertex.
+    fn extremes(self, lo: i64, hi: i64) -> (i64, i64) {
+        let mut points = [lo, hi - 1, lo, lo];
+        if self.c2 != 0 {
+            let v = (-self.c1).div_euclid(2 * self.c2);
+            points[2] = v.clamp(lo, hi - 1);
+            points[3] = (v + 1).clamp(lo, hi - 1);
+        }
+        let values = points.map(|k| self.at(k));
+        (
+            *values.iter().min().expect("four points"),
+            *values.iter().max().expect("four points"),
+        )
+    }
+}
+
+impl SgSink {
+    /// Marks the options of a run whose per-option arguments are
+    /// `Quadratic`s. False, with nothing marked, if the run does not fit
+    /// this form (its binding or coefficients too large, or some option
+    /// outside the window); the caller then goes through the batched code.
+    pub(super) fn kernel_quadratic(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        run: &AffineRun<'_>,
+        (per_option, quadratic): (&[(usize, BatchCode)], &[Quadratic]),
+        ints: &[i64],
+    ) -> Fallible<bool> {
+        let (lo, hi) = (run.lo, run.hi);
+        let n = run.bases.len();
+        if lo.abs().max(hi.abs()) > MAX_K {
+            return Ok(false);
+        }
+        let mut polys = [Poly::default(); MAX_ARGS as usize];
+        for (p, (&c0, &c1)) in polys.iter_mut().zip(run.bases.iter().zip(run.coefs)) {
+            *p = Poly { c0, c1, c2: 0 };
+        }
+        for (&(coord, _), q) in per_option.iter().zip(quadratic) {
+            let Some(c0) = q.base.eval(ints) else {
+                return Ok(false);
+            };
+            polys[coord] = Poly {
+                c0,
+                c1: q.c1,
+                c2: q.c2,
+            };
+        }
+        let polys = &polys[..n];
+        let small = |c: i64| c.abs() <= MAX_COEF;
+        if !polys
+            .iter()
+            .all(|p| small(p.c1) && small(p.c2) && p.c0.abs() < 1 << 61)
+        {
+            return Ok(false);
+        }
+        self.slow.clear();
+        {
+            let memo = inst.memo.borrow();
+            let Some(window) = memo.window(run.shape) else {
+                return Ok(false);
+            };
+            let (bits, strides) = window.layout();
+            // The index of option `k` is `i0 + i1 * k + i2 * k * k`.
+            let (mut i0, mut i1, mut i2) = (0isize, 0isize, 0isize);
+            for (c, p) in polys.iter().enumerate() {
+                let (least, most) = p.extremes(lo, hi);
+                if least < 0 || (most as u64) >> bits[c] != 0 {
+                    return Ok(false);
+                }
+                // Wrapping: the terms may pass 2^63 where their sum, an
+                // index in the window, does not.
+                let s = strides[c] as isize;
+                i0 = i0.wrapping_add((p.c0 as isize).wrapping_mul(s));
+                i1 = i1.wrapping_add((p.c1 as isize).wrapping_mul(s));
+                i2 = i2.wrapping_add((p.c2 as isize).wrapping_mul(s));
+            }
+            let index_of = |k: i64| {
+                let k = k as isize;
+                let quad = i2.wrapping_mul(k.wrapping_mul(k));
+                i0.wrapping_add(i1.wrapping_mul(k)).wrapping_add(quad) as usize
+            };
+            // From `k` to `k + 1` the index moves by `i1 + i2 * (2k + 1)`.
+            let walk = Walk {
+                first: index_of(lo),
+                step: (index_of(lo + 1) as isize).wrapping_sub(index_of(lo) as isize),
+                growth: i2.wrapping_mul(2),
+            };
+            let stamp = self.stamp;
+            walk.scan(
+                window.bytes(),
+                lo..hi,
+                stamp,
+                &mut self.seen,
+                &mut self.slow,
+            );
+            self.mark_big(window.dense(), index_of, |i| window.big(i));
+        }
+        if self.slow.is_empty() {
+            return Ok(true);
+        }
+        let slow = std::mem::take(&mut self.slow);
+        let mut key = Key::default();
+        let mut result = Ok(true);
+        for &k in &slow {
+            key.set_raw(run.shape, run.n_args, polys.iter().map(|p| p.at(k)));
+            match self.lookup(env, run.instance, &key) {
+                Ok(Lookup::Value(v)) => self.add(v),
+                Ok(_) => {}
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.slow = slow;
+        result
+    }
+}
+
+/// A walk through the window from `first`, its step growing by `growth`
+/// at each option.
+#[derive(Clone, Copy)]
+struct Walk {
+    first: usize,
+    step: isize,
+    growth: isize,
+}
+
+impl Walk {
+    /// Marks the bytes of the options `ks` (every one in the window), and
+    /// collects those without a value (in order) in `slow`, marking the
+    /// large values `dense.wide` keeps. Not inlined, so its state stays in
+    /// registers.
+    #[inline(never)]
+    fn scan(
+        self,
+        dense: WindowBytes<'_>,
+        ks: std::ops::Range<i64>,
+        stamp: u32,
+        seen: &mut [u32],
+        slow: &mut Vec<i64>,
+    ) {
+        let bytes = dense.bytes;
+        {
+            let marks: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("256 slots");
+            let (mut at, mut step) = (self.first as isize, self.step);
+            for _ in ks.clone() {
+                marks[bytes[at as usize] as usize] = stamp;
+                at = at.wrapping_add(step);
+                step = step.wrapping_add(self.growth);
+            }
+            if !NO_VALUE_BYTES.iter().any(|&b| marks[b] == stamp) {
+                return;
+            }
+            NO_VALUE_BYTES.iter().for_each(|&b| marks[b] = 0);
+        }
+        let (mut at, mut step) = (self.first as isize, self.step);
+        for k in ks {
+            let b = bytes[at as usize];
+            let missing = NO_VALUE_BYTES.contains(&(b as usize))
+                && !(b == BIG && mark_wide(dense.wide, at as usize, stamp, seen));
+            if missing {
+                slow.push(k);
+            }
+            at = at.wrapping_add(step);
+            step = step.wrapping_add(self.growth);
+        }
+    }
+}

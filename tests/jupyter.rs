@@ -60,7 +60,10 @@ fn install(prefix: &Path) -> PathBuf {
     let package: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(lab.join("package.json")).unwrap()).unwrap();
     let load = package["jupyterlab"]["_build"]["load"].as_str().unwrap();
-    assert!(lab.join(load).exists(), "the extension's {load} is installed");
+    assert!(
+        lab.join(load).exists(),
+        "the extension's {load} is installed"
+    );
     prefix.join("share/jupyter")
 }
 
@@ -544,7 +547,13 @@ fn jupyter_labextension_list_shows_the_extension_enabled() {
     let plain = text
         .split('\x1b')
         .enumerate()
-        .map(|(i, s)| if i == 0 { s } else { s.split_once('m').map_or("", |(_, r)| r) })
+        .map(|(i, s)| {
+            if i == 0 {
+                s
+            } else {
+                s.split_once('m').map_or("", |(_, r)| r)
+            }
+        })
         .collect::<String>();
     let mut lines = plain.lines().map(str::trim);
     let listed = jupyter_path.join("labextensions");

@@ -93,7 +93,11 @@ mod tests {
     #[test]
     fn install_replaces_an_earlier_version() {
         let dir = tempfile::tempdir().unwrap();
-        let stale = dir.path().join("labextensions").join(NAME).join("static/old.js");
+        let stale = dir
+            .path()
+            .join("labextensions")
+            .join(NAME)
+            .join("static/old.js");
         std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
         std::fs::write(&stale, "old").unwrap();
         let lab = install(dir.path()).unwrap();

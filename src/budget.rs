@@ -148,7 +148,7 @@ pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
             ErrorKind::OutOfMemory,
             span,
             format!(
-                "out of memory: a memo table would grow past the limit of {} ({} more needed, {} in use)",
+                "out of memory: the limit is {}, and a memo table would grow past it ({} more needed, {} in use)",
                 human(limit),
                 human(refused),
                 human(now)

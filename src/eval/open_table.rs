@@ -422,7 +422,7 @@ mod tests {
             for k in 1..=600u64 {
                 t.insert_unique(hash(k), (k, 10 * k), |s| hash(s.0));
             }
-            let kept = |k: u64| k % drop_every != 0;
+            let kept = |k: u64| !k.is_multiple_of(drop_every);
             t.retain(|s| kept(s.0), |s| hash(s.0));
             for k in 1..=600u64 {
                 let found = t.find(hash(k), |s| s.0 == k).map(|s| s.1);

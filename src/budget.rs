@@ -84,8 +84,43 @@ static GLOBAL: Counting = Counting;
 /// runtime is at hand ([`check_grow`]).
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 
+/// The largest growth of a memo table refused since the text being run
+/// started (0: none). Tables grow inside stores that cannot fail: a
+/// refused growth is noted here, the table stores on (fuller) or skips
+/// the store, and the next check of the budget stops the computation.
+static REFUSED: AtomicUsize = AtomicUsize::new(0);
+
 pub fn set_limit(bytes: usize) {
     LIMIT.store(bytes, Relaxed);
+    REFUSED.store(0, Relaxed);
+}
+
+/// Whether `bytes` more fit within the limit of the text being run (for
+/// a growth that is a choice, such as a memo window's).
+pub fn fits(bytes: usize) -> bool {
+    in_use().saturating_add(bytes) <= limit()
+}
+
+/// Whether a memo table may take `bytes` more (a doubling: the new block
+/// while the old one is still held) within the limit of the text being
+/// run. If not, the refusal is noted and the next check reports it.
+pub fn may_grow(bytes: usize) -> bool {
+    if fits(bytes) {
+        return true;
+    }
+    refuse_growth(bytes);
+    false
+}
+
+/// Notes a memo table's growth of `bytes` that the budget or the system
+/// refused: the next check reports it.
+pub fn refuse_growth(bytes: usize) {
+    REFUSED.fetch_max(bytes.max(1), Relaxed);
+}
+
+/// Whether a memo table's growth was refused since the text started.
+pub fn growth_refused() -> bool {
+    REFUSED.load(Relaxed) > 0
 }
 
 /// The memory limit of the text being run (for the spinner's line).
@@ -103,10 +138,28 @@ pub fn check_grow(extra: usize, span: Span) -> Fallible<()> {
 /// expression at `span`.
 pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
     let now = in_use();
-    if now.saturating_add(extra) <= limit {
+    let refused = REFUSED.load(Relaxed);
+    if refused == 0 && now.saturating_add(extra) <= limit {
         return Ok(());
     }
     let (_, default) = caps::default_limit();
+    if refused > 0 {
+        return Diag::new(
+            ErrorKind::OutOfMemory,
+            span,
+            format!(
+                "out of memory: the limit is {}, and a memo table would grow past it ({} more needed, {} in use)",
+                human(limit),
+                human(refused),
+                human(now)
+            ),
+        )
+        .label("stopped while computing this")
+        .help(format!(
+            "raise the limit with --max-memory SIZE (default: {default}), or compute something smaller"
+        ))
+        .err();
+    }
     let needs = if extra > 0 {
         format!("{} more needed, {} in use", human(extra), human(now))
     } else {

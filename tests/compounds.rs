@@ -1,7 +1,7 @@
 //! The product search of compounds (pass, misère, conjunctive, selective,
 //! hypergraph) against independent formulations of the same games.
 
-mod common;
+use crate::common;
 
 use grundy::{Limits, Session};
 

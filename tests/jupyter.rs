@@ -9,6 +9,11 @@
 //! lexer on every example file (tests/jupyter/check_pygments.py), and its
 //! word lists against the lexer's and the built-in table.
 //!
+//! The JupyterLab extension (editors/jupyterlab, installed with the
+//! kernelspec) is checked the same way, its built tokenizer run with node
+//! (tests/jupyter/check_jupyterlab.js), and `jupyter labextension list`
+//! must show it enabled.
+//!
 //! The Python comes from `GRUNDY_JUPYTER_PYTHON` (.ci/run makes the virtual
 //! environment and sets it), else target/jupyter-venv if it exists. Without
 //! either the test says so and passes, unless `CI` is set: there it must run.
@@ -51,6 +56,14 @@ fn install(prefix: &Path) -> PathBuf {
         js.contains("defineSimpleMode(\"grundy\""),
         "kernel.js defines the mode"
     );
+    let lab = prefix.join("share/jupyter/labextensions/grundy-jupyterlab");
+    let package: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(lab.join("package.json")).unwrap()).unwrap();
+    let load = package["jupyterlab"]["_build"]["load"].as_str().unwrap();
+    assert!(
+        lab.join(load).exists(),
+        "the extension's {load} is installed"
+    );
     prefix.join("share/jupyter")
 }
 
@@ -83,6 +96,9 @@ fn install_writes_the_kernelspec_for_the_user_or_a_prefix() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(data.join("kernels/grundy/kernel.json").exists());
+    assert!(data
+        .join("labextensions/grundy-jupyterlab/package.json")
+        .exists());
     let out = grundy()
         .args(["jupyter", "install", "--user", "--prefix", "x"])
         .output()
@@ -140,6 +156,25 @@ fn the_pygments_word_lists_are_the_repl_lexers() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/pygments/grundy_pygments/wordlists.py");
     let want = grundy::jupyter::editors::pygments_words();
+    if std::env::var_os("GRUNDY_BLESS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        have,
+        want,
+        "{} is not the REPL lexer's word lists: rerun with GRUNDY_BLESS=1",
+        path.display()
+    );
+}
+
+/// editors/jupyterlab/src/words.json holds the REPL lexer's keywords and
+/// the built-ins' names; `GRUNDY_BLESS=1` rewrites it (then rebuild the
+/// extension, as editors/jupyterlab/README.md says).
+#[test]
+fn the_jupyterlab_word_lists_are_the_repl_lexers() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/jupyterlab/src/words.json");
+    let want = grundy::jupyter::editors::lab_words();
     if std::env::var_os("GRUNDY_BLESS").is_some() {
         std::fs::write(&path, &want).unwrap();
     }
@@ -337,4 +372,201 @@ fn the_codemirror_mode_reads_rule_files_as_the_repl_does() {
     };
     let keywords = agrees_with_the_repl_lexer(stdout.lines(), &names);
     assert!(keywords > 500, "{keywords} keywords compared");
+}
+
+/// The JupyterLab extension as `grundy jupyter install` writes it: its
+/// built plugin, run with node (tests/jupyter/check_jupyterlab.js),
+/// registers the language `grundy` for text/x-grundy with the word lists
+/// of the REPL's lexer (a stale build fails here), styles a sample cell as
+/// written below, and reads every example file as the REPL's lexer does.
+/// Skipped where node is missing.
+#[test]
+fn the_jupyterlab_extension_reads_rule_files_as_the_repl_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let lab = install(dir.path()).join("labextensions/grundy-jupyterlab");
+    let sample = dir.path().join("sample.game");
+    std::fs::write(
+        &sample,
+        "game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) } # Nim\n\
+         print sg(Heap(3)) == 3 and true\n",
+    )
+    .unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = match Command::new("node")
+        .arg(root.join("tests/jupyter/check_jupyterlab.js"))
+        .arg(&lab)
+        .arg(&sample)
+        .args(example_files())
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!(
+                "SKIPPED the_jupyterlab_extension_reads_rule_files_as_the_repl_does: no node ({e})"
+            );
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut lines = stdout.lines();
+    let language: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(language["name"], "grundy");
+    assert_eq!(language["parser"], "grundy");
+    assert_eq!(language["mime"], "text/x-grundy");
+    assert_eq!(language["extensions"], serde_json::json!(["game"]));
+    use grundy::jupyter::editors;
+    for (list, want) in [
+        ("keywords", editors::keywords()),
+        ("constants", editors::constants()),
+        ("builtins", editors::builtins()),
+    ] {
+        assert_eq!(
+            language["words"][list],
+            serde_json::json!(want),
+            "the built extension's {list} are stale: rebuild editors/jupyterlab"
+        );
+    }
+
+    let cell: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let text: Vec<char> = std::fs::read_to_string(&sample).unwrap().chars().collect();
+    let styled: Vec<(String, &str)> = cell["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t[2] != "null")
+        .map(|t| {
+            let (a, b) = (t[0].as_u64().unwrap(), t[1].as_u64().unwrap());
+            let word: String = text[a as usize..b as usize].iter().collect();
+            (word, t[2].as_str().unwrap())
+        })
+        .collect();
+    let want = [
+        ("game", "definitionKeyword"),
+        ("Heap", "typeName.definition"),
+        ("(", "bracket"),
+        ("n", "variableName"),
+        (")", "bracket"),
+        ("where", "keyword"),
+        ("n", "variableName"),
+        (">=", "operator"),
+        ("0", "number"),
+        ("{", "bracket"),
+        ("move", "definitionKeyword"),
+        ("take", "labelName"),
+        ("(", "bracket"),
+        ("k", "variableName"),
+        ("in", "keyword"),
+        ("1", "number"),
+        ("..=", "operator"),
+        ("n", "variableName"),
+        (")", "bracket"),
+        ("->", "operator"),
+        ("Heap", "variableName"),
+        ("(", "bracket"),
+        ("n", "variableName"),
+        ("-", "operator"),
+        ("k", "variableName"),
+        (")", "bracket"),
+        ("}", "bracket"),
+        ("# Nim", "lineComment"),
+        ("print", "keyword"),
+        ("sg", "variableName.standard"),
+        ("(", "bracket"),
+        ("Heap", "variableName"),
+        ("(", "bracket"),
+        ("3", "number"),
+        (")", "bracket"),
+        (")", "bracket"),
+        ("==", "operator"),
+        ("3", "number"),
+        ("and", "keyword"),
+        ("true", "bool"),
+    ];
+    let want: Vec<(String, &str)> = want.iter().map(|&(w, s)| (w.to_string(), s)).collect();
+    assert_eq!(styled, want);
+
+    let names = Names {
+        keyword: &["keyword", "definitionKeyword", "bool"],
+        name: &["variableName", "typeName", "labelName", "atom"],
+        builtin: &["variableName.standard"],
+        number: &["number"],
+        string: &["string"],
+        comment: &["lineComment"],
+        unknown: &["invalid"],
+        operator: &["operator", "punctuation", "bracket"],
+    };
+    let keywords = agrees_with_the_repl_lexer(lines, &names);
+    assert!(keywords > 500, "{keywords} keywords compared");
+}
+
+/// `jupyter labextension list`, in a virtual environment with JupyterLab
+/// that finds the installed prefix on its JUPYTER_PATH, shows the
+/// extension enabled and OK (its package.json and remote entry as
+/// JupyterLab reads them).
+#[test]
+fn jupyter_labextension_list_shows_the_extension_enabled() {
+    let test = "jupyter_labextension_list_shows_the_extension_enabled";
+    let Some(python) = python_for(test) else {
+        return;
+    };
+    let has_lab = Command::new(&python)
+        .args(["-c", "import jupyterlab"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_lab {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must check the JupyterLab extension: .ci/run installs jupyterlab"
+        );
+        eprintln!("SKIPPED {test}: {} has no jupyterlab", python.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let jupyter_path = install(&dir.path().join("env"));
+    let out = Command::new(&python)
+        .args(["-m", "jupyterlab.labextensions", "list"])
+        .env("JUPYTER_PATH", &jupyter_path)
+        .env("JUPYTER_DATA_DIR", dir.path().join("data"))
+        .env("JUPYTER_CONFIG_DIR", dir.path().join("config"))
+        .env("JUPYTER_PLATFORM_DIRS", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    // Without its colours: `name vVERSION enabled OK`.
+    let plain = text
+        .split('\x1b')
+        .enumerate()
+        .map(|(i, s)| {
+            if i == 0 {
+                s
+            } else {
+                s.split_once('m').map_or("", |(_, r)| r)
+            }
+        })
+        .collect::<String>();
+    let mut lines = plain.lines().map(str::trim);
+    let listed = jupyter_path.join("labextensions");
+    assert!(
+        lines.any(|l| Path::new(l) == listed),
+        "{} is not among the extension directories:\n{plain}",
+        listed.display()
+    );
+    let entry = lines.next().unwrap_or_default();
+    let words: Vec<&str> = entry.split_whitespace().collect();
+    assert_eq!(
+        words,
+        ["grundy-jupyterlab", "v0.1.0", "enabled", "OK"],
+        "{plain}"
+    );
 }

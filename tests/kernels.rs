@@ -2,7 +2,7 @@
 //! the position) against the general path: every program below must print
 //! the same output, and fail with the same error, with kernels on and off.
 
-mod common;
+use crate::common;
 
 use common::{explain, run, same_both_ways};
 use grundy::{Limits, Session};

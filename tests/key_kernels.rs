@@ -5,7 +5,7 @@
 //! formulation on integers (Welter's game on three coins, Cram on bit
 //! masks, Nim's xor), the two are compared as well.
 
-mod common;
+use crate::common;
 
 use common::{explain, same_both_ways, same_both_ways_with};
 use grundy::Limits;

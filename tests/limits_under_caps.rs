@@ -4,6 +4,10 @@
 //! (exit 134); `--timeout` and Ctrl-C reach every loop; the memory budget,
 //! not a count of positions, is the default stop. Run through the binary,
 //! as a user would; the inputs are written here.
+//!
+//! A test binary of its own (Cargo.toml), not a module of
+//! tests/integration.rs: a child's peak memory from wait4 starts at its
+//! parent's high-water mark, which the other tests would raise.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -230,9 +234,9 @@ fn options_outside_where_cost_no_memory() {
     assert!(e.secs < 20.0, "{} s", e.secs);
 }
 
-/// Checks a run that must stop at `--timeout` with a located error, soon
-/// after the limit.
-fn times_out(name: &str, text: &str, timeout: f64, located: &str) {
+/// Checks a run that must stop at `--timeout` with a located error, at
+/// most `within` seconds after the limit.
+fn times_out(name: &str, text: &str, timeout: f64, within: f64, located: &str) {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), name, text);
     let e = run(
@@ -253,7 +257,7 @@ fn times_out(name: &str, text: &str, timeout: f64, located: &str) {
         e.err
     );
     assert!(e.secs >= timeout, "{name}: {} s", e.secs);
-    assert!(e.secs < timeout + 3.0, "{name}: {} s", e.secs);
+    assert!(e.secs < timeout + within, "{name}: {} s", e.secs);
 }
 
 #[test]
@@ -262,6 +266,7 @@ fn a_timeout_reaches_recursion_and_pass_compounds() {
         "calls.game",
         "fn f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nprint f(60)\n",
         2.0,
+        3.0,
         // Either call of `f(n - 1)` may be running when the limit falls.
         "calls.game:1:",
     );
@@ -269,7 +274,10 @@ fn a_timeout_reaches_recursion_and_pass_compounds() {
         "pass.game",
         "game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }\n\
          print sg(pass(Heap(3) + Heap(4), 1000000))\n",
-        2.0,
+        // Long enough for a path of many thousand positions, which the
+        // error unmarks in a sweep of the memo: within a second.
+        8.0,
+        1.0,
         "pass.game:2:7",
     );
 }
@@ -282,6 +290,7 @@ fn a_timeout_reaches_the_take_and_break_engine() {
         "period.game",
         "print periodicity(octal(\"0.86\"))\n",
         1.0,
+        3.0,
         "period.game:1:7",
     );
     // A misère search whose positions have 10^5 options each.
@@ -290,6 +299,7 @@ fn a_timeout_reaches_the_take_and_break_engine() {
         "game H(n) where n >= 0 { move take(k in 0..n) -> H(k) }\n\
          print sg(misere(H(100000)))\n",
         1.0,
+        3.0,
         "misere.game:2:7",
     );
 }
@@ -360,4 +370,44 @@ fn by_default_a_search_stores_as_many_positions_as_memory_allows() {
     let e = run(&file, &["--max-states", "1000000"], None);
     assert_eq!(e.code, 1, "{}", e.err);
     assert!(e.err.contains("grundy::too_many_states"), "{}", e.err);
+}
+
+/// Memo tables ask the budget before they double: a grid game of 1.6e9
+/// positions (negative coordinates, so a hashed table of them) stops at
+/// the doubling that would pass the limit, with a located
+/// `grundy::out_of_memory` that says so, under `ulimit -v` and under
+/// `--max-memory`; its peak memory stays within the limit.
+#[test]
+fn memo_tables_ask_the_budget_before_doubling() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "grid.game",
+        "game G(a, b) where a >= -40000 and b >= -40000 { move x -> G(a - 1, b) move y -> G(a, b - 1) }\n\
+         print sg(G(0, 0))\n",
+    );
+    let check = |e: &Ended, how: &str| {
+        assert_ne!(e.code, 134, "{how}: aborted:\n{}", e.err);
+        assert_eq!(e.code, 1, "{how}:\n{}", e.err);
+        let flat = e.err.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("grundy::out_of_memory"), "{how}:\n{}", e.err);
+        assert!(
+            flat.contains("a memo table would grow past it"),
+            "{how}: not stopped at a table's doubling:\n{}",
+            e.err
+        );
+        assert!(e.err.contains("grid.game:2:7"), "{how}:\n{}", e.err);
+    };
+    let e = run(&file, &["--timeout", "120"], Some(CAP_KIB));
+    check(&e, "ulimit -v");
+    let limit_mib = 64;
+    let (e, peak_kib) = run_measured(
+        &file,
+        &["--max-memory", &format!("{limit_mib}M"), "--timeout", "120"],
+    );
+    check(&e, "--max-memory");
+    assert!(
+        peak_kib < limit_mib * 1024,
+        "peak {peak_kib} KiB past the limit of {limit_mib} MiB"
+    );
 }

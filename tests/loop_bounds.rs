@@ -4,7 +4,7 @@
 //! with the fast paths on and off; values are also checked against a
 //! plain recursion written here.
 
-mod common;
+use crate::common;
 
 use common::{explain, same_both_ways, same_both_ways_with};
 use grundy::Limits;

@@ -7,7 +7,7 @@
 //! value. Random digraphs (with and without cycles, up to 300 vertices)
 //! are written as rule files over an adjacency list.
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 

@@ -11,7 +11,7 @@
 //! New options of a batch of lookups go straight to the search, which
 //! checks their `where` (`Batch::flush` in `src/eval/search/key_kernel.rs`).
 
-mod common;
+use crate::common;
 
 use common::same_both_ways;
 

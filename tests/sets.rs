@@ -2,7 +2,7 @@
 //! chains and `in` run without building sets. Checked against the same
 //! games written on integers and on lists, and against published values.
 
-mod common;
+use crate::common;
 
 use grundy::Limits;
 

@@ -5,7 +5,7 @@
 //! kernels it allows) on and off, and agree with the game written with the
 //! argument in place.
 
-mod common;
+use crate::common;
 
 use common::same_both_ways;
 use grundy::{Limits, Session};

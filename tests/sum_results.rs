@@ -6,7 +6,7 @@
 //! with kernels on (`K` may run on a take-and-break kernel) and off (`K`
 //! runs on the general path).
 
-mod common;
+use crate::common;
 
 use common::run;
 use grundy::{Limits, Session};

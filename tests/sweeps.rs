@@ -5,7 +5,7 @@
 //! fail with the same errors both ways. Values are checked against a brute
 //! force written here and against published sequences.
 
-mod common;
+use crate::common;
 
 use common::{explain, same_both_ways, same_both_ways_with};
 use grundy::{Limits, Plans, Session};

@@ -23,6 +23,12 @@ const PREFETCH_PAST_BYTES: usize = 8 << 20;
 /// smaller tables do without).
 const HUGE_PAGES_PAST_BYTES: usize = 32 << 20;
 
+/// Tables whose doubling takes at most this grow without asking the
+/// budget: a refused doubling waits until the table is seven eighths
+/// full, room for some thousands of stores, and the budget is checked
+/// every few thousand steps.
+const ALWAYS_GROWS_BYTES: usize = 2 << 20;
+
 /// Capacity of a table's first allocation.
 const MIN_CAPACITY: usize = 16;
 
@@ -178,9 +184,22 @@ impl<T: Vacant> OpenTable<T> {
         hash_of: impl Fn(&T) -> u64,
     ) -> SlotAt {
         // At most three fifths full: runs stay short. Linear probing
-        // slows fast past that, for no saving in peak memory.
+        // slows fast past that, for no saving in peak memory. A doubling
+        // the budget refuses waits (the next budget check stops the
+        // computation) while the table is at most seven eighths full.
         if 5 * (self.len + 1) > 3 * self.slots.len() {
-            self.grow(&hash_of);
+            let must = 8 * (self.len + 1) > 7 * self.slots.len();
+            if (must || self.may_grow()) && !self.grow(&hash_of) {
+                let bytes = 2 * std::mem::size_of_val(&self.slots[..]);
+                crate::budget::refuse_growth(bytes);
+                if must {
+                    // No room left and none to be had: as a Vec would.
+                    let layout = std::alloc::Layout::array::<T>(2 * self.slots.len());
+                    std::alloc::handle_alloc_error(
+                        layout.unwrap_or(std::alloc::Layout::new::<T>()),
+                    );
+                }
+            }
         }
         self.len += 1;
         SlotAt {
@@ -205,10 +224,20 @@ impl<T: Vacant> OpenTable<T> {
         (at.generation == self.generation).then(|| &mut self.slots[at.index])
     }
 
-    fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) {
-        self.generation += 1;
+    /// Whether the budget lets the table double (a small one always may).
+    fn may_grow(&self) -> bool {
+        let bytes = 2 * std::mem::size_of_val(&self.slots[..]);
+        bytes <= ALWAYS_GROWS_BYTES || crate::budget::may_grow(bytes)
+    }
+
+    /// Doubles the table; false if the system refused the memory.
+    fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) -> bool {
         let capacity = (2 * self.slots.len()).max(MIN_CAPACITY);
-        let old = std::mem::replace(&mut self.slots, vacant_slots(capacity));
+        let Some(slots) = vacant_slots(capacity) else {
+            return false;
+        };
+        self.generation += 1;
+        let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - capacity.trailing_zeros();
         let line = (self.slots.as_ptr() as usize % 64) / std::mem::size_of::<T>().max(1);
         self.phase = (Self::PER_LINE - line) % Self::PER_LINE;
@@ -217,6 +246,7 @@ impl<T: Vacant> OpenTable<T> {
                 self.place(hash_of(&s), s);
             }
         }
+        true
     }
 
     /// Removes the slot `eq` accepts in the run of `hash`, if any, moving
@@ -250,20 +280,58 @@ impl<T: Vacant> OpenTable<T> {
         self.len -= 1;
     }
 
+    /// Keeps only the slots `keep` accepts, in one sweep: the others are
+    /// emptied, then every slot is placed again from its home, walking the
+    /// table from a slot that was vacant before (no run crosses it), so
+    /// each run is closed up from its start.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&T) -> bool, hash_of: impl Fn(&T) -> u64) {
+        let Some(start) = self.slots.iter().position(|s| s.is_vacant()) else {
+            return;
+        };
+        let mut removed = 0;
+        for s in self.slots.iter_mut() {
+            if !s.is_vacant() && !keep(s) {
+                *s = T::VACANT;
+                removed += 1;
+            }
+        }
+        if removed == 0 {
+            return;
+        }
+        self.generation += 1;
+        self.len -= removed;
+        let mask = self.slots.len() - 1;
+        for k in 1..=self.slots.len() {
+            let j = (start + k) & mask;
+            let s = self.slots[j];
+            if !s.is_vacant() {
+                self.slots[j] = T::VACANT;
+                self.place(hash_of(&s), s);
+            }
+        }
+    }
+
+    /// The slots, used or not.
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.slots.iter().filter(|s| !s.is_vacant())
     }
 }
 
-/// `capacity` vacant slots, on huge pages if the table is large: the
-/// advice must come before the pages are first written.
-fn vacant_slots<T: Vacant>(capacity: usize) -> Vec<T> {
-    let mut slots = Vec::with_capacity(capacity);
+/// `capacity` vacant slots, on huge pages if the table is large (the
+/// advice must come before the pages are first written); `None` if the
+/// system refuses the memory.
+fn vacant_slots<T: Vacant>(capacity: usize) -> Option<Vec<T>> {
+    let mut slots = Vec::new();
+    slots.try_reserve_exact(capacity).ok()?;
     if capacity * std::mem::size_of::<T>() > HUGE_PAGES_PAST_BYTES {
         huge_pages(slots.spare_capacity_mut());
     }
     slots.resize(capacity, T::VACANT);
-    slots
+    Some(slots)
 }
 
 /// Asks the kernel to back the 2 MiB pages that lie within `memory` with
@@ -301,10 +369,10 @@ mod tests {
     fn tables_past_the_huge_page_size_start_vacant() {
         // Advised for huge pages, then filled: every slot vacant.
         let capacity = 2 * HUGE_PAGES_PAST_BYTES / std::mem::size_of::<(u64, u64)>();
-        let slots: Vec<(u64, u64)> = vacant_slots(capacity);
+        let slots: Vec<(u64, u64)> = vacant_slots(capacity).unwrap();
         assert_eq!(slots.len(), capacity);
         assert!(slots.iter().all(|s| s.is_vacant()));
-        let small: Vec<(u64, u64)> = vacant_slots(MIN_CAPACITY);
+        let small: Vec<(u64, u64)> = vacant_slots(MIN_CAPACITY).unwrap();
         assert_eq!(small.len(), MIN_CAPACITY);
     }
 
@@ -343,5 +411,25 @@ mod tests {
         }
         assert_eq!(t.iter().count(), map.len());
         assert_eq!(t.len, map.len());
+    }
+
+    #[test]
+    fn retain_keeps_every_other_slot_findable() {
+        // Few distinct hashes, some at the table's end: runs that wrap.
+        let hash = |k: u64| (k % 29).wrapping_mul(0x9E37_79B9_7F4A_7C15) | (k % 2) << 63;
+        for drop_every in [2, 3, 7] {
+            let mut t = OpenTable::<(u64, u64)>::default();
+            for k in 1..=600u64 {
+                t.insert_unique(hash(k), (k, 10 * k), |s| hash(s.0));
+            }
+            let kept = |k: u64| !k.is_multiple_of(drop_every);
+            t.retain(|s| kept(s.0), |s| hash(s.0));
+            for k in 1..=600u64 {
+                let found = t.find(hash(k), |s| s.0 == k).map(|s| s.1);
+                assert_eq!(found, kept(k).then_some(10 * k), "key {k}");
+            }
+            let n = (1..=600u64).filter(|&k| kept(k)).count();
+            assert_eq!((t.len, t.iter().count()), (n, n));
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! Highlighting of grundy code outside the REPL: the Pygments lexer
-//! (editors/pygments, for nbconvert and HTML exports) and the CodeMirror
+//! (editors/pygments, for nbconvert and HTML exports), the CodeMirror 5
 //! mode of the classic Notebook (editors/codemirror/kernel.js, written
-//! beside kernel.json by `grundy jupyter install`). Both take their words
-//! from here, that is from the REPL's lexer and the built-in table.
+//! beside kernel.json by `grundy jupyter install`) and the JupyterLab 4
+//! extension (editors/jupyterlab, its words in src/words.json). All take
+//! their words from here, that is from the REPL's lexer and the built-in
+//! table.
 
 use crate::eval::builtins::Builtin;
 use crate::syntax::lexer::KEYWORDS;
@@ -50,6 +52,19 @@ pub fn pygments_words() -> String {
          KEYWORDS = {}\n\
          CONSTANTS = {}\n\
          BUILTINS = {}\n",
+        list(&keywords()),
+        list(&constants()),
+        list(&builtins())
+    )
+}
+
+/// The text of editors/jupyterlab/src/words.json.
+pub fn lab_words() -> String {
+    format!(
+        "{{\n  \"generated\": \"from src/syntax/lexer.rs (KEYWORDS) and src/eval/builtins.rs \
+         (Builtin::ALL) by grundy::jupyter::editors::lab_words; do not edit. tests/jupyter.rs \
+         checks it (GRUNDY_BLESS=1 rewrites it)\",\n  \"keywords\": {},\n  \
+         \"constants\": {},\n  \"builtins\": {}\n}}\n",
         list(&keywords()),
         list(&constants()),
         list(&builtins())

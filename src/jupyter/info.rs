@@ -1,6 +1,7 @@
 //! What the kernel says about itself: the `kernel_info` reply and the
 //! kernelspec that `grundy jupyter install` writes: `kernel.json`, the
-//! logos and `kernel.js` (the classic Notebook's CodeMirror mode).
+//! logos and `kernel.js` (the classic Notebook's CodeMirror mode), with
+//! the JupyterLab extension beside it ([`super::labextension`]).
 
 use std::path::{Path, PathBuf};
 
@@ -72,13 +73,17 @@ fn user_data_dir() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("jupyter"))
 }
 
-/// The directory of the kernelspec for a target.
-pub fn spec_dir(target: &Target) -> Result<PathBuf, String> {
-    let base = match target {
+/// The Jupyter data directory of a target.
+fn data_dir(target: &Target) -> Result<PathBuf, String> {
+    Ok(match target {
         Target::User => user_data_dir().ok_or("no home directory: use --prefix DIR")?,
         Target::Prefix(p) => p.join("share").join("jupyter"),
-    };
-    Ok(base.join("kernels").join(KERNEL_NAME))
+    })
+}
+
+/// The directory of the kernelspec for a target.
+pub fn spec_dir(target: &Target) -> Result<PathBuf, String> {
+    Ok(data_dir(target)?.join("kernels").join(KERNEL_NAME))
 }
 
 /// The kernelspec that starts `exe` as the kernel. Interrupts come as
@@ -104,8 +109,25 @@ pub fn spec_files(exe: &Path) -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// What `install` wrote.
+pub struct Installed {
+    pub kernelspec: PathBuf,
+    pub labextension: PathBuf,
+}
+
+/// Writes the kernelspec for this executable and the JupyterLab
+/// extension beside it.
+pub fn install(target: &Target) -> Result<Installed, String> {
+    let kernelspec = install_spec(target)?;
+    let labextension = super::labextension::install(&data_dir(target)?)?;
+    Ok(Installed {
+        kernelspec,
+        labextension,
+    })
+}
+
 /// Writes the kernelspec for this executable; returns its directory.
-pub fn install(target: &Target) -> Result<PathBuf, String> {
+fn install_spec(target: &Target) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the grundy binary: {e}"))?;
     let dir = spec_dir(target)?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

@@ -11,7 +11,8 @@
 //!   PNG heatmaps); [`progress`]: the updating progress display;
 //! - [`history`]: the cells run, for `history_request`;
 //! - [`info`]: `kernel_info` and the kernelspec, with [`logo`] its icons
-//!   and [`editors`] the highlighters it ships (Pygments, CodeMirror).
+//!   and [`editors`] the highlighters it ships (Pygments, CodeMirror),
+//!   [`labextension`] the JupyterLab extension among them.
 //!
 //! Message types come from the `jupyter-protocol` crate.
 
@@ -20,6 +21,7 @@ pub mod editors;
 pub mod history;
 pub mod info;
 pub mod kernel;
+pub mod labextension;
 pub mod logo;
 pub mod progress;
 pub mod rich;
@@ -37,12 +39,13 @@ use crate::Limits;
 
 #[derive(Subcommand, Debug)]
 pub enum Action {
-    /// Write the kernelspec, so that Jupyter offers a grundy kernel.
+    /// Write the kernelspec, so that Jupyter offers a grundy kernel, and
+    /// the JupyterLab extension that highlights grundy code.
     Install {
         /// In the user's Jupyter data directory (the default).
         #[arg(long, conflicts_with = "prefix")]
         user: bool,
-        /// Under DIR/share/jupyter/kernels (e.g. a virtual environment).
+        /// Under DIR/share/jupyter (e.g. a virtual environment).
         #[arg(long, value_name = "DIR")]
         prefix: Option<PathBuf>,
     },
@@ -61,8 +64,15 @@ pub fn run(action: &Action, limits: Limits) -> ExitCode {
                 None => info::Target::User,
             };
             match info::install(&target) {
-                Ok(dir) => {
-                    println!("installed the grundy kernelspec in {}", dir.display());
+                Ok(done) => {
+                    println!(
+                        "installed the grundy kernelspec in {}",
+                        done.kernelspec.display()
+                    );
+                    println!(
+                        "installed the JupyterLab extension in {}",
+                        done.labextension.display()
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -720,6 +720,7 @@ impl Runtime {
     pub fn should_stop(&self) -> bool {
         self.interrupt.load(Ordering::Relaxed)
             || crate::budget::in_use() > self.limits.max_memory
+            || crate::budget::growth_refused()
             || self
                 .deadline
                 .get()

@@ -813,6 +813,13 @@ impl ShapeTable {
         if need_bits > MAX_DENSE_BITS || self.thin(&need, need_bits, stored) {
             return;
         }
+        // A window past the budget is not made: its positions stay in the
+        // sparse table, whose growth the budget checks.
+        let (_, bytes) = self.strides_for(&need);
+        let wide = if self.big.is_empty() { 0 } else { 2 * bytes };
+        if !crate::budget::fits(bytes + wide) {
+            return;
+        }
         let old_dense = std::mem::take(&mut self.dense);
         let old_big = std::mem::take(&mut self.big);
         let (old_bits, old_strides) = (self.bits, self.strides);
@@ -1326,6 +1333,9 @@ impl Memo {
         }
         let code = state.encode();
         if let Some(g) = &key.generic {
+            if self.generic.len() == self.generic.capacity() && !self.generic_may_grow() {
+                return;
+            }
             self.generic.insert(g.clone(), code);
             return;
         }
@@ -1335,6 +1345,20 @@ impl Memo {
         };
         self.last_shape = s;
         self.shapes[s].1.set(key.coords(), code, self.stored);
+    }
+
+    /// Grows the table of keys by value, full now, if the budget and the
+    /// system let it double; if not, the refusal is noted (the next
+    /// budget check stops the search) and the store is skipped.
+    fn generic_may_grow(&mut self) -> bool {
+        let more = self.generic.capacity().max(16);
+        let entry = std::mem::size_of::<(Rc<[Value]>, u64)>() + 1;
+        let bytes = entry * (self.generic.capacity() + more);
+        if !crate::budget::may_grow(bytes) || self.generic.try_reserve(more).is_err() {
+            crate::budget::refuse_growth(bytes);
+            return false;
+        }
+        true
     }
 
     fn add_shape(&mut self, shape: Shape, order: [u8; MAX_COORDS], n: usize) -> usize {

@@ -174,6 +174,17 @@ impl SparseTable {
         debug_assert_eq!(coords.len(), self.n);
         let h = hash(coords);
         let i = self.len();
+        let width = self.n + 1;
+        if self.rows.capacity() - self.rows.len() < width {
+            // Doubling, within the budget; a refused growth stores
+            // nothing, and the next budget check stops the search.
+            let more = self.rows.capacity().max(16 * width);
+            let bytes = 8 * (self.rows.capacity() + more);
+            if !crate::budget::may_grow(bytes) || self.rows.try_reserve_exact(more).is_err() {
+                crate::budget::refuse_growth(bytes);
+                return;
+            }
+        }
         self.rows.extend_from_slice(coords);
         self.rows.push(code as i64);
         let (width, rows) = (self.n + 1, &self.rows);

@@ -203,11 +203,15 @@ fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {
     // A table of queries would otherwise allocate the buffers for each.
     let mut search = env.rt.product.borrow_mut().spare.take().unwrap_or_default();
     let hash = hash.unwrap_or_else(|| key_hash(key));
+    env.rt.product.borrow_mut().searching += 1;
     let result = search.run(env, key, hash, span);
     if result.is_err() {
         search.forget_path(env);
     }
     search.clear();
-    env.rt.product.borrow_mut().spare = Some(search);
+    let mut t = env.rt.product.borrow_mut();
+    t.searching -= 1;
+    t.spare = Some(search);
+    drop(t);
     result
 }

@@ -27,6 +27,11 @@ enum Step {
 /// How many options ahead of its probe an option's slot is prefetched.
 const PREFETCH_AHEAD: usize = 8;
 
+/// After an error, a path with a mark per this many memo slots or more is
+/// unmarked by a sweep of the tables (a read of every slot in order), a
+/// shorter one mark by mark (a random probe each).
+const SWEEP_PER_MARK: usize = 16;
+
 /// The options of one component of a one-part key, walked with the memo
 /// borrowed once: their values go to the frame's, up to the first option
 /// the memo lacks.
@@ -385,9 +390,16 @@ impl Search {
             .check_states(self.frames.len() + self.ranges.len(), span, "a compound")
     }
 
-    /// Unmarks the positions on the search path, after an error.
+    /// Unmarks the positions on the search path, after an error. Each
+    /// removal probes the tables at random, so a long path (a deep pass
+    /// compound) is unmarked by one sweep of the tables instead, which
+    /// only the outermost search may make: an outer search's marks stay.
     pub(super) fn forget_path(&self, env: &mut Env) {
         let mut t = env.rt.product.borrow_mut();
+        if t.searching == 1 && self.frames.len() >= t.memo.slots() / SWEEP_PER_MARK {
+            t.memo.forget_marks(ON_PATH);
+            return;
+        }
         for f in &self.frames {
             let key = &self.keys[f.key.clone()];
             if t.memo.get(key, f.hash, ON_PATH) == Some(ON_PATH) {

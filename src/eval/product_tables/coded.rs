@@ -179,6 +179,20 @@ impl CodeTable {
         (self.slots).remove(hash, |s| s.0 & CODE_MASK == code, hash_of);
     }
 
+    /// Keeps the entries whose value byte `keep` accepts.
+    pub(crate) fn retain_bytes(&mut self, keep: impl Fn(u8) -> bool) {
+        let header = self.header;
+        (self.slots).retain(
+            |s| keep((s.0 >> CODE_BITS) as u8),
+            |s| Self::hash_of(header, s.0 & CODE_MASK),
+        );
+    }
+
+    /// The table's slots, used or not.
+    pub(crate) fn slots(&self) -> usize {
+        self.slots.capacity()
+    }
+
     /// Every stored value byte.
     pub(crate) fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
         self.slots.iter().map(|s| (s.0 >> CODE_BITS) as u8)

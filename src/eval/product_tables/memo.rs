@@ -404,7 +404,15 @@ impl ProductMemo {
         };
         let t = &mut self.dense[table].1;
         if t.len() <= rank {
-            t.resize((rank + 1).next_power_of_two(), UNKNOWN);
+            let len = (rank + 1).next_power_of_two();
+            let more = len - t.len();
+            // A growth the budget or the system refuses stores nothing:
+            // the next budget check stops the search.
+            if !crate::budget::may_grow(4 * len) || t.try_reserve_exact(more).is_err() {
+                crate::budget::refuse_growth(4 * len);
+                return;
+            }
+            t.resize(len, UNKNOWN);
         }
         t[rank] = code;
     }
@@ -425,6 +433,27 @@ impl ProductMemo {
             Place::Hashed => {}
         }
         self.hashed.remove(key, hash);
+    }
+
+    /// Forgets every position marked on a search path (stored as
+    /// `on_path`), in one sweep of the tables.
+    pub(crate) fn forget_marks(&mut self, on_path: u64) {
+        for (_, t) in &mut self.dense {
+            t.iter_mut()
+                .filter(|e| **e == ON_PATH_CODE)
+                .for_each(|e| *e = UNKNOWN);
+        }
+        for (_, t) in &mut self.coded {
+            t.retain_bytes(|b| b != ON_PATH_BYTE);
+        }
+        self.hashed.retain_values(|v| v != on_path);
+    }
+
+    /// The entries of every table, used or not.
+    pub(crate) fn slots(&self) -> usize {
+        let dense: usize = self.dense.iter().map(|(_, t)| t.len()).sum();
+        let coded: usize = self.coded.iter().map(|(_, t)| t.slots()).sum();
+        dense + coded + self.hashed.slots()
     }
 
     /// Every stored value (not on the path) with the kind of its key.

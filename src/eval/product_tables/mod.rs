@@ -41,6 +41,9 @@ pub struct ProductTables {
     pub(crate) memo: ProductMemo,
     /// The buffers of the last search, for the next.
     pub(crate) spare: Option<Search>,
+    /// Searches running: more than one when a component's rules ask for
+    /// the value of another compound.
+    pub(crate) searching: u32,
 }
 
 pub(crate) struct Atom {

@@ -553,6 +553,18 @@ impl KeyTable {
         (self.slots).remove(hash, |s| s.key(arena).equals(key), hash_of);
     }
 
+    /// Keeps the entries whose value `keep` accepts (the arena copies of
+    /// the others stay, as after `remove`).
+    pub(crate) fn retain_values(&mut self, keep: impl Fn(u64) -> bool) {
+        let arena = &self.arena;
+        (self.slots).retain(|s| keep(s.value), |s| s.key(arena).hash());
+    }
+
+    /// The table's slots, used or not.
+    pub(crate) fn slots(&self) -> usize {
+        self.slots.capacity()
+    }
+
     /// Every stored value with the first number of its key (its kind).
     pub(crate) fn for_each(&self, mut f: impl FnMut(u32, u64)) {
         for s in self.slots.iter() {

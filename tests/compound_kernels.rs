@@ -6,7 +6,7 @@
 //! and off (the product search), and a subtraction game's layers must
 //! agree with a brute force.
 
-mod common;
+use crate::common;
 
 use common::{explain, run_with};
 use grundy::{Limits, Plans};

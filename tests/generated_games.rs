@@ -7,7 +7,7 @@
 //! print the same values, and fail with the same located errors, with
 //! the fast paths on and off (the general path is the reference).
 
-mod common;
+use crate::common;
 
 use common::run_with;
 use grundy::{Limits, Plans};
@@ -172,6 +172,10 @@ fn pair_move() -> impl Strategy<Value = String> {
         Just("(k in 1..=min(a, 3))G -> H(a - k, b + k)"),
         Just("(j in 0..a, k in 0..b)G -> H(j, k)"),
         Just("(k in 1..=a)G -> H(a - k, b) + H(0, b / 2)"),
+        // Arguments read only through a clamp, and moves that swap roles.
+        Just("(k in 1..=min(a, b))G -> H(a - k, 2 * k)"),
+        Just("(k in 1..=min(b, a))G -> H(b - k, a)"),
+        Just("(k in 1..=a)G -> H(b, a - k)"),
     ];
     (shape, guard).prop_map(|(s, g)| s.replace('G', &g))
 }

@@ -8,10 +8,12 @@
 
 mod common;
 
+mod compound_kernels;
 mod compounds;
 mod errors;
 mod eval_layers;
 mod examples;
+mod generated_games;
 mod generated_programs;
 mod jupyter;
 mod kernels;

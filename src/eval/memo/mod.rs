@@ -553,6 +553,16 @@ fn move_rows(old: &[u8], new: &mut [u8], row: usize, outer: &[(u8, usize, usize)
     }
 }
 
+/// Copies the pages of `old` that hold anything to the start of `new`
+/// (zeroed): a page never written stays untouched in `new` too.
+fn copy_touched(old: &[u8], new: &mut [u8]) {
+    for (from, to) in old.chunks(PAGE).zip(new.chunks_mut(PAGE)) {
+        if from.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+            to[..from.len()].copy_from_slice(from);
+        }
+    }
+}
+
 /// Where `coords` lie in a window of `bits` and `strides` per coordinate,
 /// if they do.
 #[inline]
@@ -812,12 +822,10 @@ impl ShapeTable {
         if self.strides == old_strides {
             // Only the outermost coordinate grew: every index stays (a
             // table swept along its outer loop grows this way).
-            self.dense[..old_dense.len()].copy_from_slice(&old_dense);
+            copy_touched(&old_dense, &mut self.dense);
             self.big = old_big;
             self.rewiden();
-            for (c, code) in self.sparse.take() {
-                self.set(&c, code, usize::MAX);
-            }
+            self.take_in_sparse();
             return;
         }
         // Each coordinate keeps its value; only its stride changes.
@@ -838,8 +846,18 @@ impl ShapeTable {
             .map(|(&i, &code)| (moved(i as usize) as u64, code));
         self.big = moved_big.collect();
         self.rewiden();
+        self.take_in_sparse();
+    }
+
+    /// Moves the sparse table's positions that lie in the window into it;
+    /// the others stay (they do not make the window grow: only a new
+    /// position asks that, and `thin` decides).
+    fn take_in_sparse(&mut self) {
         for (c, code) in self.sparse.take() {
-            self.set(&c, code, usize::MAX);
+            match self.index(&c) {
+                Some(i) => self.set_dense(i, code),
+                None => self.sparse.insert_new(&c, code),
+            }
         }
     }
 }

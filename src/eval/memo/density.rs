@@ -3,7 +3,8 @@
 //! positions turn out to spread thinly can be judged without reading it
 //! (`ShapeTable::recheck` then gives its positions to the sparse table).
 
-use super::PAGE;
+/// A page of memory: the unit a window's density is counted in.
+pub(super) const PAGE: usize = 4096;
 
 /// The pages of one dense window written so far (a bit each) and the
 /// positions stored in it.

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use self::density::Density;
+use self::density::{Density, PAGE};
 use self::sparse::SparseTable;
 use super::value::Value;
 
@@ -491,7 +491,6 @@ const FREE_DENSE_BITS: u32 = 22;
 /// each (see `ShapeTable::try_grow`).
 const SPARSEST: usize = 32;
 const PAGE_FILL: usize = 64;
-const PAGE: usize = 4096;
 
 /// A window past `FREE_DENSE_BITS` whose written pages take more than
 /// this many times what its positions would in the sparse table goes
@@ -532,7 +531,6 @@ const BLOCK: usize = 256;
 /// 1 in both layouts) from `old` to `new`, the outer coordinates given
 /// from the inside out as their bits and their old and new strides. Rows
 /// with nothing stored are skipped.
-
 fn move_rows(
     old: &[u8],
     new: &mut [u8],

@@ -821,3 +821,27 @@ fn set_literals_taken_out_or_joined_run_as_masks_and_agree() {
         .count();
     assert_eq!(runs, 5, "{shown}");
 }
+
+#[test]
+fn geography_over_a_let_list_of_sets_agrees_with_a_function_and_the_general_path() {
+    let out = same_both_ways(
+        "let N = 4
+        let adj = [{u for u in [v - 3, v + 3] if 0 <= u < 3 * N}
+                   | {u for u in [v - 1, v + 1] if u / 3 == v / 3 and 0 <= u}
+                   for v in 0..3 * N]
+        fn near(v) = {u for u in [v - 3, v + 3] if 0 <= u < 3 * N}
+                     | {u for u in [v - 1, v + 1] if u / 3 == v / 3 and 0 <= u < 3 * N}
+        game Geo(v, seen) {
+            move go(u in adj[v] - seen) -> Geo(u, seen | {u})
+        }
+        game GeoFn(v, seen) {
+            move go(u in near(v) - seen) -> GeoFn(u, seen | {u})
+        }
+        print [sg(Geo(v, {v})) for v in 0..3 * N]
+        assert all(sg(Geo(v, {v})) == sg(GeoFn(v, {v})) for v in 0..3 * N)
+        assert all(sg(Geo(v, {v, w})) == sg(GeoFn(v, {v, w})) for v in 0..3 * N, w in 0..3 * N)
+        print sorted(list(memo_histogram(Geo)))",
+    );
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}

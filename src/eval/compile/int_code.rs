@@ -434,6 +434,9 @@ impl Compiler<'_> {
                 | BinaryOp::Le
                 | BinaryOp::Gt
                 | BinaryOp::Ge => {
+                    if let Some(code) = items_equal(*op, lhs, rhs) {
+                        return Some(code);
+                    }
                     let (l, r) = (self.operand(lhs)?, self.operand(rhs)?);
                     // One closure per operator, so the comparison is inlined.
                     Some(match op {
@@ -450,6 +453,47 @@ impl Compiler<'_> {
             _ => None,
         }
     }
+}
+
+/// `xs == ys` or `xs != ys` between lists held as a frame's items, each a
+/// local or `sorted(local)` (`coins == sorted(coins)`); `None` at run time
+/// for anything but two lists (the value path compares those).
+fn items_equal<L: Locals + ?Sized>(
+    op: BinaryOp,
+    lhs: &IrExpr,
+    rhs: &IrExpr,
+) -> Option<BoolCode<L>> {
+    let side = |e: &IrExpr| match &e.kind {
+        IrKind::Local(s) => Some((*s, false)),
+        IrKind::CallBuiltin {
+            builtin: Builtin::Sorted,
+            args,
+        } if args.len() == 1 => Some((local_slot(&args[0])?, true)),
+        _ => None,
+    };
+    let ((a, sort_a), (b, sort_b)) = (side(lhs)?, side(rhs)?);
+    let negate = match op {
+        BinaryOp::Eq => false,
+        BinaryOp::Ne => true,
+        _ => return None,
+    };
+    let list = |x: &L, slot: Slot, sort: bool| -> Option<SmallVec<[i64; MAX_COORDS]>> {
+        let (seq, xs) = x.items(slot)?;
+        // `sorted` of a set or tuple is a list; a list is compared only
+        // with a list here.
+        if seq != Seq::List && !sort {
+            return None;
+        }
+        let mut xs: SmallVec<[i64; MAX_COORDS]> = SmallVec::from_slice(xs);
+        if sort {
+            xs.sort_unstable();
+        }
+        Some(xs)
+    };
+    Some(Box::new(move |x: &L| {
+        let equal = list(x, a, sort_a)? == list(x, b, sort_b)?;
+        Some(equal != negate)
+    }))
 }
 
 /// Boolean code for `f(l, r)`, a local against a constant read without a

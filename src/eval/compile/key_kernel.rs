@@ -424,6 +424,35 @@ pub(crate) struct KeyRun {
     /// (the general path finds the same, without an error), so runs skip
     /// those instead of looking each up.
     pub distinct: bool,
+    /// The move's guard is `k not in xs` (conjuncts of it), `xs` the
+    /// sorted list: `k` equal to any item of it gives no option, runs skip
+    /// those (the moving item's value too).
+    pub not_in_list: bool,
+}
+
+impl KeyRun {
+    /// Whether `k` equal to another item of the sorted list gives no
+    /// option, so that runs skip it.
+    pub(crate) fn skips_repeats(&self) -> bool {
+        self.distinct || self.not_in_list
+    }
+
+    /// The value of the moving item of the sorted list if the guard
+    /// excludes it (`not_in_list`), `Some(None)` if none is excluded;
+    /// `None` if the list or index is not at hand (the general path).
+    #[inline]
+    pub(crate) fn excluded(&self, f: &KeyFrame) -> Option<Option<i64>> {
+        if !self.not_in_list {
+            return Some(None);
+        }
+        let (list, index) = self.args.iter().find_map(|a| match a {
+            RunArg::SortedUpdate { list, index } => Some((*list, index)),
+            _ => None,
+        })?;
+        let (_, xs) = f.items(list)?;
+        let i = usize::try_from(index.eval(f)?).ok()?;
+        Some(Some(*xs.get(i)?))
+    }
 }
 
 /// The upper end of a `KeyRun`: integer code, or the item of a list or
@@ -487,6 +516,17 @@ pub(crate) enum RunArg {
         list: Slot,
         index: Operand<KeyFrame>,
     },
+    /// A list or tuple with items replaced by values affine in `k`
+    /// (Staircase Nim's `update(update(xs, i, xs[i] - k), i - 1, xs[i - 1]
+    /// + k)`): every coordinate affine in `k`.
+    Items(AffineItems),
+}
+
+/// The items of the sequence in `list`, then each update in order: item
+/// `index` set to `base + coef * k`.
+pub(crate) struct AffineItems {
+    pub list: Slot,
+    pub updates: Vec<(Operand<KeyFrame>, Operand<KeyFrame>, i64)>,
 }
 
 impl Compiler<'_> {
@@ -673,7 +713,7 @@ impl Compiler<'_> {
 
     /// The last binding of `m` as strided runs, if the move has that form.
     fn key_run(&self, g: &IrGame, m: &IrMove, parts: &[&[IrExpr]]) -> Option<KeyRun> {
-        let ([args], None) = (parts, &m.guard) else {
+        let [args] = parts else {
             return None;
         };
         let last = m.bindings.last()?;
@@ -697,6 +737,8 @@ impl Compiler<'_> {
                     list,
                     index: self.operand(index)?,
                 }
+            } else if let Some(items) = self.affine_items(a, k) {
+                RunArg::Items(items)
             } else {
                 let (base, coef) = self.affine_operand(a, k)?;
                 RunArg::Affine(base, coef)
@@ -709,6 +751,21 @@ impl Compiler<'_> {
         if sorted_updates.next().is_some() {
             return None;
         }
+        // A guard only of `k not in xs`, `xs` the list sorted with `k` put
+        // in (`t not in coins`): the runs skip the list's items.
+        let not_in_list = match (&m.guard, list_arg.map(|a| &run_args[a])) {
+            (None, _) => false,
+            (Some(guard), Some(RunArg::SortedUpdate { list, .. })) => {
+                let mut conjuncts = Vec::new();
+                guard_bounds::conjuncts(guard, &mut conjuncts);
+                let excludes = |c: &&IrExpr| membership(c, k) == Some((*list, 0, true));
+                if !conjuncts.iter().all(excludes) {
+                    return None;
+                }
+                true
+            }
+            (Some(_), _) => return None,
+        };
         Some(KeyRun {
             slot: k,
             lo: self.operand(start)?,
@@ -722,7 +779,36 @@ impl Compiler<'_> {
             inclusive: *inclusive,
             args: run_args,
             distinct: list_arg.is_some_and(|a| first_distinct(g) == Some(g.n_statics + a)),
+            not_in_list,
         })
+    }
+
+    /// `e` as `update(...)` chains on a local other than `k`, each index
+    /// free of `k` and each value affine in it.
+    fn affine_items(&self, e: &IrExpr, k: Slot) -> Option<AffineItems> {
+        let IrKind::CallBuiltin {
+            builtin: Builtin::Update,
+            args,
+        } = &e.kind
+        else {
+            return None;
+        };
+        let [list, index, value] = &args[..] else {
+            return None;
+        };
+        let mut items = match list.kind {
+            IrKind::Local(s) if s != k => AffineItems {
+                list: s,
+                updates: Vec::new(),
+            },
+            _ => self.affine_items(list, k)?,
+        };
+        if mentions(index, k) {
+            return None;
+        }
+        let (base, coef) = self.affine_operand(value, k)?;
+        items.updates.push((self.operand(index)?, base, coef));
+        Some(items)
     }
 
     /// How an argument of a result is written into the option's key.
@@ -837,29 +923,41 @@ impl Compiler<'_> {
         })
     }
 
-    /// `remove(...)`/`insert(...)` chains on a local, if `e` is one.
+    /// `remove(...)`/`insert(...)` chains on a local, if `e` is one; a
+    /// set literal taken out or joined (`free - {i, i + 3}`, `s | {v}`) is
+    /// the same chain, an item at a time.
     fn bits_chain(&self, e: &IrExpr) -> Option<BitsChain> {
-        match &e.kind {
+        let (insert, base, items) = match &e.kind {
             IrKind::CallBuiltin {
                 builtin: b @ (Builtin::Remove | Builtin::Insert),
                 args,
-            } if args.len() == 2 => {
-                let mut chain = match args[0].kind {
-                    IrKind::Local(base) => BitsChain {
-                        base,
-                        steps: Vec::new(),
-                    },
-                    _ => self.bits_chain(&args[0])?,
-                };
-                let item = match local_offset(&args[1]) {
-                    Some((x, c)) => ChainItem::Offset(x, c),
-                    None => ChainItem::Code(self.operand(&args[1])?),
-                };
-                chain.steps.push((*b == Builtin::Insert, item));
-                Some(chain)
-            }
-            _ => None,
+            } if args.len() == 2 => (*b == Builtin::Insert, &args[0], &args[1..]),
+            IrKind::Binary {
+                op: op @ (BinaryOp::Sub | BinaryOp::BitOr),
+                lhs,
+                rhs,
+                ..
+            } => match &rhs.kind {
+                IrKind::Set(items) => (*op == BinaryOp::BitOr, &**lhs, &items[..]),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut chain = match base.kind {
+            IrKind::Local(base) => BitsChain {
+                base,
+                steps: Vec::new(),
+            },
+            _ => self.bits_chain(base)?,
+        };
+        for item in items {
+            let item = match local_offset(item) {
+                Some((x, c)) => ChainItem::Offset(x, c),
+                None => ChainItem::Code(self.operand(item)?),
+            };
+            chain.steps.push((insert, item));
         }
+        Some(chain)
     }
 
     /// Code writing a sequence (or a bit set) into an option's key.
@@ -879,31 +977,28 @@ impl Compiler<'_> {
                     Some(Tag::Bits)
                 }))
             }
+            // `update(ys, i, v)` on any list or tuple the kernel writes
+            // (`update(update(xs, i, a), j, b)` changes two items): its
+            // items, then item `i` overwritten.
             IrKind::CallBuiltin {
                 builtin: Builtin::Update,
                 args,
             } if args.len() == 3 => {
-                let IrKind::Local(list) = args[0].kind else {
-                    return None;
-                };
+                let inner = self.seq_code(&args[0])?;
                 let (index, value) = (self.operand(&args[1])?, self.operand(&args[2])?);
                 Some(Box::new(move |f, out| {
-                    let (seq, xs) = f.items(list)?;
-                    let i = usize::try_from(index.eval(f)?).ok()?;
+                    let start = out.len;
+                    let tag = inner(f, out)?;
                     // A set updated is a set again, sorted anew: not here.
-                    if seq == Seq::Set || i >= xs.len() {
+                    let (Tag::List(n) | Tag::Tuple(n)) = tag else {
+                        return None;
+                    };
+                    let i = usize::try_from(index.eval(f)?).ok()?;
+                    if i >= n as usize {
                         return None;
                     }
-                    let v = value.eval(f)?;
-                    for (j, &x) in xs.iter().enumerate() {
-                        out.push(if j == i { v } else { x })?;
-                    }
-                    let n = xs.len() as u32;
-                    Some(if seq == Seq::List {
-                        Tag::List(n)
-                    } else {
-                        Tag::Tuple(n)
-                    })
+                    out.coords[start + i] = value.eval(f)?;
+                    Some(tag)
                 }))
             }
             IrKind::CallBuiltin {

@@ -8,6 +8,7 @@
 //! table of their coordinates (`sparse.rs`). Arguments that do not flatten
 //! (nested lists, games ...) are hashed as values.
 
+mod density;
 mod sparse;
 
 use std::rc::Rc;
@@ -15,6 +16,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use self::density::{Density, PAGE};
 use self::sparse::SparseTable;
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -498,7 +500,15 @@ const FREE_DENSE_BITS: u32 = 22;
 /// each (see `ShapeTable::try_grow`).
 const SPARSEST: usize = 32;
 const PAGE_FILL: usize = 64;
-const PAGE: usize = 4096;
+
+/// A window past `FREE_DENSE_BITS` whose written pages take more than
+/// this many times what its positions would in the sparse table goes
+/// back to a small window (`ShapeTable::recheck`).
+const THINNER_THAN_SPARSE: usize = 2;
+
+/// A window is judged first when it has written this many pages (4 MiB),
+/// then each time they double.
+const RECHECK_PAGES: usize = 1024;
 
 /// The stride of the coordinate laid out just outside one of `stride`
 /// and `bits` bits: past its whole range, and from 512 bytes up an odd
@@ -523,11 +533,20 @@ fn replaced(index: usize, stride: usize, (x, y): (i64, i64)) -> usize {
     index.wrapping_add((y.wrapping_sub(x) as usize).wrapping_mul(stride))
 }
 
+/// The bytes `move_rows` and `copy_touched` test and copy at a time.
+const BLOCK: usize = 256;
+
 /// Moves the rows of the innermost coordinate (`row` bytes each, stride
 /// 1 in both layouts) from `old` to `new`, the outer coordinates given
 /// from the inside out as their bits and their old and new strides. Rows
 /// with nothing stored are skipped.
-fn move_rows(old: &[u8], new: &mut [u8], row: usize, outer: &[(u8, usize, usize)]) {
+fn move_rows(
+    old: &[u8],
+    new: &mut [u8],
+    row: usize,
+    outer: &[(u8, usize, usize)],
+    density: &mut Density,
+) {
     // An odometer over the outer coordinates, the innermost fastest.
     let mut x = [0usize; MAX_COORDS];
     let (mut from, mut to) = (0usize, 0usize);
@@ -537,11 +556,20 @@ fn move_rows(old: &[u8], new: &mut [u8], row: usize, outer: &[(u8, usize, usize)
             for (j, &b) in bytes.iter().enumerate() {
                 if b != 0 {
                     new[to + j] = b;
+                    density.stored(to + j);
                 }
             }
-        } else if bytes.iter().fold(0u8, |acc, &b| acc | b) != 0 {
-            // An OR of the whole row (no early exit) runs as vectors.
-            new[to..to + row].copy_from_slice(bytes);
+        } else {
+            // Block by block, an OR of each (no early exit) runs as
+            // vectors; blocks of zeros are not written, so that pages the
+            // old window never wrote stay untouched in the new one.
+            for (b, block) in bytes.chunks(BLOCK).enumerate() {
+                if block.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+                    let at = to + b * BLOCK;
+                    new[at..at + block.len()].copy_from_slice(block);
+                    density.copied(at, block);
+                }
+            }
         }
         let mut i = 0;
         loop {
@@ -558,6 +586,17 @@ fn move_rows(old: &[u8], new: &mut [u8], row: usize, outer: &[(u8, usize, usize)
             to -= x[i] * new_stride;
             x[i] = 0;
             i += 1;
+        }
+    }
+}
+
+/// Copies the pages of `old` that hold anything to the start of `new`
+/// (zeroed): a page never written stays untouched in `new` too.
+fn copy_touched(old: &[u8], new: &mut [u8], density: &mut Density) {
+    for (b, (from, to)) in old.chunks(BLOCK).zip(new.chunks_mut(BLOCK)).enumerate() {
+        if from.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+            to[..from.len()].copy_from_slice(from);
+            density.copied(b * BLOCK, from);
         }
     }
 }
@@ -602,6 +641,14 @@ struct ShapeTable {
     /// The window may not grow (`try_grow`) until the memo stores this
     /// many positions.
     grow_after: usize,
+    /// The pages of the window written and the positions in them.
+    density: Density,
+    /// The window's density is judged again (`recheck`) when it has
+    /// written this many pages.
+    recheck_pages: usize,
+    /// Its bytes were handed out to be written (`Memo::line_bytes`):
+    /// `density` no longer counts them, and the window is never judged.
+    lent: bool,
 }
 
 impl ShapeTable {
@@ -623,6 +670,7 @@ impl ShapeTable {
         let (strides, bytes) = self.strides_for(&self.bits);
         self.strides = strides;
         self.dense = vec![0u8; bytes];
+        self.density = Density::new(bytes);
         self.layout = self.layout.wrapping_add(1);
     }
 
@@ -717,6 +765,9 @@ impl ShapeTable {
 
     #[inline]
     fn set_dense(&mut self, i: usize, code: u64) {
+        if self.dense[i] == 0 && code != 0 {
+            self.density.stored(i);
+        }
         if code >= BIG as u64 {
             self.dense[i] = BIG;
             self.put_big(i, code);
@@ -743,6 +794,9 @@ impl ShapeTable {
     /// Stores `code` for `coords`; `stored` (the memo's positions so far)
     /// decides whether a window too small for them may grow.
     fn set(&mut self, coords: &[i64], code: u64, stored: usize) {
+        if self.density.n_pages >= self.recheck_pages {
+            self.recheck(stored);
+        }
         if let Some(i) = self.index(coords) {
             return self.set_dense(i, code);
         }
@@ -755,6 +809,63 @@ impl ShapeTable {
             Some(i) => self.set_dense(i, code),
             None => self.sparse.insert_new(coords, code),
         }
+    }
+
+    /// Judges the window again as its written pages double: one past
+    /// `FREE_DENSE_BITS` whose written pages take more than
+    /// `THINNER_THAN_SPARSE` times what its positions would in the sparse
+    /// table (a search whose first positions filled their pages, and whose
+    /// later ones spread thinly: sets of visited vertices) is narrowed to
+    /// at most `FREE_DENSE_BITS`, its other positions moved to the sparse
+    /// table, and may not grow again until the memo doubles.
+    fn recheck(&mut self, stored: usize) {
+        self.recheck_pages = self.density.n_pages.saturating_mul(2).max(RECHECK_PAGES);
+        let n = self.n_coords;
+        let window_bits = |bits: &[u8]| bits[..n].iter().map(|&b| b as u32).sum::<u32>();
+        if self.lent || window_bits(&self.bits) <= FREE_DENSE_BITS {
+            return;
+        }
+        let sparse_bytes = self.density.positions * (8 * n + 24);
+        if self.density.n_pages * PAGE <= THINNER_THAN_SPARSE * sparse_bytes {
+            return;
+        }
+        let mut bits = self.bits;
+        while window_bits(&bits) > FREE_DENSE_BITS {
+            let widest = (0..n).max_by_key(|&c| bits[c]).unwrap_or(0);
+            bits[widest] -= 1;
+        }
+        let old_dense = std::mem::take(&mut self.dense);
+        let old_big = std::mem::take(&mut self.big);
+        let old_density = std::mem::take(&mut self.density);
+        let old_strides = self.strides;
+        self.bits = bits;
+        self.layout();
+        let mut coords = [0i64; MAX_COORDS];
+        for page in old_density.written() {
+            let start = page * PAGE;
+            let end = (start + PAGE).min(old_dense.len());
+            for (i, &b) in old_dense[start..end].iter().enumerate() {
+                if b == 0 {
+                    continue;
+                }
+                let i = start + i;
+                let code = match b {
+                    BIG => old_big.get(&(i as u64)).copied().unwrap_or(0),
+                    _ => b as u64,
+                };
+                let at = self.coords_at(i, &old_strides);
+                for c in 0..n {
+                    coords[c] = at[c] as i64;
+                }
+                match self.index(&coords[..n]) {
+                    Some(j) => self.set_dense(j, code),
+                    None => self.sparse.insert_new(&coords[..n], code),
+                }
+            }
+        }
+        self.rewiden();
+        self.grow_after = stored.saturating_mul(2);
+        self.recheck_pages = RECHECK_PAGES;
     }
 
     /// Whether a window of `need` bits (`need_bits` in all) would be too
@@ -828,12 +939,10 @@ impl ShapeTable {
         if self.strides == old_strides {
             // Only the outermost coordinate grew: every index stays (a
             // table swept along its outer loop grows this way).
-            self.dense[..old_dense.len()].copy_from_slice(&old_dense);
+            copy_touched(&old_dense, &mut self.dense, &mut self.density);
             self.big = old_big;
             self.rewiden();
-            for (c, code) in self.sparse.take() {
-                self.set(&c, code, usize::MAX);
-            }
+            self.take_in_sparse();
             return;
         }
         // Each coordinate keeps its value; only its stride changes.
@@ -844,7 +953,8 @@ impl ShapeTable {
         let outer: SmallVec<[(u8, usize, usize); MAX_COORDS]> = order
             .map(|c| (old_bits[c], old_strides[c], new_strides[c]))
             .collect();
-        move_rows(&old_dense, &mut self.dense, 1 << old_bits[inner], &outer);
+        let row = 1 << old_bits[inner];
+        move_rows(&old_dense, &mut self.dense, row, &outer, &mut self.density);
         let moved = |i: usize| -> usize {
             let coords = self.coords_at(i, &old_strides);
             (0..n).map(|c| coords[c] * new_strides[c]).sum()
@@ -854,8 +964,18 @@ impl ShapeTable {
             .map(|(&i, &code)| (moved(i as usize) as u64, code));
         self.big = moved_big.collect();
         self.rewiden();
+        self.take_in_sparse();
+    }
+
+    /// Moves the sparse table's positions that lie in the window into it;
+    /// the others stay (they do not make the window grow: only a new
+    /// position asks that, and `thin` decides).
+    fn take_in_sparse(&mut self) {
         for (c, code) in self.sparse.take() {
-            self.set(&c, code, usize::MAX);
+            match self.index(&c) {
+                Some(i) => self.set_dense(i, code),
+                None => self.sparse.insert_new(&c, code),
+            }
         }
     }
 }
@@ -1144,6 +1264,9 @@ impl Memo {
                 if matches!(state, State::Value(_) | State::Invalid) {
                     self.stored += 1;
                 }
+                if table.density.n_pages >= table.recheck_pages {
+                    table.recheck(self.stored);
+                }
                 return;
             }
         }
@@ -1255,6 +1378,7 @@ impl Memo {
     #[inline]
     pub fn line_bytes(&mut self, line: &Line) -> Option<&mut [u8]> {
         let table = &mut self.shapes.get_mut(line.table)?.1;
+        table.lent = true;
         (table.layout == line.layout).then_some(&mut table.dense[..])
     }
 
@@ -1544,6 +1668,31 @@ mod tests {
         assert!(window_bytes(&lined) >= 1 << (FREE_DENSE_BITS + 1));
         let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
         assert!(lined.locate(&k).1.is_some(), "in the window");
+    }
+
+    #[test]
+    fn a_window_whose_later_positions_spread_thinly_narrows_again() {
+        // Two full lines make the window grow past the free size...
+        let mut memo = Memo::default();
+        let mut stored = Vec::new();
+        for (a, b) in (0..500).flat_map(|b| [(1 << 20, b), ((1 << 20) + 7, b)]) {
+            stored.push((key(&[Value::Int(a), Value::Int(b)]), (a + b) as u64 % 300));
+        }
+        // ... then positions a page apart each (rows of 512 bytes).
+        for j in 1..3000 {
+            let a = (1 << 20) - 8 * j;
+            stored.push((key(&[Value::Int(a), Value::Int(3)]), j as u64 % 260));
+        }
+        let mut widest = 0;
+        for (k, v) in &stored {
+            memo.set(k, State::Value(*v));
+            widest = widest.max(window_bytes(&memo));
+        }
+        assert!(widest >= 1 << (FREE_DENSE_BITS + 1));
+        assert!(window_bytes(&memo) < 1 << (FREE_DENSE_BITS + 1));
+        for (k, v) in &stored {
+            assert_eq!(memo.get(k), State::Value(*v));
+        }
     }
 
     #[test]

@@ -29,6 +29,30 @@ impl SgSink {
         let Some((a, b)) = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive) else {
             return Ok(false);
         };
+        // A value the guard excludes splits the run in two.
+        match run.excluded(frame) {
+            None => Ok(false),
+            Some(Some(x)) if (a..b).contains(&x) => {
+                for ks in [(a, x), (x + 1, b)] {
+                    if !self.key_run_over(env, (instance, inst), run, frame, ks)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Some(_) => self.key_run_over(env, (instance, inst), run, frame, (a, b)),
+        }
+    }
+
+    /// `key_run` for the options `k` in `a..b`.
+    fn key_run_over(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        run: &KeyRun,
+        frame: &KeyFrame,
+        (a, b): (i64, i64),
+    ) -> Fallible<bool> {
         if a >= b {
             return Ok(true);
         }

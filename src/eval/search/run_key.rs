@@ -33,7 +33,7 @@ impl RunKey {
         self.out.shape = 0;
         self.out.n_args = 0;
         self.list = None;
-        self.skip_repeats = run.distinct;
+        self.skip_repeats = run.skips_repeats();
         // Coefficients are 0 but where an affine argument puts one: only
         // those are cleared.
         if self.affine {
@@ -57,6 +57,30 @@ impl RunKey {
                     }
                     self.out.end(Tag::List(n_rest as u32 + 1))?;
                     self.list = Some((start, n_rest));
+                }
+                RunArg::Items(items) => {
+                    let (seq, xs) = frame.items(items.list)?;
+                    // A set updated is a set again, sorted anew: not here.
+                    if seq == Seq::Set {
+                        return None;
+                    }
+                    for &x in xs {
+                        self.out.push(x)?;
+                    }
+                    for (index, base, coef) in &items.updates {
+                        let i = usize::try_from(index.eval(frame)?).ok()?;
+                        if i >= xs.len() {
+                            return None;
+                        }
+                        self.out.coords[start + i] = base.eval(frame)?;
+                        self.coefs[start + i] = *coef;
+                        self.affine |= *coef != 0;
+                    }
+                    let n = xs.len() as u32;
+                    self.out.end(match seq {
+                        Seq::Tuple => Tag::Tuple(n),
+                        _ => Tag::List(n),
+                    })?;
                 }
             }
         }

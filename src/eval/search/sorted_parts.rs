@@ -30,7 +30,7 @@ pub(super) struct SortedParts {
     sorted: bool,
     pub(super) xs: [i64; MAX_COORDS],
     /// Where the places next to item `p` start and end: `xs[p] + 1`, and
-    /// `xs[p]` (`k` equal to it skipped, `KeyRun::distinct`) or
+    /// `xs[p]` (`k` equal to it skipped, `KeyRun::skips_repeats`) or
     /// `xs[p] + 1` (looked up in its run).
     after: [i64; MAX_COORDS],
     before: [i64; MAX_COORDS],
@@ -101,7 +101,7 @@ impl SortedParts {
         // `p - 1` (the first is never after it). `first[p]` is the sum of
         // the `up` parts before `p` and the `own` parts after it: the
         // latter as all of them less those up to `p`, added at the end.
-        let repeat = !run.distinct as i64;
+        let repeat = !run.skips_repeats() as i64;
         let (mut ups, mut owns, mut down) = (0usize, 0usize, 0usize);
         let mut sorted = true;
         let mut own = at(xs[0], 0);

@@ -88,7 +88,7 @@ impl SgSink {
             .sorted_runs;
         let memo = inst.memo.borrow();
         let w = memo.window(shape).filter(|w| w.n_coords() == xs.len())?;
-        let list = (xs, run.distinct);
+        let list = (xs, run.skips_repeats());
         runs.n = lowered_runs(list, c, items, w.layout(), &mut runs.runs)?;
         Some(!scan_ascending(
             w.dense(),
@@ -146,7 +146,8 @@ impl SgSink {
             frame.set_int(slot, ks.end - 1);
             return done;
         }
-        if !self.sorted_parts(inst, run, frame) {
+        // The moving item's value excluded in every run: one by one.
+        if !self.sorted_parts(inst, run, frame) || (c.is_none() && run.not_in_list) {
             return false;
         }
         if let Some(c) = c {

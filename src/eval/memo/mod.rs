@@ -877,10 +877,14 @@ impl ShapeTable {
     /// table's positions would fall in; they are counted again only once
     /// `stored` doubled.
     fn thin(&mut self, need: &[u8; MAX_COORDS], need_bits: u32, stored: usize) -> bool {
-        if need_bits <= FREE_DENSE_BITS || stored.saturating_mul(SPARSEST) >> need_bits != 0 {
+        // Positions on the search path count as well as valued ones: a deep
+        // search holds thousands before its first value, and each asks
+        // here; the window is read again only once they have doubled.
+        let held = stored.max(self.density.positions + self.sparse.len());
+        if need_bits <= FREE_DENSE_BITS || held.saturating_mul(SPARSEST) >> need_bits != 0 {
             return false;
         }
-        if stored < self.grow_after {
+        if held < self.grow_after {
             return true;
         }
         let (mut pages, mut positions) = (0usize, 0usize);
@@ -900,7 +904,7 @@ impl ShapeTable {
         pages += sparse_pages.len();
         let thin = positions < pages * PAGE_FILL;
         if thin {
-            self.grow_after = stored.saturating_mul(2);
+            self.grow_after = (held + 1).saturating_mul(2);
         }
         thin
     }

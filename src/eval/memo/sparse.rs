@@ -84,7 +84,7 @@ impl SparseTable {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.rows.len() / (self.n + 1)
     }
 

@@ -94,6 +94,26 @@ impl LoopGuard {
         self.rest.is_none()
     }
 
+    /// The part of loop level `level`'s range (`a..b`, or the indices of
+    /// its set's `values`) that the steps leave when `bounded` (the levels
+    /// above were narrowed too), and whether they decided it; the whole
+    /// range otherwise, the guard then evaluated per option. Bounds on a
+    /// set's item indices hold for ascending items only.
+    pub(crate) fn level_range(
+        &self,
+        bounded: bool,
+        level: usize,
+        frame: &mut [i64],
+        range: (i64, i64),
+        values: Option<&[i64]>,
+    ) -> (i64, i64, bool) {
+        let usable = bounded && values.is_none_or(|v| v.is_sorted_by(|x, y| x < y));
+        match usable.then(|| self.narrow(level, frame, range, values)) {
+            Some(Narrowed::Range(x, y)) => (x, y, true),
+            _ => (range.0, range.1, false),
+        }
+    }
+
     /// Applies level `level`'s steps to the range `a..b` of the binding
     /// in `slot` (its values `values[i]` for `i` in `a..b` when it runs
     /// over a constant set; the integers `a..b` otherwise). `frame`

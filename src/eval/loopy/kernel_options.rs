@@ -6,7 +6,7 @@
 //! value read from the memo.
 
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, Narrowed, Operand, RunMove, SingleMove,
+    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, Operand, RunMove, SingleMove,
     KERNEL_FRAME,
 };
 use crate::eval::memo::MAX_ARGS;
@@ -145,11 +145,7 @@ fn loop_level(
             ) else {
                 return false;
             };
-            let narrowed = bounded.then(|| m.bounds.narrow(level, &mut frame[..], (a, b), None));
-            let (a, b, inner) = match narrowed {
-                Some(Narrowed::Range(x, y)) => (x, y, true),
-                _ => (a, b, false),
-            };
+            let (a, b, inner) = m.bounds.level_range(bounded, level, frame, (a, b), None);
             for k in a..b {
                 frame[slot] = k;
                 if !loop_level(kernel, m, (frame, width), (level + 1, inner), out) {
@@ -159,12 +155,10 @@ fn loop_level(
         }
         LoopSource::Values(values) => {
             let all = (0, values.len() as i64);
-            let narrowed = (bounded && values.is_sorted_by(|a, b| a < b))
-                .then(|| m.bounds.narrow(level, &mut frame[..], all, Some(values)));
-            let (i, j, inner) = match narrowed {
-                Some(Narrowed::Range(x, y)) => (x as usize, y as usize, true),
-                _ => (0, values.len(), false),
-            };
+            let (i, j, inner) = m
+                .bounds
+                .level_range(bounded, level, frame, all, Some(values));
+            let (i, j) = (i as usize, j as usize);
             for &k in &values[i..j] {
                 frame[slot] = k;
                 if !loop_level(kernel, m, (frame, width), (level + 1, inner), out) {

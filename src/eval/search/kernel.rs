@@ -639,14 +639,7 @@ impl SgSink {
                 } else {
                     b
                 };
-                // Where the guard's bounds cannot say, its per-option
-                // evaluation decides.
-                let narrowed =
-                    bounded.then(|| m.bounds.narrow(level, &mut frame[..], (a, b), None));
-                let (a, b, inner) = match narrowed {
-                    Some(Narrowed::Range(x, y)) => (x, y, true),
-                    _ => (a, b, false),
-                };
+                let (a, b, inner) = m.bounds.level_range(bounded, level, frame, (a, b), None);
                 for k in a..b {
                     *ticks = ticks.wrapping_add(1);
                     if ticks.is_multiple_of(1 << 16) {
@@ -661,14 +654,11 @@ impl SgSink {
                 }
             }
             LoopSource::Values(values) => {
-                // Bounds on the items' indices hold for ascending items only.
                 let all = (0, values.len() as i64);
-                let narrowed = (bounded && values.is_sorted_by(|a, b| a < b))
-                    .then(|| m.bounds.narrow(level, &mut frame[..], all, Some(values)));
-                let (i, j, inner) = match narrowed {
-                    Some(Narrowed::Range(x, y)) => (x as usize, y as usize, true),
-                    _ => (0, values.len(), false),
-                };
+                let (i, j, inner) = m
+                    .bounds
+                    .level_range(bounded, level, frame, all, Some(values));
+                let (i, j) = (i as usize, j as usize);
                 for &k in &values[i..j] {
                     frame[slot] = k;
                     let next = (instance, inst);

@@ -9,11 +9,11 @@
 
 use std::ops::Range;
 
-use super::engine::{Lookup, SgSink};
+use super::engine::SgSink;
 use super::scan::{mark_wide, scan_dense, NO_VALUE_BYTES};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
-use crate::eval::memo::{Key, Window, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::{Window, WindowBytes, BIG, MAX_ARGS};
 use smallvec::SmallVec;
 
 /// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`, with
@@ -175,27 +175,11 @@ impl SgSink {
             }
         };
         let all = if placed { 0..0 } else { piece.ks.clone() };
-        if self.slow.is_empty() && all.is_empty() {
-            return Ok(());
-        }
-        let slow = std::mem::take(&mut self.slow);
         let mut coords = [0i64; MAX_ARGS as usize];
-        let mut key = Key::default();
-        let mut result = Ok(());
-        for k in slow.iter().copied().chain(all) {
+        self.look_up_slow_then(env, run.instance, all, |k, key| {
             piece.coords(k, &mut coords[..n]);
             key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
-            match self.lookup(env, run.instance, &key) {
-                Ok(Lookup::Value(v)) => self.add(v),
-                Ok(_) => {}
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.slow = slow;
-        result
+        })
     }
 
     /// Marks the options of `piece` that `window` holds values for, the

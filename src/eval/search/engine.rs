@@ -590,7 +590,9 @@ impl SgSink {
                 None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
                     // No window: every option one by one, none listed.
                     drop(memo);
-                    self.look_up_all(env, run, run.lo..run.hi)?;
+                    self.look_up_slow_then(env, run.instance, run.lo..run.hi, |k, key| {
+                        run.key_at(k, key)
+                    })?;
                     return Ok(true);
                 }
                 None => return Ok(false),
@@ -651,30 +653,38 @@ impl SgSink {
 
     /// Looks up the options of `run` that `scan_window` left in `slow`.
     pub(super) fn look_up_slow(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
-        if self.slow.is_empty() {
+        self.look_up_slow_then(env, run.instance, 0..0, |k, key| run.key_at(k, key))
+    }
+
+    /// Looks up one by one the options listed in `slow`, then those of
+    /// `more` (`write_key` puts option `k`'s key in the key it is given),
+    /// marking the values known; `slow` is kept for reuse either way.
+    pub(super) fn look_up_slow_then(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        more: Range<i64>,
+        mut write_key: impl FnMut(i64, &mut Key),
+    ) -> Fallible<()> {
+        if self.slow.is_empty() && more.is_empty() {
             return Ok(());
         }
         let slow = std::mem::take(&mut self.slow);
-        let result = self.look_up_all(env, run, slow.iter().copied());
-        self.slow = slow;
-        result
-    }
-
-    /// Looks up the options `ks` of `run` one by one.
-    fn look_up_all(
-        &mut self,
-        env: &mut Env,
-        run: &AffineRun<'_>,
-        ks: impl Iterator<Item = i64>,
-    ) -> Fallible<()> {
         let mut key = Key::default();
-        for k in ks {
-            run.key_at(k, &mut key);
-            if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
-                self.add(v);
+        let mut result = Ok(());
+        for k in slow.iter().copied().chain(more) {
+            write_key(k, &mut key);
+            match self.lookup(env, instance, &key) {
+                Ok(Lookup::Value(v)) => self.add(v),
+                Ok(_) => {}
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
         }
-        Ok(())
+        self.slow = slow;
+        result
     }
 }
 

@@ -5,7 +5,7 @@
 //! gathered reads (`kernel_per_option`). A run that leaves the memo's
 //! window goes there instead.
 
-use super::engine::{Lookup, SgSink};
+use super::engine::SgSink;
 use super::scan::{mark_wide, NO_VALUE_BYTES};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Env, Instance, Quadratic};
@@ -129,25 +129,11 @@ impl SgSink {
             );
             self.mark_big(window.dense(), index_of, |i| window.big(i));
         }
-        if self.slow.is_empty() {
-            return Ok(true);
-        }
-        let slow = std::mem::take(&mut self.slow);
-        let mut key = Key::default();
-        let mut result = Ok(true);
-        for &k in &slow {
-            key.set_raw(run.shape, run.n_args, polys.iter().map(|p| p.at(k)));
-            match self.lookup(env, run.instance, &key) {
-                Ok(Lookup::Value(v)) => self.add(v),
-                Ok(_) => {}
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.slow = slow;
-        result
+        let write_key = |k: i64, key: &mut Key| {
+            key.set_raw(run.shape, run.n_args, polys.iter().map(|p| p.at(k)))
+        };
+        self.look_up_slow_then(env, run.instance, 0..0, write_key)?;
+        Ok(true)
     }
 }
 

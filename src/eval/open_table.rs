@@ -24,9 +24,10 @@ const PREFETCH_PAST_BYTES: usize = 8 << 20;
 const HUGE_PAGES_PAST_BYTES: usize = 32 << 20;
 
 /// Tables whose doubling takes at most this grow without asking the
-/// budget: a refused doubling waits until the table is seven eighths
-/// full, room for some thousands of stores, and the budget is checked
-/// every few thousand steps.
+/// budget. A refused doubling (by the budget or the system) leaves the
+/// table to fill up to its last vacant slot, room for many thousands of
+/// stores in a table this large, and the budget is checked every few
+/// thousand steps: the check stops the computation long before.
 const ALWAYS_GROWS_BYTES: usize = 2 << 20;
 
 /// Capacity of a table's first allocation.
@@ -93,6 +94,10 @@ pub(crate) struct OpenTable<T> {
     /// Counts the growths and removals, which move slots: an index taken
     /// at an insert stays valid while this stays the same.
     generation: u64,
+    /// Tests: growths past the first allocation are refused, as a budget
+    /// or a system out of memory would.
+    #[cfg(test)]
+    refuse_growth: bool,
 }
 
 impl<T> Default for OpenTable<T> {
@@ -103,6 +108,8 @@ impl<T> Default for OpenTable<T> {
             shift: 64,
             phase: 0,
             generation: 0,
+            #[cfg(test)]
+            refuse_growth: false,
         }
     }
 }
@@ -185,15 +192,15 @@ impl<T: Vacant> OpenTable<T> {
     ) -> SlotAt {
         // At most three fifths full: runs stay short. Linear probing
         // slows fast past that, for no saving in peak memory. A doubling
-        // the budget refuses waits (the next budget check stops the
-        // computation) while the table is at most seven eighths full.
+        // refused (by the budget or the system) is noted, and the table
+        // stores on, fuller, while a vacant slot remains to end every
+        // run: the next budget check stops the computation.
         if 5 * (self.len + 1) > 3 * self.slots.len() {
-            let must = 8 * (self.len + 1) > 7 * self.slots.len();
-            if (must || self.may_grow()) && !self.grow(&hash_of) {
-                let bytes = 2 * std::mem::size_of_val(&self.slots[..]);
-                crate::budget::refuse_growth(bytes);
-                if must {
-                    // No room left and none to be had: as a Vec would.
+            let full = self.len + 2 > self.slots.len();
+            if (full || self.may_grow()) && !self.grow(&hash_of) {
+                self.note_refusal();
+                if full {
+                    // No slot left and none to be had: as a Vec would.
                     let layout = std::alloc::Layout::array::<T>(2 * self.slots.len());
                     std::alloc::handle_alloc_error(
                         layout.unwrap_or(std::alloc::Layout::new::<T>()),
@@ -230,8 +237,22 @@ impl<T: Vacant> OpenTable<T> {
         bytes <= ALWAYS_GROWS_BYTES || crate::budget::may_grow(bytes)
     }
 
+    /// Notes a refused doubling for the next budget check (not the
+    /// tests' refusals: the budget's note is global to the process).
+    fn note_refusal(&self) {
+        #[cfg(test)]
+        if self.refuse_growth {
+            return;
+        }
+        crate::budget::refuse_growth(2 * std::mem::size_of_val(&self.slots[..]));
+    }
+
     /// Doubles the table; false if the system refused the memory.
     fn grow(&mut self, hash_of: &impl Fn(&T) -> u64) -> bool {
+        #[cfg(test)]
+        if self.refuse_growth && !self.slots.is_empty() {
+            return false;
+        }
         let capacity = (2 * self.slots.len()).max(MIN_CAPACITY);
         let Some(slots) = vacant_slots(capacity) else {
             return false;
@@ -411,6 +432,26 @@ mod tests {
         }
         assert_eq!(t.iter().count(), map.len());
         assert_eq!(t.len, map.len());
+    }
+
+    #[test]
+    fn a_refused_growth_fills_the_table_to_its_last_vacant_slot() {
+        // Refused growths past the first allocation: the table stores
+        // on past three fifths (no abort) until one slot is left, and
+        // every value stays findable, inserted ones and absent ones.
+        let hash = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut t = OpenTable::<(u64, u64)>::default();
+        t.insert_unique(hash(1), (1, 10), |s| hash(s.0));
+        t.refuse_growth = true;
+        let capacity = t.capacity();
+        for k in 2..capacity as u64 {
+            t.insert_unique(hash(k), (k, 10 * k), |s| hash(s.0));
+        }
+        assert_eq!((t.capacity(), t.len), (capacity, capacity - 1));
+        for k in 1..capacity as u64 {
+            assert_eq!(t.find(hash(k), |s| s.0 == k).map(|s| s.1), Some(10 * k));
+        }
+        assert!(t.find(hash(999), |s| s.0 == 999).is_none());
     }
 
     #[test]

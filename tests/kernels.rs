@@ -1142,3 +1142,47 @@ fn arguments_read_only_through_a_clamp_take_the_clamped_twins_value() {
         "{how}"
     );
 }
+
+#[test]
+fn a_guard_bounding_the_binding_clamps_the_range_end_as_min_does() {
+    // Fibonacci Nim with the bound as the guard's leading conjunct:
+    // `k in 1..=m` with `k <= n` reads `m` only as `min(m, n)`. `Div`
+    // puts a conjunct that fails past `n` (a division by zero at
+    // `k = n + 1`) before the bound, so a position with `m > n` must not
+    // take its clamped twin's value: it fails, as on the general path.
+    let program = "game Fib(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=m) if k <= n -> Fib(n - k, 2 * k)
+        }
+        print [sg(Fib(n, m)) for n in reversed(list(0..=30)), m in reversed(list(1..=30))]";
+    let out = same_both_ways(program);
+    let fib = |&(n, m): &(i64, i64)| -> Vec<(i64, i64)> {
+        (1..=m.min(n)).map(|k| (n - k, 2 * k)).collect()
+    };
+    let valid = |&(n, m): &(i64, i64)| n >= 0 && m >= 1;
+    let mut memo = std::collections::HashMap::new();
+    let backward: Vec<i64> = (0..=30)
+        .rev()
+        .flat_map(|n| (1..=30).rev().map(move |m| (n, m)))
+        .map(|p| brute_sg(&p, &fib, &valid, &mut memo))
+        .collect();
+    assert_eq!(out.trim_end(), shown(&backward));
+    let how = explain(program);
+    assert!(
+        how.contains("argument m is read only through min(m, ...)"),
+        "{how}"
+    );
+
+    let failing = "game Div(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=m) if 10 / (n + 1 - k) >= 0 and k <= n -> Div(n - k, 2 * k)
+        }
+        print sg(Div(4, 4))
+        print sg(Div(4, 9))";
+    let out = same_both_ways(failing);
+    assert!(out.contains("division by zero"), "{out}");
+    assert!(!explain(
+        "game Div(n, m) where n >= 0 and m >= 1 {
+            move take(k in 1..=m) if 10 / (n + 1 - k) >= 0 and k <= n -> Div(n - k, 2 * k)
+        }"
+    )
+    .contains("read only through min"));
+}

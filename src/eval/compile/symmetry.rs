@@ -7,6 +7,7 @@
 //! a run whose options come in swapped pairs reads half of them.
 
 use crate::ir::ir::*;
+use crate::syntax::ast::BinaryOp;
 
 use super::int_code::map_locals;
 use super::kernel::{bounds_of, Bound};
@@ -296,6 +297,7 @@ pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
         return Vec::new();
     };
     let width = (g.n_statics + g.n_params) as Slot;
+    let moves: Vec<_> = moves.iter().map(guard_clamped).collect();
     (0..g.n_params)
         .filter_map(|i| {
             let x = (g.n_statics + i) as Slot;
@@ -313,4 +315,71 @@ pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
             Some((i, bound.clone()))
         })
         .collect()
+}
+
+/// The move with each range `k in lo..=x` whose guard has a conjunct
+/// `k <= b` (or `b >= k`; `k < b` for `lo..x`) read as `k in lo..=min(x,
+/// b)`: the same options, since no `k` past `b` passes the guard. So
+/// Fibonacci Nim written `take(k in 1..=m) if k <= n` reads `m` only as
+/// `min(m, n)`, as when written with the `min`. The conjunct stays in
+/// the guard. Only the guard's leading conjunct counts: for `k` past `b`
+/// the general path evaluates no other (which could fail).
+fn guard_clamped(m: &IrMove) -> std::borrow::Cow<'_, IrMove> {
+    let Some(guard) = &m.guard else {
+        return std::borrow::Cow::Borrowed(m);
+    };
+    let mut conj = Vec::new();
+    super::guard_bounds::conjuncts(guard, &mut conj);
+    let mut out = std::borrow::Cow::Borrowed(m);
+    for (i, b) in m.bindings.iter().enumerate() {
+        let (
+            IrPattern::Slot { slot: k, .. },
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            },
+        ) = (&b.pattern, &b.iterable.kind)
+        else {
+            continue;
+        };
+        if !matches!(end.kind, IrKind::Local(_)) {
+            continue;
+        }
+        // The leading conjunct only: `and` evaluates no later one (which
+        // could fail) for a `k` past `b`.
+        let Some(limit) = conj.first().and_then(|c| upper_bound_of(c, *k, *inclusive)) else {
+            continue;
+        };
+        if super::int_code::mentions(limit, *k) || same(limit, end) {
+            continue;
+        }
+        let clamped = IrExpr {
+            span: end.span,
+            kind: IrKind::CallBuiltin {
+                builtin: crate::eval::builtins::Builtin::Min,
+                args: vec![(**end).clone(), limit.clone()],
+            },
+        };
+        out.to_mut().bindings[i].iterable.kind = IrKind::Range {
+            start: start.clone(),
+            end: Box::new(clamped),
+            inclusive: *inclusive,
+        };
+    }
+    out
+}
+
+/// `b` of a conjunct `k <= b` or `b >= k` (with `inclusive`), or `k < b`
+/// or `b > k` (without).
+fn upper_bound_of(c: &IrExpr, k: Slot, inclusive: bool) -> Option<&IrExpr> {
+    let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
+        return None;
+    };
+    let is_k = |e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == k);
+    match (op, inclusive) {
+        (BinaryOp::Le, true) | (BinaryOp::Lt, false) if is_k(lhs) => Some(rhs),
+        (BinaryOp::Ge, true) | (BinaryOp::Gt, false) if is_k(rhs) => Some(lhs),
+        _ => None,
+    }
 }

@@ -888,13 +888,9 @@ fn value_directly(
         return Ok(Direct::Search);
     }
     if !sink.pending.is_empty() {
-        // A position among its own options is a cycle, which the search
-        // finds only by listing it while it is on the path.
-        let is_self = |(i, k): &(InstanceId, Key)| *i == instance && k == key;
-        return Ok(match sink.pending.iter().any(is_self) {
-            true => Direct::Search,
-            false => Direct::Waiting(at),
-        });
+        // A position among its own options waits for itself: the search
+        // finds the cycle when it lists that option, on the path.
+        return Ok(Direct::Waiting(at));
     }
     let v = fixed.unwrap_or_else(|| sink.mex());
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));

@@ -382,6 +382,29 @@ fn the_checks_reject_wrong_values() {
 
 /// An example file with `extra` appended, run with the fast paths on and
 /// off; its output's last `lines` lines.
+#[test]
+fn positions_among_their_own_options_are_loopy_on_every_path() {
+    // Each vertex moves to itself and to the two below. Asked from the
+    // top, a position is listed before any search has put it on its
+    // path, and its listing meets itself.
+    let n: usize = 40;
+    let adj: Vec<Vec<usize>> = (0..n)
+        .map(|v| (v.saturating_sub(2)..=v).collect())
+        .collect();
+    let order: Vec<usize> = (0..n).rev().collect();
+    assert_eq!(check_graph(&adj, &order), Ok(()));
+    // The same graph as an integer game, whose moves are a kernel's run.
+    let (vals, _) = grundy_values(&adj, &order);
+    let out = same_both_ways(&format!(
+        "game L(n) where n >= 0 {{ move m(k in 0..=min(n, 2)) -> L(n - k) }}
+        print [sg(L(v)) for v in reversed(list(0..{n}))]"
+    ));
+    let line = out.lines().next().expect("a line");
+    let printed: Vec<Gsg> = items(line).into_iter().map(parse_gsg).collect();
+    let wanted: Vec<Gsg> = order.iter().map(|&v| vals[v].clone()).collect();
+    assert_eq!(printed, wanted);
+}
+
 fn run_example(rel: &str, extra: &str, lines: usize) -> Vec<String> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
     let text = std::fs::read_to_string(path).expect("example readable");

@@ -1,8 +1,10 @@
 //! The search keeps the values an expanded position's options had, and
 //! takes the values of those it had to search as they are found, instead
 //! of listing the options again (`src/eval/search/marked.rs`), for
-//! positions outside the memo's dense window: each game here carries a
-//! far coordinate `z` that keeps its positions in the hash table. Checked
+//! positions in the memo's hash table (most games here carry a far
+//! coordinate `z` that keeps them there) and in its dense window (the
+//! pass and misère layers of Empty-and-Divide, whose positions each wait
+//! for options, and a pass layer's for the layer below). Checked
 //! against values computed here by plain recursion, from searches that
 //! start far from any known position (every option new), with the fast
 //! paths on and off; values of any size (past 250, past 1000); sums
@@ -139,4 +141,52 @@ fn new_options_that_break_the_where_condition_are_not_options() {
     ));
     assert_eq!(out, format!("{}\n{}\n", sg[0], list(&wanted)));
     assert!(wanted.iter().any(|&v| v >= 2), "values past 0 and 1");
+}
+
+#[test]
+fn pass_and_misere_layers_in_the_dense_window_agree_with_recursion() {
+    // Empty-and-Divide: empty one pile, split the other. Asked row by row
+    // from (1, 1), each position waits for options not searched yet (rows
+    // further on); a pass layer's position waits for the layer below too.
+    const N: usize = 24;
+    let mut plain = vec![vec![0u64; N + 1]; N + 1];
+    let mut pass = plain.clone();
+    let mut misere = plain.clone();
+    let options = |a: usize, b: usize| {
+        let split_b = (1..b).map(move |k| (k, b - k));
+        split_b.chain((1..a).map(move |k| (k, a - k)))
+    };
+    for sum in 2..=2 * N {
+        for a in (1..=N).filter(|&a| sum > a && sum - a <= N) {
+            let b = sum - a;
+            plain[a][b] = mex(options(a, b).map(|(x, y)| plain[x][y]));
+            let moves = options(a, b).count();
+            let passed = (moves > 0).then_some(plain[a][b]);
+            pass[a][b] = mex(options(a, b).map(|(x, y)| pass[x][y]).chain(passed));
+            misere[a][b] = match moves {
+                0 => 1,
+                _ => mex(options(a, b).map(|(x, y)| misere[x][y])),
+            };
+        }
+    }
+    let rows = |t: &[Vec<u64>]| -> Vec<u64> {
+        (1..=N)
+            .flat_map(|a| (1..=N).map(move |b| t[a][b]))
+            .collect()
+    };
+    let out = same_both_ways(&format!(
+        "game E(a, b) where a >= 1 and b >= 1 {{
+            move split_b(k in 1..b) -> E(k, b - k)
+            move split_a(k in 1..a) -> E(k, a - k)
+        }}
+        print [sg(pass(E(a, b))) for a in 1..={N}, b in 1..={N}]
+        print [sg(misere(E(a, b))) for a in 1..={N}, b in 1..={N}]
+        print [sg(E(a, b)) for a in 1..={N}, b in 1..={N}]"
+    ));
+    let (p, m, g) = (rows(&pass), rows(&misere), rows(&plain));
+    assert_eq!(out, format!("{}\n{}\n{}\n", list(&p), list(&m), list(&g)));
+    assert!(
+        p.iter().zip(&g).any(|(x, y)| x != y),
+        "the pass changes values"
+    );
 }

@@ -1043,13 +1043,6 @@ impl Line {
     }
 }
 
-impl Located {
-    /// Whether the position lies in its shape's dense window.
-    pub fn in_window(&self) -> bool {
-        !self.sparse
-    }
-}
-
 /// A dense window's bytes, as scans read them, and the codes of its
 /// large values again (`ShapeTable::wide`, indexed like the bytes; empty
 /// while it has none): a scan marks those without a lookup.

@@ -792,12 +792,16 @@ pub(super) fn search_finite(
     sink.last = None;
     sink.cycle_at = None;
     let result = match value_directly(env, sink, instance, key, at, span) {
-        Ok(Some(v)) => Ok(Some(v)),
-        Ok(None) => {
+        Ok(Direct::Value(v)) => Ok(Some(v)),
+        Ok(direct) => {
             stack.clear();
             marks.clear();
             stack.push(Frame::new(instance, key.clone(), Frame::NONE));
-            let result = run_search(env, (stack, marks), sink, span);
+            let listed = match direct {
+                Direct::Waiting(at) => expanded_root(env, (stack, marks), sink, at, span),
+                _ => Ok(()),
+            };
+            let result = listed.and_then(|()| run_search(env, (stack, marks), sink, span));
             if !matches!(result, Ok(Some(_))) {
                 // Leave the memo consistent: the path's positions are valid, unsolved.
                 for f in stack.iter().filter(|f| f.expanded) {
@@ -821,11 +825,25 @@ fn infinite_value(env: &Env, instance: InstanceId, key: &Key) -> Option<u64> {
     env.rt.instance(instance).infinite.borrow_mut().get(key)
 }
 
+/// What `value_directly` found.
+enum Direct {
+    /// Every option had a value: the position's value (stored).
+    Value(u64),
+    /// Its options are listed in the sink, some waiting to be searched:
+    /// the search starts from them (`expanded_root`). The position's
+    /// place in the memo.
+    Waiting(Option<Located>),
+    /// Not listed, or listed in a way the search must list again.
+    Search,
+}
+
 /// The value of a position whose options all have values in the memo (the
 /// usual case when a table asks for positions in order), computed through
-/// its game's kernel without the search stack. `None` when it has no
-/// kernel, or some option is unknown: the search then takes over (and
-/// marks the position as on its path, which a cycle needs).
+/// its game's kernel without the search stack. When some options have no
+/// value yet, the search goes on from the options listed here
+/// (`Direct::Waiting`); it lists the position itself again only when the
+/// game has no kernel, the kernel's code needs the general path, or an
+/// option is on a cycle or off a compound's layer.
 fn value_directly(
     env: &mut Env,
     sink: &mut SgSink,
@@ -833,21 +851,21 @@ fn value_directly(
     key: &Key,
     at: Option<Located>,
     span: Span,
-) -> Fallible<Option<u64>> {
+) -> Fallible<Direct> {
     let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
     let Some(kernel) = &g.kernel else {
-        return Ok(None);
+        return Ok(Direct::Search);
     };
     if !env.rt.limits.plans.kernels || !kernel.accepts(key) {
-        return Ok(None);
+        return Ok(Direct::Search);
     }
     let at = match at {
         Some(at) => Some(at),
         None => {
             let (state, at) = inst.memo.borrow_mut().locate(key);
             if !matches!(state, State::Unknown | State::Valid) {
-                return Ok(None);
+                return Ok(Direct::Search);
             }
             at
         }
@@ -856,22 +874,48 @@ fn value_directly(
     if let Some(v) = twin_value(&inst, kernel, key) {
         inst.memo.borrow_mut().set_located(at, key, State::Value(v));
         env.rt.count_stored_n(key.weight(), span, &inst.name)?;
-        return Ok(Some(v));
+        return Ok(Direct::Value(v));
     }
     sink.start();
+    sink.stacked = 0;
     let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
     let fixed = match done && !sink.off_layer {
         true => sink.close_layer(env, key)?,
         false => None,
     };
-    if !done || sink.off_layer || !sink.pending.is_empty() || sink.cycle_at.is_some() {
+    if !done || sink.off_layer || sink.cycle_at.is_some() {
         sink.cycle_at = None;
-        return Ok(None);
+        return Ok(Direct::Search);
+    }
+    if !sink.pending.is_empty() {
+        // A position among its own options waits for itself: the search
+        // finds the cycle when it lists that option, on the path.
+        return Ok(Direct::Waiting(at));
     }
     let v = fixed.unwrap_or_else(|| sink.mex());
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));
     env.rt.count_stored_n(key.weight(), span, &inst.name)?;
-    Ok(Some(v))
+    Ok(Direct::Value(v))
+}
+
+/// Makes the one frame on the stack, the search's start, an expanded
+/// position whose options `value_directly` listed (at `at` in the memo),
+/// its waiting options pushed above it (`settle_top`).
+fn expanded_root(
+    env: &mut Env,
+    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
+    sink: &mut SgSink,
+    at: Option<Located>,
+    span: Span,
+) -> Fallible<()> {
+    let root = stack.last_mut().expect("the start");
+    let inst = env.rt.instance(root.instance);
+    inst.memo
+        .borrow_mut()
+        .set_located(at, &root.key, State::OnPath);
+    root.at = at;
+    root.expanded = true;
+    settle_top(env, &inst, (stack, marks), sink, None, span).map(|_| ())
 }
 
 /// The value of the position `key` read from its twin, the position with
@@ -1029,33 +1073,46 @@ fn run_search(
         if sink.cycle_at.take().is_some() {
             return Ok(None);
         }
-        if sink.pending.is_empty() {
-            let v = fixed.unwrap_or_else(|| sink.mex());
-            store_top(env, &inst, (stack, marks), v, span)?;
+        if let Some(v) = settle_top(env, &inst, (stack, marks), sink, fixed, span)? {
             last = v;
-        } else {
-            let parent = u32::try_from(stack.len() - 1)
-                .ok()
-                .filter(|&p| p != Frame::NONE);
-            // The options' values so far, kept if every option waiting is
-            // one position (it reports its value), and the position lies
-            // outside a dense window: inside, its options mostly do too,
-            // and listing them again costs less than keeping the marks.
-            let outside = !top.at.is_some_and(|at| at.in_window());
-            let kept = (parent.is_some() && outside && !sink.sum_waits)
-                .then(|| Marked::from_seen(&sink.seen, sink.stamp, sink.marked_len()));
-            if let Some(m) = kept {
-                let top = stack.last_mut().expect("top");
-                top.marked = marks.len() as u32;
-                marks.push(m);
-            }
-            let parent = parent.unwrap_or(Frame::NONE);
-            let pending = sink.pending.drain(..);
-            stack.extend(pending.map(|(instance, key)| Frame::new(instance, key, parent)));
-            env.rt.check_states(stack.len(), span, &inst.name)?;
         }
     }
     Ok(Some(last))
+}
+
+/// Ends the expansion of the top frame, whose options `sink` holds: with
+/// none waiting, its value (`fixed`, or the mex) is stored and the frame
+/// popped (`Some(value)`); otherwise the options waiting go on the stack
+/// above it, and the values found so far stay as its marks, to which each
+/// waiting option reports its value once found, so that no position's
+/// options are listed twice. An option that is a sum of several waiting
+/// parts reports no value: then the position is listed again.
+fn settle_top(
+    env: &Env,
+    inst: &Instance,
+    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
+    sink: &mut SgSink,
+    fixed: Option<u64>,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    if sink.pending.is_empty() {
+        let v = fixed.unwrap_or_else(|| sink.mex());
+        store_top(env, inst, (stack, marks), v, span)?;
+        return Ok(Some(v));
+    }
+    let parent = u32::try_from(stack.len() - 1)
+        .ok()
+        .filter(|&p| p != Frame::NONE);
+    if parent.is_some() && !sink.sum_waits {
+        let top = stack.last_mut().expect("top");
+        top.marked = marks.len() as u32;
+        marks.push(Marked::from_seen(&sink.seen, sink.stamp, sink.marked_len()));
+    }
+    let parent = parent.unwrap_or(Frame::NONE);
+    let pending = sink.pending.drain(..);
+    stack.extend(pending.map(|(instance, key)| Frame::new(instance, key, parent)));
+    env.rt.check_states(stack.len(), span, &inst.name)?;
+    Ok(None)
 }
 
 /// Stores `v` as the value of the top frame's position (of `inst`),

@@ -4,9 +4,8 @@
 //! position's value is the mex of the set, without listing its options a
 //! second time. A game on subsets of 0..40 looked up every option twice
 //! (once finding the new ones, once after they were searched), each
-//! lookup two cache misses. Only positions outside a dense window keep
-//! marks (`run_search`): options read from a window cost less to list
-//! again than the marks to keep.
+//! lookup two cache misses; a pass layer's positions (which wait for
+//! the layer below) were listed twice each.
 //!
 //! Every marked value is kept, a bit each, in a bit set as long as the
 //! largest (inline up to the values below 251): the marks decide the mex

@@ -248,7 +248,8 @@ fn explain_names_the_plan_of_each_compound() {
         out.contains("compound pass of 1 part not one position: product search"),
         "{out}"
     );
-    // Two integers, and a list (general path: the slice has no kernel form).
+    // Two integers, and a list (its `drop` on the general path: the slice
+    // has no kernel form; `take` on the kernel).
     let out = explain(
         "game E(a, b) where a >= 1 and b >= 1 {
             move split_b(k in 1..b) -> E(k, b - k)
@@ -265,7 +266,11 @@ fn explain_names_the_plan_of_each_compound() {
         "{out}"
     );
     assert!(
-        out.contains("compound misere(L): as a layer of L (on its general path)"),
+        out.contains("move drop: general path: argument 1 of its result is not integer code"),
+        "{out}"
+    );
+    assert!(
+        out.contains("compound misere(L): as a layer of L (on its kernel)"),
         "{out}"
     );
     // A move that fails: the product search reports it.

@@ -2,8 +2,9 @@
 //! constant sets (literal or a top-level `let`) and a set position;
 //! guards monotone in the binding, not monotone, or not mentioning it;
 //! results that are one position, a sum, a choice, a call of a function,
-//! or outside the game's `where`; one and two integers, lists and sets;
-//! and compounds (`pass`, `misere`, sums) over them. Each program must
+//! or outside the game's `where`; moves only the general path runs (a
+//! guard or an argument integer code cannot read) beside kernel moves;
+//! one and two integers, lists and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
 //! print the same values, and fail with the same located errors, with
 //! the fast paths on and off (the general path is the reference).
 
@@ -115,6 +116,12 @@ fn int_move() -> impl Strategy<Value = String> {
         1 => (1i64..3, 6i64..14).prop_map(|(c, top)| format!("(k in 1..={c}) if n + k <= {top} -> G(n + k)")),
         // An error on some positions: a division by zero at k == 2.
         1 => Just("(k in 1..=min(n, 3)) -> G(n / (k - 2))".to_string()),
+        // Moves only the general path runs (a kernel keeps them as general
+        // plans beside its other moves): a guard or an argument integer
+        // code cannot read, and such a guard failing at k == 2.
+        1 => (1i64..5).prop_map(|c| format!("(k in 1..=min(n, 4)) if str(k) != \"{c}\" -> G(n - k)")),
+        1 => Just("(k in 1..=min(n, 3)) -> G(n - k * len(str(k)))".to_string()),
+        1 => Just("(k in 1..=min(n, 3)) if str(n / (k - 2)) != \"1\" -> G(n - k)".to_string()),
     ]
 }
 
@@ -176,6 +183,9 @@ fn pair_move() -> impl Strategy<Value = String> {
         Just("(k in 1..=min(a, b))G -> H(a - k, 2 * k)"),
         Just("(k in 1..=min(b, a))G -> H(b - k, a)"),
         Just("(k in 1..=a)G -> H(b, a - k)"),
+        // Only the general path runs these (a guard, an argument).
+        Just("(k in 1..=a) if str(k) != \"2\" -> H(a - k, b)"),
+        Just("(k in 1..=min(b, 2))G -> H(a, b - k * len(str(a)))"),
     ];
     (shape, guard).prop_map(|(s, g)| s.replace('G', &g))
 }
@@ -215,6 +225,8 @@ fn list_move() -> impl Strategy<Value = &'static str> {
         Just("(i in 0..len(xs)) if xs[i] >= 2 -> L(update(xs, i, xs[i] - 2))"),
         Just("(i in 0..len(xs), t in 0..xs[i]) if t not in xs -> L(sorted(update(xs, i, t)))"),
         Just("(i in 0..len(xs), k in 1..=xs[i]) if k * k <= xs[i] -> L(sorted(update(xs, i, xs[i] - k)))"),
+        // Only the general path runs this one (its guard).
+        Just("(i in 0..len(xs)) if xs[i] >= 1 and str(xs[i]) != \"2\" -> L(update(xs, i, xs[i] - 1))"),
     ]
 }
 
@@ -243,6 +255,8 @@ fn set_move() -> impl Strategy<Value = String> {
         Just("(i in free) if i % 3 != 2 and i + 1 in free -> T(free - {i, i + 1})".to_string()),
         Just("(i in free, j in free) if i < j and j - i <= 2 -> T(free - {i, j})".to_string()),
         Just("(i in free) -> T({j for j in free if j < i})".to_string()),
+        // Only the general path runs this one (its guard).
+        Just("(i in free) if str(i) != \"1\" -> T(free - {i})".to_string()),
     ]
 }
 

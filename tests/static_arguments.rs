@@ -151,8 +151,16 @@ fn explain_shows_each_instance_compiled_for_its_arguments() {
     let result = session.run("explain", &text, &mut out);
     assert!(result.failures.is_empty(), "{:?}", result.failures);
     let out = String::from_utf8(out).unwrap();
-    // The game as written: the call of `F` is not integer code.
-    assert!(out.contains("game CB: general path"), "{out}");
+    // The game as written: the calls of `F` are not integer code, so the
+    // two moves making them run on the general path beside `cut_y`.
+    assert!(
+        out.contains("game CB: kernel") && out.contains("; 2 move(s) on the general path"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move cut_x: general path: argument 2 of its result is not integer code"),
+        "{out}"
+    );
     assert!(
         out.contains("static arguments: an instance with integer ones"),
         "{out}"

@@ -3,13 +3,11 @@
 //! a researcher whose game is slow learns what to change.
 
 use super::compiler::Compiler;
-use super::frame::KERNEL_FRAME;
 use super::guard_bounds::LoopGuard;
-use super::kernel::{Kernel, KernelMove};
+use super::kernel::{Kernel, KernelMove, MovePlan};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
-use crate::eval::builtins::Builtin;
-use crate::eval::memo::MAX_ARGS;
+use super::refusal::{NoKernel, Refusal};
 use crate::ir::ir::*;
 
 /// Where a kernel's positions are kept (`memo::ShapeTable`).
@@ -18,8 +16,14 @@ const MEMO: &str = "a dense window over the positions searched, a hash table \
                     masks of subsets of a large range)";
 
 impl Compiler<'_> {
-    /// The explanation of a game: a headline, then one line per move.
-    pub(crate) fn explain(&self, id: GameId, g: &IrGame, kernel: Option<&Kernel>) -> Vec<String> {
+    /// The explanation of a game from its plans (`Compiler::kernel`): a
+    /// headline, then one line per move.
+    pub(crate) fn explain(
+        &self,
+        id: GameId,
+        g: &IrGame,
+        planned: &Result<Kernel, NoKernel>,
+    ) -> Vec<String> {
         let mut lines = Vec::new();
         let moves = match &g.body {
             IrGameBody::Alias(_) => {
@@ -31,16 +35,26 @@ impl Compiler<'_> {
             }
             IrGameBody::Moves(moves) => moves,
         };
+        let kernel = planned.as_ref().ok();
+        let general = kernel.map_or(0, |k| {
+            (k.moves.iter())
+                .filter(|m| matches!(m, MovePlan::General(_)))
+                .count()
+        });
+        let mixed = match general {
+            0 => String::new(),
+            n => format!("; {n} move(s) on the general path, each by its own code"),
+        };
         lines.push(match kernel {
             Some(k) if k.keyed => format!(
                 "game {}: kernel over lists and sets (positions of integers, lists, tuples \
                  and sets of small integers are searched on frames of integers, options \
-                 written as keys and read from the memo: {MEMO})",
+                 written as keys and read from the memo: {MEMO}){mixed}",
                 g.name
             ),
             Some(_) => format!(
                 "game {}: kernel (positions of integers are searched on frames of integers, \
-                 options read from the memo: {MEMO})",
+                 options read from the memo: {MEMO}){mixed}",
                 g.name
             ),
             None => format!(
@@ -48,8 +62,14 @@ impl Compiler<'_> {
                 g.name
             ),
         });
-        if let Some(reason) = self.game_off_kernel(g) {
-            lines.push(format!("  {reason}"));
+        match planned {
+            Err(NoKernel::NoArguments) => {
+                lines.push("  (a game without arguments has no kernel)".into())
+            }
+            Err(NoKernel::TooManyArguments) => {
+                lines.push("  (too many arguments for a kernel frame)".into())
+            }
+            _ => {}
         }
         if g.n_statics > 0 {
             lines.push(
@@ -84,27 +104,13 @@ impl Compiler<'_> {
             ));
         }
         for (i, m) in moves.iter().enumerate() {
-            let how = match kernel.map(|k| &k.moves[i]) {
-                Some(k) => describe(k),
-                None => match self
-                    .kernel_move(id, g, m)
-                    .or_else(|| self.key_loop_move(id, g, m).map(KernelMove::KeyLoop))
-                {
-                    Some(k) => format!(
-                        "{} in kernel form, but the game is on the general path",
-                        describe(&k)
-                    ),
-                    None => format!(
-                        "general path{}{}: {}",
-                        if self.affine_move(id, g.n_statics, m).is_some() {
-                            ", a strided run"
-                        } else {
-                            ""
-                        },
-                        self.result_text(&m.result),
-                        self.why_no_kernel(id, g.n_statics, m)
-                    ),
+            let how = match (kernel, planned) {
+                (Some(k), _) => match &k.moves[i] {
+                    MovePlan::Kernel(k) => describe(k),
+                    MovePlan::General(why) => self.general_text(id, g, m, why),
                 },
+                (None, Err(NoKernel::NoMove(why))) => self.general_text(id, g, m, &why[i]),
+                (None, _) => format!("general path{}", self.result_text(&m.result)),
             };
             lines.push(format!("  move {}: {how}", m.label));
         }
@@ -116,6 +122,21 @@ impl Compiler<'_> {
             ));
         }
         lines
+    }
+
+    /// A move on the general path: how its options are handed over, and
+    /// why it has no kernel form.
+    fn general_text(&self, id: GameId, g: &IrGame, m: &IrMove, why: &Refusal) -> String {
+        format!(
+            "general path{}{}: {}",
+            if self.affine_move(id, g.n_statics, m).is_some() {
+                ", a strided run"
+            } else {
+                ""
+            },
+            self.result_text(&m.result),
+            refusal_text(why)
+        )
     }
 
     /// How a move on the general path hands over its result: positions
@@ -144,92 +165,50 @@ impl Compiler<'_> {
                 .into(),
         }
     }
+}
 
-    fn game_off_kernel(&self, g: &IrGame) -> Option<String> {
-        if g.n_params == 0 {
-            Some("(a game without arguments has no kernel)".into())
-        } else if g.n_params > MAX_ARGS as usize || g.n_statics + g.n_params > KERNEL_FRAME {
-            Some("(too many arguments for a kernel frame)".into())
-        } else {
-            None
+/// Why a move has no kernel form, in words.
+fn refusal_text(why: &Refusal) -> String {
+    match why {
+        Refusal::ResultElsewhere => "its result is not a position of the game itself (same \
+                                     static arguments), a sum of such positions, or 0"
+            .into(),
+        Refusal::ResultCompound(b) => format!(
+            "its result is a compound (`{}`): each option is valued by the product search, \
+             its components kept as keys",
+            b.name()
+        ),
+        Refusal::ChoiceNotIntegerCode => "its result chooses with `if` or reads a function's \
+                                          body, and a condition, an argument or the `where` \
+                                          of a position the body writes is not integer code"
+            .into(),
+        Refusal::ArgumentNotIntegerCode(i) => format!(
+            "argument {} of its result is not integer code, nor a list or set the kernel \
+             writes (an argument, `update`, `sorted`, `remove`, `insert`, `-`, `&` or `|` \
+             on sets of small integers, a list of integers, lists joined with `+`)",
+            i + 1
+        ),
+        Refusal::BindingPattern => "a binding destructures a tuple".into(),
+        Refusal::FrameFull(name) => {
+            format!("binding `{name}`: too many locals for a kernel frame")
         }
-    }
-
-    /// Why a move has no kernel form: the first piece integer code does
-    /// not cover.
-    fn why_no_kernel(&self, game: GameId, n_statics: usize, m: &IrMove) -> String {
-        let mut parts = Vec::new();
-        if self
-            .sum_parts(game, n_statics, &m.result, &mut parts)
-            .is_none()
-        {
-            if let IrKind::CallBuiltin { builtin, .. } = &m.result.kind {
-                if matches!(
-                    builtin,
-                    Builtin::Pass
-                        | Builtin::Misere
-                        | Builtin::Conjunctive
-                        | Builtin::Selective
-                        | Builtin::Hypergraph
-                        | Builtin::OrdinalSum
-                ) {
-                    return format!(
-                        "its result is a compound (`{}`): each option is valued by the \
-                         product search, its components kept as keys",
-                        builtin.name()
-                    );
-                }
-            }
-            return "its result is not a position of the game itself (same static arguments), \
-                    a sum of such positions, or 0"
-                .into();
+        Refusal::BoundsNotIntegerCode(name) => {
+            format!("the bounds of `{name}` are not integer code")
         }
-        for b in &m.bindings {
-            let IrPattern::Slot { slot, name } = &b.pattern else {
-                return "a binding destructures a tuple".into();
-            };
-            if *slot as usize >= KERNEL_FRAME {
-                return format!("binding `{name}`: too many locals for a kernel frame");
-            }
-            match &b.iterable.kind {
-                IrKind::Range { start, end, .. } => {
-                    if self.operand::<[i64]>(start).is_none()
-                        || self.operand::<[i64]>(end).is_none()
-                    {
-                        return format!("the bounds of `{name}` are not integer code");
-                    }
-                }
-                IrKind::Const(_) | IrKind::List(_) | IrKind::Set(_) | IrKind::Tuple(_) => {}
-                IrKind::Local(_) => {}
-                _ => {
-                    return format!(
-                        "binding `{name}` runs over a value computed by the move, not an \
-                         integer range, a constant set or an argument of the position"
-                    )
-                }
-            }
-        }
-        if let Some(g) = &m.guard {
-            if self.bool_expr::<[i64]>(g).is_none() {
-                return "its guard is not integer code (comparisons, `and`, `or`, `not` of \
-                        integer arithmetic)"
-                    .into();
-            }
-        }
-        for args in &parts {
-            for (i, a) in args.iter().enumerate() {
-                if self.operand::<[i64]>(a).is_none() && self.key_arg(a).is_none() {
-                    return format!(
-                        "argument {} of its result is not integer code, nor a list or set \
-                         the kernel writes (an argument, `update`, `sorted`, `remove`, \
-                         `insert`, `-`, `&` or `|` on sets of small integers, a list of \
-                         integers, lists joined with `+`)",
-                        i + 1
-                    );
-                }
-            }
-        }
-        "it has no kernel form".into()
+        Refusal::SourceComputed(name) => format!(
+            "binding `{name}` runs over a value computed by the move, not an integer range, \
+             a constant set or an argument of the position"
+        ),
+        Refusal::SourceArgument(name) => format!(
+            "binding `{name}` runs over an argument of the position, which only a kernel \
+             over lists and sets reads, and the move has no form there"
+        ),
+        Refusal::GuardNotIntegerCode => "its guard is not integer code (comparisons, `and`, \
+                                         `or`, `not` of integer arithmetic)"
+            .into(),
+        Refusal::NotOnKeyFrame => "integer code, but not in a form the kernel over lists and \
+                                   sets runs"
+            .into(),
     }
 }
 

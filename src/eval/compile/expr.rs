@@ -35,8 +35,11 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
-        let kernel = self.kernel(id, g).map(|mut k| {
-            if !k.keyed {
+        let planned = self.kernel(id, g).map(|mut k| {
+            // A general move's code is not read for its symmetries: only
+            // a game whose moves are all in kernel form is assumed to have
+            // them.
+            if !k.keyed && k.all_kernel() {
                 k.swappable = swappable_arguments(g);
                 k.clamps = (clamped_arguments(g).iter())
                     .filter_map(|(i, bound)| Some((*i, self.operand(bound)?)))
@@ -62,9 +65,9 @@ impl<'a> Compiler<'a> {
             where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
-            explanation: self.explain(id, g, kernel.as_ref()),
+            explanation: self.explain(id, g, &planned),
             reads_constants: game_reads_global(g),
-            kernel,
+            kernel: planned.ok(),
             span: g.span,
         }
     }

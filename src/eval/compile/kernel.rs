@@ -7,8 +7,11 @@
 //! and arguments in a frame of integers and, per move, evaluates a few
 //! integer codes on it and reads the memo directly: a strided run for `k in
 //! lo..hi` with arguments affine in `k` (arguments that are not come from
-//! batched code over the run), one read for a move without bindings. Moves
-//! of any other form keep the game on the general path (`None`). The
+//! batched code over the run), one read for a move without bindings. Each
+//! move is planned on its own: a move of no kernel form is kept as a
+//! general plan, named with its refusal (`refusal.rs`), which runs that
+//! move's compiled closure, so the game's other moves stay on kernel
+//! code. A game none of whose moves has a kernel form has no kernel. The
 //! search runs kernels in `search/kernel.rs`.
 
 use super::batch_code::BatchCode;
@@ -18,6 +21,7 @@ use super::frame::KERNEL_FRAME;
 use super::guard_bounds::LoopGuard;
 use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
+use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
 use crate::eval::value::Value;
@@ -32,9 +36,11 @@ pub(crate) struct Kernel {
     pub shape: Shape,
     /// How many integer arguments a position has.
     pub n_params: usize,
-    pub moves: Vec<KernelMove>,
-    /// Every move is a `KeyLoopMove`: positions of any flattened shape
-    /// (integers, lists, tuples, bit sets) run on a `KeyFrame`.
+    /// One plan per move of the game, in order.
+    pub moves: Vec<MovePlan>,
+    /// The moves' kernel forms are `KeyLoopMove`s: positions of any
+    /// flattened shape (integers, lists, tuples, bit sets) run on a
+    /// `KeyFrame`.
     pub keyed: bool,
     /// The same moves as `StrideMove`s, when every one is a single move
     /// of that form (subtraction games; `strides_of`): a table swept in
@@ -45,7 +51,8 @@ pub(crate) struct Kernel {
     /// it is not, or the game has none; see `where_bounds`).
     pub where_bounds: Option<Vec<Bound>>,
     /// Two arguments the game may swap, a position and its twin having
-    /// one value (`compile/symmetry.rs`).
+    /// one value (`compile/symmetry.rs`); only when every move is in
+    /// kernel form, as are `clamps`.
     pub swappable: Option<(usize, usize)>,
     /// Arguments the moves read only as `min(x, bound)`, with their
     /// bounds: a position with `x` above its bound has the value of the
@@ -54,16 +61,25 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
-    /// Whether every option is one position of the game itself (or the
-    /// zero game), never a sum: then a compound of one position stays one
-    /// position of the game after every move (`search/layered.rs`).
+    /// Whether no move in kernel form leads to a sum: then a compound of
+    /// one position stays one position of the game after every move
+    /// (`search/layered.rs`). A general move's options are checked as they
+    /// come (`SgSink::layer_option`), as on a game without a kernel.
     pub(crate) fn moves_to_single_positions(&self) -> bool {
         self.moves.iter().all(|m| match m {
-            KernelMove::Run(_) | KernelMove::Singles(_) => true,
-            KernelMove::SumRun(_) => false,
-            KernelMove::Loop(l) => l.results.iter().all(|r| r.parts.len() <= 1),
-            KernelMove::KeyLoop(k) => k.results.iter().all(|r| r.parts.len() <= 1),
+            MovePlan::General(_) => true,
+            MovePlan::Kernel(k) => match k {
+                KernelMove::Run(_) | KernelMove::Singles(_) => true,
+                KernelMove::SumRun(_) => false,
+                KernelMove::Loop(l) => l.results.iter().all(|r| r.parts.len() <= 1),
+                KernelMove::KeyLoop(k) => k.results.iter().all(|r| r.parts.len() <= 1),
+            },
         })
+    }
+
+    /// Whether every move is in kernel form.
+    pub(crate) fn all_kernel(&self) -> bool {
+        self.moves.iter().all(|m| matches!(m, MovePlan::Kernel(_)))
     }
 
     /// Whether the kernel runs positions with this key.
@@ -105,6 +121,16 @@ pub(crate) struct StrideMove {
 /// Most stride moves a kernel keeps: with fewer options than 64, option
 /// values of 64 or more never decide the mex, so a 64-bit mask serves.
 pub(crate) const MAX_STRIDES: usize = 32;
+
+/// How the search runs one move of a game that has a kernel.
+pub(crate) enum MovePlan {
+    /// On the kernel's frame, in this form.
+    Kernel(KernelMove),
+    /// Its compiled closure on a frame of values built from the
+    /// position's key, as the general path runs every move; why it has
+    /// no kernel form.
+    General(Refusal),
+}
 
 pub(crate) enum KernelMove {
     Run(RunMove),
@@ -351,10 +377,10 @@ fn frame_width(g: &IrGame) -> usize {
 /// The moves' `StrideMove`s, when every move is a single move (or one per
 /// item of a constant set) that has one, at most `MAX_STRIDES` in all. A
 /// keyed kernel's moves (`KeyLoop`) have none: sweeps read integer frames.
-fn strides_of(moves: &[KernelMove]) -> Option<Vec<StrideMove>> {
+fn strides_of(moves: &[MovePlan]) -> Option<Vec<StrideMove>> {
     let mut out = Vec::new();
     for m in moves {
-        let KernelMove::Singles(singles) = m else {
+        let MovePlan::Kernel(KernelMove::Singles(singles)) = m else {
             return None;
         };
         for s in singles {
@@ -400,6 +426,24 @@ fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
         };
         Some(IrExpr { kind, span: e.span })
     })
+}
+
+/// Why a result that is no sum of positions of the game itself has no
+/// kernel form.
+fn result_refusal(result: &IrExpr) -> Refusal {
+    match &result.kind {
+        IrKind::CallBuiltin {
+            builtin:
+                b @ (Builtin::Pass
+                | Builtin::Misere
+                | Builtin::Conjunctive
+                | Builtin::Selective
+                | Builtin::Hypergraph
+                | Builtin::OrdinalSum),
+            ..
+        } => Refusal::ResultCompound(*b),
+        _ => Refusal::ResultElsewhere,
+    }
 }
 
 /// The integers of a literal whose items are all integer constants.
@@ -527,35 +571,64 @@ fn varies_only(args: &[Operand<[i64]>], n_statics: usize, i: usize) -> Option<us
 }
 
 impl Compiler<'_> {
-    /// The kernel of a game, if all its moves have a kernel form.
-    pub(crate) fn kernel(&self, game: GameId, g: &IrGame) -> Option<Kernel> {
-        let IrGameBody::Moves(moves) = &g.body else {
-            return None;
+    /// The kernel of a game: a plan per move, or why it has none. The
+    /// moves are planned on a frame of integers, or on a key's frame
+    /// (`KeyLoop`, lists and sets) when that puts as many of them in
+    /// kernel form, one of them only there; a move in neither is a
+    /// general plan.
+    pub(crate) fn kernel(&self, game: GameId, g: &IrGame) -> Result<Kernel, NoKernel> {
+        let moves = match &g.body {
+            IrGameBody::Alias(_) => return Err(NoKernel::Alias),
+            IrGameBody::Moves(moves) if moves.is_empty() => return Err(NoKernel::NoMoves),
+            IrGameBody::Moves(moves) => moves,
         };
-        if moves.is_empty()
-            || g.n_params == 0
-            || g.n_params > MAX_ARGS as usize
-            || frame_width(g) > KERNEL_FRAME
-        {
-            return None;
+        if g.n_params == 0 {
+            return Err(NoKernel::NoArguments);
         }
-        let int_moves = moves
+        if g.n_params > MAX_ARGS as usize || frame_width(g) > KERNEL_FRAME {
+            return Err(NoKernel::TooManyArguments);
+        }
+        let int_plans: Vec<MovePlan> = moves
             .iter()
-            .map(|m| self.kernel_move(game, g, m))
-            .collect::<Option<Vec<_>>>();
-        // Moves of lists and sets (or of values integer code does not
-        // reach): all of them in the Loop form on a key's frame.
-        let (kernel_moves, keyed) = match int_moves {
-            Some(int_moves) => (int_moves, false),
-            None => (
-                moves
-                    .iter()
-                    .map(|m| self.key_loop_move(game, g, m).map(KernelMove::KeyLoop))
-                    .collect::<Option<Vec<_>>>()?,
-                true,
-            ),
+            .map(|m| match self.kernel_move(game, g, m) {
+                Ok(k) => MovePlan::Kernel(k),
+                Err(why) => MovePlan::General(why),
+            })
+            .collect();
+        let count = |plans: &[MovePlan]| {
+            (plans.iter())
+                .filter(|p| matches!(p, MovePlan::Kernel(_)))
+                .count()
         };
-        Some(Kernel {
+        let mut plans = (int_plans, false);
+        if count(&plans.0) < moves.len() {
+            let key_plans: Vec<MovePlan> = (moves.iter().zip(&plans.0))
+                .map(|(m, int)| match self.key_loop_move(game, g, m) {
+                    Some(k) => MovePlan::Kernel(KernelMove::KeyLoop(k)),
+                    None => MovePlan::General(match int {
+                        MovePlan::General(why) => why.clone(),
+                        MovePlan::Kernel(_) => Refusal::NotOnKeyFrame,
+                    }),
+                })
+                .collect();
+            // A move only the keyed kernel runs writes lists or sets: the
+            // positions are likely not all integers, which the integer
+            // kernel needs.
+            let key_only = (key_plans.iter().zip(&plans.0))
+                .any(|p| matches!(p, (MovePlan::Kernel(_), MovePlan::General(_))));
+            if key_only && count(&key_plans) >= count(&plans.0) {
+                plans = (key_plans, true);
+            }
+        }
+        let (kernel_moves, keyed) = plans;
+        if count(&kernel_moves) == 0 {
+            let why = kernel_moves.into_iter().filter_map(|m| match m {
+                MovePlan::General(why) => Some(why),
+                MovePlan::Kernel(_) => None,
+            });
+            return Err(NoKernel::NoMove(why.collect()));
+        }
+        Ok(Kernel {
             shape: int_shape(g.n_params),
             n_params: g.n_params,
             strides: strides_of(&kernel_moves),
@@ -608,14 +681,22 @@ impl Compiler<'_> {
         })
     }
 
-    pub(crate) fn kernel_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
+    /// The kernel form of a move on a frame of integers: the fastest
+    /// form it has, or why it has none.
+    pub(crate) fn kernel_move(
+        &self,
+        game: GameId,
+        g: &IrGame,
+        m: &IrMove,
+    ) -> Result<KernelMove, Refusal> {
         let n_statics = g.n_statics;
         let int_arg = |a: &IrExpr| self.operand(a);
         if let Some(alternatives) = self.expanded_result(&m.result) {
             // Only the Loop form chooses, and checks each option's positions.
             let mut l = self.loop_move(m)?;
-            l.results = self.choices(game, g, &alternatives, int_arg)?;
-            return Some(KernelMove::Loop(l));
+            l.results = (self.choices(game, g, &alternatives, int_arg))
+                .ok_or(Refusal::ChoiceNotIntegerCode)?;
+            return Ok(KernelMove::Loop(l));
         }
         let simple = self
             .same_game_args(game, n_statics, &m.result)
@@ -623,30 +704,50 @@ impl Compiler<'_> {
                 [] => (self.single_move(g, m, args)).map(|s| KernelMove::Singles(vec![s])),
                 _ => self.run_move(g, m, args),
             });
-        simple
+        if let Some(k) = simple
             .or_else(|| self.each_move(game, g, m))
             .or_else(|| self.sum_run_move(game, g, m))
-            .or_else(|| {
-                let mut l = self.loop_move(m)?;
-                // One binding only: a deeper binding's bounds from `where`
-                // could skip options whose guard the general path
-                // evaluates (and fails) where an outer bound is undecided.
-                let mut parts = Vec::new();
-                let one = l.bindings.len() == 1;
-                if one
-                    && self
-                        .sum_parts(game, n_statics, &m.result, &mut parts)
-                        .is_some()
-                {
-                    l.bounds = self.loop_guard(
-                        &l.bounds.slots,
-                        m.guard.as_ref(),
-                        &self.implied_by_where(g, &parts),
-                    );
-                }
-                l.results = vec![self.plain_result(game, n_statics, &m.result, int_arg)?];
-                Some(KernelMove::Loop(l))
+        {
+            return Ok(k);
+        }
+        let mut parts = Vec::new();
+        if self
+            .sum_parts(game, n_statics, &m.result, &mut parts)
+            .is_none()
+        {
+            return Err(result_refusal(&m.result));
+        }
+        let mut l = self.loop_move(m)?;
+        // One binding only: a deeper binding's bounds from `where` could
+        // skip options whose guard the general path evaluates (and fails)
+        // where an outer bound is undecided.
+        if l.bindings.len() == 1 {
+            l.bounds = self.loop_guard(
+                &l.bounds.slots,
+                m.guard.as_ref(),
+                &self.implied_by_where(g, &parts),
+            );
+        }
+        l.results = vec![self.loop_result(&parts)?];
+        Ok(KernelMove::Loop(l))
+    }
+
+    /// The one result of a Loop form whose result is the sum of `parts`
+    /// written out, each argument integer code.
+    fn loop_result(&self, parts: &[&[IrExpr]]) -> Result<LoopResult, Refusal> {
+        let parts = (parts.iter())
+            .map(|args| {
+                (args.iter().enumerate())
+                    .map(|(i, a)| self.operand(a).ok_or(Refusal::ArgumentNotIntegerCode(i)))
+                    .collect::<Result<Vec<_>, _>>()
             })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(MoveResult {
+            conds: Vec::new(),
+            body_where: None,
+            from_body: false,
+            parts,
+        })
     }
 
     /// A move over a small constant set of integers, unrolled into single
@@ -712,56 +813,76 @@ impl Compiler<'_> {
     }
 
     /// The general kernel move (`LoopMove`), if its bindings and guard are
-    /// integer code; its results are for the caller to add.
-    fn loop_move(&self, m: &IrMove) -> Option<LoopMove> {
+    /// integer code (else why not); its results are for the caller to add.
+    fn loop_move(&self, m: &IrMove) -> Result<LoopMove, Refusal> {
         let mut bindings = Vec::new();
+        let mut over_argument = None;
         for b in &m.bindings {
-            let IrPattern::Slot { slot, .. } = b.pattern else {
-                return None;
+            let IrPattern::Slot { slot, name } = &b.pattern else {
+                return Err(Refusal::BindingPattern);
             };
-            if slot as usize >= KERNEL_FRAME {
-                return None;
+            if *slot as usize >= KERNEL_FRAME {
+                return Err(Refusal::FrameFull(name.clone()));
             }
+            let computed = || Refusal::SourceComputed(name.clone());
             let source = match &b.iterable.kind {
                 IrKind::Range {
                     start,
                     end,
                     inclusive,
-                } => LoopSource::Range {
-                    lo: self.operand(start)?,
-                    hi: self.operand(end)?,
-                    inclusive: *inclusive,
-                },
+                } => {
+                    let bounds = self.operand(start).zip(self.operand(end));
+                    let (lo, hi) =
+                        bounds.ok_or_else(|| Refusal::BoundsNotIntegerCode(name.clone()))?;
+                    LoopSource::Range {
+                        lo,
+                        hi,
+                        inclusive: *inclusive,
+                    }
+                }
                 IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => {
                     LoopSource::Values(
-                        xs.iter()
+                        (xs.iter())
                             .map(|x| match x {
                                 Value::Int(n) => Some(*n),
                                 _ => None,
                             })
-                            .collect::<Option<_>>()?,
+                            .collect::<Option<_>>()
+                            .ok_or_else(computed)?,
                     )
                 }
-                IrKind::List(xs) | IrKind::Tuple(xs) => LoopSource::Values(const_ints(xs)?),
+                IrKind::List(xs) | IrKind::Tuple(xs) => {
+                    LoopSource::Values(const_ints(xs).ok_or_else(computed)?)
+                }
                 IrKind::Set(xs) => {
                     // A set iterates in ascending order, without repeats.
-                    let mut v = const_ints(xs)?;
+                    let mut v = const_ints(xs).ok_or_else(computed)?;
                     v.sort_unstable();
                     v.dedup();
                     LoopSource::Values(v)
                 }
-                _ => return None,
+                IrKind::Local(_) => {
+                    // Named only if nothing else refuses: a kernel over
+                    // lists and sets may read it.
+                    over_argument.get_or_insert_with(|| name.clone());
+                    continue;
+                }
+                _ => return Err(computed()),
             };
-            bindings.push((slot, source));
+            bindings.push((*slot, source));
+        }
+        let guard = match &m.guard {
+            Some(e) => Some(self.bool_expr(e).ok_or(Refusal::GuardNotIntegerCode)?),
+            None => None,
+        };
+        if let Some(name) = over_argument {
+            return Err(Refusal::SourceArgument(name));
         }
         let slots: Vec<Slot> = bindings.iter().map(|(s, _)| *s).collect();
-        Some(LoopMove {
+        Ok(LoopMove {
             bounds: self.loop_guard(&slots, m.guard.as_ref(), &[]),
             bindings,
-            guard: match &m.guard {
-                Some(e) => Some(self.bool_expr(e)?),
-                None => None,
-            },
+            guard,
             results: Vec::new(),
         })
     }

@@ -14,7 +14,8 @@
 //! 2. `int_code` (integer and boolean code on a frame of locals), then
 //!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
-//!    `key_kernel` and `kernel` (the moves in kernel form), `symmetry`
+//!    `refusal` (why a move or game has no kernel form), `key_kernel` and
+//!    `kernel` (a plan per move: its kernel form or its refusal), `symmetry`
 //!    (arguments a game may swap).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
 //!    together with the program it holds (`Code`, `CompiledGame`, ...)
@@ -50,6 +51,7 @@ mod kernel;
 mod key_kernel;
 mod line_sweep;
 mod moves;
+mod refusal;
 pub mod runtime;
 mod specialize;
 mod sweep;
@@ -64,7 +66,8 @@ pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
-    Bend, Kernel, KernelMove, LoopMove, LoopSource, Quadratic, RunMove, SingleMove, SumRunMove,
+    Bend, Kernel, KernelMove, LoopMove, LoopSource, MovePlan, Quadratic, RunMove, SingleMove,
+    SumRunMove,
 };
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};

@@ -56,7 +56,7 @@ pub struct CompiledGame {
     pub(crate) where_flat: Option<BoolCode<[i64]>>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
-    /// The moves in kernel form, when they all have one.
+    /// A plan per move, when some move has a kernel form.
     pub(crate) kernel: Option<Kernel>,
     /// How the search evaluates the game (`--explain`), a line each.
     pub explanation: Vec<String>,

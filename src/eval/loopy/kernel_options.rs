@@ -6,7 +6,7 @@
 //! value read from the memo.
 
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, Operand, RunMove, SingleMove,
+    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, MovePlan, Operand, RunMove, SingleMove,
     KERNEL_FRAME,
 };
 use crate::eval::memo::MAX_ARGS;
@@ -35,6 +35,15 @@ pub fn list_options(kernel: &Kernel, ints: &[i64], out: &mut Listed) -> bool {
         return false;
     }
     kernel.moves.iter().all(|m| match m {
+        // Its options are listed by its code, the position's with them.
+        MovePlan::General(_) => false,
+        MovePlan::Kernel(m) => kernel_move(kernel, m, ints, out),
+    })
+}
+
+/// The options of one move in kernel form; false as `list_options`.
+fn kernel_move(kernel: &Kernel, m: &KernelMove, ints: &[i64], out: &mut Listed) -> bool {
+    match m {
         KernelMove::Run(r) => run(kernel, r, ints, out),
         KernelMove::Singles(singles) => singles.iter().all(|s| single(s, ints, out)),
         KernelMove::Loop(l) => {
@@ -50,7 +59,7 @@ pub fn list_options(kernel: &Kernel, ints: &[i64], out: &mut Listed) -> bool {
         // Sums of positions (take-and-break runs) are not followed by the
         // labelling; the general path says so.
         KernelMove::SumRun(_) | KernelMove::KeyLoop(_) => false,
-    })
+    }
 }
 
 /// The options of a run move: arguments affine in its binding, or

@@ -46,6 +46,18 @@ pub fn enumerate(
     span: Span,
     sink: &mut dyn MoveSink,
 ) -> Fallible<()> {
+    run_moves(env, instance, key, span, None, sink)
+}
+
+/// `enumerate` of one move rule (`only`), or of all of them.
+fn run_moves(
+    env: &mut Env,
+    instance: InstanceId,
+    key: &Key,
+    span: Span,
+    only: Option<usize>,
+    sink: &mut dyn MoveSink,
+) -> Fallible<()> {
     let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
     let CompiledBody::Moves(moves) = &g.body else {
@@ -59,6 +71,9 @@ pub fn enumerate(
     let result = env.with_frame(frame.drain(..), g.n_slots, span, |env| {
         env.instance = instance;
         for (i, m) in moves.iter().enumerate() {
+            if only.is_some_and(|o| o != i) {
+                continue;
+            }
             sink.start_move(i);
             (m.run)(env, sink.as_sink())?;
         }
@@ -443,6 +458,20 @@ impl Sink for SgSink {
 }
 
 impl SgSink {
+    /// Marks the options of move `index` of the position `key` of
+    /// `instance` through the move's compiled closure: a kernel's general
+    /// plan, or kernel code that needs the general path at this position.
+    pub(super) fn general_move(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        key: &Key,
+        index: usize,
+    ) -> Fallible<()> {
+        let span = self.span;
+        run_moves(env, instance, key, span, Some(index), self)
+    }
+
     /// Where the search stands before an option's parts are looked up.
     pub(super) fn option_mark(&self) -> OptionMark {
         OptionMark {
@@ -1055,7 +1084,7 @@ fn run_search(
             Some(k) if env.rt.limits.plans.kernels && k.accepts(&top.key) => {
                 let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;
                 if !done {
-                    // Some code needs the general path: start over there.
+                    // Not on the kernel's frame: every move by its code.
                     sink.start();
                     sink.cycle_at = None;
                 }

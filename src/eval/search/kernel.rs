@@ -10,18 +10,22 @@ use super::scan::{scan_pairs, seen_slot, unit_windows, WIDE_SLOTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
-    LoopGuard, LoopMove, LoopSource, MoveResult, Narrowed, RunMove, SingleMove, SumRunMove,
-    KERNEL_FRAME,
+    LoopGuard, LoopMove, LoopSource, MovePlan, MoveResult, Narrowed, RunMove, SingleMove,
+    SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
 impl SgSink {
-    /// Marks the values of the options of `key` through the game's kernel.
-    /// False when some integer code needs the general path (or a static
-    /// argument is not an integer); the caller then starts the position
-    /// over with `enumerate`. `at` is where the memo keeps the position.
+    /// Marks the values of the options of `key` through the game's kernel,
+    /// move by move: a general plan, or a kernel form whose code needs the
+    /// general path at this position, runs that move's closure (what the
+    /// kernel form listed of it forgotten first, so no option is listed
+    /// twice). False, with nothing marked, when the position does not fit
+    /// the kernel's frame (a static argument is not an integer); the
+    /// caller then lists the position with `enumerate`. `at` is where the
+    /// memo keeps the position.
     pub(super) fn run_kernel(
         &mut self,
         env: &mut Env,
@@ -37,16 +41,19 @@ impl SgSink {
             return Ok(false);
         };
         let ints = &frame[..n];
-        for m in &kernel.moves {
-            let done = match m {
-                KernelMove::Run(r) => {
+        for (i, plan) in kernel.moves.iter().enumerate() {
+            let mark = self.option_mark();
+            let done = match plan {
+                MovePlan::Kernel(KernelMove::Run(r)) => {
                     self.kernel_run(env, (instance, inst), kernel, r, ints, at)?
                 }
-                KernelMove::SumRun(r) => {
+                MovePlan::Kernel(KernelMove::SumRun(r)) => {
                     self.kernel_sum_run(env, (instance, inst), kernel, r, ints)?
                 }
-                KernelMove::Loop(l) => self.kernel_loop(env, (instance, inst), kernel, l, ints)?,
-                KernelMove::Singles(singles) => {
+                MovePlan::Kernel(KernelMove::Loop(l)) => {
+                    self.kernel_loop(env, (instance, inst), kernel, l, ints)?
+                }
+                MovePlan::Kernel(KernelMove::Singles(singles)) => {
                     let mut done = true;
                     for s in singles {
                         done = self.kernel_single(env, (instance, inst), kernel, s, ints, at)?;
@@ -57,10 +64,11 @@ impl SgSink {
                     done
                 }
                 // Only in keyed kernels, run above.
-                KernelMove::KeyLoop(_) => false,
+                MovePlan::Kernel(KernelMove::KeyLoop(_)) | MovePlan::General(_) => false,
             };
             if !done {
-                return Ok(false);
+                self.drop_option(mark);
+                self.general_move(env, instance, key, i)?;
             }
         }
         Ok(true)

@@ -10,7 +10,7 @@ use super::kernel::{pick, Pick};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
-    OptionKey, SlotKind,
+    MovePlan, OptionKey, SlotKind,
 };
 use crate::eval::memo::{Key, Probe, Shape, State, Window, MAX_COORDS};
 use crate::eval::value::InstanceId;
@@ -19,8 +19,8 @@ use crate::syntax::Span;
 use smallvec::SmallVec;
 
 impl SgSink {
-    /// `run_kernel` for a keyed kernel: false when some code needs the
-    /// general path (the caller then starts the position over there).
+    /// `run_kernel` for a keyed kernel: false, with nothing marked, when
+    /// the position does not load into a `KeyFrame`.
     pub(super) fn run_key_kernel(
         &mut self,
         env: &mut Env,
@@ -33,12 +33,18 @@ impl SgSink {
             return Ok(false);
         }
         let mut ticks = 0u32;
-        for m in &kernel.moves {
-            let KernelMove::KeyLoop(m) = m else {
-                return Ok(false);
+        for (i, plan) in kernel.moves.iter().enumerate() {
+            let mark = self.option_mark();
+            let done = match plan {
+                MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
+                    self.key_level(env, (instance, inst), m, &mut frame, 0, &mut ticks)?
+                }
+                _ => false,
             };
-            if !self.key_level(env, (instance, inst), m, &mut frame, 0, &mut ticks)? {
-                return Ok(false);
+            if !done {
+                // As in `run_kernel`: this move by its closure.
+                self.drop_option(mark);
+                self.general_move(env, instance, key, i)?;
             }
         }
         Ok(true)

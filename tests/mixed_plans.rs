@@ -1,0 +1,157 @@
+//! Games whose moves are planned one by one (issue 33): a move of no
+//! kernel form (a guard or an argument integer code cannot read) runs on
+//! the general path by its own code while the game's other moves stay on
+//! kernel code. Values and errors must be the general path's; `--explain`
+//! names each move's plan or its refusal.
+
+use crate::common;
+
+use common::{explain, same_both_ways};
+
+/// Subtract-a-square with one more move, by 7, that only the general path
+/// runs (its guard reads `str(k)`).
+const SQUARES_AND_SEVEN: &str = "game G(n) where n >= 0 {
+    move square(k in 1..=n) if k * k <= n -> G(n - k * k)
+    move seven(k in 1..=min(n, 9)) if str(k) == \"7\" -> G(n - k)
+}";
+
+/// The mex of `values` at the indices `n - d` for each distance `d`.
+fn mex_of(values: &[u64], n: usize, distances: impl Iterator<Item = usize>) -> u64 {
+    let seen: Vec<u64> = distances
+        .filter(|&d| d <= n)
+        .map(|d| values[n - d])
+        .collect();
+    (0..).find(|v| !seen.contains(v)).expect("a mex")
+}
+
+#[test]
+fn a_mixed_game_has_the_values_of_a_brute_force() {
+    let top = 400;
+    let mut values = Vec::new();
+    for n in 0..=top {
+        let squares = (1..).map(|k: usize| k * k).take_while(|&s| s <= n);
+        let v = mex_of(&values, n, squares.chain([7]));
+        values.push(v);
+    }
+    let out = same_both_ways(&format!(
+        "{SQUARES_AND_SEVEN}\nprint [sg(G(n)) for n in 0..={top}]\n\
+         print [sg(G(n)) for n in reversed(list(0..={top}))]"
+    ));
+    let shown = |vs: &mut dyn Iterator<Item = &u64>| {
+        let items: Vec<String> = vs.map(|v| v.to_string()).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let want = format!(
+        "{}\n{}\n",
+        shown(&mut values.iter()),
+        shown(&mut values.iter().rev())
+    );
+    assert_eq!(out, want);
+    // The move by 7 matters: without it G(7) would be 1 (options 6, 3).
+    assert_ne!(values[7], 1);
+}
+
+#[test]
+fn explain_names_each_moves_plan_and_refusal_in_a_mixed_game() {
+    let out = explain(SQUARES_AND_SEVEN);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("game G: kernel")
+            && lines[0].ends_with("; 1 move(s) on the general path, each by its own code"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  move square: a run through the memo, 1 argument(s) quadratic"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  move seven: general path: its guard is not integer code"),
+        "{out}"
+    );
+    // A game none of whose moves has a kernel form names each refusal.
+    let out = explain(
+        "game N(n) where n >= 0 {
+            move a(k in 1..=n) if str(k) != \"3\" -> N(n - k)
+            move b(k in 1..=n) -> N(n - len(str(k)))
+            move c(k in 1..=n) -> [N(n - k)][0]
+        }",
+    );
+    assert!(out.contains("game N: general path"), "{out}");
+    assert!(
+        out.contains("move a: general path: its guard is not integer code"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move b: general path: argument 1 of its result is not integer code"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move c: general path, each option built as a game value (its result is neither a position nor a sum of positions): its result is not a position of the game itself"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_list_game_keeps_its_keyed_moves_beside_a_general_one() {
+    let text = "game L(xs) where all(x >= 0 for x in xs) {
+        move take(i in 0..len(xs), k in 1..=xs[i]) -> L(update(xs, i, xs[i] - k))
+        move odd(i in 0..len(xs)) if str(xs[i]) == \"3\" -> L(update(xs, i, 0) + [1])
+    }";
+    let out = explain(text);
+    assert!(
+        out.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("game L: kernel over lists and sets")
+                && l.ends_with("; 1 move(s) on the general path, each by its own code")),
+        "{out}"
+    );
+    assert!(out.contains("  move odd: general path"), "{out}");
+    // The general move adds a heap of 1 where a heap of 3 is emptied: by
+    // hand, L([3]) has the options L([k]) (k < 3, values 0, 1, 2) and
+    // L([0, 1]) (value 1), so its value is 3.
+    let out = same_both_ways(&format!(
+        "{text}\nprint [sg(L([a, b])) for a in 0..=4, b in 0..=4]\nprint sg(L([3]))"
+    ));
+    assert!(out.ends_with("\n3\n"), "{out}");
+}
+
+/// A kernel move whose code fails at one position (a division by zero at
+/// `k == 2`) is run there by its code, after a general move: the error is
+/// the general path's, at the same place.
+#[test]
+fn a_kernel_move_failing_at_run_time_gives_the_general_paths_error() {
+    let out = same_both_ways(
+        "game G(n) where n >= 0 {
+            move g(k in 1..=min(n, 2)) if str(k) != \"5\" -> G(n - k)
+            move d(k in 1..=min(n, 3)) -> G(n / (k - 2))
+        }
+        print [sg(G(n)) for n in 0..=1]
+        print sg(G(4))",
+    );
+    assert!(
+        out.starts_with("[0, 1]\n") && out.contains("failure") && out.contains("zero"),
+        "{out}"
+    );
+}
+
+/// Compounds and loopy games of a mixed game: layers read the general
+/// move's options as they come, the loopy labelling lists them by code.
+#[test]
+fn compounds_and_cycles_of_a_mixed_game_agree_with_the_general_path() {
+    let out = same_both_ways(&format!(
+        "{SQUARES_AND_SEVEN}
+        print [sg(pass(G(n))) for n in 0..=20]
+        print [sg(misere(G(n))) for n in 0..=20]
+        print [sg(pass(G(n), 3)) for n in 0..=12]
+        print [sg(conjunctive(G(a), G(b))) for a in 0..=6, b in 0..=6]"
+    ));
+    assert!(!out.contains("failure"), "{out}");
+    let out = same_both_ways(
+        "game U(n) where 0 <= n <= 12 {
+            move down(k in 1..=min(n, 2)) -> U(n - k)
+            move up(k in 1..=2) if str(n + k) != \"7\" and n + k <= 12 -> U(n + k)
+        }
+        print [sg(U(n)) for n in 0..=12]",
+    );
+    assert!(!out.contains("failure"), "{out}");
+}

@@ -35,12 +35,17 @@ pub struct InfSets {
 impl InfSets {
     /// The infinite value ∞_K; `k` need not be sorted nor free of repeats.
     pub fn infinite(&mut self, mut k: Vec<u64>) -> u64 {
+        self.infinite_in(&mut k)
+    }
+
+    /// `infinite`, sorting `k` in place: allocates only for a new set.
+    pub fn infinite_in(&mut self, k: &mut Vec<u64>) -> u64 {
         k.sort_unstable();
         k.dedup();
         if let Some(&id) = self.ids.get(k.as_slice()) {
             return INFINITE | id;
         }
-        let set: Rc<[u64]> = Rc::from(k);
+        let set: Rc<[u64]> = Rc::from(k.as_slice());
         let id = self.sets.len() as u64;
         self.sets.push(set.clone());
         self.ids.insert(set, id);

@@ -17,7 +17,7 @@ use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
-use crate::eval::memo::{int_shape, words_hash, Key, Shape, State};
+use crate::eval::memo::{int_shape, words_hash, Key, Shape, State, MAX_ARGS};
 use crate::eval::search::{enumerate, MoveSink};
 use crate::eval::value::{Game, InstanceId, Value};
 use crate::syntax::Span;
@@ -295,13 +295,29 @@ impl Builder {
             return Ok(false);
         }
         for option in listed.coords.chunks_exact(n) {
-            let w = match self.numbering.get(option) {
-                NEW => self.main_vertex(env, &inst, option, false)?,
-                NOT_A_POSITION => None,
-                w => Some(w),
-            };
-            if let Some(w) = w {
-                self.out.graph.push_edge(w);
+            let w = self.numbering.get(option);
+            self.push_main(env, &inst, w, option)?;
+        }
+        let mut option = [0i64; MAX_ARGS as usize];
+        for &r in &listed.runs {
+            let (first, step) = listed.run(r, n);
+            let cells = self.numbering.strided(first, step, r.len);
+            for j in 0..r.len as i64 {
+                // In the box, the run's cells follow one another by a
+                // stride: an option's coordinates are written out only
+                // for a new position, or outside the box.
+                let in_box = cells
+                    .map(|(c0, dc)| self.numbering.at((c0 as isize + dc * j as isize) as usize));
+                let w = match in_box {
+                    Some(w) if w != NEW => w,
+                    _ => {
+                        for ((o, &f), &s) in option.iter_mut().zip(first).zip(step) {
+                            *o = f + s * j;
+                        }
+                        in_box.unwrap_or_else(|| self.numbering.get(&option[..n]))
+                    }
+                };
+                self.push_main(env, &inst, w, &option[..n])?;
             }
         }
         if listed.zeros > 0 {
@@ -309,6 +325,27 @@ impl Builder {
             self.out.graph.push_edge(w);
         }
         Ok(true)
+    }
+
+    /// Pushes the edge to the main game's position at `coords`, whose
+    /// number is `w` (`NEW`: added now).
+    #[inline]
+    fn push_main(
+        &mut self,
+        env: &mut Env,
+        inst: &Instance,
+        w: u32,
+        coords: &[i64],
+    ) -> Fallible<()> {
+        let w = match w {
+            NEW => self.main_vertex(env, inst, coords, false)?,
+            NOT_A_POSITION => None,
+            w => Some(w),
+        };
+        if let Some(w) = w {
+            self.out.graph.push_edge(w);
+        }
+        Ok(())
     }
 
     /// The vertex of a position, added if new; `None` if the key is not a

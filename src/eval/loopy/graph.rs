@@ -60,12 +60,22 @@ impl Graph {
     pub fn close(&mut self) {
         let from = *self.start.last().expect("a vertex") as usize;
         let tail = &mut self.succ[from..];
-        tail.sort_unstable();
         let mut kept = 0;
-        for i in 0..tail.len() {
-            if i == 0 || tail[i] != tail[i - 1] {
-                tail[kept] = tail[i];
-                kept += 1;
+        if tail.len() <= 16 {
+            // A short row: each follower looked for among those kept.
+            for i in 0..tail.len() {
+                if !tail[..kept].contains(&tail[i]) {
+                    tail[kept] = tail[i];
+                    kept += 1;
+                }
+            }
+        } else {
+            tail.sort_unstable();
+            for i in 0..tail.len() {
+                if i == 0 || tail[i] != tail[i - 1] {
+                    tail[kept] = tail[i];
+                    kept += 1;
+                }
             }
         }
         self.succ.truncate(from + kept);
@@ -79,6 +89,11 @@ impl Graph {
         }
         let i = (self.fixed).partition_point(|&(w, _)| (w as usize) < u);
         Some(self.fixed[i].1)
+    }
+
+    /// The fixed vertices with their values, in order.
+    pub fn fixed_vertices(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.fixed.iter().copied()
     }
 
     pub fn succ(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
@@ -114,7 +129,7 @@ impl Graph {
         4 * (self.start.capacity() + 2 * self.succ.capacity() + self.len() + 1)
             + 8 * self.is_fixed.capacity()
             + 16 * self.fixed.capacity()
-            + (8 + 4 + 4 + 4) * self.len()
+            + (4 + 4 + 4 + 4) * self.len()
     }
 }
 

@@ -13,14 +13,34 @@ use crate::eval::memo::MAX_ARGS;
 use crate::eval::search::{narrowed, pick, run_range, Pick};
 
 /// The options of one position: `coords` holds `n` integers per option
-/// that is a position of the game itself, `zeros` counts the moves to the
-/// zero game.
+/// that is a position of the game itself, `runs` the options of affine
+/// runs (each a first option and a step, not written out one by one),
+/// `zeros` counts the moves to the zero game.
 #[derive(Default)]
 pub struct Listed {
     pub coords: Vec<i64>,
+    pub runs: Vec<StridedRun>,
+    /// Per run, its first option's `n` integers then its `n` steps.
+    run_coords: Vec<i64>,
     pub zeros: usize,
     /// A run's arguments computed per option (batched code).
     batch: Vec<i64>,
+}
+
+/// `len` options of a run, the `j`-th at `first + j * step` (per
+/// coordinate): read by `Listed::run`.
+#[derive(Clone, Copy)]
+pub struct StridedRun {
+    at: usize,
+    pub len: u64,
+}
+
+impl Listed {
+    /// The first option and the step of a run, `n` integers each.
+    pub fn run(&self, r: StridedRun, n: usize) -> (&[i64], &[i64]) {
+        let c = &self.run_coords[r.at..r.at + 2 * n];
+        c.split_at(n)
+    }
 }
 
 /// Lists the options of the position whose kernel frame (static
@@ -30,6 +50,8 @@ pub struct Listed {
 /// position's options by its moves' code.
 pub fn list_options(kernel: &Kernel, ints: &[i64], out: &mut Listed) -> bool {
     out.coords.clear();
+    out.runs.clear();
+    out.run_coords.clear();
     out.zeros = 0;
     if kernel.keyed {
         return false;
@@ -85,6 +107,18 @@ fn run(kernel: &Kernel, m: &RunMove, ints: &[i64], out: &mut Listed) -> bool {
         return false;
     }
     let len = (b - a) as usize;
+    if m.per_option.is_empty() {
+        // Affine in `k`: the run's first option and its step.
+        let at = out.run_coords.len();
+        (out.run_coords)
+            .extend((bases[..n].iter().zip(&m.coefs)).map(|(&base, &coef)| base + coef * a));
+        out.run_coords.extend_from_slice(&m.coefs[..n]);
+        out.runs.push(StridedRun {
+            at,
+            len: len as u64,
+        });
+        return true;
+    }
     let mut batch = std::mem::take(&mut out.batch);
     batch.clear();
     batch.resize(m.per_option.len() * len, 0);

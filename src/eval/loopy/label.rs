@@ -19,17 +19,26 @@
 
 use super::graph::Graph;
 use crate::diag::Fallible;
-use crate::eval::gsg::{is_infinite, InfSets};
+use crate::eval::gsg::{is_infinite, InfSets, INFINITE};
 
+/// A vertex's label while the labelling runs, in 32 bits so that the
+/// per-vertex arrays stay small: a finite value (a level), or one of the
+/// marks below. Finite values of fixed vertices too large for a label
+/// are `FIXED_LARGE`: no level reaches them.
+type Label = u32;
 /// Not labelled yet.
-const UNLABELLED: u64 = u64::MAX;
+const UNLABELLED: Label = u32::MAX;
 /// Labelled ∞ during the labelling; its K is found at the end.
-const INF: u64 = u64::MAX - 1;
+const INF: Label = u32::MAX - 1;
+/// A fixed vertex of infinite value (its K read from `InfSets`).
+const FIXED_INF: Label = u32::MAX - 2;
+/// A fixed vertex of a finite value no level reaches.
+const FIXED_LARGE: Label = u32::MAX - 3;
 
 /// Unlabelled, or infinite (labelled ∞ or a fixed infinite value).
 #[inline]
-fn open(v: u64) -> bool {
-    is_infinite(v)
+fn open(v: Label) -> bool {
+    v >= FIXED_INF
 }
 
 /// The generalised value of every vertex of `g`: the fixed ones keep
@@ -42,30 +51,32 @@ pub fn label(
 ) -> Fallible<(Vec<u64>, u64)> {
     let n = g.len();
     let preds = g.predecessors();
-    let mut value: Vec<u64> = (0..n).map(|u| g.fixed(u).unwrap_or(UNLABELLED)).collect();
-    let mut active: Vec<u32> = (0..n as u32)
-        .filter(|&u| g.fixed(u as usize).is_none())
-        .collect();
+    let mut value: Vec<Label> = vec![UNLABELLED; n];
     // Fixed finite vertices by value, and the fixed infinite ones.
     let mut finite_leaves: Vec<(u64, u32)> = Vec::new();
-    let mut infinite_leaves: Vec<u32> = Vec::new();
-    for u in 0..n {
-        match g.fixed(u) {
-            Some(v) if is_infinite(v) => infinite_leaves.push(u as u32),
-            Some(v) => finite_leaves.push((v, u as u32)),
-            None => {}
-        }
+    let mut infinite_leaves: Vec<(u32, u64)> = Vec::new();
+    for (u, v) in g.fixed_vertices() {
+        value[u as usize] = if is_infinite(v) {
+            infinite_leaves.push((u, v));
+            FIXED_INF
+        } else {
+            finite_leaves.push((v, u));
+            Label::try_from(v).map_or(FIXED_LARGE, |l| l.min(FIXED_LARGE))
+        };
     }
+    let mut active: Vec<u32> = (0..n as u32)
+        .filter(|&u| value[u as usize] == UNLABELLED)
+        .collect();
     finite_leaves.sort_unstable();
     let mut next_leaf = 0;
     let mut hit = vec![0u32; n];
     let mut count = vec![0u32; n];
     let mut queue: Vec<u32> = Vec::new();
     let mut newly_hit: Vec<u32> = Vec::new();
-    let mut level: u64 = 0;
+    let mut level: u32 = 0;
     while !active.is_empty() {
         check()?;
-        let stamp = level as u32 + 1;
+        let stamp = level + 1;
         for &u in &active {
             count[u as usize] = g
                 .succ(u as usize)
@@ -75,10 +86,10 @@ pub fn label(
         // Every hit the fixed vertices cause, before anything is labelled:
         // a follower labelled i disqualifies a vertex whatever the order.
         newly_hit.clear();
-        while next_leaf < finite_leaves.len() && finite_leaves[next_leaf].0 <= level {
+        while next_leaf < finite_leaves.len() && finite_leaves[next_leaf].0 <= level as u64 {
             let (v, w) = finite_leaves[next_leaf];
             next_leaf += 1;
-            if v == level {
+            if v == level as u64 {
                 for &p in preds.of(w as usize) {
                     if hit[p as usize] != stamp {
                         hit[p as usize] = stamp;
@@ -87,16 +98,18 @@ pub fn label(
                 }
             }
         }
-        for &w in &infinite_leaves {
-            if sets.k(value[w as usize]).binary_search(&level).is_ok() && hit[w as usize] != stamp {
+        for &(w, v) in &infinite_leaves {
+            if sets.k(v).binary_search(&(level as u64)).is_ok() && hit[w as usize] != stamp {
                 hit[w as usize] = stamp;
                 newly_hit.push(w);
             }
         }
         queue.clear();
         let mut steps: u32 = 0;
+        // A follower `v` of the vertices in `preds.of(v)` has just been
+        // hit: those waiting on it count one open follower less.
         let on_hit =
-            |v: u32, value: &mut [u64], count: &mut [u32], hit: &[u32], queue: &mut Vec<u32>| {
+            |v: u32, value: &mut [Label], count: &mut [u32], hit: &[u32], queue: &mut Vec<u32>| {
                 if !open(value[v as usize]) {
                     return;
                 }
@@ -142,20 +155,31 @@ pub fn label(
         active.retain(|&u| value[u as usize] == UNLABELLED);
         level += 1;
     }
-    // The K of each ∞: its followers' finite values.
+    drop((hit, count, preds));
+    // The values: fixed ones as given, the K of each ∞ its followers'
+    // finite values.
+    let mut out: Vec<u64> = (value.iter())
+        .map(|&v| if v == INF { INFINITE } else { v as u64 })
+        .collect();
+    for (v, u) in finite_leaves {
+        out[u as usize] = v;
+    }
+    for (u, v) in infinite_leaves {
+        out[u as usize] = v;
+    }
     let mut k = Vec::new();
     for u in 0..n {
         if value[u] == INF {
             k.clear();
             k.extend(
                 g.succ(u)
-                    .map(|w| value[w as usize])
+                    .map(|w| out[w as usize])
                     .filter(|&v| !is_infinite(v)),
             );
-            value[u] = sets.infinite(k.clone());
+            out[u] = sets.infinite_in(&mut k);
         }
     }
-    Ok((value, level))
+    Ok((out, level as u64))
 }
 
 /// Smith's remoteness of every vertex that is not a draw: `Some((wins,

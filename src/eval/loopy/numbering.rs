@@ -82,6 +82,28 @@ impl Numbering {
         Some(at)
     }
 
+    /// The cell of `first` and the step between cells of the run of
+    /// `len` positions `first + j * step`, when the whole run lies in the
+    /// box (its ends do: the box is convex).
+    #[inline]
+    pub fn strided(&self, first: &[i64], step: &[i64], len: u64) -> Option<(usize, isize)> {
+        let c0 = self.cell(first)?;
+        let mut last = [0i64; MAX_COORDS];
+        let mut dc = 0isize;
+        for (i, ((&f, &s), l)) in first.iter().zip(step).zip(&mut last).enumerate() {
+            *l = f.checked_add(s.checked_mul(len as i64 - 1)?)?;
+            dc += s as isize * self.stride[i] as isize;
+        }
+        self.cell(&last[..self.n])?;
+        Some((c0, dc))
+    }
+
+    /// The number in the box's cell `cell` (from `strided`).
+    #[inline]
+    pub fn at(&self, cell: usize) -> u32 {
+        self.cells[cell]
+    }
+
     /// The number of `coords`: `NEW` if none yet.
     #[inline]
     pub fn get(&self, coords: &[i64]) -> u32 {

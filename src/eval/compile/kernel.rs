@@ -123,6 +123,8 @@ pub(crate) struct StrideMove {
 pub(crate) const MAX_STRIDES: usize = 32;
 
 /// How the search runs one move of a game that has a kernel.
+// A game holds a few, read in place for every position: not boxed.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum MovePlan {
     /// On the kernel's frame, in this form.
     Kernel(KernelMove),

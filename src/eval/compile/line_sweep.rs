@@ -22,6 +22,7 @@ use super::kernel::{Bound, StrideMove};
 use super::runtime::{CompiledBody, Env, Instance, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::Fallible;
+use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES};
 use crate::eval::memo::{int_shape, Key, Line, Shape, Tag, BIG, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::*;
@@ -270,9 +271,8 @@ impl Plan {
 
 /// Per memo byte: the bit it sets in a mask of option values. Values of
 /// 62 and more share bit 62 (with at most `MAX_STRIDES` options they never
-/// decide the mex); a byte holding no value yet (unknown, on the path,
-/// valid, or a large value kept elsewhere) sets bit 63, `MISSING`; not a
-/// position sets none.
+/// decide the mex); a byte holding no value yet (`NO_VALUE_BYTES`) sets
+/// bit 63, `MISSING`; not a position sets none.
 const MARK: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut b = 4;
@@ -281,10 +281,11 @@ const MARK: [u64; 256] = {
         t[b] = 1 << v;
         b += 1;
     }
-    t[0] = MISSING;
-    t[1] = MISSING;
-    t[3] = MISSING;
-    t[BIG as usize] = MISSING;
+    let mut i = 0;
+    while i < NO_VALUE_BYTES.len() {
+        t[NO_VALUE_BYTES[i]] = MISSING;
+        i += 1;
+    }
     t
 };
 
@@ -416,8 +417,8 @@ impl Block {
         let mut index = self.index;
         for j in 0..self.m {
             let b = dense[index];
-            let v = if (4..=254).contains(&b) {
-                (b - 4) as u64
+            let v = if let Some(v) = byte_value(b) {
+                v
             } else {
                 if !(b == 3 || (b == 0 && self.where_ok)) || *put == self.room {
                     return Ok(Ended::At(j));
@@ -449,6 +450,17 @@ fn marks(dense: &[u8], index: usize, offsets: &[isize]) -> u64 {
 }
 
 impl Sweeper<'_> {
+    /// The plan of the current line, made anew if the window's layout
+    /// changed since.
+    fn current_plan(&mut self) -> Option<&Plan> {
+        let current = (self.plan.as_ref())
+            .is_some_and(|p| self.inst.memo.borrow_mut().line_bytes(&p.line).is_some());
+        if !current {
+            self.plan = self.make_plan();
+        }
+        self.plan.as_ref()
+    }
+
     /// The stride moves of the current line, laid out for its window.
     fn make_plan(&mut self) -> Option<Plan> {
         let memo = self.inst.memo.borrow();
@@ -504,23 +516,17 @@ impl Sweeper<'_> {
         sink: &mut S,
         tick_span: Span,
     ) -> Fallible<Run> {
-        let inst = self.inst;
-        let current = (self.plan.as_ref())
-            .is_some_and(|p| inst.memo.borrow_mut().line_bytes(&p.line).is_some());
-        if !current {
-            self.plan = self.make_plan();
-        }
+        let (inst, coord, strides) = (self.inst, self.coord, self.strides.is_some());
         // Borrowed, not moved: a plan is a few hundred bytes.
-        let Some(plan) = &self.plan else {
+        let Some(plan) = self.current_plan() else {
             return Ok(Run::At(ks.start, false));
         };
         let mut memo = inst.memo.borrow_mut();
         let Some(dense) = memo.line_bytes(&plan.line) else {
             return Ok(Run::At(ks.start, false));
         };
-        let (bits, step) = (plan.line.bits[self.coord], plan.line.strides[self.coord]);
+        let (bits, step) = (plan.line.bits[coord], plan.line.strides[coord]);
         let top = (1i64 << bits) - 1;
-        let strides = self.strides.is_some();
         let max_states = env.rt.limits.max_states;
         let mut stored = 0usize;
         let mut k = ks.start;
@@ -623,7 +629,7 @@ impl Sweeper<'_> {
         if unknown && !self.where_holds(env)? {
             return Ok(None);
         }
-        if let Some(v) = self.by_strides(index) {
+        if let Some(v) = self.by_strides(x, index) {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
         }
@@ -659,8 +665,7 @@ impl Sweeper<'_> {
         match dense[index] {
             0 => Found::ToValue(true, index),
             3 => Found::ToValue(false, index),
-            b @ 4..=254 => Found::Value((b - 4) as u64),
-            _ => Found::General,
+            b => byte_value(b).map_or(Found::General, Found::Value),
         }
     }
 
@@ -707,50 +712,25 @@ impl Sweeper<'_> {
         satisfies_where(env, self.instance, &self.key, self.span)
     }
 
-    /// The value of the position at `index` of the placed line from its
-    /// stride moves' options, stored (and counted in the memo), if the
+    /// The value of the position `x` at `index` of the placed line from
+    /// its stride moves' options, stored (and counted in the memo), if the
     /// game has stride moves and every option taken has a value in the
     /// window.
     #[inline]
-    fn by_strides(&mut self, index: usize) -> Option<u64> {
-        let strides = self.strides?;
-        let line = self.placed.as_ref()?;
-        let mut memo = self.inst.memo.borrow_mut();
-        let dense = memo.line_bytes(line)?;
-        let v = stride_mex(strides, self.coords, line, dense, index)?;
-        if v >= (BIG - 4) as u64 {
+    fn by_strides(&mut self, x: i64, index: usize) -> Option<u64> {
+        self.strides?;
+        let inst = self.inst;
+        let plan = self.current_plan()?;
+        let region = plan.region(x);
+        let mut memo = inst.memo.borrow_mut();
+        let dense = memo.line_bytes(&plan.line)?;
+        let marks = marks(dense, index, &region.offsets);
+        if region.outside || marks & MISSING != 0 {
             return None;
         }
+        let v = (!marks).trailing_zeros() as u64;
         dense[index] = v as u8 + 4;
         memo.stored += 1;
         Some(v)
     }
-}
-
-/// The mex of the options of the position `coords` at `index` of `line`
-/// under stride moves; `None` if an option taken lies outside the window,
-/// overflows, or has no value yet.
-#[inline]
-fn stride_mex(
-    strides: &[StrideMove],
-    coords: &[i64],
-    line: &Line,
-    dense: &[u8],
-    index: usize,
-) -> Option<u64> {
-    let mut seen = 0u64;
-    for s in strides {
-        if !Bound::all_hold(&s.bounds, coords) {
-            continue;
-        }
-        let x = coords[s.coord];
-        let at = line.moved(index, s.coord, (x, x.checked_add(s.delta)?))?;
-        match dense[at] {
-            // Not a position: not an option.
-            2 => {}
-            b @ 4..=254 => seen |= 1u64.checked_shl((b - 4) as u32).unwrap_or(0),
-            _ => return None,
-        }
-    }
-    Some((!seen).trailing_zeros() as u64)
 }

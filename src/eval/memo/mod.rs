@@ -9,6 +9,7 @@
 //! (nested lists, games ...) are hashed as values.
 
 mod density;
+pub mod scan;
 mod sparse;
 
 use std::rc::Rc;
@@ -1272,10 +1273,8 @@ impl Memo {
 
     /// Where the positions `bases + coefs * k` (integer arguments), `k` in
     /// `lo..hi` (not empty), lie in the dense window, if they all do (and
-    /// fit in 64 bits): the window's
-    /// bytes, the first index and the stride between consecutive `k`.
-    /// Bytes 4..=254 are values 0..=250 (`State::encode`); `BIG` means a
-    /// larger value, kept elsewhere.
+    /// fit in 64 bits): the window, the first index and the stride
+    /// between consecutive `k`.
     pub fn dense_run(
         &mut self,
         shape: Shape,
@@ -1283,14 +1282,14 @@ impl Memo {
         coefs: &[i64],
         lo: i64,
         hi: i64,
-    ) -> Option<(WindowBytes<'_>, usize, isize)> {
+    ) -> Option<(Window<'_>, usize, isize)> {
         let s = self.shape_of(shape)?;
         self.last_shape = s;
         let window = Window {
             table: &self.shapes[s].1,
         };
         let (first, stride) = window.run(bases, coefs, lo, hi)?;
-        Some((window.bytes(), first, stride))
+        Some((window, first, stride))
     }
 
     /// The dense window of `shape`, to read many positions in a row.
@@ -1305,7 +1304,7 @@ impl Memo {
     /// `dense_run` for options that differ from the located position only
     /// in coordinate `coord`, which is `own` at the position and goes from
     /// `from` to `to` in steps of `coef` (`to = from + coef * (n - 1)`):
-    /// the window's bytes, the first index and the stride, if the location
+    /// the window, the first index and the stride, if the location
     /// is current and the options lie in the window.
     #[inline]
     pub fn line_run(
@@ -1315,7 +1314,7 @@ impl Memo {
         from: i64,
         to: i64,
         coef: i64,
-    ) -> Option<(WindowBytes<'_>, usize, isize)> {
+    ) -> Option<(Window<'_>, usize, isize)> {
         let table = &self.shapes.get(at.table)?.1;
         if table.layout != at.layout || at.sparse || coord >= table.n_coords {
             return None;
@@ -1326,13 +1325,7 @@ impl Memo {
         }
         let first = replaced(at.index, step, (own, from));
         let stride = (coef as isize).wrapping_mul(step as isize);
-        Some((Window { table }.bytes(), first, stride))
-    }
-
-    /// `Window::big` for the window of a location from `locate`.
-    #[inline]
-    pub fn big_at(&self, at: Located, index: usize) -> Option<u64> {
-        big_value(&self.shapes.get(at.table)?.1, index)
+        Some((Window { table }, first, stride))
     }
 
     /// The line of positions of `shape` with these coordinates but for

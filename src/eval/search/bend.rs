@@ -10,10 +10,10 @@
 use std::ops::Range;
 
 use super::engine::SgSink;
-use super::scan::{mark_wide, scan_dense, NO_VALUE_BYTES};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
-use crate::eval::memo::{Window, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::scan::{mark_each, Strided, Walk};
+use crate::eval::memo::{Window, MAX_ARGS};
 use smallvec::SmallVec;
 
 /// An argument over a piece: `floor((num + a * k) / d)`, `d > 0`, with
@@ -190,10 +190,9 @@ impl SgSink {
         let Some((first, stride)) = window.run(&piece.bases[..n], &piece.coefs[..n], lo, hi) else {
             return false;
         };
+        let n = (hi - lo) as usize;
         let Some((c, q)) = piece.quot else {
-            self.scan_window(window.bytes(), first, stride, piece.ks.clone());
-            let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
-            self.mark_big(window.dense(), index_of, |i| window.big(i));
+            self.scan_walk(window, &Strided { first, stride, n }, piece.ks.clone());
             return true;
         };
         let (bits, unit) = window.place(c);
@@ -215,19 +214,7 @@ impl SgSink {
             unit,
             rem: (rem, q.a_rem, q.d),
         };
-        let stamp = self.stamp;
-        walk.scan(
-            window.bytes(),
-            piece.ks.clone(),
-            stamp,
-            &mut self.seen,
-            &mut self.slow,
-        );
-        let index_of = |k: i64| {
-            let affine = first as isize + stride * (k - lo) as isize;
-            (affine + q.at(k) as isize * unit) as usize
-        };
-        self.mark_big(window.dense(), index_of, |i| window.big(i));
+        self.scan_walk(window, &walk, piece.ks.clone());
         true
     }
 }
@@ -242,12 +229,11 @@ struct QuotWalk {
     rem: (i64, i64, i64),
 }
 
-impl QuotWalk {
-    /// The indices of the walk over `ks`, in order.
-    fn indices(&self, ks: Range<i64>) -> impl Iterator<Item = usize> {
+impl Walk for QuotWalk {
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
         let (mut at, (mut r, ra, d)) = (self.first as isize, self.rem);
         let (step, unit) = (self.step, self.unit);
-        ks.map(move |_| {
+        (0..n).map(move |_| {
             let i = at as usize;
             r += ra;
             let carry = r >= d;
@@ -257,67 +243,23 @@ impl QuotWalk {
         })
     }
 
-    /// Marks the values of the options `ks` and collects those without
-    /// one (ascending) in `slow`, as `scan_dense` does for an affine run.
-    #[inline(never)]
-    fn scan(
-        &self,
-        dense: WindowBytes<'_>,
-        ks: Range<i64>,
-        stamp: u32,
-        seen: &mut [u32],
-        slow: &mut Vec<i64>,
-    ) {
-        let n = ks.end.abs_diff(ks.start) as usize;
+    fn mark_bytes(&self, bytes: &[u8], n: usize, stamp: u32, seen: &mut [u32; 256]) {
         let d = self.rem.2 as usize;
         if n < d.saturating_mul(4) {
-            self.walk(dense, ks, stamp, seen, slow);
-            return;
+            return mark_each(self.indices(n), bytes, stamp, seen);
         }
         // The remainder repeats every `d` options, and so do the index's
-        // steps: the options `lo + s + p * d` (phase `s`) are an affine
-        // run over `p`, whose index grows by `advance` a period (the
-        // remainder passes `d` exactly `ra` times in `d` steps).
-        let (ra, d64) = (self.rem.1, d as i64);
-        let advance = d as isize * self.step + ra as isize * self.unit;
-        let before = slow.len();
-        for (s, head) in self.indices(ks.start..ks.start + d64).enumerate() {
-            let count = (n - s).div_ceil(d) as i64;
-            let mark = slow.len();
-            scan_dense(dense, head, advance, 0..count, stamp, seen, slow);
-            for k in &mut slow[mark..] {
-                *k = ks.start + s as i64 + *k * d64;
-            }
-        }
-        // Phase by phase: back to ascending order.
-        slow[before..].sort_unstable();
-    }
-
-    /// `scan` one option at a time: marks every byte of the walk, then
-    /// collects the options without a value in a second pass, if any.
-    fn walk(
-        &self,
-        dense: WindowBytes<'_>,
-        ks: Range<i64>,
-        stamp: u32,
-        seen: &mut [u32],
-        slow: &mut Vec<i64>,
-    ) {
-        let bytes = dense.bytes;
-        let bytes_seen: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("256 slots");
-        for i in self.indices(ks.clone()) {
-            bytes_seen[bytes[i] as usize] = stamp;
-        }
-        if NO_VALUE_BYTES.iter().any(|&b| bytes_seen[b] == stamp) {
-            NO_VALUE_BYTES.iter().for_each(|&b| bytes_seen[b] = 0);
-            for (i, k) in self.indices(ks.clone()).zip(ks) {
-                let b = bytes[i];
-                let missing = NO_VALUE_BYTES.contains(&(b as usize))
-                    && !(b == BIG && mark_wide(dense.wide, i, stamp, seen));
-                if missing {
-                    slow.push(k);
-                }
-            }
+        // steps: the options `s + p * d` (phase `s`) are a strided run over
+        // `p`, whose index grows by `advance` a period (the remainder
+        // passes `d` exactly `ra` times in `d` steps).
+        let advance = d as isize * self.step + self.rem.1 as isize * self.unit;
+        for (s, first) in self.indices(d).enumerate() {
+            let phase = Strided {
+                first,
+                stride: advance,
+                n: (n - s).div_ceil(d),
+            };
+            phase.mark_bytes(bytes, phase.n, stamp, seen);
         }
     }
 }

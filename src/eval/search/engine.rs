@@ -10,13 +10,13 @@ use std::rc::Rc;
 
 use super::marked::Marked;
 use super::run_key::RunScratch;
-use super::scan::{scan_dense, seen_slot, NO_VALUE_BYTES};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{
     affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
 };
 use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind, Rules};
-use crate::eval::memo::{Key, Located, State, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::scan::{scan, Marks, Strided, Walk};
+use crate::eval::memo::{Key, Located, State, Window, MAX_ARGS};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
 
@@ -120,20 +120,11 @@ impl Frame {
     }
 }
 
-/// The slots of `SgSink::seen` the strided scans may mark (a value byte's,
-/// or the xor of a sum's value bytes); past them only `add` marks.
-const SCANNED_SLOTS: usize = 512;
-
 /// Collects the values of a position's options and the options still unknown.
+#[derive(Default)]
 pub(super) struct SgSink {
-    /// seen[seen_slot(v)] == stamp: value v occurs among the current
-    /// options. Slots are dense memo byte codes, so a strided scan marks
-    /// `seen[byte]` without decoding; see `seen_slot`.
-    pub(super) seen: Vec<u32>,
-    pub(super) stamp: u32,
-    /// The last slot of `seen` that `add` marked since `start`; scans
-    /// mark only the first `SCANNED_SLOTS`.
-    pub(super) top_slot: usize,
+    /// The values of the current position's options.
+    pub(super) seen: Marks,
     pending: Vec<(InstanceId, Key)>,
     /// Set when an option is on the current path (a cycle) or of
     /// infinite value: the search hands over to the loopy labelling.
@@ -164,28 +155,16 @@ pub(super) struct SgSink {
 
 impl SgSink {
     fn start(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
+        self.seen.start();
         self.pending.clear();
         self.sum_waits = false;
         self.off_layer = false;
-        self.top_slot = 0;
     }
 
     /// Whether the position being expanded has an option: one marked, or
     /// waiting for its value.
     fn has_options(&self) -> bool {
-        let marked = |(i, &s): (usize, &u32)| s == self.stamp && i != BIG as usize;
-        !self.pending.is_empty()
-            || self.sum_waits
-            || self.cycle_at.is_some()
-            || (self.seen[4..self.marked_len().min(self.seen.len())].iter())
-                .enumerate()
-                .map(|(i, s)| (i + 4, s))
-                .any(marked)
+        !self.pending.is_empty() || self.sum_waits || self.cycle_at.is_some() || self.seen.any()
     }
 
     /// Completes the options of a position of a compound layer once its
@@ -252,54 +231,7 @@ impl SgSink {
 
     #[inline]
     pub(super) fn add(&mut self, v: u64) {
-        // The mex is at most the number of options, so larger values never
-        // matter; the array grows with the options.
-        if v >= 1 << 26 {
-            return;
-        }
-        let i = seen_slot(v);
-        if i >= self.seen.len() {
-            self.seen.resize((i + 1).next_power_of_two(), 0);
-        }
-        self.seen[i] = self.stamp;
-        self.top_slot = self.top_slot.max(i);
-    }
-
-    /// Marks the value a dense memo byte holds (none for "not a
-    /// position"); false, marking nothing, if it holds no value yet.
-    #[inline]
-    pub(super) fn mark_byte(&mut self, byte: u8) -> bool {
-        if NO_VALUE_BYTES.contains(&(byte as usize)) {
-            return false;
-        }
-        // Byte 2 (not a position) marks a slot nothing reads.
-        self.seen[byte as usize] = self.stamp;
-        true
-    }
-
-    /// Past the last slot of `seen` marked since `start`.
-    fn marked_len(&self) -> usize {
-        (self.top_slot + 1).max(SCANNED_SLOTS)
-    }
-
-    fn mex(&self) -> u64 {
-        // Values below `BIG - 4` have consecutive slots from 4 on.
-        let small = (BIG - 4) as usize;
-        let (slots, stamp) = (&self.seen[4..4 + small], self.stamp);
-        // Eight slots at a time, compared without a branch (vector code),
-        // then the first unmarked one.
-        let full = (slots.chunks_exact(8))
-            .take_while(|c| c.iter().fold(true, |all, &s| all & (s == stamp)))
-            .count()
-            * 8;
-        if let Some(m) = slots[full..].iter().position(|&s| s != stamp) {
-            return (full + m) as u64;
-        }
-        let mut m = small as u64;
-        while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {
-            m += 1;
-        }
-        m
+        self.seen.add(v);
     }
 
     /// The value of an option position, or None if it is pending or not a
@@ -613,8 +545,10 @@ impl SgSink {
         {
             let mut memo = inst.memo.borrow_mut();
             match memo.dense_run(run.shape, run.bases, run.coefs, run.lo, run.hi) {
-                Some((dense, first, stride)) => {
-                    self.scan_window(dense, first, stride, run.lo..run.hi)
+                Some((window, first, stride)) => {
+                    let n = (run.hi - run.lo) as usize;
+                    let walk = Strided { first, stride, n };
+                    self.scan_walk(&window, &walk, run.lo..run.hi);
                 }
                 None if affine_fits(run.bases, run.coefs, run.lo, run.hi) => {
                     // No window: every option one by one, none listed.
@@ -631,56 +565,14 @@ impl SgSink {
         Ok(true)
     }
 
-    /// Marks the values of the options `ks` whose dense bytes are
-    /// `first + stride * (k - lo)`; those without a value go to `slow`.
+    /// Marks the values of the options `ks`, which lie in `window` where
+    /// `walk` says; those it cannot answer go to `slow`.
     #[inline]
-    pub(super) fn scan_window(
-        &mut self,
-        dense: WindowBytes<'_>,
-        first: usize,
-        stride: isize,
-        ks: Range<i64>,
-    ) {
-        let stamp = self.stamp;
-        scan_dense(
-            dense,
-            first,
-            stride,
-            ks,
-            stamp,
-            &mut self.seen,
-            &mut self.slow,
-        );
+    pub(super) fn scan_walk(&mut self, window: &Window<'_>, walk: &impl Walk, ks: Range<i64>) {
+        scan(window, walk, ks, &mut self.seen, &mut self.slow);
     }
 
-    /// Marks the options left in `slow` whose byte (at `index_of(k)` in
-    /// `dense`) is `BIG`, a value the window keeps in its map of large
-    /// values (`big`): cheaper than `lookup`, and common where values pass
-    /// 250. The others stay in `slow`, in order.
-    pub(super) fn mark_big(
-        &mut self,
-        dense: &[u8],
-        index_of: impl Fn(i64) -> usize,
-        big: impl Fn(usize) -> Option<u64>,
-    ) {
-        if self.slow.is_empty() {
-            return;
-        }
-        let mut slow = std::mem::take(&mut self.slow);
-        slow.retain(|&k| {
-            let i = index_of(k);
-            match (dense[i] == BIG).then(|| big(i)).flatten() {
-                Some(v) => {
-                    self.add(v);
-                    false
-                }
-                None => true,
-            }
-        });
-        self.slow = slow;
-    }
-
-    /// Looks up the options of `run` that `scan_window` left in `slow`.
+    /// Looks up the options of `run` that `scan_walk` left in `slow`.
     pub(super) fn look_up_slow(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
         self.look_up_slow_then(env, run.instance, 0..0, |k, key| run.key_at(k, key))
     }
@@ -921,7 +813,7 @@ fn value_directly(
         // finds the cycle when it lists that option, on the path.
         return Ok(Direct::Waiting(at));
     }
-    let v = fixed.unwrap_or_else(|| sink.mex());
+    let v = fixed.unwrap_or_else(|| sink.seen.mex());
     inst.memo.borrow_mut().set_located(at, key, State::Value(v));
     env.rt.count_stored_n(key.weight(), span, &inst.name)?;
     Ok(Direct::Value(v))
@@ -996,27 +888,6 @@ pub struct SearchScratch {
     sink: SgSink,
     /// The marks of the expanded positions on the stack, in stack order.
     marks: Vec<Marked>,
-}
-
-impl Default for SgSink {
-    fn default() -> SgSink {
-        SgSink {
-            seen: vec![0; 256],
-            stamp: 0,
-            top_slot: 0,
-            pending: Vec::new(),
-            cycle_at: None,
-            sum_waits: false,
-            last: None,
-            slow: Vec::new(),
-            batch: Vec::new(),
-            run_scratch: None,
-            span: Span::default(),
-            stacked: 0,
-            layer: None,
-            off_layer: false,
-        }
-    }
 }
 
 /// The value of the position at the bottom of the stack; `None` if the
@@ -1125,7 +996,7 @@ fn settle_top(
     span: Span,
 ) -> Fallible<Option<u64>> {
     if sink.pending.is_empty() {
-        let v = fixed.unwrap_or_else(|| sink.mex());
+        let v = fixed.unwrap_or_else(|| sink.seen.mex());
         store_top(env, inst, (stack, marks), v, span)?;
         return Ok(Some(v));
     }
@@ -1135,7 +1006,7 @@ fn settle_top(
     if parent.is_some() && !sink.sum_waits {
         let top = stack.last_mut().expect("top");
         top.marked = marks.len() as u32;
-        marks.push(Marked::from_seen(&sink.seen, sink.stamp, sink.marked_len()));
+        marks.push(Marked::from_marks(&sink.seen));
     }
     let parent = parent.unwrap_or(Frame::NONE);
     let pending = sink.pending.drain(..);

@@ -6,13 +6,14 @@
 use std::ops::Range;
 
 use super::engine::{run_range, Lookup, SgSink};
-use super::scan::{scan_pairs, seen_slot, unit_windows, WIDE_SLOTS};
+use super::sum_scan::{scan_pairs, unit_windows, WIDE_SLOTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
     LoopGuard, LoopMove, LoopSource, MovePlan, MoveResult, Narrowed, RunMove, SingleMove,
     SumRunMove, KERNEL_FRAME,
 };
+use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
 use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
@@ -183,13 +184,11 @@ impl SgSink {
         };
         self.slow.clear();
         let memo = inst.memo.borrow();
-        let Some((dense, first, stride)) = memo.line_run(at, (i, own), from, to, coef) else {
+        let Some((window, first, stride)) = memo.line_run(at, (i, own), from, to, coef) else {
             return false;
         };
-        let lo = ks.start;
-        self.scan_window(dense, first, stride, ks);
-        let index_of = |k: i64| (first as isize + stride * (k - lo) as isize) as usize;
-        self.mark_big(dense.bytes, index_of, |i| memo.big_at(at, i));
+        let n = (ks.end - ks.start) as usize;
+        self.scan_walk(&window, &Strided { first, stride, n }, ks);
         true
     }
 
@@ -281,26 +280,20 @@ impl SgSink {
         (first, stride): (usize, isize),
         gather: &Gather<'_>,
     ) {
-        let dense = window.dense();
-        let len = gather.values.len() / gather.per_option.len();
-        let places: SmallVec<[(u8, usize); 4]> = gather
-            .per_option
-            .iter()
-            .map(|(c, _)| window.place(*c))
-            .collect();
-        let mut at = first as isize;
-        for (j, k) in (gather.run.lo..gather.run.hi).enumerate() {
-            let (mut index, mut outside) = (at as usize, 0u64);
-            for (p, &(bits, step)) in places.iter().enumerate() {
-                let v = gather.values[p * len + j];
-                outside |= (v as u64) >> bits;
-                index = index.wrapping_add((v as usize).wrapping_mul(step));
-            }
-            if outside != 0 || !self.mark_byte(dense[index]) {
-                self.slow.push(k);
-            }
-            at += stride;
-        }
+        let walk = GatherWalk {
+            affine: Strided {
+                first,
+                stride,
+                n: 0,
+            },
+            places: gather
+                .per_option
+                .iter()
+                .map(|(c, _)| window.place(*c))
+                .collect(),
+            values: gather.values,
+        };
+        self.scan_walk(window, &walk, gather.run.lo..gather.run.hi);
     }
 
     /// Marks the option of a move without bindings.
@@ -331,14 +324,23 @@ impl SgSink {
             };
             // The other arguments are the position's own, the frame's last.
             let own = ints[ints.len() - args.len() + i];
-            let byte = {
-                let memo = inst.memo.borrow();
-                memo.line_run(at, (i, own), x, x, 0)
-                    .map(|(dense, first, _)| dense.bytes[first])
-            };
-            if byte.is_some_and(|b| self.mark_byte(b)) {
-                return Ok(true);
+            self.slow.clear();
+            let memo = inst.memo.borrow();
+            if let Some((window, first, _)) = memo.line_run(at, (i, own), x, x, 0) {
+                self.scan_walk(
+                    &window,
+                    &Strided {
+                        first,
+                        stride: 0,
+                        n: 1,
+                    },
+                    0..1,
+                );
+                if self.slow.is_empty() {
+                    return Ok(true);
+                }
             }
+            drop(memo);
         }
         let mut coords = [0i64; MAX_ARGS as usize];
         let n = args.len();
@@ -388,6 +390,34 @@ impl Gather<'_> {
         for (p, (coord, _)) in self.per_option.iter().enumerate() {
             out[*coord] = self.values[p * len + j];
         }
+    }
+}
+
+/// Where the options of a `Gather` lie in a window: the affine
+/// arguments' index, plus per option each per-option argument's value
+/// times its stride (`places`: bits and stride); past the window where
+/// a value is not in it.
+struct GatherWalk<'a> {
+    affine: Strided,
+    places: SmallVec<[(u8, usize); 4]>,
+    values: &'a [i64],
+}
+
+impl Walk for GatherWalk<'_> {
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
+        self.affine.indices(n).enumerate().map(move |(j, at)| {
+            let (mut index, mut outside) = (at, 0u64);
+            for (p, &(bits, step)) in self.places.iter().enumerate() {
+                let v = self.values[p * n + j];
+                outside |= (v as u64) >> bits;
+                index = index.wrapping_add((v as usize).wrapping_mul(step));
+            }
+            if outside == 0 {
+                index
+            } else {
+                usize::MAX
+            }
+        })
     }
 }
 
@@ -526,13 +556,10 @@ impl SgSink {
         let dense = window.bytes;
         // With large values kept, the pairs' xors of 16-bit values.
         let need = match window.wide.is_empty() {
-            true => 512,
+            true => SCANNED_SLOTS,
             false => WIDE_SLOTS,
         };
-        if self.seen.len() < need {
-            self.seen.resize(need, 0);
-        }
-        let stamp = self.stamp;
+        let (seen, stamp) = self.seen.slots_mut(need);
         // A value byte is 4..=254: its value is byte - 4. `bad` collects
         // bytes outside that range without a branch.
         let value = |b: u8| (b.wrapping_sub(4) as usize, (b < 4) | (b == BIG));
@@ -541,17 +568,17 @@ impl SgSink {
                 let wide = (!window.wide.is_empty())
                     .then(|| unit_windows(window.wide, (f1, s1), (f2, s2), ks.clone()))
                     .flatten();
-                let (seen, slow) = (&mut self.seen[..], &mut self.slow);
+                let slow = &mut self.slow;
                 let top = match (s1 < 0, s2 < 0) {
                     (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
                     (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
                     (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
                     (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
                 };
-                self.top_slot = self.top_slot.max(top);
+                self.seen.marked_up_to(top);
                 return;
             }
-            let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
+            let seen: &mut [u32; 512] = (&mut seen[..512]).try_into().expect("512 slots");
             let (mut i1, mut i2) = (f1 as isize, f2 as isize);
             for k in ks {
                 let (v1, bad1) = value(dense[i1 as usize]);
@@ -566,7 +593,7 @@ impl SgSink {
             }
             return;
         }
-        let seen: &mut [u32; 512] = (&mut self.seen[..512]).try_into().expect("512 slots");
+        let seen: &mut [u32; 512] = (&mut seen[..512]).try_into().expect("512 slots");
         let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
         for k in ks {
             let (mut x, mut bad) = (0usize, false);

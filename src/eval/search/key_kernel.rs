@@ -190,7 +190,7 @@ impl SgSink {
                         rest &= rest - 1;
                         match run.mask(base, k) {
                             Some(o) if o >> bits == 0 => {
-                                if !self.mark_byte(dense[fixed + o as usize * stride]) {
+                                if !self.seen.mark_byte(dense[fixed + o as usize * stride]) {
                                     slow.push(k);
                                 }
                             }

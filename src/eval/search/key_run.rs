@@ -9,9 +9,9 @@
 
 use super::engine::{run_range, SgSink};
 use super::run_key::{Placement, RunKey, RunScratch};
-use super::scan::{scan_runs, Strided, NO_VALUE_BYTES};
 use crate::diag::Fallible;
 use crate::eval::compile::{affine_fits, AffineRun, Env, Instance, KeyFrame, KeyRun};
+use crate::eval::memo::scan::{mark_runs, Strided};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 
@@ -96,7 +96,7 @@ impl SgSink {
         }
         // The runs in the window (bit `j` of `placed` for place `j`),
         // scanned at once.
-        let (mut n_strided, mut placed, mut missing) = (0, 0u32, false);
+        let (mut n_strided, mut placed, mut complete) = (0, 0u32, false);
         let mut all_placed = true;
         {
             let memo = inst.memo.borrow();
@@ -117,19 +117,17 @@ impl SgSink {
                 }
             }
             if let Some(w) = &window {
-                missing = scan_runs(w.dense(), &strided[..n_strided], self.stamp, &mut self.seen);
+                complete = mark_runs(w, &strided[..n_strided], &mut self.seen);
             }
         }
-        if all_placed && !missing {
+        if all_placed && complete {
             return Ok(true);
         }
-        if missing {
-            // Scanned again run by run below, collecting the options.
-            NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
-        }
+        // Those not placed, or all if some option had no value (read
+        // again run by run below, collecting the options).
         for j in 0..key.places() {
             let (lo, hi) = key.bounds(j, a, b);
-            if lo < hi && (missing || placed & 1 << j == 0) {
+            if lo < hi && (!complete || placed & 1 << j == 0) {
                 self.place_slow(env, (instance, inst), run.slot, key, placement, (j, lo, hi))?;
             }
         }
@@ -153,9 +151,10 @@ impl SgSink {
         let scanned = {
             let memo = inst.memo.borrow();
             let window = memo.window(key.out.shape).filter(|w| placement.set(w, key));
-            match window.and_then(|w| Some((w.bytes(), placement.run(key, j, lo, hi)?))) {
-                Some((dense, (first, stride))) => {
-                    self.scan_window(dense, first, stride, lo..hi);
+            match window.and_then(|w| Some((placement.run(key, j, lo, hi)?, w))) {
+                Some(((first, stride), w)) => {
+                    let n = (hi - lo) as usize;
+                    self.scan_walk(&w, &Strided { first, stride, n }, lo..hi);
                     true
                 }
                 None => false,

@@ -11,26 +11,28 @@
 //! largest (inline up to the values below 251): the marks decide the mex
 //! whatever the values' size.
 
-use super::scan::seen_slot;
+use crate::eval::memo::scan::{seen_slot, Marks, LARGEST};
 use smallvec::SmallVec;
 
 /// Slots held inline: those of the values below 251 (and `BIG`'s).
 const INLINE_SLOTS: usize = 256;
 
-/// Values from this on are never marked: the mex is at most the number of
-/// options, and no position has this many (`SgSink::add` drops them too).
-const LARGEST: u64 = 1 << 26;
-
-/// A bit per slot of `SgSink::seen` (`seen_slot`).
+/// A bit per slot of `Marks` (`seen_slot`).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Marked {
     bits: SmallVec<[u64; INLINE_SLOTS / 64]>,
 }
 
 impl Marked {
+    /// The values marked in `marks`.
+    pub(super) fn from_marks(marks: &Marks) -> Marked {
+        let ((seen, stamp), len) = (marks.slots(), marks.marked_len());
+        Marked::from_seen(seen, stamp, len)
+    }
+
     /// The slots of `seen[..len]` marked with `stamp` (`len`: past the
     /// last slot marked).
-    pub(super) fn from_seen(seen: &[u32], stamp: u32, len: usize) -> Marked {
+    fn from_seen(seen: &[u32], stamp: u32, len: usize) -> Marked {
         let len = len.max(INLINE_SLOTS).min(seen.len()).next_multiple_of(64);
         let mut marked = Marked {
             bits: SmallVec::from_elem(0, len / 64),

@@ -6,7 +6,8 @@
 //! child imports it. The children form layers, each using only ones
 //! listed before it (`tests/eval_layers.rs` checks it):
 //!
-//! 1. `scan` (scans of the memo's dense window), `sorted_parts` (where a
+//! 1. `sum_scan` (take-and-break runs read from the memo's dense window;
+//!    single runs are `memo::scan`'s), `sorted_parts` (where a
 //!    sorted list's items lie in the window), `run_key` (the buffers of
 //!    keyed runs), `marked` (the values a position's options reported).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
@@ -26,9 +27,9 @@ mod layered;
 mod marked;
 mod quadratic;
 mod run_key;
-mod scan;
 mod sorted_parts;
 mod sorted_run;
+mod sum_scan;
 
 pub(crate) use engine::run_range;
 pub use engine::{

@@ -6,10 +6,10 @@
 //! window goes there instead.
 
 use super::engine::SgSink;
-use super::scan::{mark_wide, NO_VALUE_BYTES};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Env, Instance, Quadratic};
-use crate::eval::memo::{Key, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::scan::Walk;
+use crate::eval::memo::{Key, MAX_ARGS};
 
 /// Largest binding and coefficient a walk takes: every term of every
 /// argument then stays below 2^62, as the general path computes it.
@@ -114,20 +114,12 @@ impl SgSink {
                 i0.wrapping_add(i1.wrapping_mul(k)).wrapping_add(quad) as usize
             };
             // From `k` to `k + 1` the index moves by `i1 + i2 * (2k + 1)`.
-            let walk = Walk {
+            let walk = GrowingWalk {
                 first: index_of(lo),
                 step: (index_of(lo + 1) as isize).wrapping_sub(index_of(lo) as isize),
                 growth: i2.wrapping_mul(2),
             };
-            let stamp = self.stamp;
-            walk.scan(
-                window.bytes(),
-                lo..hi,
-                stamp,
-                &mut self.seen,
-                &mut self.slow,
-            );
-            self.mark_big(window.dense(), index_of, |i| window.big(i));
+            self.scan_walk(&window, &walk, lo..hi);
         }
         let write_key = |k: i64, key: &mut Key| {
             key.set_raw(run.shape, run.n_args, polys.iter().map(|p| p.at(k)))
@@ -139,51 +131,20 @@ impl SgSink {
 
 /// A walk through the window from `first`, its step growing by `growth`
 /// at each option.
-#[derive(Clone, Copy)]
-struct Walk {
+struct GrowingWalk {
     first: usize,
     step: isize,
     growth: isize,
 }
 
-impl Walk {
-    /// Marks the bytes of the options `ks` (every one in the window), and
-    /// collects those without a value (in order) in `slow`, marking the
-    /// large values `dense.wide` keeps. Not inlined, so its state stays in
-    /// registers.
-    #[inline(never)]
-    fn scan(
-        self,
-        dense: WindowBytes<'_>,
-        ks: std::ops::Range<i64>,
-        stamp: u32,
-        seen: &mut [u32],
-        slow: &mut Vec<i64>,
-    ) {
-        let bytes = dense.bytes;
-        {
-            let marks: &mut [u32; 256] = (&mut seen[..256]).try_into().expect("256 slots");
-            let (mut at, mut step) = (self.first as isize, self.step);
-            for _ in ks.clone() {
-                marks[bytes[at as usize] as usize] = stamp;
-                at = at.wrapping_add(step);
-                step = step.wrapping_add(self.growth);
-            }
-            if !NO_VALUE_BYTES.iter().any(|&b| marks[b] == stamp) {
-                return;
-            }
-            NO_VALUE_BYTES.iter().for_each(|&b| marks[b] = 0);
-        }
-        let (mut at, mut step) = (self.first as isize, self.step);
-        for k in ks {
-            let b = bytes[at as usize];
-            let missing = NO_VALUE_BYTES.contains(&(b as usize))
-                && !(b == BIG && mark_wide(dense.wide, at as usize, stamp, seen));
-            if missing {
-                slow.push(k);
-            }
+impl Walk for GrowingWalk {
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
+        let (mut at, mut step, growth) = (self.first as isize, self.step, self.growth);
+        (0..n).map(move |_| {
+            let i = at as usize;
             at = at.wrapping_add(step);
-            step = step.wrapping_add(self.growth);
-        }
+            step = step.wrapping_add(growth);
+            i
+        })
     }
 }

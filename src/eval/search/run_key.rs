@@ -1,9 +1,9 @@
 //! The buffers of `key_run.rs` kept in the sink between runs (`RunScratch`):
 //! the key of a run's options and where its runs lie in the window.
 
-use super::scan::Strided;
 use super::sorted_parts::{Runs, SortedParts, OUTSIDE};
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
+use crate::eval::memo::scan::Strided;
 use crate::eval::memo::{Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
 

@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
-use super::scan::Ascending;
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, RunArg, Seq};
+use crate::eval::memo::scan::Strided;
 use crate::eval::memo::{shape_push, Memo, Shape, Tag, Window, MAX_COORDS};
 
 /// Set in the part of an item that lies outside the window: dense
@@ -147,7 +147,7 @@ impl SortedParts {
         window: &Window,
         i: usize,
         (a, b): (i64, i64),
-        (out, mut n_out): (&mut [Ascending; MAX_RUNS], usize),
+        (out, mut n_out): (&mut [Strided; MAX_RUNS], usize),
     ) -> Option<usize> {
         let n = self.n.min(MAX_COORDS);
         if i >= n {
@@ -204,7 +204,7 @@ pub(super) fn lowered_runs(
     c: i64,
     items: Range<usize>,
     (bits, strides): (&[u8; MAX_COORDS], &[usize; MAX_COORDS]),
-    out: &mut [Ascending; MAX_RUNS],
+    out: &mut [Strided; MAX_RUNS],
 ) -> Option<usize> {
     let n = xs.len();
     if n == 0 || n > MAX_COORDS || items.end > n {
@@ -270,7 +270,7 @@ pub(super) fn lowered_runs(
 /// is full).
 #[inline(always)]
 fn push_run(
-    out: &mut [Ascending; MAX_RUNS],
+    out: &mut [Strided; MAX_RUNS],
     n_out: &mut usize,
     items: usize,
     (bits, step): (u8, usize),
@@ -279,9 +279,9 @@ fn push_run(
     if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
         return None;
     }
-    *out.get_mut(*n_out)? = Ascending {
+    *out.get_mut(*n_out)? = Strided {
         first: items + lo as usize * step,
-        step,
+        stride: step as isize,
         n: (hi - lo) as usize,
     };
     *n_out += 1;
@@ -294,20 +294,20 @@ pub(super) const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
 
 /// The runs of a position's settings, scanned at once: the first `n`.
 pub(super) struct Runs {
-    pub(super) runs: [Ascending; MAX_RUNS],
+    pub(super) runs: [Strided; MAX_RUNS],
     pub(super) n: usize,
 }
 
 impl Runs {
     pub(super) fn new() -> Runs {
         Runs {
-            runs: [Ascending::default(); MAX_RUNS],
+            runs: [Strided::default(); MAX_RUNS],
             n: 0,
         }
     }
 
     /// The runs added.
-    pub(super) fn get(&self) -> &[Ascending] {
+    pub(super) fn get(&self) -> &[Strided] {
         &self.runs[..self.n.min(MAX_RUNS)]
     }
 }

@@ -11,9 +11,9 @@
 use std::ops::Range;
 
 use super::engine::{run_range, SgSink};
-use super::scan::scan_ascending;
 use super::sorted_parts::{lowered_runs, Runs, SortedParts};
 use crate::eval::compile::{Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
+use crate::eval::memo::scan::mark_runs;
 use crate::eval::memo::{shape_push, Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
 
@@ -57,7 +57,7 @@ impl SgSink {
         if place(parts, &w, runs).is_none() {
             return false;
         }
-        !scan_ascending(w.dense(), runs.get(), self.stamp, &mut self.seen)
+        mark_runs(&w, runs.get(), &mut self.seen)
     }
 
     /// Marks the options of every setting `i` in `items` of a move
@@ -90,12 +90,7 @@ impl SgSink {
         let w = memo.window(shape).filter(|w| w.n_coords() == xs.len())?;
         let list = (xs, run.skips_repeats());
         runs.n = lowered_runs(list, c, items, w.layout(), &mut runs.runs)?;
-        Some(!scan_ascending(
-            w.dense(),
-            runs.get(),
-            self.stamp,
-            &mut self.seen,
-        ))
+        Some(mark_runs(&w, runs.get(), &mut self.seen))
     }
 
     /// Marks the options `k` in `a..b` (not empty) of `run` if it has this

@@ -1,0 +1,440 @@
+//! Reading options' values out of a dense window: the search's hot loop.
+//!
+//! Every fast path that reads a run of options from the memo describes
+//! where they lie as a `Walk` (a stride, a stride with a carry, a stride
+//! that grows, indices gathered one by one) and calls `scan`, which marks
+//! their values in `Marks` (bytes, large values kept past the bytes) and
+//! lists the options the window cannot answer: outside it, or without a
+//! value yet.
+
+use std::ops::Range;
+
+use super::{Window, BIG};
+
+/// Where `Marks` marks the value `v`: at its dense memo byte (`v + 4`)
+/// while that is a value byte, past the `BIG` byte above. Bytes that are
+/// not values (0..=3 and `BIG`) have slots of their own, which a scan
+/// checks afterwards.
+#[inline]
+pub fn seen_slot(v: u64) -> usize {
+    if v < (BIG - 4) as u64 {
+        v as usize + 4
+    } else {
+        v as usize + 5
+    }
+}
+
+/// The dense bytes that mean "no value here yet" (`State::encode`):
+/// unknown, on the search path, valid; and `BIG`, a value kept elsewhere.
+/// (Byte 2, not a position, has a slot that nothing reads.)
+pub const NO_VALUE_BYTES: [usize; 4] = [0, 1, 3, BIG as usize];
+
+/// The value a dense byte holds, if it holds one in the byte.
+#[inline]
+pub fn byte_value(byte: u8) -> Option<u64> {
+    (4..BIG).contains(&byte).then(|| (byte - 4) as u64)
+}
+
+/// Values from this on are never marked: the mex is at most the number
+/// of options, and no position has this many.
+pub const LARGEST: u64 = 1 << 26;
+
+/// The slots every scan may mark without growing `Marks`: a value byte's,
+/// or the xor of two.
+pub const SCANNED_SLOTS: usize = 512;
+
+/// The values of one position's options: `seen[seen_slot(v)] == stamp`
+/// when `v` is one. Slots are dense byte codes, so a scan marks
+/// `seen[byte]` without decoding.
+#[derive(Clone, Debug)]
+pub struct Marks {
+    seen: Vec<u32>,
+    stamp: u32,
+    /// The highest slot marked past `SCANNED_SLOTS` since `start`.
+    top: usize,
+}
+
+impl Default for Marks {
+    fn default() -> Marks {
+        Marks {
+            seen: vec![0; SCANNED_SLOTS],
+            stamp: 1,
+            top: 0,
+        }
+    }
+}
+
+impl Marks {
+    /// Forgets every mark: the next position's options.
+    #[inline]
+    pub fn start(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        self.top = 0;
+    }
+
+    /// Marks the value `v`.
+    #[inline]
+    pub fn add(&mut self, v: u64) {
+        if v >= LARGEST {
+            return;
+        }
+        let i = seen_slot(v);
+        if i >= self.seen.len() {
+            self.seen.resize((i + 1).next_power_of_two(), 0);
+        }
+        self.seen[i] = self.stamp;
+        self.top = self.top.max(i);
+    }
+
+    /// Marks the value a dense byte holds (none for "not a position");
+    /// false, marking nothing, if it holds no value in the byte.
+    #[inline]
+    pub fn mark_byte(&mut self, byte: u8) -> bool {
+        if NO_VALUE_BYTES.contains(&(byte as usize)) {
+            return false;
+        }
+        // Byte 2 (not a position) marks a slot nothing reads.
+        self.seen[byte as usize] = self.stamp;
+        true
+    }
+
+    /// Past the last slot marked since `start`.
+    pub fn marked_len(&self) -> usize {
+        (self.top + 1).max(SCANNED_SLOTS).min(self.seen.len())
+    }
+
+    /// The slots and their stamp, to read.
+    pub fn slots(&self) -> (&[u32], u32) {
+        (&self.seen, self.stamp)
+    }
+
+    /// The first `n` slots (grown to hold them) and the stamp, for a scan
+    /// that marks slots itself; it reports the highest it marked past
+    /// `SCANNED_SLOTS` through `marked_up_to`.
+    pub fn slots_mut(&mut self, n: usize) -> (&mut [u32], u32) {
+        if self.seen.len() < n {
+            self.seen.resize(n, 0);
+        }
+        (&mut self.seen[..n], self.stamp)
+    }
+
+    /// Notes that slots up to `slot` may be marked.
+    pub fn marked_up_to(&mut self, slot: usize) {
+        self.top = self.top.max(slot);
+    }
+
+    /// Whether some value is marked.
+    pub fn any(&self) -> bool {
+        let marked = |(i, &s): (usize, &u32)| s == self.stamp && i != BIG as usize;
+        (self.seen[4..self.marked_len()].iter())
+            .enumerate()
+            .map(|(i, s)| (i + 4, s))
+            .any(marked)
+    }
+
+    /// The least value not marked.
+    pub fn mex(&self) -> u64 {
+        // Values below `BIG - 4` have consecutive slots from 4 on.
+        let small = (BIG - 4) as usize;
+        let (slots, stamp) = (&self.seen[4..4 + small], self.stamp);
+        // Eight slots at a time, compared without a branch (vector code),
+        // then the first unmarked one.
+        let full = (slots.chunks_exact(8))
+            .take_while(|c| c.iter().fold(true, |all, &s| all & (s == stamp)))
+            .count()
+            * 8;
+        if let Some(m) = slots[full..].iter().position(|&s| s != stamp) {
+            return (full + m) as u64;
+        }
+        let mut m = small as u64;
+        while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {
+            m += 1;
+        }
+        m
+    }
+
+    /// The slots of the dense bytes, to mark without decoding.
+    #[inline]
+    fn byte_slots(&mut self) -> (&mut [u32; 256], u32) {
+        let slots = (&mut self.seen[..256]).try_into().expect("256 slots");
+        (slots, self.stamp)
+    }
+
+    /// Whether a byte slot without a value was marked; clears them.
+    #[inline]
+    fn take_missing(&mut self) -> bool {
+        let stamp = self.stamp;
+        let missing = NO_VALUE_BYTES.iter().any(|&b| self.seen[b] == stamp);
+        if missing {
+            NO_VALUE_BYTES.iter().for_each(|&b| self.seen[b] = 0);
+        }
+        missing
+    }
+}
+
+/// Where a run of options lies in a window: the index of each, in the
+/// order of their bindings. An index past the window is an option the
+/// window cannot answer.
+pub trait Walk {
+    /// The indices of the first `n` options, in order.
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize>;
+
+    /// Marks the slot of each of the `n` options' bytes, whatever it
+    /// holds; an index past `bytes` marks byte 0's (no value).
+    #[inline(always)]
+    fn mark_bytes(&self, bytes: &[u8], n: usize, stamp: u32, seen: &mut [u32; 256]) {
+        mark_each(self.indices(n), bytes, stamp, seen);
+    }
+}
+
+/// `Walk::mark_bytes` one index at a time.
+#[inline(always)]
+pub fn mark_each(
+    indices: impl Iterator<Item = usize>,
+    bytes: &[u8],
+    stamp: u32,
+    seen: &mut [u32; 256],
+) {
+    for i in indices {
+        seen[bytes.get(i).copied().unwrap_or(0) as usize] = stamp;
+    }
+}
+
+/// The hot loop of the search: marks the values of the options `ks`,
+/// which lie in `window` where `walk` says, and collects the options
+/// the window cannot answer (in order) in `slow`. Not inlined: on its
+/// own it keeps the loop's state in registers.
+#[inline(never)]
+pub fn scan(
+    window: &Window<'_>,
+    walk: &impl Walk,
+    ks: Range<i64>,
+    marks: &mut Marks,
+    slow: &mut Vec<i64>,
+) {
+    let n = ks.end.saturating_sub(ks.start) as usize;
+    let bytes = window.dense();
+    let (seen, stamp) = marks.byte_slots();
+    walk.mark_bytes(bytes, n, stamp, seen);
+    // Options without a value are rare: a second pass collects them.
+    if marks.take_missing() {
+        collect(window, walk.indices(n).zip(ks), marks, slow);
+    }
+}
+
+/// The second pass of a scan: marks the large values of the options
+/// `(index, k)` and lists in `slow` those the window cannot answer.
+#[inline(never)]
+fn collect(
+    window: &Window<'_>,
+    options: impl Iterator<Item = (usize, i64)>,
+    marks: &mut Marks,
+    slow: &mut Vec<i64>,
+) {
+    let bytes = window.dense();
+    for (i, k) in options {
+        match bytes.get(i) {
+            Some(&b) if !NO_VALUE_BYTES.contains(&(b as usize)) => {}
+            Some(&BIG) => match window.big(i) {
+                Some(v) => marks.add(v),
+                None => slow.push(k),
+            },
+            _ => slow.push(k),
+        }
+    }
+}
+
+/// Marks the values of several runs at once (the few short runs of a
+/// position with a list), without collecting: true if every option lies
+/// in the window with its value in its byte. Otherwise only values of
+/// options were marked, and the caller reads the runs again one by one.
+#[inline(never)]
+pub fn mark_runs(window: &Window<'_>, runs: &[Strided], marks: &mut Marks) -> bool {
+    let bytes = window.dense();
+    let (seen, stamp) = marks.byte_slots();
+    let mut inside = true;
+    for r in runs {
+        inside &= r.mark_window(bytes, stamp, seen);
+    }
+    !marks.take_missing() && inside
+}
+
+/// A run of `n` options whose indices are `first + stride * j`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Strided {
+    pub first: usize,
+    pub stride: isize,
+    pub n: usize,
+}
+
+impl Strided {
+    /// The run's bytes from the lowest index, whatever the sign of the
+    /// stride, and the step between them (a stride of 0 is one byte):
+    /// one bounds check for the whole run. `None` if it leaves `bytes`.
+    #[inline(always)]
+    fn window(self, bytes: &[u8]) -> Option<(&[u8], usize)> {
+        let n = if self.stride == 0 { 1 } else { self.n };
+        let step = self.stride.unsigned_abs();
+        let span = (n.checked_sub(1)?).checked_mul(step)?;
+        let start = match self.stride >= 0 {
+            true => self.first,
+            false => self.first.checked_sub(span)?,
+        };
+        Some((bytes.get(start..=start.checked_add(span)?)?, step))
+    }
+
+    /// Marks the slot of every byte of the run; false, marking nothing,
+    /// if it leaves `bytes`.
+    #[inline(always)]
+    fn mark_window(self, bytes: &[u8], stamp: u32, seen: &mut [u32; 256]) -> bool {
+        if self.n == 0 {
+            return true;
+        }
+        let Some((window, step)) = self.window(bytes) else {
+            return false;
+        };
+        if step <= 1 {
+            window.iter().for_each(|&b| seen[b as usize] = stamp);
+            return true;
+        }
+        // Four options a step: fewer loop checks, and no branch.
+        let mut rest = window;
+        while let Some((q, next)) = rest.split_at_checked(4 * step) {
+            let (a, b, c, d) = (q[0], q[step], q[2 * step], q[3 * step]);
+            seen[a as usize] = stamp;
+            seen[b as usize] = stamp;
+            seen[c as usize] = stamp;
+            seen[d as usize] = stamp;
+            rest = next;
+        }
+        let mut i = 0;
+        while let Some(&b) = rest.get(i) {
+            seen[b as usize] = stamp;
+            i += step;
+        }
+        true
+    }
+}
+
+impl Walk for Strided {
+    #[inline(always)]
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
+        let (first, stride) = (self.first as isize, self.stride);
+        (0..n as isize).map(move |j| first.wrapping_add(stride.wrapping_mul(j)) as usize)
+    }
+
+    #[inline(always)]
+    fn mark_bytes(&self, bytes: &[u8], n: usize, stamp: u32, seen: &mut [u32; 256]) {
+        let run = Strided { n, ..*self };
+        if !run.mark_window(bytes, stamp, seen) {
+            // Past the window: the second pass finds which.
+            seen[0] = stamp;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::memo::{int_shape, Key, Memo, State};
+
+    /// A memo of one integer argument with the values of `values` at
+    /// 0, 1, ...; `None` leaves a position unknown.
+    fn memo_of(values: &[Option<u64>]) -> Memo {
+        let mut memo = Memo::default();
+        let shape = int_shape(1);
+        let mut key = Key::default();
+        for (x, v) in values.iter().enumerate() {
+            key.set_coords(shape, 1, &[x as i64]);
+            memo.set(&key, v.map_or(State::Valid, State::Value));
+        }
+        memo
+    }
+
+    /// Brute force: each option's state read through the memo's key API.
+    fn expected(memo: &mut Memo, indices: &[i64]) -> (Vec<u64>, Vec<i64>) {
+        let (mut values, mut slow) = (vec![], vec![]);
+        let mut key = Key::default();
+        for (k, &x) in indices.iter().enumerate() {
+            key.set_coords(int_shape(1), 1, &[x]);
+            match memo.get(&key) {
+                State::Value(v) => values.push(v),
+                _ => slow.push(k as i64),
+            }
+        }
+        (values, slow)
+    }
+
+    #[test]
+    fn a_strided_scan_marks_small_and_large_values_and_lists_the_rest() {
+        let values: Vec<Option<u64>> = (0..600u64)
+            .map(|x| (x % 7 != 3).then_some((x * 37) % 1000))
+            .collect();
+        let mut memo = memo_of(&values);
+        for (first, stride, n) in [
+            (0i64, 1i64, 600usize),
+            (599, -3, 150),
+            (5, 7, 80),
+            (4, 0, 9),
+        ] {
+            let xs: Vec<i64> = (0..n as i64).map(|j| first + stride * j).collect();
+            let (want, want_slow) = expected(&mut memo, &xs);
+            let window = memo.window(int_shape(1)).expect("a window");
+            let (at, step) = window
+                .run(&[first], &[stride], 0, n as i64)
+                .expect("inside");
+            let walk = Strided {
+                first: at,
+                stride: step,
+                n,
+            };
+            let (mut marks, mut slow) = (Marks::default(), vec![]);
+            marks.start();
+            scan(&window, &walk, 0..n as i64, &mut marks, &mut slow);
+            assert_eq!(slow, want_slow);
+            let (seen, stamp) = marks.slots();
+            let marked: Vec<u64> = (0..1000)
+                .filter(|&v| seen.get(seen_slot(v)) == Some(&stamp))
+                .collect();
+            let mut want = want;
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(marked, want);
+        }
+    }
+
+    #[test]
+    fn runs_past_the_window_are_not_answered() {
+        let memo = memo_of(&[Some(1), Some(2), Some(0)]);
+        let window = memo.window(int_shape(1)).expect("a window");
+        let len = window.dense().len();
+        let (mut marks, mut slow) = (Marks::default(), vec![]);
+        marks.start();
+        let walk = Strided {
+            first: len - 2,
+            stride: 1,
+            n: 4,
+        };
+        scan(&window, &walk, 10..14, &mut marks, &mut slow);
+        // The last two bytes answer for themselves; past them, nothing.
+        let tail = &window.dense()[len - 2..];
+        let mut want: Vec<i64> = (10..12)
+            .filter(|&k| NO_VALUE_BYTES.contains(&(tail[k as usize - 10] as usize)))
+            .collect();
+        want.extend([12, 13]);
+        assert_eq!(slow, want);
+        assert!(!mark_runs(&window, &[walk], &mut marks));
+        let inside = Strided {
+            first: 0,
+            stride: 1,
+            n: 3,
+        };
+        marks.start();
+        assert!(mark_runs(&window, &[inside], &mut marks));
+        assert_eq!(marks.mex(), 3);
+    }
+}

@@ -1,0 +1,166 @@
+//! The scans of take-and-break runs: the values of two parts of each
+//! option read from the memo's dense window and xored (a single part is
+//! `memo::scan`'s).
+
+use std::ops::Range;
+
+use crate::eval::memo::scan::seen_slot;
+use crate::eval::memo::BIG;
+
+/// The `len` items of `w` from the `j`-th in walking order (backwards
+/// from the end where `rev`), in memory order.
+#[inline(always)]
+fn block<T>(w: &[T], j: usize, len: usize, rev: bool) -> &[T] {
+    let n = w.len();
+    if rev {
+        &w[n - j - len..n - j]
+    } else {
+        &w[j..j + len]
+    }
+}
+
+/// The codes of a block in walking order: each byte's, or for `BIG` the
+/// window's wide code (0 where it keeps none: no value here).
+#[inline(always)]
+fn wide_codes<const REV: bool>(bytes: &[u8], wide: &[u16], out: &mut [u16]) {
+    let code = |(&b, &w): (&u8, &u16)| {
+        let big = 0u16.wrapping_sub((b == BIG) as u16);
+        (b as u16 & !big) | (w & big)
+    };
+    let pairs = bytes.iter().zip(wide);
+    if REV {
+        out.iter_mut()
+            .zip(pairs.rev())
+            .for_each(|(o, p)| *o = code(p));
+    } else {
+        out.iter_mut().zip(pairs).for_each(|(o, p)| *o = code(p));
+    }
+}
+
+/// The slots of `seen` a scan of large values may mark: every xor of two
+/// 16-bit values has its slot below this.
+pub(super) const WIDE_SLOTS: usize = 1 << 17;
+
+/// The bytes two parts of a sum read over the options `ks`, when both
+/// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
+/// `dense`: each as the slice it covers, in memory order. `None`
+/// otherwise (the caller walks the indices one by one).
+pub(super) fn unit_windows<T>(
+    dense: &[T],
+    (f1, s1): (usize, isize),
+    (f2, s2): (usize, isize),
+    ks: Range<i64>,
+) -> Option<(&[T], &[T])> {
+    let n = usize::try_from(ks.end.checked_sub(ks.start)?).ok()?;
+    let window = |first: usize, stride: isize| {
+        let start = match stride {
+            1 => first,
+            -1 => (first + 1).checked_sub(n)?,
+            _ => return None,
+        };
+        dense.get(start..start.checked_add(n)?)
+    };
+    Some((window(f1, s1)?, window(f2, s2)?))
+}
+
+/// The hot loop of take-and-break games of two parts: for the byte pairs
+/// of the options `ks` (`a` and `b` as `unit_windows` gives them, read
+/// backwards where `REV_A`, `REV_B`), in order, marks the xor of the two
+/// values, or collects `k` in `slow` when a byte holds no value yet. Not
+/// inlined, so its state stays in registers.
+/// Where the window keeps large values (`wide`, the same ranges as the
+/// bytes), the options whose bytes are `BIG` are marked from there; the
+/// return is the highest slot of `seen` marked past the first 512 (0 if
+/// none), and `seen` must have `WIDE_SLOTS` slots then.
+#[inline(never)]
+pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
+    (a, b): (&[u8], &[u8]),
+    wide: Option<(&[u16], &[u16])>,
+    ks: Range<i64>,
+    stamp: u32,
+    seen: &mut [u32],
+    slow: &mut Vec<i64>,
+) -> usize {
+    // A value byte is 4..=254, its value the byte - 4: any other byte
+    // wraps to above `MAX_VALUE`, so one comparison tells both apart.
+    const MAX_VALUE: u8 = BIG - 5;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let value = |byte: u8| byte.wrapping_sub(4);
+    // Bytes without a value are rare: when neither window holds one (a
+    // check the compiler vectorises), the loop marks without a test.
+    let clean = |w: &[u8]| w.iter().fold(0u8, |m, &x| m.max(value(x))) <= MAX_VALUE;
+    if clean(a) && clean(b) {
+        let seen: &mut [u32; 512] = (&mut seen[..512]).try_into().expect("512 slots");
+        // In blocks: the xors first (vector code, reversals included),
+        // then one store a value. Marking straight from the bytes kept
+        // the vector unit idle.
+        const BLOCK: usize = 64;
+        let mark = |seen: &mut [u32; 512], v: u8| seen[seen_slot(v as u64) & 511] = stamp;
+        let block = |w: &[u8], j: usize, rev: bool| -> [u8; BLOCK] {
+            let at = if rev { n - j - BLOCK } else { j };
+            w[at..at + BLOCK].try_into().expect("a block")
+        };
+        let mut j = 0;
+        while j + BLOCK <= n {
+            let (xa, xb) = (block(a, j, REV_A), block(b, j, REV_B));
+            let mut xors = [0u8; BLOCK];
+            for (t, out) in xors.iter_mut().enumerate() {
+                let x = if REV_A { xa[BLOCK - 1 - t] } else { xa[t] };
+                let y = if REV_B { xb[BLOCK - 1 - t] } else { xb[t] };
+                *out = value(x) ^ value(y);
+            }
+            xors.iter().for_each(|&v| mark(seen, v));
+            j += BLOCK;
+        }
+        for j in j..n {
+            let x = if REV_A { a[n - 1 - j] } else { a[j] };
+            let y = if REV_B { b[n - 1 - j] } else { b[j] };
+            mark(seen, value(x) ^ value(y));
+        }
+        return 0;
+    }
+    if let Some((wa, wb)) = wide {
+        let seen: &mut [u32; WIDE_SLOTS] = (&mut seen[..WIDE_SLOTS]).try_into().expect("slots");
+        const BLOCK: usize = 64;
+        let (wa, wb) = (&wa[..n], &wb[..n]);
+        let mut top = 0u16;
+        let mut j = 0;
+        while j < n {
+            let len = BLOCK.min(n - j);
+            let (mut ca, mut cb) = ([0u16; BLOCK], [0u16; BLOCK]);
+            wide_codes::<REV_A>(block(a, j, len, REV_A), block(wa, j, len, REV_A), &mut ca);
+            wide_codes::<REV_B>(block(b, j, len, REV_B), block(wb, j, len, REV_B), &mut cb);
+            // The xors, and the least code (below 4: no value).
+            let mut xors = [0u16; BLOCK];
+            let mut low = u16::MAX;
+            for ((out, &x), &y) in xors[..len].iter_mut().zip(&ca).zip(&cb) {
+                low = low.min(x.min(y));
+                *out = x.wrapping_sub(4) ^ y.wrapping_sub(4);
+            }
+            for (t, &v) in xors[..len].iter().enumerate() {
+                if low < 4 && ca[t].min(cb[t]) < 4 {
+                    slow.push(ks.start + (j + t) as i64);
+                } else {
+                    top = top.max(v);
+                    seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
+                }
+            }
+            j += len;
+        }
+        let top = seen_slot(top as u64);
+        return if top >= 512 { top } else { 0 };
+    }
+    for j in 0..n {
+        let x = if REV_A { a[n - 1 - j] } else { a[j] };
+        let y = if REV_B { b[n - 1 - j] } else { b[j] };
+        let (v1, v2) = (x.wrapping_sub(4), y.wrapping_sub(4));
+        if v1.max(v2) > MAX_VALUE {
+            slow.push(ks.start + j as i64);
+        } else {
+            // The xor of two values below 256 has its slot below 512.
+            seen[seen_slot((v1 ^ v2) as u64) & 511] = stamp;
+        }
+    }
+    0
+}

@@ -499,11 +499,19 @@ fn where_on_frame(inst: &Instance, statics: &[i64], coords: &[i64]) -> Option<bo
     if g.where_clause.is_none() {
         return Some(true);
     }
-    let w = g.where_flat.as_ref()?;
     let mut frame = [0i64; KERNEL_FRAME];
     frame[..statics.len()].copy_from_slice(statics);
     frame[statics.len()..statics.len() + coords.len()].copy_from_slice(coords);
-    w(&frame[..statics.len() + coords.len()])
+    let frame = &frame[..statics.len() + coords.len()];
+    // A `where` of bounds alone is read as its bounds, without code.
+    if let Some(bounds) = g.kernel.as_ref().and_then(|k| k.where_bounds.as_deref()) {
+        return Some(
+            bounds
+                .iter()
+                .all(|b| (b.lo..=b.hi).contains(&frame[b.slot])),
+        );
+    }
+    g.where_flat.as_ref()?(frame)
 }
 
 /// The sink `enumerate` lists a vertex's options into.

@@ -92,7 +92,8 @@ impl Numbering {
         let mut dc = 0isize;
         for (i, ((&f, &s), l)) in first.iter().zip(step).zip(&mut last).enumerate() {
             *l = f.checked_add(s.checked_mul(len as i64 - 1)?)?;
-            dc += s as isize * self.stride[i] as isize;
+            // Exact whenever both ends lie in the box (|s| < its side).
+            dc = dc.wrapping_add((s as isize).wrapping_mul(self.stride[i] as isize));
         }
         self.cell(&last[..self.n])?;
         Some((c0, dc))
@@ -234,5 +235,38 @@ mod tests {
         assert_eq!(dense.get(&[1000, 1000]), NEW);
         assert!(dense.cells.len() >= 101 * 23 && dense.outside.len() == 1);
         assert!(hashed.cells.is_empty());
+    }
+
+    #[test]
+    fn strided_runs_step_through_the_cells_of_their_options() {
+        let mut nb = Numbering::new(2, true);
+        let mut id = 0;
+        for x in -5..20i64 {
+            for y in 0..30i64 {
+                nb.set(&[x, y], id);
+                id += 1;
+            }
+        }
+        // Runs along either coordinate, both at once, backwards.
+        for (first, step, len) in [
+            ([3, 4], [1, 0], 10u64),
+            ([3, 4], [0, 1], 20),
+            ([-5, 0], [2, 3], 8),
+            ([19, 29], [-1, -2], 15),
+        ] {
+            let (c0, dc) = nb.strided(&first, &step, len).expect("in the box");
+            for j in 0..len as i64 {
+                let at = [first[0] + step[0] * j, first[1] + step[1] * j];
+                let cell = (c0 as isize + dc * j as isize) as usize;
+                assert_eq!(nb.at(cell), nb.get(&at), "{first:?} + {j} * {step:?}");
+                assert_ne!(nb.at(cell), NEW);
+            }
+        }
+        // A run that leaves the box (at either end) is not strided.
+        let (lo, size) = (nb.lo[0], nb.size[0] as i64);
+        assert!(nb.strided(&[lo + size - 2, 0], &[1, 0], 3).is_none());
+        assert!(nb.strided(&[lo - 1, 0], &[1, 0], 3).is_none());
+        assert!(nb.strided(&[0, 0], &[i64::MAX, 0], 3).is_none());
+        assert!(nb.strided(&[0, 0], &[1 << 40, 0], 2).is_none());
     }
 }

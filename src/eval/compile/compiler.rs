@@ -18,6 +18,10 @@ pub struct Compiler<'a> {
     /// (`specialize.rs`): those arguments, which its own positions in
     /// results carry as constants.
     pub own_statics: Option<&'a [Value]>,
+    /// The values of the top-level constants (`specialize.rs`), for the
+    /// bodies of functions compiled in their own frame
+    /// (`key_kernel.rs`'s calls of set functions).
+    pub globals: &'a [Option<Value>],
 }
 
 impl<'a> Compiler<'a> {
@@ -27,6 +31,7 @@ impl<'a> Compiler<'a> {
             fn_ir,
             inline_depth: std::cell::Cell::new(0),
             own_statics: None,
+            globals: &[],
         }
     }
 }

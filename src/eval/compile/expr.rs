@@ -66,7 +66,7 @@ impl<'a> Compiler<'a> {
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             explanation: self.explain(id, g, &planned),
-            reads_constants: game_reads_global(g),
+            reads_constants: game_reads_global(g, self.fn_ir),
             kernel: planned.ok(),
             span: g.span,
         }
@@ -607,16 +607,18 @@ fn fixed(e: &IrExpr) -> bool {
     }
 }
 
-/// Whether a game's `where` or moves read a top-level constant.
-fn game_reads_global(g: &IrGame) -> bool {
+/// Whether a game's `where` or moves read a top-level constant, also
+/// through the functions in `fns` they call.
+fn game_reads_global(g: &IrGame, fns: &[Option<Rc<IrFn>>]) -> bool {
+    let reads_global = |e: &IrExpr| reads_global(e, fns);
     let moves = match &g.body {
         IrGameBody::Moves(moves) => moves,
         IrGameBody::Alias(_) => return false,
     };
-    g.where_clause.as_ref().is_some_and(reads_global)
+    g.where_clause.as_ref().is_some_and(&reads_global)
         || moves.iter().any(|m| {
             m.bindings.iter().any(|b| reads_global(&b.iterable))
-                || m.guard.as_ref().is_some_and(reads_global)
+                || m.guard.as_ref().is_some_and(&reads_global)
                 || reads_global(&m.result)
         })
 }

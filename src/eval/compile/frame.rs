@@ -34,6 +34,7 @@ pub(crate) fn int_frame(statics: &[Value], coords: &[i64]) -> Option<([i64; KERN
 /// its bit mask (`Tag::Bits`), or a list, tuple or set of integers (a run
 /// of the key's coordinates, read through `Locals::items`). Bindings are
 /// written into their slots as integers (`set_int`).
+#[derive(Clone)]
 pub(crate) struct KeyFrame {
     ints: [i64; KERNEL_FRAME],
     kinds: [SlotKind; KERNEL_FRAME],

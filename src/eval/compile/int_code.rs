@@ -314,7 +314,7 @@ impl Compiler<'_> {
 
     /// The user function `e` calls and its arguments, the static ones
     /// first (a slot each, as the function's body reads them).
-    fn called(&self, e: &IrExpr) -> Option<(&IrFn, Vec<IrExpr>)> {
+    pub(crate) fn called(&self, e: &IrExpr) -> Option<(&IrFn, Vec<IrExpr>)> {
         let (func, args) = match &e.kind {
             IrKind::CallFn { func, args } => (*func, args.clone()),
             IrKind::CallValue { callee, args } => match &callee.kind {
@@ -567,8 +567,14 @@ pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
     }
 }
 
-/// Whether `e` reads a top-level constant (`IrKind::Global`).
-pub(crate) fn reads_global(e: &IrExpr) -> bool {
+/// Whether `e` reads a top-level constant (`IrKind::Global`), itself or
+/// through the bodies of the functions in `fns` it calls (8 calls deep).
+pub(crate) fn reads_global(e: &IrExpr, fns: &[Option<Rc<IrFn>>]) -> bool {
+    reads_global_within(e, fns, 0)
+}
+
+fn reads_global_within(e: &IrExpr, fns: &[Option<Rc<IrFn>>], depth: u32) -> bool {
+    let reads_global = |x: &IrExpr| reads_global_within(x, fns, depth);
     let any = |es: &[IrExpr]| es.iter().any(reads_global);
     let comp = |c: &IrComp| {
         reads_global(&c.body)
@@ -581,7 +587,12 @@ pub(crate) fn reads_global(e: &IrExpr) -> bool {
         IrKind::Global(_) => true,
         IrKind::Local(_) | IrKind::Const(_) | IrKind::BuiltinRef(_) => false,
         IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => any(xs),
-        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => any(args),
+        IrKind::CallFn { func, args } => {
+            let f = fns.get(*func as usize).and_then(|f| f.as_ref());
+            any(args)
+                || (depth < 8 && f.is_some_and(|f| reads_global_within(&f.body, fns, depth + 1)))
+        }
+        IrKind::CallBuiltin { args, .. } => any(args),
         IrKind::CallValue { callee, args } => reads_global(callee) || any(args),
         IrKind::Position { statics, args, .. } => any(statics) || any(args),
         IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => any(statics),

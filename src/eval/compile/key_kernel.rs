@@ -14,7 +14,13 @@
 //! path, which also reports any error. The search runs these moves in
 //! `search/key_kernel.rs`.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use smallvec::SmallVec;
+
 use super::compiler::Compiler;
+use super::constants::with_constants;
 use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
 use super::guard_bounds;
@@ -157,7 +163,91 @@ pub(crate) enum KeySource {
     /// A set computed as a bit mask (`adj[v] - seen`, `adj` a constant
     /// list of sets): its bits ascending, a set's items in order.
     Mask(MaskCode),
+    /// A list or tuple literal of integer code (`[v - 3, v + 3]`), in
+    /// order.
+    Codes(Vec<Operand<KeyFrame>>),
 }
+
+/// The settings of a binding other than a range, held while the frame
+/// changes under them.
+pub(crate) type Settings = SmallVec<[i64; 64]>;
+
+impl KeySource {
+    /// The values the binding takes in `f`, in order, into `out` (empty
+    /// first); `None` if the source is not at hand as integers (the
+    /// general path then runs it).
+    pub(crate) fn settings(&self, f: &KeyFrame, out: &mut Settings) -> Option<()> {
+        out.clear();
+        let bits = |out: &mut Settings, mut mask: u64| {
+            while mask != 0 {
+                out.push(mask.trailing_zeros() as i64);
+                mask &= mask - 1;
+            }
+        };
+        match self {
+            KeySource::Range { lo, hi, inclusive } => {
+                let (a, b) = (lo.eval(f)?, hi.eval(f)?);
+                let b = if *inclusive { b.checked_add(1)? } else { b };
+                // A range too long to hold runs one by one (`each_setting`).
+                if b.saturating_sub(a) > 1 << 16 {
+                    return None;
+                }
+                out.extend(a..b);
+            }
+            KeySource::Values(values) => out.extend_from_slice(values),
+            KeySource::Items(s) => match f.kind(*s) {
+                // The bits ascending: a set's items in order.
+                SlotKind::Bits => bits(out, f.bits(*s)?),
+                SlotKind::Items(..) => out.extend_from_slice(f.items(*s)?.1),
+                SlotKind::Int | SlotKind::Unset => return None,
+            },
+            KeySource::Mask(code) => bits(out, code(f)?.key_bits()?),
+            KeySource::Codes(codes) => {
+                for c in codes {
+                    out.push(c.eval(f)?);
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// One clause of a set comprehension in mask code.
+enum CompStep {
+    For(Slot, KeySource),
+    If(BoolCode<KeyFrame>),
+}
+
+/// Adds to `m` the items the comprehension's `steps` (from the first)
+/// give with `body` in the frame `f`.
+fn comp_items(
+    steps: &[CompStep],
+    body: &Operand<KeyFrame>,
+    f: &mut KeyFrame,
+    m: &mut Mask,
+) -> Option<()> {
+    match steps.split_first() {
+        None => m.add(body.eval(f)?),
+        Some((CompStep::If(cond), rest)) => {
+            if cond(f)? {
+                comp_items(rest, body, f, m)?;
+            }
+        }
+        Some((CompStep::For(slot, source), rest)) => {
+            let mut settings = Settings::new();
+            source.settings(f, &mut settings)?;
+            for k in settings {
+                f.set_int(*slot, k);
+                comp_items(rest, body, f, m)?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// The arguments (in 0..`CALL_CACHE`) whose set a one-argument set
+/// function's calls keep (`adj(v)`): a call is then one read.
+const CALL_CACHE: usize = 1024;
 
 /// The `BitsRun` of a move whose last binding is `last`, if its one part
 /// has one argument a chain of `i + c` and the others are locals not `i`.
@@ -226,6 +316,11 @@ pub(crate) struct Mask {
 }
 
 impl Mask {
+    const EMPTY: Mask = Mask {
+        bits: 0,
+        wide: false,
+    };
+
     /// The set of `items`; `None` if one is not an integer.
     fn of(items: impl IntoIterator<Item = Option<i64>>) -> Option<Mask> {
         let mut m = Mask {
@@ -687,6 +782,9 @@ impl Compiler<'_> {
                 inclusive: *inclusive,
             },
             IrKind::Local(s) if (*s as usize) < KERNEL_FRAME => KeySource::Items(*s),
+            IrKind::List(xs) | IrKind::Tuple(xs) => {
+                KeySource::Codes(xs.iter().map(|x| self.operand(x)).collect::<Option<_>>()?)
+            }
             IrKind::Const(Value::List(xs) | Value::Tuple(xs)) => KeySource::Values(
                 xs.iter()
                     .map(|x| match x {
@@ -910,9 +1008,10 @@ impl Compiler<'_> {
                     })
                 })
             }
-            IrKind::CallFn { .. } | IrKind::CallValue { .. } => {
-                self.in_helper(e, |body| self.mask_code(body))?
-            }
+            IrKind::CallFn { .. } | IrKind::CallValue { .. } => self
+                .in_helper(e, |body| self.mask_code(body))
+                .or_else(|| self.call_mask(e))?,
+            IrKind::Collect { set: true, comp } => self.comp_mask(comp)?,
             IrKind::Binary { op, lhs, rhs, .. }
                 if matches!(op, BinaryOp::Sub | BinaryOp::BitAnd | BinaryOp::BitOr) =>
             {
@@ -921,6 +1020,99 @@ impl Compiler<'_> {
             }
             _ => return None,
         })
+    }
+
+    /// Set code for a call of a user function whose body is set code in
+    /// its own frame (a set comprehension, which does not inline into the
+    /// caller's frame): its arguments integer code, or its static
+    /// arguments constants put into the body. A function of one argument
+    /// that is not a constant keeps the sets of the arguments asked, as a
+    /// table.
+    fn call_mask(&self, e: &IrExpr) -> Option<MaskCode> {
+        let depth = self.inline_depth.get();
+        let (f, args) = self.called(e)?;
+        if depth >= 8 || f.n_slots > KERNEL_FRAME {
+            return None;
+        }
+        let operands = |args: &[IrExpr]| {
+            (args.iter())
+                .map(|a| self.operand::<KeyFrame>(a))
+                .collect::<Option<Vec<_>>>()
+        };
+        let (statics, params) = match operands(&args) {
+            Some(all) => (Vec::new(), all),
+            None => {
+                let statics = (args[..f.n_statics].iter())
+                    .map(|a| match &a.kind {
+                        IrKind::Const(v) => Some(v.clone()),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<Value>>>()?;
+                (statics, operands(&args[f.n_statics..])?)
+            }
+        };
+        let body = with_constants(&f.body, &statics, self.globals);
+        self.inline_depth.set(depth + 1);
+        let code = self.mask_code(&body);
+        self.inline_depth.set(depth);
+        let code = code?;
+        let mut varying = (0..params.len()).filter(|&i| !matches!(params[i], Operand::Const(_)));
+        let cached = match (varying.next(), varying.next()) {
+            (Some(i), None) => Some(i),
+            _ => None,
+        };
+        let params = Rc::new(params);
+        let read = params.clone();
+        let run = move |at: &KeyFrame| {
+            let mut frame = KeyFrame::empty();
+            for (i, p) in read.iter().enumerate() {
+                frame.set_int(i as Slot, p.eval(at)?);
+            }
+            code(&frame)
+        };
+        let Some(param) = cached else {
+            return Some(Box::new(run));
+        };
+        let table: RefCell<Vec<Option<Mask>>> = RefCell::new(Vec::new());
+        Some(Box::new(move |at| {
+            let x = params[param].eval(at)?;
+            let Some(i) = usize::try_from(x).ok().filter(|&i| i < CALL_CACHE) else {
+                return run(at);
+            };
+            if let Some(Some(m)) = table.borrow().get(i) {
+                return Some(*m);
+            }
+            let m = run(at)?;
+            let mut table = table.borrow_mut();
+            if table.len() <= i {
+                table.resize(i + 1, None);
+            }
+            table[i] = Some(m);
+            Some(m)
+        }))
+    }
+
+    /// Set code for a set comprehension whose bindings are sources a
+    /// kernel reads (ranges, literals of integer code, sets), its guards
+    /// integer code and its item an integer: run on a copy of the frame.
+    fn comp_mask(&self, comp: &IrComp) -> Option<MaskCode> {
+        let steps = (comp.clauses.iter())
+            .map(|c| match c {
+                IrClause::For(b) => match b.pattern {
+                    IrPattern::Slot { slot, .. } if (slot as usize) < KERNEL_FRAME => {
+                        Some(CompStep::For(slot, self.key_source(&b.iterable)?))
+                    }
+                    _ => None,
+                },
+                IrClause::If(e) => Some(CompStep::If(self.bool_expr(e)?)),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let body = self.operand::<KeyFrame>(&comp.body)?;
+        Some(Box::new(move |f| {
+            let (mut frame, mut m) = (f.clone(), Mask::EMPTY);
+            comp_items(&steps, &body, &mut frame, &mut m)?;
+            Some(m)
+        }))
     }
 
     /// `remove(...)`/`insert(...)` chains on a local, if `e` is one; a

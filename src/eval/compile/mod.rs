@@ -12,6 +12,7 @@
 //! 1. `compiler`: the `Compiler` struct the other modules' `impl Compiler`
 //!    blocks extend.
 //! 2. `int_code` (integer and boolean code on a frame of locals), then
+//!    `constants` (static arguments and top-level constants put in IR),
 //!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `refusal` (why a move or game has no kernel form), `key_kernel` and
@@ -38,6 +39,7 @@ mod batch_code;
 mod calls;
 mod clauses;
 mod compiler;
+mod constants;
 mod expand;
 mod explain;
 mod expr;
@@ -62,14 +64,14 @@ pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 pub use compiler::Compiler;
 pub(crate) use expand::MoveResult;
-pub(crate) use frame::{int_frame, KeyFrame, SlotKind, KERNEL_FRAME};
+pub(crate) use frame::{int_frame, KeyFrame, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
     Bend, Kernel, KernelMove, LoopMove, LoopSource, MovePlan, Quadratic, RunMove, SingleMove,
     SumRunMove,
 };
-pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg};
+pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;
 pub use runtime::{

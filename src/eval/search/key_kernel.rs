@@ -10,9 +10,9 @@ use super::kernel::{pick, Pick};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
-    MovePlan, OptionKey, SlotKind,
+    MovePlan, OptionKey, Settings,
 };
-use crate::eval::memo::{Key, Probe, Shape, State, Window, MAX_COORDS};
+use crate::eval::memo::{Key, Probe, Shape, State, Window};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 use crate::syntax::Span;
@@ -217,71 +217,32 @@ impl SgSink {
     }
 
     /// Calls `each` with every value of a binding's `source`, in order,
-    /// until it gives false (then false; also when the source is no range
-    /// or items the kernel reads).
+    /// until it gives false (then false; also when the source is not at
+    /// hand as integers).
     fn each_setting(
         &mut self,
         frame: &mut KeyFrame,
         source: &KeySource,
         mut each: impl FnMut(&mut SgSink, &mut KeyFrame, i64) -> Fallible<bool>,
     ) -> Fallible<bool> {
-        match source {
-            KeySource::Range { lo, hi, inclusive } => {
-                let Some((a, b)) = lo.eval(frame).zip(hi.eval(frame)) else {
+        if let KeySource::Range { lo, hi, inclusive } = source {
+            let Some((a, b)) = run_range(lo.eval(frame), hi.eval(frame), *inclusive) else {
+                return Ok(false);
+            };
+            for k in a..b {
+                if !each(self, frame, k)? {
                     return Ok(false);
-                };
-                let b = match (inclusive, b.checked_add(1)) {
-                    (false, _) => b,
-                    (true, Some(b)) => b,
-                    (true, None) => return Ok(false),
-                };
-                for k in a..b {
-                    if !each(self, frame, k)? {
-                        return Ok(false);
-                    }
                 }
             }
-            KeySource::Values(values) => {
-                for &k in values {
-                    if !each(self, frame, k)? {
-                        return Ok(false);
-                    }
-                }
-            }
-            KeySource::Items(s) => match frame.kind(*s) {
-                SlotKind::Bits => {
-                    // The bits ascending: a set's items in order.
-                    let mut mask = frame.bits(*s).expect("a bit set");
-                    while mask != 0 {
-                        let k = mask.trailing_zeros() as i64;
-                        mask &= mask - 1;
-                        if !each(self, frame, k)? {
-                            return Ok(false);
-                        }
-                    }
-                }
-                SlotKind::Items(..) => {
-                    let items: SmallVec<[i64; MAX_COORDS]> =
-                        SmallVec::from_slice(frame.items(*s).expect("items").1);
-                    for k in items {
-                        if !each(self, frame, k)? {
-                            return Ok(false);
-                        }
-                    }
-                }
-                SlotKind::Int | SlotKind::Unset => return Ok(false),
-            },
-            KeySource::Mask(code) => {
-                let Some(mut mask) = code(frame).and_then(|m| m.key_bits()) else {
-                    return Ok(false);
-                };
-                while mask != 0 {
-                    let k = mask.trailing_zeros() as i64;
-                    mask &= mask - 1;
-                    if !each(self, frame, k)? {
-                        return Ok(false);
-                    }
-                }
+            return Ok(true);
+        }
+        let mut settings = Settings::new();
+        if source.settings(frame, &mut settings).is_none() {
+            return Ok(false);
+        }
+        for k in settings {
+            if !each(self, frame, k)? {
+                return Ok(false);
             }
         }
         Ok(true)

@@ -130,19 +130,23 @@ fn strip(src: &str) -> String {
 }
 
 /// The byte range of the item starting at `from`: through its matching
-/// closing brace, or its `;` if that comes first.
+/// closing brace, or its `;` or `,` (a field) if that comes first; or up
+/// to a closing brace or parenthesis it did not open (the last field of
+/// a struct, without its comma).
 fn item_end(s: &[u8], from: usize) -> usize {
     let mut depth = 0usize;
     for (k, &b) in s.iter().enumerate().skip(from) {
         match b {
-            b'{' => depth += 1,
+            b'{' | b'(' => depth += 1,
+            b'}' | b')' if depth == 0 => return k,
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
                     return k + 1;
                 }
             }
-            b';' if depth == 0 => return k + 1,
+            b')' => depth -= 1,
+            b';' | b',' if depth == 0 => return k + 1,
             _ => {}
         }
     }

@@ -257,12 +257,16 @@ fn set_move() -> impl Strategy<Value = String> {
         Just("(i in free) -> T({j for j in free if j < i})".to_string()),
         // Only the general path runs this one (its guard).
         Just("(i in free) if str(i) != \"1\" -> T(free - {i})".to_string()),
+        Just("(i in free) -> T(free - ({i} | near(i)))".to_string()),
+        Just("(i in free, j in [i + 1, i + 3]) if j in free -> T(free - {i, j})".to_string()),
     ]
 }
 
 fn set_program() -> impl Strategy<Value = String> {
     (proptest::collection::vec(set_move(), 1..3), 3i64..10).prop_map(|(moves, n)| {
-        let mut text = String::from("game T(free) {\n");
+        // `near(i)`: a set function whose body is a comprehension.
+        let mut text = String::from("fn near(i) = {j for j in [i - 1, i + 1] if j >= 0}\n");
+        text.push_str("game T(free) {\n");
         for (i, m) in moves.iter().enumerate() {
             text.push_str(&format!("    move m{i}{m}\n"));
         }

@@ -926,6 +926,7 @@ impl Compiler<'_> {
                 ..
             } | IrKind::Set(_)
                 | IrKind::Const(Value::Set(_))
+                | IrKind::Collect { set: true, .. }
         );
         if let Some(op) = self.operand(e) {
             return Some(match set_op.then(|| self.mask_code(e)).flatten() {

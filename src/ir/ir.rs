@@ -114,6 +114,154 @@ pub enum IrKind {
     },
 }
 
+impl IrKind {
+    /// The child expressions of this node, or `None` for the nodes that
+    /// bind names (comprehensions, `let`), where a walk for a local or a
+    /// constant must look at the bindings itself.
+    pub fn children(&self) -> Option<Vec<&IrExpr>> {
+        let mut out: Vec<&IrExpr> = Vec::new();
+        match self {
+            IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => {}
+            IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => out.extend(xs),
+            IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => out.extend(args),
+            IrKind::CallValue { callee, args } => {
+                out.push(callee);
+                out.extend(args);
+            }
+            IrKind::Position { statics, args, .. } => {
+                out.extend(statics);
+                out.extend(args);
+            }
+            IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => out.extend(statics),
+            IrKind::Unary(_, x) | IrKind::Field { target: x, .. } => out.push(x),
+            IrKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
+            IrKind::Range { start, end, .. } => out.extend([&**start, &**end]),
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => out.extend([&**cond, &**then, &**otherwise]),
+            IrKind::Index { target, index } => out.extend([&**target, &**index]),
+            IrKind::Slice {
+                target, start, end, ..
+            } => {
+                out.push(target);
+                out.extend(start.iter().map(|b| &**b));
+                out.extend(end.iter().map(|b| &**b));
+            }
+            IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => return None,
+        }
+        Some(out)
+    }
+
+    /// This node with each child expression `x` replaced by `f(x)`, leaves
+    /// cloned; `None` when `f` gives `None` for a child, and for the nodes
+    /// that bind names (comprehensions, `let`), which their callers walk
+    /// themselves. The one walk over a node's children for rewriters of
+    /// the IR (`int_code::map_locals`, `compile/constants.rs`).
+    pub fn map_children(&self, f: &mut dyn FnMut(&IrExpr) -> Option<IrExpr>) -> Option<IrKind> {
+        let mut go = |x: &IrExpr| f(x).map(Box::new);
+        Some(match self {
+            IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => {
+                self.clone()
+            }
+            IrKind::List(xs) => IrKind::List(all(xs, &mut go)?),
+            IrKind::Set(xs) => IrKind::Set(all(xs, &mut go)?),
+            IrKind::Tuple(xs) => IrKind::Tuple(all(xs, &mut go)?),
+            IrKind::Unary(op, x) => IrKind::Unary(*op, go(x)?),
+            IrKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => IrKind::Binary {
+                op: *op,
+                op_span: *op_span,
+                lhs: go(lhs)?,
+                rhs: go(rhs)?,
+            },
+            IrKind::Range {
+                start,
+                end,
+                inclusive,
+            } => IrKind::Range {
+                start: go(start)?,
+                end: go(end)?,
+                inclusive: *inclusive,
+            },
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => IrKind::If {
+                cond: go(cond)?,
+                then: go(then)?,
+                otherwise: go(otherwise)?,
+            },
+            IrKind::CallFn { func, args } => IrKind::CallFn {
+                func: *func,
+                args: all(args, &mut go)?,
+            },
+            IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
+                builtin: *builtin,
+                args: all(args, &mut go)?,
+            },
+            IrKind::CallValue { callee, args } => IrKind::CallValue {
+                callee: go(callee)?,
+                args: all(args, &mut go)?,
+            },
+            IrKind::Position {
+                game,
+                statics,
+                args,
+            } => IrKind::Position {
+                game: *game,
+                statics: all(statics, &mut go)?,
+                args: all(args, &mut go)?,
+            },
+            IrKind::GameRef { game, statics } => IrKind::GameRef {
+                game: *game,
+                statics: all(statics, &mut go)?,
+            },
+            IrKind::FnRef { func, statics } => IrKind::FnRef {
+                func: *func,
+                statics: all(statics, &mut go)?,
+            },
+            IrKind::Index { target, index } => IrKind::Index {
+                target: go(target)?,
+                index: go(index)?,
+            },
+            IrKind::Field { target, name } => IrKind::Field {
+                target: go(target)?,
+                name: name.clone(),
+            },
+            IrKind::Slice {
+                target,
+                start,
+                end,
+                inclusive,
+            } => IrKind::Slice {
+                target: go(target)?,
+                start: match start {
+                    Some(x) => Some(go(x)?),
+                    None => None,
+                },
+                end: match end {
+                    Some(x) => Some(go(x)?),
+                    None => None,
+                },
+                inclusive: *inclusive,
+            },
+            IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => return None,
+        })
+    }
+}
+
+/// Each of `xs` through `go`, unboxed.
+fn all(xs: &[IrExpr], go: &mut dyn FnMut(&IrExpr) -> Option<Box<IrExpr>>) -> Option<Vec<IrExpr>> {
+    xs.iter().map(|x| go(x).map(|b| *b)).collect()
+}
+
 /// The clauses of a comprehension and the expression they feed.
 #[derive(Clone, Debug)]
 pub struct IrComp {

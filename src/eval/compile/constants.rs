@@ -116,14 +116,6 @@ impl<'a> Fill<'a> {
         }
     }
 
-    fn all(&self, xs: &[IrExpr]) -> Vec<IrExpr> {
-        xs.iter().map(|x| self.expr(x)).collect()
-    }
-
-    fn boxed(&self, x: &IrExpr) -> Box<IrExpr> {
-        Box::new(self.expr(x))
-    }
-
     fn expr(&self, e: &IrExpr) -> IrExpr {
         let kind = match &e.kind {
             IrKind::Local(s) if *s < self.n_statics => {
@@ -137,101 +129,13 @@ impl<'a> Fill<'a> {
                 }
                 _ => e.kind.clone(),
             },
-            IrKind::Const(_) | IrKind::BuiltinRef(_) => e.kind.clone(),
-            IrKind::List(xs) => IrKind::List(self.all(xs)),
-            IrKind::Set(xs) => IrKind::Set(self.all(xs)),
-            IrKind::Tuple(xs) => IrKind::Tuple(self.all(xs)),
             IrKind::Collect { set, comp } => IrKind::Collect {
                 set: *set,
                 comp: Box::new(self.comp(comp)),
             },
-            IrKind::Unary(op, x) => IrKind::Unary(*op, self.boxed(x)),
-            IrKind::Binary {
-                op,
-                op_span,
-                lhs,
-                rhs,
-            } => IrKind::Binary {
-                op: *op,
-                op_span: *op_span,
-                lhs: self.boxed(lhs),
-                rhs: self.boxed(rhs),
-            },
-            IrKind::Range {
-                start,
-                end,
-                inclusive,
-            } => IrKind::Range {
-                start: self.boxed(start),
-                end: self.boxed(end),
-                inclusive: *inclusive,
-            },
-            IrKind::If {
-                cond,
-                then,
-                otherwise,
-            } => IrKind::If {
-                cond: self.boxed(cond),
-                then: self.boxed(then),
-                otherwise: self.boxed(otherwise),
-            },
-            IrKind::CallFn { func, args } => {
-                let f = self.fns.get(*func as usize).and_then(|f| f.as_ref());
-                if f.is_some_and(|f| reads_global(&f.body, self.fns)) {
-                    self.constants.set(self.constants.get() + 1);
-                }
-                IrKind::CallFn {
-                    func: *func,
-                    args: self.all(args),
-                }
-            }
-            IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
-                builtin: *builtin,
-                args: self.all(args),
-            },
-            IrKind::CallValue { callee, args } => IrKind::CallValue {
-                callee: self.boxed(callee),
-                args: self.all(args),
-            },
-            IrKind::Position {
-                game,
-                statics,
-                args,
-            } => IrKind::Position {
-                game: *game,
-                statics: self.all(statics),
-                args: self.all(args),
-            },
-            IrKind::GameRef { game, statics } => IrKind::GameRef {
-                game: *game,
-                statics: self.all(statics),
-            },
-            IrKind::FnRef { func, statics } => IrKind::FnRef {
-                func: *func,
-                statics: self.all(statics),
-            },
             IrKind::Aggregate { builtin, comp } => IrKind::Aggregate {
                 builtin: *builtin,
                 comp: Box::new(self.comp(comp)),
-            },
-            IrKind::Index { target, index } => IrKind::Index {
-                target: self.boxed(target),
-                index: self.boxed(index),
-            },
-            IrKind::Field { target, name } => IrKind::Field {
-                target: self.boxed(target),
-                name: name.clone(),
-            },
-            IrKind::Slice {
-                target,
-                start,
-                end,
-                inclusive,
-            } => IrKind::Slice {
-                target: self.boxed(target),
-                start: start.as_ref().map(|b| self.boxed(b)),
-                end: end.as_ref().map(|b| self.boxed(b)),
-                inclusive: *inclusive,
             },
             IrKind::Let {
                 pattern,
@@ -239,9 +143,19 @@ impl<'a> Fill<'a> {
                 body,
             } => IrKind::Let {
                 pattern: self.pattern(pattern),
-                value: self.boxed(value),
-                body: self.boxed(body),
+                value: Box::new(self.expr(value)),
+                body: Box::new(self.expr(body)),
             },
+            kind => {
+                if let IrKind::CallFn { func, .. } = kind {
+                    let f = self.fns.get(*func as usize).and_then(|f| f.as_ref());
+                    if f.is_some_and(|f| reads_global(&f.body, self.fns)) {
+                        self.constants.set(self.constants.get() + 1);
+                    }
+                }
+                kind.map_children(&mut |x| Some(self.expr(x)))
+                    .expect("only comprehensions and `let` have no plain children")
+            }
         };
         IrExpr { kind, span: e.span }
     }

@@ -535,35 +535,13 @@ fn local_slot(e: &IrExpr) -> Option<Slot> {
 
 /// Whether `e` reads the local `slot`.
 pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
-    let any = |es: &[IrExpr]| es.iter().any(|x| mentions(x, slot));
     match &e.kind {
         IrKind::Local(s) => *s == slot,
-        IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => false,
-        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => any(xs),
-        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => any(args),
-        IrKind::CallValue { callee, args } => mentions(callee, slot) || any(args),
-        IrKind::Position { statics, args, .. } => any(statics) || any(args),
-        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => any(statics),
-        IrKind::Unary(_, x) => mentions(x, slot),
-        IrKind::Binary { lhs, rhs, .. } => mentions(lhs, slot) || mentions(rhs, slot),
-        IrKind::Range { start, end, .. } => mentions(start, slot) || mentions(end, slot),
-        IrKind::If {
-            cond,
-            then,
-            otherwise,
-        } => mentions(cond, slot) || mentions(then, slot) || mentions(otherwise, slot),
-        IrKind::Index { target, index } => mentions(target, slot) || mentions(index, slot),
-        IrKind::Field { target, .. } => mentions(target, slot),
-        IrKind::Slice {
-            target, start, end, ..
-        } => {
-            mentions(target, slot)
-                || [start, end]
-                    .iter()
-                    .any(|b| b.as_ref().is_some_and(|b| mentions(b, slot)))
-        }
-        // Comprehensions and lets may bind the same slot again; be conservative.
-        IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => true,
+        // Comprehensions and lets may bind the same slot again; be
+        // conservative.
+        kind => kind
+            .children()
+            .is_none_or(|cs| cs.into_iter().any(|x| mentions(x, slot))),
     }
 }
 
@@ -575,7 +553,6 @@ pub(crate) fn reads_global(e: &IrExpr, fns: &[Option<Rc<IrFn>>]) -> bool {
 
 fn reads_global_within(e: &IrExpr, fns: &[Option<Rc<IrFn>>], depth: u32) -> bool {
     let reads_global = |x: &IrExpr| reads_global_within(x, fns, depth);
-    let any = |es: &[IrExpr]| es.iter().any(reads_global);
     let comp = |c: &IrComp| {
         reads_global(&c.body)
             || c.clauses.iter().any(|clause| match clause {
@@ -585,43 +562,16 @@ fn reads_global_within(e: &IrExpr, fns: &[Option<Rc<IrFn>>], depth: u32) -> bool
     };
     match &e.kind {
         IrKind::Global(_) => true,
-        IrKind::Local(_) | IrKind::Const(_) | IrKind::BuiltinRef(_) => false,
-        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => any(xs),
         IrKind::CallFn { func, args } => {
             let f = fns.get(*func as usize).and_then(|f| f.as_ref());
-            any(args)
+            args.iter().any(reads_global)
                 || (depth < 8 && f.is_some_and(|f| reads_global_within(&f.body, fns, depth + 1)))
         }
-        IrKind::CallBuiltin { args, .. } => any(args),
-        IrKind::CallValue { callee, args } => reads_global(callee) || any(args),
-        IrKind::Position { statics, args, .. } => any(statics) || any(args),
-        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => any(statics),
-        IrKind::Unary(_, x) | IrKind::Field { target: x, .. } => reads_global(x),
-        IrKind::Binary { lhs, rhs, .. }
-        | IrKind::Range {
-            start: lhs,
-            end: rhs,
-            ..
-        }
-        | IrKind::Index {
-            target: lhs,
-            index: rhs,
-        } => reads_global(lhs) || reads_global(rhs),
-        IrKind::If {
-            cond,
-            then,
-            otherwise,
-        } => reads_global(cond) || reads_global(then) || reads_global(otherwise),
         IrKind::Collect { comp: c, .. } | IrKind::Aggregate { comp: c, .. } => comp(c),
-        IrKind::Slice {
-            target, start, end, ..
-        } => {
-            reads_global(target)
-                || [start, end]
-                    .iter()
-                    .any(|b| b.as_ref().is_some_and(|b| reads_global(b)))
-        }
         IrKind::Let { value, body, .. } => reads_global(value) || reads_global(body),
+        kind => kind
+            .children()
+            .is_some_and(|cs| cs.into_iter().any(reads_global)),
     }
 }
 
@@ -636,61 +586,16 @@ pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
 /// indexing, list, set and tuple literals); `None` for any other form or
 /// when `local` gives `None`.
 pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> Option<IrExpr> {
-    let go = |x: &IrExpr| map_locals(x, local);
-    let all = |xs: &[IrExpr]| xs.iter().map(go).collect::<Option<Vec<_>>>();
     let kind = match &e.kind {
         IrKind::Local(s) => return local(*s),
-        IrKind::Const(_) | IrKind::Global(_) => e.kind.clone(),
-        IrKind::Unary(op, x) => IrKind::Unary(*op, Box::new(go(x)?)),
-        IrKind::Binary {
-            op,
-            op_span,
-            lhs,
-            rhs,
-        } => IrKind::Binary {
-            op: *op,
-            op_span: *op_span,
-            lhs: Box::new(go(lhs)?),
-            rhs: Box::new(go(rhs)?),
-        },
-        IrKind::If {
-            cond,
-            then,
-            otherwise,
-        } => IrKind::If {
-            cond: Box::new(go(cond)?),
-            then: Box::new(go(then)?),
-            otherwise: Box::new(go(otherwise)?),
-        },
-        IrKind::CallBuiltin { builtin, args } => IrKind::CallBuiltin {
-            builtin: *builtin,
-            args: all(args)?,
-        },
-        IrKind::CallFn { func, args } => IrKind::CallFn {
-            func: *func,
-            args: all(args)?,
-        },
-        IrKind::Position {
-            game,
-            statics,
-            args,
-        } => IrKind::Position {
-            game: *game,
-            statics: all(statics)?,
-            args: all(args)?,
-        },
-        IrKind::Index { target, index } => IrKind::Index {
-            target: Box::new(go(target)?),
-            index: Box::new(go(index)?),
-        },
-        IrKind::CallValue { callee, args } => IrKind::CallValue {
-            callee: Box::new(go(callee)?),
-            args: all(args)?,
-        },
-        IrKind::List(xs) => IrKind::List(all(xs)?),
-        IrKind::Set(xs) => IrKind::Set(all(xs)?),
-        IrKind::Tuple(xs) => IrKind::Tuple(all(xs)?),
-        _ => return None,
+        // Not read by integer code or in-place calls.
+        IrKind::Range { .. }
+        | IrKind::GameRef { .. }
+        | IrKind::FnRef { .. }
+        | IrKind::BuiltinRef(_)
+        | IrKind::Field { .. }
+        | IrKind::Slice { .. } => return None,
+        kind => kind.map_children(&mut |x| map_locals(x, local))?,
     };
     Some(IrExpr { kind, span: e.span })
 }

@@ -207,50 +207,14 @@ pub(crate) fn swappable_arguments(g: &IrGame) -> Option<(usize, usize)> {
         })
 }
 
-/// The children of `e`, or `None` for forms that may bind locals again
-/// (comprehensions, `let`): a caller walking for a local gives up there.
-fn children(e: &IrExpr) -> Option<Vec<&IrExpr>> {
-    let mut out: Vec<&IrExpr> = Vec::new();
-    match &e.kind {
-        IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) | IrKind::BuiltinRef(_) => {}
-        IrKind::List(xs) | IrKind::Set(xs) | IrKind::Tuple(xs) => out.extend(xs),
-        IrKind::CallFn { args, .. } | IrKind::CallBuiltin { args, .. } => out.extend(args),
-        IrKind::CallValue { callee, args } => {
-            out.push(callee);
-            out.extend(args);
-        }
-        IrKind::Position { statics, args, .. } => {
-            out.extend(statics);
-            out.extend(args);
-        }
-        IrKind::GameRef { statics, .. } | IrKind::FnRef { statics, .. } => out.extend(statics),
-        IrKind::Unary(_, x) => out.push(x),
-        IrKind::Binary { lhs, rhs, .. } => out.extend([&**lhs, &**rhs]),
-        IrKind::Range { start, end, .. } => out.extend([&**start, &**end]),
-        IrKind::If {
-            cond,
-            then,
-            otherwise,
-        } => out.extend([&**cond, &**then, &**otherwise]),
-        IrKind::Index { target, index } => out.extend([&**target, &**index]),
-        IrKind::Field { target, .. } => out.push(target),
-        IrKind::Slice {
-            target, start, end, ..
-        } => {
-            out.push(target);
-            out.extend(start.iter().map(|b| &**b));
-            out.extend(end.iter().map(|b| &**b));
-        }
-        IrKind::Collect { .. } | IrKind::Aggregate { .. } | IrKind::Let { .. } => return None,
-    }
-    Some(out)
-}
-
 /// Whether every local `e` reads is below `width` (none is a binding).
 fn reads_below(e: &IrExpr, width: Slot) -> bool {
     match &e.kind {
         IrKind::Local(s) => *s < width,
-        _ => children(e).is_some_and(|cs| cs.into_iter().all(|c| reads_below(c, width))),
+        _ => e
+            .kind
+            .children()
+            .is_some_and(|cs| cs.into_iter().all(|c| reads_below(c, width))),
     }
 }
 
@@ -283,7 +247,10 @@ fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> b
     }
     match &e.kind {
         IrKind::Local(s) => *s != x,
-        _ => children(e).is_some_and(|cs| cs.into_iter().all(|c| only_clamped(c, x, bound))),
+        _ => e
+            .kind
+            .children()
+            .is_some_and(|cs| cs.into_iter().all(|c| only_clamped(c, x, bound))),
     }
 }
 

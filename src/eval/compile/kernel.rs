@@ -181,6 +181,81 @@ pub(crate) struct LoopMove {
     pub results: Vec<LoopResult>,
 }
 
+impl LoopMove {
+    /// The frame's width for this move's options: the position's `ints`
+    /// then every binding's slot.
+    pub(crate) fn frame_width(&self, ints: usize) -> usize {
+        (self.bindings.iter())
+            .map(|(s, _)| *s as usize + 1)
+            .max()
+            .unwrap_or(0)
+            .max(ints)
+    }
+
+    /// Calls `option` with `frame[..width]` for every setting of the
+    /// bindings (outermost first, each level's range narrowed by the
+    /// guard's bounds while the levels above were), the position's
+    /// integers already in the frame. False as soon as a range does not
+    /// evaluate on integers or `option` returns false: the caller then
+    /// takes the general path. The one walk the search and the loopy
+    /// labelling share.
+    pub(crate) fn each_option<E>(
+        &self,
+        frame: &mut [i64; KERNEL_FRAME],
+        width: usize,
+        option: &mut impl FnMut(&[i64]) -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        self.level(frame, width, (0, true), option)
+    }
+
+    /// `each_option` from binding `level` on (`bounded`: every outer
+    /// level's bounds were decided, so this one's may narrow its range).
+    fn level<E>(
+        &self,
+        frame: &mut [i64; KERNEL_FRAME],
+        width: usize,
+        (level, bounded): (usize, bool),
+        option: &mut impl FnMut(&[i64]) -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        let Some((slot, source)) = self.bindings.get(level) else {
+            return option(&frame[..width]);
+        };
+        let slot = *slot as usize;
+        match source {
+            LoopSource::Range { lo, hi, inclusive } => {
+                let ends = lo.eval(&frame[..width]).zip(hi.eval(&frame[..width]));
+                let Some((a, b)) = ends else {
+                    return Ok(false);
+                };
+                let b = match (*inclusive, b.checked_add(1)) {
+                    (false, _) => b,
+                    (true, Some(b)) => b,
+                    (true, None) => return Ok(false),
+                };
+                let (a, b, inner) = self.bounds.level_range(bounded, level, frame, (a, b), None);
+                for k in a..b {
+                    frame[slot] = k;
+                    if !self.level(frame, width, (level + 1, inner), option)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            LoopSource::Values(values) => {
+                let all = (0, values.len() as i64);
+                let (i, j, inner) =
+                    (self.bounds).level_range(bounded, level, frame, all, Some(values));
+                for &k in &values[i as usize..j as usize] {
+                    frame[slot] = k;
+                    if !self.level(frame, width, (level + 1, inner), option)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
 /// One sum a `LoopMove` may give.
 pub(crate) type LoopResult = MoveResult<[i64], Operand<[i64]>>;
 

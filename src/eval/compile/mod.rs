@@ -68,8 +68,7 @@ pub(crate) use frame::{int_frame, KeyFrame, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
-    Bend, Kernel, KernelMove, LoopMove, LoopSource, MovePlan, Quadratic, RunMove, SingleMove,
-    SumRunMove,
+    Bend, Kernel, KernelMove, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,
 };
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};

@@ -6,8 +6,7 @@
 //! value read from the memo.
 
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, LoopMove, LoopSource, MovePlan, Operand, RunMove, SingleMove,
-    KERNEL_FRAME,
+    affine_fits, Kernel, KernelMove, LoopMove, MovePlan, Operand, RunMove, SingleMove, KERNEL_FRAME,
 };
 use crate::eval::memo::MAX_ARGS;
 use crate::eval::search::{narrowed, pick, run_range, Pick};
@@ -71,12 +70,11 @@ fn kernel_move(kernel: &Kernel, m: &KernelMove, ints: &[i64], out: &mut Listed) 
         KernelMove::Loop(l) => {
             let mut frame = [0i64; KERNEL_FRAME];
             frame[..ints.len()].copy_from_slice(ints);
-            let width = (l.bindings.iter())
-                .map(|(s, _)| *s as usize + 1)
-                .max()
-                .unwrap_or(0)
-                .max(ints.len());
-            loop_level(kernel, l, (&mut frame, width), (0, true), out)
+            let width = l.frame_width(ints.len());
+            let listed = l.each_option(&mut frame, width, &mut |frame| {
+                Ok::<_, std::convert::Infallible>(loop_option(kernel, l, frame, out))
+            });
+            listed.unwrap_or_else(|never| match never {})
         }
         // Sums of positions (take-and-break runs) are not followed by the
         // labelling; the general path says so.
@@ -159,54 +157,6 @@ fn push_args(args: &[Operand<[i64]>], frame: &[i64], out: &mut Listed) -> bool {
             None => {
                 out.coords.truncate(at);
                 return false;
-            }
-        }
-    }
-    true
-}
-
-/// The options of a `LoopMove` over its bindings from `level` on, as the
-/// search's `loop_level` walks them (`bounded`: every outer level's
-/// bounds were decided, so this one's may narrow its range).
-fn loop_level(
-    kernel: &Kernel,
-    m: &LoopMove,
-    (frame, width): (&mut [i64; KERNEL_FRAME], usize),
-    (level, bounded): (usize, bool),
-    out: &mut Listed,
-) -> bool {
-    let Some((slot, source)) = m.bindings.get(level) else {
-        return loop_option(kernel, m, &frame[..width], out);
-    };
-    let slot = *slot as usize;
-    match source {
-        LoopSource::Range { lo, hi, inclusive } => {
-            let Some((a, b)) = run_range(
-                lo.eval(&frame[..width]),
-                hi.eval(&frame[..width]),
-                *inclusive,
-            ) else {
-                return false;
-            };
-            let (a, b, inner) = m.bounds.level_range(bounded, level, frame, (a, b), None);
-            for k in a..b {
-                frame[slot] = k;
-                if !loop_level(kernel, m, (frame, width), (level + 1, inner), out) {
-                    return false;
-                }
-            }
-        }
-        LoopSource::Values(values) => {
-            let all = (0, values.len() as i64);
-            let (i, j, inner) = m
-                .bounds
-                .level_range(bounded, level, frame, all, Some(values));
-            let (i, j) = (i as usize, j as usize);
-            for &k in &values[i..j] {
-                frame[slot] = k;
-                if !loop_level(kernel, m, (frame, width), (level + 1, inner), out) {
-                    return false;
-                }
             }
         }
     }

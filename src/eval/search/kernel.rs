@@ -10,8 +10,8 @@ use super::sum_scan::{scan_pairs, unit_windows, WIDE_SLOTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
-    LoopGuard, LoopMove, LoopSource, MovePlan, MoveResult, Narrowed, RunMove, SingleMove,
-    SumRunMove, KERNEL_FRAME,
+    LoopGuard, LoopMove, MovePlan, MoveResult, Narrowed, RunMove, SingleMove, SumRunMove,
+    KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
 use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
@@ -623,88 +623,14 @@ impl SgSink {
     ) -> Fallible<bool> {
         let mut frame = [0i64; KERNEL_FRAME];
         frame[..ints.len()].copy_from_slice(ints);
-        let width = m
-            .bindings
-            .iter()
-            .map(|(s, _)| *s as usize + 1)
-            .max()
-            .unwrap_or(0)
-            .max(ints.len());
         let mut ticks = 0u32;
-        self.loop_level(
-            env,
-            (instance, inst),
-            kernel,
-            m,
-            (&mut frame, width),
-            (0, true),
-            &mut ticks,
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn loop_level(
-        &mut self,
-        env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        kernel: &Kernel,
-        m: &LoopMove,
-        (frame, width): (&mut [i64; KERNEL_FRAME], usize),
-        (level, bounded): (usize, bool),
-        ticks: &mut u32,
-    ) -> Fallible<bool> {
-        // `bounded`: every outer level's bounds were decided. Past one
-        // that was not, the guard runs per option from its first
-        // conjunct (which may fail where the general path evaluates it).
-        let Some((slot, source)) = m.bindings.get(level) else {
-            return self.loop_option(env, (instance, inst), kernel, m, &frame[..width]);
-        };
-        let slot = *slot as usize;
-        match source {
-            LoopSource::Range { lo, hi, inclusive } => {
-                let bounds = lo.eval(&frame[..width]).zip(hi.eval(&frame[..width]));
-                let Some((a, b)) = bounds else {
-                    return Ok(false);
-                };
-                let b = if *inclusive {
-                    match b.checked_add(1) {
-                        Some(b) => b,
-                        None => return Ok(false),
-                    }
-                } else {
-                    b
-                };
-                let (a, b, inner) = m.bounds.level_range(bounded, level, frame, (a, b), None);
-                for k in a..b {
-                    *ticks = ticks.wrapping_add(1);
-                    if ticks.is_multiple_of(1 << 16) {
-                        env.rt.check_interrupt(self.span)?;
-                    }
-                    frame[slot] = k;
-                    let next = (instance, inst);
-                    let deeper = (level + 1, inner);
-                    if !self.loop_level(env, next, kernel, m, (frame, width), deeper, ticks)? {
-                        return Ok(false);
-                    }
-                }
+        m.each_option(&mut frame, m.frame_width(ints.len()), &mut |frame| {
+            ticks = ticks.wrapping_add(1);
+            if ticks.is_multiple_of(1 << 16) {
+                env.rt.check_interrupt(self.span)?;
             }
-            LoopSource::Values(values) => {
-                let all = (0, values.len() as i64);
-                let (i, j, inner) = m
-                    .bounds
-                    .level_range(bounded, level, frame, all, Some(values));
-                let (i, j) = (i as usize, j as usize);
-                for &k in &values[i..j] {
-                    frame[slot] = k;
-                    let next = (instance, inst);
-                    let deeper = (level + 1, inner);
-                    if !self.loop_level(env, next, kernel, m, (frame, width), deeper, ticks)? {
-                        return Ok(false);
-                    }
-                }
-            }
-        }
-        Ok(true)
+            self.loop_option(env, (instance, inst), kernel, m, frame)
+        })
     }
 
     /// Marks one option of a `LoopMove` (its bindings set in `frame`).

@@ -6,12 +6,19 @@
 //! positions are kept as packed keys (the instance and the key's shape in
 //! two words, then its integers) and their options listed by the search's
 //! `enumerate`.
+//!
+//! When that game's `where` is bounds on every argument (a box) and the
+//! root reaches a good share of the box, the whole box is the graph
+//! instead: vertex `c` is the box's cell `c`, every cell a position, the
+//! rows (and the labelling's arrays) in the box's order, with no
+//! numbering to look positions up in.
 
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::cell_box::CellBox;
 use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
@@ -43,8 +50,14 @@ const ZERO: i64 = -1;
 /// the digraph of moves.
 pub struct PositionGraph {
     pub graph: Graph,
-    /// Per vertex: `MAIN | i` for the `i`-th position of the root's game
-    /// numbered by its coordinates (`main`), else its index in `others`.
+    /// The root's vertex.
+    pub root: usize,
+    /// The main game's box when the graph is the whole box: vertices
+    /// `0..cells` are its cells, in order.
+    whole: Option<CellBox>,
+    /// Per vertex past the box's cells: `MAIN | i` for the `i`-th position
+    /// of the root's game numbered by its coordinates (`main`), else its
+    /// index in `others`.
     origin: Vec<u32>,
     main: Option<MainGame>,
     /// The coordinates of the main game's vertices, `n` each.
@@ -70,49 +83,55 @@ struct MainGame {
 const MAIN: u32 = 1 << 31;
 
 impl PositionGraph {
+    /// The first vertex past the whole box's cells (0 without one).
+    fn first_other(&self) -> usize {
+        self.whole.map_or(0, |b| b.cells())
+    }
+
+    /// Writes the coordinates of vertex `u` into `out` if it is a
+    /// position of the main game; false otherwise.
+    #[inline]
+    fn main_coords_into(&self, u: usize, out: &mut [i64]) -> bool {
+        if let Some(b) = self.whole.as_ref().filter(|b| u < b.cells()) {
+            b.coords_of(u, out);
+            return true;
+        }
+        let o = self.origin[u - self.first_other()];
+        if o & MAIN == 0 {
+            return false;
+        }
+        let n = self.main.as_ref().expect("a main game").n;
+        let i = (o & !MAIN) as usize;
+        out[..n].copy_from_slice(&self.main_coords[i * n..(i + 1) * n]);
+        true
+    }
+
     /// The position of vertex `u`, `None` for the zero game.
     pub fn position(&self, u: usize) -> Option<(InstanceId, Key)> {
-        let o = self.origin[u];
-        if o & MAIN != 0 {
-            let m = self.main.as_ref().expect("a main game");
-            let i = (o & !MAIN) as usize;
-            let mut key = Key::default();
-            key.set_coords(
-                m.shape,
-                m.n as u8,
-                &self.main_coords[i * m.n..(i + 1) * m.n],
-            );
-            return Some((m.instance, key));
-        }
-        let p = &self.others[o as usize].0;
-        if p[0] == ZERO {
-            return None;
-        }
-        let instance = InstanceId(p[0] as u32);
-        if p[0] & GENERIC != 0 {
-            return Some((instance, self.generic[p[1] as usize].clone()));
-        }
         let mut key = Key::default();
-        key.set_coords(p[1] as u64, (p[0] >> 32) as u8, &p[2..]);
+        let instance = self.key_into(u, &mut key)?;
         Some((instance, key))
     }
 
     /// Writes the key of vertex `u`'s position into `key`; its instance,
     /// `None` for the zero game.
     pub fn key_into(&self, u: usize, key: &mut Key) -> Option<InstanceId> {
-        let o = self.origin[u];
-        if o & MAIN != 0 {
+        let mut coords = [0i64; MAX_ARGS as usize];
+        if self.main_coords_into(u, &mut coords) {
             let m = self.main.as_ref().expect("a main game");
-            let i = (o & !MAIN) as usize;
-            key.set_coords(
-                m.shape,
-                m.n as u8,
-                &self.main_coords[i * m.n..(i + 1) * m.n],
-            );
+            key.set_coords(m.shape, m.n as u8, &coords[..m.n]);
             return Some(m.instance);
         }
-        let (instance, k) = self.position(u)?;
-        *key = k;
+        let p = &self.others[self.origin[u - self.first_other()] as usize].0;
+        if p[0] == ZERO {
+            return None;
+        }
+        let instance = InstanceId(p[0] as u32);
+        if p[0] & GENERIC != 0 {
+            *key = self.generic[p[1] as usize].clone();
+            return Some(instance);
+        }
+        key.set_coords(p[1] as u64, (p[0] >> 32) as u8, &p[2..]);
         Some(instance)
     }
 
@@ -120,6 +139,13 @@ impl PositionGraph {
     /// of its positions in the graph, if it has any.
     pub fn main_box(&self) -> Option<(InstanceId, Shape, Vec<i64>, Vec<i64>)> {
         let m = self.main.as_ref()?;
+        if let Some(b) = &self.whole {
+            let lo = b.lo().to_vec();
+            let hi = (lo.iter().zip(b.size()))
+                .map(|(&l, &s)| l + (s as i64 - 1))
+                .collect();
+            return Some((m.instance, m.shape, lo, hi));
+        }
         let mut rows = self.main_coords.chunks_exact(m.n.max(1));
         let first = rows.next()?;
         let (mut lo, mut hi) = (first.to_vec(), first.to_vec());
@@ -149,7 +175,7 @@ impl PositionGraph {
     /// How many vertices were numbered by their coordinates (the rest by
     /// hashed keys).
     pub fn numbered(&self) -> usize {
-        self.main_coords.len() / self.main.as_ref().map_or(1, |m| m.n.max(1))
+        self.first_other() + self.main_coords.len() / self.main.as_ref().map_or(1, |m| m.n.max(1))
     }
 }
 
@@ -168,6 +194,9 @@ pub enum Reach {
 /// numbered by their integers and their options listed by the kernel;
 /// any other position (another game's, a key of values, one whose options
 /// the kernel cannot list) goes through its keys and its moves' code.
+/// When that game's `where` is a box, and the root reaches at least one
+/// cell in `REACHED_SHARE` of it (or the box is small), the graph is the
+/// whole box instead.
 pub fn build(
     env: &mut Env,
     root: (InstanceId, &Key),
@@ -175,55 +204,52 @@ pub fn build(
     span: Span,
 ) -> Fallible<PositionGraph> {
     let main = main_game(env, root.0, root.1);
-    let mut b = Builder {
-        numbering: Numbering::new(main.as_ref().map_or(0, |m| m.n), main.is_some()),
-        out: PositionGraph {
-            graph: Graph::default(),
-            origin: Vec::new(),
-            main,
-            main_coords: Vec::new(),
-            others: Vec::new(),
-            generic: Vec::new(),
-            numbering_bytes: 0,
-        },
-        index: FxHashMap::default(),
-        generic_index: FxHashMap::default(),
-        reach,
-        options: Vec::new(),
-        span,
-        error: None,
-    };
-    b.vertex_of(env, root.0, root.1, true)?;
-    let mut listed = Listed::default();
-    let mut frame = [0i64; KERNEL_FRAME];
-    let mut u = 0;
-    while u < b.out.graph.len() {
-        if u % 4096 == 4095 {
-            b.out.numbering_bytes = b.numbering.bytes();
-            env.rt.check_interrupt(span)?;
-            env.rt.check_memory(b.out.bytes(), span)?;
-        }
-        if b.out.graph.fixed(u).is_none() && !b.by_kernel(env, u, &mut listed, &mut frame)? {
-            let (instance, key) = b.out.position(u).expect("a position");
-            b.options.clear();
-            let mut sink = Collect {
-                b: &mut b,
-                from: instance,
-            };
-            enumerate(env, instance, &key, span, &mut sink)?;
-            if let Some(e) = b.error.take() {
-                return Err(e);
-            }
-            for i in 0..b.options.len() {
-                let w = b.options[i];
-                b.out.graph.push_edge(w);
-            }
-        }
-        b.out.graph.close();
-        u += 1;
+    let whole = main.as_ref().and_then(|m| whole_box(env, m, span));
+    if let Some(b) = whole.filter(|b| b.cells() <= SMALL_BOX) {
+        let g = Builder::new(main, Some(b), reach, span).expand(env, root, None)?;
+        return Ok(g.expect("no switch"));
     }
-    b.out.numbering_bytes = b.numbering.bytes();
-    Ok(b.out)
+    let switch_at = whole.map(|b| b.cells() / REACHED_SHARE);
+    let found = Builder::new(main.clone(), None, reach, span).expand(env, root, switch_at)?;
+    match found {
+        Some(g) => Ok(g),
+        None => {
+            let g = Builder::new(main, whole, reach, span).expand(env, root, None)?;
+            Ok(g.expect("no switch"))
+        }
+    }
+}
+
+/// A box of at most this many cells is the graph whenever it can be.
+const SMALL_BOX: usize = 1 << 12;
+/// The breadth-first listing turns to the whole box once it has reached
+/// one cell in this many.
+const REACHED_SHARE: usize = 8;
+
+/// The main game's box of positions, when its `where` is bounds on every
+/// argument, every cell a position, and the box fits the memory and
+/// state limits as a graph.
+fn whole_box(env: &Env, m: &MainGame, span: Span) -> Option<CellBox> {
+    let Rules::User(g) = &m.inst.rules;
+    let bounds = g.kernel.as_ref()?.where_bounds.as_deref()?;
+    let s = m.statics.len();
+    let (mut lo, mut size) = (Vec::with_capacity(m.n), Vec::with_capacity(m.n));
+    for slot in s..s + m.n {
+        let on = || bounds.iter().filter(|b| b.slot == slot);
+        let a = on().map(|b| b.lo).max()?;
+        let z = on().map(|b| b.hi).min()?;
+        let side = u64::try_from(i128::from(z) - i128::from(a) + 1).ok()?;
+        lo.push(a);
+        size.push(side);
+    }
+    let limits = &env.rt.limits;
+    let b = CellBox::new(&lo, &size, limits.max_states)?;
+    // The graph's rows and the labelling's arrays: about 24 bytes a cell
+    // before the moves.
+    env.rt
+        .check_memory(b.cells().saturating_mul(24), span)
+        .ok()?;
+    (b.cells() > 0).then_some(b)
 }
 
 /// The root's game as a `MainGame`, when kernels are on, its game has a
@@ -270,6 +296,123 @@ struct Builder {
 }
 
 impl Builder {
+    fn new(main: Option<MainGame>, whole: Option<CellBox>, reach: Reach, span: Span) -> Builder {
+        Builder {
+            numbering: Numbering::new(
+                main.as_ref().map_or(0, |m| m.n),
+                main.is_some() && whole.is_none(),
+            ),
+            out: PositionGraph {
+                graph: Graph::default(),
+                root: 0,
+                whole,
+                origin: Vec::new(),
+                main,
+                main_coords: Vec::new(),
+                others: Vec::new(),
+                generic: Vec::new(),
+                numbering_bytes: 0,
+            },
+            index: FxHashMap::default(),
+            generic_index: FxHashMap::default(),
+            reach,
+            options: Vec::new(),
+            span,
+            error: None,
+        }
+    }
+
+    /// Lists the vertices' options in order, from the root (or the whole
+    /// box's cells, then the others); `None` once more than `switch_at`
+    /// positions of the main game are numbered.
+    fn expand(
+        mut self,
+        env: &mut Env,
+        root: (InstanceId, &Key),
+        switch_at: Option<usize>,
+    ) -> Fallible<Option<PositionGraph>> {
+        if self.out.whole.is_some() {
+            self.add_cells(env, root.1)?;
+        }
+        let span = self.span;
+        let b = &mut self;
+        b.out.root = b
+            .vertex_of(env, root.0, root.1, true)?
+            .expect("the root is a position") as usize;
+        let mut listed = Listed::default();
+        let mut frame = [0i64; KERNEL_FRAME];
+        let mut u = 0;
+        while u < b.out.graph.len() {
+            if u % 4096 == 4095 {
+                if switch_at.is_some_and(|limit| b.out.numbered() > limit) {
+                    return Ok(None);
+                }
+                b.out.numbering_bytes = b.numbering.bytes();
+                env.rt.check_interrupt(span)?;
+                env.rt.check_memory(b.out.bytes(), span)?;
+            }
+            if b.out.graph.fixed(u).is_none() && !b.by_kernel(env, u, &mut listed, &mut frame)? {
+                let (instance, key) = b.out.position(u).expect("a position");
+                b.options.clear();
+                let mut sink = Collect {
+                    b: &mut *b,
+                    from: instance,
+                };
+                enumerate(env, instance, &key, span, &mut sink)?;
+                if let Some(e) = b.error.take() {
+                    return Err(e);
+                }
+                for i in 0..b.options.len() {
+                    let w = b.options[i];
+                    b.out.graph.push_edge(w);
+                }
+            }
+            b.out.graph.close();
+            u += 1;
+        }
+        b.out.numbering_bytes = b.numbering.bytes();
+        Ok(Some(self.out))
+    }
+
+    /// Adds a vertex per cell of the whole box, in order: fixed where the
+    /// memo holds the position's value (the root aside).
+    fn add_cells(&mut self, env: &mut Env, root: &Key) -> Fallible<()> {
+        let b = self.out.whole.expect("a whole box");
+        let m = self.out.main.as_ref().expect("a main game");
+        let root_cell = b.cell(root.coords());
+        let mut coords = [0i64; MAX_ARGS as usize];
+        let mut key = Key::default();
+        let mut memo = m.inst.memo.borrow_mut();
+        for cell in 0..b.cells() {
+            if cell % (1 << 16) == 0 {
+                env.rt.check_interrupt(self.span)?;
+            }
+            b.coords_of(cell, &mut coords);
+            let known = match memo.get_coords(m.shape, &coords[..m.n]) {
+                State::Value(v) => Some(v),
+                State::OnPath => {
+                    key.set_coords(m.shape, m.n as u8, &coords[..m.n]);
+                    m.inst.infinite.borrow_mut().get(&key)
+                }
+                _ => None,
+            };
+            let fixed = known.filter(|_| self.reach == Reach::ToKnown && Some(cell) != root_cell);
+            self.out.graph.add_vertex(fixed);
+        }
+        Ok(())
+    }
+
+    /// The number of the main game's position at `coords`: its cell in
+    /// the whole box (`NOT_A_POSITION` outside it), else from the
+    /// numbering (`NEW` if it has none yet).
+    #[inline]
+    fn main_number(&self, coords: &[i64]) -> u32 {
+        match &self.out.whole {
+            Some(b) => b.cell(coords).map_or(NOT_A_POSITION, |c| c as u32),
+            None => self.numbering.get(coords),
+        }
+    }
+
     /// Lists the options of vertex `u` through its game's kernel into the
     /// graph; false, with nothing listed, if `u` is not the main game's
     /// or the kernel cannot list them.
@@ -280,41 +423,51 @@ impl Builder {
         listed: &mut Listed,
         frame: &mut [i64; KERNEL_FRAME],
     ) -> Fallible<bool> {
-        let o = self.out.origin[u];
-        let Some(m) = self.out.main.as_ref().filter(|_| o & MAIN != 0) else {
+        let Some(m) = self.out.main.as_ref() else {
             return Ok(false);
         };
+        let (n, s) = (m.n, m.statics.len());
+        if !self.out.main_coords_into(u, &mut frame[s..s + n]) {
+            return Ok(false);
+        }
         let inst = m.inst.clone();
         let Rules::User(g) = &inst.rules;
         let kernel = g.kernel.as_ref().expect("a main game has a kernel");
-        let (n, s) = (m.n, m.statics.len());
-        let i = (o & !MAIN) as usize;
         frame[..s].copy_from_slice(&m.statics);
-        frame[s..s + n].copy_from_slice(&self.out.main_coords[i * n..(i + 1) * n]);
         if !list_options(kernel, &frame[..s + n], listed) {
             return Ok(false);
         }
         for option in listed.coords.chunks_exact(n) {
-            let w = self.numbering.get(option);
+            let w = self.main_number(option);
             self.push_main(env, &inst, w, option)?;
         }
         let mut option = [0i64; MAX_ARGS as usize];
+        let whole = self.out.whole.is_some();
         for &r in &listed.runs {
             let (first, step) = listed.run(r, n);
-            let cells = self.numbering.strided(first, step, r.len);
+            let cells = match &self.out.whole {
+                Some(b) => b.strided(first, step, r.len),
+                None => self.numbering.strided(first, step, r.len),
+            };
             for j in 0..r.len as i64 {
                 // In the box, the run's cells follow one another by a
                 // stride: an option's coordinates are written out only
                 // for a new position, or outside the box.
-                let in_box = cells
-                    .map(|(c0, dc)| self.numbering.at((c0 as isize + dc * j as isize) as usize));
+                let in_box = cells.map(|(c0, dc)| {
+                    let cell = (c0 as isize + dc * j as isize) as usize;
+                    if whole {
+                        cell as u32
+                    } else {
+                        self.numbering.at(cell)
+                    }
+                });
                 let w = match in_box {
                     Some(w) if w != NEW => w,
                     _ => {
                         for ((o, &f), &s) in option.iter_mut().zip(first).zip(step) {
                             *o = f + s * j;
                         }
-                        in_box.unwrap_or_else(|| self.numbering.get(&option[..n]))
+                        in_box.unwrap_or_else(|| self.main_number(&option[..n]))
                     }
                 };
                 self.push_main(env, &inst, w, &option[..n])?;
@@ -414,7 +567,7 @@ impl Builder {
         coords: &[i64],
         is_root: bool,
     ) -> Fallible<Option<u32>> {
-        match self.numbering.get(coords) {
+        match self.main_number(coords) {
             NEW => {}
             NOT_A_POSITION => return Ok(None),
             u => return Ok(Some(u)),

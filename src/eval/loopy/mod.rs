@@ -14,6 +14,7 @@
 //! graph of a game's positions).
 
 pub mod build;
+mod cell_box;
 pub mod graph;
 mod kernel_options;
 pub mod label;
@@ -63,7 +64,7 @@ pub fn label_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
             total - labelled,
         ));
     }
-    Ok(values[0])
+    Ok(values[g.root])
 }
 
 /// Writes the labelled values of the graph's free vertices to the memo
@@ -127,7 +128,7 @@ pub fn remoteness(
 ) -> Fallible<(bool, u32)> {
     let g = build(env, (instance, key), Reach::All, span)?;
     env.rt.check_memory(g.bytes(), span)?;
-    match label::remoteness(&g.graph)[0] {
+    match label::remoteness(&g.graph)[g.root] {
         Some(r) => Ok(r),
         None => Diag::new(
             ErrorKind::Invalid,

@@ -10,6 +10,7 @@
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::cell_box::CellBox;
 use crate::eval::memo::{words_hash, MAX_COORDS};
 
 /// A cell or key with no number yet.
@@ -37,11 +38,8 @@ impl std::hash::Hash for Coords {
 /// Numbers (or `NOT_A_POSITION`) of positions of `n` coordinates.
 pub struct Numbering {
     n: usize,
-    /// The box: coordinate `i` in `lo[i]..lo[i] + size[i]`, at stride
-    /// `stride[i]` (the last coordinate innermost); `cells` its numbers.
-    lo: [i64; MAX_COORDS],
-    size: [u64; MAX_COORDS],
-    stride: [usize; MAX_COORDS],
+    /// The box, and the numbers in its cells.
+    box_: CellBox,
     cells: Vec<u32>,
     outside: FxHashMap<Coords, u32>,
     /// Positions numbered so far (what a grown box must be dense for).
@@ -57,9 +55,7 @@ impl Numbering {
     pub fn new(n: usize, dense: bool) -> Numbering {
         Numbering {
             n,
-            lo: [0; MAX_COORDS],
-            size: [0; MAX_COORDS],
-            stride: [0; MAX_COORDS],
+            box_: CellBox::empty(n),
             cells: Vec::new(),
             outside: FxHashMap::default(),
             numbered: 0,
@@ -67,36 +63,12 @@ impl Numbering {
         }
     }
 
-    /// The cell of `coords` in the box, if they lie in it.
-    #[inline]
-    fn cell(&self, coords: &[i64]) -> Option<usize> {
-        let mut at = 0usize;
-        let box_ = self.lo.iter().zip(&self.size).zip(&self.stride);
-        for (&c, ((&lo, &size), &stride)) in coords[..self.n].iter().zip(box_) {
-            let d = c.wrapping_sub(lo) as u64;
-            if d >= size {
-                return None;
-            }
-            at += d as usize * stride;
-        }
-        Some(at)
-    }
-
     /// The cell of `first` and the step between cells of the run of
     /// `len` positions `first + j * step`, when the whole run lies in the
-    /// box (its ends do: the box is convex).
+    /// box.
     #[inline]
     pub fn strided(&self, first: &[i64], step: &[i64], len: u64) -> Option<(usize, isize)> {
-        let c0 = self.cell(first)?;
-        let mut last = [0i64; MAX_COORDS];
-        let mut dc = 0isize;
-        for (i, ((&f, &s), l)) in first.iter().zip(step).zip(&mut last).enumerate() {
-            *l = f.checked_add(s.checked_mul(len as i64 - 1)?)?;
-            // Exact whenever both ends lie in the box (|s| < its side).
-            dc = dc.wrapping_add((s as isize).wrapping_mul(self.stride[i] as isize));
-        }
-        self.cell(&last[..self.n])?;
-        Some((c0, dc))
+        self.box_.strided(first, step, len)
     }
 
     /// The number in the box's cell `cell` (from `strided`).
@@ -108,7 +80,7 @@ impl Numbering {
     /// The number of `coords`: `NEW` if none yet.
     #[inline]
     pub fn get(&self, coords: &[i64]) -> u32 {
-        match self.cell(coords) {
+        match self.box_.cell(coords) {
             Some(c) => self.cells[c],
             None if self.outside.is_empty() => NEW,
             None => (self
@@ -124,10 +96,10 @@ impl Numbering {
         if id != NOT_A_POSITION {
             self.numbered += 1;
         }
-        if self.cell(coords).is_none() && self.dense {
+        if self.box_.cell(coords).is_none() && self.dense {
             self.try_grow(coords);
         }
-        match self.cell(coords) {
+        match self.box_.cell(coords) {
             Some(c) => self.cells[c] = id,
             None => {
                 self.outside
@@ -144,10 +116,13 @@ impl Numbering {
     /// Grows the box to take `coords`, doubling each side that must grow,
     /// if it stays dense enough; re-places every number.
     fn try_grow(&mut self, coords: &[i64]) {
-        let (mut lo, mut size) = (self.lo, self.size);
-        for i in 0..self.n {
+        let n = self.n;
+        let (mut lo, mut size) = ([0i64; MAX_COORDS], [0u64; MAX_COORDS]);
+        lo[..n].copy_from_slice(self.box_.lo());
+        size[..n].copy_from_slice(self.box_.size());
+        for i in 0..n {
             let c = coords[i];
-            if self.size[i] == 0 {
+            if size[i] == 0 {
                 (lo[i], size[i]) = (c, 1);
                 continue;
             }
@@ -167,39 +142,23 @@ impl Numbering {
                 size[i] = (end - lo[i] as i128) as u64;
             }
         }
-        let cells = size[..self.n]
-            .iter()
-            .try_fold(1usize, |acc, &s| acc.checked_mul(usize::try_from(s).ok()?));
-        let Some(cells) = cells else {
+        let room = FREE_CELLS.max(self.numbered.saturating_mul(DENSITY));
+        let Some(grown) = CellBox::new(&lo[..n], &size[..n], room.min(MAX_CELLS)) else {
             return;
         };
-        let room = FREE_CELLS.max(self.numbered.saturating_mul(DENSITY));
-        if cells > room.min(MAX_CELLS) {
-            return;
-        }
         // Every number so far, with its coordinates, into the new box.
         let mut all: Vec<(Coords, u32)> = self.outside.drain().collect();
         let mut at = [0i64; MAX_COORDS];
         for (c, &id) in self.cells.iter().enumerate() {
             if id != NEW {
-                let mut rest = c;
-                let box_ = self.lo.iter().zip(&self.stride);
-                for (x, (&lo, &stride)) in at[..self.n].iter_mut().zip(box_) {
-                    *x = lo + (rest / stride) as i64;
-                    rest %= stride;
-                }
-                all.push((Coords(SmallVec::from_slice(&at[..self.n])), id));
+                self.box_.coords_of(c, &mut at);
+                all.push((Coords(SmallVec::from_slice(&at[..n])), id));
             }
         }
-        let mut stride = 1usize;
-        for i in (0..self.n).rev() {
-            self.stride[i] = stride;
-            stride *= size[i] as usize;
-        }
-        (self.lo, self.size) = (lo, size);
-        self.cells = vec![NEW; cells];
+        self.box_ = grown;
+        self.cells = vec![NEW; grown.cells()];
         for (c, id) in all {
-            match self.cell(&c.0) {
+            match self.box_.cell(&c.0) {
                 Some(cell) => self.cells[cell] = id,
                 None => {
                     self.outside.insert(c, id);
@@ -263,7 +222,7 @@ mod tests {
             }
         }
         // A run that leaves the box (at either end) is not strided.
-        let (lo, size) = (nb.lo[0], nb.size[0] as i64);
+        let (lo, size) = (nb.box_.lo()[0], nb.box_.size()[0] as i64);
         assert!(nb.strided(&[lo + size - 2, 0], &[1, 0], 3).is_none());
         assert!(nb.strided(&[lo - 1, 0], &[1, 0], 3).is_none());
         assert!(nb.strided(&[0, 0], &[i64::MAX, 0], 3).is_none());

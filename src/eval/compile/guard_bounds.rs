@@ -122,11 +122,36 @@ impl LoopGuard {
         &self,
         level: usize,
         frame: &mut [i64],
-        (a, b): (i64, i64),
+        range: (i64, i64),
         values: Option<&[i64]>,
     ) -> Narrowed {
+        self.narrow_steps(level, frame, range, values, true)
+    }
+
+    /// `narrow` by the guard's own steps, those from the result's `where`
+    /// left out: for a caller that checks every option's position itself
+    /// (the loopy graph, whose box or numbering does).
+    pub(crate) fn narrow_by_guard(
+        &self,
+        level: usize,
+        frame: &mut [i64],
+        range: (i64, i64),
+        values: Option<&[i64]>,
+    ) -> Narrowed {
+        self.narrow_steps(level, frame, range, values, false)
+    }
+
+    fn narrow_steps(
+        &self,
+        level: usize,
+        frame: &mut [i64],
+        (a, b): (i64, i64),
+        values: Option<&[i64]>,
+        with_where: bool,
+    ) -> Narrowed {
         let (mut a, mut b) = (a, b);
-        for (step, from_where) in self.levels.get(level).into_iter().flatten() {
+        let steps = self.levels.get(level).into_iter().flatten();
+        for (step, from_where) in steps.filter(|(_, w)| with_where || !*w) {
             if a >= b {
                 break;
             }

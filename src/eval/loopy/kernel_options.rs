@@ -6,10 +6,11 @@
 //! value read from the memo.
 
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, LoopMove, MovePlan, Operand, RunMove, SingleMove, KERNEL_FRAME,
+    affine_fits, Kernel, KernelMove, LoopGuard, LoopMove, MovePlan, Narrowed, Operand, RunMove,
+    SingleMove, KERNEL_FRAME,
 };
 use crate::eval::memo::MAX_ARGS;
-use crate::eval::search::{narrowed, pick, run_range, Pick};
+use crate::eval::search::{pick, run_range, Pick};
 
 /// The options of one position: `coords` holds `n` integers per option
 /// that is a position of the game itself, `runs` the options of affine
@@ -86,7 +87,7 @@ fn kernel_move(kernel: &Kernel, m: &KernelMove, ints: &[i64], out: &mut Listed) 
 /// computed over the whole run by batched code.
 fn run(kernel: &Kernel, m: &RunMove, ints: &[i64], out: &mut Listed) -> bool {
     let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
-        .and_then(|range| narrowed(&m.guard, ints, range))
+        .and_then(|range| guard_range(&m.guard, ints, range))
     else {
         return false;
     };
@@ -136,6 +137,21 @@ fn run(kernel: &Kernel, m: &RunMove, ints: &[i64], out: &mut Listed) -> bool {
     }
     out.batch = batch;
     computed
+}
+
+/// The range `a..b` of a run's binding narrowed by its guard's bounds
+/// (`None`: a bound cannot be decided here). The bounds from the result's
+/// `where` are left out: the graph checks each option's position.
+fn guard_range(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
+    if guard.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
+        return Some((a, b));
+    }
+    let mut frame = [0i64; KERNEL_FRAME];
+    frame[..ints.len()].copy_from_slice(ints);
+    match guard.narrow_by_guard(0, &mut frame, (a, b), None) {
+        Narrowed::Range(a, b) => Some((a, b)),
+        Narrowed::Unknown => None,
+    }
 }
 
 /// The option of a move without bindings, if its guard holds.

@@ -651,3 +651,95 @@ fn memo_histogram_counts_infinite_positions() {
     let draws: usize = lines[3].parse().expect("a count");
     assert!(draws > 0, "{out}");
 }
+
+/// The positions one labelling reports (`--explain`), per labelling.
+fn labelled_counts(text: &str) -> Vec<usize> {
+    (common::explain(text).lines())
+        .filter_map(|l| l.split_once("loopy labelling from "))
+        .filter_map(|(_, rest)| rest.split(' ').nth(1)?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn box_graphs_breadth_first_graphs_and_the_brute_force_agree() {
+    // A box of 6400 cells (past the size always labelled whole): a root
+    // that reaches little of it is labelled breadth first, one that
+    // reaches much turns to the whole box (vertex = cell); the triangle's
+    // `where` is no box, so its positions are numbered as found.
+    let w = 80usize;
+    let game = format!(
+        "game H(x, y) where 0 <= x < {w} and 0 <= y < {w} {{\n\
+         move take(k in 1..=2) if k <= x -> H(x - k, y)\n\
+         move put if x % 5 == 2 and y < 5 -> H(x, y + 1)\n\
+         move swap if (x + y) % 7 == 0 -> H(y, x)\n}}\n"
+    );
+    let small = labelled_counts(&format!("{game}print sg(H(3, 1))\n"));
+    assert!(small.len() == 1 && small[0] < w * w / 8, "{small:?}");
+    let whole = labelled_counts(&format!("{game}print sg(H({0}, {0}))\n", w - 1));
+    assert_eq!(whole, vec![w * w]);
+    // From the corner first (breadth first, then turning to the box), then
+    // every position: the same values with kernels off, and the brute
+    // force's outcomes and the definition.
+    let text = format!(
+        "{game}print sg(H(3, 1))\nprint sg(H(40, 3))\n\
+         print [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n"
+    );
+    let out = dense_and_hashed(&text);
+    let id = |x: usize, y: usize| x * w + y;
+    let mut adj = vec![Vec::new(); w * w];
+    for x in 0..w {
+        for y in 0..w {
+            let ws = &mut adj[id(x, y)];
+            ws.extend((1..=2).filter(|&k| k <= x).map(|k| id(x - k, y)));
+            if x % 5 == 2 && y < 5 {
+                ws.push(id(x, y + 1));
+            }
+            if (x + y) % 7 == 0 {
+                ws.push(id(y, x));
+            }
+            ws.sort_unstable();
+            ws.dedup();
+        }
+    }
+    assert_eq!(
+        check_printed(&adj, out.lines().last().unwrap_or("")),
+        Ok(())
+    );
+
+    // No box: `x + y < t` numbers the positions as they are found.
+    let t = 60usize;
+    let text = format!(
+        "game T(x, y) where 0 <= x and 0 <= y and x + y < {t} {{\n\
+         move take(k in 1..=2) if k <= x -> T(x - k, y)\n\
+         move put if x % 5 == 2 and x + y + 1 < {t} -> T(x, y + 1)\n\
+         move swap if (x + y) % 7 == 0 -> T(y, x)\n}}\n\
+         print [sg(T(x, s - x)) for s in 0..{t}, x in 0..=s]\n"
+    );
+    let out = dense_and_hashed(&text);
+    let cells: Vec<(usize, usize)> = (0..t)
+        .flat_map(|s| (0..=s).map(move |x| (x, s - x)))
+        .collect();
+    let index: std::collections::HashMap<(usize, usize), usize> =
+        cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let adj: Vec<Vec<usize>> = (cells.iter())
+        .map(|&(x, y)| {
+            let mut ws: Vec<usize> = (1..=2)
+                .filter(|&k| k <= x)
+                .map(|k| index[&(x - k, y)])
+                .collect();
+            if x % 5 == 2 && x + y + 1 < t {
+                ws.push(index[&(x, y + 1)]);
+            }
+            if (x + y) % 7 == 0 {
+                ws.push(index[&(y, x)]);
+            }
+            ws.sort_unstable();
+            ws.dedup();
+            ws
+        })
+        .collect();
+    assert_eq!(
+        check_printed(&adj, out.lines().last().unwrap_or("")),
+        Ok(())
+    );
+}

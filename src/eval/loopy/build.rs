@@ -343,10 +343,10 @@ impl Builder {
         let mut frame = [0i64; KERNEL_FRAME];
         let mut u = 0;
         while u < b.out.graph.len() {
+            if u % 64 == 63 && switch_at.is_some_and(|limit| b.out.numbered() > limit) {
+                return Ok(None);
+            }
             if u % 4096 == 4095 {
-                if switch_at.is_some_and(|limit| b.out.numbered() > limit) {
-                    return Ok(None);
-                }
                 b.out.numbering_bytes = b.numbering.bytes();
                 env.rt.check_interrupt(span)?;
                 env.rt.check_memory(b.out.bytes(), span)?;

@@ -495,11 +495,9 @@ const MAX_DENSE_BITS: u32 = 30;
 /// full it would be.
 const FREE_DENSE_BITS: u32 = 22;
 
-/// A larger window grows if it would hold at least one position in
-/// `SPARSEST` bytes (about what a position costs in the sparse table), or
-/// if the pages it has touched so far hold at least `PAGE_FILL` positions
-/// each (see `ShapeTable::try_grow`).
-const SPARSEST: usize = 32;
+/// A larger window grows if the pages it would have written hold at
+/// least `PAGE_FILL` positions each (see `ShapeTable::thin`): 64 bytes a
+/// position, near what one costs in the sparse table.
 const PAGE_FILL: usize = 64;
 
 /// A window past `FREE_DENSE_BITS` whose written pages take more than
@@ -788,7 +786,7 @@ impl ShapeTable {
     /// asks ahead for the positions it is about to store.
     fn make_room(&mut self, coords: &[i64]) {
         if self.index(coords).is_none() {
-            self.try_grow(coords, usize::MAX);
+            self.try_grow(coords, None);
         }
     }
 
@@ -805,7 +803,7 @@ impl ShapeTable {
         if self.sparse.overwrite(coords, code) {
             return;
         }
-        self.try_grow(coords, stored);
+        self.try_grow(coords, Some(stored));
         match self.index(coords) {
             Some(i) => self.set_dense(i, code),
             None => self.sparse.insert_new(coords, code),
@@ -870,29 +868,34 @@ impl ShapeTable {
     }
 
     /// Whether a window of `need` bits (`need_bits` in all) would be too
-    /// thin for the memo's `stored` positions: fewer than one in
-    /// `SPARSEST` bytes, and its
-    /// pages holding positions hold fewer than `PAGE_FILL` each (a search
-    /// along lines fills the pages it touches however large the window).
-    /// The pages are those of the window so far and those the sparse
-    /// table's positions would fall in; they are counted again only once
-    /// `stored` doubled.
+    /// thin: the pages it would have written (those of the window so far
+    /// and those the sparse table's positions would fall in) hold fewer
+    /// than `PAGE_FILL` positions each. A search along lines fills the
+    /// pages it touches however large the window; one over bit masks of
+    /// subsets touches a page a position. Judged again only once the
+    /// memo's positions (`stored`, or those held, on the search path too)
+    /// have doubled: a deep search holds thousands before its first
+    /// value, and each would ask here. How many positions the memo holds
+    /// says nothing of where they lie: a window grown because they were
+    /// many, then narrowed by `recheck` because they lay scattered, grew
+    /// and narrowed again at every doubling, moving them all each time.
     fn thin(&mut self, need: &[u8; MAX_COORDS], need_bits: u32, stored: usize) -> bool {
-        // Positions on the search path count as well as valued ones: a deep
-        // search holds thousands before its first value, and each asks
-        // here; the window is read again only once they have doubled.
         let held = stored.max(self.density.positions + self.sparse.len());
-        if need_bits <= FREE_DENSE_BITS || held.saturating_mul(SPARSEST) >> need_bits != 0 {
+        if need_bits <= FREE_DENSE_BITS {
             return false;
         }
         if held < self.grow_after {
             return true;
         }
-        let (mut pages, mut positions) = (0usize, 0usize);
-        for page in self.dense.chunks(PAGE) {
-            let here = page.iter().filter(|&&b| b != 0).count();
-            pages += (here != 0) as usize;
-            positions += here;
+        let (mut pages, mut positions) = (self.density.n_pages, self.density.positions);
+        if self.lent {
+            // A sweep wrote the bytes: `density` did not count them.
+            (pages, positions) = (0, 0);
+            for page in self.dense.chunks(PAGE) {
+                let here = page.iter().filter(|&&b| b != 0).count();
+                pages += (here != 0) as usize;
+                positions += here;
+            }
         }
         let (strides, _) = self.strides_for(need);
         let mut sparse_pages = rustc_hash::FxHashSet::default();
@@ -913,11 +916,12 @@ impl ShapeTable {
     /// Widens the dense window to take `coords` if they are non-negative,
     /// the window stays within `MAX_DENSE_BITS` and, past
     /// `FREE_DENSE_BITS`, it would not be too thin for the `stored`
-    /// positions (`thin`); moves every entry over. Positions spread thinly
+    /// positions (`thin`; `None`: a sweep asks ahead for the positions it
+    /// will store, not judged); moves every entry over. Positions spread thinly
     /// (sets of 40 small integers as bit masks) stay in the sparse table,
-    /// which costs about `SPARSEST` bytes each, instead of touching a page
-    /// of the window each.
-    fn try_grow(&mut self, coords: &[i64], stored: usize) {
+    /// which costs a few dozen bytes each, instead of touching a page of
+    /// the window each.
+    fn try_grow(&mut self, coords: &[i64], stored: Option<usize>) {
         if coords.iter().any(|&c| c < 0) {
             return;
         }
@@ -926,7 +930,8 @@ impl ShapeTable {
             *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
         }
         let need_bits = need.iter().map(|&b| b as u32).sum::<u32>();
-        if need_bits > MAX_DENSE_BITS || self.thin(&need, need_bits, stored) {
+        let thin = |t: &mut ShapeTable, stored| t.thin(&need, need_bits, stored);
+        if need_bits > MAX_DENSE_BITS || stored.is_some_and(|stored| thin(self, stored)) {
             return;
         }
         // A window past the budget is not made: its positions stay in the
@@ -1658,6 +1663,38 @@ mod tests {
         assert!(window_bytes(&lined) >= 1 << (FREE_DENSE_BITS + 1));
         let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
         assert!(lined.locate(&k).1.is_some(), "in the window");
+    }
+
+    #[test]
+    fn many_scattered_positions_do_not_lay_the_window_out_again_and_again() {
+        // A vertex and a set of visited vertices as a bit mask (geography
+        // on 27 vertices): masks of every size, most far apart. However
+        // many they are, they do not fill a window's pages: the window
+        // stays near the free size and is laid out a few times (once
+        // per bit it grows), not at every doubling of the memo.
+        let mut memo = Memo::default();
+        let mut x = 7u64;
+        let mut stored = Vec::new();
+        for i in 0..300_000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let top = (x >> 59) % 27 + 1;
+            let mask = (x >> 20) & ((1 << top) - 1);
+            let v = (x >> 8) % 27;
+            let k = key(&[Value::Int(v as i64), Value::Int(mask as i64)]);
+            let value = (v + mask) % 5;
+            memo.set(&k, State::Value(value));
+            if i % 1000 == 0 {
+                stored.push((k, value));
+            }
+        }
+        let table = &memo.shapes[0].1;
+        assert!(table.layout <= 40, "laid out {} times", table.layout);
+        assert!(window_bytes(&memo) < 1 << (FREE_DENSE_BITS + 2));
+        for (k, v) in &stored {
+            assert_eq!(memo.get(k), State::Value(*v));
+        }
     }
 
     #[test]

@@ -13,7 +13,15 @@ use crate::diag::Fallible;
 use crate::eval::compile::{affine_fits, AffineRun, Env, Instance, KeyFrame, KeyRun};
 use crate::eval::memo::scan::{mark_runs, Strided};
 use crate::eval::value::InstanceId;
-use crate::ir::ir::Slot;
+
+/// One call of a keyed run: the instance whose memo it reads, the run
+/// and the frame its code reads.
+struct RunCall<'a> {
+    instance: InstanceId,
+    inst: &'a Instance,
+    run: &'a KeyRun,
+    frame: &'a KeyFrame,
+}
 
 impl SgSink {
     /// Marks the options of the last binding of a move read as strided
@@ -29,56 +37,58 @@ impl SgSink {
         let Some((a, b)) = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive) else {
             return Ok(false);
         };
+        let call = RunCall {
+            instance,
+            inst,
+            run,
+            frame,
+        };
         // A value the guard excludes splits the run in two.
         match run.excluded(frame) {
             None => Ok(false),
             Some(Some(x)) if (a..b).contains(&x) => {
                 for ks in [(a, x), (x + 1, b)] {
-                    if !self.key_run_over(env, (instance, inst), run, frame, ks)? {
+                    if !self.key_run_over(env, &call, ks)? {
                         return Ok(false);
                     }
                 }
                 Ok(true)
             }
-            Some(_) => self.key_run_over(env, (instance, inst), run, frame, (a, b)),
+            Some(_) => self.key_run_over(env, &call, (a, b)),
         }
     }
 
-    /// `key_run` for the options `k` in `a..b`.
+    /// `key_run` for the options `k` in `a..b`: the runs in the window
+    /// are scanned at once; those outside it, or holding options without
+    /// a value yet, then go one by one.
     fn key_run_over(
         &mut self,
         env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        run: &KeyRun,
-        frame: &KeyFrame,
-        (a, b): (i64, i64),
+        call: &RunCall<'_>,
+        ks: (i64, i64),
     ) -> Fallible<bool> {
-        if a >= b {
-            return Ok(true);
-        }
-        if self.sorted_runs(inst, run, frame, (a, b)) {
+        if ks.0 >= ks.1 || self.sorted_runs(call.inst, call.run, call.frame, ks) {
             return Ok(true);
         }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
         // The general runs may look options up and lay the window out anew.
         scratch.parts.stale();
-        let done = self.key_runs(env, (instance, inst), run, frame, (a, b), &mut scratch);
+        let done = self.key_runs(env, call, ks, &mut scratch);
         self.run_scratch = Some(scratch);
         done
     }
 
-    /// `key_run` for the options `k` in `a..b` (not empty): the runs in
-    /// the window are scanned at once; those outside it, or holding
-    /// options without a value yet, then go one by one.
+    /// `key_run_over` past the sorted runs, with the run's buffers.
     fn key_runs(
         &mut self,
         env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        run: &KeyRun,
-        frame: &KeyFrame,
+        call: &RunCall<'_>,
         (a, b): (i64, i64),
         scratch: &mut RunScratch,
     ) -> Fallible<bool> {
+        let RunCall {
+            inst, run, frame, ..
+        } = *call;
         let RunScratch {
             key,
             placement,
@@ -128,7 +138,7 @@ impl SgSink {
         for j in 0..key.places() {
             let (lo, hi) = key.bounds(j, a, b);
             if lo < hi && (!complete || placed & 1 << j == 0) {
-                self.place_slow(env, (instance, inst), run.slot, key, placement, (j, lo, hi))?;
+                self.place_slow(env, call, key, placement, (j, lo, hi))?;
             }
         }
         Ok(true)
@@ -141,15 +151,14 @@ impl SgSink {
     fn place_slow(
         &mut self,
         env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        slot: Slot,
+        call: &RunCall<'_>,
         key: &RunKey,
         placement: &mut Placement,
         (j, lo, hi): (usize, i64, i64),
     ) -> Fallible<()> {
         self.slow.clear();
         let scanned = {
-            let memo = inst.memo.borrow();
+            let memo = call.inst.memo.borrow();
             let window = memo.window(key.out.shape).filter(|w| placement.set(w, key));
             match window.and_then(|w| Some((placement.run(key, j, lo, hi)?, w))) {
                 Some(((first, stride), w)) => {
@@ -171,8 +180,8 @@ impl SgSink {
         let n = key.out.len;
         let (bases, coefs) = key.place(j);
         let affine = AffineRun {
-            instance,
-            slot,
+            instance: call.instance,
+            slot: call.run.slot,
             lo,
             hi,
             shape: key.out.shape,

@@ -181,7 +181,7 @@ impl Ranking {
 /// binomials, its row at the run's first sequence and its step.
 pub struct RankedRun<'m> {
     fixed: usize,
-    moving: SmallVec<[(&'m [usize], usize, isize); 4]>,
+    moving: SmallVec<[(&'m [usize], usize, isize); 2]>,
 }
 
 impl RankedRun<'_> {
@@ -193,6 +193,26 @@ impl RankedRun<'_> {
             i += column[m.wrapping_add_signed(q * t as isize)];
         }
         i
+    }
+
+    /// Calls `f` with `t` and the index of the `t`-th sequence, for `t`
+    /// in `0..n`: when one prefix sum moves by one at a time (an item
+    /// moved to the next, as in Staircase Nim), its column read in order.
+    #[inline]
+    pub fn for_each(&self, n: usize, mut f: impl FnMut(usize, usize)) {
+        match self.moving[..] {
+            [(column, m, 1)] => {
+                for (t, &c) in column[m..m + n].iter().enumerate() {
+                    f(t, self.fixed + c);
+                }
+            }
+            [(column, m, -1)] => {
+                for (t, &c) in column[m + 1 - n..=m].iter().rev().enumerate() {
+                    f(t, self.fixed + c);
+                }
+            }
+            _ => (0..n).for_each(|t| f(t, self.index(t))),
+        }
     }
 }
 
@@ -260,10 +280,11 @@ mod tests {
         assert!(r.grow(12));
         // Staircase Nim: `k` coins from item 3 to item 2; and coins taken
         // from two items at once.
-        let cases: [([i64; 5], [i64; 5]); 3] = [
+        let cases: [([i64; 5], [i64; 5]); 4] = [
             ([1, 2, 3, 4, 2], [0, 0, 1, -1, 0]),
             ([0, 3, 0, 5, 1], [0, -1, 0, -1, 0]),
             ([2, 0, 0, 0, 0], [1, 0, 0, 0, 0]),
+            ([0, 0, 6, 1, 0], [0, 0, -1, 1, 0]),
         ];
         for (bases, coefs) in cases {
             let hi = (0..5)
@@ -272,10 +293,15 @@ mod tests {
                 .min()
                 .unwrap_or(11);
             let run = r.run(&bases, &coefs, 1, hi).expect("in the window");
+            let mut each = Vec::new();
+            run.for_each((hi - 1) as usize, |t, i| each.push((t, i)));
             for k in 1..hi {
                 let x: Vec<i64> = (0..5).map(|c| bases[c] + coefs[c] * k).collect();
-                assert_eq!(run.index((k - 1) as usize), r.index(&x).unwrap(), "{x:?}");
+                let t = (k - 1) as usize;
+                assert_eq!(run.index(t), r.index(&x).unwrap(), "{x:?}");
+                assert_eq!(each[t], (t, run.index(t)));
             }
+            assert_eq!(each.len(), (hi - 1) as usize);
         }
         // An item below 0, or a sum past the window, at either end: none.
         assert!(r.run(&[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());

@@ -23,26 +23,23 @@ impl SgSink {
         key: &RunKey,
         (a, b): (i64, i64),
     ) -> Fallible<Option<()>> {
-        if key.places() != 1 {
+        let Some((bases, coefs)) = key.affine() else {
             return Ok(None);
-        }
-        let n = key.out.len;
-        let (bases, coefs) = key.place(0);
+        };
         self.slow.clear();
         {
             let memo = inst.memo.borrow();
             let Some(window) = memo.ranked(key.out.shape) else {
                 return Ok(None);
             };
-            match window.run(&bases[..n], &coefs[..n], a, b) {
+            match window.run(bases, coefs, a, b) {
                 Some(run) => {
-                    let dense = window.dense();
-                    for t in 0..(b - a) as usize {
-                        let byte = dense.get(run.index(t)).copied().unwrap_or(0);
-                        if !self.seen.mark_byte(byte) {
-                            self.slow.push(a + t as i64);
+                    let (dense, seen, slow) = (window.dense(), &mut self.seen, &mut self.slow);
+                    run.for_each((b - a) as usize, |t, i| {
+                        if !seen.mark_byte(dense.get(i).copied().unwrap_or(0)) {
+                            slow.push(a + t as i64);
                         }
-                    }
+                    });
                 }
                 None => {
                     let bytes = (b.abs_diff(a) as usize).saturating_mul(8);
@@ -58,8 +55,8 @@ impl SgSink {
             hi: b,
             shape: key.out.shape,
             n_args: key.out.n_args,
-            bases: &bases[..n],
-            coefs: &coefs[..n],
+            bases,
+            coefs,
         };
         self.look_up_slow(env, &run)?;
         Ok(Some(()))

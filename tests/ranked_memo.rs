@@ -50,6 +50,28 @@ fn values_past_the_byte_range_survive_the_ranked_window_growing() {
 }
 
 #[test]
+fn two_bindings_updating_two_items_by_rank_agree_with_the_general_path() {
+    // A coin moved from item i to any lower item j: `j in 0..i` and the
+    // guard `i != j` both keep the two items apart, so the lists are
+    // ranked; the general path keeps them in the box window.
+    for game in [
+        "game M(xs) { move m(i in 1..len(xs), j in 0..i) if xs[i] > 0 ->
+             M(update(update(xs, i, xs[i] - 1), j, xs[j] + 1)) }",
+        "game M(xs) { move m(i in 0..len(xs), j in 0..len(xs)) if i != j and j < i and xs[i] > 0 ->
+             M(update(update(xs, j, xs[j] + 1), i, xs[i] - 1)) }",
+    ] {
+        let program = format!(
+            "{game}
+             print histogram(sg(M([a, b, c, d])) for a in 0..6, b in 0..6, c in 0..6, d in 0..6)
+             print sg(M([0, 0, 0, 9])), sg(M([1, -1, 2]))"
+        );
+        let out = same_both_ways(&program);
+        assert!(!out.contains("failure"), "{out}");
+        assert_eq!(out.lines().count(), 2, "{out}");
+    }
+}
+
+#[test]
 fn moves_that_may_raise_the_sum_keep_the_box_window_and_agree() {
     // `i - 2` and `i - 1` read different items, `+ 1` adds a coin: the
     // sum may grow, so these lists are not ranked; errors and values as

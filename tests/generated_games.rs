@@ -223,6 +223,8 @@ fn list_move() -> impl Strategy<Value = &'static str> {
         Just("(i in 0..3, k in 1..=xs[i]) -> L(update(xs, i, xs[i] - k))"),
         Just("(i in 1..len(xs), k in 1..=xs[i]) -> L(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k))"),
         Just("(i in 0..len(xs)) if xs[i] >= 2 -> L(update(xs, i, xs[i] - 2))"),
+        // Two bindings updating two items (a coin to any lower item).
+        Just("(i in 1..len(xs), j in 0..i) if xs[i] >= 1 -> L(update(update(xs, i, xs[i] - 1), j, xs[j] + 1))"),
         Just("(i in 0..len(xs), t in 0..xs[i]) if t not in xs -> L(sorted(update(xs, i, t)))"),
         Just("(i in 0..len(xs), k in 1..=xs[i]) if k * k <= xs[i] -> L(sorted(update(xs, i, xs[i] - k)))"),
         // Only the general path runs this one (its guard).

@@ -15,7 +15,8 @@
 //!    `constants` (static arguments and top-level constants put in IR),
 //!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
-//!    `refusal` (why a move or game has no kernel form), `key_kernel` and
+//!    `refusal` (why a move or game has no kernel form), `item_sum`
+//!    (list games whose moves never raise the sum of the items), `key_kernel` and
 //!    `kernel` (a plan per move: its kernel form or its refusal), `symmetry`
 //!    (arguments a game may swap).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
@@ -49,6 +50,7 @@ mod game_plan;
 mod guard_bounds;
 mod inline;
 mod int_code;
+mod item_sum;
 mod kernel;
 mod key_kernel;
 mod line_sweep;

@@ -62,6 +62,9 @@ pub struct CompiledGame {
     pub explanation: Vec<String>,
     /// Its moves or `where` read a top-level constant (`specialize.rs`).
     pub reads_constants: bool,
+    /// Its position is one list whose item sum no move raises
+    /// (`item_sum.rs`): its memo lays lists out by rank of sum.
+    pub item_sum_bounded: bool,
     pub span: Span,
 }
 
@@ -566,18 +569,29 @@ impl Runtime {
             .then(|| (self.above.specialize)(self, game, &key.1, &name, !for_statics))
             .flatten();
         let g = specialized.map_or(generic, Rc::new);
+        let memo = self.memo_for(&g);
         let mut list = self.instances.borrow_mut();
         let id = InstanceId(list.len() as u32);
         list.push(Rc::new(Instance {
             rules: Rules::User(g),
             statics: key.1.clone(),
             name,
-            memo: RefCell::new(Memo::default()),
+            memo: RefCell::new(memo),
             infinite: RefCell::default(),
             layer: None,
         }));
         self.instance_ids.borrow_mut().insert(key, id);
         id
+    }
+
+    /// An empty memo for positions of `g`: lists laid out by rank of sum
+    /// when no move raises their sum (and kernels run, which read such a
+    /// memo along their runs).
+    fn memo_for(&self, g: &CompiledGame) -> Memo {
+        match self.limits.plans.kernels && g.item_sum_bounded {
+            true => Memo::ranking_sequences(),
+            false => Memo::default(),
+        }
     }
 
     /// The instance whose positions are those of `layer.base` under the

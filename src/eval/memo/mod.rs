@@ -9,6 +9,7 @@
 //! (nested lists, games ...) are hashed as values.
 
 mod density;
+mod ranked;
 pub mod scan;
 mod sparse;
 
@@ -18,6 +19,8 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
+pub use self::ranked::RankedRun;
+use self::ranked::Ranking;
 use self::sparse::SparseTable;
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -432,6 +435,14 @@ pub fn default_order(shape: Shape, n: usize) -> [u8; MAX_COORDS] {
     order
 }
 
+/// Whether `shape` is one list or tuple argument of `n` (at least two)
+/// integers.
+fn one_sequence(shape: Shape, n: usize) -> bool {
+    n >= 2
+        && matches!(Tag::from_code(shape), Tag::List(m) | Tag::Tuple(m) if m as usize == n)
+        && shape >> 8 == 0
+}
+
 /// The shape of `n` integer arguments.
 pub fn int_shape(n: usize) -> Shape {
     (0..n).fold(0, |s, _| (s << 8) | Tag::Int.code())
@@ -648,6 +659,10 @@ struct ShapeTable {
     /// Its bytes were handed out to be written (`Memo::line_bytes`):
     /// `density` no longer counts them, and the window is never judged.
     lent: bool,
+    /// The window holds sequences of naturals at their rank by sum
+    /// (`ranked.rs`) instead of a box of bits per coordinate; it has no
+    /// strides to read runs along.
+    ranked: Option<Ranking>,
 }
 
 impl ShapeTable {
@@ -659,6 +674,14 @@ impl ShapeTable {
             ..ShapeTable::default()
         };
         t.layout();
+        t
+    }
+
+    /// A table of `n` coordinates laid out by `Ranking`.
+    fn ranked(n_coords: usize) -> ShapeTable {
+        let mut t = ShapeTable::new(n_coords, default_order(0, n_coords));
+        t.ranked = Some(Ranking::new(n_coords));
+        t.dense = vec![0u8; 1];
         t
     }
 
@@ -713,7 +736,15 @@ impl ShapeTable {
 
     #[inline]
     fn index(&self, coords: &[i64]) -> Option<usize> {
-        index_in(coords, self.bits(), self.strides())
+        match &self.ranked {
+            Some(r) => r.index(coords),
+            None => index_in(coords, self.bits(), self.strides()),
+        }
+    }
+
+    /// The window laid out by coordinates, if it is (not `ranked`).
+    fn boxed(&self) -> Option<&ShapeTable> {
+        self.ranked.is_none().then_some(self)
     }
 
     #[inline]
@@ -821,7 +852,7 @@ impl ShapeTable {
         self.recheck_pages = self.density.n_pages.saturating_mul(2).max(RECHECK_PAGES);
         let n = self.n_coords;
         let window_bits = |bits: &[u8]| bits[..n].iter().map(|&b| b as u32).sum::<u32>();
-        if self.lent || window_bits(&self.bits) <= FREE_DENSE_BITS {
+        if self.lent || self.ranked.is_some() || window_bits(&self.bits) <= FREE_DENSE_BITS {
             return;
         }
         let sparse_bytes = self.density.positions * (8 * n + 24);
@@ -922,6 +953,9 @@ impl ShapeTable {
     /// which costs a few dozen bytes each, instead of touching a page of
     /// the window each.
     fn try_grow(&mut self, coords: &[i64], stored: Option<usize>) {
+        if self.ranked.is_some() {
+            return self.grow_ranked(coords);
+        }
         if coords.iter().any(|&c| c < 0) {
             return;
         }
@@ -973,6 +1007,45 @@ impl ShapeTable {
             .iter()
             .map(|(&i, &code)| (moved(i as usize) as u64, code));
         self.big = moved_big.collect();
+        self.rewiden();
+        self.take_in_sparse();
+    }
+
+    /// Widens a ranked window to the sum of `coords`, if they are
+    /// naturals and the budget lets it, at least doubling it: ranks stay,
+    /// the new indices come after the old ones.
+    fn grow_ranked(&mut self, coords: &[i64]) {
+        let Some(ranking) = &self.ranked else {
+            return;
+        };
+        let Some(sum) = ranking.sum(coords) else {
+            return;
+        };
+        let mut grown = ranking.clone();
+        if !grown.grow(sum) {
+            return;
+        }
+        // Doubling: sums asked one after another do not copy each time.
+        let mut wider = grown.clone();
+        let mut s = sum;
+        while wider.len() < 2 * self.dense.len() && wider.grow(s + 1) {
+            s += 1;
+        }
+        if crate::budget::fits(wider.len()) {
+            grown = wider;
+        }
+        let bytes = grown.len();
+        let wide = if self.big.is_empty() { 0 } else { 2 * bytes };
+        if !crate::budget::fits(bytes + wide) {
+            return;
+        }
+        // Zeroed on allocation: pages past the old bytes stay untouched
+        // until a position is stored in them.
+        let mut dense = vec![0u8; bytes];
+        dense[..self.dense.len()].copy_from_slice(&self.dense);
+        self.dense = dense;
+        self.ranked = Some(grown);
+        self.layout = self.layout.wrapping_add(1);
         self.rewiden();
         self.take_in_sparse();
     }
@@ -1137,6 +1210,28 @@ impl<'m> Window<'m> {
     }
 }
 
+/// A read-only view of one shape's window laid out by rank of sum
+/// (`Memo::ranked`).
+pub struct RankedWindow<'m> {
+    table: &'m ShapeTable,
+    ranking: &'m Ranking,
+}
+
+impl<'m> RankedWindow<'m> {
+    /// The window's bytes, as `Window::dense`.
+    #[inline]
+    pub fn dense(&self) -> &'m [u8] {
+        &self.table.dense
+    }
+
+    /// Where the options `bases + coefs * k`, `k` in `lo..hi` (not
+    /// empty), lie in the window, if they all do.
+    #[inline]
+    pub fn run(&self, bases: &[i64], coefs: &[i64], lo: i64, hi: i64) -> Option<RankedRun<'m>> {
+        self.ranking.run(bases, coefs, lo, hi)
+    }
+}
+
 /// The value `table` keeps for `index` in its map of large values.
 fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
     match State::decode(table.big_code(index)?) {
@@ -1200,9 +1295,23 @@ pub struct Memo {
     generic: FxHashMap<Rc<[Value]>, u64>,
     /// How many positions have a value or are known not to be positions.
     pub stored: usize,
+    /// Positions that are one sequence of integers are laid out by
+    /// `Ranking` (see `Memo::ranking_sequences`).
+    rank_sequences: bool,
 }
 
 impl Memo {
+    /// A memo whose positions of one sequence argument (a list or tuple
+    /// of at least two integers) are kept at their rank by sum: for a game
+    /// whose moves never raise the sum of the items, whose positions fill
+    /// the sequences of sums up to the largest asked.
+    pub fn ranking_sequences() -> Memo {
+        Memo {
+            rank_sequences: true,
+            ..Memo::default()
+        }
+    }
+
     #[inline]
     fn shape_of(&self, shape: Shape) -> Option<usize> {
         match self.shapes.get(self.last_shape) {
@@ -1291,7 +1400,7 @@ impl Memo {
         let s = self.shape_of(shape)?;
         self.last_shape = s;
         let window = Window {
-            table: &self.shapes[s].1,
+            table: self.shapes[s].1.boxed()?,
         };
         let (first, stride) = window.run(bases, coefs, lo, hi)?;
         Some((window, first, stride))
@@ -1302,7 +1411,17 @@ impl Memo {
     pub fn window(&self, shape: Shape) -> Option<Window<'_>> {
         let s = self.shape_of(shape)?;
         Some(Window {
-            table: &self.shapes[s].1,
+            table: self.shapes[s].1.boxed()?,
+        })
+    }
+
+    /// The window of `shape` if it is laid out by rank of sum.
+    #[inline]
+    pub fn ranked(&self, shape: Shape) -> Option<RankedWindow<'_>> {
+        let table = &self.shapes[self.shape_of(shape)?].1;
+        Some(RankedWindow {
+            table,
+            ranking: table.ranked.as_ref()?,
         })
     }
 
@@ -1320,7 +1439,7 @@ impl Memo {
         to: i64,
         coef: i64,
     ) -> Option<(Window<'_>, usize, isize)> {
-        let table = &self.shapes.get(at.table)?.1;
+        let table = self.shapes.get(at.table)?.1.boxed()?;
         if table.layout != at.layout || at.sparse || coord >= table.n_coords {
             return None;
         }
@@ -1338,7 +1457,7 @@ impl Memo {
     /// the dense window.
     pub fn line(&self, shape: Shape, coords: &[i64], coord: usize) -> Option<Line> {
         let s = self.shape_of(shape)?;
-        let table = &self.shapes[s].1;
+        let table = self.shapes[s].1.boxed()?;
         if coords.len() != table.n_coords || coord >= coords.len() {
             return None;
         }
@@ -1460,6 +1579,9 @@ impl Memo {
         }
         let s = match self.shape_of(key.shape) {
             Some(s) => s,
+            None if self.rank_sequences && one_sequence(key.shape, key.len()) => {
+                self.add_table(key.shape, ShapeTable::ranked(key.len()))
+            }
             None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
         };
         self.last_shape = s;
@@ -1481,7 +1603,11 @@ impl Memo {
     }
 
     fn add_shape(&mut self, shape: Shape, order: [u8; MAX_COORDS], n: usize) -> usize {
-        self.shapes.push((shape, ShapeTable::new(n, order)));
+        self.add_table(shape, ShapeTable::new(n, order))
+    }
+
+    fn add_table(&mut self, shape: Shape, table: ShapeTable) -> usize {
+        self.shapes.push((shape, table));
         self.shape_ids.insert(shape, self.shapes.len() - 1);
         self.shapes.len() - 1
     }
@@ -1510,9 +1636,14 @@ impl Memo {
     /// Lays out the window of `shape` (keys of `order.len()` coordinates)
     /// in `order`, from the innermost coordinate out, if it holds nothing
     /// yet: a sweep puts its loops' order there, so that positions valued
-    /// one after another, and their options, lie near one another.
+    /// one after another, and their options, lie near one another. Lists
+    /// of a memo `ranking_sequences` are laid out by rank all the same.
     pub fn lay_out(&mut self, shape: Shape, order: &[u8]) {
         if self.shape_of(shape).is_some() || order.len() > MAX_COORDS {
+            return;
+        }
+        if self.rank_sequences && one_sequence(shape, order.len()) {
+            self.add_table(shape, ShapeTable::ranked(order.len()));
             return;
         }
         let mut full = [0u8; MAX_COORDS];
@@ -1542,6 +1673,47 @@ mod tests {
         let k = key(&nested);
         assert!(k.generic.is_some());
         assert_eq!(&*k.to_args(), &nested[..]);
+    }
+
+    #[test]
+    fn ranked_lists_keep_values_across_growth_and_run_where_get_reads() {
+        let list = |xs: &[i64]| key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())]);
+        let mut memo = Memo::ranking_sequences();
+        let positions: [&[i64]; 8] = [
+            &[0, 0, 0],
+            &[1, 2, 0],
+            &[3, 0, 40],
+            &[0, 1, 2],
+            &[-1, 2, 0],      // below 0: the sparse table
+            &[1 << 40, 0, 0], // past the addressable sums: sparse
+            &[7, 7],          // another shape
+            &[2, 2, 2],
+        ];
+        for (i, xs) in positions.iter().enumerate() {
+            // Some values past the byte range, kept beside it.
+            memo.set(&list(xs), State::Value(i as u64 * 90));
+        }
+        for (i, xs) in positions.iter().enumerate() {
+            assert_eq!(memo.get(&list(xs)), State::Value(i as u64 * 90), "{xs:?}");
+        }
+        assert_eq!(memo.get(&list(&[0, 2, 1])), State::Unknown);
+        let shape = list(&[0, 0, 0]).shape();
+        assert!(memo.window(shape).is_none(), "no strided window");
+        // `[1, 2 - k, k]` for k in 0..3: the run's bytes are get's states.
+        let bytes: Vec<u8> = {
+            let window = memo.ranked(shape).expect("lists of 3 are ranked");
+            let run = window.run(&[1, 2, 0], &[0, -1, 1], 0, 3).expect("in range");
+            (0..3).map(|t| window.dense()[run.index(t)]).collect()
+        };
+        for k in 0..3 {
+            let state = memo.get(&list(&[1, 2 - k, k]));
+            assert_eq!(State::decode(bytes[k as usize] as u64), state, "k = {k}");
+        }
+        assert_eq!(State::decode(bytes[0] as u64), State::Value(90));
+        // Integers and lists of one item keep the box window.
+        assert!(memo.ranked(list(&[7, 7]).shape()).is_some());
+        memo.set(&key(&[Value::Int(3), Value::Int(4)]), State::Value(1));
+        assert!(memo.ranked(int_shape(2)).is_none());
     }
 
     #[test]

@@ -104,6 +104,10 @@ impl SgSink {
         if key.affine && !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
             return Ok(false);
         }
+        let target = (instance, inst);
+        if let Some(()) = self.ranked_run(env, target, run.slot, key, (a, b))? {
+            return Ok(true);
+        }
         // The runs in the window (bit `j` of `placed` for place `j`),
         // scanned at once.
         let (mut n_strided, mut placed, mut complete) = (0, 0u32, false);

@@ -13,6 +13,7 @@
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
+//!    `ranked_run` (keyed runs read from a window laid out by rank),
 //!    `key_run`: the fast paths of `SgSink` (`impl SgSink` blocks) for
 //!    kernels, keyed kernels, bent and quadratic runs and keyed runs;
 //!    `layered`, pass and misère compounds of one position searched as
@@ -26,6 +27,7 @@ mod key_run;
 mod layered;
 mod marked;
 mod quadratic;
+mod ranked_run;
 mod run_key;
 mod sorted_parts;
 mod sorted_run;

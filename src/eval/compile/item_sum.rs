@@ -1,0 +1,231 @@
+//! Games whose position is one list of integers and whose moves never
+//! raise the sum of its items (Staircase Nim: `update(update(xs, i, xs[i]
+//! - k), i - 1, xs[i - 1] + k)`, coins moved or taken away). The positions
+//! reachable from one of sum `s` are then among the lists of sum at most
+//! `s`, which a memo laid out by rank of sum fills densely
+//! (`Memo::ranking_sequences`). Only the layout depends on this: values
+//! are the same either way.
+//!
+//! A move qualifies when its result is the game's own position with the
+//! list written as a chain of `update(xs, index_j, xs[index_j] + d_j)` on
+//! the position's list `xs`, the indices pairwise different (the same
+//! integer code plus different constants, or two bindings one of which
+//! ends below the other, `j in 0..i`, or that a guard `i != j` keeps
+//! apart), and the changes `d_j`, linear
+//! in the move's bindings, adding up to a sum that is never positive:
+//! its constant at most 0 and every binding's coefficient 0, or negative
+//! with the binding over a range starting at a natural.
+
+use std::collections::BTreeMap;
+
+use super::guard_bounds::conjuncts as conjuncts_of;
+use crate::eval::builtins::Builtin;
+use crate::eval::value::Value;
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// Integer code as `sum of coefficient * local + constant`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Linear {
+    terms: BTreeMap<Slot, i64>,
+    constant: i64,
+}
+
+impl Linear {
+    fn scaled(mut self, c: i64) -> Option<Linear> {
+        for t in self.terms.values_mut() {
+            *t = t.checked_mul(c)?;
+        }
+        self.constant = self.constant.checked_mul(c)?;
+        self.terms.retain(|_, t| *t != 0);
+        Some(self)
+    }
+
+    fn plus(mut self, other: Linear) -> Option<Linear> {
+        for (s, c) in other.terms {
+            let t = self.terms.entry(s).or_insert(0);
+            *t = t.checked_add(c)?;
+        }
+        self.constant = self.constant.checked_add(other.constant)?;
+        self.terms.retain(|_, t| *t != 0);
+        Some(self)
+    }
+}
+
+/// `e` as a linear form of locals, with at most one item `xs[index]` of
+/// the list in `list` (coefficient 1), returned apart.
+fn linear<'e>(e: &'e IrExpr, list: Slot) -> Option<(Linear, Option<&'e IrExpr>)> {
+    let plain = |lin| Some((lin, None));
+    match &e.kind {
+        IrKind::Const(Value::Int(n)) => plain(Linear {
+            constant: *n,
+            ..Linear::default()
+        }),
+        IrKind::Local(s) if *s != list => plain(Linear {
+            terms: BTreeMap::from([(*s, 1)]),
+            constant: 0,
+        }),
+        IrKind::Index { target, index } if matches!(target.kind, IrKind::Local(s) if s == list) => {
+            Some((Linear::default(), Some(index)))
+        }
+        IrKind::Unary(UnaryOp::Neg, x) => {
+            let (lin, None) = linear(x, list)? else {
+                return None;
+            };
+            plain(lin.scaled(-1)?)
+        }
+        IrKind::Binary { op, lhs, rhs, .. } => {
+            let (a, ia) = linear(lhs, list)?;
+            let (b, ib) = linear(rhs, list)?;
+            let constant = |l: &Linear, item: Option<&IrExpr>| {
+                (l.terms.is_empty() && item.is_none()).then_some(l.constant)
+            };
+            match op {
+                BinaryOp::Add if ia.is_none() || ib.is_none() => Some((a.plus(b)?, ia.or(ib))),
+                BinaryOp::Sub if ib.is_none() => Some((a.plus(b.scaled(-1)?)?, ia)),
+                BinaryOp::Mul => match (constant(&a, ia), constant(&b, ib)) {
+                    (Some(c), _) => plain(b.scaled(c)?).filter(|_| ib.is_none()),
+                    (_, Some(c)) => plain(a.scaled(c)?).filter(|_| ia.is_none()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The updates of `e` on the list in `list`, innermost first: each
+/// index and the change of its item; `None` if `e` is not such a chain.
+fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
+    let IrKind::CallBuiltin {
+        builtin: Builtin::Update,
+        args,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let [inner, index, value] = &args[..] else {
+        return None;
+    };
+    let mut out = match &inner.kind {
+        IrKind::Local(s) if *s == list => Vec::new(),
+        _ => updates(inner, list)?,
+    };
+    let (index, None) = linear(index, list)? else {
+        return None;
+    };
+    // The new item is the old one plus a change.
+    let (change, Some(item)) = linear(value, list)? else {
+        return None;
+    };
+    let (read, None) = linear(item, list)? else {
+        return None;
+    };
+    if read != index {
+        return None;
+    }
+    out.push((index, change));
+    Some(out)
+}
+
+/// The local `e` is, alone.
+fn lone_local(e: &Linear) -> Option<Slot> {
+    match (e.terms.iter().next(), e.terms.len(), e.constant) {
+        (Some((&s, 1)), 1, 0) => Some(s),
+        _ => None,
+    }
+}
+
+/// Whether locals `a` and `b` of `m` always differ: one is bound over a
+/// range ending (exclusive) at the other (`j in 0..i`), or the guard
+/// says `a != b`, `a < b` or `a > b` (a conjunct of it).
+fn differ(m: &IrMove, a: Slot, b: Slot) -> bool {
+    let local = |e: &IrExpr, s: Slot| matches!(e.kind, IrKind::Local(l) if l == s);
+    let pair =
+        |x: &IrExpr, y: &IrExpr| (local(x, a) && local(y, b)) || (local(x, b) && local(y, a));
+    let by_range = m.bindings.iter().any(|bind| {
+        let IrPattern::Slot { slot, .. } = bind.pattern else {
+            return false;
+        };
+        matches!(&bind.iterable.kind, IrKind::Range { end, inclusive: false, .. }
+            if (slot == a && local(end, b)) || (slot == b && local(end, a)))
+    });
+    let mut conjuncts = Vec::new();
+    if let Some(g) = &m.guard {
+        conjuncts_of(g, &mut conjuncts);
+    }
+    by_range
+        || conjuncts.iter().any(|c| {
+            matches!(&c.kind, IrKind::Binary { op: BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt, lhs, rhs, .. }
+                if pair(lhs, rhs))
+        })
+}
+
+/// Whether `a` and `b`, indices of two updates of `m`, always differ.
+fn different_items(m: &IrMove, a: &Linear, b: &Linear) -> bool {
+    if a.terms == b.terms {
+        return a.constant != b.constant;
+    }
+    matches!((lone_local(a), lone_local(b)), (Some(x), Some(y)) if differ(m, x, y))
+}
+
+/// Whether binding slot `s` of `m` runs over a range starting at a
+/// natural constant.
+fn natural_binding(m: &IrMove, s: Slot) -> bool {
+    m.bindings.iter().any(|b| {
+        matches!(b.pattern, IrPattern::Slot { slot, .. } if slot == s)
+            && matches!(&b.iterable.kind, IrKind::Range { start, .. }
+                if matches!(start.kind, IrKind::Const(Value::Int(n)) if n >= 0))
+    })
+}
+
+/// Whether move `m` of game `game` (whose list is in slot `list`) never
+/// raises the sum of the list's items.
+fn move_keeps_sum(game: GameId, n_statics: usize, list: Slot, m: &IrMove) -> bool {
+    let IrKind::Position {
+        game: to,
+        statics,
+        args,
+    } = &m.result.kind
+    else {
+        return false;
+    };
+    let own_statics = statics.len() == n_statics
+        && (statics.iter().enumerate())
+            .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+    let ([arg], true) = (&args[..], *to == game && own_statics) else {
+        return false;
+    };
+    let Some(updates) = updates(arg, list) else {
+        return false;
+    };
+    for (a, (ia, _)) in updates.iter().enumerate() {
+        for (ib, _) in &updates[a + 1..] {
+            if !different_items(m, ia, ib) {
+                return false;
+            }
+        }
+    }
+    let Some(total) =
+        (updates.into_iter().map(|(_, d)| d)).try_fold(Linear::default(), |acc, d| acc.plus(d))
+    else {
+        return false;
+    };
+    total.constant <= 0
+        && (total.terms.iter()).all(|(&s, &c)| c == 0 || (c < 0 && natural_binding(m, s)))
+}
+
+/// Whether `g` (game `game`) has one argument, a list, whose item sum no
+/// move raises: see the module's comment.
+pub(crate) fn item_sum_never_grows(game: GameId, g: &IrGame) -> bool {
+    let IrGameBody::Moves(moves) = &g.body else {
+        return false;
+    };
+    let list = g.n_statics as Slot;
+    g.n_params == 1
+        && !moves.is_empty()
+        && moves
+            .iter()
+            .all(|m| move_keeps_sum(game, g.n_statics, list, m))
+}

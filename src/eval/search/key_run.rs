@@ -87,7 +87,10 @@ impl SgSink {
         scratch: &mut RunScratch,
     ) -> Fallible<bool> {
         let RunCall {
-            inst, run, frame, ..
+            instance,
+            inst,
+            run,
+            frame,
         } = *call;
         let RunScratch {
             key,

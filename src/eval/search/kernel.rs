@@ -54,15 +54,8 @@ impl SgSink {
                 MovePlan::Kernel(KernelMove::Loop(l)) => {
                     self.kernel_loop(env, (instance, inst), kernel, l, ints)?
                 }
-                MovePlan::Kernel(KernelMove::Singles(singles)) => {
-                    let mut done = true;
-                    for s in singles {
-                        done = self.kernel_single(env, (instance, inst), kernel, s, ints, at)?;
-                        if !done {
-                            break;
-                        }
-                    }
-                    done
+                MovePlan::Kernel(KernelMove::Single(s)) => {
+                    self.kernel_single(env, (instance, inst), kernel, s, ints, at)?
                 }
                 // Only in keyed kernels, run above.
                 MovePlan::Kernel(KernelMove::KeyLoop(_)) | MovePlan::General(_) => false,
@@ -310,7 +303,6 @@ impl SgSink {
             guard,
             args,
             varies,
-            stride: _,
         } = m;
         match guard.as_ref().map(|g| g(ints)) {
             None | Some(Some(true)) => {}

@@ -14,7 +14,7 @@ use crate::eval::compile::{
     SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
-use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::{Key, Located, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -342,20 +342,14 @@ impl SgSink {
                 None => return Ok(false),
             };
         }
-        let known = inst
+        let state = inst
             .memo
             .borrow_mut()
             .get_coords(kernel.shape, &coords[..n]);
-        match known {
-            State::Value(v) => self.add(v),
-            State::Invalid => {}
-            _ => {
-                let mut key = Key::default();
-                key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
-                    self.add(v);
-                }
-            }
+        let write_key =
+            |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
+        if let Lookup::Value(v) = self.part_of_option(env, instance, state, write_key)? {
+            self.add(v);
         }
         Ok(true)
     }

@@ -499,7 +499,7 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("game Dawson: kernel"), "{out}");
     assert_eq!(lines[1], "  where: integer code");
-    assert!(lines[2].contains("take_one: option by option") && lines[2].contains("zero game"));
+    assert!(lines[2].contains("take_one: one option on a frame") && lines[2].contains("zero game"));
     assert!(
         lines[3].contains("take_two: one option, read along the position's own line of the memo"),
         "{out}"
@@ -513,7 +513,9 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     );
     assert!(out.contains("game Sub: kernel"), "{out}");
     assert!(
-        out.contains("move take: 3 options by integer code, one per item of the constant set, each read along"),
+        out.contains(
+            "move take: option by option on a frame of integers; 1 guard conjunct(s) monotone"
+        ),
         "{out}"
     );
     // Only Sub's moves are all single steps: its tables are swept from

@@ -252,6 +252,11 @@ fn bounds_words(g: &LoopGuard) -> String {
 
 fn describe_plan(k: &KernelMove) -> String {
     match k {
+        KernelMove::Single(s) if s.varies.is_some() => {
+            "one option, read along the position's own line of the memo (one argument changes)"
+                .into()
+        }
+        KernelMove::Single(_) => "one option by integer code".into(),
         KernelMove::Run(r) if r.varies.is_some() => {
             "a run read along the position's own line of the memo (one argument changes)".into()
         }
@@ -276,23 +281,6 @@ fn describe_plan(k: &KernelMove) -> String {
             "a take-and-break run: each of the {} parts read with its own stride, values xored",
             r.parts.len()
         ),
-        KernelMove::Singles(singles) => match &singles[..] {
-            [s] if s.varies.is_some() => {
-                "one option, read along the position's own line of the memo (one argument \
-                 changes)"
-                    .into()
-            }
-            [_] => "one option by integer code".into(),
-            _ => format!(
-                "{} options by integer code, one per item of the constant set{}",
-                singles.len(),
-                if singles.iter().all(|s| s.varies.is_some()) {
-                    ", each read along the position's own line of the memo"
-                } else {
-                    ""
-                }
-            ),
-        },
         KernelMove::KeyLoop(l) => {
             match &l.run {
                 Some(r)
@@ -331,7 +319,11 @@ fn describe_plan(k: &KernelMove) -> String {
             }
         }
         KernelMove::Loop(l) => format!(
-            "option by option on a frame of integers{}",
+            "{} on a frame of integers{}",
+            match l.bindings.len() {
+                0 => "one option",
+                _ => "option by option",
+            },
             results_words(l.results.iter().map(|r| (
                 r.parts.len(),
                 r.from_body,

@@ -42,9 +42,9 @@ pub(crate) struct Kernel {
     /// flattened shape (integers, lists, tuples, bit sets) run on a
     /// `KeyFrame`.
     pub keyed: bool,
-    /// The same moves as `StrideMove`s, when every one is a single move
-    /// of that form (subtraction games; `strides_of`): a table swept in
-    /// order values its positions from fixed distances in the memo
+    /// The same moves as `StrideMove`s, when every one has that form
+    /// (subtraction games; `strides_of`): a table swept in order values
+    /// its positions from fixed distances in the memo
     /// (`compile/line_sweep.rs`).
     pub strides: Option<Vec<StrideMove>>,
     /// The game's `where` as bounds on the frame, when it is one (`None`:
@@ -69,7 +69,7 @@ impl Kernel {
         self.moves.iter().all(|m| match m {
             MovePlan::General(_) => true,
             MovePlan::Kernel(k) => match k {
-                KernelMove::Run(_) | KernelMove::Singles(_) => true,
+                KernelMove::Run(_) | KernelMove::Single(_) => true,
                 KernelMove::SumRun(_) => false,
                 KernelMove::Loop(l) => l.results.iter().all(|r| r.parts.len() <= 1),
                 KernelMove::KeyLoop(k) => k.results.iter().all(|r| r.parts.len() <= 1),
@@ -138,11 +138,9 @@ pub(crate) enum KernelMove {
     Run(RunMove),
     SumRun(SumRunMove),
     Loop(LoopMove),
-    /// Options one by one, each of a move without bindings: the move
-    /// itself (`name if guard -> G(args)`), or for `name(k in {1, 2, 5})
-    /// if guard -> G(args)` one per item of the constant set, `k` put in
-    /// (subtraction games).
-    Singles(Vec<SingleMove>),
+    /// A move without bindings (`name if guard -> G(args)`): its one
+    /// option.
+    Single(SingleMove),
     /// A move of a keyed kernel: the Loop form on a frame that holds lists
     /// and sets of the position too (`key_kernel.rs`).
     KeyLoop(KeyLoopMove),
@@ -440,31 +438,12 @@ pub(crate) struct SingleMove {
     pub args: Vec<Operand<[i64]>>,
     /// As for runs: the option is the position with argument `i` changed.
     pub varies: Option<usize>,
-    /// The move as a constant step with bounds, when it is one (`n - 2
-    /// if 2 <= n`): what a sweep of a subtraction game reads.
-    pub stride: Option<StrideMove>,
 }
 
 /// The slots of a game's kernel frame: its static arguments, then its
 /// arguments.
 fn frame_width(g: &IrGame) -> usize {
     g.n_statics + g.n_params
-}
-
-/// The moves' `StrideMove`s, when every move is a single move (or one per
-/// item of a constant set) that has one, at most `MAX_STRIDES` in all. A
-/// keyed kernel's moves (`KeyLoop`) have none: sweeps read integer frames.
-fn strides_of(moves: &[MovePlan]) -> Option<Vec<StrideMove>> {
-    let mut out = Vec::new();
-    for m in moves {
-        let MovePlan::Kernel(KernelMove::Singles(singles)) = m else {
-            return None;
-        };
-        for s in singles {
-            out.push(s.stride.clone()?);
-        }
-    }
-    (out.len() <= MAX_STRIDES).then_some(out)
 }
 
 /// The only binding of a move when it names one integer of a range: its
@@ -534,7 +513,7 @@ fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
 }
 
 /// The integers of a constant list, set or tuple to iterate (a set in
-/// ascending order, without repeats), as `each_move` unrolls them.
+/// ascending order, without repeats).
 fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
     let items = match &e.kind {
         IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
@@ -553,7 +532,7 @@ fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
         }
         _ => return None,
     };
-    (items.len() <= MAX_STRIDES).then_some(items)
+    Some(items)
 }
 
 /// A condition as bounds on a frame of `width` slots: comparisons of a
@@ -708,7 +687,11 @@ impl Compiler<'_> {
         Ok(Kernel {
             shape: int_shape(g.n_params),
             n_params: g.n_params,
-            strides: strides_of(&kernel_moves),
+            strides: if keyed {
+                None
+            } else {
+                self.strides_of(game, g, moves)
+            },
             moves: kernel_moves,
             keyed,
             where_bounds: g.where_clause.as_ref().filter(|_| !keyed).and_then(|w| {
@@ -720,11 +703,46 @@ impl Compiler<'_> {
         })
     }
 
-    /// A move without bindings, whose result is the position of the game
-    /// itself with arguments `args`, as a `StrideMove`, if it has that
-    /// form.
-    fn stride_of(&self, g: &IrGame, m: &IrMove, args: &[IrExpr]) -> Option<StrideMove> {
+    /// The moves as `StrideMove`s, when each is a move without bindings
+    /// of that form, or one over a constant set of integers whose every
+    /// item (put in for the binding) gives one; at most `MAX_STRIDES` in
+    /// all. Keyed kernels have none: sweeps read integer frames.
+    fn strides_of(&self, game: GameId, g: &IrGame, moves: &[IrMove]) -> Option<Vec<StrideMove>> {
+        let mut out = Vec::new();
+        for m in moves {
+            let [b] = &m.bindings[..] else {
+                out.push(self.stride_of(game, g, m)?);
+                continue;
+            };
+            let IrPattern::Slot { slot, .. } = b.pattern else {
+                return None;
+            };
+            for k in const_items(&b.iterable).filter(|ks| ks.len() <= MAX_STRIDES)? {
+                let one = IrMove {
+                    label: m.label.clone(),
+                    bindings: Vec::new(),
+                    guard: match &m.guard {
+                        Some(e) => Some(put_constant(e, slot, k)?),
+                        None => None,
+                    },
+                    result: put_constant(&m.result, slot, k)?,
+                    span: m.span,
+                };
+                out.push(self.stride_of(game, g, &one)?);
+            }
+        }
+        (out.len() <= MAX_STRIDES).then_some(out)
+    }
+
+    /// A move without bindings whose result is the position of the game
+    /// itself with one argument moved by a constant, as a `StrideMove`, if
+    /// it has that form.
+    fn stride_of(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<StrideMove> {
         let n_statics = g.n_statics;
+        if !m.bindings.is_empty() {
+            return None;
+        }
+        let args = self.same_game_args(game, n_statics, &m.result)?;
         let own_slot = |j: usize| (n_statics + j) as Slot;
         let is_own = |j: usize, e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == own_slot(j));
         let mut moved = args.iter().enumerate().filter(|(j, e)| !is_own(*j, e));
@@ -775,16 +793,13 @@ impl Compiler<'_> {
                 .ok_or(Refusal::ChoiceNotIntegerCode)?;
             return Ok(KernelMove::Loop(l));
         }
-        let simple = self
+        let run = self
             .same_game_args(game, n_statics, &m.result)
             .and_then(|args| match &m.bindings[..] {
-                [] => (self.single_move(g, m, args)).map(|s| KernelMove::Singles(vec![s])),
+                [] => self.single_move(g, m, args).map(KernelMove::Single),
                 _ => self.run_move(g, m, args),
             });
-        if let Some(k) = simple
-            .or_else(|| self.each_move(game, g, m))
-            .or_else(|| self.sum_run_move(game, g, m))
-        {
+        if let Some(k) = run.or_else(|| self.sum_run_move(game, g, m)) {
             return Ok(k);
         }
         let mut parts = Vec::new();
@@ -825,37 +840,6 @@ impl Compiler<'_> {
             from_body: false,
             parts,
         })
-    }
-
-    /// A move over a small constant set of integers, unrolled into single
-    /// moves (`KernelMove::Singles`), if each has a single move's form.
-    fn each_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<KernelMove> {
-        let [b] = &m.bindings[..] else {
-            return None;
-        };
-        let IrPattern::Slot { slot, .. } = b.pattern else {
-            return None;
-        };
-        let items = const_items(&b.iterable)?;
-        if items.len() > MAX_STRIDES {
-            return None;
-        }
-        let mut singles = Vec::new();
-        for k in items {
-            let one = IrMove {
-                label: m.label.clone(),
-                bindings: Vec::new(),
-                guard: match &m.guard {
-                    Some(g) => Some(put_constant(g, slot, k)?),
-                    None => None,
-                },
-                result: put_constant(&m.result, slot, k)?,
-                span: m.span,
-            };
-            let args = self.same_game_args(game, g.n_statics, &one.result)?;
-            singles.push(self.single_move(g, &one, args)?);
-        }
-        Some(KernelMove::Singles(singles))
     }
 
     /// A take-and-break run (`SumRunMove`), if the move has that form.
@@ -917,34 +901,13 @@ impl Compiler<'_> {
                         inclusive: *inclusive,
                     }
                 }
-                IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => {
-                    LoopSource::Values(
-                        (xs.iter())
-                            .map(|x| match x {
-                                Value::Int(n) => Some(*n),
-                                _ => None,
-                            })
-                            .collect::<Option<_>>()
-                            .ok_or_else(computed)?,
-                    )
-                }
-                IrKind::List(xs) | IrKind::Tuple(xs) => {
-                    LoopSource::Values(const_ints(xs).ok_or_else(computed)?)
-                }
-                IrKind::Set(xs) => {
-                    // A set iterates in ascending order, without repeats.
-                    let mut v = const_ints(xs).ok_or_else(computed)?;
-                    v.sort_unstable();
-                    v.dedup();
-                    LoopSource::Values(v)
-                }
                 IrKind::Local(_) => {
                     // Named only if nothing else refuses: a kernel over
                     // lists and sets may read it.
                     over_argument.get_or_insert_with(|| name.clone());
                     continue;
                 }
-                _ => return Err(computed()),
+                _ => LoopSource::Values(const_items(&b.iterable).ok_or_else(computed)?),
             };
             bindings.push((*slot, source));
         }
@@ -1008,7 +971,6 @@ impl Compiler<'_> {
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),
             args,
-            stride: self.stride_of(g, m, ir_args),
         })
     }
 

@@ -67,7 +67,7 @@ pub fn list_options(kernel: &Kernel, ints: &[i64], out: &mut Listed) -> bool {
 fn kernel_move(kernel: &Kernel, m: &KernelMove, ints: &[i64], out: &mut Listed) -> bool {
     match m {
         KernelMove::Run(r) => run(kernel, r, ints, out),
-        KernelMove::Singles(singles) => singles.iter().all(|s| single(s, ints, out)),
+        KernelMove::Single(s) => single(s, ints, out),
         KernelMove::Loop(l) => {
             let mut frame = [0i64; KERNEL_FRAME];
             frame[..ints.len()].copy_from_slice(ints);

@@ -14,7 +14,7 @@ use crate::eval::compile::{
     KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
-use crate::eval::memo::{Key, Located, State, Window, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::{Key, Located, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -54,15 +54,8 @@ impl SgSink {
                 MovePlan::Kernel(KernelMove::Loop(l)) => {
                     self.kernel_loop(env, (instance, inst), kernel, l, ints)?
                 }
-                MovePlan::Kernel(KernelMove::Singles(singles)) => {
-                    let mut done = true;
-                    for s in singles {
-                        done = self.kernel_single(env, (instance, inst), kernel, s, ints, at)?;
-                        if !done {
-                            break;
-                        }
-                    }
-                    done
+                MovePlan::Kernel(KernelMove::Single(s)) => {
+                    self.kernel_single(env, (instance, inst), kernel, s, ints, at)?
                 }
                 // Only in keyed kernels, run above.
                 MovePlan::Kernel(KernelMove::KeyLoop(_)) | MovePlan::General(_) => false,
@@ -310,7 +303,6 @@ impl SgSink {
             guard,
             args,
             varies,
-            stride: _,
         } = m;
         match guard.as_ref().map(|g| g(ints)) {
             None | Some(Some(true)) => {}
@@ -350,20 +342,14 @@ impl SgSink {
                 None => return Ok(false),
             };
         }
-        let known = inst
+        let state = inst
             .memo
             .borrow_mut()
             .get_coords(kernel.shape, &coords[..n]);
-        match known {
-            State::Value(v) => self.add(v),
-            State::Invalid => {}
-            _ => {
-                let mut key = Key::default();
-                key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                if let Lookup::Value(v) = self.lookup(env, instance, &key)? {
-                    self.add(v);
-                }
-            }
+        let write_key =
+            |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
+        if let Lookup::Value(v) = self.part_of_option(env, instance, state, write_key)? {
+            self.add(v);
         }
         Ok(true)
     }

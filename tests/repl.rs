@@ -347,7 +347,9 @@ fn interrupt_stops_a_computation_and_keeps_the_session() {
     setter.join().unwrap();
     let took = started.elapsed();
     assert!(a.err.contains("grundy::interrupted"), "{}", a.err);
-    assert!(took < Duration::from_millis(1300), "stopped after {took:?}");
+    // Uninterrupted, this search runs for minutes in a test build; the
+    // bound leaves room for a loaded machine.
+    assert!(took < Duration::from_secs(5), "stopped after {took:?}");
     let stored = d.repl.session().runtime().stored.get();
     assert!(stored > 0, "the memo tables keep what was computed");
     assert_eq!(d.ok("sg(Pair(20, 21))"), "1\n");

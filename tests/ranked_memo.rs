@@ -92,7 +92,7 @@ fn moves_that_may_raise_the_sum_keep_the_box_window_and_agree() {
 }
 
 #[test]
-fn explain_names_the_runs_of_a_ranked_game_as_before() {
+fn explain_names_the_ranking_and_the_runs_as_before() {
     let shown = explain(
         "game Stair(xs) {
             move step(i in 1..len(xs), k in 1..=xs[i]) ->
@@ -103,4 +103,11 @@ fn explain_names_the_runs_of_a_ranked_game_as_before() {
         shown.contains("a strided run through the memo over its last binding"),
         "{shown}"
     );
+    assert!(shown.contains("kept at their rank by sum"), "{shown}");
+    // A move that may add a coin: no ranking named.
+    let shown = explain(
+        "game S(xs) { move m(i in 1..len(xs), k in 1..=xs[i]) ->
+             S(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k + 1)) }",
+    );
+    assert!(!shown.contains("rank by sum"), "{shown}");
 }

@@ -4,6 +4,7 @@
 
 use super::compiler::Compiler;
 use super::guard_bounds::LoopGuard;
+use super::item_sum::item_sum_never_grows;
 use super::kernel::{Kernel, KernelMove, MovePlan};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
@@ -86,6 +87,14 @@ impl Compiler<'_> {
             } else {
                 "  where: value code (it uses values integer code does not cover)".to_string()
             });
+        }
+        if item_sum_never_grows(id, g) {
+            lines.push(
+                "  memo: no move raises the sum of the list's items, so lists are kept at \
+                 their rank by sum, one byte each (those of n items and sum up to s fill \
+                 the first C(s + n, n) bytes)"
+                    .to_string(),
+            );
         }
         if let Some((i, j)) = kernel.and_then(|k| k.swappable) {
             let name = |p: usize| g.param_names.get(p).map_or("?".into(), |n| n.to_string());

@@ -1,6 +1,6 @@
 //! Games whose position is one list of integers and whose moves never
-//! raise the sum of its items (Staircase Nim: `update(update(xs, i, xs[i]
-//! - k), i - 1, xs[i - 1] + k)`, coins moved or taken away). The positions
+//! raise the sum of its items (coins moved or taken away; Staircase Nim:
+//! `update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)`). The positions
 //! reachable from one of sum `s` are then among the lists of sum at most
 //! `s`, which a memo laid out by rank of sum fills densely
 //! (`Memo::ranking_sequences`). Only the layout depends on this: values
@@ -54,7 +54,7 @@ impl Linear {
 
 /// `e` as a linear form of locals, with at most one item `xs[index]` of
 /// the list in `list` (coefficient 1), returned apart.
-fn linear<'e>(e: &'e IrExpr, list: Slot) -> Option<(Linear, Option<&'e IrExpr>)> {
+fn linear(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
     let plain = |lin| Some((lin, None));
     match &e.kind {
         IrKind::Const(Value::Int(n)) => plain(Linear {

@@ -24,6 +24,22 @@ pub struct IrExpr {
     pub span: Span,
 }
 
+impl IrExpr {
+    /// The list, index and value of `update(list, index, value)`.
+    pub fn as_update(&self) -> Option<[&IrExpr; 3]> {
+        match &self.kind {
+            IrKind::CallBuiltin {
+                builtin: Builtin::Update,
+                args,
+            } => match &args[..] {
+                [list, index, value] => Some([list, index, value]),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum IrKind {
     Const(Value),

@@ -533,6 +533,27 @@ fn local_slot(e: &IrExpr) -> Option<Slot> {
     }
 }
 
+/// `(xs, i)` if `e` is `sorted(update(xs, i, k))` with `xs` a local other
+/// than `k` and `i` not mentioning `k`.
+pub(crate) fn sorted_update_of(e: &IrExpr, k: Slot) -> Option<(Slot, &IrExpr)> {
+    let IrKind::CallBuiltin {
+        builtin: Builtin::Sorted,
+        args,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let [list, index, value] = args.first()?.as_update()?;
+    match (&list.kind, &value.kind) {
+        (IrKind::Local(list), IrKind::Local(value))
+            if *value == k && *list != k && !mentions(index, k) =>
+        {
+            Some((*list, index))
+        }
+        _ => None,
+    }
+}
+
 /// Whether `e` reads the local `slot`.
 pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
     match &e.kind {

@@ -19,7 +19,6 @@
 use std::collections::BTreeMap;
 
 use super::guard_bounds::conjuncts as conjuncts_of;
-use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -98,16 +97,7 @@ fn linear(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
 /// The updates of `e` on the list in `list`, innermost first: each
 /// index and the change of its item; `None` if `e` is not such a chain.
 fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
-    let IrKind::CallBuiltin {
-        builtin: Builtin::Update,
-        args,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let [inner, index, value] = &args[..] else {
-        return None;
-    };
+    let [inner, index, value] = e.as_update()?;
     let mut out = match &inner.kind {
         IrKind::Local(s) if *s == list => Vec::new(),
         _ => updates(inner, list)?,

@@ -24,7 +24,7 @@ use super::constants::with_constants;
 use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
 use super::guard_bounds;
-use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand, Seq};
+use super::int_code::{map_locals, mentions, sorted_update_of, BoolCode, Locals, Operand, Seq};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{shape_push, Key, Shape, Tag, MAX_COORDS};
 use crate::eval::value::Value;
@@ -884,16 +884,7 @@ impl Compiler<'_> {
     /// `e` as `update(...)` chains on a local other than `k`, each index
     /// free of `k` and each value affine in it.
     fn affine_items(&self, e: &IrExpr, k: Slot) -> Option<AffineItems> {
-        let IrKind::CallBuiltin {
-            builtin: Builtin::Update,
-            args,
-        } = &e.kind
-        else {
-            return None;
-        };
-        let [list, index, value] = &args[..] else {
-            return None;
-        };
+        let [list, index, value] = e.as_update()?;
         let mut items = match list.kind {
             IrKind::Local(s) if s != k => AffineItems {
                 list: s,
@@ -1346,33 +1337,6 @@ fn first_distinct(g: &IrGame) -> Option<usize> {
             IrKind::Local(s) if args.len() == 1 => Some(s as usize),
             _ => None,
         },
-        _ => None,
-    }
-}
-
-/// `(xs, i)` if `e` is `sorted(update(xs, i, k))` with `xs` a local other
-/// than `k` and `i` not mentioning `k`.
-fn sorted_update_of(e: &IrExpr, k: Slot) -> Option<(Slot, &IrExpr)> {
-    let IrKind::CallBuiltin {
-        builtin: Builtin::Sorted,
-        args,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let IrKind::CallBuiltin {
-        builtin: Builtin::Update,
-        args: u,
-    } = &args.first()?.kind
-    else {
-        return None;
-    };
-    match (&u.first()?.kind, &u.get(2)?.kind) {
-        (IrKind::Local(list), IrKind::Local(value))
-            if *value == k && *list != k && !mentions(&u[1], k) =>
-        {
-            Some((*list, &u[1]))
-        }
         _ => None,
     }
 }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
-use super::int_code::{mentions, IntCode, Locals};
+use super::int_code::{mentions, sorted_update_of, IntCode, Locals};
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
 };
@@ -416,25 +416,11 @@ impl Compiler<'_> {
     /// How an argument depends on the innermost binding `k`: affine, or
     /// `sorted(update(xs, i, k))`, which is affine between the other items.
     pub(crate) fn arg_form(&self, e: &IrExpr, k: Slot) -> Option<ArgForm> {
-        if let IrKind::CallBuiltin {
-            builtin: Builtin::Sorted,
-            args,
-        } = &e.kind
-        {
-            if let IrKind::CallBuiltin {
-                builtin: Builtin::Update,
-                args: u,
-            } = &args[0].kind
-            {
-                if let (IrKind::Local(list), IrKind::Local(value)) = (&u[0].kind, &u[2].kind) {
-                    if *value == k && *list != k && !mentions(&u[1], k) {
-                        return Some(ArgForm::SortedUpdate {
-                            list: *list,
-                            index: self.int_expr(&u[1])?,
-                        });
-                    }
-                }
-            }
+        if let Some((list, index)) = sorted_update_of(e, k) {
+            return Some(ArgForm::SortedUpdate {
+                list,
+                index: self.int_expr(index)?,
+            });
         }
         match self.affine_in(e, k) {
             Some((base, coef)) => Some(ArgForm::Affine(base, coef)),

@@ -608,22 +608,7 @@ proptest! {
             hi = w as i64 - o,
         );
         let out = dense_and_hashed(&text);
-        let id = |x: usize, y: usize| x * w + y;
-        let mut adj = vec![Vec::new(); w * w];
-        for x in 0..w {
-            for y in 0..w {
-                let ws = &mut adj[id(x, y)];
-                ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y)));
-                if x % p == r && y + 1 < w {
-                    ws.push(id(x, y + 1));
-                }
-                if (x + y) % q == 0 {
-                    ws.push(id(y, x));
-                }
-                ws.sort_unstable();
-                ws.dedup();
-            }
-        }
+        let adj = take_put_swap_grid(w, t, |x, y| x % p == r && y + 1 < w, q);
         prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
     }
 }
@@ -650,6 +635,34 @@ fn memo_histogram_counts_infinite_positions() {
     assert!(lines[1].contains('∞'), "{out}");
     let draws: usize = lines[3].parse().expect("a count");
     assert!(draws > 0, "{out}");
+}
+
+/// The `w` x `w` grid game of the tests below as an adjacency list
+/// (vertex `x * w + y`): take 1 to `take` from `x`, `put` one on `y` where
+/// it allows, swap `x` and `y` where `q` divides `x + y`.
+fn take_put_swap_grid(
+    w: usize,
+    take: usize,
+    put: impl Fn(usize, usize) -> bool,
+    q: usize,
+) -> Vec<Vec<usize>> {
+    let id = |x: usize, y: usize| x * w + y;
+    let mut adj = vec![Vec::new(); w * w];
+    for x in 0..w {
+        for y in 0..w {
+            let ws = &mut adj[id(x, y)];
+            ws.extend((1..=take).filter(|&k| k <= x).map(|k| id(x - k, y)));
+            if put(x, y) {
+                ws.push(id(x, y + 1));
+            }
+            if (x + y) % q == 0 {
+                ws.push(id(y, x));
+            }
+            ws.sort_unstable();
+            ws.dedup();
+        }
+    }
+    adj
 }
 
 /// The positions one labelling reports (`--explain`), per labelling.
@@ -685,22 +698,7 @@ fn box_graphs_breadth_first_graphs_and_the_brute_force_agree() {
          print [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n"
     );
     let out = dense_and_hashed(&text);
-    let id = |x: usize, y: usize| x * w + y;
-    let mut adj = vec![Vec::new(); w * w];
-    for x in 0..w {
-        for y in 0..w {
-            let ws = &mut adj[id(x, y)];
-            ws.extend((1..=2).filter(|&k| k <= x).map(|k| id(x - k, y)));
-            if x % 5 == 2 && y < 5 {
-                ws.push(id(x, y + 1));
-            }
-            if (x + y) % 7 == 0 {
-                ws.push(id(y, x));
-            }
-            ws.sort_unstable();
-            ws.dedup();
-        }
-    }
+    let adj = take_put_swap_grid(w, 2, |x, y| x % 5 == 2 && y < 5, 7);
     assert_eq!(
         check_printed(&adj, out.lines().last().unwrap_or("")),
         Ok(())

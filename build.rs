@@ -1,5 +1,7 @@
 //! Generates one test per example rule file (tests/examples.rs includes
-//! them), so that a failing example is named by its test.
+//! them), so that a failing example is named by its test; and links the
+//! grundy binary with its functions in the order a run executes them
+//! (`link/function-order.txt`).
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -37,8 +39,55 @@ fn test_name(rel: &Path) -> String {
     name
 }
 
+/// Whether the binary is linked by lld, the only linker here that reads
+/// `--symbol-ordering-file`: rustc's default for x86_64 Linux since
+/// 1.90, unless a linker is configured.
+fn links_with_lld() -> bool {
+    let env = |name: &str| std::env::var(name).unwrap_or_default();
+    if env("TARGET") != "x86_64-unknown-linux-gnu" || !env("RUSTC_LINKER").is_empty() {
+        return false;
+    }
+    let flags = env("CARGO_ENCODED_RUSTFLAGS");
+    if ["linker", "link-self-contained", "fuse-ld"]
+        .iter()
+        .any(|f| flags.contains(f))
+    {
+        return false;
+    }
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() else {
+        return false;
+    };
+    let version = String::from_utf8_lossy(&out.stdout);
+    let minor = version
+        .lines()
+        .find_map(|l| l.strip_prefix("release: 1."))
+        .and_then(|rest| rest.split('.').next()?.parse::<u32>().ok());
+    minor.is_some_and(|m| m >= 90)
+}
+
+/// The binary's functions laid out in the order of
+/// `link/function-order.txt` (made by `link/order_functions.py` from the
+/// functions runs execute), so that the code a run touches lies on few
+/// pages of the file: the kernel maps the 64 KiB around every page fault
+/// in code, and scattered code made most of a small run's memory.
+/// Symbols missing from the list (renamed, or a different build) are
+/// laid out after it, as before.
+fn order_functions(root: &Path) {
+    println!("cargo:rerun-if-changed=link/function-order.txt");
+    let order = root.join("link/function-order.txt");
+    if order.exists() && links_with_lld() {
+        println!(
+            "cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}",
+            order.display()
+        );
+        println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+    }
+}
+
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    order_functions(&root);
     println!("cargo:rerun-if-changed=examples");
     let mut files = Vec::new();
     collect(&root.join("examples"), &mut files);

@@ -534,6 +534,39 @@ fn build_grundy(root: &Path) -> Result<PathBuf, String> {
     Ok(target_dir.join("release").join(exe))
 }
 
+/// Prints how many of the functions `link/function-order.txt` lists the
+/// binary has (by `nm`, when installed). The list's symbols carry hashes
+/// that change with the profile, the toolchain and the dependencies; a
+/// stale list lays out little and the small runs' memory grows back
+/// (`python3 link/order_functions.py` makes it again).
+fn report_function_order(root: &Path, grundy: &Path) {
+    let Ok(order) = std::fs::read_to_string(root.join("link/function-order.txt")) else {
+        return;
+    };
+    let Ok(listed) = Command::new("nm").arg(grundy).output() else {
+        return;
+    };
+    let in_binary: std::collections::HashSet<&str> = std::str::from_utf8(&listed.stdout)
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .collect();
+    let wanted: Vec<&str> = order
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let found = wanted.iter().filter(|s| in_binary.contains(*s)).count();
+    eprintln!(
+        "function order: {found} of the {} functions in link/function-order.txt are in the binary{}",
+        wanted.len(),
+        if found * 10 < wanted.len() * 9 {
+            " (stale: run `python3 link/order_functions.py`)"
+        } else {
+            ""
+        }
+    );
+}
+
 /// `cargo build --release --locked` of the project at `manifest` into
 /// `target_dir`, with `extra` arguments.
 fn cargo_build_release(
@@ -677,6 +710,7 @@ fn run() -> Result<bool, String> {
     let opts = parse_options()?;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let grundy = build_grundy(&root)?;
+    report_function_order(&root, &grundy);
     let (baselines, local_baselines) = if opts.baseline {
         (build_baselines(&root)?, Some(build_local_baselines(&root)?))
     } else {

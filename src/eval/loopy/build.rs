@@ -224,7 +224,7 @@ pub fn build(
 const SMALL_BOX: usize = 1 << 12;
 /// The breadth-first listing turns to the whole box once it has reached
 /// one cell in this many.
-const REACHED_SHARE: usize = 8;
+const REACHED_SHARE: usize = 32;
 
 /// The main game's box of positions, when its `where` is bounds on every
 /// argument, every cell a position, and the box fits the memory and

@@ -776,3 +776,32 @@ fn tables_of_a_labelled_game_read_its_infinite_values() {
     let distinct: std::collections::BTreeSet<&str> = items(lines[1]).into_iter().collect();
     assert_eq!(lines[4], distinct.len().to_string());
 }
+
+#[test]
+fn games_of_no_arguments_and_adjacency_lists_are_labelled() {
+    // Two positions of no arguments, each the other's only option: draws.
+    let out = same_both_ways(
+        "game A() { move go -> B() }\ngame B() { move go -> A() }\n\
+         print sg(A())\nprint outcome(B())\n",
+    );
+    assert_eq!(out.lines().collect::<Vec<_>>(), ["∞", "D"], "{out}");
+    // A token on an adjacency list: no kernel, its positions numbered by
+    // their integers all the same; the values the brute force's.
+    let n = 60usize;
+    let adj: Vec<Vec<usize>> = (0..n)
+        .map(|v| match v % 4 {
+            0 => Vec::new(),
+            _ => vec![(v * 7 + 1) % n, (v + n - 1) % n, (v * 13 + 5) % n],
+        })
+        .collect();
+    let text = format!(
+        "let E = {}\ngame T(v) where 0 <= v < {n} {{ move go(w in E[v]) -> T(w) }}\n\
+         print sg(T(1))\nprint [sg(T(v)) for v in 0..{n}]\n",
+        adjacency_text(&adj)
+    );
+    let out = dense_and_hashed(&text);
+    assert_eq!(
+        check_printed(&adj, out.lines().last().unwrap_or("")),
+        Ok(())
+    );
+}

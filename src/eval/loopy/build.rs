@@ -265,6 +265,10 @@ fn main_game(env: &Env, instance: InstanceId, key: &Key) -> Option<MainGame> {
     let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
     let (n, shape) = (g.n_params, int_shape(g.n_params));
+    // A game of no arguments has one position: nothing to number.
+    if n == 0 || n > MAX_ARGS as usize {
+        return None;
+    }
     if key.generic.is_some() || key.shape() != shape || key.coords().len() != n {
         return None;
     }

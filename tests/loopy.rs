@@ -741,3 +741,67 @@ fn box_graphs_breadth_first_graphs_and_the_brute_force_agree() {
         Ok(())
     );
 }
+
+#[test]
+fn tables_of_a_labelled_game_read_its_infinite_values() {
+    // After one labelling, a table of `sg` (a sweep along its last
+    // clause, reading the infinite values from their own table), of
+    // `outcome`, and a count and histogram over the same positions: the
+    // same with every plan off, the values the brute force's outcomes and
+    // the definition, the outcomes the brute force's, the counts theirs.
+    let w = 40usize;
+    let text = format!(
+        "game H(x, y) where 0 <= x < {w} and 0 <= y < {w} {{\n\
+         move take(k in 1..=3) if k <= x -> H(x - k, y)\n\
+         move put if x % 4 == 1 and y + 1 < {w} -> H(x, y + 1)\n\
+         move swap if (x + y) % 5 == 0 -> H(y, x)\n}}\n\
+         print sg(H({last}, {last}))\n\
+         print [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n\
+         print [outcome(H(x, y)) for x in 0..{w}, y in 0..{w}]\n\
+         print count(outcome(H(x, y)) == D for x in 0..{w}, y in 0..{w})\n\
+         print len(histogram(sg(H(x, y)) for x in 0..{w}, y in 0..{w}))\n",
+        last = w - 1,
+    );
+    let out = same_both_ways(&text);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let adj = take_put_swap_grid(w, 3, |x, y| x % 4 == 1 && y + 1 < w, 5);
+    assert_eq!(check_printed(&adj, lines[1]), Ok(()));
+    let outcomes: Vec<Outcome> = items(lines[2]).into_iter().map(parse_outcome).collect();
+    let brute = brute_outcomes(&adj);
+    assert_eq!(outcomes, brute);
+    let draws = brute.iter().filter(|&&o| o == Outcome::D).count();
+    assert!(draws > 0, "{out}");
+    assert_eq!(lines[3], draws.to_string());
+    let distinct: std::collections::BTreeSet<&str> = items(lines[1]).into_iter().collect();
+    assert_eq!(lines[4], distinct.len().to_string());
+}
+
+#[test]
+fn games_of_no_arguments_and_adjacency_lists_are_labelled() {
+    // Two positions of no arguments, each the other's only option: draws.
+    let out = same_both_ways(
+        "game A() { move go -> B() }\ngame B() { move go -> A() }\n\
+         print sg(A())\nprint outcome(B())\n",
+    );
+    assert_eq!(out.lines().collect::<Vec<_>>(), ["∞", "D"], "{out}");
+    // A token on an adjacency list: no kernel, its positions numbered by
+    // their integers all the same; the values the brute force's.
+    let n = 60usize;
+    let adj: Vec<Vec<usize>> = (0..n)
+        .map(|v| match v % 4 {
+            0 => Vec::new(),
+            _ => vec![(v * 7 + 1) % n, (v + n - 1) % n, (v * 13 + 5) % n],
+        })
+        .collect();
+    let text = format!(
+        "let E = {}\ngame T(v) where 0 <= v < {n} {{ move go(w in E[v]) -> T(w) }}\n\
+         print sg(T(1))\nprint [sg(T(v)) for v in 0..{n}]\n",
+        adjacency_text(&adj)
+    );
+    let out = dense_and_hashed(&text);
+    assert_eq!(
+        check_printed(&adj, out.lines().last().unwrap_or("")),
+        Ok(())
+    );
+}

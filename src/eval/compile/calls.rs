@@ -412,6 +412,11 @@ pub(crate) fn sg_of_keyed(
         State::Unknown | State::Valid => {
             (env.rt.above.search_located)(env, instance, key, at, span).map(Some)
         }
-        State::OnPath => (env.rt.above.sg_of_position)(env, instance, key, span).map(Some),
+        // A loopy game's position of infinite value, or one on the
+        // search path (which `sg_of_position` reports).
+        State::OnPath => match inst.infinite.borrow_mut().get(key) {
+            Some(v) => Ok(Some(v)),
+            None => (env.rt.above.sg_of_position)(env, instance, key, span).map(Some),
+        },
     }
 }

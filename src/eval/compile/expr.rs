@@ -210,13 +210,14 @@ impl<'a> Compiler<'a> {
                 // position value is built, no `where` evaluated again.
                 Box::new(move |env| {
                     let site = (game, &statics[..], &cached);
-                    let sg = match keyed_sg(env, site, &writers, span)? {
-                        Some(v) => env.rt.inf_sets.borrow().to_value(v),
-                        None => general(env)?,
-                    };
-                    Ok(match outcome {
-                        true => Value::Outcome(crate::eval::gsg::outcome_of(&sg)),
-                        false => sg,
+                    let sets = &env.rt.inf_sets;
+                    Ok(match (keyed_sg(env, site, &writers, span)?, outcome) {
+                        (Some(v), false) => sets.borrow().to_value(v),
+                        (Some(v), true) => Value::Outcome(sets.borrow().outcome(v)),
+                        (None, false) => general(env)?,
+                        (None, true) => {
+                            Value::Outcome(crate::eval::gsg::outcome_of(&general(env)?))
+                        }
                     })
                 })
             }

@@ -22,7 +22,8 @@ use super::kernel::{Bound, StrideMove};
 use super::runtime::{CompiledBody, Env, Instance, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::Fallible;
-use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES};
+use crate::eval::gsg::INFINITE;
+use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES, ON_PATH_BYTE};
 use crate::eval::memo::{int_shape, Key, Line, Shape, Tag, BIG, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::*;
@@ -401,26 +402,32 @@ struct Block {
 }
 
 impl Block {
-    /// Gives the elements' values to `sink`: known ones as read, unknown
-    /// or valid ones from `seen(dense, index)` (the marks of their
-    /// options) and stored; stops at the first that needs the slow way.
-    /// Counts the positions stored in `put`.
+    /// Gives the elements' values to `sink`: known ones as read, those on
+    /// the search path from `on_path(k)` (a loopy game's infinite
+    /// values), unknown or valid ones from `seen(dense, index)` (the
+    /// marks of their options) and stored; stops at the first that needs
+    /// the slow way. Counts the positions stored in `put`.
     #[inline(always)]
     fn run<S: LineSink>(
         &self,
         env: &mut Env,
-        sink: &mut S,
+        (sink, put): &mut (&mut S, &mut usize),
         dense: &mut [u8],
         seen: impl Fn(&[u8], usize) -> u64,
-        put: &mut usize,
+        on_path: impl Fn(i64) -> Option<u64>,
     ) -> Fallible<Ended> {
         let mut index = self.index;
         for j in 0..self.m {
             let b = dense[index];
             let v = if let Some(v) = byte_value(b) {
                 v
+            } else if b == ON_PATH_BYTE {
+                match on_path(self.k + j as i64) {
+                    Some(v) => v,
+                    None => return Ok(Ended::At(j)),
+                }
             } else {
-                if !(b == 3 || (b == 0 && self.where_ok)) || *put == self.room {
+                if !(b == 3 || (b == 0 && self.where_ok)) || **put == self.room {
                     return Ok(Ended::At(j));
                 }
                 let marks = seen(dense, index);
@@ -429,7 +436,7 @@ impl Block {
                 }
                 let v = (!marks).trailing_zeros() as u64;
                 dense[index] = v as u8 + 4;
-                *put += 1;
+                **put += 1;
                 v
             };
             if !sink.value(env, self.k + j as i64, v)? {
@@ -517,6 +524,15 @@ impl Sweeper<'_> {
         tick_span: Span,
     ) -> Fallible<Run> {
         let (inst, coord, strides) = (self.inst, self.coord, self.strides.is_some());
+        // A loopy game's positions of infinite value, read from its own
+        // table's line.
+        let mut infinite = inst.infinite.borrow_mut();
+        let infinite = infinite.line(self.shape, self.coords, coord);
+        let on_path = |k: i64| {
+            let (line, bytes) = infinite.as_ref()?;
+            let id = byte_value(bytes[line.index(map.at(k)?)?])?;
+            Some(id | INFINITE)
+        };
         // Borrowed, not moved: a plan is a few hundred bytes.
         let Some(plan) = self.current_plan() else {
             return Ok(Run::At(ks.start, false));
@@ -567,25 +583,30 @@ impl Sweeper<'_> {
             };
             let mut put = 0; // stored by the block
             let offsets = &region.offsets[..];
+            let mut out = (&mut *sink, &mut put);
             let ended = if !strides || region.outside {
                 // Only known values: an unknown one goes the slow way.
-                block.run(env, sink, dense, |_, _| MISSING, &mut put)
+                block.run(env, &mut out, dense, |_, _| MISSING, on_path)
             } else {
                 // Fixed counts unroll the reads of the options.
                 match *offsets {
-                    [a] => block.run(env, sink, dense, |d, i| marks(d, i, &[a]), &mut put),
-                    [a, b] => block.run(env, sink, dense, |d, i| marks(d, i, &[a, b]), &mut put),
-                    [a, b, c] => {
-                        block.run(env, sink, dense, |d, i| marks(d, i, &[a, b, c]), &mut put)
-                    }
+                    [a] => block.run(env, &mut out, dense, |d, i| marks(d, i, &[a]), on_path),
+                    [a, b] => block.run(env, &mut out, dense, |d, i| marks(d, i, &[a, b]), on_path),
+                    [a, b, c] => block.run(
+                        env,
+                        &mut out,
+                        dense,
+                        |d, i| marks(d, i, &[a, b, c]),
+                        on_path,
+                    ),
                     [a, b, c, e] => block.run(
                         env,
-                        sink,
+                        &mut out,
                         dense,
                         |d, i| marks(d, i, &[a, b, c, e]),
-                        &mut put,
+                        on_path,
                     ),
-                    _ => block.run(env, sink, dense, |d, i| marks(d, i, offsets), &mut put),
+                    _ => block.run(env, &mut out, dense, |d, i| marks(d, i, offsets), on_path),
                 }
             };
             stored += put;
@@ -665,6 +686,13 @@ impl Sweeper<'_> {
         match dense[index] {
             0 => Found::ToValue(true, index),
             3 => Found::ToValue(false, index),
+            // A loopy game's position of infinite value (or one on the
+            // search path, asked the general way).
+            ON_PATH_BYTE => {
+                drop(memo);
+                let mut infinite = self.inst.infinite.borrow_mut();
+                (infinite.get_coords(self.shape, self.coords)).map_or(Found::General, Found::Value)
+            }
             b => byte_value(b).map_or(Found::General, Found::Value),
         }
     }

@@ -1,7 +1,7 @@
 //! The graph of the positions reachable from one position, numbered in
-//! the order they are found. The root's game, when it has a kernel over
-//! integers, has its positions numbered by their coordinates
-//! (`numbering`: a dense box, hashed outside it) and its options listed
+//! the order they are found. The root's game, when its positions are
+//! integers, has them numbered by their coordinates (`numbering`: a dense
+//! box, hashed outside it) and, when it has a kernel, its options listed
 //! by the kernel (`kernel_options`) straight into the graph's rows; other
 //! positions are kept as packed keys (the instance and the key's shape in
 //! two words, then its integers) and their options listed by the search's
@@ -69,7 +69,7 @@ pub struct PositionGraph {
 }
 
 /// The root's game when its positions are numbered by their integers
-/// (`Numbering`) and its options listed by its kernel.
+/// (`Numbering`), their options listed by its kernel when it has one.
 #[derive(Clone)]
 struct MainGame {
     instance: InstanceId,
@@ -190,10 +190,11 @@ pub enum Reach {
 }
 
 /// Lists the reachable positions from `root` breadth first. Positions of
-/// the root's game whose game has a kernel (and kernels are on) are
-/// numbered by their integers and their options listed by the kernel;
-/// any other position (another game's, a key of values, one whose options
-/// the kernel cannot list) goes through its keys and its moves' code.
+/// the root's game, when they are integers (and kernels are on), are
+/// numbered by their integers and their options listed by the kernel
+/// when it has one; any other position (another game's, a key of values)
+/// goes through its keys, and any option the kernel cannot list through
+/// its moves' code.
 /// When that game's `where` is a box, and the root reaches at least one
 /// cell in `REACHED_SHARE` of it (or the box is small), the graph is the
 /// whole box instead.
@@ -224,7 +225,7 @@ pub fn build(
 const SMALL_BOX: usize = 1 << 12;
 /// The breadth-first listing turns to the whole box once it has reached
 /// one cell in this many.
-const REACHED_SHARE: usize = 8;
+const REACHED_SHARE: usize = 32;
 
 /// The main game's box of positions, when its `where` is bounds on every
 /// argument, every cell a position, and the box fits the memory and
@@ -252,17 +253,29 @@ fn whole_box(env: &Env, m: &MainGame, span: Span) -> Option<CellBox> {
     (b.cells() > 0).then_some(b)
 }
 
-/// The root's game as a `MainGame`, when kernels are on, its game has a
-/// kernel over integer arguments and its static arguments are integers.
+/// The root's game as a `MainGame`, when kernels are on, its positions
+/// are integers (the root's key is of integers only, as many as the
+/// game's arguments; with a kernel, one over integers) and its static
+/// arguments are integers. Without a kernel its positions are still
+/// numbered by their integers, their options listed by their moves' code.
 fn main_game(env: &Env, instance: InstanceId, key: &Key) -> Option<MainGame> {
     if !env.rt.limits.plans.kernels {
         return None;
     }
     let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
-    let kernel = g.kernel.as_ref()?;
-    if kernel.keyed || !kernel.accepts(key) || kernel.shape != int_shape(kernel.n_params) {
+    let (n, shape) = (g.n_params, int_shape(g.n_params));
+    // A game of no arguments has one position: nothing to number.
+    if n == 0 || n > MAX_ARGS as usize {
         return None;
+    }
+    if key.generic.is_some() || key.shape() != shape || key.coords().len() != n {
+        return None;
+    }
+    if let Some(kernel) = &g.kernel {
+        if kernel.keyed || kernel.shape != shape || kernel.n_params != n {
+            return None;
+        }
     }
     let statics = inst
         .frame_statics()
@@ -272,10 +285,10 @@ fn main_game(env: &Env, instance: InstanceId, key: &Key) -> Option<MainGame> {
             _ => None,
         })
         .collect::<Option<SmallVec<_>>>()?;
-    (statics.len() + kernel.n_params <= KERNEL_FRAME).then(|| MainGame {
+    (statics.len() + n <= KERNEL_FRAME).then(|| MainGame {
         instance,
-        shape: kernel.shape,
-        n: kernel.n_params,
+        shape,
+        n,
         statics,
         inst: inst.clone(),
     })
@@ -432,7 +445,9 @@ impl Builder {
         }
         let inst = m.inst.clone();
         let Rules::User(g) = &inst.rules;
-        let kernel = g.kernel.as_ref().expect("a main game has a kernel");
+        let Some(kernel) = g.kernel.as_ref() else {
+            return Ok(false);
+        };
         frame[..s].copy_from_slice(&m.statics);
         if !list_options(kernel, &frame[..s + n], listed) {
             return Ok(false);

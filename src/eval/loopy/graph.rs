@@ -5,6 +5,9 @@
 /// The digraph, built one vertex at a time in order: `add_vertex` for
 /// each new vertex, `close` once per vertex (in order) after pushing its
 /// followers with `push_edge`.
+/// Rows up to this long keep their repeats (`Graph::close`).
+const SHORT_ROW: usize = 16;
+
 #[derive(Default)]
 pub struct Graph {
     /// Vertex `u`'s followers are `succ[start[u]..start[u + 1]]`.
@@ -56,29 +59,24 @@ impl Graph {
         self.succ.push(to);
     }
 
-    /// Ends the followers of the next vertex, dropping repeats.
+    /// Ends the followers of the next vertex. A long row is freed of
+    /// repeats (a move may list one option many times); a short one keeps
+    /// them: the labelling counts a follower once per edge on both sides
+    /// (its counters and the predecessors), so repeats change no value.
     pub fn close(&mut self) {
         let from = *self.start.last().expect("a vertex") as usize;
         let tail = &mut self.succ[from..];
-        let mut kept = 0;
-        if tail.len() <= 16 {
-            // A short row: each follower looked for among those kept.
-            for i in 0..tail.len() {
-                if !tail[..kept].contains(&tail[i]) {
-                    tail[kept] = tail[i];
-                    kept += 1;
-                }
-            }
-        } else {
+        if tail.len() > SHORT_ROW {
             tail.sort_unstable();
+            let mut kept = 0;
             for i in 0..tail.len() {
                 if i == 0 || tail[i] != tail[i - 1] {
                     tail[kept] = tail[i];
                     kept += 1;
                 }
             }
+            self.succ.truncate(from + kept);
         }
-        self.succ.truncate(from + kept);
         self.start.push(self.succ.len() as u32);
     }
 

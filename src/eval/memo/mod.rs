@@ -1256,6 +1256,22 @@ impl InfiniteMemo {
         self.0.get(key).value().map(|id| id | INFINITE)
     }
 
+    /// `get` for the integer key `coords` of `shape`.
+    pub fn get_coords(&mut self, shape: Shape, coords: &[i64]) -> Option<u64> {
+        if self.0.stored == 0 {
+            return None;
+        }
+        (self.0.get_coords(shape, coords).value()).map(|id| id | INFINITE)
+    }
+
+    /// The line of `Memo::line` in this table's window, with its bytes:
+    /// `scan::byte_value` of a byte is the number of a K set.
+    pub fn line(&mut self, shape: Shape, coords: &[i64], coord: usize) -> Option<(Line, &[u8])> {
+        let line = self.0.line(shape, coords, coord)?;
+        let bytes = self.0.line_bytes(&line)?;
+        Some((line, bytes))
+    }
+
     /// Keeps the infinite value `v` of `key`.
     pub fn set(&mut self, key: &Key, v: u64) {
         debug_assert!(v & INFINITE != 0);

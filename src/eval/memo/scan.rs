@@ -29,6 +29,10 @@ pub fn seen_slot(v: u64) -> usize {
 /// (Byte 2, not a position, has a slot that nothing reads.)
 pub const NO_VALUE_BYTES: [usize; 4] = [0, 1, 3, BIG as usize];
 
+/// The dense byte of a position on the search path, or of a loopy
+/// game's position of infinite value (`State::encode`).
+pub const ON_PATH_BYTE: u8 = 1;
+
 /// The value a dense byte holds, if it holds one in the byte.
 #[inline]
 pub fn byte_value(byte: u8) -> Option<u64> {

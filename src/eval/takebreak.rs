@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 
 use super::builtins::type_error;
 use super::compile::family;
-use super::compile::{Env, Rules};
+use super::compile::{Env, Rules, Runtime};
 use super::memo::{int_shape, Key};
 use super::value::{Callable, InstanceId, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -115,13 +115,26 @@ pub fn heap_value(
                 .insert(instance, Engine::new(code));
         }
     }
-    let values = compute(env, instance, n as usize + 1, span)?;
-    Ok(Some(values[n as usize] as u64))
+    compute(env, instance, n as usize + 1, span)?;
+    Ok(Some(heap_values(env, instance)[n as usize] as u64))
+}
+
+/// The values the engine of `instance` has computed so far. Read in place:
+/// a comprehension asks the heaps one by one, and a copy of all of them per
+/// heap cost a square.
+fn heap_values<'r>(env: &Env<'r>, instance: InstanceId) -> std::cell::Ref<'r, [u16]> {
+    let rt: &'r Runtime = env.rt;
+    std::cell::Ref::map(rt.takebreak.borrow(), |engines| {
+        engines
+            .get(&instance)
+            .expect("created by the caller")
+            .values()
+    })
 }
 
 /// Extends the engine of `instance` to `len` heaps (with a progress bar
-/// and Ctrl-C) and returns its values.
-fn compute(env: &mut Env, instance: InstanceId, len: usize, span: Span) -> Fallible<Vec<u16>> {
+/// and Ctrl-C).
+fn compute(env: &mut Env, instance: InstanceId, len: usize, span: Span) -> Fallible<()> {
     let rt = env.rt;
     let name = rt.instance(instance).name.clone();
     if len > rt.limits.max_states {
@@ -154,7 +167,7 @@ fn compute(env: &mut Env, instance: InstanceId, len: usize, span: Span) -> Falli
         rt.progress.done.store(0, Ordering::Relaxed);
     }
     match result {
-        Ok(()) => Ok(engine.values()[..len].to_vec()),
+        Ok(()) => Ok(()),
         Err(Stop::Interrupted) => {
             drop(engines);
             rt.check_interrupt(span)?;
@@ -202,12 +215,13 @@ pub fn periodicity(env: &mut Env, args: &[Value], span: Span) -> Fallible<Value>
     let mut len = FIRST_HEAPS.min(max);
     loop {
         env.rt.check_interrupt(span)?;
-        let values = compute(env, instance, len, span)?;
-        if let Some(p) = period::proven_period(&code, &values) {
+        compute(env, instance, len, span)?;
+        let values = &heap_values(env, instance)[..len];
+        if let Some(p) = period::proven_period(&code, values) {
             return Ok(Value::Periodicity(Rc::new(p)));
         }
         if len >= max {
-            return match period::observed_period(&values) {
+            return match period::observed_period(values) {
                 Some(p) => Ok(Value::Periodicity(Rc::new(p))),
                 None => Diag::new(
                     ErrorKind::Invalid,

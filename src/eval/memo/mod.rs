@@ -1230,6 +1230,13 @@ impl<'m> RankedWindow<'m> {
     pub fn run(&self, bases: &[i64], coefs: &[i64], lo: i64, hi: i64) -> Option<RankedRun<'m>> {
         self.ranking.run(bases, coefs, lo, hi)
     }
+
+    /// The value of the position at `index` whose byte is `BIG`, as
+    /// `Window::big`.
+    #[inline]
+    pub fn big(&self, index: usize) -> Option<u64> {
+        big_value(self.table, index)
+    }
 }
 
 /// The value `table` keeps for `index` in its map of large values.

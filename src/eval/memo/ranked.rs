@@ -120,13 +120,6 @@ impl Ranking {
         }
         Some(rank)
     }
-
-    /// `C(m, j + 1)` for `m` below the ranked rows: the part of a rank
-    /// that the prefix sum ending at item `j` (plus `j`) adds.
-    #[inline]
-    pub(super) fn column(&self, j: usize) -> &[usize] {
-        &self.binom[j * self.rows..(j + 1) * self.rows]
-    }
 }
 
 impl Ranking {
@@ -142,34 +135,39 @@ impl Ranking {
         if bases.len() != self.n || coefs.len() != self.n || lo >= hi {
             return None;
         }
-        let at = |base: i64, coef: i64, k: i64| base.checked_add(coef.checked_mul(k)?);
-        // Items and their sum are affine in `k`: in range at both ends, in
-        // range throughout, and so is every prefix sum.
-        let (mut sum_lo, mut sum_hi) = (0i64, 0i64);
-        for (&base, &coef) in bases.iter().zip(coefs) {
-            let (x, y) = (at(base, coef, lo)?, at(base, coef, hi - 1)?);
-            if x < 0 || y < 0 {
-                return None;
-            }
-            sum_lo = sum_lo.checked_add(x)?;
-            sum_hi = sum_hi.checked_add(y)?;
-        }
-        if sum_lo.max(sum_hi) as u64 > self.max_sum as u64 {
-            return None;
-        }
+        let max = self.max_sum as u64;
         let mut out = RankedRun {
+            binom: &self.binom,
             fixed: 0,
             moving: SmallVec::new(),
         };
-        let (mut c, mut q) = (0i64, 0i64);
-        for j in 0..self.n {
-            c += at(bases[j], coefs[j], lo)?;
-            q = q.checked_add(coefs[j])?;
-            let column = self.column(j);
-            let m = c as usize + j;
+        // Items and prefix sums are affine in `k`: naturals at both ends
+        // and at most the largest sum there, they are so throughout, and
+        // every row read below lies in its column. An item past the
+        // largest sum (or below 0, past it as unsigned) is refused before
+        // it is added: no sum overflows.
+        let (mut c_lo, mut c_hi, mut q) = (0u64, 0u64, 0isize);
+        for (j, (&base, &coef)) in bases.iter().zip(coefs).enumerate() {
+            let (x, y) = match coef {
+                0 => (base, base),
+                _ => (
+                    base.checked_add(coef.checked_mul(lo)?)?,
+                    base.checked_add(coef.checked_mul(hi - 1)?)?,
+                ),
+            };
+            if x as u64 > max || y as u64 > max {
+                return None;
+            }
+            (c_lo, c_hi) = (c_lo + x as u64, c_hi + y as u64);
+            if c_lo > max || c_hi > max {
+                return None;
+            }
+            q = q.checked_add(isize::try_from(coef).ok()?)?;
+            // `C(c_lo + j, j + 1)`'s place in column `j`.
+            let row = j * self.rows + c_lo as usize + j;
             match q {
-                0 => out.fixed += column[m],
-                _ => out.moving.push((column, m, q as isize)),
+                0 => out.fixed += self.binom[row],
+                _ => out.moving.push((row, q)),
             }
         }
         Some(out)
@@ -177,11 +175,13 @@ impl Ranking {
 }
 
 /// The ranks of a run of sequences (`Ranking::run`): a part that stays,
-/// and the prefix sums that move with the run, each with its column of
-/// binomials, its row at the run's first sequence and its step.
+/// and the prefix sums that move with the run, each with the place of its
+/// binomial at the run's first sequence (in `binom`, its column's rows
+/// consecutive) and its step.
 pub struct RankedRun<'m> {
+    binom: &'m [usize],
     fixed: usize,
-    moving: SmallVec<[(&'m [usize], usize, isize); 2]>,
+    moving: SmallVec<[(usize, isize); 2]>,
 }
 
 impl RankedRun<'_> {
@@ -189,30 +189,28 @@ impl RankedRun<'_> {
     #[inline]
     pub fn index(&self, t: usize) -> usize {
         let mut i = self.fixed;
-        for &(column, m, q) in &self.moving {
-            i += column[m.wrapping_add_signed(q * t as isize)];
+        for &(row, q) in &self.moving {
+            i += self.binom[row.wrapping_add_signed(q * t as isize)];
         }
         i
     }
 
-    /// Calls `f` with `t` and the index of the `t`-th sequence, for `t`
-    /// in `0..n`: when one prefix sum moves by one at a time (an item
-    /// moved to the next, as in Staircase Nim), its column read in order.
+    /// When one prefix sum moves (an item moved to another, as in
+    /// Staircase Nim): the fixed part, the binomials of the run's first
+    /// `n` sequences (not empty), lowest row first, and the step between
+    /// them, to read in order.
     #[inline]
-    pub fn for_each(&self, n: usize, mut f: impl FnMut(usize, usize)) {
-        match self.moving[..] {
-            [(column, m, 1)] => {
-                for (t, &c) in column[m..m + n].iter().enumerate() {
-                    f(t, self.fixed + c);
-                }
-            }
-            [(column, m, -1)] => {
-                for (t, &c) in column[m + 1 - n..=m].iter().rev().enumerate() {
-                    f(t, self.fixed + c);
-                }
-            }
-            _ => (0..n).for_each(|t| f(t, self.index(t))),
-        }
+    pub fn one_column(&self, n: usize) -> Option<(usize, &[usize], usize)> {
+        let [(row, q)] = self.moving[..] else {
+            return None;
+        };
+        let step = q.unsigned_abs();
+        let span = step * n.checked_sub(1)?;
+        let rows = match q > 0 {
+            true => &self.binom[row..=row + span],
+            false => &self.binom[row - span..=row],
+        };
+        Some((self.fixed, rows, step))
     }
 }
 
@@ -278,30 +276,46 @@ mod tests {
     fn a_run_gives_the_rank_of_each_of_its_sequences() {
         let mut r = Ranking::new(5);
         assert!(r.grow(12));
-        // Staircase Nim: `k` coins from item 3 to item 2; and coins taken
-        // from two items at once.
-        let cases: [([i64; 5], [i64; 5]); 4] = [
+        // Staircase Nim: `k` coins from item 3 to item 2; coins taken
+        // from two items at once; two coins at a time to the item before.
+        let cases: [([i64; 5], [i64; 5]); 5] = [
             ([1, 2, 3, 4, 2], [0, 0, 1, -1, 0]),
             ([0, 3, 0, 5, 1], [0, -1, 0, -1, 0]),
             ([2, 0, 0, 0, 0], [1, 0, 0, 0, 0]),
             ([0, 0, 6, 1, 0], [0, 0, -1, 1, 0]),
+            ([0, 1, 0, 9, 0], [0, 0, 2, -2, 0]),
         ];
         for (bases, coefs) in cases {
             let hi = (0..5)
                 .filter(|&c| coefs[c] < 0)
-                .map(|c| bases[c] + 1)
+                .map(|c| bases[c] / -coefs[c] + 1)
                 .min()
                 .unwrap_or(11);
             let run = r.run(&bases, &coefs, 1, hi).expect("in the window");
-            let mut each = Vec::new();
-            run.for_each((hi - 1) as usize, |t, i| each.push((t, i)));
+            let n = (hi - 1) as usize;
+            let indices: Vec<usize> = (0..n).map(|t| run.index(t)).collect();
             for k in 1..hi {
                 let x: Vec<i64> = (0..5).map(|c| bases[c] + coefs[c] * k).collect();
-                let t = (k - 1) as usize;
-                assert_eq!(run.index(t), r.index(&x).unwrap(), "{x:?}");
-                assert_eq!(each[t], (t, run.index(t)));
+                assert_eq!(indices[(k - 1) as usize], r.index(&x).unwrap(), "{x:?}");
             }
-            assert_eq!(each.len(), (hi - 1) as usize);
+            // One prefix sum moving: its column read in order gives the
+            // same indices (in the order of the rows).
+            let moved = run.one_column(n);
+            assert_eq!(
+                moved.is_some(),
+                coefs == [0, 0, 1, -1, 0] || coefs == [0, 0, -1, 1, 0] || coefs == [0, 0, 2, -2, 0]
+            );
+            if let Some((fixed, rows, step)) = moved {
+                let mut read: Vec<usize> = rows.iter().step_by(step).map(|&c| fixed + c).collect();
+                let mut want = indices.clone();
+                read.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(read, want);
+            } else {
+                // Coins taken from two items, or added to item 0 (every
+                // prefix sum moves): several columns.
+                assert!(run.moving.len() > 1, "{coefs:?}");
+            }
         }
         // An item below 0, or a sum past the window, at either end: none.
         assert!(r.run(&[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());

@@ -9,7 +9,8 @@
 
 use std::ops::Range;
 
-use super::{Window, BIG};
+use super::ranked::RankedRun;
+use super::{RankedWindow, Window, BIG};
 
 /// Where `Marks` marks the value `v`: at its dense memo byte (`v + 4`)
 /// while that is a value byte, past the `BIG` byte above. Bytes that are
@@ -180,6 +181,39 @@ impl Marks {
     }
 }
 
+/// A window's value bytes, whatever its layout (by coordinates or by
+/// rank), and the large values kept past them: what `scan` reads.
+pub trait ValueBytes {
+    /// The bytes, one a position (`State::encode`).
+    fn dense(&self) -> &[u8];
+    /// The value of the position at `index` whose byte is `BIG`.
+    fn big(&self, index: usize) -> Option<u64>;
+}
+
+impl ValueBytes for Window<'_> {
+    #[inline]
+    fn dense(&self) -> &[u8] {
+        Window::dense(self)
+    }
+
+    #[inline]
+    fn big(&self, index: usize) -> Option<u64> {
+        Window::big(self, index)
+    }
+}
+
+impl ValueBytes for RankedWindow<'_> {
+    #[inline]
+    fn dense(&self) -> &[u8] {
+        RankedWindow::dense(self)
+    }
+
+    #[inline]
+    fn big(&self, index: usize) -> Option<u64> {
+        RankedWindow::big(self, index)
+    }
+}
+
 /// Where a run of options lies in a window: the index of each, in the
 /// order of their bindings. An index past the window is an option the
 /// window cannot answer.
@@ -214,7 +248,7 @@ pub fn mark_each(
 /// own it keeps the loop's state in registers.
 #[inline(never)]
 pub fn scan(
-    window: &Window<'_>,
+    window: &impl ValueBytes,
     walk: &impl Walk,
     ks: Range<i64>,
     marks: &mut Marks,
@@ -234,7 +268,7 @@ pub fn scan(
 /// `(index, k)` and lists in `slow` those the window cannot answer.
 #[inline(never)]
 fn collect(
-    window: &Window<'_>,
+    window: &impl ValueBytes,
     options: impl Iterator<Item = (usize, i64)>,
     marks: &mut Marks,
     slow: &mut Vec<i64>,
@@ -341,6 +375,26 @@ impl Walk for Strided {
     }
 }
 
+/// A run of lists kept by rank (`ranked.rs`): one prefix sum moving is
+/// one column of binomials read in order.
+impl Walk for RankedRun<'_> {
+    #[inline(always)]
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
+        (0..n).map(|t| self.index(t))
+    }
+
+    #[inline(always)]
+    fn mark_bytes(&self, bytes: &[u8], n: usize, stamp: u32, seen: &mut [u32; 256]) {
+        match self.one_column(n) {
+            Some((fixed, rows, step)) => {
+                let indices = rows.iter().step_by(step).map(|&c| fixed + c);
+                mark_each(indices, bytes, stamp, seen);
+            }
+            None => mark_each(self.indices(n), bytes, stamp, seen),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,6 +463,52 @@ mod tests {
             want.dedup();
             assert_eq!(marked, want);
         }
+    }
+
+    #[test]
+    fn a_ranked_run_marks_the_values_get_reads_and_lists_the_others() {
+        use crate::eval::value::Value;
+        let list = |xs: &[i64]| {
+            Key::from_args(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())])
+        };
+        // Staircase Nim's options `[1 + k, 6 - k, 2]`, k in 0..7: some
+        // valued (one past the byte range), some not yet.
+        let mut memo = Memo::ranking_sequences();
+        let option = |k: i64| [1 + k, 6 - k, 2];
+        for k in 0..7 {
+            let state = match k {
+                2 => State::Valid,
+                4 => State::Value(300),
+                5 => continue,
+                _ => State::Value(k as u64 % 3),
+            };
+            memo.set(&list(&option(k)), state);
+        }
+        let shape = list(&option(0)).shape();
+        let (mut marks, mut slow) = (Marks::default(), vec![]);
+        marks.start();
+        {
+            let window = memo.ranked(shape).expect("ranked");
+            let run = window.run(&[1, 6, 2], &[1, -1, 0], 0, 7).expect("in range");
+            scan(&window, &run, 0..7, &mut marks, &mut slow);
+        }
+        let (mut want, mut want_slow) = (vec![], vec![]);
+        for k in 0..7 {
+            match memo.get(&list(&option(k))) {
+                State::Value(v) => want.push(v),
+                _ => want_slow.push(k),
+            }
+        }
+        assert_eq!(slow, want_slow);
+        assert_eq!(want_slow, [2, 5]);
+        let (seen, stamp) = marks.slots();
+        let marked: Vec<u64> = (0..1000)
+            .filter(|&v| seen.get(seen_slot(v)) == Some(&stamp))
+            .collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(marked, want);
+        assert!(marked.contains(&300));
     }
 
     #[test]

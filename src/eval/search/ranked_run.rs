@@ -7,14 +7,15 @@ use super::engine::SgSink;
 use super::run_key::RunKey;
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, Env, Instance};
+use crate::eval::memo::scan::scan;
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 
 impl SgSink {
     /// Marks the options `k` in `a..b` (not empty) of the run whose key
     /// is `key`, `k` in `slot`, if the memo lays its shape out by rank:
-    /// those with a value from the window's bytes, the others looked up
-    /// one by one. `None`, with nothing marked, if it does not.
+    /// those with a value from the window (`scan`, as a strided run), the
+    /// others looked up one by one. `None`, with nothing marked, if it does not.
     pub(super) fn ranked_run(
         &mut self,
         env: &mut Env,
@@ -33,14 +34,7 @@ impl SgSink {
                 return Ok(None);
             };
             match window.run(bases, coefs, a, b) {
-                Some(run) => {
-                    let (dense, seen, slow) = (window.dense(), &mut self.seen, &mut self.slow);
-                    run.for_each((b - a) as usize, |t, i| {
-                        if !seen.mark_byte(dense.get(i).copied().unwrap_or(0)) {
-                            slow.push(a + t as i64);
-                        }
-                    });
-                }
+                Some(run) => scan(&window, &run, a..b, &mut self.seen, &mut self.slow),
                 None => {
                     let bytes = (b.abs_diff(a) as usize).saturating_mul(8);
                     env.rt.check_memory(bytes, self.span)?;

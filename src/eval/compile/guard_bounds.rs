@@ -97,6 +97,8 @@ enum Node {
 enum Side {
     /// The binding itself.
     Binding,
+    /// An integer constant.
+    Const(i64),
     /// Code that does not mention the binding.
     Free(IntCode<[i64]>),
     /// One of the cut's `nodes`.
@@ -126,6 +128,13 @@ impl Points {
 
     /// `base + c1 * k + c2 * k * k` from `k = first` on.
     fn of_coefs(base: i64, (c1, c2): (i64, i64), first: i64) -> Option<Self> {
+        if c2 == 0 {
+            return Some(Points {
+                p0: base.checked_add(c1.checked_mul(first)?)?,
+                step: c1,
+                curve: 0,
+            });
+        }
         let square = c2.checked_mul(first)?.checked_mul(first)?;
         let p0 = base
             .checked_add(c1.checked_mul(first)?)?
@@ -150,17 +159,23 @@ impl Points {
     /// The value at offset `t >= 0`.
     #[inline]
     fn at(self, t: i64) -> Option<i64> {
+        let linear = self.p0.checked_add(self.step.checked_mul(t)?)?;
+        if self.curve == 0 {
+            return Some(linear);
+        }
         let half_square = if t & 1 == 0 {
             (t / 2).checked_mul(t - 1)?
         } else {
             t.checked_mul((t - 1) / 2)?
         };
-        (self.p0.checked_add(self.step.checked_mul(t)?)?)
-            .checked_add(self.curve.checked_mul(half_square)?)
+        linear.checked_add(self.curve.checked_mul(half_square)?)
     }
 
     /// Whether it is monotone over `0..=t` (its steps keep one sign).
     fn monotone_to(self, t: i64) -> bool {
+        if self.curve == 0 {
+            return true;
+        }
         let last_step =
             (self.curve.checked_mul(t.max(1) - 1)).and_then(|c| c.checked_add(self.step));
         last_step.is_some_and(|s| self.step.signum() * s.signum() >= 0)
@@ -339,6 +354,7 @@ impl Cut {
                     step: 1,
                     curve: 0,
                 },
+                Side::Const(c) => Points::constant(*c),
                 Side::Free(code) => Points::constant(code(frame)?),
                 Side::Node(i) => nodes[*i],
             })
@@ -557,7 +573,10 @@ impl Compiler<'_> {
             Some(match nodes.iter().position(|n| std::ptr::eq(*n, e)) {
                 Some(i) => Side::Node(i),
                 None if mentions(e, k) => Side::Binding,
-                None => Side::Free(self.int_expr(e)?),
+                None => match e.kind {
+                    IrKind::Const(Value::Int(c)) => Side::Const(c),
+                    _ => Side::Free(self.int_expr(e)?),
+                },
             })
         };
         Some(Cut {

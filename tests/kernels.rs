@@ -458,7 +458,7 @@ fn results_that_choose_with_if_run_on_the_kernel() {
         "{how}"
     );
     assert!(
-        how.contains("move split: option by option on a frame of integers (its result one of 3 sums, chosen by `if`); 1 guard conjunct(s) monotone in a binding solved into its range by bisection\n"),
+        how.contains("move split: option by option on a frame of integers (its result one of 3 sums, chosen by `if`); 1 guard conjunct(s) monotone in a binding solved into its range (a polynomial's root)\n"),
         "{how}"
     );
     // Errors in a condition, and a position that breaks `where` in the

@@ -58,7 +58,7 @@ fn a_guard_increasing_in_the_binding_ends_its_loop() {
     let how =
         explain("game S(n) where n >= 0 { move take(k in 1..=n) if k * k <= n -> S(n - k * k) }");
     assert!(
-        how.contains("move take: a run through the memo, 1 argument(s) quadratic in the binding, walked with a growing stride; 1 guard conjunct(s) monotone in a binding solved into its range by bisection"),
+        how.contains("move take: a run through the memo, 1 argument(s) quadratic in the binding, walked with a growing stride; 1 guard conjunct(s) monotone in a binding solved into its range (a polynomial's root)"),
         "{how}"
     );
 }
@@ -126,6 +126,77 @@ fn a_guard_decreasing_in_the_binding_starts_its_loop() {
     let how =
         explain("game G(n) where n >= 0 { move split(a in 1..n) if a < n - a -> G(a) + G(n - a) }");
     assert!(how.contains("move split: a take-and-break run"), "{how}");
+}
+
+#[test]
+fn cuts_whose_coefficients_depend_on_the_position() {
+    // A cut's sides are polynomials in the binding read once per range:
+    // coefficients that are constants (`k * k + k`), that depend on the
+    // position (`n * k`, `(n - k) * (n - k)`), rising or falling, strict
+    // or not, over a range or a constant set.
+    const N: usize = 150;
+    type Holds = fn(i64, i64) -> bool;
+    let cases: [(&str, &str, Holds); 6] = [
+        ("1..=n", "n * k < 2 * n + 5 * k", |n, k| {
+            n * k < 2 * n + 5 * k
+        }),
+        ("1..=n", "(n - k) * (n - k) > n", |n, k| {
+            (n - k) * (n - k) > n
+        }),
+        ("1..=n", "k * k + k >= n", |n, k| k * k + k >= n),
+        ("1..=n", "2 * k * k <= 3 * n + 1", |n, k| {
+            2 * k * k <= 3 * n + 1
+        }),
+        ("1..n", "n - 3 * k * k > 4", |n, k| n - 3 * k * k > 4),
+        (
+            "{1, 2, 3, 5, 8, 13, 21, 34}",
+            "k * k <= 4 * n + 1",
+            |n, k| k * k <= 4 * n + 1,
+        ),
+    ];
+    for (range, guard, holds) in cases {
+        let ks: Vec<i64> = match range {
+            "1..=n" | "1..n" => Vec::new(),
+            _ => vec![1, 2, 3, 5, 8, 13, 21, 34],
+        };
+        let want = heap_values(N, |n| {
+            let n = n as i64;
+            let all: Vec<i64> = match range {
+                "1..=n" => (1..=n).collect(),
+                "1..n" => (1..n).collect(),
+                _ => ks.clone(),
+            };
+            (all.into_iter())
+                .filter(|&k| k <= n && holds(n, k))
+                .map(|k| (n - k) as usize)
+                .collect()
+        });
+        let out = same_both_ways(&format!(
+            "game H(n) where n >= 0 {{ move take(k in {range}) if {guard} -> H(n - k) }}
+            print [sg(H(n)) for n in 0..={N}]"
+        ));
+        assert_eq!(out, format!("{}\n", list(&want)), "{guard}");
+    }
+    // Roots far from 0: a position near 10^12 whose options are the
+    // squares between n - 2 and n (its value 1 when there is one).
+    for (n, want) in [
+        (1_000_000_000_002i64, 1),
+        (1_000_000_000_005, 0),
+        (999_999_999_999, 0),
+    ] {
+        let has_square = (1..=1_100_000i64).any(|k| k * k <= n && k * k >= n - 2);
+        assert_eq!(has_square, want == 1, "{n}");
+        let out = common::run(
+            &format!(
+                "game H(n) where n >= 0 {{
+                    move take(k in 1..=1100000) if k * k <= n and k * k >= n - 2 -> H(0)
+                }}
+                print sg(H({n}))"
+            ),
+            true,
+        );
+        assert_eq!(out, format!("{want}\n"), "{n}");
+    }
 }
 
 #[test]

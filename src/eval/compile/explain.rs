@@ -236,7 +236,7 @@ fn bounds_words(g: &LoopGuard) -> String {
     let mut words = Vec::new();
     if g.cuts > 0 {
         words.push(format!(
-            "{} guard conjunct(s) monotone in a binding solved into its range by bisection",
+            "{} guard conjunct(s) monotone in a binding solved into its range (a polynomial's root)",
             g.cuts
         ));
     }

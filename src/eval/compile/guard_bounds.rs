@@ -9,9 +9,12 @@
 //! - a *cut*, a comparison (`<`, `<=`, `>`, `>=`) of two polynomials of
 //!   degree at most 2 in one binding (`k * k <= n`, `a < n - a`,
 //!   `2 * k <= m`), the other names outer: where it is monotone over the
-//!   binding's range, it holds on a prefix or a suffix of the range, which
-//!   a bisection with the conjunct's own code finds; the range shrinks to
-//!   it.
+//!   binding's range, it holds on a prefix or a suffix of the range; the
+//!   range shrinks to it. Its sides are polynomials whose coefficients
+//!   are read once per range (constants, and the value at `k = 0`, or
+//!   values at three points), so the end of that prefix is found by
+//!   integer arithmetic next to the real root, with no code run per
+//!   option or per step of a bisection.
 //!
 //! The conjuncts are taken in their order, each acting on a binding no
 //! outer than the one before: the general path evaluates a conjunct only
@@ -24,7 +27,7 @@
 //!
 //! Exactness: a cut is used only where every subexpression mentioning
 //! its binding is monotone over the range (checked at run time from its
-//! values at the range's first three points) and evaluates at both ends:
+//! polynomial) and is within `i64` at both ends:
 //! each then stays between its values at the ends, so no option the cut
 //! removes would have overflowed where the general path evaluates it.
 //! Anything else (`Narrowed::Unknown`) leaves the range as it was.
@@ -35,6 +38,7 @@ use super::int_code::{map_locals, mentions, BoolCode, IntCode};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
+use smallvec::SmallVec;
 
 /// The leading conjuncts of a move's guard as bounds on its bindings'
 /// loops (on a kernel's frame of integers).
@@ -64,17 +68,143 @@ pub(crate) enum Step {
     Cut(Cut),
 }
 
-/// A comparison monotone in `slot` where the checks of `nodes` pass.
+/// A comparison of two polynomials of degree at most 2 in the binding in
+/// `slot`, the other names outer: over one range of the binding, a
+/// polynomial whose coefficients its values at three points give.
 pub(crate) struct Cut {
     slot: Slot,
-    cond: BoolCode<[i64]>,
-    /// The comparison's sides.
-    sides: [IntCode<[i64]>; 2],
-    /// Every other subexpression mentioning `slot` but `slot` itself.
-    nodes: Vec<IntCode<[i64]>>,
-    /// Some subexpression is of degree 2 in `slot` (an affine one is
-    /// monotone everywhere: no check needed).
-    quadratic: bool,
+    op: BinaryOp,
+    /// Every subexpression mentioning `slot` but `slot` itself.
+    nodes: Vec<Node>,
+    sides: [Side; 2],
+}
+
+/// A subexpression of a cut as a polynomial in its binding `k`.
+enum Node {
+    /// `base + c1 * k + c2 * k * k` with constant `c1`, `c2`: only the
+    /// base (the subexpression at `k = 0`) evaluated per range.
+    Constant {
+        base: IntCode<[i64]>,
+        c1: i64,
+        c2: i64,
+    },
+    /// Coefficients that depend on other names (`a * k`): evaluated at
+    /// three points.
+    Sampled(IntCode<[i64]>),
+}
+
+/// One side of a cut's comparison.
+enum Side {
+    /// The binding itself.
+    Binding,
+    /// An integer constant.
+    Const(i64),
+    /// Code that does not mention the binding.
+    Free(IntCode<[i64]>),
+    /// One of the cut's `nodes`.
+    Node(usize),
+}
+
+/// A polynomial of degree at most 2 in `t = k - first`:
+/// `p0 + step * t + curve * t * (t - 1) / 2`. Its arithmetic is checked:
+/// a term past `i64` (a side near 2^63) leaves the range undecided.
+#[derive(Clone, Copy)]
+struct Points {
+    p0: i64,
+    step: i64,
+    curve: i64,
+}
+
+impl Points {
+    /// From its values at `t = 0, 1, 2`.
+    fn from([p0, p1, p2]: [i64; 3]) -> Option<Self> {
+        let step = p1.checked_sub(p0)?;
+        Some(Points {
+            p0,
+            step,
+            curve: p2.checked_sub(p1)?.checked_sub(step)?,
+        })
+    }
+
+    /// `base + c1 * k + c2 * k * k` from `k = first` on.
+    fn of_coefs(base: i64, (c1, c2): (i64, i64), first: i64) -> Option<Self> {
+        if c2 == 0 {
+            return Some(Points {
+                p0: base.checked_add(c1.checked_mul(first)?)?,
+                step: c1,
+                curve: 0,
+            });
+        }
+        let square = c2.checked_mul(first)?.checked_mul(first)?;
+        let p0 = base
+            .checked_add(c1.checked_mul(first)?)?
+            .checked_add(square)?;
+        // From `k` to `k + 1`: `c1 + c2 * (2k + 1)`.
+        let twice = first.checked_mul(2)?.checked_add(1)?;
+        Some(Points {
+            p0,
+            step: c1.checked_add(c2.checked_mul(twice)?)?,
+            curve: c2.checked_mul(2)?,
+        })
+    }
+
+    fn constant(c: i64) -> Self {
+        Points {
+            p0: c,
+            step: 0,
+            curve: 0,
+        }
+    }
+
+    /// The value at offset `t >= 0`.
+    #[inline]
+    fn at(self, t: i64) -> Option<i64> {
+        let linear = self.p0.checked_add(self.step.checked_mul(t)?)?;
+        if self.curve == 0 {
+            return Some(linear);
+        }
+        let half_square = if t & 1 == 0 {
+            (t / 2).checked_mul(t - 1)?
+        } else {
+            t.checked_mul((t - 1) / 2)?
+        };
+        linear.checked_add(self.curve.checked_mul(half_square)?)
+    }
+
+    /// Whether it is monotone over `0..=t` (its steps keep one sign).
+    fn monotone_to(self, t: i64) -> bool {
+        if self.curve == 0 {
+            return true;
+        }
+        let last_step =
+            (self.curve.checked_mul(t.max(1) - 1)).and_then(|c| c.checked_add(self.step));
+        last_step.is_some_and(|s| self.step.signum() * s.signum() >= 0)
+    }
+
+    /// Where it is 0, as a real number, near `0..=span` (a guess for
+    /// the search; `None`: no guess).
+    fn root(self, span: i64) -> Option<f64> {
+        let (a, b, c) = (
+            self.curve as f64 / 2.0,
+            self.step as f64 - self.curve as f64 / 2.0,
+            self.p0 as f64,
+        );
+        if a == 0.0 {
+            return (b != 0.0).then(|| -c / b);
+        }
+        let d = (b * b - 4.0 * a * c).max(0.0).sqrt();
+        let (r0, r1) = ((-b - d) / (2.0 * a), (-b + d) / (2.0 * a));
+        let inside = |r: f64| (-1.0..=span as f64 + 1.0).contains(&r);
+        Some(if inside(r0) { r0 } else { r1 })
+    }
+
+    fn minus(self, o: Points) -> Option<Points> {
+        Some(Points {
+            p0: self.p0.checked_sub(o.p0)?,
+            step: self.step.checked_sub(o.step)?,
+            curve: self.curve.checked_sub(o.curve)?,
+        })
+    }
 }
 
 /// What the steps of one level leave of a binding's range.
@@ -171,7 +301,12 @@ impl LoopGuard {
 
 impl Cut {
     /// The part of `a..b` where the comparison holds, if it is monotone
-    /// there (`values`: as for `LoopGuard::narrow`).
+    /// there (`values`: as for `LoopGuard::narrow`). Each node's
+    /// polynomial is read once (from its base, or its values at the
+    /// range's first three integers); it gives the node at the range's
+    /// last integer (within `i64` there and monotone between, each node
+    /// evaluates everywhere between, as the general path evaluates it)
+    /// and the comparison at any point.
     fn apply(
         &self,
         frame: &mut [i64],
@@ -186,43 +321,84 @@ impl Cut {
             }
         };
         let (first, last) = (value(a)?, value(b - 1)?);
-        // The subexpressions over the integers first..=last (for a set,
-        // a superset of its items): monotone, and evaluated at both ends.
-        if self.quadratic && last - first >= 2 {
-            for code in self.nodes.iter().chain(&self.sides) {
-                let mut at = |k: i64| {
-                    frame[slot] = k;
-                    code(frame).map(i128::from)
-                };
-                let (p0, p1, p2) = (at(first)?, at(first + 1)?, at(first + 2)?);
-                at(last)?;
-                let (step0, curve) = (p1 - p0, p2 - 2 * p1 + p0);
-                let step_last = step0 + curve * i128::from(last - 1 - first);
-                if step0.signum() * step_last.signum() < 0 {
-                    return None;
+        let span = last.checked_sub(first)?;
+        // Fewer than three integers: the points past `last` repeat it,
+        // and only offsets 0 and `span` are read.
+        let points = |node: &Node, frame: &mut [i64]| -> Option<Points> {
+            match node {
+                Node::Constant { base, c1, c2 } => {
+                    Points::of_coefs(base(frame)?, (*c1, *c2), first)
+                }
+                Node::Sampled(code) => {
+                    let mut p = [0i64; 3];
+                    for (t, v) in p.iter_mut().enumerate() {
+                        frame[slot] = first + (t as i64).min(span);
+                        *v = code(frame)?;
+                    }
+                    Points::from(p)
                 }
             }
-            // The sides' difference too: their steps may differ in sign.
-            let mut diff = |k: i64| {
-                frame[slot] = k;
-                Some(i128::from(self.sides[0](frame)?) - i128::from(self.sides[1](frame)?))
-            };
-            let (d0, d1, d2) = (diff(first)?, diff(first + 1)?, diff(first + 2)?);
-            let step_last = (d1 - d0) + (d2 - 2 * d1 + d0) * i128::from(last - 1 - first);
-            if (d1 - d0).signum() * step_last.signum() < 0 {
+        };
+        let mut nodes: SmallVec<[Points; 4]> = SmallVec::new();
+        for node in &self.nodes {
+            let p = points(node, frame)?;
+            if p.at(span).is_none() || !p.monotone_to(span) {
                 return None;
             }
+            nodes.push(p);
         }
-        let mut holds = |i: i64| {
-            frame[slot] = value(i)?;
-            (self.cond)(frame)
+        let side = |s: &Side| -> Option<Points> {
+            Some(match s {
+                Side::Binding => Points {
+                    p0: first,
+                    step: 1,
+                    curve: 0,
+                },
+                Side::Const(c) => Points::constant(*c),
+                Side::Free(code) => Points::constant(code(frame)?),
+                Side::Node(i) => nodes[*i],
+            })
+        };
+        let diff = side(&self.sides[0])?.minus(side(&self.sides[1])?)?;
+        if !diff.monotone_to(span) {
+            return None;
+        }
+        let op = self.op;
+        let holds = |i: i64| -> Option<bool> {
+            let d = diff.at(value(i)? - first)?;
+            Some(match op {
+                BinaryOp::Lt => d < 0,
+                BinaryOp::Le => d <= 0,
+                BinaryOp::Gt => d > 0,
+                _ => d >= 0,
+            })
         };
         let (at_a, at_last) = (holds(a)?, holds(b - 1)?);
         if at_a == at_last {
             return Some(if at_a { (a, b) } else { (a, a) });
         }
-        // The first index in (lo, hi] where the comparison is `at_last`.
+        // The first index in (lo, hi] where the comparison is `at_last`:
+        // next to the real root, then by bisection if that was off.
         let (mut lo, mut hi) = (a, b - 1);
+        if let Some(root) = diff.root(span) {
+            let t = root.ceil().clamp(0.0, span as f64) as i64;
+            let guess = match values {
+                None => a + t,
+                Some(v) => a + v[a as usize..b as usize].partition_point(|&x| x - first < t) as i64,
+            }
+            .clamp(lo + 1, hi);
+            if holds(guess)? == at_last {
+                hi = guess;
+                if guess - 1 > lo && holds(guess - 1)? != at_last {
+                    lo = guess - 1;
+                }
+            } else {
+                lo = guess;
+                if guess < hi && holds(guess + 1)? == at_last {
+                    hi = guess + 1;
+                }
+            }
+        }
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             if holds(mid)? == at_last {
@@ -391,18 +567,145 @@ impl Compiler<'_> {
             return None;
         }
         let mut nodes = Vec::new();
-        let quadratic = degree(lhs, k, &mut nodes)?.max(degree(rhs, k, &mut nodes)?) == 2;
+        degree(lhs, k, &mut nodes)?;
+        degree(rhs, k, &mut nodes)?;
+        let side = |e: &IrExpr| -> Option<Side> {
+            Some(match nodes.iter().position(|n| std::ptr::eq(*n, e)) {
+                Some(i) => Side::Node(i),
+                None if mentions(e, k) => Side::Binding,
+                None => match e.kind {
+                    IrKind::Const(Value::Int(c)) => Side::Const(c),
+                    _ => Side::Free(self.int_expr(e)?),
+                },
+            })
+        };
         Some(Cut {
-            quadratic,
             slot: k,
-            cond: self.bool_expr(c)?,
-            sides: [self.int_expr(lhs)?, self.int_expr(rhs)?],
+            op: *op,
+            sides: [side(lhs)?, side(rhs)?],
             nodes: nodes
-                .into_iter()
-                .map(|n| self.int_expr(n))
+                .iter()
+                .map(|n| self.node(n, k))
                 .collect::<Option<_>>()?,
         })
     }
+
+    fn node(&self, e: &IrExpr, k: Slot) -> Option<Node> {
+        Some(match quadratic_coefs(e, k) {
+            Some((c1, c2)) => Node::Constant {
+                base: self.int_expr(&put_constant(e, k, 0)?)?,
+                c1,
+                c2,
+            },
+            None => Node::Sampled(self.int_expr(e)?),
+        })
+    }
+}
+
+/// The polynomial coefficients `[c0, c1, c2]` in `k` of an expression of
+/// `k` and integer constants only, of degree at most 2.
+fn poly_of(e: &IrExpr, k: Slot) -> Option<[i64; 3]> {
+    match &e.kind {
+        IrKind::Const(Value::Int(c)) => Some([*c, 0, 0]),
+        IrKind::Local(s) if *s == k => Some([0, 1, 0]),
+        IrKind::Unary(UnaryOp::Neg, x) => {
+            let p = poly_of(x, k)?;
+            Some([
+                p[0].checked_neg()?,
+                p[1].checked_neg()?,
+                p[2].checked_neg()?,
+            ])
+        }
+        IrKind::Binary { op, lhs, rhs, .. } => {
+            let (l, r) = (poly_of(lhs, k)?, poly_of(rhs, k)?);
+            match op {
+                BinaryOp::Add | BinaryOp::Sub => {
+                    let mut out = [0i64; 3];
+                    for i in 0..3 {
+                        out[i] = match op {
+                            BinaryOp::Add => l[i].checked_add(r[i])?,
+                            _ => l[i].checked_sub(r[i])?,
+                        };
+                    }
+                    Some(out)
+                }
+                BinaryOp::Mul => {
+                    let mut out = [0i64; 3];
+                    for (i, &x) in l.iter().enumerate() {
+                        for (j, &y) in r.iter().enumerate() {
+                            let t = x.checked_mul(y)?;
+                            if t != 0 {
+                                let d = out.get_mut(i + j)?;
+                                *d = d.checked_add(t)?;
+                            }
+                        }
+                    }
+                    Some(out)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
+/// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
+/// integer code without `k`).
+pub(super) fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
+    if !mentions(e, k) {
+        return Some((0, 0));
+    }
+    match &e.kind {
+        IrKind::Local(s) if *s == k => Some((1, 0)),
+        IrKind::Unary(UnaryOp::Neg, x) => {
+            let (a, b) = quadratic_coefs(x, k)?;
+            Some((a.checked_neg()?, b.checked_neg()?))
+        }
+        IrKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } => {
+            let ((a, b), (c, d)) = (quadratic_coefs(lhs, k)?, quadratic_coefs(rhs, k)?);
+            match op {
+                BinaryOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
+                _ => Some((a.checked_sub(c)?, b.checked_sub(d)?)),
+            }
+        }
+        IrKind::Binary {
+            op: BinaryOp::Mul,
+            lhs,
+            rhs,
+            ..
+        } => match (&lhs.kind, &rhs.kind) {
+            (IrKind::Const(Value::Int(c)), _) | (_, IrKind::Const(Value::Int(c)))
+                if !(mentions(lhs, k) && mentions(rhs, k)) =>
+            {
+                let other = if mentions(lhs, k) { lhs } else { rhs };
+                let (a, b) = quadratic_coefs(other, k)?;
+                Some((a.checked_mul(*c)?, b.checked_mul(*c)?))
+            }
+            _ => {
+                let p = poly_of(e, k)?;
+                Some((p[1], p[2]))
+            }
+        },
+        _ => None,
+    }
+}
+
+/// `e` with the local `slot` replaced by the constant `k`.
+pub(super) fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
+    map_locals(e, &|s| {
+        let kind = if s == slot {
+            IrKind::Const(Value::Int(k))
+        } else {
+            IrKind::Local(s)
+        };
+        Some(IrExpr { kind, span: e.span })
+    })
 }
 
 /// Whether `e` is the constant `true` (a guard that is no guard).

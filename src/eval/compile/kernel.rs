@@ -18,15 +18,15 @@ use super::batch_code::BatchCode;
 use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
-use super::guard_bounds::LoopGuard;
-use super::int_code::{map_locals, mentions, BoolCode, Locals, Operand};
+use super::guard_bounds::{put_constant, quadratic_coefs, LoopGuard};
+use super::int_code::{mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::ast::BinaryOp;
 
 /// The moves of one game in kernel form; used for positions whose
 /// arguments (and static arguments) are all integers. Its code reads a
@@ -338,100 +338,6 @@ pub(crate) struct Quadratic {
     pub c2: i64,
 }
 
-/// The polynomial coefficients `[c0, c1, c2]` in `k` of an expression of
-/// `k` and integer constants only, of degree at most 2.
-fn poly_of(e: &IrExpr, k: Slot) -> Option<[i64; 3]> {
-    match &e.kind {
-        IrKind::Const(Value::Int(c)) => Some([*c, 0, 0]),
-        IrKind::Local(s) if *s == k => Some([0, 1, 0]),
-        IrKind::Unary(UnaryOp::Neg, x) => {
-            let p = poly_of(x, k)?;
-            Some([
-                p[0].checked_neg()?,
-                p[1].checked_neg()?,
-                p[2].checked_neg()?,
-            ])
-        }
-        IrKind::Binary { op, lhs, rhs, .. } => {
-            let (l, r) = (poly_of(lhs, k)?, poly_of(rhs, k)?);
-            match op {
-                BinaryOp::Add | BinaryOp::Sub => {
-                    let mut out = [0i64; 3];
-                    for i in 0..3 {
-                        out[i] = match op {
-                            BinaryOp::Add => l[i].checked_add(r[i])?,
-                            _ => l[i].checked_sub(r[i])?,
-                        };
-                    }
-                    Some(out)
-                }
-                BinaryOp::Mul => {
-                    let mut out = [0i64; 3];
-                    for (i, &x) in l.iter().enumerate() {
-                        for (j, &y) in r.iter().enumerate() {
-                            let t = x.checked_mul(y)?;
-                            if t != 0 {
-                                let d = out.get_mut(i + j)?;
-                                *d = d.checked_add(t)?;
-                            }
-                        }
-                    }
-                    Some(out)
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
-/// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
-/// integer code without `k`).
-fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
-    if !mentions(e, k) {
-        return Some((0, 0));
-    }
-    match &e.kind {
-        IrKind::Local(s) if *s == k => Some((1, 0)),
-        IrKind::Unary(UnaryOp::Neg, x) => {
-            let (a, b) = quadratic_coefs(x, k)?;
-            Some((a.checked_neg()?, b.checked_neg()?))
-        }
-        IrKind::Binary {
-            op: op @ (BinaryOp::Add | BinaryOp::Sub),
-            lhs,
-            rhs,
-            ..
-        } => {
-            let ((a, b), (c, d)) = (quadratic_coefs(lhs, k)?, quadratic_coefs(rhs, k)?);
-            match op {
-                BinaryOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
-                _ => Some((a.checked_sub(c)?, b.checked_sub(d)?)),
-            }
-        }
-        IrKind::Binary {
-            op: BinaryOp::Mul,
-            lhs,
-            rhs,
-            ..
-        } => match (&lhs.kind, &rhs.kind) {
-            (IrKind::Const(Value::Int(c)), _) | (_, IrKind::Const(Value::Int(c)))
-                if !(mentions(lhs, k) && mentions(rhs, k)) =>
-            {
-                let other = if mentions(lhs, k) { lhs } else { rhs };
-                let (a, b) = quadratic_coefs(other, k)?;
-                Some((a.checked_mul(*c)?, b.checked_mul(*c)?))
-            }
-            _ => {
-                let p = poly_of(e, k)?;
-                Some((p[1], p[2]))
-            }
-        },
-        _ => None,
-    }
-}
-
 /// `name if guard -> G(args)`.
 pub(crate) struct SingleMove {
     pub guard: Option<BoolCode<[i64]>>,
@@ -470,18 +376,6 @@ pub(crate) fn slot_range(b: &IrBinding) -> Option<(Slot, &IrExpr, &IrExpr, bool)
         return None;
     };
     Some((slot, start, end, *inclusive))
-}
-
-/// `e` with the local `slot` replaced by the constant `k`.
-fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
-    map_locals(e, &|s| {
-        let kind = if s == slot {
-            IrKind::Const(Value::Int(k))
-        } else {
-            IrKind::Local(s)
-        };
-        Some(IrExpr { kind, span: e.span })
-    })
 }
 
 /// Why a result that is no sum of positions of the game itself has no

@@ -855,7 +855,7 @@ impl ShapeTable {
         if self.lent || self.ranked.is_some() || window_bits(&self.bits) <= FREE_DENSE_BITS {
             return;
         }
-        let sparse_bytes = self.density.positions * (8 * n + 24);
+        let sparse_bytes = self.density.positions * self.sparse.bytes_a_position();
         if self.density.n_pages * PAGE <= THINNER_THAN_SPARSE * sparse_bytes {
             return;
         }
@@ -930,8 +930,8 @@ impl ShapeTable {
         }
         let (strides, _) = self.strides_for(need);
         let mut sparse_pages = rustc_hash::FxHashSet::default();
-        for coords in self.sparse.positions() {
-            if let Some(index) = index_in(coords, need, &strides) {
+        for (coords, _) in self.sparse.entries() {
+            if let Some(index) = index_in(&coords[..self.n_coords], need, &strides) {
                 sparse_pages.insert(index / PAGE);
                 positions += 1;
             }
@@ -1055,23 +1055,26 @@ impl ShapeTable {
     /// position asks that, and `thin` decides).
     fn take_in_sparse(&mut self) {
         for (c, code) in self.sparse.take() {
-            match self.index(&c) {
+            let c = &c[..self.n_coords];
+            match self.index(c) {
                 Some(i) => self.set_dense(i, code),
-                None => self.sparse.insert_new(&c, code),
+                None => self.sparse.insert_new(c, code),
             }
         }
     }
 }
 
 /// Where a key's state lives: its index in the dense window of its
-/// shape, or its row in the sparse table; good until the window is laid
-/// out anew (it grows, and takes the sparse table's rows).
+/// shape, good until the window is laid out anew, or its place in the
+/// sparse table, good until that table's generation changes (it packs
+/// its positions anew, or the window takes them).
 #[derive(Clone, Copy, Debug)]
 pub struct Located {
     table: usize,
     index: usize,
+    /// The window's layout, or the sparse table's generation.
     layout: u32,
-    /// `index` is a row of the sparse table.
+    /// `index` is a place in the sparse table.
     sparse: bool,
 }
 
@@ -1278,10 +1281,9 @@ impl InfiniteMemo {
 #[derive(Clone, Copy, Debug)]
 pub enum Probe {
     Known(State),
-    /// In shape table `table`'s sparse table, under `hash`.
+    /// In shape table `table`'s sparse table, its slot prefetched.
     Sparse {
         table: usize,
-        hash: u64,
     },
 }
 
@@ -1342,20 +1344,25 @@ impl Memo {
             if let Some(s) = self.shape_of(key.shape) {
                 self.last_shape = s;
                 let table = &self.shapes[s].1;
-                let at = |index, sparse| Located {
-                    table: s,
-                    index,
-                    layout: table.layout,
-                    sparse,
-                };
                 if let Some(index) = table.index(key.coords()) {
-                    return (
-                        State::decode(table.get_dense(index)),
-                        Some(at(index, false)),
-                    );
+                    let at = Located {
+                        table: s,
+                        index,
+                        layout: table.layout,
+                        sparse: false,
+                    };
+                    return (State::decode(table.get_dense(index)), Some(at));
                 }
-                return match table.sparse.row_of(key.coords()) {
-                    Some(row) => (State::decode(table.sparse.code(row)), Some(at(row, true))),
+                return match table.sparse.find(key.coords()) {
+                    Some((place, code)) => {
+                        let at = Located {
+                            table: s,
+                            index: place,
+                            layout: table.sparse.generation(),
+                            sparse: true,
+                        };
+                        (State::decode(code), Some(at))
+                    }
                     None => (State::Unknown, None),
                 };
             }
@@ -1368,9 +1375,13 @@ impl Memo {
     pub fn set_located(&mut self, at: Option<Located>, key: &Key, state: State) {
         if let Some(at) = at {
             let table = &mut self.shapes[at.table].1;
-            if table.layout == at.layout {
+            let current = match at.sparse {
+                true => table.sparse.generation(),
+                false => table.layout,
+            };
+            if current == at.layout {
                 match at.sparse {
-                    true => table.sparse.set_code(at.index, state.encode()),
+                    true => table.sparse.set_at(at.index, state.encode()),
                     false => table.set_dense(at.index, state.encode()),
                 }
                 if matches!(state, State::Value(_) | State::Invalid) {
@@ -1534,9 +1545,8 @@ impl Memo {
         if let Some(i) = table.index(coords) {
             return Probe::Known(State::decode(table.get_dense(i)));
         }
-        let hash = sparse::hash(coords);
-        table.sparse.prefetch(hash);
-        Probe::Sparse { table: s, hash }
+        table.sparse.prefetch(coords);
+        Probe::Sparse { table: s }
     }
 
     /// The state of the position `probe` was made for. A store since the
@@ -1546,8 +1556,8 @@ impl Memo {
     pub fn resolve(&self, probe: Probe, coords: &[i64]) -> State {
         match probe {
             Probe::Known(state) => state,
-            Probe::Sparse { table, hash } => {
-                let code = self.shapes[table].1.sparse.get_hashed(coords, hash);
+            Probe::Sparse { table } => {
+                let code = self.shapes[table].1.sparse.get(coords);
                 State::decode(code.unwrap_or(0))
             }
         }

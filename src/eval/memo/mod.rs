@@ -507,14 +507,13 @@ const MAX_DENSE_BITS: u32 = 30;
 const FREE_DENSE_BITS: u32 = 22;
 
 /// A larger window grows if the pages it would have written hold at
-/// least `PAGE_FILL` positions each (see `ShapeTable::thin`): 64 bytes a
-/// position, near what one costs in the sparse table.
+/// least `PAGE_FILL` positions each (see `ShapeTable::thin`), and goes
+/// back to a small window when its written pages hold fewer
+/// (`ShapeTable::recheck`): 64 bytes a position, a few times what one
+/// costs in the sparse table. The same measure both ways: a window grown
+/// by one and narrowed by another was grown and narrowed again at every
+/// doubling of the memo, its positions moved each time.
 const PAGE_FILL: usize = 64;
-
-/// A window past `FREE_DENSE_BITS` whose written pages take more than
-/// this many times what its positions would in the sparse table goes
-/// back to a small window (`ShapeTable::recheck`).
-const THINNER_THAN_SPARSE: usize = 2;
 
 /// A window is judged first when it has written this many pages (4 MiB),
 /// then each time they double.
@@ -842,10 +841,10 @@ impl ShapeTable {
     }
 
     /// Judges the window again as its written pages double: one past
-    /// `FREE_DENSE_BITS` whose written pages take more than
-    /// `THINNER_THAN_SPARSE` times what its positions would in the sparse
-    /// table (a search whose first positions filled their pages, and whose
-    /// later ones spread thinly: sets of visited vertices) is narrowed to
+    /// `FREE_DENSE_BITS` whose written pages hold fewer than `PAGE_FILL`
+    /// positions each (a search whose first positions filled their pages,
+    /// and whose later ones spread thinly: sets of visited vertices) is
+    /// narrowed to
     /// at most `FREE_DENSE_BITS`, its other positions moved to the sparse
     /// table, and may not grow again until the memo doubles.
     fn recheck(&mut self, stored: usize) {
@@ -855,8 +854,7 @@ impl ShapeTable {
         if self.lent || self.ranked.is_some() || window_bits(&self.bits) <= FREE_DENSE_BITS {
             return;
         }
-        let sparse_bytes = self.density.positions * self.sparse.bytes_a_position();
-        if self.density.n_pages * PAGE <= THINNER_THAN_SPARSE * sparse_bytes {
+        if self.density.positions >= self.density.n_pages * PAGE_FILL {
             return;
         }
         let mut bits = self.bits;
@@ -1054,13 +1052,15 @@ impl ShapeTable {
     /// the others stay (they do not make the window grow: only a new
     /// position asks that, and `thin` decides).
     fn take_in_sparse(&mut self) {
-        for (c, code) in self.sparse.take() {
-            let c = &c[..self.n_coords];
-            match self.index(c) {
-                Some(i) => self.set_dense(i, code),
-                None => self.sparse.insert_new(c, code),
+        let mut sparse = std::mem::take(&mut self.sparse);
+        sparse.retain(|c, code| match self.index(c) {
+            Some(i) => {
+                self.set_dense(i, code);
+                false
             }
-        }
+            None => true,
+        });
+        self.sparse = sparse;
     }
 }
 

@@ -191,15 +191,6 @@ impl SparseTable {
         self.len
     }
 
-    /// About what a position costs here: a slot of a table at most three
-    /// fifths full, and a row if unpacked.
-    pub(super) fn bytes_a_position(&self) -> usize {
-        match self.packing {
-            Some(_) => 20,
-            None => 8 * self.n + 28,
-        }
-    }
-
     /// What a place from `find` is good for: while this stays the same.
     pub(super) fn generation(&self) -> u32 {
         self.generation
@@ -343,6 +334,7 @@ impl SparseTable {
         };
         let slots = std::mem::take(&mut self.slots);
         let hash_of = |e: &Entry| key_hash(e.key());
+        self.slots.reserve(self.len, hash_of);
         let mut big = FxHashMap::default();
         for e in slots.iter() {
             let (key, byte) = moved(e);
@@ -415,9 +407,45 @@ impl SparseTable {
         self.entries().map(|(_, code)| code)
     }
 
+    /// Keeps the positions `keep` accepts (given their coordinates and
+    /// code), in place; places found before are stale.
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(&[i64], u64) -> bool) {
+        let n = self.n;
+        let Some(packing) = self.packing else {
+            // Stored again from the start: packed, if they all pack now.
+            for (coords, code) in self.take() {
+                if keep(&coords[..n], code) {
+                    self.insert_new(&coords[..n], code);
+                }
+            }
+            return;
+        };
+        let (mut slots, mut big) = (
+            std::mem::take(&mut self.slots),
+            std::mem::take(&mut self.big),
+        );
+        slots.retain(
+            |&e| {
+                let code = match e.byte() {
+                    BIG_BYTE => big[&e.key()],
+                    byte => byte,
+                };
+                let kept = keep(&packing.unpack(e.key(), n)[..n], code);
+                if !kept && code >= BIG_BYTE {
+                    big.remove(&e.key());
+                }
+                kept
+            },
+            |e| key_hash(e.key()),
+        );
+        self.len = slots.len();
+        (self.slots, self.big) = (slots, big);
+        self.generation = self.generation.wrapping_add(1);
+    }
+
     /// Empties the table, giving what it held (to store again elsewhere);
     /// places found before are stale.
-    pub(super) fn take(&mut self) -> impl Iterator<Item = ([i64; MAX_COORDS], u64)> {
+    fn take(&mut self) -> impl Iterator<Item = ([i64; MAX_COORDS], u64)> {
         let mut empty = SparseTable::new(self.n);
         empty.generation = self.generation.wrapping_add(1);
         let taken = std::mem::replace(self, empty);
@@ -532,6 +560,32 @@ mod tests {
         entries.sort_unstable();
         expected.sort_unstable();
         assert_eq!(entries, expected);
+    }
+
+    #[test]
+    fn retain_keeps_the_others_packed_or_in_rows_and_packs_again_without_the_wide() {
+        for wide in [false, true] {
+            let mut t = SparseTable::new(2);
+            for x in 0..5000i64 {
+                t.insert_new(&[x, -x], (x % 300) as u64);
+            }
+            if wide {
+                t.insert_new(&[1 << 60, 0], 1);
+                assert!(t.packing.is_none());
+            }
+            let generation = t.generation();
+            t.retain(|c, code| c[0] % 3 != 0 && c[0] < 1 << 40 && code != 7);
+            assert_ne!(t.generation(), generation);
+            assert!(t.packing.is_some(), "none too wide is left");
+            let kept = |x: i64| x % 3 != 0 && x % 300 != 7;
+            for x in 0..5000i64 {
+                let code = kept(x).then_some((x % 300) as u64);
+                assert_eq!(t.get(&[x, -x]), code, "{x}");
+            }
+            assert_eq!(t.get(&[1 << 60, 0]), None);
+            assert_eq!(t.len(), (0..5000).filter(|&x| kept(x)).count());
+            assert_eq!(t.values().count(), t.len());
+        }
     }
 
     #[test]

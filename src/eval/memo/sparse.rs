@@ -303,7 +303,7 @@ impl SparseTable {
             };
             match packing {
                 Some(p) => return self.insert_packed(p, coords, code),
-                None => self.into_rows(),
+                None => self.turn_to_rows(),
             }
         }
         self.insert_row(coords, code);
@@ -349,7 +349,7 @@ impl SparseTable {
     }
 
     /// Turns a packed table to rows: a position did not pack.
-    fn into_rows(&mut self) {
+    fn turn_to_rows(&mut self) {
         let taken: Vec<_> = self.take().collect();
         self.packing = None;
         for (coords, code) in taken {

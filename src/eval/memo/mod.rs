@@ -508,11 +508,12 @@ const FREE_DENSE_BITS: u32 = 22;
 
 /// A larger window grows if the pages it would have written hold at
 /// least `PAGE_FILL` positions each (see `ShapeTable::thin`), and goes
-/// back to a small window when its written pages hold fewer
-/// (`ShapeTable::recheck`): 64 bytes a position, a few times what one
-/// costs in the sparse table. The same measure both ways: a window grown
-/// by one and narrowed by another was grown and narrowed again at every
-/// doubling of the memo, its positions moved each time.
+/// back to a small window when its written pages hold fewer than half
+/// that (`ShapeTable::recheck`): 64 bytes a position, a few times what
+/// one costs in the sparse table. Narrowed only below where it grows: a
+/// window narrowed at a fill it would grow at again was grown and
+/// narrowed at every doubling of the memo, its positions moved each
+/// time.
 const PAGE_FILL: usize = 64;
 
 /// A window is judged first when it has written this many pages (4 MiB),
@@ -841,8 +842,8 @@ impl ShapeTable {
     }
 
     /// Judges the window again as its written pages double: one past
-    /// `FREE_DENSE_BITS` whose written pages hold fewer than `PAGE_FILL`
-    /// positions each (a search whose first positions filled their pages,
+    /// `FREE_DENSE_BITS` whose written pages hold fewer than half
+    /// `PAGE_FILL` positions each (a search whose first positions filled their pages,
     /// and whose later ones spread thinly: sets of visited vertices) is
     /// narrowed to
     /// at most `FREE_DENSE_BITS`, its other positions moved to the sparse
@@ -854,7 +855,7 @@ impl ShapeTable {
         if self.lent || self.ranked.is_some() || window_bits(&self.bits) <= FREE_DENSE_BITS {
             return;
         }
-        if self.density.positions >= self.density.n_pages * PAGE_FILL {
+        if 2 * self.density.positions >= self.density.n_pages * PAGE_FILL {
             return;
         }
         let mut bits = self.bits;

@@ -72,8 +72,7 @@ impl Tag {
     }
 }
 
-/// Most integers a flattened key holds; longer positions are keyed by value.
-pub const MAX_COORDS: usize = 16;
+pub use self::sparse::MAX_COORDS;
 /// Most arguments a flattened key holds (8 bits of shape each).
 pub const MAX_ARGS: u8 = 8;
 

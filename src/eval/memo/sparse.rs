@@ -19,8 +19,11 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::MAX_COORDS;
 use crate::eval::open_table::{OpenTable, Vacant};
+
+/// Most integers a flattened key holds; longer positions are keyed by
+/// value (here: the length of the coordinates a table gives back).
+pub const MAX_COORDS: usize = 16;
 
 /// One slot. Packed: `(key + 1) << 8 | byte`, the byte the position's
 /// code or `BIG_BYTE`. Rows: the hash's tag over the row index plus one.

@@ -215,6 +215,19 @@ impl<T: Vacant> OpenTable<T> {
         }
     }
 
+    /// Grows the table ahead of `n` more inserts, as they would (within
+    /// the budget). Slots copied from another table come in the order of
+    /// their hashes: inserted one by one into a table still small, they
+    /// would pile up in one run at its start.
+    pub(crate) fn reserve(&mut self, n: usize, hash_of: impl Fn(&T) -> u64) {
+        while 5 * (self.len + n) > 3 * self.slots.len() {
+            if !self.may_grow() || !self.grow(&hash_of) {
+                self.note_refusal();
+                return;
+            }
+        }
+    }
+
     fn place(&mut self, hash: u64, value: T) -> usize {
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
@@ -330,6 +343,11 @@ impl<T: Vacant> OpenTable<T> {
                 self.place(hash_of(&s), s);
             }
         }
+    }
+
+    /// The slots in use.
+    pub(crate) fn len(&self) -> usize {
+        self.len
     }
 
     /// The slots, used or not.

@@ -72,8 +72,7 @@ impl Tag {
     }
 }
 
-/// Most integers a flattened key holds; longer positions are keyed by value.
-pub const MAX_COORDS: usize = 16;
+pub use self::sparse::MAX_COORDS;
 /// Most arguments a flattened key holds (8 bits of shape each).
 pub const MAX_ARGS: u8 = 8;
 
@@ -507,14 +506,14 @@ const MAX_DENSE_BITS: u32 = 30;
 const FREE_DENSE_BITS: u32 = 22;
 
 /// A larger window grows if the pages it would have written hold at
-/// least `PAGE_FILL` positions each (see `ShapeTable::thin`): 64 bytes a
-/// position, near what one costs in the sparse table.
+/// least `PAGE_FILL` positions each (see `ShapeTable::thin`), and goes
+/// back to a small window when its written pages hold fewer than half
+/// that (`ShapeTable::recheck`): 64 bytes a position, a few times what
+/// one costs in the sparse table. Narrowed only below where it grows: a
+/// window narrowed at a fill it would grow at again was grown and
+/// narrowed at every doubling of the memo, its positions moved each
+/// time.
 const PAGE_FILL: usize = 64;
-
-/// A window past `FREE_DENSE_BITS` whose written pages take more than
-/// this many times what its positions would in the sparse table goes
-/// back to a small window (`ShapeTable::recheck`).
-const THINNER_THAN_SPARSE: usize = 2;
 
 /// A window is judged first when it has written this many pages (4 MiB),
 /// then each time they double.
@@ -842,10 +841,10 @@ impl ShapeTable {
     }
 
     /// Judges the window again as its written pages double: one past
-    /// `FREE_DENSE_BITS` whose written pages take more than
-    /// `THINNER_THAN_SPARSE` times what its positions would in the sparse
-    /// table (a search whose first positions filled their pages, and whose
-    /// later ones spread thinly: sets of visited vertices) is narrowed to
+    /// `FREE_DENSE_BITS` whose written pages hold fewer than half
+    /// `PAGE_FILL` positions each (a search whose first positions filled their pages,
+    /// and whose later ones spread thinly: sets of visited vertices) is
+    /// narrowed to
     /// at most `FREE_DENSE_BITS`, its other positions moved to the sparse
     /// table, and may not grow again until the memo doubles.
     fn recheck(&mut self, stored: usize) {
@@ -855,8 +854,7 @@ impl ShapeTable {
         if self.lent || self.ranked.is_some() || window_bits(&self.bits) <= FREE_DENSE_BITS {
             return;
         }
-        let sparse_bytes = self.density.positions * (8 * n + 24);
-        if self.density.n_pages * PAGE <= THINNER_THAN_SPARSE * sparse_bytes {
+        if 2 * self.density.positions >= self.density.n_pages * PAGE_FILL {
             return;
         }
         let mut bits = self.bits;
@@ -930,8 +928,8 @@ impl ShapeTable {
         }
         let (strides, _) = self.strides_for(need);
         let mut sparse_pages = rustc_hash::FxHashSet::default();
-        for coords in self.sparse.positions() {
-            if let Some(index) = index_in(coords, need, &strides) {
+        for (coords, _) in self.sparse.entries() {
+            if let Some(index) = index_in(&coords[..self.n_coords], need, &strides) {
                 sparse_pages.insert(index / PAGE);
                 positions += 1;
             }
@@ -1054,24 +1052,29 @@ impl ShapeTable {
     /// the others stay (they do not make the window grow: only a new
     /// position asks that, and `thin` decides).
     fn take_in_sparse(&mut self) {
-        for (c, code) in self.sparse.take() {
-            match self.index(&c) {
-                Some(i) => self.set_dense(i, code),
-                None => self.sparse.insert_new(&c, code),
+        let mut sparse = std::mem::take(&mut self.sparse);
+        sparse.retain(|c, code| match self.index(c) {
+            Some(i) => {
+                self.set_dense(i, code);
+                false
             }
-        }
+            None => true,
+        });
+        self.sparse = sparse;
     }
 }
 
 /// Where a key's state lives: its index in the dense window of its
-/// shape, or its row in the sparse table; good until the window is laid
-/// out anew (it grows, and takes the sparse table's rows).
+/// shape, good until the window is laid out anew, or its place in the
+/// sparse table, good until that table's generation changes (it packs
+/// its positions anew, or the window takes them).
 #[derive(Clone, Copy, Debug)]
 pub struct Located {
     table: usize,
     index: usize,
+    /// The window's layout, or the sparse table's generation.
     layout: u32,
-    /// `index` is a row of the sparse table.
+    /// `index` is a place in the sparse table.
     sparse: bool,
 }
 
@@ -1301,10 +1304,9 @@ impl InfiniteMemo {
 #[derive(Clone, Copy, Debug)]
 pub enum Probe {
     Known(State),
-    /// In shape table `table`'s sparse table, under `hash`.
+    /// In shape table `table`'s sparse table, its slot prefetched.
     Sparse {
         table: usize,
-        hash: u64,
     },
 }
 
@@ -1365,20 +1367,25 @@ impl Memo {
             if let Some(s) = self.shape_of(key.shape) {
                 self.last_shape = s;
                 let table = &self.shapes[s].1;
-                let at = |index, sparse| Located {
-                    table: s,
-                    index,
-                    layout: table.layout,
-                    sparse,
-                };
                 if let Some(index) = table.index(key.coords()) {
-                    return (
-                        State::decode(table.get_dense(index)),
-                        Some(at(index, false)),
-                    );
+                    let at = Located {
+                        table: s,
+                        index,
+                        layout: table.layout,
+                        sparse: false,
+                    };
+                    return (State::decode(table.get_dense(index)), Some(at));
                 }
-                return match table.sparse.row_of(key.coords()) {
-                    Some(row) => (State::decode(table.sparse.code(row)), Some(at(row, true))),
+                return match table.sparse.find(key.coords()) {
+                    Some((place, code)) => {
+                        let at = Located {
+                            table: s,
+                            index: place,
+                            layout: table.sparse.generation(),
+                            sparse: true,
+                        };
+                        (State::decode(code), Some(at))
+                    }
                     None => (State::Unknown, None),
                 };
             }
@@ -1391,9 +1398,13 @@ impl Memo {
     pub fn set_located(&mut self, at: Option<Located>, key: &Key, state: State) {
         if let Some(at) = at {
             let table = &mut self.shapes[at.table].1;
-            if table.layout == at.layout {
+            let current = match at.sparse {
+                true => table.sparse.generation(),
+                false => table.layout,
+            };
+            if current == at.layout {
                 match at.sparse {
-                    true => table.sparse.set_code(at.index, state.encode()),
+                    true => table.sparse.set_at(at.index, state.encode()),
                     false => table.set_dense(at.index, state.encode()),
                 }
                 if matches!(state, State::Value(_) | State::Invalid) {
@@ -1557,9 +1568,8 @@ impl Memo {
         if let Some(i) = table.index(coords) {
             return Probe::Known(State::decode(table.get_dense(i)));
         }
-        let hash = sparse::hash(coords);
-        table.sparse.prefetch(hash);
-        Probe::Sparse { table: s, hash }
+        table.sparse.prefetch(coords);
+        Probe::Sparse { table: s }
     }
 
     /// The state of the position `probe` was made for. A store since the
@@ -1569,8 +1579,8 @@ impl Memo {
     pub fn resolve(&self, probe: Probe, coords: &[i64]) -> State {
         match probe {
             Probe::Known(state) => state,
-            Probe::Sparse { table, hash } => {
-                let code = self.shapes[table].1.sparse.get_hashed(coords, hash);
+            Probe::Sparse { table } => {
+                let code = self.shapes[table].1.sparse.get(coords);
                 State::decode(code.unwrap_or(0))
             }
         }

@@ -55,8 +55,12 @@ pub const SCANNED_SLOTS: usize = 512;
 pub struct Marks {
     seen: Vec<u32>,
     stamp: u32,
-    /// The highest slot marked past `SCANNED_SLOTS` since `start`.
+    /// The highest slot marked one by one (`add`, `mark_byte`), or by a
+    /// scan past `SCANNED_SLOTS` (`marked_up_to`), since `start`.
     top: usize,
+    /// Slots below this may have been marked by a scan without `top`
+    /// knowing (`byte_slots`, `slots_mut`).
+    scanned: usize,
 }
 
 impl Default for Marks {
@@ -65,6 +69,7 @@ impl Default for Marks {
             seen: vec![0; SCANNED_SLOTS],
             stamp: 1,
             top: 0,
+            scanned: 0,
         }
     }
 }
@@ -79,6 +84,7 @@ impl Marks {
             self.stamp = 1;
         }
         self.top = 0;
+        self.scanned = 0;
     }
 
     /// Marks the value `v`.
@@ -104,12 +110,13 @@ impl Marks {
         }
         // Byte 2 (not a position) marks a slot nothing reads.
         self.seen[byte as usize] = self.stamp;
+        self.top = self.top.max(byte as usize);
         true
     }
 
     /// Past the last slot marked since `start`.
     pub fn marked_len(&self) -> usize {
-        (self.top + 1).max(SCANNED_SLOTS).min(self.seen.len())
+        (self.top + 1).max(self.scanned).min(self.seen.len())
     }
 
     /// The slots and their stamp, to read.
@@ -124,6 +131,7 @@ impl Marks {
         if self.seen.len() < n {
             self.seen.resize(n, 0);
         }
+        self.scanned = self.scanned.max(SCANNED_SLOTS);
         (&mut self.seen[..n], self.stamp)
     }
 
@@ -135,7 +143,7 @@ impl Marks {
     /// Whether some value is marked.
     pub fn any(&self) -> bool {
         let marked = |(i, &s): (usize, &u32)| s == self.stamp && i != BIG as usize;
-        (self.seen[4..self.marked_len()].iter())
+        (self.seen[4..self.marked_len().max(4)].iter())
             .enumerate()
             .map(|(i, s)| (i + 4, s))
             .any(marked)
@@ -165,6 +173,7 @@ impl Marks {
     /// The slots of the dense bytes, to mark without decoding.
     #[inline]
     fn byte_slots(&mut self) -> (&mut [u32; 256], u32) {
+        self.scanned = self.scanned.max(256);
         let slots = (&mut self.seen[..256]).try_into().expect("256 slots");
         (slots, self.stamp)
     }

@@ -1,28 +1,35 @@
-//! The positions of one shape outside its dense window: their coordinates
-//! packed in one array, `n` integers per position, in the order they were
-//! stored, found through an open-addressing table of indices
-//! (`open_table`). About `8n + 24` bytes a position, far less than a
-//! map from small vectors of coordinates.
+//! The positions of one shape outside its dense window, in an
+//! open-addressing table (`open_table`).
+//!
+//! While every position's coordinates pack into one word (`Packing`:
+//! each coordinate in the fewest bits that have held its values so far),
+//! a slot is that word with the position's code in its low byte: 8 bytes
+//! a slot, no per-position overhead, one slot read and one comparison per
+//! lookup. Codes past a byte are kept beside (`big`). A position whose
+//! coordinates need more than `PACKED_BITS` in all turns the table to
+//! rows: the coordinates in one array, `n` integers and the code per
+//! position, found through slots of a hash tag and a row index.
 //!
 //! The slot a position's hash starts at is known before the lookup, so a
-//! search asking for many options first prefetches their slots (`hash`,
-//! `prefetch`), then looks them up (`get_hashed`): the misses of a table
-//! past the cache overlap instead of waiting in turn.
+//! search asking for many options first prefetches their slots
+//! (`prefetch`), then looks them up: the misses of a table past the
+//! cache overlap instead of waiting in turn.
 
 use std::hash::Hasher;
 
-use rustc_hash::FxHasher;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::eval::open_table::{OpenTable, Vacant};
 
-/// One stored position in the index: its tag (`tag`: only a position
-/// whose tag agrees is compared, most mismatches cost no read of the
-/// coordinates) over its index plus one.
+/// Most integers a flattened key holds; longer positions are keyed by
+/// value (here: the length of the coordinates a table gives back).
+pub const MAX_COORDS: usize = 16;
+
+/// One slot. Packed: `(key + 1) << 8 | byte`, the byte the position's
+/// code or `BIG_BYTE`. Rows: the hash's tag over the row index plus one.
+/// Zero is vacant.
 #[derive(Clone, Copy, Debug)]
 struct Entry(u64);
-
-/// Bits of an entry's index: room for 2^40 positions, more than memory.
-const INDEX_BITS: u32 = 40;
 
 impl Vacant for Entry {
     const VACANT: Entry = Entry(0);
@@ -31,8 +38,30 @@ impl Vacant for Entry {
     }
 }
 
+/// Most bits of a packed key: plus one, and shifted over the code's
+/// byte, it still fits a word.
+const PACKED_BITS: u32 = 55;
+
+/// A packed slot's byte when the code is kept in `big`.
+const BIG_BYTE: u64 = 0xFF;
+
+/// Bits of a row slot's index: room for 2^40 positions, more than memory.
+const INDEX_BITS: u32 = 40;
+
 impl Entry {
-    fn new(hash: u64, index: usize) -> Entry {
+    fn packed(key: u64, code: u64) -> Entry {
+        Entry((key + 1) << 8 | code.min(BIG_BYTE))
+    }
+
+    fn key(self) -> u64 {
+        (self.0 >> 8) - 1
+    }
+
+    fn byte(self) -> u64 {
+        self.0 & BIG_BYTE
+    }
+
+    fn row(hash: u64, index: usize) -> Entry {
         debug_assert!((index as u64) < (1 << INDEX_BITS) - 1);
         Entry(tag(hash) << INDEX_BITS | (index as u64 + 1))
     }
@@ -46,22 +75,71 @@ impl Entry {
     }
 }
 
-/// The hash bits an entry keeps, bits 8..32. The table's slot comes
+/// The hash bits a row slot keeps, bits 8..32. The table's slot comes
 /// from the top bits (`open_table`), so these are others; the lowest is
 /// set, so that no tag is a vacant slot's.
 fn tag(hash: u64) -> u64 {
     (hash >> 8) & ((1 << (64 - INDEX_BITS)) - 1) | 1
 }
 
-#[derive(Debug, Default)]
-pub(super) struct SparseTable {
-    /// Coordinates per position.
-    n: usize,
-    /// Position `i`'s row, `rows[i * (n + 1)..][..n + 1]`: its
-    /// coordinates, then its code (one cache line to read for both).
-    rows: Vec<i64>,
-    /// Indices of rows, by the hash of their coordinates.
-    index: OpenTable<Entry>,
+/// How the coordinates of a shape pack into one word: each as its
+/// zigzag code (0, -1, 1, -2, ... to 0, 1, 2, 3, ...) in `bits[c]` bits,
+/// the first lowest.
+#[derive(Clone, Copy, Debug, Default)]
+struct Packing {
+    bits: [u8; MAX_COORDS],
+}
+
+fn zigzag(c: i64) -> u64 {
+    ((c << 1) ^ (c >> 63)) as u64
+}
+
+fn unzigzag(z: u64) -> i64 {
+    (z >> 1) as i64 ^ -((z & 1) as i64)
+}
+
+impl Packing {
+    /// The word of `coords`, if each fits its bits.
+    #[inline]
+    fn pack(&self, coords: &[i64]) -> Option<u64> {
+        let (mut key, mut at, mut outside) = (0u64, 0u32, 0u64);
+        for (&c, &bits) in coords.iter().zip(&self.bits) {
+            let z = zigzag(c);
+            // `bits` is at most `PACKED_BITS`: the shifts stay in range.
+            outside |= z >> bits;
+            key |= z << at;
+            at += bits as u32;
+        }
+        (outside == 0).then_some(key)
+    }
+
+    /// The `n` coordinates packed in `key`.
+    fn unpack(&self, mut key: u64, n: usize) -> [i64; MAX_COORDS] {
+        let mut coords = [0i64; MAX_COORDS];
+        for (c, &bits) in coords[..n].iter_mut().zip(&self.bits) {
+            *c = unzigzag(key & ((1 << bits) - 1));
+            key >>= bits;
+        }
+        coords
+    }
+
+    /// This packing widened to hold `coords`, if it fits `PACKED_BITS`.
+    fn widened(&self, coords: &[i64]) -> Option<Packing> {
+        let mut wider = *self;
+        for (&c, bits) in coords.iter().zip(&mut wider.bits) {
+            *bits = (*bits).max((64 - zigzag(c).leading_zeros()) as u8);
+        }
+        let total: u32 = wider.bits.iter().map(|&b| b as u32).sum();
+        (total <= PACKED_BITS).then_some(wider)
+    }
+}
+
+/// The hash of a packed key: one wide multiplication, folded, so that
+/// the top bits (the slot) depend on every bit of the key.
+#[inline]
+fn key_hash(key: u64) -> u64 {
+    let wide = u128::from(key) * 0x9E37_79B9_7F4A_7C15;
+    (wide as u64) ^ ((wide >> 64) as u64)
 }
 
 /// The hash of a position's coordinates: FxHash, its bits mixed by one
@@ -72,108 +150,219 @@ pub(super) fn hash(coords: &[i64]) -> u64 {
     for &c in coords {
         h.write_i64(c);
     }
-    let wide = u128::from(h.finish()) * 0x9E37_79B9_7F4A_7C15;
-    (wide as u64) ^ ((wide >> 64) as u64)
+    key_hash(h.finish())
+}
+
+#[derive(Debug)]
+pub(super) struct SparseTable {
+    /// Coordinates per position.
+    n: usize,
+    /// How positions pack into slots; `None` once one did not (rows).
+    packing: Option<Packing>,
+    slots: OpenTable<Entry>,
+    /// Packed: the codes past a byte, by key.
+    big: FxHashMap<u64, u64>,
+    /// Rows: position `i`'s coordinates, then its code, at
+    /// `rows[i * (n + 1)..][..n + 1]`.
+    rows: Vec<i64>,
+    len: usize,
+    /// Counts the times the stored positions changed places (repacked,
+    /// turned to rows, taken): a place from before (`find`) is stale.
+    generation: u32,
+}
+
+impl Default for SparseTable {
+    fn default() -> SparseTable {
+        SparseTable::new(0)
+    }
 }
 
 impl SparseTable {
     pub(super) fn new(n: usize) -> SparseTable {
         SparseTable {
             n,
-            ..SparseTable::default()
+            packing: Some(Packing::default()),
+            slots: OpenTable::default(),
+            big: FxHashMap::default(),
+            rows: Vec::new(),
+            len: 0,
+            generation: 0,
         }
     }
 
     pub(super) fn len(&self) -> usize {
-        self.rows.len() / (self.n + 1)
+        self.len
     }
 
-    fn row(&self, i: usize) -> &[i64] {
-        &self.rows[i * (self.n + 1)..][..self.n + 1]
+    /// What a place from `find` is good for: while this stays the same.
+    pub(super) fn generation(&self) -> u32 {
+        self.generation
     }
 
-    fn at(&self, i: usize) -> &[i64] {
-        &self.row(i)[..self.n]
-    }
-
-    /// The code of the position in row `i`.
-    pub(super) fn code(&self, i: usize) -> u64 {
-        self.row(i)[self.n] as u64
-    }
-
-    /// Stores `code` in row `i` (its coordinates stay).
-    pub(super) fn set_code(&mut self, i: usize, code: u64) {
-        self.rows[i * (self.n + 1) + self.n] = code as i64;
-    }
-
-    /// The row of `coords`, if stored: it stays while the table is not
-    /// taken (`take`).
+    /// The hash `coords` are found under, if they may be stored.
     #[inline]
-    pub(super) fn row_of(&self, coords: &[i64]) -> Option<usize> {
-        self.find(coords, hash(coords))
+    fn hash_of(&self, coords: &[i64]) -> Option<u64> {
+        match &self.packing {
+            Some(p) => p.pack(coords).map(key_hash),
+            None => Some(hash(coords)),
+        }
+    }
+
+    /// The place of `coords` (their packed key or their row), if stored,
+    /// and their code.
+    #[inline]
+    pub(super) fn find(&self, coords: &[i64]) -> Option<(usize, u64)> {
+        match &self.packing {
+            Some(p) => {
+                let key = p.pack(coords)?;
+                let e = *self.slots.find(key_hash(key), |e| e.0 >> 8 == key + 1)?;
+                Some((key as usize, self.code_of(e)))
+            }
+            None => {
+                let i = self.row_of(coords, hash(coords))?;
+                Some((i, self.rows[i * (self.n + 1) + self.n] as u64))
+            }
+        }
     }
 
     /// The code stored for `coords`, if any.
     #[inline]
     pub(super) fn get(&self, coords: &[i64]) -> Option<u64> {
-        self.get_hashed(coords, hash(coords))
+        self.find(coords).map(|(_, code)| code)
     }
 
-    /// `get`, with `hash(coords)` given.
+    /// The code of a packed slot.
     #[inline]
-    pub(super) fn get_hashed(&self, coords: &[i64], hash: u64) -> Option<u64> {
-        let i = self.find(coords, hash)?;
-        Some(self.code(i))
+    fn code_of(&self, e: Entry) -> u64 {
+        match e.byte() {
+            BIG_BYTE => self.big[&e.key()],
+            byte => byte,
+        }
     }
 
     #[inline]
-    fn find(&self, coords: &[i64], hash: u64) -> Option<usize> {
-        let t = tag(hash);
+    fn row_of(&self, coords: &[i64], hash: u64) -> Option<usize> {
+        let (t, width) = (tag(hash), self.n + 1);
         // Compared item by item: a call of `memcmp` for one or two
         // coordinates cost more than the comparison.
         let same = |e: &Entry| {
             e.tag() == t && {
-                let at = self.at(e.index());
-                at.len() == coords.len() && at.iter().zip(coords).all(|(a, b)| a == b)
+                let at = &self.rows[e.index() * width..][..width - 1];
+                at.iter().zip(coords).all(|(a, b)| a == b)
             }
         };
-        Some(self.index.find(hash, same)?.index())
+        Some(self.slots.find(hash, same)?.index())
     }
 
-    /// Starts loading the slot where the lookup of `hash` begins, if the
-    /// table is past the cache.
-    #[inline]
-    pub(super) fn prefetch(&self, hash: u64) {
-        if let Some(p) = self.index.prefetcher() {
-            p.prefetch(hash);
+    /// Stores `code` at `place` (from `find`, this generation).
+    pub(super) fn set_at(&mut self, place: usize, code: u64) {
+        if self.packing.is_none() {
+            self.rows[place * (self.n + 1) + self.n] = code as i64;
+            return;
+        }
+        let key = place as u64;
+        let slot = self.slots.find_mut(key_hash(key), |e| e.0 >> 8 == key + 1);
+        let slot = slot.expect("a packed place is stored");
+        let was_big = slot.byte() == BIG_BYTE;
+        *slot = Entry::packed(key, code);
+        if code >= BIG_BYTE {
+            self.big.insert(key, code);
+        } else if was_big {
+            self.big.remove(&key);
         }
     }
 
-    /// Stores `code` for `coords` (`coords.len()` is the table's `n`).
-    #[cfg(test)]
-    fn insert(&mut self, coords: &[i64], code: u64) {
-        if !self.overwrite(coords, code) {
-            self.insert_new(coords, code);
+    /// Starts loading the slot where the lookup of `coords` begins, if
+    /// the table is past the cache.
+    #[inline]
+    pub(super) fn prefetch(&self, coords: &[i64]) {
+        if let Some(p) = self.slots.prefetcher() {
+            if let Some(hash) = self.hash_of(coords) {
+                p.prefetch(hash);
+            }
         }
     }
 
     /// Stores `code` for `coords` if they are stored already: true then.
     #[inline]
     pub(super) fn overwrite(&mut self, coords: &[i64], code: u64) -> bool {
-        match self.row_of(coords) {
-            Some(i) => {
-                self.set_code(i, code);
+        match self.find(coords) {
+            Some((place, _)) => {
+                self.set_at(place, code);
                 true
             }
             None => false,
         }
     }
 
-    /// Stores `code` for `coords`, not stored yet.
+    /// Stores `code` for `coords`, not stored yet (`coords.len()` is the
+    /// table's `n`).
     pub(super) fn insert_new(&mut self, coords: &[i64], code: u64) {
         debug_assert_eq!(coords.len(), self.n);
+        if let Some(packing) = self.packing {
+            let packing = match packing.pack(coords) {
+                Some(_) => Some(packing),
+                None => packing.widened(coords),
+            };
+            match packing {
+                Some(p) => return self.insert_packed(p, coords, code),
+                None => self.turn_to_rows(),
+            }
+        }
+        self.insert_row(coords, code);
+    }
+
+    fn insert_packed(&mut self, packing: Packing, coords: &[i64], code: u64) {
+        if let Some(old) = self.packing.replace(packing) {
+            if old.bits != packing.bits {
+                self.repack(old);
+            }
+        }
+        let key = packing.pack(coords).expect("widened to hold them");
+        if code >= BIG_BYTE {
+            self.big.insert(key, code);
+        }
+        let hash_of = |e: &Entry| key_hash(e.key());
+        (self.slots).insert_unique(key_hash(key), Entry::packed(key, code), hash_of);
+        self.len += 1;
+    }
+
+    /// Packs every position again, from `old` to the current packing.
+    fn repack(&mut self, old: Packing) {
+        let new = self.packing.expect("packed");
+        let n = self.n;
+        let moved = |e: &Entry| {
+            let key = new.pack(&old.unpack(e.key(), n)[..n]).expect("wider");
+            (key, e.byte())
+        };
+        let slots = std::mem::take(&mut self.slots);
+        let hash_of = |e: &Entry| key_hash(e.key());
+        self.slots.reserve(self.len, hash_of);
+        let mut big = FxHashMap::default();
+        for e in slots.iter() {
+            let (key, byte) = moved(e);
+            if byte == BIG_BYTE {
+                big.insert(key, self.big[&e.key()]);
+            }
+            let entry = Entry(e.0 & BIG_BYTE | (key + 1) << 8);
+            self.slots.insert_unique(key_hash(key), entry, hash_of);
+        }
+        self.big = big;
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Turns a packed table to rows: a position did not pack.
+    fn turn_to_rows(&mut self) {
+        let taken: Vec<_> = self.take().collect();
+        self.packing = None;
+        for (coords, code) in taken {
+            self.insert_row(&coords[..self.n], code);
+        }
+    }
+
+    fn insert_row(&mut self, coords: &[i64], code: u64) {
         let h = hash(coords);
-        let i = self.len();
+        let i = self.len;
         let width = self.n + 1;
         if self.rows.capacity() - self.rows.len() < width {
             // Doubling, within the budget; a refused growth stores
@@ -187,28 +376,83 @@ impl SparseTable {
         }
         self.rows.extend_from_slice(coords);
         self.rows.push(code as i64);
-        let (width, rows) = (self.n + 1, &self.rows);
-        self.index.insert_unique(h, Entry::new(h, i), |e| {
+        let rows = &self.rows;
+        self.slots.insert_unique(h, Entry::row(h, i), |e| {
             hash(&rows[e.index() * width..][..width - 1])
         });
+        self.len += 1;
     }
 
-    /// The coordinates of every stored position.
-    pub(super) fn positions(&self) -> impl Iterator<Item = &[i64]> + '_ {
-        self.rows.chunks_exact(self.n + 1).map(|row| &row[..self.n])
+    /// Every stored position: its coordinates (the first `n` of the
+    /// array) and its code.
+    pub(super) fn entries(&self) -> impl Iterator<Item = ([i64; MAX_COORDS], u64)> + '_ {
+        let packed = self.packing.map(|p| {
+            let n = self.n;
+            self.slots
+                .iter()
+                .map(move |&e| (p.unpack(e.key(), n), self.code_of(e)))
+        });
+        let rows = self.packing.is_none().then(|| {
+            self.rows.chunks_exact(self.n + 1).map(|row| {
+                let mut coords = [0i64; MAX_COORDS];
+                coords[..self.n].copy_from_slice(&row[..self.n]);
+                (coords, row[self.n] as u64)
+            })
+        });
+        packed
+            .into_iter()
+            .flatten()
+            .chain(rows.into_iter().flatten())
     }
 
     /// Every stored code.
     pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
-        self.rows
-            .chunks_exact(self.n + 1)
-            .map(|row| row[self.n] as u64)
+        self.entries().map(|(_, code)| code)
     }
 
-    /// Empties the table, giving what it held (to store again elsewhere).
-    pub(super) fn take(&mut self) -> impl Iterator<Item = (Vec<i64>, u64)> {
-        let taken = std::mem::replace(self, SparseTable::new(self.n));
-        (0..taken.len()).map(move |i| (taken.at(i).to_vec(), taken.code(i)))
+    /// Keeps the positions `keep` accepts (given their coordinates and
+    /// code), in place; places found before are stale.
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(&[i64], u64) -> bool) {
+        let n = self.n;
+        let Some(packing) = self.packing else {
+            // Stored again from the start: packed, if they all pack now.
+            for (coords, code) in self.take() {
+                if keep(&coords[..n], code) {
+                    self.insert_new(&coords[..n], code);
+                }
+            }
+            return;
+        };
+        let (mut slots, mut big) = (
+            std::mem::take(&mut self.slots),
+            std::mem::take(&mut self.big),
+        );
+        slots.retain(
+            |&e| {
+                let code = match e.byte() {
+                    BIG_BYTE => big[&e.key()],
+                    byte => byte,
+                };
+                let kept = keep(&packing.unpack(e.key(), n)[..n], code);
+                if !kept && code >= BIG_BYTE {
+                    big.remove(&e.key());
+                }
+                kept
+            },
+            |e| key_hash(e.key()),
+        );
+        self.len = slots.len();
+        (self.slots, self.big) = (slots, big);
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Empties the table, giving what it held (to store again elsewhere);
+    /// places found before are stale.
+    fn take(&mut self) -> impl Iterator<Item = ([i64; MAX_COORDS], u64)> {
+        let mut empty = SparseTable::new(self.n);
+        empty.generation = self.generation.wrapping_add(1);
+        let taken = std::mem::replace(self, empty);
+        taken.entries().collect::<Vec<_>>().into_iter()
     }
 }
 
@@ -216,58 +460,144 @@ impl SparseTable {
 mod tests {
     use super::*;
 
+    fn insert(t: &mut SparseTable, coords: &[i64], code: u64) {
+        if !t.overwrite(coords, code) {
+            t.insert_new(coords, code);
+        }
+    }
+
     #[test]
-    fn stores_finds_and_overwrites_packed_keys() {
+    fn zigzag_codes_round_trip_and_stay_small_for_small_integers() {
+        for c in [0i64, 1, -1, 2, -2, 1000, -1000, i64::MAX, i64::MIN] {
+            assert_eq!(unzigzag(zigzag(c)), c);
+        }
+        assert_eq!([0, -1, 1, -2].map(zigzag), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn stores_finds_and_overwrites_keys_packed_and_past_a_byte() {
         let mut t = SparseTable::new(2);
         for x in -500..500i64 {
-            t.insert(&[x, x * x], (x + 1000) as u64);
+            insert(&mut t, &[x, x * x], (x + 1000) as u64);
         }
-        t.insert(&[3, 9], 7);
+        assert!(t.packing.is_some(), "1000 and 500^2 pack in 30 bits");
+        insert(&mut t, &[3, 9], 7);
         assert_eq!(t.get(&[3, 9]), Some(7));
         assert_eq!(t.get(&[-4, 16]), Some(996));
         assert_eq!(t.get(&[3, 10]), None);
+        assert_eq!(t.get(&[3, 1 << 40]), None, "outside the packing: absent");
+        // A code back below a byte leaves `big`.
+        insert(&mut t, &[-4, 16], 12);
+        assert_eq!(t.get(&[-4, 16]), Some(12));
+        assert_eq!(t.big.len(), 998);
         assert_eq!(t.values().count(), 1000);
         let taken: Vec<_> = t.take().collect();
         assert_eq!(taken.len(), 1000);
-        assert!(taken.contains(&(vec![3, 9], 7)));
+        assert!(taken.iter().any(|(c, code)| c[..2] == [3, 9] && *code == 7));
         assert_eq!(t.get(&[3, 9]), None);
     }
 
     #[test]
-    fn agrees_with_a_map_through_growth_and_overwrites() {
-        // Enough positions to grow the index many times and pass the size
-        // where lookups prefetch; negative and repeated coordinates, some
-        // keys stored twice.
+    fn places_stay_good_until_the_generation_changes() {
+        let mut t = SparseTable::new(2);
+        t.insert_new(&[1, 2], 5);
+        let (place, code) = t.find(&[1, 2]).unwrap();
+        let generation = t.generation();
+        assert_eq!(code, 5);
+        t.insert_new(&[-1, -2], 6);
+        assert_eq!(t.generation(), generation, "no wider coordinate");
+        t.set_at(place, 300);
+        assert_eq!(t.get(&[1, 2]), Some(300));
+        t.insert_new(&[-70_000, 0], 8);
+        assert_ne!(t.generation(), generation, "the first coordinate widened");
+        assert_eq!(t.get(&[1, 2]), Some(300));
+        let (place, _) = t.find(&[1, 2]).unwrap();
+        t.insert_new(&[i64::MAX, 0], 9);
+        assert!(t.packing.is_none(), "past 55 bits: rows");
+        assert_eq!(t.get(&[1, 2]), Some(300));
+        assert_eq!(t.get(&[i64::MAX, 0]), Some(9));
+        let _ = place;
+        let (row, _) = t.find(&[1, 2]).unwrap();
+        t.set_at(row, 4);
+        assert_eq!(t.get(&[1, 2]), Some(4));
+    }
+
+    #[test]
+    fn agrees_with_a_map_through_growth_repacking_rows_and_overwrites() {
+        // Enough positions to grow the slots many times and pass the size
+        // where lookups prefetch; coordinates widening as they come,
+        // negative and repeated ones, some keys stored twice, large
+        // codes; a last stretch of keys too wide to pack.
         let mut t = SparseTable::new(3);
         let mut map = std::collections::HashMap::new();
-        for step in 0..1_000_000u64 {
+        for step in 0..1_200_000u64 {
             // Pseudo-random bits: the table's own hash of the step.
             let x = hash(&[step as i64]);
+            let wide = (step as i64) << if step < 1_000_000 { 0 } else { 40 };
             let c = [
                 (x >> 40) as i64 % 100 - 50,
-                (x >> 20) as i64 % 1000,
-                -((x >> 50) as i64),
+                ((x >> 20) as i64 % 1000) * (step as i64 >> 10),
+                -wide,
             ];
-            t.insert(&c, step);
-            map.insert(c, step);
+            let code = if step % 7 == 0 {
+                1000 + step
+            } else {
+                step % 250
+            };
+            insert(&mut t, &c, code);
+            map.insert(c, code);
             let probe = [c[0], c[1] + 1, c[2]];
-            t.prefetch(hash(&probe));
+            t.prefetch(&probe);
             assert_eq!(t.get(&probe), map.get(&probe).copied(), "{probe:?}");
+            if step == 999_999 {
+                assert!(t.packing.is_some());
+            }
         }
+        assert!(t.packing.is_none());
         assert_eq!(t.len(), map.len());
         for (c, &v) in &map {
-            assert_eq!(t.get_hashed(c, hash(c)), Some(v));
+            assert_eq!(t.get(c), Some(v));
         }
-        assert_eq!(t.values().count(), map.len());
+        let mut entries: Vec<_> = t.entries().map(|(c, v)| ([c[0], c[1], c[2]], v)).collect();
+        let mut expected: Vec<_> = map.into_iter().collect();
+        entries.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(entries, expected);
+    }
+
+    #[test]
+    fn retain_keeps_the_others_packed_or_in_rows_and_packs_again_without_the_wide() {
+        for wide in [false, true] {
+            let mut t = SparseTable::new(2);
+            for x in 0..5000i64 {
+                t.insert_new(&[x, -x], (x % 300) as u64);
+            }
+            if wide {
+                t.insert_new(&[1 << 60, 0], 1);
+                assert!(t.packing.is_none());
+            }
+            let generation = t.generation();
+            t.retain(|c, code| c[0] % 3 != 0 && c[0] < 1 << 40 && code != 7);
+            assert_ne!(t.generation(), generation);
+            assert!(t.packing.is_some(), "none too wide is left");
+            let kept = |x: i64| x % 3 != 0 && x % 300 != 7;
+            for x in 0..5000i64 {
+                let code = kept(x).then_some((x % 300) as u64);
+                assert_eq!(t.get(&[x, -x]), code, "{x}");
+            }
+            assert_eq!(t.get(&[1 << 60, 0]), None);
+            assert_eq!(t.len(), (0..5000).filter(|&x| kept(x)).count());
+            assert_eq!(t.values().count(), t.len());
+        }
     }
 
     #[test]
     fn a_shape_without_coordinates_holds_one_position() {
         let mut t = SparseTable::new(0);
         assert_eq!(t.get(&[]), None);
-        t.insert(&[], 5);
-        t.insert(&[], 6);
+        insert(&mut t, &[], 5);
+        insert(&mut t, &[], 6);
         assert_eq!(t.get(&[]), Some(6));
-        assert_eq!(t.take().collect::<Vec<_>>(), vec![(vec![], 6)]);
+        assert_eq!(t.take().map(|(_, v)| v).collect::<Vec<_>>(), vec![6]);
     }
 }

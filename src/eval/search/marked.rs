@@ -33,10 +33,12 @@ impl Marked {
     /// The slots of `seen[..len]` marked with `stamp` (`len`: past the
     /// last slot marked).
     fn from_seen(seen: &[u32], stamp: u32, len: usize) -> Marked {
-        let len = len.max(INLINE_SLOTS).min(seen.len()).next_multiple_of(64);
+        let len = len.min(seen.len());
+        let words = len.max(INLINE_SLOTS).div_ceil(64);
         let mut marked = Marked {
-            bits: SmallVec::from_elem(0, len / 64),
+            bits: SmallVec::from_elem(0, words),
         };
+        let seen = &seen[..len];
         // A byte per slot first (vector compares), then eight bytes of 0
         // or 1 into eight bits by one multiplication: bit by bit, this
         // was a seventh of a set game's time.
@@ -94,6 +96,7 @@ impl Marked {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::memo::scan::SCANNED_SLOTS;
 
     #[test]
     fn the_mex_of_marks_from_seen_and_reported_values() {
@@ -110,6 +113,32 @@ mod tests {
             m.mark(v);
         }
         assert_eq!(m.mex(), 100);
+    }
+
+    #[test]
+    fn marks_read_as_far_as_they_were_marked_one_by_one_or_scanned() {
+        // Marked one by one (values and a dense byte): only the slots up
+        // to the highest are read, and they decide the mex.
+        let mut marks = Marks::default();
+        marks.start();
+        marks.add(0);
+        marks.add(2);
+        assert!(marks.mark_byte(5), "the byte of value 1");
+        assert_eq!(marks.marked_len(), seen_slot(2) + 1);
+        assert_eq!(Marked::from_marks(&marks).mex(), 3);
+        // A value past the byte slots, then a new position's marks.
+        marks.add(300);
+        assert_eq!(marks.marked_len(), seen_slot(300) + 1);
+        marks.start();
+        marks.add(1);
+        assert_eq!(Marked::from_marks(&marks).mex(), 0);
+        // A scan may mark any of the first `SCANNED_SLOTS` unreported.
+        let (seen, stamp) = marks.slots_mut(SCANNED_SLOTS);
+        seen[seen_slot(0)] = stamp;
+        seen[seen_slot(100)] = stamp;
+        let marked = Marked::from_marks(&marks);
+        assert_eq!(marked.mex(), 2);
+        assert!(marked.bits[seen_slot(100) / 64] >> (seen_slot(100) % 64) & 1 == 1);
     }
 
     #[test]

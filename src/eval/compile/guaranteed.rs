@@ -373,16 +373,18 @@ pub(super) fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
     Some(items)
 }
 
-/// Whether two expressions are written the same (spans aside), for the
-/// forms that integer code has; any other form is never the same.
-fn same(a: &IrExpr, b: &IrExpr) -> bool {
+/// Whether two expressions are the same code (spans aside). Forms this
+/// does not compare count as different.
+pub(super) fn same(a: &IrExpr, b: &IrExpr) -> bool {
     let all = |xs: &[IrExpr], ys: &[IrExpr]| {
         xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
     };
     match (&a.kind, &b.kind) {
-        (IrKind::Const(Value::Int(x)), IrKind::Const(Value::Int(y))) => x == y,
-        (IrKind::Const(Value::Bool(x)), IrKind::Const(Value::Bool(y))) => x == y,
-        (IrKind::Local(x), IrKind::Local(y)) => x == y,
+        (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Global(x), IrKind::Global(y)) => x == y,
+        (IrKind::List(xs), IrKind::List(ys))
+        | (IrKind::Set(xs), IrKind::Set(ys))
+        | (IrKind::Tuple(xs), IrKind::Tuple(ys)) => all(xs, ys),
         (IrKind::Unary(o, x), IrKind::Unary(p, y)) => o == p && same(x, y),
         (
             IrKind::Binary {
@@ -398,19 +400,18 @@ fn same(a: &IrExpr, b: &IrExpr) -> bool {
                 ..
             },
         ) => o == p && same(l1, l2) && same(r1, r2),
-        (IrKind::CallFn { func: f, args: x }, IrKind::CallFn { func: g, args: y }) => {
-            f == g && all(x, y)
-        }
         (
-            IrKind::CallBuiltin {
-                builtin: f,
-                args: x,
+            IrKind::Range {
+                start: s1,
+                end: e1,
+                inclusive: i1,
             },
-            IrKind::CallBuiltin {
-                builtin: g,
-                args: y,
+            IrKind::Range {
+                start: s2,
+                end: e2,
+                inclusive: i2,
             },
-        ) => f == g && all(x, y),
+        ) => i1 == i2 && same(s1, s2) && same(e1, e2),
         (
             IrKind::If {
                 cond: c1,
@@ -423,6 +424,31 @@ fn same(a: &IrExpr, b: &IrExpr) -> bool {
                 otherwise: o2,
             },
         ) => same(c1, c2) && same(t1, t2) && same(o1, o2),
+        (IrKind::CallFn { func: f, args: xs }, IrKind::CallFn { func: g, args: ys }) => {
+            f == g && all(xs, ys)
+        }
+        (
+            IrKind::CallBuiltin {
+                builtin: f,
+                args: xs,
+            },
+            IrKind::CallBuiltin {
+                builtin: g,
+                args: ys,
+            },
+        ) => f == g && all(xs, ys),
+        (
+            IrKind::Position {
+                game: g1,
+                statics: s1,
+                args: a1,
+            },
+            IrKind::Position {
+                game: g2,
+                statics: s2,
+                args: a2,
+            },
+        ) => g1 == g2 && all(s1, s2) && all(a1, a2),
         _ => false,
     }
 }

@@ -151,21 +151,22 @@ impl Ranking {
             fixed: 0,
             moving: SmallVec::new(),
         };
-        let mut shifts = shifts.iter().peekable();
         // Items and prefix sums are affine in `k`: naturals at both ends
         // and at most the largest sum there, they are so throughout, and
         // every row read below lies in its column. Each item is checked
         // before it is added: no sum overflows.
         let (mut c_lo, mut c_hi, mut q) = (0i64, 0i64, 0i64);
+        let mut next = 0;
         for (j, &x) in items.iter().enumerate() {
             let (mut x_lo, mut x_hi) = (x, x);
-            if let Some(s) = shifts.next_if(|s| s.index == j) {
+            if let Some(s) = shifts.get(next).filter(|s| s.index == j) {
+                next += 1;
                 let at_0 = x.checked_add(s.base)?;
                 x_lo = at_0.checked_add(s.per_k.checked_mul(lo)?)?;
                 x_hi = at_0.checked_add(s.per_k.checked_mul(hi - 1)?)?;
                 q = q.checked_add(s.per_k)?;
             }
-            if !(0..=max).contains(&x_lo) || !(0..=max).contains(&x_hi) {
+            if (x_lo | x_hi) < 0 || x_lo > max || x_hi > max {
                 return None;
             }
             (c_lo, c_hi) = (c_lo + x_lo, c_hi + x_hi);
@@ -180,7 +181,7 @@ impl Ranking {
             }
         }
         // A shift left over lies past the items or out of order.
-        shifts.next().is_none().then_some(out)
+        (next == shifts.len()).then_some(out)
     }
 }
 

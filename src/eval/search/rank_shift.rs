@@ -12,6 +12,7 @@ use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, ItemShift, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
+use smallvec::SmallVec;
 
 impl SgSink {
     /// Marks the options `k` in `a..b` (not empty, `k` in `slot`) of a
@@ -31,9 +32,10 @@ impl SgSink {
         let Some((seq, items)) = frame.items(shift.list) else {
             return Ok(false);
         };
-        let Some((shifts, n)) = item_shifts(shift, frame) else {
+        let mut shifts = SmallVec::new();
+        if item_shifts(shift, frame, &mut shifts).is_none() {
             return Ok(false);
-        };
+        }
         let tag = match seq {
             Seq::List => Tag::List(items.len() as u32),
             Seq::Tuple => Tag::Tuple(items.len() as u32),
@@ -48,7 +50,7 @@ impl SgSink {
             let Some(window) = memo.ranked(shape) else {
                 return Ok(false);
             };
-            let Some(walk) = window.shifted(items, &shifts[..n], a, b) else {
+            let Some(walk) = window.shifted(items, &shifts, a, b) else {
                 return Ok(false);
             };
             scan(&window, &walk, a..b, &mut self.seen, &mut self.slow);
@@ -61,7 +63,7 @@ impl SgSink {
         let (mut bases, mut coefs) = ([0i64; MAX_COORDS], [0i64; MAX_COORDS]);
         let len = items.len();
         bases[..len].copy_from_slice(items);
-        for s in &shifts[..n] {
+        for s in &shifts {
             bases[s.index] += s.base;
             coefs[s.index] = s.per_k;
         }
@@ -80,28 +82,24 @@ impl SgSink {
     }
 }
 
-/// The changes of `shift` for the bindings in `frame`, ascending by
-/// index, and their number; `None` if an index is below 0 or repeated (a
-/// later update would overwrite an earlier one), or code fails.
-fn item_shifts(shift: &RankShift, frame: &KeyFrame) -> Option<([ItemShift; MAX_COORDS], usize)> {
-    let mut out = [ItemShift::default(); MAX_COORDS];
-    let n = shift.changes.len();
-    if n > MAX_COORDS {
-        return None;
-    }
-    for (c, o) in shift.changes.iter().zip(&mut out) {
-        *o = ItemShift {
+/// Puts the changes of `shift` for the bindings in `frame` in `out`,
+/// ascending by index; `None` if an index is below 0 or repeated (a later
+/// update would overwrite an earlier one), or code fails.
+fn item_shifts(shift: &RankShift, frame: &KeyFrame, out: &mut Shifts) -> Option<()> {
+    for c in &shift.changes {
+        out.push(ItemShift {
             index: usize::try_from(c.index.eval(frame)?).ok()?,
             base: c.base.eval(frame)?,
             per_k: c.per_k,
-        };
+        });
     }
-    let shifts = &mut out[..n];
-    if !shifts.is_sorted_by_key(|s| s.index) {
-        shifts.sort_unstable_by_key(|s| s.index);
+    if !out.is_sorted_by_key(|s| s.index) {
+        out.sort_unstable_by_key(|s| s.index);
     }
-    shifts
-        .windows(2)
+    out.windows(2)
         .all(|w| w[0].index < w[1].index)
-        .then_some((out, n))
+        .then_some(())
 }
+
+/// The changes of one setting: a few (Staircase Nim: two).
+type Shifts = SmallVec<[ItemShift; 4]>;

@@ -118,5 +118,13 @@ pub(crate) fn rank_shift(
             per_k: change.terms.get(&k).copied().unwrap_or(0),
         });
     }
+    // Indices of one form apart by constants (`i`, `i - 1`) are then in
+    // ascending order at run time, as `Ranking::shifted` reads them.
+    if changes
+        .windows(2)
+        .all(|w| w[0].index.terms == w[1].index.terms)
+    {
+        changes.sort_by_key(|c| c.index.constant);
+    }
     Ok(RankShift { list, changes })
 }

@@ -710,9 +710,10 @@ fn staircase_updates_of_two_items_run_on_the_kernel_and_agree() {
     assert_eq!(out.lines().count(), 4, "{out}");
     assert!(!out.contains("failure"), "{out}");
     let shown = explain(STAIRCASE);
+    // Stair and Stair5 as runs read by rank (`rank_shift.rs`).
     let runs = shown
         .lines()
-        .filter(|l| l.contains("a strided run through the memo over its last binding"))
+        .filter(|l| l.contains("read by rank from the position's own list"))
         .count();
     assert_eq!(runs, 2, "{shown}");
 }

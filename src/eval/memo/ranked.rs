@@ -122,20 +122,30 @@ impl Ranking {
     }
 }
 
+/// Item `index` of a sequence plus `base + per_k * k` (`Ranking::shifted`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ItemShift {
+    pub index: usize,
+    pub base: i64,
+    pub per_k: i64,
+}
+
 impl Ranking {
-    /// Where the sequences `bases + coefs * k`, `k` in `lo..hi` (not
-    /// empty), lie, if they all are naturals whose sum is ranked.
-    pub(super) fn run(
+    /// Where the sequences `items` with `shifts` applied (indices
+    /// ascending, each at most once), `k` in `lo..hi` (not empty), lie, if
+    /// they all are naturals whose sum is ranked: from the items' prefix
+    /// sums, each moved by the shifts at or below it, no sequence written.
+    pub(super) fn shifted(
         &self,
-        bases: &[i64],
-        coefs: &[i64],
+        items: &[i64],
+        shifts: &[ItemShift],
         lo: i64,
         hi: i64,
     ) -> Option<RankedRun<'_>> {
-        if bases.len() != self.n || coefs.len() != self.n || lo >= hi {
+        if items.len() != self.n || lo >= hi {
             return None;
         }
-        let max = self.max_sum as u64;
+        let max = self.max_sum as i64;
         let mut out = RankedRun {
             binom: &self.binom,
             fixed: 0,
@@ -143,38 +153,39 @@ impl Ranking {
         };
         // Items and prefix sums are affine in `k`: naturals at both ends
         // and at most the largest sum there, they are so throughout, and
-        // every row read below lies in its column. An item past the
-        // largest sum (or below 0, past it as unsigned) is refused before
-        // it is added: no sum overflows.
-        let (mut c_lo, mut c_hi, mut q) = (0u64, 0u64, 0isize);
-        for (j, (&base, &coef)) in bases.iter().zip(coefs).enumerate() {
-            let (x, y) = match coef {
-                0 => (base, base),
-                _ => (
-                    base.checked_add(coef.checked_mul(lo)?)?,
-                    base.checked_add(coef.checked_mul(hi - 1)?)?,
-                ),
-            };
-            if x as u64 > max || y as u64 > max {
+        // every row read below lies in its column. Each item is checked
+        // before it is added: no sum overflows.
+        let (mut c_lo, mut c_hi, mut q) = (0i64, 0i64, 0i64);
+        let mut next = 0;
+        for (j, &x) in items.iter().enumerate() {
+            let (mut x_lo, mut x_hi) = (x, x);
+            if let Some(s) = shifts.get(next).filter(|s| s.index == j) {
+                next += 1;
+                let at_0 = x.checked_add(s.base)?;
+                x_lo = at_0.checked_add(s.per_k.checked_mul(lo)?)?;
+                x_hi = at_0.checked_add(s.per_k.checked_mul(hi - 1)?)?;
+                q = q.checked_add(s.per_k)?;
+            }
+            if (x_lo | x_hi) < 0 || x_lo > max || x_hi > max {
                 return None;
             }
-            (c_lo, c_hi) = (c_lo + x as u64, c_hi + y as u64);
+            (c_lo, c_hi) = (c_lo + x_lo, c_hi + x_hi);
             if c_lo > max || c_hi > max {
                 return None;
             }
-            q = q.checked_add(isize::try_from(coef).ok()?)?;
             // `C(c_lo + j, j + 1)`'s place in column `j`.
             let row = j * self.rows + c_lo as usize + j;
             match q {
                 0 => out.fixed += self.binom[row],
-                _ => out.moving.push((row, q)),
+                _ => out.moving.push((row, isize::try_from(q).ok()?)),
             }
         }
-        Some(out)
+        // A shift left over lies past the items or out of order.
+        (next == shifts.len()).then_some(out)
     }
 }
 
-/// The ranks of a run of sequences (`Ranking::run`): a part that stays,
+/// The ranks of a run of sequences (`Ranking::shifted`): a part that stays,
 /// and the prefix sums that move with the run, each with the place of its
 /// binomial at the run's first sequence (in `binom`, its column's rows
 /// consecutive) and its step.
@@ -291,7 +302,7 @@ mod tests {
                 .map(|c| bases[c] / -coefs[c] + 1)
                 .min()
                 .unwrap_or(11);
-            let run = r.run(&bases, &coefs, 1, hi).expect("in the window");
+            let run = run(&r, &bases, &coefs, 1, hi).expect("in the window");
             let n = (hi - 1) as usize;
             let indices: Vec<usize> = (0..n).map(|t| run.index(t)).collect();
             for k in 1..hi {
@@ -318,8 +329,70 @@ mod tests {
             }
         }
         // An item below 0, or a sum past the window, at either end: none.
-        assert!(r.run(&[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());
-        assert!(r.run(&[2, 0, 0, 0, 0], &[1, 0, 0, 0, 0], 0, 12).is_none());
+        assert!(run(&r, &[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());
+        assert!(run(&r, &[2, 0, 0, 0, 0], &[1, 0, 0, 0, 0], 0, 12).is_none());
+    }
+
+    /// `Ranking::shifted` of `items` with item `c` plus `coefs[c] * k`.
+    fn run<'r>(
+        r: &'r Ranking,
+        items: &[i64],
+        coefs: &[i64],
+        lo: i64,
+        hi: i64,
+    ) -> Option<RankedRun<'r>> {
+        let shifts: Vec<ItemShift> = (coefs.iter().enumerate())
+            .filter(|(_, &c)| c != 0)
+            .map(|(index, &per_k)| ItemShift {
+                index,
+                base: 0,
+                per_k,
+            })
+            .collect();
+        r.shifted(items, &shifts, lo, hi)
+    }
+
+    #[test]
+    fn shifts_with_constant_parts_rank_every_option_and_refuse_what_is_not_a_list() {
+        let mut r = Ranking::new(4);
+        assert!(r.grow(15));
+        // Every list of 4 with sum at most 6, every pair of items, changes
+        // `b1 + p1 * k` and `b2 + p2 * k` over every window of `k` whose
+        // lists all are ranked: the run's indices are those of the lists.
+        let shift = |index, base, per_k| ItemShift { index, base, per_k };
+        for xs in all(4, 6) {
+            for (i, j) in [(0, 1), (1, 3), (2, 3), (0, 2)] {
+                for (b1, p1, b2, p2) in [(-1, -1, 1, 1), (0, -2, 3, 1), (2, 0, -1, 0), (0, 1, 0, 0)]
+                {
+                    let shifts = [shift(i, b1, p1), shift(j, b2, p2)];
+                    let at = |k: i64| {
+                        let mut x = xs.clone();
+                        x[i] += b1 + p1 * k;
+                        x[j] += b2 + p2 * k;
+                        x
+                    };
+                    for (lo, hi) in [(0, 1), (0, 3), (1, 4), (2, 6)] {
+                        let want: Option<Vec<usize>> = (lo..hi).map(|k| r.index(&at(k))).collect();
+                        let got = r.shifted(&xs, &shifts, lo, hi);
+                        let got =
+                            got.map(|run| (0..(hi - lo) as usize).map(|t| run.index(t)).collect());
+                        assert_eq!(got, want, "{xs:?} {shifts:?} {lo}..{hi}");
+                    }
+                }
+            }
+        }
+        // Shifts past the items, repeated or out of order: refused.
+        let xs = [1, 1, 1, 1];
+        assert!(r.shifted(&xs, &[shift(4, 0, 1)], 0, 2).is_none());
+        assert!(r
+            .shifted(&xs, &[shift(1, 0, 1), shift(1, 0, -1)], 0, 2)
+            .is_none());
+        assert!(r
+            .shifted(&xs, &[shift(2, 0, 1), shift(1, 0, -1)], 0, 2)
+            .is_none());
+        assert!(r
+            .shifted(&xs, &[shift(1, 0, 1), shift(2, 0, -1)], 0, 2)
+            .is_some());
     }
 
     #[test]

@@ -92,7 +92,7 @@ fn moves_that_may_raise_the_sum_keep_the_box_window_and_agree() {
 }
 
 #[test]
-fn explain_names_the_ranking_and_the_runs_as_before() {
+fn explain_names_the_ranking_and_the_runs_read_by_rank() {
     let shown = explain(
         "game Stair(xs) {
             move step(i in 1..len(xs), k in 1..=xs[i]) ->
@@ -100,7 +100,7 @@ fn explain_names_the_ranking_and_the_runs_as_before() {
         }",
     );
     assert!(
-        shown.contains("a strided run through the memo over its last binding"),
+        shown.contains("read by rank from the position's own list"),
         "{shown}"
     );
     assert!(shown.contains("kept at their rank by sum"), "{shown}");
@@ -110,4 +110,8 @@ fn explain_names_the_ranking_and_the_runs_as_before() {
              S(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k + 1)) }",
     );
     assert!(!shown.contains("rank by sum"), "{shown}");
+    assert!(
+        shown.contains("not read by rank from the position's list: a move may raise the sum"),
+        "{shown}"
+    );
 }

@@ -297,9 +297,23 @@ fn describe_plan(k: &KernelMove) -> String {
                  new item in the sorted list (lists and sets read as integers)"
                         .into()
                 }
-                Some(_) => "a strided run through the memo over its last binding (lists and \
-                        sets read as integers)"
-                    .into(),
+                Some(r) => match &r.shift {
+                    Ok(_) => "options of its last binding read by rank from the position's own \
+                              list: the items it changes, by amounts affine in the binding, move \
+                              the list's prefix sums, and each option's place is the binomials of \
+                              those read along their columns (no option's key written)"
+                        .into(),
+                    // Said only of a list with items changed: the runs of
+                    // other keys are not candidates.
+                    Err(why) if r.args.iter().any(|a| matches!(a, RunArg::Items(_))) => format!(
+                        "a strided run through the memo over its last binding (lists and sets \
+                         read as integers); not read by rank from the position's list: {}",
+                        why.text()
+                    ),
+                    Err(_) => "a strided run through the memo over its last binding (lists and \
+                               sets read as integers)"
+                        .into(),
+                },
                 None if l.bits_run.is_some() => format!(
                     "one run of bit masks over its last binding, each option's set computed from \
                  the position's and read from the memo without writing its key{}",

@@ -31,9 +31,9 @@ use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 /// Integer code as `sum of coefficient * local + constant`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Linear {
-    terms: BTreeMap<Slot, i64>,
-    constant: i64,
+pub(super) struct Linear {
+    pub(super) terms: BTreeMap<Slot, i64>,
+    pub(super) constant: i64,
 }
 
 impl Linear {
@@ -102,7 +102,7 @@ fn linear(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
 
 /// The updates of `e` on the list in `list`, innermost first: each
 /// index and the change of its item; `None` if `e` is not such a chain.
-fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
+pub(super) fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
     let [inner, index, value] = e.as_update()?;
     let mut out = match &inner.kind {
         IrKind::Local(s) if *s == list => Vec::new(),

@@ -25,6 +25,7 @@ use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
 use super::guard_bounds;
 use super::int_code::{map_locals, mentions, sorted_update_of, BoolCode, Locals, Operand, Seq};
+use super::rank_shift::{rank_shift, RankShift, ShiftRefusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{shape_push, Key, Shape, Tag, MAX_COORDS};
 use crate::eval::value::Value;
@@ -523,6 +524,9 @@ pub(crate) struct KeyRun {
     /// sorted list: `k` equal to any item of it gives no option, runs skip
     /// those (the moving item's value too).
     pub not_in_list: bool,
+    /// The options as changes to the position's list kept by rank, read
+    /// without writing their keys (`rank_shift.rs`), or why not.
+    pub shift: Result<RankShift, ShiftRefusal>,
 }
 
 impl KeyRun {
@@ -661,7 +665,7 @@ impl Compiler<'_> {
         }
         let mut parts = Vec::new();
         self.sum_parts(game, n_statics, &m.result, &mut parts)?;
-        if let Some(run) = self.key_run(g, m, &parts) {
+        if let Some(run) = self.key_run(game, g, m, &parts) {
             bindings.pop();
             return Some(KeyLoopMove {
                 bindings,
@@ -810,7 +814,7 @@ impl Compiler<'_> {
     }
 
     /// The last binding of `m` as strided runs, if the move has that form.
-    fn key_run(&self, g: &IrGame, m: &IrMove, parts: &[&[IrExpr]]) -> Option<KeyRun> {
+    fn key_run(&self, game: GameId, g: &IrGame, m: &IrMove, parts: &[&[IrExpr]]) -> Option<KeyRun> {
         let [args] = parts else {
             return None;
         };
@@ -878,6 +882,7 @@ impl Compiler<'_> {
             args: run_args,
             distinct: list_arg.is_some_and(|a| first_distinct(g) == Some(g.n_statics + a)),
             not_in_list,
+            shift: rank_shift(game, g, m, k),
         })
     }
 

@@ -16,7 +16,8 @@
 //!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `refusal` (why a move or game has no kernel form), `item_sum`
-//!    (list games whose moves never raise the sum of the items), `key_kernel` and
+//!    (list games whose moves never raise the sum of the items),
+//!    `rank_shift` (their moves as changes to the list's items), `key_kernel` and
 //!    `kernel` (a plan per move: its kernel form or its refusal), `symmetry`
 //!    (arguments a game may swap).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
@@ -55,6 +56,7 @@ mod kernel;
 mod key_kernel;
 mod line_sweep;
 mod moves;
+mod rank_shift;
 mod refusal;
 pub mod runtime;
 mod specialize;
@@ -75,6 +77,7 @@ pub(crate) use kernel::{
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;
+pub(crate) use rank_shift::RankShift;
 pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,
     Instance, Layer, LayerKind, Limits, MoveCode, OptionBatch, Plans, Progress, Rules, Runtime,

@@ -281,6 +281,9 @@ pub struct Plans {
     /// its kernel when it has one (`search/layered.rs`), not by the
     /// product search.
     pub compound_layers: bool,
+    /// Options of a list kept by rank read from the position's own items
+    /// and the move's changes (`compile::rank_shift`), no key written.
+    pub rank_shifts: bool,
 }
 
 impl Plans {
@@ -291,6 +294,7 @@ impl Plans {
         specialize: true,
         sweeps: true,
         compound_layers: true,
+        rank_shifts: true,
     };
     /// The general path alone.
     pub const NONE: Plans = Plans {
@@ -299,10 +303,11 @@ impl Plans {
         specialize: false,
         sweeps: false,
         compound_layers: false,
+        rank_shifts: false,
     };
 
     /// Every plan on but one, named.
-    pub fn each_off() -> [(&'static str, Plans); 5] {
+    pub fn each_off() -> [(&'static str, Plans); 6] {
         [
             (
                 "kernels",
@@ -336,6 +341,13 @@ impl Plans {
                 "compound_layers",
                 Plans {
                     compound_layers: false,
+                    ..Plans::ALL
+                },
+            ),
+            (
+                "rank_shifts",
+                Plans {
+                    rank_shifts: false,
                     ..Plans::ALL
                 },
             ),

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
 use self::ranked::Ranking;
-pub use self::ranked::{Order, RankedRun, SortedItems};
+pub use self::ranked::{ItemShift, Order, RankedRun, SortedItems};
 use self::sparse::SparseTable;
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -1251,11 +1251,18 @@ impl<'m> RankedWindow<'m> {
         &self.table.dense
     }
 
-    /// Where the options `bases + coefs * k`, `k` in `lo..hi` (not
-    /// empty), lie in the window, if they all do.
+    /// Where the lists `items` with `shifts` applied, `k` in `lo..hi`
+    /// (not empty), lie in the window, if they all do
+    /// (`Ranking::shifted`).
     #[inline]
-    pub fn run(&self, bases: &[i64], coefs: &[i64], lo: i64, hi: i64) -> Option<RankedRun<'m>> {
-        self.ranking.run(bases, coefs, lo, hi)
+    pub fn shifted(
+        &self,
+        items: &[i64],
+        shifts: &[ItemShift],
+        lo: i64,
+        hi: i64,
+    ) -> Option<RankedRun<'m>> {
+        self.ranking.shifted(items, shifts, lo, hi)
     }
 
     /// The value of the position at `index` whose byte is `BIG`, as
@@ -1773,7 +1780,13 @@ mod tests {
         // `[1, 2 - k, k]` for k in 0..3: the run's bytes are get's states.
         let bytes: Vec<u8> = {
             let window = memo.ranked(shape).expect("lists of 3 are ranked");
-            let run = window.run(&[1, 2, 0], &[0, -1, 1], 0, 3).expect("in range");
+            let shift = |index, per_k| ItemShift {
+                index,
+                base: 0,
+                per_k,
+            };
+            let shifts = [shift(1, -1), shift(2, 1)];
+            let run = window.shifted(&[1, 2, 0], &shifts, 0, 3).expect("in range");
             (0..3).map(|t| window.dense()[run.index(t)]).collect()
         };
         for k in 0..3 {

@@ -305,65 +305,71 @@ impl SortedItems<'_> {
     }
 }
 
+/// Item `index` of a sequence plus `base + per_k * k` (`Ranking::shifted`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ItemShift {
+    pub index: usize,
+    pub base: i64,
+    pub per_k: i64,
+}
+
 impl Ranking {
-    /// Where the sequences `bases + coefs * k`, `k` in `lo..hi` (not
-    /// empty), lie, if they all are naturals whose sum is ranked.
-    pub(super) fn run(
+    /// Where the sequences `items` with `shifts` applied (indices
+    /// ascending, each at most once), `k` in `lo..hi` (not empty), lie, if
+    /// they all are naturals whose sum is ranked: from the items' prefix
+    /// sums, each moved by the shifts at or below it, no sequence written.
+    pub(super) fn shifted(
         &self,
-        bases: &[i64],
-        coefs: &[i64],
+        items: &[i64],
+        shifts: &[ItemShift],
         lo: i64,
         hi: i64,
     ) -> Option<RankedRun<'_>> {
-        if bases.len() != self.n || coefs.len() != self.n || lo >= hi || self.flip.is_some() {
+        // Prefix sums rank only sequences by sum.
+        if items.len() != self.n || lo >= hi || self.order != Order::Sums {
             return None;
         }
+        let max = self.max_sum as i64;
         let mut out = RankedRun {
             binom: &self.binom,
             fixed: 0,
             moving: SmallVec::new(),
         };
-        // Items are affine in `k`, and so is each `c_j`: of the kind, and
-        // ranked, at both ends of the run, the sequences are so throughout
-        // (differences of affine items positive at both ends are positive
-        // between), and every row read below lies in its column. An item
-        // past the rows (or below 0) is refused before it is added: no
-        // sum overflows.
-        let rows = self.rows as u64;
-        let (mut c_lo, mut c_hi, mut sum_q) = (None, None, 0isize);
-        for (j, (&base, &coef)) in bases.iter().zip(coefs).enumerate() {
-            let (x, y) = match coef {
-                0 => (base, base),
-                _ => (
-                    base.checked_add(coef.checked_mul(lo)?)?,
-                    base.checked_add(coef.checked_mul(hi - 1)?)?,
-                ),
-            };
-            if x as u64 >= rows || y as u64 >= rows {
+        // Items and prefix sums are affine in `k`: naturals at both ends
+        // and at most the largest sum there, they are so throughout, and
+        // every row read below lies in its column. Each item is checked
+        // before it is added: no sum overflows.
+        let (mut c_lo, mut c_hi, mut q) = (0i64, 0i64, 0i64);
+        let mut next = 0;
+        for (j, &x) in items.iter().enumerate() {
+            let (mut x_lo, mut x_hi) = (x, x);
+            if let Some(s) = shifts.get(next).filter(|s| s.index == j) {
+                next += 1;
+                let at_0 = x.checked_add(s.base)?;
+                x_lo = at_0.checked_add(s.per_k.checked_mul(lo)?)?;
+                x_hi = at_0.checked_add(s.per_k.checked_mul(hi - 1)?)?;
+                q = q.checked_add(s.per_k)?;
+            }
+            if (x_lo | x_hi) < 0 || x_lo > max || x_hi > max {
                 return None;
             }
-            let a = self.item(c_lo, x as usize, j).filter(|&a| a < self.rows)?;
-            let b = self.item(c_hi, y as usize, j).filter(|&b| b < self.rows)?;
-            (c_lo, c_hi) = (Some(a), Some(b));
-            let coef = isize::try_from(coef).ok()?;
-            sum_q = sum_q.checked_add(coef)?;
-            // How fast `c_j` moves with `k`.
-            let q = match self.order {
-                Order::Sums => sum_q,
-                Order::Ascending | Order::Increasing => coef,
-            };
-            // `C(c_j, j + 1)`'s place in column `j` at the run's start.
-            let row = j * self.rows + a;
+            (c_lo, c_hi) = (c_lo + x_lo, c_hi + x_hi);
+            if c_lo > max || c_hi > max {
+                return None;
+            }
+            // `C(c_lo + j, j + 1)`'s place in column `j`.
+            let row = j * self.rows + c_lo as usize + j;
             match q {
                 0 => out.fixed += self.binom[row],
-                _ => out.moving.push((row, q)),
+                _ => out.moving.push((row, isize::try_from(q).ok()?)),
             }
         }
-        Some(out)
+        // A shift left over lies past the items or out of order.
+        (next == shifts.len()).then_some(out)
     }
 }
 
-/// The ranks of a run of sequences (`Ranking::run`): a part that stays,
+/// The ranks of a run of sequences (`Ranking::shifted`): a part that stays,
 /// and the prefix sums that move with the run, each with the place of its
 /// binomial at the run's first sequence (in `binom`, its column's rows
 /// consecutive) and its step.
@@ -480,7 +486,7 @@ mod tests {
                 .map(|c| bases[c] / -coefs[c] + 1)
                 .min()
                 .unwrap_or(11);
-            let run = r.run(&bases, &coefs, 1, hi).expect("in the window");
+            let run = run(&r, &bases, &coefs, 1, hi).expect("in the window");
             let n = (hi - 1) as usize;
             let indices: Vec<usize> = (0..n).map(|t| run.index(t)).collect();
             for k in 1..hi {
@@ -507,8 +513,70 @@ mod tests {
             }
         }
         // An item below 0, or a sum past the window, at either end: none.
-        assert!(r.run(&[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());
-        assert!(r.run(&[2, 0, 0, 0, 0], &[1, 0, 0, 0, 0], 0, 12).is_none());
+        assert!(run(&r, &[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());
+        assert!(run(&r, &[2, 0, 0, 0, 0], &[1, 0, 0, 0, 0], 0, 12).is_none());
+    }
+
+    /// `Ranking::shifted` of `items` with item `c` plus `coefs[c] * k`.
+    fn run<'r>(
+        r: &'r Ranking,
+        items: &[i64],
+        coefs: &[i64],
+        lo: i64,
+        hi: i64,
+    ) -> Option<RankedRun<'r>> {
+        let shifts: Vec<ItemShift> = (coefs.iter().enumerate())
+            .filter(|(_, &c)| c != 0)
+            .map(|(index, &per_k)| ItemShift {
+                index,
+                base: 0,
+                per_k,
+            })
+            .collect();
+        r.shifted(items, &shifts, lo, hi)
+    }
+
+    #[test]
+    fn shifts_with_constant_parts_rank_every_option_and_refuse_what_is_not_a_list() {
+        let mut r = Ranking::new(4, Order::Sums);
+        assert!(r.grow(15));
+        // Every list of 4 with sum at most 6, every pair of items, changes
+        // `b1 + p1 * k` and `b2 + p2 * k` over every window of `k` whose
+        // lists all are ranked: the run's indices are those of the lists.
+        let shift = |index, base, per_k| ItemShift { index, base, per_k };
+        for xs in all(4, 6) {
+            for (i, j) in [(0, 1), (1, 3), (2, 3), (0, 2)] {
+                for (b1, p1, b2, p2) in [(-1, -1, 1, 1), (0, -2, 3, 1), (2, 0, -1, 0), (0, 1, 0, 0)]
+                {
+                    let shifts = [shift(i, b1, p1), shift(j, b2, p2)];
+                    let at = |k: i64| {
+                        let mut x = xs.clone();
+                        x[i] += b1 + p1 * k;
+                        x[j] += b2 + p2 * k;
+                        x
+                    };
+                    for (lo, hi) in [(0, 1), (0, 3), (1, 4), (2, 6)] {
+                        let want: Option<Vec<usize>> = (lo..hi).map(|k| r.index(&at(k))).collect();
+                        let got = r.shifted(&xs, &shifts, lo, hi);
+                        let got =
+                            got.map(|run| (0..(hi - lo) as usize).map(|t| run.index(t)).collect());
+                        assert_eq!(got, want, "{xs:?} {shifts:?} {lo}..{hi}");
+                    }
+                }
+            }
+        }
+        // Shifts past the items, repeated or out of order: refused.
+        let xs = [1, 1, 1, 1];
+        assert!(r.shifted(&xs, &[shift(4, 0, 1)], 0, 2).is_none());
+        assert!(r
+            .shifted(&xs, &[shift(1, 0, 1), shift(1, 0, -1)], 0, 2)
+            .is_none());
+        assert!(r
+            .shifted(&xs, &[shift(2, 0, 1), shift(1, 0, -1)], 0, 2)
+            .is_none());
+        assert!(r
+            .shifted(&xs, &[shift(1, 0, 1), shift(2, 0, -1)], 0, 2)
+            .is_some());
     }
 
     /// Every sequence of `n` naturals below `m` of kind `order`.
@@ -568,27 +636,40 @@ mod tests {
     }
 
     #[test]
-    fn a_run_of_sorted_lists_gives_the_rank_of_each() {
+    fn a_sorted_lists_rank_is_the_sum_of_its_items_parts_read_down_columns() {
         for order in [Order::Ascending, Order::Increasing] {
-            let mut r = Ranking::new(4, order);
-            assert!(r.grow(12));
-            // Item 2 moving between its neighbours; the largest moving
-            // down; two items moving together.
-            let cases: [([i64; 4], [i64; 4], i64, i64); 3] = [
-                ([1, 3, 0, 12], [0, 0, 1, 0], 4, 12),
-                ([0, 2, 5, 0], [0, 0, 0, 1], 6, 13),
-                ([0, 1, 7, 9], [1, 1, 0, 0], 1, 6),
-            ];
-            for (bases, coefs, lo, hi) in cases {
-                let at = |k: i64| -> Vec<i64> { (0..4).map(|c| bases[c] + coefs[c] * k).collect() };
-                let run = r.run(&bases, &coefs, lo, hi).expect("sorted lists");
-                for k in lo..hi {
-                    assert_eq!(Some(run.index((k - lo) as usize)), r.index(&at(k)));
+            let (n, m) = (4, 10);
+            let mut r = Ranking::new(n, order);
+            let lists = sorted(n, m, order);
+            assert!(r.grow(lists.iter().map(|xs| r.level(xs).unwrap()).max().unwrap()));
+            let items = r.sorted_items().expect("sorted lists");
+            for xs in &lists {
+                let part = |c: usize| items.part(xs[c], c).unwrap();
+                assert_eq!(Some((0..n).map(part).sum()), r.index(xs), "{xs:?}");
+                // Item `c` moving between its neighbours: a column.
+                for c in 0..n {
+                    let lo = if c == 0 { 0 } else { xs[c - 1] + 1 };
+                    let hi = if c + 1 == n { m } else { xs[c + 1] };
+                    if lo >= hi || order == Order::Ascending {
+                        continue;
+                    }
+                    let first = items.column(c, (lo, hi)).expect("ranked");
+                    let rest: usize = (0..n).filter(|&d| d != c).map(part).sum();
+                    for x in lo..hi {
+                        let mut ys = xs.clone();
+                        ys[c] = x;
+                        let at = rest + items.binom()[first + (x - lo) as usize];
+                        assert_eq!(Some(at), r.index(&ys), "{ys:?}");
+                    }
                 }
             }
-            // Leaving the kind at one end, or past the ranked level: none.
-            assert!(r.run(&[1, 3, 0, 12], &[0, 0, 1, 0], 2, 12).is_none());
-            assert!(r.run(&[1, 3, 0, 12], &[0, 0, 1, 0], 4, 40).is_none());
+            // Lists are not ranked by prefix sums.
+            let shift = ItemShift {
+                index: 0,
+                base: 0,
+                per_k: 1,
+            };
+            assert!(r.shifted(&[0, 1, 2, 3], &[shift], 0, 1).is_none());
         }
     }
 
@@ -624,10 +705,6 @@ mod tests {
             // An item at the bound, or a list not of the kind: no rank.
             assert_eq!(r.index(&[0, 1, m]), None);
             assert_eq!(r.index(&[2, 1, 3]), None);
-            assert!(
-                r.run(&[0, 1, 2], &[0, 0, 1], 0, 3).is_none(),
-                "no runs flipped"
-            );
         }
     }
 

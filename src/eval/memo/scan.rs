@@ -445,7 +445,7 @@ impl Walk for RankedRun<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::memo::{int_shape, Key, Memo, State};
+    use crate::eval::memo::{int_shape, ItemShift, Key, Memo, State};
 
     /// A memo of one integer argument with the values of `values` at
     /// 0, 1, ...; `None` leaves a position unknown.
@@ -536,7 +536,13 @@ mod tests {
         marks.start();
         {
             let window = memo.ranked(shape).expect("ranked");
-            let run = window.run(&[1, 6, 2], &[1, -1, 0], 0, 7).expect("in range");
+            let shift = |index, per_k| ItemShift {
+                index,
+                base: 0,
+                per_k,
+            };
+            let shifts = [shift(0, 1), shift(1, -1)];
+            let run = window.shifted(&[1, 6, 2], &shifts, 0, 7).expect("in range");
             scan(&window, &run, 0..7, &mut marks, &mut slow);
         }
         let (mut want, mut want_slow) = (vec![], vec![]);

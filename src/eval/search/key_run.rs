@@ -70,6 +70,12 @@ impl SgSink {
         if ks.0 >= ks.1 || self.sorted_runs(call.inst, call.run, call.frame, ks) {
             return Ok(true);
         }
+        if let (Ok(shift), true) = (&call.run.shift, env.rt.limits.plans.rank_shifts) {
+            let target = (call.instance, call.inst);
+            if self.shifted_run(env, target, (call.run.slot, shift), call.frame, ks)? {
+                return Ok(true);
+            }
+        }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
         // The general runs may look options up and lay the window out anew.
         scratch.parts.stale();
@@ -87,10 +93,7 @@ impl SgSink {
         scratch: &mut RunScratch,
     ) -> Fallible<bool> {
         let RunCall {
-            instance,
-            inst,
-            run,
-            frame,
+            inst, run, frame, ..
         } = *call;
         let RunScratch {
             key,
@@ -106,10 +109,6 @@ impl SgSink {
         // others over the whole range covers every run.
         if key.affine && !affine_fits(&key.out.coords[..n], &key.coefs[..n], a, b) {
             return Ok(false);
-        }
-        let target = (instance, inst);
-        if let Some(()) = self.ranked_run(env, target, run.slot, key, (a, b))? {
-            return Ok(true);
         }
         // The runs in the window (bit `j` of `placed` for place `j`),
         // scanned at once.

@@ -13,7 +13,8 @@
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
-//!    `ranked_run` (keyed runs read from a window laid out by rank),
+//!    `rank_shift` (keyed runs of lists kept by rank, read from the
+//!    position's own items),
 //!    `key_run`: the fast paths of `SgSink` (`impl SgSink` blocks) for
 //!    kernels, keyed kernels, bent and quadratic runs and keyed runs;
 //!    `layered`, pass and misère compounds of one position searched as
@@ -27,7 +28,7 @@ mod key_run;
 mod layered;
 mod marked;
 mod quadratic;
-mod ranked_run;
+mod rank_shift;
 mod run_key;
 mod sorted_parts;
 mod sorted_run;

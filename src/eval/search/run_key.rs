@@ -112,15 +112,6 @@ impl RunKey {
         (lo, hi)
     }
 
-    /// The bases and coefficients of the options, when the key has no
-    /// sorted list (one place, `place(0)` without a copy).
-    pub(super) fn affine(&self) -> Option<(&[i64], &[i64])> {
-        let n = self.out.len;
-        self.list
-            .is_none()
-            .then(|| (&self.out.coords[..n], &self.coefs[..n]))
-    }
-
     /// The bases and coefficients of the options of place `j`, for the
     /// options looked up one by one.
     pub(super) fn place(&self, j: usize) -> ([i64; MAX_COORDS], [i64; MAX_COORDS]) {

@@ -118,7 +118,7 @@ pub fn run_cli(cli: Cli) -> ExitCode {
             plot,
             explain,
         } => {
-            let mut session = Session::new(limits(&cli));
+            let mut session = Session::on_demand(limits(&cli));
             session.explain_games = *explain;
             if *format != Format::Text {
                 let format = *format;
@@ -269,7 +269,7 @@ fn test_path(path: &Path, limits: &Limits, color: bool) -> ExitCode {
     }
     let (mut passed, mut failed) = (0, 0);
     for file in &files {
-        let mut session = Session::new(limits.clone());
+        let mut session = Session::on_demand(limits.clone());
         let start = std::time::Instant::now();
         let mut sink = Vec::new();
         match run_file(&mut session, file, &mut sink) {

@@ -120,11 +120,30 @@ pub struct Session {
     pub explain_games: bool,
     /// Where shown values go first (see [`ShowHook`]); `None`: to `out`.
     pub show: Option<ShowHook>,
+    /// The prelude is not loaded yet, and is loaded by the first text
+    /// that names one of its families (`Session::on_demand`).
+    prelude_on_demand: bool,
 }
+
+/// Words that every use of the prelude's families contains: the
+/// built-ins `subtraction(S)` and `octal(code)`, and the games
+/// `subtraction_game` and `octal_game` themselves.
+const PRELUDE_WORDS: [&str; 2] = ["subtraction", "octal"];
 
 impl Session {
     pub fn new(limits: Limits) -> Session {
-        let mut session = Session {
+        let mut session = Session::on_demand(limits);
+        session.load_prelude();
+        session
+    }
+
+    /// A session that loads the prelude only when a text it runs names
+    /// one of its families: parsing and compiling the prelude is most of
+    /// what a short run of one file costs (`grundy run`, `grundy test`).
+    /// Until then the prelude's names are unknown, so a session that lists
+    /// or completes names (the REPL) starts with `new`.
+    pub fn on_demand(limits: Limits) -> Session {
+        Session {
             sources: Sources::default(),
             names: Names::default(),
             rt: crate::eval::new_runtime(limits),
@@ -133,16 +152,28 @@ impl Session {
             last_table: None,
             explain_games: false,
             show: None,
-        };
+            prelude_on_demand: true,
+        }
+    }
+
+    fn load_prelude(&mut self) {
+        self.prelude_on_demand = false;
         let prelude = include_str!("prelude/families.game");
-        let result = session.run("<prelude>", prelude, &mut std::io::sink());
+        let result = self.run("<prelude>", prelude, &mut std::io::sink());
         debug_assert!(result.ok(), "the prelude runs");
         for name in ["subtraction_game", "octal_game"] {
-            if let Some(crate::ir::names::Item::Game { id, .. }) = session.names.get(name) {
-                session.rt.prelude.push((name, *id));
+            if let Some(crate::ir::names::Item::Game { id, .. }) = self.names.get(name) {
+                self.rt.prelude.push((name, *id));
             }
         }
-        session
+    }
+
+    /// Loads the prelude before `text` runs, if it is loaded on demand
+    /// and `text` may use it.
+    fn prelude_for(&mut self, text: &str) {
+        if self.prelude_on_demand && PRELUDE_WORDS.iter().any(|w| text.contains(w)) {
+            self.load_prelude();
+        }
     }
 
     pub fn runtime(&self) -> &Runtime {
@@ -269,6 +300,8 @@ impl Session {
                 );
             }
         }
+        // Loaded outside the snapshot, which forgets the names made since.
+        self.prelude_for(&text);
         let snapshot = self.snapshot();
         let mut sink = Vec::new();
         // Without the overrides given so far (they are for the file).
@@ -311,6 +344,7 @@ impl Session {
         }
         // `run` reads the text as the next source; its one statement shows
         // the value, which this hook takes instead of printing it.
+        self.prelude_for(text);
         let source = SourceId(self.sources.texts.len() as u32);
         let value: Rc<std::cell::RefCell<Option<Value>>> = Rc::default();
         let taken = value.clone();
@@ -332,6 +366,7 @@ impl Session {
     /// Parses, lowers, compiles and runs `text`, writing `print` output and
     /// shown values to `out`.
     pub fn run(&mut self, name: &str, text: &str, out: &mut dyn Write) -> RunResult {
+        self.prelude_for(text);
         let source = self.sources.add(name, text);
         self.rt.start_clock();
         let mut result = RunResult::default();
@@ -756,4 +791,35 @@ fn first_difference(a: &Value, b: &Value) -> String {
         return format!("\nlengths differ: {} vs {}", xs.len(), ys.len());
     }
     String::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(session: &mut Session, text: &str) -> String {
+        let mut out = Vec::new();
+        let r = session.run("t", text, &mut out);
+        assert!(r.ok(), "{text}");
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_session_on_demand_loads_the_prelude_for_a_text_that_names_it() {
+        let mut lazy = Session::on_demand(Limits::default());
+        output(&mut lazy, "let x = 1");
+        assert!(lazy.names.get("octal_game").is_none());
+        assert!(lazy.rt.prelude.is_empty());
+        // The families answer as in a session that loaded it first.
+        let text = "print [sg(octal(\"0.137\")(n)) for n in 0..12]
+                    print sg(subtraction({1, 2, 5})(9))";
+        let mut eager = Session::new(Limits::default());
+        assert_eq!(output(&mut lazy, text), output(&mut eager, text));
+        assert_eq!(lazy.rt.prelude.len(), 2);
+        // Through `--set` as well, kept after the override's names go.
+        let mut set = Session::on_demand(Limits::default());
+        set.set_override("G", "subtraction_game[{1, 3}]").unwrap();
+        assert!(set.names.get("subtraction_game").is_some());
+        assert_eq!(output(&mut set, "let G = 0\nprint sg(G(4))"), "0\n");
+    }
 }

@@ -507,7 +507,7 @@ fn explain_names_each_moves_form_and_why_a_move_is_slow() {
     assert!(
         lines[4].contains("take_three: a take-and-break run")
             && lines[4].contains(
-                "; 1 guard conjunct(s) not mentioning a binding decided outside its loop, 2 conjunct(s) of the result's `where` bounding the loop too"
+                "; 1 guard conjunct(s) not mentioning a binding decided outside its loop, 2 conjunct(s) of the result's `where` guaranteed by the move's range"
             ),
         "{out}"
     );
@@ -560,7 +560,7 @@ fn explain_from_the_command_line_and_for_one_game() {
         [
             "game Heap: kernel (positions of integers are searched on frames of integers, options read from the memo: a dense window over the positions searched, a hash table for those it would hold too thinly (integers far apart, the bit masks of subsets of a large range))",
             "  where: integer code",
-            "  move take: a run read along the position's own line of the memo (one argument changes); 1 conjunct(s) of the result's `where` bounding the loop too (options that are no positions never made)",
+            "  move take: a run read along the position's own line of the memo (one argument changes); 1 conjunct(s) of the result's `where` guaranteed by the move's range, guard and the position's own `where` (never checked)",
             "3",
         ]
     );

@@ -95,6 +95,81 @@ fn results_outside_where_are_never_made_on_the_kernel() {
 }
 
 #[test]
+fn where_conjuncts_a_move_guarantees_are_never_checked() {
+    // Empty-and-Divide: over `k in 1..b`, `k >= 1` and `b - k >= 1` hold
+    // for every option (`src/eval/compile/guaranteed.rs`). Values against
+    // a plain recursion over the splits.
+    const N: usize = 30;
+    let mut sg = vec![vec![0u64; N + 1]; N + 1];
+    for s in 2..=N {
+        for a in 1..=N {
+            for b in 1..=N {
+                if a.max(b) != s {
+                    continue;
+                }
+                let splits = |x: usize| (1..x).map(move |k| (k, x - k));
+                let opts = splits(b).chain(splits(a)).map(|(p, q)| sg[p][q]);
+                sg[a][b] = mex(opts);
+            }
+        }
+    }
+    let want: Vec<u64> = (1..=N)
+        .flat_map(|a| (1..=N).map(move |b| (a, b)))
+        .map(|(a, b)| sg[a][b])
+        .collect();
+    let program = format!(
+        "game E(a, b) where a >= 1 and b >= 1 {{
+            move split_b(k in 1..b) -> E(k, b - k)
+            move split_a(k in 1..a) -> E(k, a - k)
+        }}
+        print [sg(E(a, b)) for a in 1..={N}, b in 1..={N}]"
+    );
+    assert_eq!(same_both_ways(&program), format!("{}\n", list(&want)));
+    let how = explain(&program);
+    assert_eq!(
+        how.matches("2 conjunct(s) of the result's `where` guaranteed")
+            .count(),
+        2,
+        "{how}"
+    );
+    assert!(!how.contains("bounding the loop too"), "{how}");
+
+    // A range one past the heap does not guarantee `n - k >= 0`; the
+    // guard `k <= n` does; the position's own `where` gives `0 <= y`, and
+    // `v <= F(n)` for `F(n)` written the same; a floor quotient's bound
+    // gives `n - 3 - a >= 0` over `a in 0..=(n - 3) / 2` under `n >= 3`.
+    // `y <= F(n - k)` is not proved (a new atom).
+    for (rule, guaranteed, bounding) in [
+        ("move take(k in 1..=n + 1) -> H(n - k, y)", 1, 1),
+        ("move take(k in 1..=n + 1) if k <= n -> H(n - k, y)", 2, 0),
+        ("move cut(v in 0..y) -> H(n, v)", 3, 0),
+        (
+            "move two(a in 0..=(n - 3) / 2) if n >= 3 -> H(a, 0) + H(n - 3 - a, 0)",
+            4,
+            0,
+        ),
+    ] {
+        let program = format!(
+            "fn F(x) = x / 2
+            game H(n, y) where n >= 0 and 0 <= y <= F(n) {{ {rule} }}
+            print [sg(H(n, y)) for n in 0..=40, y in 0..=F(n)]"
+        );
+        same_both_ways(&program);
+        let how = explain(&program);
+        // The number before "conjunct(s) of the result's `where` <words>".
+        let count = |words: &str| {
+            let phrase = format!(" conjunct(s) of the result's `where` {words}");
+            how.find(&phrase).map_or(0, |at| {
+                let number = how[..at].rsplit(' ').next().unwrap();
+                number.parse::<usize>().unwrap()
+            })
+        };
+        assert_eq!(count("guaranteed"), guaranteed, "{rule}: {how}");
+        assert_eq!(count("bounding"), bounding, "{rule}: {how}");
+    }
+}
+
+#[test]
 fn a_guard_decreasing_in_the_binding_starts_its_loop() {
     // Take at least half of the heap (`2 * k >= n`), and Grundy's game
     // with its guard `a < n - a` against the bound `(n - 1) / 2`.

@@ -249,6 +249,13 @@ fn bounds_words(g: &LoopGuard) -> String {
             g.from_where
         ));
     }
+    if g.guaranteed > 0 {
+        words.push(format!(
+            "{} conjunct(s) of the result's `where` guaranteed by the move's range, guard and \
+             the position's own `where` (never checked)",
+            g.guaranteed
+        ));
+    }
     if words.is_empty() {
         return String::new();
     }

@@ -34,6 +34,8 @@
 
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
+pub(super) use super::guaranteed::conjuncts;
+use super::guaranteed::{substitute_params, Facts};
 use super::int_code::{map_locals, mentions, BoolCode, IntCode};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -60,6 +62,17 @@ pub(crate) struct LoopGuard {
     pub hoisted: usize,
     pub cuts: usize,
     pub from_where: usize,
+    /// How many conjuncts of the result's `where` the move guarantees,
+    /// dropped before these (`guaranteed.rs`).
+    pub guaranteed: usize,
+}
+
+/// The conjuncts of a result's `where` that a move's options are asked,
+/// and how many more the move guarantees.
+#[derive(Default)]
+pub(crate) struct Implied {
+    pub conds: Vec<IrExpr>,
+    pub guaranteed: usize,
 }
 
 pub(crate) enum Step {
@@ -411,22 +424,6 @@ impl Cut {
     }
 }
 
-/// The conjuncts of `e` (`x and y and ...`), in order.
-pub(super) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
-    match &e.kind {
-        IrKind::Binary {
-            op: BinaryOp::And,
-            lhs,
-            rhs,
-            ..
-        } => {
-            conjuncts(lhs, out);
-            conjuncts(rhs, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// `x and y and ...` of the conjuncts again (`None` for none).
 fn conjunction(parts: &[&IrExpr]) -> Option<IrExpr> {
     let (first, rest) = parts.split_first()?;
@@ -473,12 +470,13 @@ impl Compiler<'_> {
         &self,
         bindings: &[Slot],
         guard: Option<&IrExpr>,
-        implied: &[IrExpr],
+        implied: &Implied,
     ) -> LoopGuard {
         let m = bindings.len();
         let mut out = LoopGuard {
             slots: bindings.to_vec(),
             levels: (0..m).map(|_| Vec::new()).collect(),
+            guaranteed: implied.guaranteed,
             ..LoopGuard::default()
         };
         let mut parts = Vec::new();
@@ -486,7 +484,7 @@ impl Compiler<'_> {
             conjuncts(guard, &mut parts);
         }
         let explicit = parts.len();
-        parts.extend(implied);
+        parts.extend(&implied.conds);
         let (mut level, mut taken) = (0, 0);
         for c in &parts {
             // The innermost binding the conjunct mentions, counted from 1
@@ -524,28 +522,27 @@ impl Compiler<'_> {
     }
 
     /// The conjuncts of `where` of the positions of the game itself that
-    /// a move's result sums (`parts`, their arguments), in the order the
+    /// move `m`'s result sums (`parts`, their arguments), in the order the
     /// general path checks them, the arguments put in for the
-    /// parameters; up to the first that cannot be written so.
-    pub(crate) fn implied_by_where(&self, g: &IrGame, parts: &[&[IrExpr]]) -> Vec<IrExpr> {
-        let mut out = Vec::new();
+    /// parameters; up to the first that cannot be written so. Those the
+    /// move guarantees (`guaranteed.rs`: `n - k >= 0` over `k in 1..=n`)
+    /// are left out, only counted.
+    pub(crate) fn implied_by_where(&self, g: &IrGame, m: &IrMove, parts: &[&[IrExpr]]) -> Implied {
+        let mut out = Implied::default();
         let Some(w) = &g.where_clause else {
             return out;
         };
         let mut conds = Vec::new();
         conjuncts(w, &mut conds);
-        let n_statics = g.n_statics as Slot;
+        let facts = Facts::of_move(g, m);
         for args in parts {
             for c in &conds {
-                let put = map_locals(c, &|s| match s.checked_sub(n_statics) {
-                    Some(i) => args.get(i as usize).cloned(),
-                    None => Some(IrExpr {
-                        kind: IrKind::Local(s),
-                        span: c.span,
-                    }),
-                });
-                match put {
-                    Some(e) => out.push(e),
+                if facts.guarantee(c, g.n_statics, args) {
+                    out.guaranteed += 1;
+                    continue;
+                }
+                match substitute_params(c, g.n_statics, args) {
+                    Some(e) => out.conds.push(e),
                     None => return out,
                 }
             }

@@ -18,7 +18,8 @@ use super::batch_code::BatchCode;
 use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
-use super::guard_bounds::{put_constant, quadratic_coefs, LoopGuard};
+use super::guaranteed::const_items;
+use super::guard_bounds::{put_constant, quadratic_coefs, Implied, LoopGuard};
 use super::int_code::{mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use super::refusal::{NoKernel, Refusal};
@@ -396,39 +397,6 @@ fn result_refusal(result: &IrExpr) -> Refusal {
     }
 }
 
-/// The integers of a literal whose items are all integer constants.
-fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
-    xs.iter()
-        .map(|x| match x.kind {
-            IrKind::Const(Value::Int(n)) => Some(n),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The integers of a constant list, set or tuple to iterate (a set in
-/// ascending order, without repeats).
-fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
-    let items = match &e.kind {
-        IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
-            .iter()
-            .map(|x| match x {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?,
-        IrKind::List(xs) | IrKind::Tuple(xs) => const_ints(xs)?,
-        IrKind::Set(xs) => {
-            let mut v = const_ints(xs)?;
-            v.sort_unstable();
-            v.dedup();
-            v
-        }
-        _ => return None,
-    };
-    Some(items)
-}
-
 /// A condition as bounds on a frame of `width` slots: comparisons of a
 /// slot with a constant (or of two constants) joined by `and`. Such
 /// comparisons of integers cannot fail, so the bounds decide exactly what
@@ -711,7 +679,7 @@ impl Compiler<'_> {
             l.bounds = self.loop_guard(
                 &l.bounds.slots,
                 m.guard.as_ref(),
-                &self.implied_by_where(g, &parts),
+                &self.implied_by_where(g, m, &parts),
             );
         }
         l.results = vec![self.loop_result(&parts)?];
@@ -744,7 +712,7 @@ impl Compiler<'_> {
         if parts.len() < 2 {
             return None;
         }
-        let implied = self.implied_by_where(g, &parts);
+        let implied = self.implied_by_where(g, m, &parts);
         let guard = self.loop_guard(&[slot], m.guard.as_ref(), &implied);
         if !guard.is_whole() {
             return None;
@@ -814,7 +782,7 @@ impl Compiler<'_> {
         }
         let slots: Vec<Slot> = bindings.iter().map(|(s, _)| *s).collect();
         Ok(LoopMove {
-            bounds: self.loop_guard(&slots, m.guard.as_ref(), &[]),
+            bounds: self.loop_guard(&slots, m.guard.as_ref(), &Implied::default()),
             bindings,
             guard,
             results: Vec::new(),
@@ -874,7 +842,7 @@ impl Compiler<'_> {
     fn run_move(&self, g: &IrGame, m: &IrMove, args: &[IrExpr]) -> Option<KernelMove> {
         let n_statics = g.n_statics;
         let (slot, start, end, inclusive) = only_range(m)?;
-        let implied = self.implied_by_where(g, &[args]);
+        let implied = self.implied_by_where(g, m, &[args]);
         let guard = self.loop_guard(&[slot], m.guard.as_ref(), &implied);
         if !guard.is_whole() {
             return None;

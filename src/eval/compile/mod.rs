@@ -13,6 +13,7 @@
 //!    blocks extend.
 //! 2. `int_code` (integer and boolean code on a frame of locals), then
 //!    `constants` (static arguments and top-level constants put in IR),
+//!    `guaranteed` (conjuncts of a result's `where` a move guarantees),
 //!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `refusal` (why a move or game has no kernel form), `item_sum`
@@ -48,6 +49,7 @@ mod expr;
 mod fold;
 mod frame;
 mod game_plan;
+mod guaranteed;
 mod guard_bounds;
 mod inline;
 mod int_code;

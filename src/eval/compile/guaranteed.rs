@@ -1,0 +1,454 @@
+//! Which conjuncts of a result's `where` a move guarantees: for every
+//! option it makes, whatever the position, they hold. `n - k >= 0` for
+//! `Heap(n - k)` over `k in 1..=n`, `k >= 1` and `b - k >= 1` for
+//! `EmptyDivide(k, b - k)` over `k in 1..b`: the binding's range, the
+//! move's guard and the position's own `where` (which holds: the search
+//! values positions only) imply them. Such a conjunct is dropped when the
+//! move is compiled, so no option pays for it.
+//!
+//! The proof is linear: every fact and the conjunct are read as `f >= 0`
+//! with `f` a linear form over the frame's locals and over *atoms*
+//! (subexpressions that are not linear, compared as written: `F(x, z)`),
+//! and the conjunct's form is reduced by nonnegative multiples of the
+//! facts' forms to a nonnegative constant. Nothing is assumed of an atom
+//! but that it has one value wherever it is written the same on one frame.
+//!
+//! Exactness: a dropped conjunct must be one the general path evaluates
+//! to `true`, never to an error. Its sides may be constants, the result's
+//! arguments (computed anyway, before `where` is asked) and expressions
+//! that the position's own `where` or the move's guard evaluated on the
+//! same locals; no other arithmetic of the conjunct is taken.
+
+use crate::eval::value::Value;
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+
+/// A linear form `constant + sum of coefficient * term`, its terms
+/// merged and sorted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Linear {
+    terms: Vec<(Term, i128)>,
+    constant: i128,
+}
+
+/// A variable of a linear form: a local of the frame, or an atom (an
+/// index into `Facts::atoms`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Term {
+    Local(Slot),
+    Atom(usize),
+}
+
+impl Linear {
+    fn constant(c: i128) -> Self {
+        Linear {
+            terms: Vec::new(),
+            constant: c,
+        }
+    }
+
+    fn term(t: Term) -> Self {
+        Linear {
+            terms: vec![(t, 1)],
+            constant: 0,
+        }
+    }
+
+    /// `a * self + b * other`.
+    fn combine(&self, a: i128, other: &Linear, b: i128) -> Option<Linear> {
+        let mut terms: Vec<(Term, i128)> = Vec::new();
+        let scaled = (self.terms.iter().map(|&(t, c)| (t, c.checked_mul(a))))
+            .chain(other.terms.iter().map(|&(t, c)| (t, c.checked_mul(b))));
+        for (t, c) in scaled {
+            let c = c?;
+            match terms.iter_mut().find(|(u, _)| *u == t) {
+                Some((_, d)) => *d = d.checked_add(c)?,
+                None => terms.push((t, c)),
+            }
+        }
+        terms.retain(|&(_, c)| c != 0);
+        terms.sort_unstable();
+        let constant =
+            (self.constant.checked_mul(a)?).checked_add(other.constant.checked_mul(b)?)?;
+        Some(Linear { terms, constant })
+    }
+
+    fn coef(&self, t: Term) -> i128 {
+        self.terms
+            .iter()
+            .find(|(u, _)| *u == t)
+            .map_or(0, |&(_, c)| c)
+    }
+}
+
+/// What holds for every option of one move: forms `f >= 0`.
+#[derive(Default)]
+pub(super) struct Facts {
+    forms: Vec<Linear>,
+    /// The atoms the forms name, as written.
+    atoms: Vec<IrExpr>,
+}
+
+/// The most facts a proof reads, and the most steps it takes: moves are
+/// short, and a proof not found is only a conjunct kept.
+const MAX_FACTS: usize = 24;
+const MAX_STEPS: usize = 3;
+
+impl Facts {
+    /// The facts of an option of `m` in game `g`: the position's own
+    /// `where`, the range of each binding over integers or constant
+    /// integers, and the guard's conjuncts.
+    pub(super) fn of_move(g: &IrGame, m: &IrMove) -> Facts {
+        let mut facts = Facts::default();
+        let mut conds = Vec::new();
+        if let Some(w) = &g.where_clause {
+            conjuncts(w, &mut conds);
+        }
+        for c in conds {
+            facts.add_comparison(c);
+        }
+        for b in &m.bindings {
+            let IrPattern::Slot { slot, .. } = b.pattern else {
+                continue;
+            };
+            let k = Linear::term(Term::Local(slot));
+            let (lo, last) = match &b.iterable.kind {
+                IrKind::Range {
+                    start,
+                    end,
+                    inclusive,
+                } => {
+                    let (lo, hi) = (facts.linear(start), facts.linear(end));
+                    let last = hi.and_then(|hi| {
+                        let one = Linear::constant(if *inclusive { 0 } else { 1 });
+                        hi.combine(1, &one, -1)
+                    });
+                    (lo, last)
+                }
+                _ => match const_items(&b.iterable) {
+                    Some(v) if !v.is_empty() => (
+                        v.iter().min().map(|&c| Linear::constant(c as i128)),
+                        v.iter().max().map(|&c| Linear::constant(c as i128)),
+                    ),
+                    _ => (None, None),
+                },
+            };
+            // `k - lo >= 0` and `last - k >= 0`.
+            if let Some(f) = lo.and_then(|lo| k.combine(1, &lo, -1)) {
+                facts.forms.push(f);
+            }
+            if let Some(f) = last.and_then(|last| last.combine(1, &k, -1)) {
+                facts.forms.push(f);
+            }
+        }
+        conds = Vec::new();
+        if let Some(guard) = &m.guard {
+            conjuncts(guard, &mut conds);
+        }
+        for c in conds {
+            facts.add_comparison(c);
+        }
+        facts.forms.truncate(MAX_FACTS);
+        facts
+    }
+
+    /// Adds a comparison that holds as facts (`==` as two).
+    fn add_comparison(&mut self, c: &IrExpr) {
+        let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
+            return;
+        };
+        let Some((l, r)) = self.linear(lhs).zip(self.linear(rhs)) else {
+            return;
+        };
+        if *op == BinaryOp::Eq {
+            self.forms.extend(nonnegative(BinaryOp::Ge, &l, &r));
+            self.forms.extend(nonnegative(BinaryOp::Le, &l, &r));
+        } else if let Some(f) = nonnegative(*op, &l, &r) {
+            self.forms.push(f);
+        }
+    }
+
+    /// `e` as a linear form, its other subexpressions as atoms.
+    fn linear(&mut self, e: &IrExpr) -> Option<Linear> {
+        Some(match &e.kind {
+            IrKind::Const(Value::Int(c)) => Linear::constant(*c as i128),
+            IrKind::Local(s) => Linear::term(Term::Local(*s)),
+            IrKind::Unary(UnaryOp::Neg, x) => {
+                Linear::constant(0).combine(0, &self.linear(x)?, -1)?
+            }
+            IrKind::Binary {
+                op: op @ (BinaryOp::Add | BinaryOp::Sub),
+                lhs,
+                rhs,
+                ..
+            } => {
+                let (l, r) = (self.linear(lhs)?, self.linear(rhs)?);
+                l.combine(1, &r, if *op == BinaryOp::Add { 1 } else { -1 })?
+            }
+            IrKind::Binary {
+                op: BinaryOp::Mul,
+                lhs,
+                rhs,
+                ..
+            } => match (&lhs.kind, &rhs.kind) {
+                (IrKind::Const(Value::Int(c)), _) => {
+                    self.linear(rhs)?
+                        .combine(*c as i128, &Linear::constant(0), 0)?
+                }
+                (_, IrKind::Const(Value::Int(c))) => {
+                    self.linear(lhs)?
+                        .combine(*c as i128, &Linear::constant(0), 0)?
+                }
+                _ => Linear::term(self.atom(e)),
+            },
+            IrKind::Const(_) => return None,
+            _ => Linear::term(self.atom(e)),
+        })
+    }
+
+    /// The atom `e`, added if new. A new floor quotient or remainder by
+    /// a positive constant `c` brings what it is known to satisfy: `0 <=
+    /// x - c * (x / c) < c` and `0 <= x % c < c`.
+    fn atom(&mut self, e: &IrExpr) -> Term {
+        if let Some(i) = self.atoms.iter().position(|a| same(a, e)) {
+            return Term::Atom(i);
+        }
+        self.atoms.push(e.clone());
+        let t = Term::Atom(self.atoms.len() - 1);
+        if let IrKind::Binary {
+            op: op @ (BinaryOp::Div | BinaryOp::Mod),
+            lhs,
+            rhs,
+            ..
+        } = &e.kind
+        {
+            if let IrKind::Const(Value::Int(c @ 1..)) = rhs.kind {
+                let c = c as i128;
+                let rest = match op {
+                    BinaryOp::Div => self
+                        .linear(lhs)
+                        .and_then(|x| x.combine(1, &Linear::term(t), -c)),
+                    _ => Some(Linear::term(t)),
+                };
+                if let Some(rest) = rest {
+                    let below_c = Linear::constant(c - 1).combine(1, &rest, -1);
+                    self.forms.extend(below_c);
+                    self.forms.push(rest);
+                }
+            }
+        }
+        t
+    }
+
+    /// Whether the conjunct `c` of the game's `where`, asked of the
+    /// position with arguments `args` (parameter `i` is local `n_statics
+    /// + i`), holds for every option these facts describe.
+    pub(super) fn guarantee(&self, c: &IrExpr, n_statics: usize, args: &[IrExpr]) -> bool {
+        let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
+            return false;
+        };
+        let mut scratch = Facts {
+            forms: Vec::new(),
+            atoms: self.atoms.clone(),
+        };
+        let side = |e: &IrExpr, scratch: &mut Facts| -> Option<Linear> {
+            match &e.kind {
+                IrKind::Const(Value::Int(c)) => Some(Linear::constant(*c as i128)),
+                IrKind::Local(s) => match (*s as usize).checked_sub(n_statics) {
+                    Some(i) => scratch.linear(args.get(i)?),
+                    None => Some(Linear::term(Term::Local(*s))),
+                },
+                // Anything else only as evaluated already: one of the
+                // facts' atoms once the arguments are put in.
+                _ => {
+                    let put = substitute_params(e, n_statics, args)?;
+                    let i = self.atoms.iter().position(|a| same(a, &put))?;
+                    Some(Linear::term(Term::Atom(i)))
+                }
+            }
+        };
+        let Some((l, r)) = side(lhs, &mut scratch).zip(side(rhs, &mut scratch)) else {
+            return false;
+        };
+        let forms = |op| nonnegative(op, &l, &r);
+        match op {
+            BinaryOp::Eq => [BinaryOp::Ge, BinaryOp::Le]
+                .into_iter()
+                .all(|op| forms(op).is_some_and(|f| self.proves(&f, MAX_STEPS))),
+            _ => forms(*op).is_some_and(|f| self.proves(&f, MAX_STEPS)),
+        }
+    }
+
+    /// Whether `f >= 0` follows from the facts in at most `steps`
+    /// eliminations, each taking a positive multiple of one fact off a
+    /// positive multiple of `f` to cancel one of its terms.
+    fn proves(&self, f: &Linear, steps: usize) -> bool {
+        if f.terms.is_empty() {
+            return f.constant >= 0;
+        }
+        if steps == 0 {
+            return false;
+        }
+        f.terms.iter().any(|&(t, c)| {
+            self.forms.iter().any(|h| {
+                let d = h.coef(t);
+                // `|d| f - |c| h` cancels `t`; if it is `>= 0`, so is `f`.
+                d.signum() == c.signum()
+                    && f.combine(d.abs(), h, -c.abs())
+                        .is_some_and(|g| self.proves(&g, steps - 1))
+            })
+        })
+    }
+}
+
+/// The conjuncts of `e` (`x and y and ...`), in order.
+pub(crate) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+    match &e.kind {
+        IrKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+            ..
+        } => {
+            conjuncts(lhs, out);
+            conjuncts(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// `l op r` as a form `f >= 0` (`None` for an operator that is no order).
+fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear> {
+    let one = Linear::constant(1);
+    match op {
+        BinaryOp::Ge => l.combine(1, r, -1),
+        BinaryOp::Gt => l.combine(1, r, -1)?.combine(1, &one, -1),
+        BinaryOp::Le => r.combine(1, l, -1),
+        BinaryOp::Lt => r.combine(1, l, -1)?.combine(1, &one, -1),
+        _ => None,
+    }
+}
+
+/// `e` with the game's parameters replaced by `args`.
+pub(super) fn substitute_params(e: &IrExpr, n_statics: usize, args: &[IrExpr]) -> Option<IrExpr> {
+    super::int_code::map_locals(e, &|s| match (s as usize).checked_sub(n_statics) {
+        Some(i) => args.get(i).cloned(),
+        None => Some(IrExpr {
+            kind: IrKind::Local(s),
+            span: e.span,
+        }),
+    })
+}
+
+/// The integers of a literal whose items are all integer constants.
+fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
+    xs.iter()
+        .map(|x| match x.kind {
+            IrKind::Const(Value::Int(n)) => Some(n),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The integers of a constant list, set or tuple to iterate (a set in
+/// ascending order, without repeats).
+pub(super) fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
+    let items = match &e.kind {
+        IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
+            .iter()
+            .map(|x| match x {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?,
+        IrKind::List(xs) | IrKind::Tuple(xs) => const_ints(xs)?,
+        IrKind::Set(xs) => {
+            let mut v = const_ints(xs)?;
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        _ => return None,
+    };
+    Some(items)
+}
+
+/// Whether two expressions are the same code (spans aside). Forms this
+/// does not compare count as different.
+pub(super) fn same(a: &IrExpr, b: &IrExpr) -> bool {
+    let all = |xs: &[IrExpr], ys: &[IrExpr]| {
+        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+    };
+    match (&a.kind, &b.kind) {
+        (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Global(x), IrKind::Global(y)) => x == y,
+        (IrKind::List(xs), IrKind::List(ys))
+        | (IrKind::Set(xs), IrKind::Set(ys))
+        | (IrKind::Tuple(xs), IrKind::Tuple(ys)) => all(xs, ys),
+        (IrKind::Unary(o, x), IrKind::Unary(p, y)) => o == p && same(x, y),
+        (
+            IrKind::Binary {
+                op: o,
+                lhs: l1,
+                rhs: r1,
+                ..
+            },
+            IrKind::Binary {
+                op: p,
+                lhs: l2,
+                rhs: r2,
+                ..
+            },
+        ) => o == p && same(l1, l2) && same(r1, r2),
+        (
+            IrKind::Range {
+                start: s1,
+                end: e1,
+                inclusive: i1,
+            },
+            IrKind::Range {
+                start: s2,
+                end: e2,
+                inclusive: i2,
+            },
+        ) => i1 == i2 && same(s1, s2) && same(e1, e2),
+        (
+            IrKind::If {
+                cond: c1,
+                then: t1,
+                otherwise: o1,
+            },
+            IrKind::If {
+                cond: c2,
+                then: t2,
+                otherwise: o2,
+            },
+        ) => same(c1, c2) && same(t1, t2) && same(o1, o2),
+        (IrKind::CallFn { func: f, args: xs }, IrKind::CallFn { func: g, args: ys }) => {
+            f == g && all(xs, ys)
+        }
+        (
+            IrKind::CallBuiltin {
+                builtin: f,
+                args: xs,
+            },
+            IrKind::CallBuiltin {
+                builtin: g,
+                args: ys,
+            },
+        ) => f == g && all(xs, ys),
+        (
+            IrKind::Position {
+                game: g1,
+                statics: s1,
+                args: a1,
+            },
+            IrKind::Position {
+                game: g2,
+                statics: s2,
+                args: a2,
+            },
+        ) => g1 == g2 && all(s1, s2) && all(a1, a2),
+        _ => false,
+    }
+}

@@ -31,6 +31,7 @@ mod ranked_memo;
 mod repl;
 mod search_marks;
 mod sets;
+mod sorted_memo;
 mod static_arguments;
 mod sum_results;
 mod sweeps;

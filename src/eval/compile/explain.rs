@@ -4,11 +4,12 @@
 
 use super::compiler::Compiler;
 use super::guard_bounds::LoopGuard;
-use super::item_sum::item_sum_never_grows;
+use super::item_sum::sequence_order;
 use super::kernel::{Kernel, KernelMove, MovePlan};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
 use super::refusal::{NoKernel, Refusal};
+use crate::eval::memo::Order;
 use crate::ir::ir::*;
 
 /// Where a kernel's positions are kept (`memo::ShapeTable`).
@@ -88,13 +89,8 @@ impl Compiler<'_> {
                 "  where: value code (it uses values integer code does not cover)".to_string()
             });
         }
-        if item_sum_never_grows(id, g) {
-            lines.push(
-                "  memo: no move raises the sum of the list's items, so lists are kept at \
-                 their rank by sum, one byte each (those of n items and sum up to s fill \
-                 the first C(s + n, n) bytes)"
-                    .to_string(),
-            );
+        if let Some(order) = sequence_order(id, g) {
+            lines.push(format!("  memo: {}", ranked_memo(order)));
         }
         if let Some((i, j)) = kernel.and_then(|k| k.swappable) {
             let name = |p: usize| g.param_names.get(p).map_or("?".into(), |n| n.to_string());
@@ -382,4 +378,25 @@ fn results_words(results: impl Iterator<Item = (usize, bool, bool)>) -> String {
         ""
     };
     sums + body
+}
+
+/// What `--explain` says of a memo laid out by `Ranking` in `order`.
+fn ranked_memo(order: Order) -> &'static str {
+    match order {
+        Order::Sums => {
+            "no move raises the sum of the list's items, so lists are kept at their rank \
+             by sum, one byte each (those of n items and sum up to s fill the first \
+             C(s + n, n) bytes)"
+        }
+        Order::Ascending => {
+            "the `where` keeps the list sorted, so lists are kept at their rank as \
+             multisets, one byte each (those of n items up to m fill the first \
+             C(m + n, n) bytes)"
+        }
+        Order::Increasing => {
+            "the `where` keeps the list sorted and distinct, so lists are kept at their \
+             rank as sets, one byte each (those of n items below m fill the first \
+             C(m, n) bytes)"
+        }
+    }
 }

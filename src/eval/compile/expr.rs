@@ -11,7 +11,7 @@ use super::clauses::{
 };
 use super::compiler::Compiler;
 use super::int_code::reads_global;
-use super::item_sum::item_sum_never_grows;
+use super::item_sum::sequence_order;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::symmetry::{clamped_arguments, swappable_arguments};
@@ -68,7 +68,7 @@ impl<'a> Compiler<'a> {
             body,
             explanation: self.explain(id, g, &planned),
             reads_constants: game_reads_global(g, self.fn_ir),
-            item_sum_bounded: item_sum_never_grows(id, g),
+            sequence_order: sequence_order(id, g),
             kernel: planned.ok(),
             span: g.span,
         }

@@ -1,4 +1,8 @@
-//! Games whose position is one list of integers and whose moves never
+//! How a game whose position is one list of integers lays its memo out
+//! (`sequence_order`): by the list's largest item when its `where` says
+//! the list is sorted (`xs == sorted(xs)`, and `distinct(xs)` for sets
+//! of items, Welter's coins), every sorted list below the largest asked
+//! being ranked (`memo/ranked.rs`); otherwise by sum when its moves never
 //! raise the sum of its items (coins moved or taken away; Staircase Nim:
 //! `update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)`). The positions
 //! reachable from one of sum `s` are then among the lists of sum at most
@@ -19,6 +23,8 @@
 use std::collections::BTreeMap;
 
 use super::guard_bounds::conjuncts as conjuncts_of;
+use crate::eval::builtins::Builtin;
+use crate::eval::memo::Order;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -206,15 +212,57 @@ fn move_keeps_sum(game: GameId, n_statics: usize, list: Slot, m: &IrMove) -> boo
         && (total.terms.iter()).all(|(&s, &c)| c == 0 || (c < 0 && natural_binding(m, s)))
 }
 
-/// Whether `g` (game `game`) has one argument, a list, whose item sum no
-/// move raises: see the module's comment.
-pub(crate) fn item_sum_never_grows(game: GameId, g: &IrGame) -> bool {
+/// How the memo of `g` (game `game`) lays out its positions, if they
+/// are one list it can rank (see the module's comment).
+pub(crate) fn sequence_order(game: GameId, g: &IrGame) -> Option<Order> {
+    if g.n_params != 1 {
+        return None;
+    }
+    let list = g.n_statics as Slot;
+    match sorted_by_where(g, list) {
+        Some(order) => Some(order),
+        None => item_sum_never_grows(game, g, list).then_some(Order::Sums),
+    }
+}
+
+/// `Ascending` if a conjunct of `g`'s `where` is `xs == sorted(xs)` (or
+/// the other way round) for its list `xs`, `Increasing` if another is
+/// also `distinct(xs)`.
+fn sorted_by_where(g: &IrGame, list: Slot) -> Option<Order> {
+    let mut parts = Vec::new();
+    conjuncts_of(g.where_clause.as_ref()?, &mut parts);
+    let is_list = |e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == list);
+    let call_on_list = |e: &IrExpr, b: Builtin| {
+        matches!(&e.kind, IrKind::CallBuiltin { builtin, args }
+            if *builtin == b && matches!(&args[..], [x] if is_list(x)))
+    };
+    let ascending = parts.iter().any(|c| match &c.kind {
+        IrKind::Binary {
+            op: BinaryOp::Eq,
+            lhs,
+            rhs,
+            ..
+        } => {
+            (is_list(lhs) && call_on_list(rhs, Builtin::Sorted))
+                || (call_on_list(lhs, Builtin::Sorted) && is_list(rhs))
+        }
+        _ => false,
+    });
+    let distinct = parts.iter().any(|c| call_on_list(c, Builtin::Distinct));
+    match (ascending, distinct) {
+        (true, true) => Some(Order::Increasing),
+        (true, false) => Some(Order::Ascending),
+        (false, _) => None,
+    }
+}
+
+/// Whether the list `list` of `g` (game `game`), its one argument, has
+/// an item sum no move raises: see the module's comment.
+fn item_sum_never_grows(game: GameId, g: &IrGame, list: Slot) -> bool {
     let IrGameBody::Moves(moves) = &g.body else {
         return false;
     };
-    let list = g.n_statics as Slot;
-    g.n_params == 1
-        && !moves.is_empty()
+    !moves.is_empty()
         && moves
             .iter()
             .all(|m| move_keeps_sum(game, g.n_statics, list, m))

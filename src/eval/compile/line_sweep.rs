@@ -24,7 +24,7 @@ use super::where_check::satisfies_where;
 use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
 use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES, ON_PATH_BYTE};
-use crate::eval::memo::{int_shape, Key, Line, Shape, Tag, BIG, MAX_COORDS};
+use crate::eval::memo::{int_shape, Key, Line, Shape, State, Tag, BIG, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::*;
 use crate::syntax::Span;
@@ -160,7 +160,8 @@ pub fn sweep_line<S: LineSink>(
             Some(x) => sweep.value(env, x)?,
             None => None,
         };
-        plain = sweep.strides.is_some() || sweep.known;
+        // Not again where the window has no line.
+        plain = (sweep.strides.is_some() || sweep.known) && sweep.placed.is_some();
         let go = match v {
             Some(v) => sink.value(env, k, v)?,
             None => sink.general(env, k)?,
@@ -375,6 +376,9 @@ enum Found {
     /// Valid, or unknown with its `where` to check (`true`): to value,
     /// at this index of the line in `Sweeper::placed`.
     ToValue(bool, usize),
+    /// The same, for a position the window has no line for (one laid out
+    /// by rank, or outside the window): found by its coordinates.
+    ByKey(bool),
     /// Anything else: the caller asks it the general way.
     General,
 }
@@ -645,11 +649,19 @@ impl Sweeper<'_> {
                 return Ok(Some(v));
             }
             Found::General => return Ok(None),
-            Found::ToValue(unknown, index) => (unknown, index),
+            Found::ToValue(unknown, index) => (unknown, Some(index)),
+            Found::ByKey(unknown) => (unknown, None),
         };
         if unknown && !self.where_holds(env)? {
             return Ok(None);
         }
+        let Some(index) = index else {
+            if !self.keyed {
+                self.set_key();
+            }
+            return (env.rt.above.search_located)(env, self.instance, &self.key, None, self.span)
+                .map(Some);
+        };
         if let Some(v) = self.by_strides(x, index) {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
@@ -675,7 +687,12 @@ impl Sweeper<'_> {
         if !matches!(&self.placed, Some(l) if memo.line_bytes(l).is_some()) {
             match memo.line(self.shape, self.coords, self.coord) {
                 Some(l) => self.placed = Some(l),
-                None => return Found::General,
+                None => {
+                    self.placed = None;
+                    let state = memo.get_coords(self.shape, self.coords);
+                    drop(memo);
+                    return self.by_key(state);
+                }
             }
         }
         let line = self.placed.as_ref().expect("the line is placed");
@@ -694,6 +711,22 @@ impl Sweeper<'_> {
                 (infinite.get_coords(self.shape, self.coords)).map_or(Found::General, Found::Value)
             }
             b => byte_value(b).map_or(Found::General, Found::Value),
+        }
+    }
+
+    /// `find` for a position the window has no line for, from its state.
+    fn by_key(&self, state: State) -> Found {
+        match state {
+            State::Value(v) => Found::Value(v),
+            State::Unknown => Found::ByKey(true),
+            State::Valid => Found::ByKey(false),
+            // A loopy game's position of infinite value (or one on the
+            // search path, asked the general way).
+            State::OnPath => {
+                let mut infinite = self.inst.infinite.borrow_mut();
+                (infinite.get_coords(self.shape, self.coords)).map_or(Found::General, Found::Value)
+            }
+            State::Invalid => Found::General,
         }
     }
 

@@ -8,7 +8,8 @@
 
 use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::Locals;
-use super::item_sum::{item_sum_never_grows, updates, Linear};
+use super::item_sum::{sequence_order, updates, Linear};
+use crate::eval::memo::Order;
 use crate::ir::ir::*;
 
 /// The changes a move makes to the list in slot `list`, one per update.
@@ -95,10 +96,10 @@ pub(crate) fn rank_shift(
     m: &IrMove,
     k: Slot,
 ) -> Result<RankShift, ShiftRefusal> {
-    if !item_sum_never_grows(game, g) {
+    if sequence_order(game, g) != Some(Order::Sums) {
         return Err(ShiftRefusal::NotRanked);
     }
-    // `item_sum_never_grows` saw one argument, an update chain on the list.
+    // Ranked by sum: one argument, every move an update chain on the list.
     let list = g.n_statics as Slot;
     let IrKind::Position { args, .. } = &m.result.kind else {
         return Err(ShiftRefusal::NotItemChanges);

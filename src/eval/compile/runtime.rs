@@ -62,9 +62,10 @@ pub struct CompiledGame {
     pub explanation: Vec<String>,
     /// Its moves or `where` read a top-level constant (`specialize.rs`).
     pub reads_constants: bool,
-    /// Its position is one list whose item sum no move raises
-    /// (`item_sum.rs`): its memo lays lists out by rank of sum.
-    pub item_sum_bounded: bool,
+    /// Its position is one list its memo lays out by rank in this order
+    /// (`item_sum.rs`): sorted lists by largest item, or lists whose item
+    /// sum no move raises by sum.
+    pub sequence_order: Option<crate::eval::memo::Order>,
     pub span: Span,
 }
 
@@ -596,13 +597,13 @@ impl Runtime {
         id
     }
 
-    /// An empty memo for positions of `g`: lists laid out by rank of sum
-    /// when no move raises their sum (and kernels run, which read such a
-    /// memo along their runs).
+    /// An empty memo for positions of `g`: lists laid out by rank when
+    /// they are sorted or no move raises their sum (and kernels run, which
+    /// read such a memo along their runs).
     fn memo_for(&self, g: &CompiledGame) -> Memo {
-        match self.limits.plans.kernels && g.item_sum_bounded {
-            true => Memo::ranking_sequences(),
-            false => Memo::default(),
+        match g.sequence_order.filter(|_| self.limits.plans.kernels) {
+            Some(order) => Memo::ranking_sequences(order),
+            None => Memo::default(),
         }
     }
 

@@ -274,36 +274,6 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
     }
 }
 
-/// The elements of a line of positions kept by rank (`Memo::ranked`),
-/// which has no stride along a coordinate: each one's value read by its
-/// key, those without one asked the general way.
-fn ranked_line<S: LineSink>(
-    env: &mut Env,
-    instance: InstanceId,
-    (shape, coords, coord): (Shape, &mut [i64], usize),
-    (ks, map): (std::ops::Range<i64>, Affine),
-    sink: &mut S,
-    span: Span,
-) -> Fallible<bool> {
-    let inst = env.rt.instance(instance);
-    for k in ks {
-        sink.reached(k);
-        env.tick(span)?;
-        let known = map.at(k).and_then(|x| {
-            coords[coord] = x;
-            inst.memo.borrow_mut().get_coords(shape, coords).value()
-        });
-        let go = match known {
-            Some(v) => sink.value(env, k, v)?,
-            None => sink.general(env, k)?,
-        };
-        if !go {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
 impl SweepCode {
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
     /// the comprehension's first loop).
@@ -381,17 +351,6 @@ impl SweepCode {
                 far[self.coord] = x.max(y);
                 memo.reserve(self.shape, &far[..n]);
             }
-        }
-        let ranked = env
-            .rt
-            .instance(instance)
-            .memo
-            .borrow()
-            .ranked(self.shape)
-            .is_some();
-        if ranked && env.rt.limits.plans.sweeps {
-            let line = (self.shape, &mut coords[..n], self.coord);
-            return ranked_line(env, instance, line, (ks, map), sink, self.clause_span);
         }
         let line = SweepLine {
             instance,

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
 use self::ranked::Ranking;
-pub use self::ranked::{ItemShift, RankedRun};
+pub use self::ranked::{ItemShift, Order, RankedRun, SortedItems};
 use self::sparse::SparseTable;
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -658,8 +658,8 @@ struct ShapeTable {
     /// Its bytes were handed out to be written (`Memo::line_bytes`):
     /// `density` no longer counts them, and the window is never judged.
     lent: bool,
-    /// The window holds sequences of naturals at their rank by sum
-    /// (`ranked.rs`) instead of a box of bits per coordinate; it has no
+    /// The window holds sequences of naturals at their rank (`ranked.rs`:
+    /// by sum, or sorted lists by their largest item) instead of a box of bits per coordinate; it has no
     /// strides to read runs along.
     ranked: Option<Ranking>,
 }
@@ -676,10 +676,14 @@ impl ShapeTable {
         t
     }
 
-    /// A table of `n` coordinates laid out by `Ranking`.
-    fn ranked(n_coords: usize) -> ShapeTable {
+    /// A table of `n` coordinates laid out by `Ranking` in `order`,
+    /// sorted lists flipped if `flipped` (`Ranking::flipped`).
+    fn ranked(n_coords: usize, order: Order, flipped: bool) -> ShapeTable {
         let mut t = ShapeTable::new(n_coords, default_order(0, n_coords));
-        t.ranked = Some(Ranking::new(n_coords));
+        t.ranked = Some(match flipped {
+            true => Ranking::flipped(n_coords, order),
+            false => Ranking::new(n_coords, order),
+        });
         t.dense = vec![0u8; 1];
         t
     }
@@ -1009,14 +1013,34 @@ impl ShapeTable {
         self.take_in_sparse();
     }
 
-    /// Widens a ranked window to the sum of `coords`, if they are
-    /// naturals and the budget lets it, at least doubling it: ranks stay,
-    /// the new indices come after the old ones.
+    /// Gives a flipped ranked window without a bound yet the bound of
+    /// `coords` (`Ranking::set_bound`), if the budget lets it.
+    fn bound_flipped(&mut self, coords: &[i64]) {
+        let Some(mut bounded) = self.ranked.clone() else {
+            return;
+        };
+        if !bounded.set_bound(coords) || !crate::budget::fits(bounded.len()) {
+            return;
+        }
+        // Nothing is ranked before the bound: the window was empty.
+        self.dense = vec![0u8; bounded.len()];
+        self.ranked = Some(bounded);
+        self.layout = self.layout.wrapping_add(1);
+        self.rewiden();
+        self.take_in_sparse();
+    }
+
+    /// Widens a ranked window to the level of `coords`, if they are
+    /// naturals of its kind and the budget lets it, at least doubling it:
+    /// ranks stay, the new indices come after the old ones.
     fn grow_ranked(&mut self, coords: &[i64]) {
         let Some(ranking) = &self.ranked else {
             return;
         };
-        let Some(sum) = ranking.sum(coords) else {
+        if ranking.is_flipped() {
+            return self.bound_flipped(coords);
+        }
+        let Some(sum) = ranking.level(coords) else {
             return;
         };
         let mut grown = ranking.clone();
@@ -1247,6 +1271,13 @@ impl<'m> RankedWindow<'m> {
     pub fn big(&self, index: usize) -> Option<u64> {
         big_value(self.table, index)
     }
+
+    /// How the items of a sorted list add to its index, if the window
+    /// ranks sorted lists.
+    #[inline]
+    pub fn sorted_items(&self) -> Option<SortedItems<'m>> {
+        self.ranking.sorted_items()
+    }
 }
 
 /// The value `table` keeps for `index` in its map of large values.
@@ -1328,18 +1359,19 @@ pub struct Memo {
     /// How many positions have a value or are known not to be positions.
     pub stored: usize,
     /// Positions that are one sequence of integers are laid out by
-    /// `Ranking` (see `Memo::ranking_sequences`).
-    rank_sequences: bool,
+    /// `Ranking` in this order (see `Memo::ranking_sequences`).
+    rank_sequences: Option<Order>,
 }
 
 impl Memo {
     /// A memo whose positions of one sequence argument (a list or tuple
-    /// of at least two integers) are kept at their rank by sum: for a game
-    /// whose moves never raise the sum of the items, whose positions fill
-    /// the sequences of sums up to the largest asked.
-    pub fn ranking_sequences() -> Memo {
+    /// of at least two integers) are kept at their rank in `order`: by
+    /// sum for a game whose moves never raise the sum of the items, whose
+    /// positions fill the sequences of sums up to the largest asked; by
+    /// largest item for a game whose positions are sorted lists.
+    pub fn ranking_sequences(order: Order) -> Memo {
         Memo {
-            rank_sequences: true,
+            rank_sequences: Some(order),
             ..Memo::default()
         }
     }
@@ -1456,7 +1488,7 @@ impl Memo {
         })
     }
 
-    /// The window of `shape` if it is laid out by rank of sum.
+    /// The window of `shape` if it is laid out by rank.
     #[inline]
     pub fn ranked(&self, shape: Shape) -> Option<RankedWindow<'_>> {
         let table = &self.shapes[self.shape_of(shape)?].1;
@@ -1619,8 +1651,9 @@ impl Memo {
         }
         let s = match self.shape_of(key.shape) {
             Some(s) => s,
-            None if self.rank_sequences && one_sequence(key.shape, key.len()) => {
-                self.add_table(key.shape, ShapeTable::ranked(key.len()))
+            None if self.rank_sequences.is_some() && one_sequence(key.shape, key.len()) => {
+                let order = self.rank_sequences.unwrap_or_default();
+                self.add_table(key.shape, ShapeTable::ranked(key.len(), order, false))
             }
             None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
         };
@@ -1682,8 +1715,13 @@ impl Memo {
         if self.shape_of(shape).is_some() || order.len() > MAX_COORDS {
             return;
         }
-        if self.rank_sequences && one_sequence(shape, order.len()) {
-            self.add_table(shape, ShapeTable::ranked(order.len()));
+        if let Some(kind) = self
+            .rank_sequences
+            .filter(|_| one_sequence(shape, order.len()))
+        {
+            // Swept along the last item: sorted lists ranked flipped.
+            let flipped = order.first() == Some(&(order.len() as u8 - 1));
+            self.add_table(shape, ShapeTable::ranked(order.len(), kind, flipped));
             return;
         }
         let mut full = [0u8; MAX_COORDS];
@@ -1718,7 +1756,7 @@ mod tests {
     #[test]
     fn ranked_lists_keep_values_across_growth_and_run_where_get_reads() {
         let list = |xs: &[i64]| key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())]);
-        let mut memo = Memo::ranking_sequences();
+        let mut memo = Memo::ranking_sequences(Order::Sums);
         let positions: [&[i64]; 8] = [
             &[0, 0, 0],
             &[1, 2, 0],

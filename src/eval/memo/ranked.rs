@@ -1,52 +1,114 @@
-//! A dense layout for positions that are sequences of naturals of
-//! bounded sum (`Ranking`): each one's index is its rank among all
-//! sequences of its length, those of smaller sum first. The sequences of
-//! `n` items with sum at most `s` then take exactly the first
-//! `C(s + n, n)` indices, so a game whose moves never raise the sum
-//! (Staircase Nim, coins moved between piles) fills its table with one
-//! byte per position, and raising the largest sum only appends.
+//! A dense layout for positions that are sequences of naturals
+//! (`Ranking`): each one's index is its rank among the sequences of its
+//! length and kind, those of a smaller level first, so that the
+//! sequences of `n` items up to level `s` take exactly the first
+//! `C(s + n, n)` indices and raising the level only appends. Three kinds
+//! (`Order`), each a bijection onto the `n`-subsets `{c_0 < ... <
+//! c_{n-1}}` of the naturals, ranked in colexicographic order (the
+//! combinatorial number system): `sum_j C(c_j, j + 1)`.
+//! - `Sums`: any naturals, `c_j = x_0 + ... + x_j + j` (stars and bars);
+//!   the level is the sum. A game whose moves never raise the sum
+//!   (Staircase Nim, coins moved between piles) fills it densely.
+//! - `Ascending`: `x_0 <= ... <= x_{n-1}`, `c_j = x_j + j` (multisets);
+//!   the level is the largest item.
+//! - `Increasing`: `x_0 < ... < x_{n-1}`, `c_j = x_j` (sets of `n` items,
+//!   Welter's coins); the level is the largest item less `n - 1`.
 //!
-//! The rank of `x` is that of the `n`-subset `{c_0 < ... < c_{n-1}}`,
-//! `c_j = x_0 + ... + x_j + j`, in colexicographic order (stars and
-//! bars): `sum_j C(c_j, j + 1)`. Subsets of a larger largest item, here
-//! sequences of a larger sum, come after.
+//! A sequence not of the kind has no rank (the memo keeps it elsewhere).
 
 use smallvec::SmallVec;
 
-/// Most bytes a ranked table addresses; sums past it go to the sparse
+/// Most bytes a ranked table addresses; levels past it go to the sparse
 /// table.
 const MAX_LEN: usize = 1 << 34;
 
-/// The ranks of the sequences of `n` naturals with sum at most `max_sum`.
+/// Which sequences a `Ranking` ranks, and how (see the module's text).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Order {
+    #[default]
+    Sums,
+    Ascending,
+    Increasing,
+}
+
+/// The ranks of the sequences of `n` naturals of kind `order` up to
+/// level `max_sum`.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Ranking {
     n: usize,
-    /// The largest sum ranked so far.
+    order: Order,
+    /// The largest level ranked so far.
     max_sum: usize,
     /// `C(m, j + 1)` at `binom[j * rows + m]`, `m` below `rows`
     /// (`max_sum + n`).
     binom: Vec<usize>,
     rows: usize,
+    /// Sorted lists asked with their last item varying fastest (a table
+    /// swept along it) are ranked flipped: the items `bound - 1 - x` in
+    /// reverse order, sorted too, so that lists differing in their last
+    /// item lie next to one another. The bound is fixed once, by the first
+    /// list the table makes room for (`0` until then); lists with an item
+    /// at or past it have no rank.
+    flip: Option<usize>,
 }
 
 impl Ranking {
-    /// Ranks for sequences of `n` items (at least one), up to sum 0.
-    pub(super) fn new(n: usize) -> Ranking {
+    /// Ranks for sequences of `n` items (at least one) of kind `order`,
+    /// up to level 0.
+    pub(super) fn new(n: usize, order: Order) -> Ranking {
         let mut r = Ranking {
             n,
+            order,
             ..Ranking::default()
         };
         r.fill(0);
         r
     }
 
-    /// How many sequences have a rank: those of sum at most `max_sum`.
+    /// `new` for sorted lists ranked flipped (see `flip`), no bound yet.
+    pub(super) fn flipped(n: usize, order: Order) -> Ranking {
+        Ranking {
+            flip: (order != Order::Sums).then_some(0),
+            ..Ranking::new(n, order)
+        }
+    }
+
+    /// Fixes the bound of a flipped ranking that has none yet to one past
+    /// the largest item of `coords`: false if it has one or the lists
+    /// below it would need more than `MAX_LEN` indices.
+    pub(super) fn set_bound(&mut self, coords: &[i64]) -> bool {
+        let Some(0) = self.flip else {
+            return false;
+        };
+        let Some(bound) = coords.iter().max().and_then(|&x| usize::try_from(x).ok()) else {
+            return false;
+        };
+        let bound = bound + 1;
+        // The largest level below the bound: all items `0`, flipped.
+        let top = match self.order {
+            Order::Increasing => bound.checked_sub(self.n),
+            _ => Some(bound - 1),
+        };
+        let Some(top) = top.filter(|&s| self.count(s).is_some()) else {
+            return false;
+        };
+        self.fill(top);
+        self.flip = Some(bound);
+        true
+    }
+
+    /// Whether lists are ranked flipped.
+    pub(super) fn is_flipped(&self) -> bool {
+        self.flip.is_some()
+    }
+
+    /// How many sequences have a rank: those of level at most `max_sum`.
     pub(super) fn len(&self) -> usize {
         self.count(self.max_sum).unwrap_or(usize::MAX)
     }
 
-    /// `C(s + n, n)`: the sequences of sum at most `s`, if that count is
-    /// at most `MAX_LEN`.
+    /// `C(s + n, n)`: the sequences of level at most `s`, if that count
+    /// is at most `MAX_LEN`.
     fn count(&self, s: usize) -> Option<usize> {
         let mut c: u128 = 1;
         for i in 1..=self.n as u128 {
@@ -58,7 +120,7 @@ impl Ranking {
         Some(c as usize)
     }
 
-    /// Ranks sums up to `s`; false (nothing changed) if they would need
+    /// Ranks levels up to `s`; false (nothing changed) if they would need
     /// more than `MAX_LEN` indices.
     pub(super) fn grow(&mut self, s: usize) -> bool {
         if s <= self.max_sum {
@@ -88,37 +150,158 @@ impl Ranking {
         self.max_sum = s;
     }
 
-    /// The sum of `coords` if they are `n` naturals (`None` otherwise).
-    pub(super) fn sum(&self, coords: &[i64]) -> Option<usize> {
+    /// The level of `coords` if they are `n` naturals of the kind
+    /// (`None` otherwise, and for a flipped ranking, which never grows).
+    pub(super) fn level(&self, coords: &[i64]) -> Option<usize> {
+        if self.flip.is_some() {
+            return None;
+        }
+        let c = self.subset(coords)?;
+        Some(c - (self.n - 1))
+    }
+
+    /// The last item `c_{n-1}` of the subset of `coords`, if they are `n`
+    /// naturals of the kind (at most `usize::MAX / 2`).
+    fn subset(&self, coords: &[i64]) -> Option<usize> {
         if coords.len() != self.n {
             return None;
         }
-        coords.iter().try_fold(0usize, |s, &x| {
-            let x = usize::try_from(x).ok()?;
-            s.checked_add(x)
-        })
+        let mut c: Option<usize> = None;
+        for (j, &x) in coords.iter().enumerate() {
+            let x = usize::try_from(x).ok().filter(|&x| x <= usize::MAX / 4)?;
+            let next = self.item(c, x, j)?;
+            c = Some(next);
+        }
+        c
     }
 
-    /// The rank of `coords`, if they are naturals whose sum is ranked.
+    /// `c_j` from `c_{j-1}` (`None` before the first) and `x_j`, if the
+    /// sequence is still of the kind.
+    #[inline]
+    fn item(&self, prev: Option<usize>, x: usize, j: usize) -> Option<usize> {
+        let c = match self.order {
+            Order::Sums => match prev {
+                None => x,
+                Some(p) => p.checked_add(x)?.checked_add(1)?,
+            },
+            Order::Ascending => x + j,
+            Order::Increasing => x,
+        };
+        match prev {
+            Some(p) if c <= p => None,
+            _ => Some(c),
+        }
+    }
+
+    /// The rank of `coords`, if they are naturals of the kind whose level
+    /// is ranked.
     #[inline]
     pub(super) fn index(&self, coords: &[i64]) -> Option<usize> {
         if coords.len() != self.n {
             return None;
         }
-        let (mut c, mut rank) = (0usize, 0usize);
-        for (j, &x) in coords.iter().enumerate() {
+        match self.flip {
+            // Items at or past the bound turn negative: no rank.
+            Some(bound) => {
+                let flip = |&x: &i64| (bound as i64 - 1).wrapping_sub(x);
+                self.index_of(coords.iter().rev().map(flip))
+            }
+            None => self.index_of(coords.iter().copied()),
+        }
+    }
+
+    /// `index` of the items as ranked (flipped already).
+    #[inline(always)]
+    fn index_of(&self, items: impl Iterator<Item = i64>) -> Option<usize> {
+        let (mut c, mut rank) = (None, 0usize);
+        for (j, x) in items.enumerate() {
             if x < 0 {
                 return None;
             }
             // `c` is below `rows` here, `x` below 2^63: no overflow.
-            c += x as usize;
-            let m = c + j;
+            let m = self.item(c, x as usize, j)?;
             if m >= self.rows {
                 return None;
             }
             rank += self.binom[j * self.rows + m];
+            c = Some(m);
         }
         Some(rank)
+    }
+
+    /// How the items of a sorted list add to its rank, if the ranking is
+    /// of sorted lists.
+    pub(super) fn sorted_items(&self) -> Option<SortedItems<'_>> {
+        let shift = match self.order {
+            Order::Sums => return None,
+            Order::Ascending => 1,
+            Order::Increasing => 0,
+        };
+        Some(SortedItems {
+            binom: &self.binom,
+            rows: self.rows,
+            shift,
+            flip: self.flip.map(|bound| (bound as i64, self.n)),
+        })
+    }
+}
+
+/// The rank of a sorted list (`Order::Ascending` or `Increasing`) is a
+/// sum of one part per item: `C(x + shift * c, c + 1)` for item `x` at
+/// coordinate `c`, read from column `c` of the binomials.
+#[derive(Clone, Copy)]
+pub struct SortedItems<'m> {
+    binom: &'m [usize],
+    rows: usize,
+    shift: usize,
+    /// The bound and the number of items of a flipped ranking: item `x`
+    /// at coordinate `c` is ranked as `bound - 1 - x` at `n - 1 - c`.
+    flip: Option<(i64, usize)>,
+}
+
+impl SortedItems<'_> {
+    /// The row of item `x` at coordinate `c` in the binomials, if ranked
+    /// (`C(x + shift * c, c + 1)`, flipped if the ranking is). A flipped
+    /// ranking's rows take every item below its bound.
+    #[inline(always)]
+    fn row_of(&self, x: i64, c: usize) -> Option<usize> {
+        match self.flip {
+            Some((bound, n)) => {
+                let col = n - 1 - c;
+                (0..bound)
+                    .contains(&x)
+                    .then(|| col * (self.rows + self.shift) + (bound - 1 - x) as usize)
+            }
+            None => (x >= 0 && (x as usize) + self.shift * c < self.rows)
+                .then(|| c * (self.rows + self.shift) + x as usize),
+        }
+    }
+
+    /// The part of the rank item `x` at coordinate `c` adds.
+    #[inline(always)]
+    pub fn part(&self, x: i64, c: usize) -> Option<usize> {
+        Some(self.binom[self.row_of(x, c)?])
+    }
+
+    /// Where item `x` in `lo..hi` (not empty) at coordinate `c` reads its
+    /// parts: the first row, the others following it (in the order of
+    /// `x`, or the reverse if flipped: the same parts).
+    #[inline(always)]
+    pub fn column(&self, c: usize, (lo, hi): (i64, i64)) -> Option<usize> {
+        let (a, b) = (self.row_of(lo, c)?, self.row_of(hi - 1, c)?);
+        Some(a.min(b))
+    }
+
+    /// Only lists of distinct items are ranked (`Order::Increasing`).
+    #[inline(always)]
+    pub fn distinct(&self) -> bool {
+        self.shift == 0
+    }
+
+    /// The binomials the rows index.
+    #[inline(always)]
+    pub fn binom(&self) -> &[usize] {
+        self.binom
     }
 }
 
@@ -142,7 +325,8 @@ impl Ranking {
         lo: i64,
         hi: i64,
     ) -> Option<RankedRun<'_>> {
-        if items.len() != self.n || lo >= hi {
+        // Prefix sums rank only sequences by sum.
+        if items.len() != self.n || lo >= hi || self.order != Order::Sums {
             return None;
         }
         let max = self.max_sum as i64;
@@ -248,7 +432,7 @@ mod tests {
     fn ranks_are_a_bijection_onto_the_first_indices_smaller_sums_first() {
         for n in 1..=5 {
             let s = 7;
-            let mut r = Ranking::new(n);
+            let mut r = Ranking::new(n, Order::Sums);
             assert!(r.grow(s));
             let seqs = all(n, s);
             assert_eq!(r.len(), seqs.len(), "C(s + n, n) sequences");
@@ -267,7 +451,7 @@ mod tests {
 
     #[test]
     fn growing_keeps_every_rank_and_refuses_nothing_within_reach() {
-        let mut r = Ranking::new(4);
+        let mut r = Ranking::new(4, Order::Sums);
         let small: Vec<Option<usize>> = all(4, 5).iter().map(|x| r.index(x)).collect();
         assert!(
             small.iter().skip(1).all(Option::is_none),
@@ -285,7 +469,7 @@ mod tests {
 
     #[test]
     fn a_run_gives_the_rank_of_each_of_its_sequences() {
-        let mut r = Ranking::new(5);
+        let mut r = Ranking::new(5, Order::Sums);
         assert!(r.grow(12));
         // Staircase Nim: `k` coins from item 3 to item 2; coins taken
         // from two items at once; two coins at a time to the item before.
@@ -354,7 +538,7 @@ mod tests {
 
     #[test]
     fn shifts_with_constant_parts_rank_every_option_and_refuse_what_is_not_a_list() {
-        let mut r = Ranking::new(4);
+        let mut r = Ranking::new(4, Order::Sums);
         assert!(r.grow(15));
         // Every list of 4 with sum at most 6, every pair of items, changes
         // `b1 + p1 * k` and `b2 + p2 * k` over every window of `k` whose
@@ -395,9 +579,138 @@ mod tests {
             .is_some());
     }
 
+    /// Every sequence of `n` naturals below `m` of kind `order`.
+    fn sorted(n: usize, m: i64, order: Order) -> Vec<Vec<i64>> {
+        let mut out: Vec<Vec<i64>> = vec![vec![]];
+        for _ in 0..n {
+            out = out
+                .into_iter()
+                .flat_map(|xs| {
+                    let from = match (xs.last(), order) {
+                        (None, _) => 0,
+                        (Some(&x), Order::Increasing) => x + 1,
+                        (Some(&x), _) => x,
+                    };
+                    (from..m).map(move |y| [&xs[..], &[y]].concat())
+                })
+                .collect();
+        }
+        out
+    }
+
+    #[test]
+    fn sorted_lists_rank_onto_the_first_indices_smaller_largest_items_first() {
+        for order in [Order::Ascending, Order::Increasing] {
+            for n in 1..=4 {
+                let m = 9;
+                let mut r = Ranking::new(n, order);
+                let lists = sorted(n, m, order);
+                let top = |xs: &[i64]| r.level(xs).expect("of the kind");
+                let level = lists.iter().map(|xs| top(xs)).max().unwrap();
+                assert!(r.grow(level));
+                assert_eq!(r.len(), lists.len(), "{order:?} n={n}: every list ranked");
+                let mut seen = vec![false; lists.len()];
+                for xs in &lists {
+                    let i = r.index(xs).expect("ranked");
+                    assert!(!std::mem::replace(&mut seen[i], true), "rank {i} twice");
+                    // Lists of a smaller largest item come first.
+                    let below = lists.iter().filter(|ys| ys[n - 1] < xs[n - 1]).count();
+                    let upto = lists.iter().filter(|ys| ys[n - 1] <= xs[n - 1]).count();
+                    assert!((below..upto).contains(&i), "{xs:?} at {i}");
+                }
+                // Not of the kind: no rank, no level.
+                if n >= 2 {
+                    let mut down: Vec<i64> = (0..n as i64).rev().collect();
+                    assert_eq!(r.index(&down), None);
+                    down.sort_unstable();
+                    down[1] = down[0];
+                    let want = (order == Order::Ascending)
+                        .then(|| r.index(&down))
+                        .flatten();
+                    assert_eq!(r.index(&down), want);
+                    assert_eq!(r.level(&down).is_some(), order == Order::Ascending);
+                }
+                assert_eq!(r.index(&vec![-1; n]), None);
+            }
+        }
+    }
+
+    #[test]
+    fn a_sorted_lists_rank_is_the_sum_of_its_items_parts_read_down_columns() {
+        for order in [Order::Ascending, Order::Increasing] {
+            let (n, m) = (4, 10);
+            let mut r = Ranking::new(n, order);
+            let lists = sorted(n, m, order);
+            assert!(r.grow(lists.iter().map(|xs| r.level(xs).unwrap()).max().unwrap()));
+            let items = r.sorted_items().expect("sorted lists");
+            for xs in &lists {
+                let part = |c: usize| items.part(xs[c], c).unwrap();
+                assert_eq!(Some((0..n).map(part).sum()), r.index(xs), "{xs:?}");
+                // Item `c` moving between its neighbours: a column.
+                for c in 0..n {
+                    let lo = if c == 0 { 0 } else { xs[c - 1] + 1 };
+                    let hi = if c + 1 == n { m } else { xs[c + 1] };
+                    if lo >= hi || order == Order::Ascending {
+                        continue;
+                    }
+                    let first = items.column(c, (lo, hi)).expect("ranked");
+                    let rest: usize = (0..n).filter(|&d| d != c).map(part).sum();
+                    for x in lo..hi {
+                        let mut ys = xs.clone();
+                        ys[c] = x;
+                        let at = rest + items.binom()[first + (x - lo) as usize];
+                        assert_eq!(Some(at), r.index(&ys), "{ys:?}");
+                    }
+                }
+            }
+            // Lists are not ranked by prefix sums.
+            let shift = ItemShift {
+                index: 0,
+                base: 0,
+                per_k: 1,
+            };
+            assert!(r.shifted(&[0, 1, 2, 3], &[shift], 0, 1).is_none());
+        }
+    }
+
+    #[test]
+    fn flipped_sorted_lists_rank_onto_the_first_indices_last_items_next_to_one_another() {
+        for order in [Order::Ascending, Order::Increasing] {
+            let (n, m) = (3, 9);
+            let mut r = Ranking::flipped(n, order);
+            let lists = sorted(n, m, order);
+            assert_eq!(r.index(&lists[0]), None, "no bound yet");
+            assert!(r.set_bound(&[0, 1, m - 1]));
+            assert!(!r.set_bound(&[0, 1, 2 * m]), "the bound is set once");
+            assert_eq!(
+                r.len(),
+                lists.len(),
+                "{order:?}: every list below the bound ranked"
+            );
+            let items = r.sorted_items().expect("sorted lists");
+            let mut seen = vec![false; lists.len()];
+            for xs in &lists {
+                let i = r.index(xs).expect("ranked");
+                assert!(!std::mem::replace(&mut seen[i], true), "rank {i} twice");
+                // The rank is the sum of the items' parts.
+                let parts: usize = (0..n).map(|c| items.part(xs[c], c).unwrap()).sum();
+                assert_eq!(parts, i, "{xs:?}");
+                // The next last item is the next rank down.
+                let mut next = xs.clone();
+                next[n - 1] += 1;
+                if next[n - 1] < m {
+                    assert_eq!(r.index(&next), Some(i - 1), "{xs:?}");
+                }
+            }
+            // An item at the bound, or a list not of the kind: no rank.
+            assert_eq!(r.index(&[0, 1, m]), None);
+            assert_eq!(r.index(&[2, 1, 3]), None);
+        }
+    }
+
     #[test]
     fn sums_past_the_addressable_range_are_refused() {
-        let mut r = Ranking::new(8);
+        let mut r = Ranking::new(8, Order::Sums);
         assert!(!r.grow(1 << 20));
         assert_eq!(r.len(), 1);
     }

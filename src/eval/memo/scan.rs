@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use super::ranked::RankedRun;
-use super::{RankedWindow, Window, BIG};
+use super::{RankedWindow, SortedItems, Window, BIG};
 
 /// Where `Marks` marks the value `v`: at its dense memo byte (`v + 4`)
 /// while that is a value byte, past the `BIG` byte above. Bytes that are
@@ -310,6 +310,44 @@ pub fn mark_runs(window: &Window<'_>, runs: &[Strided], marks: &mut Marks) -> bo
     !marks.take_missing() && inside
 }
 
+/// `mark_runs` for runs of sorted lists in a window laid out by rank
+/// (`Column`s of `items`' binomials).
+#[inline(never)]
+pub fn mark_columns(
+    window: &RankedWindow<'_>,
+    items: &SortedItems<'_>,
+    runs: &[Column],
+    marks: &mut Marks,
+) -> bool {
+    let (bytes, binom) = (window.dense(), items.binom());
+    let (seen, stamp) = marks.byte_slots();
+    let mut inside = true;
+    for r in runs {
+        let parts = &binom[r.first..r.first + r.n];
+        // Binomials rise down a column: the last part is the farthest.
+        let Some(&far) = parts.last() else {
+            continue;
+        };
+        let Some(bytes) = bytes.get(r.base..=r.base + far) else {
+            inside = false;
+            continue;
+        };
+        for &p in parts {
+            seen[bytes[p] as usize] = stamp;
+        }
+    }
+    !marks.take_missing() && inside
+}
+
+/// A run of `n` sorted lists in a window laid out by rank, one item
+/// moving: the `j`-th at `base + binom[first + j]` (`SortedItems`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Column {
+    pub base: usize,
+    pub first: usize,
+    pub n: usize,
+}
+
 /// A run of `n` options whose indices are `first + stride * j`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Strided {
@@ -482,7 +520,7 @@ mod tests {
         };
         // Staircase Nim's options `[1 + k, 6 - k, 2]`, k in 0..7: some
         // valued (one past the byte range), some not yet.
-        let mut memo = Memo::ranking_sequences();
+        let mut memo = Memo::ranking_sequences(crate::eval::memo::Order::Sums);
         let option = |k: i64| [1 + k, 6 - k, 2];
         for k in 0..7 {
             let state = match k {

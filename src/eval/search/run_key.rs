@@ -3,7 +3,7 @@
 
 use super::sorted_parts::{Runs, SortedParts, OUTSIDE};
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
-use crate::eval::memo::scan::Strided;
+use crate::eval::memo::scan::{Column, Strided};
 use crate::eval::memo::{Tag, Window, MAX_COORDS};
 use crate::ir::ir::Slot;
 
@@ -246,8 +246,10 @@ pub(super) struct RunScratch {
     pub(super) strided: [Strided; MAX_COORDS],
     /// The position's sorted list in the window (`sorted_run.rs`).
     pub(super) parts: SortedParts,
-    /// Its runs of one setting, or of all, to scan at once.
-    pub(super) sorted_runs: Runs,
+    /// Its runs of one setting, or of all, to scan at once, in a window
+    /// laid out by coordinates or by rank.
+    pub(super) sorted_runs: Runs<Strided>,
+    pub(super) ranked_runs: Runs<Column>,
 }
 
 impl Default for RunScratch {
@@ -272,6 +274,7 @@ impl Default for RunScratch {
             strided: [Strided::default(); MAX_COORDS],
             parts: SortedParts::new(),
             sorted_runs: Runs::new(),
+            ranked_runs: Runs::new(),
         }
     }
 }

@@ -1,17 +1,91 @@
 //! Where the items of a position's sorted list lie in the memo's window
 //! (`SortedParts`), computed once per position for `sorted_run.rs`, and
-//! the runs of its options placed from them (`Runs`).
+//! the runs of its options placed from them (`Runs`). A window laid out
+//! by coordinates (`Boxed`: an item adds its value times its coordinate's
+//! stride) and one laid out by rank of sorted lists (`SortedItems`: an
+//! item adds a binomial of its coordinate's column) both add one part per
+//! item (`Places`), so the same placement serves both.
 
 use std::ops::Range;
 
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, RunArg, Seq};
-use crate::eval::memo::scan::Strided;
-use crate::eval::memo::{shape_push, Memo, Shape, Tag, Window, MAX_COORDS};
+use crate::eval::memo::scan::{Column, Strided};
+use crate::eval::memo::{shape_push, Memo, Shape, SortedItems, Tag, MAX_COORDS};
 
 /// Set in the part of an item that lies outside the window: dense
 /// windows have at most 2^30 bytes, so no index has it, and a sum of at
 /// most 16 such parts does not overflow.
 pub(super) const OUTSIDE: usize = 1 << (usize::BITS - 8);
+
+/// A layout whose index of a list is a sum of one part per item: the part
+/// item `x` adds at coordinate `c` (`OUTSIDE` past the layout), and the
+/// run of one item moving over `lo..hi` at coordinate `c` while the
+/// others add `items`.
+pub(super) trait Places {
+    type Run: Copy + Default;
+    fn at(&self, x: i64, c: usize) -> usize;
+    fn run(&self, items: usize, c: usize, lo_hi: (i64, i64)) -> Option<Self::Run>;
+    /// Only lists of distinct items have a place (parts of lists with
+    /// repeats would name other lists).
+    fn distinct(&self) -> bool {
+        false
+    }
+}
+
+/// A window laid out by coordinates: its bits and strides.
+pub(super) struct Boxed<'m>(pub(super) (&'m [u8; MAX_COORDS], &'m [usize; MAX_COORDS]));
+
+impl Places for Boxed<'_> {
+    type Run = Strided;
+
+    #[inline(always)]
+    fn at(&self, x: i64, c: usize) -> usize {
+        let (bits, strides) = self.0;
+        match (x as u64) >> bits[c] {
+            0 => x as usize * strides[c],
+            _ => OUTSIDE,
+        }
+    }
+
+    #[inline(always)]
+    fn run(&self, items: usize, c: usize, (lo, hi): (i64, i64)) -> Option<Strided> {
+        let (bits, strides) = self.0;
+        if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits[c] != 0 {
+            return None;
+        }
+        Some(Strided {
+            first: items + lo as usize * strides[c],
+            stride: strides[c] as isize,
+            n: (hi - lo) as usize,
+        })
+    }
+}
+
+impl Places for SortedItems<'_> {
+    type Run = Column;
+
+    #[inline(always)]
+    fn distinct(&self) -> bool {
+        SortedItems::distinct(self)
+    }
+
+    #[inline(always)]
+    fn at(&self, x: i64, c: usize) -> usize {
+        self.part(x, c).unwrap_or(OUTSIDE)
+    }
+
+    #[inline(always)]
+    fn run(&self, items: usize, c: usize, lo_hi: (i64, i64)) -> Option<Column> {
+        if items >= OUTSIDE {
+            return None;
+        }
+        Some(Column {
+            base: items,
+            first: self.column(c, lo_hi)?,
+            n: (lo_hi.1 - lo_hi.0) as usize,
+        })
+    }
+}
 
 /// Where the items of a position's list lie in the memo's window of the
 /// options' shape, computed once for every setting of the outer bindings
@@ -28,6 +102,9 @@ pub(super) struct SortedParts {
     pub(super) shape: Shape,
     /// The list is ascending: every `rest` is too.
     sorted: bool,
+    /// The parts are those of a window laid out by rank (`SortedItems`),
+    /// not by coordinates.
+    pub(super) ranked: bool,
     pub(super) xs: [i64; MAX_COORDS],
     /// Where the places next to item `p` start and end: `xs[p] + 1`, and
     /// `xs[p]` (`k` equal to it skipped, `KeyRun::skips_repeats`) or
@@ -54,6 +131,7 @@ impl SortedParts {
             n: 0,
             shape: 0,
             sorted: false,
+            ranked: false,
             xs: [0; MAX_COORDS],
             after: [0; MAX_COORDS],
             before: [0; MAX_COORDS],
@@ -70,7 +148,7 @@ impl SortedParts {
     }
 
     /// Computes the parts of the items of `run`'s list, laid out as in
-    /// `memo`'s window.
+    /// `memo`'s window (by coordinates or by rank).
     pub(super) fn set(&mut self, memo: &Memo, run: &KeyRun, frame: &KeyFrame) {
         self.ready = true;
         self.usable = false;
@@ -87,15 +165,31 @@ impl SortedParts {
         let Some(shape) = shape_push(0, 0, Tag::List(n as u32)) else {
             return;
         };
-        let Some(w) = memo.window(shape).filter(|w| w.n_coords() == n) else {
+        let placed = match memo.window(shape).filter(|w| w.n_coords() == n) {
+            Some(w) => self.set_in(&Boxed(w.layout()), xs, run),
+            None => match memo.ranked(shape).and_then(|r| r.sorted_items()) {
+                Some(items) => self.set_in(&items, xs, run),
+                None => false,
+            },
+        };
+        if !placed {
             return;
-        };
-        let (bits, strides) = w.layout();
-        // `x` at coordinate `c`.
-        let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
-            0 => x as usize * strides[c],
-            _ => OUTSIDE,
-        };
+        }
+        self.ranked = memo.window(shape).is_none();
+        self.n = n;
+        self.shape = shape;
+        self.usable = true;
+    }
+
+    /// `set` in the layout `places`: false if the run's options may have
+    /// no place there.
+    fn set_in<P: Places>(&mut self, places: &P, xs: &[i64], run: &KeyRun) -> bool {
+        let n = xs.len();
+        let strict = places.distinct();
+        if strict && !run.skips_repeats() {
+            return false;
+        }
+        let at = |x: i64, c: usize| places.at(x, c);
         // Item `p` before the moving one goes from `p + 1` down to `p`
         // (the last item is never before it); after it, from `p` to
         // `p - 1` (the first is never after it). `first[p]` is the sum of
@@ -121,7 +215,7 @@ impl SortedParts {
             ups = ups.wrapping_add(up);
             if p + 1 < n {
                 let next = xs[p + 1];
-                sorted &= x <= next;
+                sorted &= x < next || (!strict && x == next);
                 let next_own = at(next, p + 1);
                 down = at(next, p).wrapping_sub(next_own);
                 own = next_own;
@@ -131,23 +225,21 @@ impl SortedParts {
             *f = f.wrapping_add(owns);
         }
         self.sorted = sorted;
-        self.n = n;
-        self.shape = shape;
-        self.usable = true;
+        true
     }
 
     /// Adds the runs of `k` in `a..b` (not empty) for item `i` moving to
-    /// `out` from `n_out` on, one per place, in `window` (laid out as when
-    /// the parts were computed): the runs then. `None` if `i` is out of
+    /// `out` from `n_out` on, one per place, in `places` (the layout the
+    /// parts were computed in): the runs then. `None` if `i` is out of
     /// range, the other items are not in order, or some option lies
     /// outside the window.
     #[inline(always)]
-    pub(super) fn place(
+    pub(super) fn place<P: Places>(
         &self,
-        window: &Window,
+        places: &P,
         i: usize,
         (a, b): (i64, i64),
-        (out, mut n_out): (&mut [Strided; MAX_RUNS], usize),
+        (out, mut n_out): (&mut [P::Run; MAX_RUNS], usize),
     ) -> Option<usize> {
         let n = self.n.min(MAX_COORDS);
         if i >= n {
@@ -155,12 +247,12 @@ impl SortedParts {
         }
         // The other items, in order: `rest[j]` is `xs[j + (j >= i)]`.
         let at = |j: usize| j + (j >= i) as usize;
-        if !self.sorted && !(1..n - 1).all(|j| self.xs[at(j - 1)] <= self.xs[at(j)]) {
+        let in_order = |x: i64, y: i64| x < y || (!places.distinct() && x == y);
+        if !self.sorted && !(1..n - 1).all(|j| in_order(self.xs[at(j - 1)], self.xs[at(j)])) {
             return None;
         }
-        let (bits, strides) = window.layout();
         let mut push = |items: usize, j: usize, ks: (i64, i64)| {
-            push_run(out, &mut n_out, items, (bits[j], strides[j]), ks)
+            push_run(places, out, &mut n_out, items, j, ks)
         };
         // Place `j`, `k` between `rest[j - 1]` and `rest[j]`: `rest[q]` at
         // coordinate `q` for `q < j`, `q + 1` after. Place 0 first.
@@ -197,32 +289,32 @@ impl SortedParts {
 /// gives: item `i` moving, the places of `k` are those below it, and an
 /// item moves one coordinate down from one place to the next. `None`
 /// (having placed maybe some) if the list is not ascending or does not
-/// fit `layout`, an `i` is out of range, or some option lies outside the
+/// fit `places`, an `i` is out of range, or some option lies outside the
 /// window: then `SortedParts` place them.
-pub(super) fn lowered_runs(
+pub(super) fn lowered_runs<P: Places>(
     (xs, distinct): (&[i64], bool),
     c: i64,
     items: Range<usize>,
-    (bits, strides): (&[u8; MAX_COORDS], &[usize; MAX_COORDS]),
-    out: &mut [Strided; MAX_RUNS],
+    places: &P,
+    out: &mut [P::Run; MAX_RUNS],
 ) -> Option<usize> {
     let n = xs.len();
     if n == 0 || n > MAX_COORDS || items.end > n {
         return None;
     }
+    let strict = places.distinct();
+    if strict && !distinct {
+        return None;
+    }
     let repeat = !distinct as i64;
-    // `x` at coordinate `c`.
-    let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
-        0 => x as usize * strides[c],
-        _ => OUTSIDE,
-    };
+    let at = |x: i64, c: usize| places.at(x, c);
     // Item `q` at its own coordinate and one up (the last is never below
     // the moving one), and the sums of those before each item.
     let (mut own, mut up) = ([0usize; MAX_COORDS], [0usize; MAX_COORDS]);
     let (mut owns, mut ups) = ([0usize; MAX_COORDS + 1], [0usize; MAX_COORDS + 1]);
     for q in 0..n {
         if q + 1 < n {
-            if xs[q] > xs[q + 1] {
+            if xs[q] > xs[q + 1] || (strict && xs[q] == xs[q + 1]) {
                 return None;
             }
             up[q] = at(xs[q], q + 1);
@@ -248,7 +340,7 @@ pub(super) fn lowered_runs(
                 false => b,
             };
             if lo < hi {
-                push_run(out, &mut n_out, base, (bits[j], strides[j]), (lo, hi))?;
+                push_run(places, out, &mut n_out, base, j, (lo, hi))?;
             }
             if j == i {
                 break;
@@ -265,25 +357,18 @@ pub(super) fn lowered_runs(
 }
 
 /// Puts the run `lo..hi` (not empty) of a place whose other items make
-/// `items`, its coordinate of `bits` bits and stride `step`, at
-/// `out[n_out]`; `None` if some option lies outside the window (or `out`
-/// is full).
+/// `items`, at coordinate `c` of `places`, at `out[n_out]`; `None` if
+/// some option lies outside the window (or `out` is full).
 #[inline(always)]
-fn push_run(
-    out: &mut [Strided; MAX_RUNS],
+fn push_run<P: Places>(
+    places: &P,
+    out: &mut [P::Run; MAX_RUNS],
     n_out: &mut usize,
     items: usize,
-    (bits, step): (u8, usize),
-    (lo, hi): (i64, i64),
+    c: usize,
+    lo_hi: (i64, i64),
 ) -> Option<()> {
-    if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
-        return None;
-    }
-    *out.get_mut(*n_out)? = Strided {
-        first: items + lo as usize * step,
-        stride: step as isize,
-        n: (hi - lo) as usize,
-    };
+    *out.get_mut(*n_out)? = places.run(items, c, lo_hi)?;
     *n_out += 1;
     Some(())
 }
@@ -293,21 +378,21 @@ fn push_run(
 pub(super) const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
 
 /// The runs of a position's settings, scanned at once: the first `n`.
-pub(super) struct Runs {
-    pub(super) runs: [Strided; MAX_RUNS],
+pub(super) struct Runs<R> {
+    pub(super) runs: [R; MAX_RUNS],
     pub(super) n: usize,
 }
 
-impl Runs {
-    pub(super) fn new() -> Runs {
+impl<R: Copy + Default> Runs<R> {
+    pub(super) fn new() -> Runs<R> {
         Runs {
-            runs: [Strided::default(); MAX_RUNS],
+            runs: [R::default(); MAX_RUNS],
             n: 0,
         }
     }
 
     /// The runs added.
-    pub(super) fn get(&self) -> &[Strided] {
+    pub(super) fn get(&self) -> &[R] {
         &self.runs[..self.n.min(MAX_RUNS)]
     }
 }

@@ -11,11 +11,42 @@
 use std::ops::Range;
 
 use super::engine::{run_range, SgSink};
-use super::sorted_parts::{lowered_runs, Runs, SortedParts};
+use super::sorted_parts::{lowered_runs, Boxed, Places, SortedParts, MAX_RUNS};
 use crate::eval::compile::{Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
-use crate::eval::memo::scan::mark_runs;
-use crate::eval::memo::{shape_push, Tag, Window, MAX_COORDS};
+use crate::eval::memo::scan::{mark_columns, mark_runs};
+use crate::eval::memo::{shape_push, Tag, MAX_COORDS};
 use crate::ir::ir::Slot;
+
+/// The settings of a move on one position whose options are placed
+/// together: item `i` moving over `k` in `a..b` (not empty).
+#[derive(Default)]
+struct Settings {
+    each: [(usize, (i64, i64)); MAX_COORDS],
+    n: usize,
+}
+
+impl Settings {
+    fn push(&mut self, i: usize, ab: (i64, i64)) -> Option<()> {
+        *self.each.get_mut(self.n)? = (i, ab);
+        self.n += 1;
+        Some(())
+    }
+}
+
+/// Places the options of every setting in `places`: the number of runs
+/// put in `out`, if every option has a place.
+fn place_all<P: Places>(
+    parts: &SortedParts,
+    places: &P,
+    settings: &Settings,
+    out: &mut [P::Run; MAX_RUNS],
+) -> Option<usize> {
+    let mut n = 0;
+    for &(i, ab) in &settings.each[..settings.n] {
+        n = parts.place(places, i, ab, (&mut *out, n))?;
+    }
+    Some(n)
+}
 
 impl SgSink {
     /// Marks the position's list stale: the next `sorted_runs` computes it.
@@ -35,28 +66,39 @@ impl SgSink {
         parts.usable
     }
 
-    /// Runs `place` on the parts of the position's list (usable) and
-    /// its window to add runs, then scans them: true if it placed every
-    /// option and each has a value. False otherwise, having marked only
-    /// values of options.
+    /// Places the options of `settings` from the parts of the position's
+    /// list (usable) in its window, whichever its layout, and scans them:
+    /// true if it placed every option and each has a value. False
+    /// otherwise, having marked only values of options.
     #[inline]
-    fn mark_sorted(
-        &mut self,
-        inst: &Instance,
-        place: impl FnOnce(&SortedParts, &Window, &mut Runs) -> Option<()>,
-    ) -> bool {
+    fn mark_sorted(&mut self, inst: &Instance, settings: &Settings) -> bool {
         let Some(scratch) = &mut self.run_scratch else {
             return false;
         };
-        let (parts, runs) = (&scratch.parts, &mut scratch.sorted_runs);
+        let parts = &scratch.parts;
         let memo = inst.memo.borrow();
+        if parts.ranked {
+            let Some(w) = memo.ranked(parts.shape) else {
+                return false;
+            };
+            let Some(items) = w.sorted_items() else {
+                return false;
+            };
+            let runs = &mut scratch.ranked_runs;
+            let Some(n) = place_all(parts, &items, settings, &mut runs.runs) else {
+                return false;
+            };
+            runs.n = n;
+            return mark_columns(&w, &items, runs.get(), &mut self.seen);
+        }
         let Some(w) = memo.window(parts.shape) else {
             return false;
         };
-        runs.n = 0;
-        if place(parts, &w, runs).is_none() {
+        let runs = &mut scratch.sorted_runs;
+        let Some(n) = place_all(parts, &Boxed(w.layout()), settings, &mut runs.runs) else {
             return false;
-        }
+        };
+        runs.n = n;
         mark_runs(&w, runs.get(), &mut self.seen)
     }
 
@@ -82,15 +124,19 @@ impl SgSink {
         if seq == Seq::Set {
             return None;
         }
-        let runs = &mut self
-            .run_scratch
-            .get_or_insert_with(Box::default)
-            .sorted_runs;
+        let scratch = self.run_scratch.get_or_insert_with(Box::default);
         let memo = inst.memo.borrow();
-        let w = memo.window(shape).filter(|w| w.n_coords() == xs.len())?;
         let list = (xs, run.skips_repeats());
-        runs.n = lowered_runs(list, c, items, w.layout(), &mut runs.runs)?;
-        Some(mark_runs(&w, runs.get(), &mut self.seen))
+        if let Some(w) = memo.window(shape).filter(|w| w.n_coords() == xs.len()) {
+            let runs = &mut scratch.sorted_runs;
+            runs.n = lowered_runs(list, c, items, &Boxed(w.layout()), &mut runs.runs)?;
+            return Some(mark_runs(&w, runs.get(), &mut self.seen));
+        }
+        let w = memo.ranked(shape)?;
+        let places = w.sorted_items()?;
+        let runs = &mut scratch.ranked_runs;
+        runs.n = lowered_runs(list, c, items, &places, &mut runs.runs)?;
+        Some(mark_columns(&w, &places, runs.get(), &mut self.seen))
     }
 
     /// Marks the options `k` in `a..b` (not empty) of `run` if it has this
@@ -110,11 +156,9 @@ impl SgSink {
         let Some(i) = index.eval(frame).and_then(|i| usize::try_from(i).ok()) else {
             return false;
         };
-        self.sorted_parts(inst, run, frame)
-            && self.mark_sorted(inst, |parts, w, runs| {
-                runs.n = parts.place(w, i, (a, b), (&mut runs.runs, runs.n))?;
-                Some(())
-            })
+        let mut settings = Settings::default();
+        settings.push(i, (a, b));
+        self.sorted_parts(inst, run, frame) && self.mark_sorted(inst, &settings)
     }
 
     /// `sorted_runs` for every setting `k` in `ks` of the last outer
@@ -129,7 +173,7 @@ impl SgSink {
         frame: &mut KeyFrame,
         ks: Range<i64>,
     ) -> bool {
-        let [RunArg::SortedUpdate { index, .. }] = &run.args[..] else {
+        let [RunArg::SortedUpdate { .. }] = &run.args[..] else {
             return false;
         };
         // A few settings (one per item).
@@ -145,31 +189,49 @@ impl SgSink {
         if !self.sorted_parts(inst, run, frame) || (c.is_none() && run.not_in_list) {
             return false;
         }
-        if let Some(c) = c {
+        let mut settings = Settings::default();
+        let placed = match c {
             // `k in c..xs[i]` for item `i` moving: no code to run.
-            let done = self.mark_sorted(inst, |parts, w, runs| {
-                for i in ks.clone() {
-                    let i = usize::try_from(i).ok()?;
-                    let b = *parts.xs[..parts.n].get(i)?;
-                    if c < b {
-                        runs.n = parts.place(w, i, (c, b), (&mut runs.runs, runs.n))?;
-                    }
-                }
-                Some(())
-            });
-            frame.set_int(slot, ks.end - 1);
-            return done;
-        }
-        self.mark_sorted(inst, |parts, w, runs| {
-            for k in ks {
-                frame.set_int(slot, k);
-                let (a, b) = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive)?;
-                if a < b {
-                    let i = usize::try_from(index.eval(frame)?).ok()?;
-                    runs.n = parts.place(w, i, (a, b), (&mut runs.runs, runs.n))?;
-                }
-            }
-            Some(())
-        })
+            Some(c) => self.item_settings(c, ks.clone(), &mut settings),
+            None => run_settings(run, (slot, frame), ks.clone(), &mut settings),
+        };
+        frame.set_int(slot, ks.end - 1);
+        placed.is_some() && self.mark_sorted(inst, &settings)
     }
+
+    /// The settings `k in c..xs[i]` for the items `i` in `ks` of the
+    /// position's list: `None` if an item is out of range.
+    fn item_settings(&self, c: i64, ks: Range<i64>, settings: &mut Settings) -> Option<()> {
+        let parts = &self.run_scratch.as_ref()?.parts;
+        for i in ks {
+            let i = usize::try_from(i).ok()?;
+            let b = *parts.xs[..parts.n].get(i)?;
+            if c < b {
+                settings.push(i, (c, b))?;
+            }
+        }
+        Some(())
+    }
+}
+
+/// The settings of `run` for every `k` in `ks` of its last outer binding
+/// `slot`, from its code: `None` if some code fails.
+fn run_settings(
+    run: &KeyRun,
+    (slot, frame): (Slot, &mut KeyFrame),
+    ks: Range<i64>,
+    settings: &mut Settings,
+) -> Option<()> {
+    let [RunArg::SortedUpdate { index, .. }] = &run.args[..] else {
+        return None;
+    };
+    for k in ks {
+        frame.set_int(slot, k);
+        let (a, b) = run_range(run.lo.eval(frame), run.hi.eval(frame), run.inclusive)?;
+        if a < b {
+            let i = usize::try_from(index.eval(frame)?).ok()?;
+            settings.push(i, (a, b))?;
+        }
+    }
+    Some(())
 }

@@ -13,6 +13,7 @@
 //! `label` (the labelling and the remoteness on it) and `build` (the
 //! graph of a game's positions).
 
+mod box_moves;
 pub mod build;
 mod cell_box;
 pub mod graph;

@@ -136,6 +136,34 @@ impl PositionGraph {
         Some(instance)
     }
 
+    /// Calls `f(u, instance, key)` for every vertex `u` that is a
+    /// position (not the zero game), in order.
+    pub fn for_each_position(
+        &self,
+        mut f: impl FnMut(usize, InstanceId, &Key) -> Fallible<()>,
+    ) -> Fallible<()> {
+        let mut key = Key::default();
+        let mut first = 0;
+        if let (Some(b), Some(m)) = (&self.whole, &self.main) {
+            // The cells in order, their coordinates stepped rather than
+            // divided out of the cell's number.
+            let mut coords = [0i64; MAX_ARGS as usize];
+            coords[..m.n].copy_from_slice(b.lo());
+            for u in 0..b.cells() {
+                key.set_coords(m.shape, m.n as u8, &coords[..m.n]);
+                f(u, m.instance, &key)?;
+                b.advance(&mut coords[..m.n]);
+            }
+            first = b.cells();
+        }
+        for u in first..self.graph.len() {
+            if let Some(instance) = self.key_into(u, &mut key) {
+                f(u, instance, &key)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The main game's instance, shape, and least and greatest coordinates
     /// of its positions in the graph, if it has any.
     pub fn main_box(&self) -> Option<(InstanceId, Shape, Vec<i64>, Vec<i64>)> {

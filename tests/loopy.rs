@@ -759,12 +759,14 @@ fn tables_of_a_labelled_game_read_its_infinite_values() {
          print [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n\
          print [outcome(H(x, y)) for x in 0..{w}, y in 0..{w}]\n\
          print count(outcome(H(x, y)) == D for x in 0..{w}, y in 0..{w})\n\
-         print len(histogram(sg(H(x, y)) for x in 0..{w}, y in 0..{w}))\n",
+         print len(histogram(sg(H(x, y)) for x in 0..{w}, y in 0..{w}))\n\
+         print count(P == outcome(H(x, y)) for x in 0..{w}, y in 0..{w})\n\
+         print count(sg(H(x, y)) != 0 for x in 0..{w}, y in 0..{w})\n",
         last = w - 1,
     );
     let out = same_both_ways(&text);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines.len(), 7, "{out}");
     let adj = take_put_swap_grid(w, 3, |x, y| x % 4 == 1 && y + 1 < w, 5);
     assert_eq!(check_printed(&adj, lines[1]), Ok(()));
     let outcomes: Vec<Outcome> = items(lines[2]).into_iter().map(parse_outcome).collect();
@@ -775,6 +777,10 @@ fn tables_of_a_labelled_game_read_its_infinite_values() {
     assert_eq!(lines[3], draws.to_string());
     let distinct: std::collections::BTreeSet<&str> = items(lines[1]).into_iter().collect();
     assert_eq!(lines[4], distinct.len().to_string());
+    // Comparisons with a constant, swept too (either side, `==` and `!=`).
+    let losses = brute.iter().filter(|&&o| o == Outcome::P).count();
+    assert_eq!(lines[5], losses.to_string());
+    assert_eq!(lines[6], (w * w - losses).to_string());
 }
 
 #[test]

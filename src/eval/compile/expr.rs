@@ -469,6 +469,19 @@ impl<'a> Compiler<'a> {
         ) {
             return self.values_aggregate(b, self.comprehension(comp), body_span, span);
         }
+        if b == Builtin::Count {
+            // Counts every element (no early stop), so it may sweep too:
+            // `count(outcome(G(x, y)) == D for ...)`.
+            let comp = self.comprehension(comp);
+            return Box::new(move |env| {
+                let mut count = fold::CountTrue {
+                    n: 0,
+                    span: body_span,
+                };
+                comp.for_each(env, &mut count)?;
+                Ok(Value::Int(count.n))
+            });
+        }
         let clauses = self.clauses(comp);
         let body = self.expr(&comp.body);
         match b {
@@ -489,14 +502,6 @@ impl<'a> Compiler<'a> {
                     Ok(Value::Bool(found.is_some() == want))
                 })
             }
-            Builtin::Count => Box::new(move |env| {
-                let mut n = 0i64;
-                run_comprehension(env, &clauses, &mut |env| {
-                    n += expect_bool(&body(env)?, body_span)? as i64;
-                    Ok(true)
-                })?;
-                Ok(Value::Int(n))
-            }),
             Builtin::Table => {
                 let names: Vec<Rc<str>> = comp
                     .clauses
@@ -553,7 +558,7 @@ impl<'a> Compiler<'a> {
                 let table = self.aggregate(Builtin::Table, comp, span);
                 Box::new(move |env| crate::eval::plot::make(&[table(env)?], &[], span))
             }
-            _ => unreachable!("aggregates of values are swept above"),
+            _ => unreachable!("aggregates of values and counts are swept above"),
         }
     }
 

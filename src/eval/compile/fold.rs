@@ -39,6 +39,20 @@ impl Fold for Collect {
     }
 }
 
+/// `count`: how many of the values are true; a value that is not a
+/// boolean is an error at `span`, the body.
+pub(crate) struct CountTrue {
+    pub n: i64,
+    pub span: Span,
+}
+
+impl Fold for CountTrue {
+    fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
+        self.n += builtins::expect_bool(&v, self.span)? as i64;
+        Ok(true)
+    }
+}
+
 /// `sum`: integers add in a register; anything else (ordinals) goes
 /// through the `+` operator.
 pub(crate) struct Sum {

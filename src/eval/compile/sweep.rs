@@ -1,8 +1,9 @@
 //! Comprehensions that ask a table of SG values along a range:
 //! `[sg(G(x, n)) for x in .., n in a..b]`, `histogram(sg(G(n)) for n in
 //! 0..=N)`, `histogram(sg(W([a, b, c, d])) for .., a in 0..b)`. When the
-//! last clause ranges over integers and the body is `sg(G(args))` whose
-//! arguments are integers or list or tuple literals of integers, one of
+//! last clause ranges over integers and the body is `sg(G(args))` (or
+//! `outcome(G(args))`, or either compared with a constant by `==` or
+//! `!=`: `count(outcome(G(x, y)) == D for ..)`) whose arguments are integers or list or tuple literals of integers, one of
 //! them moving with the binding (`n`, `n + e`, `e - n`, `n * e`) and the
 //! others fixed for the range, the range is handed to the search's sweep
 //! (`line_sweep::sweep_line`) as the positions' key coordinates: it values
@@ -22,6 +23,7 @@ use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 use super::runtime::{Code, Env, Progress};
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
+use crate::eval::gsg::{is_infinite, InfSets};
 use crate::eval::memo::{default_order, shape_push, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
@@ -60,6 +62,84 @@ pub(crate) struct SweepCode {
     /// the fastest first: the memo window's layout (`Memo::lay_out`).
     order: SmallVec<[u8; MAX_COORDS]>,
     sg_span: Span,
+    reading: Reading,
+}
+
+/// What the body makes of a swept position's SG value.
+enum Reading {
+    /// `sg(G(..))`: the value.
+    Sg,
+    /// `outcome(G(..))`.
+    Outcome,
+    /// `q == c` or `c == q` (`equal`; `!=`: not), `q` the position's
+    /// outcome (`outcome`) or its value, `c` a constant.
+    Is {
+        outcome: bool,
+        c: Value,
+        equal: bool,
+    },
+}
+
+impl Reading {
+    /// The body's reading of `sg(G(..))` or `outcome(G(..))`, with the
+    /// query's arguments.
+    fn of(body: &IrExpr) -> Option<(Reading, &[IrExpr])> {
+        fn query(e: &IrExpr) -> Option<(bool, &[IrExpr])> {
+            match &e.kind {
+                IrKind::CallBuiltin {
+                    builtin: b @ (Builtin::Sg | Builtin::Outcome),
+                    args,
+                } => Some((*b == Builtin::Outcome, &args[..])),
+                _ => None,
+            }
+        }
+        if let Some((outcome, args)) = query(body) {
+            let reading = if outcome {
+                Reading::Outcome
+            } else {
+                Reading::Sg
+            };
+            return Some((reading, args));
+        }
+        let IrKind::Binary {
+            op: op @ (BinaryOp::Eq | BinaryOp::Ne),
+            lhs,
+            rhs,
+            ..
+        } = &body.kind
+        else {
+            return None;
+        };
+        let constant = |e: &IrExpr| match &e.kind {
+            IrKind::Const(c) => Some(c.clone()),
+            _ => None,
+        };
+        let ((outcome, args), c) = match (query(lhs), constant(rhs)) {
+            (Some(q), Some(c)) => (q, c),
+            _ => (query(rhs)?, constant(lhs)?),
+        };
+        let equal = *op == BinaryOp::Eq;
+        Some((Reading::Is { outcome, c, equal }, args))
+    }
+
+    /// The body's value for the SG value `v` (not for `Sg`, which folds
+    /// the value itself).
+    #[inline]
+    fn read(&self, sets: &InfSets, v: u64) -> Value {
+        match self {
+            Reading::Sg => sets.to_value(v),
+            Reading::Outcome => Value::Outcome(sets.outcome(v)),
+            Reading::Is { outcome, c, equal } => {
+                let same = match c {
+                    Value::Outcome(o) if *outcome => sets.outcome(v) == *o,
+                    Value::Int(n) if !outcome => !is_infinite(v) && i64::try_from(v) == Ok(*n),
+                    c if *outcome => Value::Outcome(sets.outcome(v)) == *c,
+                    c => sets.to_value(v) == *c,
+                };
+                Value::Bool(same == *equal)
+            }
+        }
+    }
 }
 
 /// How the moving argument follows the binding `k`: one checked operation
@@ -109,13 +189,7 @@ impl Compiler<'_> {
             return None;
         };
         let (slot, start, end, inclusive) = kernel::slot_range(b)?;
-        let IrKind::CallBuiltin {
-            builtin: Builtin::Sg,
-            args,
-        } = &comp.body.kind
-        else {
-            return None;
-        };
+        let (reading, args) = Reading::of(&comp.body)?;
         let (game, statics, pargs) = self.keyed_position(args.first()?)?;
         if pargs.is_empty() || pargs.len() > MAX_ARGS as usize {
             return None;
@@ -167,6 +241,7 @@ impl Compiler<'_> {
             moving,
             order,
             sg_span: comp.body.span,
+            reading,
         })
     }
 
@@ -245,6 +320,7 @@ impl Comp {
 /// through the body's code with the binding set.
 struct Swept<'c, 'f, F> {
     body: &'c Code,
+    reading: &'c Reading,
     slot: Slot,
     /// The progress to report, and the range's start.
     progress: Option<(&'c Progress, i64)>,
@@ -254,7 +330,11 @@ struct Swept<'c, 'f, F> {
 impl<F: Fold> LineSink for Swept<'_, '_, F> {
     #[inline(always)]
     fn value(&mut self, env: &mut Env, _: i64, v: u64) -> Fallible<bool> {
-        self.fold.sg(env, v)
+        if let Reading::Sg = self.reading {
+            return self.fold.sg(env, v);
+        }
+        let v = self.reading.read(&env.rt.inf_sets.borrow(), v);
+        self.fold.value(env, v)
     }
 
     fn general(&mut self, env: &mut Env, k: i64) -> Fallible<bool> {
@@ -297,6 +377,7 @@ impl SweepCode {
         }
         let mut sink = Swept {
             body,
+            reading: &self.reading,
             slot: self.slot,
             progress: track.then_some((&*progress, a)),
             fold: f,

@@ -18,6 +18,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::box_moves::BoxMoves;
 use super::cell_box::CellBox;
 use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
@@ -133,6 +134,34 @@ impl PositionGraph {
         }
         key.set_coords(p[1] as u64, (p[0] >> 32) as u8, &p[2..]);
         Some(instance)
+    }
+
+    /// Calls `f(u, instance, key)` for every vertex `u` that is a
+    /// position (not the zero game), in order.
+    pub fn for_each_position(
+        &self,
+        mut f: impl FnMut(usize, InstanceId, &Key) -> Fallible<()>,
+    ) -> Fallible<()> {
+        let mut key = Key::default();
+        let mut first = 0;
+        if let (Some(b), Some(m)) = (&self.whole, &self.main) {
+            // The cells in order, their coordinates stepped rather than
+            // divided out of the cell's number.
+            let mut coords = [0i64; MAX_ARGS as usize];
+            coords[..m.n].copy_from_slice(b.lo());
+            for u in 0..b.cells() {
+                key.set_coords(m.shape, m.n as u8, &coords[..m.n]);
+                f(u, m.instance, &key)?;
+                b.advance(&mut coords[..m.n]);
+            }
+            first = b.cells();
+        }
+        for u in first..self.graph.len() {
+            if let Some(instance) = self.key_into(u, &mut key) {
+                f(u, instance, &key)?;
+            }
+        }
+        Ok(())
     }
 
     /// The main game's instance, shape, and least and greatest coordinates
@@ -354,7 +383,7 @@ impl Builder {
             .expect("the root is a position") as usize;
         let mut listed = Listed::default();
         let mut frame = [0i64; KERNEL_FRAME];
-        let mut u = 0;
+        let mut u = b.by_cells(env, &mut listed)?;
         while u < b.out.graph.len() {
             if u % 64 == 63 && switch_at.is_some_and(|limit| b.out.numbered() > limit) {
                 return Ok(None);
@@ -364,27 +393,83 @@ impl Builder {
                 env.rt.check_interrupt(span)?;
                 env.rt.check_memory(b.out.bytes(), span)?;
             }
-            if b.out.graph.fixed(u).is_none() && !b.by_kernel(env, u, &mut listed, &mut frame)? {
-                let (instance, key) = b.out.position(u).expect("a position");
-                b.options.clear();
-                let mut sink = Collect {
-                    b: &mut *b,
-                    from: instance,
-                };
-                enumerate(env, instance, &key, span, &mut sink)?;
-                if let Some(e) = b.error.take() {
-                    return Err(e);
-                }
-                for i in 0..b.options.len() {
-                    let w = b.options[i];
-                    b.out.graph.push_edge(w);
-                }
+            if b.out.graph.fixed(u).is_none() {
+                b.list_vertex(env, u, &mut listed, &mut frame)?;
             }
             b.out.graph.close();
             u += 1;
         }
         b.out.numbering_bytes = b.numbering.bytes();
         Ok(Some(self.out))
+    }
+
+    /// Lists the options of every cell of the whole box in order, as runs
+    /// of cells (`BoxMoves`) when the main game's kernel gives them, the
+    /// general way for a cell where it does not. The first vertex left to
+    /// list: past the cells, or 0 when there is no whole box or its moves
+    /// are not runs of cells.
+    fn by_cells(&mut self, env: &mut Env, listed: &mut Listed) -> Fallible<usize> {
+        let (Some(cells), Some(m)) = (self.out.whole, self.out.main.clone()) else {
+            return Ok(0);
+        };
+        let Rules::User(g) = &m.inst.rules;
+        let s = m.statics.len();
+        let Some(moves) = (g.kernel.as_ref()).and_then(|k| BoxMoves::new(k, cells, s)) else {
+            return Ok(0);
+        };
+        let mut frame = [0i64; KERNEL_FRAME];
+        frame[..s].copy_from_slice(&m.statics);
+        frame[s..s + m.n].copy_from_slice(cells.lo());
+        let mut general = [0i64; KERNEL_FRAME];
+        for u in 0..cells.cells() {
+            if u % 4096 == 4095 {
+                env.rt.check_interrupt(self.span)?;
+                env.rt.check_memory(self.out.bytes(), self.span)?;
+            }
+            if self.out.graph.fixed(u).is_none() {
+                let graph = &mut self.out.graph;
+                let listed_by_runs = moves.list(&mut frame, &mut |first, step, count| {
+                    graph.push_run(first, step, count)
+                });
+                if !listed_by_runs {
+                    self.out.graph.discard_row();
+                    self.list_vertex(env, u, listed, &mut general)?;
+                }
+            }
+            self.out.graph.close();
+            cells.advance(&mut frame[s..s + m.n]);
+        }
+        Ok(cells.cells())
+    }
+
+    /// Lists the options of vertex `u` into the graph: through its game's
+    /// kernel, or through its moves' code.
+    fn list_vertex(
+        &mut self,
+        env: &mut Env,
+        u: usize,
+        listed: &mut Listed,
+        frame: &mut [i64; KERNEL_FRAME],
+    ) -> Fallible<()> {
+        if self.by_kernel(env, u, listed, frame)? {
+            return Ok(());
+        }
+        let (instance, key) = self.out.position(u).expect("a position");
+        self.options.clear();
+        let span = self.span;
+        let mut sink = Collect {
+            b: &mut *self,
+            from: instance,
+        };
+        enumerate(env, instance, &key, span, &mut sink)?;
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        for i in 0..self.options.len() {
+            let w = self.options[i];
+            self.out.graph.push_edge(w);
+        }
+        Ok(())
     }
 
     /// Adds a vertex per cell of the whole box, in order: fixed where the

@@ -59,6 +59,22 @@ impl Graph {
         self.succ.push(to);
     }
 
+    /// Pushes the followers `first + j * step` for `j` in `0..count`.
+    #[inline]
+    pub fn push_run(&mut self, first: usize, step: isize, count: usize) {
+        let mut w = first as isize;
+        for _ in 0..count {
+            self.succ.push(w as u32);
+            w += step;
+        }
+    }
+
+    /// Drops the followers pushed since the last `close`.
+    pub fn discard_row(&mut self) {
+        let from = self.start.last().map_or(0, |&s| s as usize);
+        self.succ.truncate(from);
+    }
+
     /// Ends the followers of the next vertex. A long row is freed of
     /// repeats (a move may list one option many times); a short one keeps
     /// them: the labelling counts a follower once per edge on both sides

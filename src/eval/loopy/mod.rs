@@ -13,6 +13,7 @@
 //! `label` (the labelling and the remoteness on it) and `build` (the
 //! graph of a game's positions).
 
+mod box_moves;
 pub mod build;
 mod cell_box;
 pub mod graph;
@@ -79,37 +80,33 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
             inst.infinite.borrow_mut().reserve(shape, corner);
         }
     }
-    let mut key = Key::default();
     // Counted against the state limit per instance, once stored.
     let mut last: Option<(InstanceId, Rc<Instance>)> = None;
     let mut weight = 0;
-    for (u, &v) in values.iter().enumerate() {
+    g.for_each_position(|u, instance, key| {
         if g.graph.fixed(u).is_some() {
-            continue;
+            return Ok(());
         }
-        let Some(instance) = g.key_into(u, &mut key) else {
-            continue;
-        };
         let inst = match &last {
-            Some((id, inst)) if *id == instance => inst.clone(),
+            Some((id, inst)) if *id == instance => inst,
             _ => {
                 if let Some((_, inst)) = &last {
                     env.rt
                         .count_stored_n(std::mem::take(&mut weight), span, &inst.name)?;
                 }
-                let inst = env.rt.instance(instance);
-                last = Some((instance, inst.clone()));
-                inst
+                &last.insert((instance, env.rt.instance(instance))).1
             }
         };
+        let v = values[u];
         if crate::eval::gsg::is_infinite(v) {
-            inst.memo.borrow_mut().set(&key, State::OnPath);
-            inst.infinite.borrow_mut().set(&key, v);
+            inst.memo.borrow_mut().set(key, State::OnPath);
+            inst.infinite.borrow_mut().set(key, v);
         } else {
-            inst.memo.borrow_mut().set(&key, State::Value(v));
+            inst.memo.borrow_mut().set(key, State::Value(v));
         }
         weight += key.weight();
-    }
+        Ok(())
+    })?;
     if let Some((_, inst)) = &last {
         env.rt.count_stored_n(weight, span, &inst.name)?;
     }

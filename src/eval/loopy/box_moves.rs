@@ -1,0 +1,222 @@
+//! The options of a box's cells as runs of cells: when a loopy game's
+//! graph is its whole box (vertex = cell) and each of its moves' targets
+//! is affine in the position's integers with a constant coefficient of the
+//! move's binding (`G(x - k, y)` for `k in 1..=3`), or a move without
+//! bindings (`G(x, y + 1)`), a cell's options are a few runs of cells a
+//! constant number of cells apart: `(first, step, count)`. The run's
+//! range is the binding's range as the guard cuts it (`LoopGuard`, the
+//! bounds the search reads) and as the box clips it, so no option is
+//! written out as coordinates, and no code runs per option.
+
+use super::cell_box::CellBox;
+use crate::eval::compile::{
+    affine_fits, Kernel, KernelMove, MovePlan, Narrowed, RunMove, SingleMove,
+};
+use crate::eval::memo::MAX_COORDS;
+use crate::eval::search::run_range;
+
+/// A kernel's moves read as runs of cells of `cells`.
+pub struct BoxMoves<'k> {
+    cells: CellBox,
+    moves: Vec<BoxMove<'k>>,
+    /// Where the position's integers start in the frame (after the static
+    /// arguments).
+    first_arg: usize,
+}
+
+enum BoxMove<'k> {
+    /// Options `bases + coefs * k`: a step of `step` cells per `k`.
+    Run {
+        m: &'k RunMove,
+        step: isize,
+    },
+    Single(&'k SingleMove),
+}
+
+impl<'k> BoxMoves<'k> {
+    /// The kernel's moves over `cells`, if every one is an affine run
+    /// with no argument computed per option, or a move without bindings;
+    /// `first_arg`: how many static arguments the frame starts with.
+    pub fn new(kernel: &'k Kernel, cells: CellBox, first_arg: usize) -> Option<Self> {
+        if kernel.keyed || kernel.n_params != cells.lo().len() {
+            return None;
+        }
+        let moves = (kernel.moves.iter())
+            .map(|plan| match plan {
+                MovePlan::Kernel(KernelMove::Run(m)) if m.per_option.is_empty() => {
+                    let step = (m.coefs.iter().zip(cells.strides())).try_fold(
+                        0isize,
+                        |acc, (&c, &s)| {
+                            acc.checked_add(isize::try_from(c).ok()?.checked_mul(s as isize)?)
+                        },
+                    )?;
+                    Some(BoxMove::Run { m, step })
+                }
+                MovePlan::Kernel(KernelMove::Single(m)) => Some(BoxMove::Single(m)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(BoxMoves {
+            cells,
+            moves,
+            first_arg,
+        })
+    }
+
+    /// Calls `run(first, step, count)` for the runs of cells that are the
+    /// options of the position whose frame (static arguments, then its
+    /// integers, then room for bindings) is `frame`; false, having called
+    /// it for some, when some code does not evaluate on integers (the
+    /// caller then lists the cell's options the general way, afresh).
+    #[inline]
+    pub fn list(&self, frame: &mut [i64], run: &mut impl FnMut(usize, isize, usize)) -> bool {
+        let width = self.first_arg + self.cells.lo().len();
+        self.moves.iter().all(|m| match m {
+            BoxMove::Run { m, step } => self.run(m, *step, frame, width, run),
+            BoxMove::Single(m) => self.single(m, &frame[..width], run),
+        })
+    }
+
+    fn run(
+        &self,
+        m: &RunMove,
+        step: isize,
+        frame: &mut [i64],
+        width: usize,
+        run: &mut impl FnMut(usize, isize, usize),
+    ) -> bool {
+        let ints = &frame[..width];
+        let Some((mut a, mut b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive) else {
+            return false;
+        };
+        if a >= b {
+            return true;
+        }
+        // The guard's own cuts; the box stands for the result's `where`.
+        if m.guard
+            .levels
+            .first()
+            .is_some_and(|steps| !steps.is_empty())
+        {
+            match m.guard.narrow_by_guard(0, frame, (a, b), None) {
+                Narrowed::Range(x, y) => (a, b) = (x, y),
+                Narrowed::Unknown => return false,
+            }
+        }
+        let ints = &frame[..width];
+        let (a0, b0) = (a, b);
+        // Clipped to the box coordinate by coordinate: coordinate `i` of
+        // option `k` is `d[i] + coef * k` from the box's low corner.
+        let mut d = [0i64; MAX_COORDS];
+        let box_ = self.cells.lo().iter().zip(self.cells.size());
+        for ((d, (base, &coef)), (&lo, &size)) in
+            d.iter_mut().zip(m.bases.iter().zip(&m.coefs)).zip(box_)
+        {
+            let Some(v) = base.eval(ints) else {
+                return false;
+            };
+            // Every option of the guard's range within 64 bits, as the
+            // general path would evaluate them.
+            let Some(from_lo) = v
+                .checked_sub(lo)
+                .filter(|_| affine_fits(&[v], &[coef], a0, b0))
+            else {
+                return false;
+            };
+            let Some(range) = clip(from_lo, coef, size as i64, (a, b)) else {
+                return false;
+            };
+            (a, b) = range;
+            if a >= b {
+                return true;
+            }
+            *d = from_lo;
+        }
+        // Inside the box: every `d[i] + coef * a` is a coordinate's offset.
+        let cell = (d.iter().zip(&m.coefs).zip(self.cells.strides()))
+            .map(|((&d, &coef), &stride)| (d + coef * a) as usize * stride)
+            .sum();
+        run(cell, step, (b - a) as usize);
+        true
+    }
+
+    fn single(
+        &self,
+        m: &SingleMove,
+        ints: &[i64],
+        run: &mut impl FnMut(usize, isize, usize),
+    ) -> bool {
+        match m.guard.as_ref().map(|g| g(ints)) {
+            None | Some(Some(true)) => {}
+            Some(Some(false)) => return true,
+            Some(None) => return false,
+        }
+        let mut at = [0i64; MAX_COORDS];
+        for (x, arg) in at.iter_mut().zip(&m.args) {
+            match arg.eval(ints) {
+                Some(v) => *x = v,
+                None => return false,
+            }
+        }
+        if let Some(cell) = self.cells.cell(&at[..m.args.len()]) {
+            run(cell, 0, 1);
+        }
+        true
+    }
+}
+
+/// The `k` in `a..b` (`a < b`) for which `d + c * k` lies in `0..size`;
+/// `None` if that cannot be told within 64 bits.
+#[inline]
+fn clip(d: i64, c: i64, size: i64, (a, b): (i64, i64)) -> Option<(i64, i64)> {
+    // `lo..hi`: the `k` allowed by this coordinate.
+    let (lo, hi) = match c {
+        0 => {
+            return Some(if (0..size).contains(&d) {
+                (a, b)
+            } else {
+                (a, a)
+            })
+        }
+        1 => (d.checked_neg()?, size.checked_sub(d)?),
+        -1 => (d.checked_sub(size)?.checked_add(1)?, d.checked_add(1)?),
+        c if c > 0 => (
+            ceil_div(d.checked_neg()?, c)?,
+            (size - 1).checked_sub(d)?.div_euclid(c) + 1,
+        ),
+        c => {
+            let c = c.checked_neg()?;
+            (ceil_div(d.checked_sub(size - 1)?, c)?, d.div_euclid(c) + 1)
+        }
+    };
+    let (x, y) = (a.max(lo), b.min(hi));
+    Some((x, y.max(x)))
+}
+
+/// `ceil(x / c)` for `c > 0`.
+#[inline]
+fn ceil_div(x: i64, c: i64) -> Option<i64> {
+    x.checked_neg()?.div_euclid(c).checked_neg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clip;
+
+    #[test]
+    fn clipping_keeps_exactly_the_k_inside() {
+        for c in -4i64..=4 {
+            for d in -12i64..=12 {
+                for size in 1i64..=6 {
+                    let (a, b) = (-5, 7);
+                    let (x, y) = clip(d, c, size, (a, b)).expect("small");
+                    let inside: Vec<i64> = (a..b)
+                        .filter(|k| (0..size).contains(&(d + c * k)))
+                        .collect();
+                    let got: Vec<i64> = (x..y).collect();
+                    assert_eq!(got, inside, "d {d} c {c} size {size}");
+                }
+            }
+        }
+    }
+}

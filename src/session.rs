@@ -159,7 +159,11 @@ impl Session {
     fn load_prelude(&mut self) {
         self.prelude_on_demand = false;
         let prelude = include_str!("prelude/families.game");
+        // Without the `--set` overrides: they are for the user's file,
+        // whose `let`s the prelude does not have.
+        let given = std::mem::take(&mut self.overrides);
         let result = self.run("<prelude>", prelude, &mut std::io::sink());
+        self.overrides = given;
         debug_assert!(result.ok(), "the prelude runs");
         for name in ["subtraction_game", "octal_game"] {
             if let Some(crate::ir::names::Item::Game { id, .. }) = self.names.get(name) {
@@ -821,5 +825,14 @@ mod tests {
         set.set_override("G", "subtraction_game[{1, 3}]").unwrap();
         assert!(set.names.get("subtraction_game").is_some());
         assert_eq!(output(&mut set, "let G = 0\nprint sg(G(4))"), "0\n");
+        // A file naming a family, run with `--set` of its own `let`: the
+        // prelude loads without the override (it has no such `let`).
+        let mut file = Session::on_demand(Limits::default());
+        file.set_override("N", "11").unwrap();
+        let text = "let N = 3\nprint [sg(octal(\"0.137\")(n)) for n in 0..=N]";
+        let mut eager = Session::new(Limits::default());
+        eager.set_override("N", "11").unwrap();
+        assert_eq!(output(&mut file, text), output(&mut eager, text));
+        assert_eq!(output(&mut file, text).matches(',').count(), 11);
     }
 }

@@ -947,11 +947,11 @@ impl ShapeTable {
         }
         let (strides, bytes) = self.strides_for(need);
         let mut sparse_pages = Density::new(bytes);
-        for (coords, _) in self.sparse.entries() {
-            if let Some(index) = index_in(&coords[..self.n_coords], need, &strides) {
+        self.sparse.for_each_coords(|coords| {
+            if let Some(index) = index_in(coords, need, &strides) {
                 sparse_pages.stored(index);
             }
-        }
+        });
         pages += sparse_pages.n_pages;
         positions += sparse_pages.positions;
         let thin = positions < pages * PAGE_FILL;
@@ -977,10 +977,11 @@ impl ShapeTable {
             return;
         }
         let mut need = self.bits;
-        for (n, &c) in need.iter_mut().zip(coords) {
+        let mut need_bits = 0;
+        for (n, &c) in need[..self.n_coords].iter_mut().zip(coords) {
             *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
+            need_bits += *n as u32;
         }
-        let need_bits = need.iter().map(|&b| b as u32).sum::<u32>();
         let thin = |t: &mut ShapeTable, stored| t.thin(&need, need_bits, stored);
         if need_bits > MAX_DENSE_BITS || stored.is_some_and(|stored| thin(self, stored)) {
             return;

@@ -528,6 +528,22 @@ impl SparseTable {
             .chain(rows.into_iter().flatten())
     }
 
+    /// Calls `f` with the coordinates of every stored position.
+    pub(super) fn for_each_coords(&self, mut f: impl FnMut(&[i64])) {
+        let mut coords = [0i64; MAX_COORDS];
+        let coords = &mut coords[..self.n];
+        match self.packing {
+            Some(p) => self.slots.iter().for_each(|e| {
+                p.unpack_into(e.key(), coords);
+                f(coords)
+            }),
+            None => self
+                .rows
+                .chunks_exact(self.n + 1)
+                .for_each(|row| f(&row[..self.n])),
+        }
+    }
+
     /// Every stored code.
     pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
         self.entries().map(|(_, code)| code)

@@ -136,24 +136,8 @@ impl<T: Vacant> OpenTable<T> {
     }
 
     #[inline]
-    fn index(&self, hash: u64, mut eq: impl FnMut(&T) -> bool) -> Option<usize> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(hash);
-        loop {
-            // SAFETY: `slots.len()` is `1 << (64 - shift)`: the home, a
-            // hash's top bits, and every index masked are below it.
-            let s = unsafe { self.slots.get_unchecked(i) };
-            if eq(s) {
-                return Some(i);
-            }
-            if s.is_vacant() {
-                return None;
-            }
-            i = (i + 1) & mask;
-        }
+    fn index(&self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<usize> {
+        self.locate(hash, eq)?.ok()
     }
 
     /// Where the run of `hash` holds the slot `eq` accepts (`Ok`), or
@@ -172,7 +156,8 @@ impl<T: Vacant> OpenTable<T> {
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
         loop {
-            // SAFETY: as in `index`.
+            // SAFETY: `slots.len()` is `1 << (64 - shift)`: the home, a
+            // hash's top bits, and every index masked are below it.
             let s = unsafe { self.slots.get_unchecked(i) };
             if s.is_vacant() {
                 return Some(Err(i));

@@ -1197,3 +1197,18 @@ pub fn loop_diag(mut cycle: Vec<String>, span: Span) -> Box<Diag> {
     .help("pass, misere, conjunctive, selective and hypergraph compounds are valued by a search that needs every play to end; of a loopy game, only sums (A + B) have values (by Smith's rules)")
     .boxed()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_and_waiting_options_hold_keys_in_a_word_not_a_key() {
+        // A `Key` is its 16 coordinates and more: the stack holds a word
+        // and its place instead.
+        let (frame, waiting) = (std::mem::size_of::<Frame>(), std::mem::size_of::<Waiting>());
+        assert!(std::mem::size_of::<Key>() >= 150);
+        assert!(frame <= 64, "{frame} bytes a frame");
+        assert!(waiting <= 56, "{waiting} bytes a waiting option");
+    }
+}

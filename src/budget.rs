@@ -98,7 +98,29 @@ pub fn set_limit(bytes: usize) {
 /// Whether `bytes` more fit within the limit of the text being run (for
 /// a growth that is a choice, such as a memo window's).
 pub fn fits(bytes: usize) -> bool {
-    in_use().saturating_add(bytes) <= limit()
+    in_use()
+        .saturating_add(resident_floor())
+        .saturating_add(bytes)
+        <= limit()
+}
+
+/// The resident memory the allocator does not count (the program's code,
+/// its libraries, stacks), taken once: the limit is on the whole process.
+fn resident_floor() -> usize {
+    static FLOOR: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *FLOOR.get_or_init(|| resident_bytes().saturating_sub(in_use()))
+}
+
+/// The process's resident memory now (0 where it cannot be read).
+fn resident_bytes() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse::<usize>().ok());
+    // SAFETY: sysconf reads a constant of the system.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    pages.unwrap_or(0) * usize::try_from(page).unwrap_or(4096)
 }
 
 /// Whether a memo table may take `bytes` more (a doubling: the new block

@@ -77,7 +77,7 @@ impl Prefetcher<'_> {
 /// or removal has moved the slots since (`OpenTable::at_mut`).
 #[derive(Clone, Copy)]
 pub(crate) struct SlotAt {
-    index: usize,
+    pub(crate) index: usize,
     generation: u64,
 }
 
@@ -136,7 +136,20 @@ impl<T: Vacant> OpenTable<T> {
     }
 
     #[inline]
-    fn index(&self, hash: u64, mut eq: impl FnMut(&T) -> bool) -> Option<usize> {
+    fn index(&self, hash: u64, eq: impl FnMut(&T) -> bool) -> Option<usize> {
+        self.locate(hash, eq)?.ok()
+    }
+
+    /// Where the run of `hash` holds the slot `eq` accepts (`Ok`), or
+    /// where it ends without one (`Err`: the vacant slot an insert of it
+    /// would take while the slots stay as they are); `None` before the
+    /// first insert.
+    #[inline]
+    pub(crate) fn locate(
+        &self,
+        hash: u64,
+        mut eq: impl FnMut(&T) -> bool,
+    ) -> Option<Result<usize, usize>> {
         if self.slots.is_empty() {
             return None;
         }
@@ -146,13 +159,56 @@ impl<T: Vacant> OpenTable<T> {
             // SAFETY: `slots.len()` is `1 << (64 - shift)`: the home, a
             // hash's top bits, and every index masked are below it.
             let s = unsafe { self.slots.get_unchecked(i) };
-            if eq(s) {
-                return Some(i);
-            }
             if s.is_vacant() {
-                return None;
+                return Some(Err(i));
+            }
+            if eq(s) {
+                return Some(Ok(i));
             }
             i = (i + 1) & mask;
+        }
+    }
+
+    /// The slot at `index` (from `locate` or an insert).
+    #[inline]
+    pub(crate) fn slot(&self, index: usize) -> &T {
+        &self.slots[index]
+    }
+
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, index: usize) -> &mut T {
+        &mut self.slots[index]
+    }
+
+    /// Counts the growths and removals: an index from `locate` or an
+    /// insert stays good while this stays the same.
+    #[inline]
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// `insert_unique` into the vacant slot `vacancy` where `locate` (of
+    /// this generation) ended the run of `hash`, when no growth is due:
+    /// no second walk of the run.
+    #[inline]
+    pub(crate) fn insert_at_vacancy(
+        &mut self,
+        hash: u64,
+        vacancy: usize,
+        value: T,
+        hash_of: impl Fn(&T) -> u64,
+    ) -> SlotAt {
+        let fits = 5 * (self.len + 1) <= 3 * self.slots.len();
+        match self.slots.get_mut(vacancy) {
+            Some(s) if fits && s.is_vacant() => {
+                *s = value;
+                self.len += 1;
+                SlotAt {
+                    index: vacancy,
+                    generation: self.generation,
+                }
+            }
+            _ => self.insert_unique(hash, value, hash_of),
         }
     }
 

@@ -21,7 +21,7 @@ use smallvec::SmallVec;
 use self::density::{Density, PAGE};
 use self::ranked::Ranking;
 pub use self::ranked::{ItemShift, Order, RankedRun, SortedItems};
-use self::sparse::SparseTable;
+use self::sparse::{Slot, SparseTable};
 use super::gsg::INFINITE;
 use super::value::Value;
 
@@ -824,24 +824,41 @@ impl ShapeTable {
         }
     }
 
-    /// Stores `code` for `coords`; `stored` (the memo's positions so far)
-    /// decides whether a window too small for them may grow.
-    fn set(&mut self, coords: &[i64], code: u64, stored: usize) {
+    /// Stores `code` for `coords`, and gives where; `stored` (the memo's
+    /// positions so far) decides whether a window too small for them may
+    /// grow. `vacancy`: the sparse slot where a lookup found them
+    /// missing, and the sparse table's generation then.
+    fn set(
+        &mut self,
+        coords: &[i64],
+        code: u64,
+        stored: usize,
+        vacancy: Option<(usize, u32)>,
+    ) -> Option<(Place, usize)> {
         if self.density.n_pages >= self.recheck_pages {
             self.recheck(stored);
         }
         if let Some(i) = self.index(coords) {
-            return self.set_dense(i, code);
+            self.set_dense(i, code);
+            return Some((Place::Dense, i));
         }
+        let vacant = |t: &ShapeTable| {
+            vacancy.filter(|&(slot, generation)| t.sparse.still_vacant(slot, generation))
+        };
         // Only a new position may make the window grow.
-        if self.sparse.overwrite(coords, code) {
-            return;
+        if vacant(self).is_none() {
+            if let Some(slot) = self.sparse.overwrite(coords, code) {
+                return Some((Place::Sparse, slot));
+            }
         }
         self.try_grow(coords, Some(stored));
-        match self.index(coords) {
-            Some(i) => self.set_dense(i, code),
-            None => self.sparse.insert_new(coords, code),
+        if let Some(i) = self.index(coords) {
+            self.set_dense(i, code);
+            return Some((Place::Dense, i));
         }
+        let vacancy = vacant(self).map(|(slot, _)| slot);
+        let slot = self.sparse.insert_new(coords, code, vacancy)?;
+        Some((Place::Sparse, slot))
     }
 
     /// Judges the window again as its written pages double: one past
@@ -891,7 +908,9 @@ impl ShapeTable {
                 }
                 match self.index(&coords[..n]) {
                     Some(j) => self.set_dense(j, code),
-                    None => self.sparse.insert_new(&coords[..n], code),
+                    None => {
+                        self.sparse.insert_new(&coords[..n], code, None);
+                    }
                 }
             }
         }
@@ -930,15 +949,15 @@ impl ShapeTable {
                 positions += here;
             }
         }
-        let (strides, _) = self.strides_for(need);
-        let mut sparse_pages = rustc_hash::FxHashSet::default();
-        for (coords, _) in self.sparse.entries() {
-            if let Some(index) = index_in(&coords[..self.n_coords], need, &strides) {
-                sparse_pages.insert(index / PAGE);
-                positions += 1;
+        let (strides, bytes) = self.strides_for(need);
+        let mut sparse_pages = Density::new(bytes);
+        self.sparse.for_each_coords(|coords| {
+            if let Some(index) = index_in(coords, need, &strides) {
+                sparse_pages.stored(index);
             }
-        }
-        pages += sparse_pages.len();
+        });
+        pages += sparse_pages.n_pages;
+        positions += sparse_pages.positions;
         let thin = positions < pages * PAGE_FILL;
         if thin {
             self.grow_after = (held + 1).saturating_mul(2);
@@ -962,10 +981,11 @@ impl ShapeTable {
             return;
         }
         let mut need = self.bits;
-        for (n, &c) in need.iter_mut().zip(coords) {
+        let mut need_bits = 0;
+        for (n, &c) in need[..self.n_coords].iter_mut().zip(coords) {
             *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
+            need_bits += *n as u32;
         }
-        let need_bits = need.iter().map(|&b| b as u32).sum::<u32>();
         let thin = |t: &mut ShapeTable, stored| t.thin(&need, need_bits, stored);
         if need_bits > MAX_DENSE_BITS || stored.is_some_and(|stored| thin(self, stored)) {
             return;
@@ -1089,17 +1109,75 @@ impl ShapeTable {
 }
 
 /// Where a key's state lives: its index in the dense window of its
-/// shape, good until the window is laid out anew, or its place in the
-/// sparse table, good until that table's generation changes (it packs
-/// its positions anew, or the window takes them).
+/// shape, good until the window is laid out anew, or its slot in the
+/// sparse table (or the vacant slot where it was found missing), good
+/// until that table's generation changes (its slots grow, it packs its
+/// positions anew, or the window takes them).
 #[derive(Clone, Copy, Debug)]
 pub struct Located {
     table: usize,
     index: usize,
     /// The window's layout, or the sparse table's generation.
     layout: u32,
-    /// `index` is a place in the sparse table.
-    sparse: bool,
+    place: Place,
+}
+
+/// What a `Located` index is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Dense,
+    /// A slot of the sparse table holding the key.
+    Sparse,
+    /// The vacant slot of the sparse table where the key was found
+    /// missing: where a store puts it.
+    Vacant,
+}
+
+impl Located {
+    /// Whether the key has a state stored here (not found missing).
+    pub fn holds(&self) -> bool {
+        self.place != Place::Vacant
+    }
+}
+
+/// A flattened key in one word (`Memo::pack_key`): its shape table, the
+/// number of the sparse table's packing and the word packed under it.
+/// Good for as long as the memo: a search holds keys so on its stack.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedKey {
+    table: u32,
+    packing: u8,
+    word: u64,
+}
+
+/// The state of `coords` in `table` (shape table `s`), and where it
+/// lives or would go.
+#[inline]
+fn located_in(table: &ShapeTable, s: usize, coords: &[i64]) -> (State, Option<Located>) {
+    if let Some(index) = table.index(coords) {
+        let at = Located {
+            table: s,
+            index,
+            layout: table.layout,
+            place: Place::Dense,
+        };
+        return (State::decode(table.get_dense(index)), Some(at));
+    }
+    let Some(slot) = table.sparse.locate(coords) else {
+        return (State::Unknown, None);
+    };
+    let (place, index, code) = match slot {
+        Slot::Held(i, code) => (Place::Sparse, i, code),
+        Slot::Vacant(i) => (Place::Vacant, i, 0),
+    };
+    let layout = table.sparse.generation();
+    let at = Located {
+        table: s,
+        index,
+        layout,
+        place,
+    };
+    (State::decode(code), Some(at))
 }
 
 /// The positions of one shape's dense window that differ only in
@@ -1144,7 +1222,7 @@ impl Line {
             table: self.table,
             index,
             layout: self.layout,
-            sparse: false,
+            place: Place::Dense,
         }
     }
 }
@@ -1406,56 +1484,84 @@ impl Memo {
             if let Some(s) = self.shape_of(key.shape) {
                 self.last_shape = s;
                 let table = &self.shapes[s].1;
-                if let Some(index) = table.index(key.coords()) {
-                    let at = Located {
-                        table: s,
-                        index,
-                        layout: table.layout,
-                        sparse: false,
-                    };
-                    return (State::decode(table.get_dense(index)), Some(at));
-                }
-                return match table.sparse.find(key.coords()) {
-                    Some((place, code)) => {
-                        let at = Located {
-                            table: s,
-                            index: place,
-                            layout: table.sparse.generation(),
-                            sparse: true,
-                        };
-                        (State::decode(code), Some(at))
-                    }
-                    None => (State::Unknown, None),
-                };
+                return located_in(table, s, key.coords());
             }
         }
         (self.get(key), None)
     }
 
-    /// `set`, through a location from `locate` while it is current.
+    /// The state at `at`, if it is current: read without hashing. A
+    /// vacant slot taken since may hold another key: `None` then too.
     #[inline]
-    pub fn set_located(&mut self, at: Option<Located>, key: &Key, state: State) {
-        if let Some(at) = at {
-            let table = &mut self.shapes[at.table].1;
-            let current = match at.sparse {
-                true => table.sparse.generation(),
-                false => table.layout,
-            };
-            if current == at.layout {
-                match at.sparse {
-                    true => table.sparse.set_at(at.index, state.encode()),
-                    false => table.set_dense(at.index, state.encode()),
-                }
-                if matches!(state, State::Value(_) | State::Invalid) {
-                    self.stored += 1;
-                }
-                if table.density.n_pages >= table.recheck_pages {
-                    table.recheck(self.stored);
-                }
-                return;
-            }
+    pub fn state_at(&self, at: Located) -> Option<State> {
+        let table = &self.shapes.get(at.table)?.1;
+        let code = match (at.place, table.sparse.at(at.index, at.layout)) {
+            (Place::Dense, _) if table.layout == at.layout => table.get_dense(at.index),
+            (Place::Sparse, Some(Slot::Held(_, code))) => code,
+            (Place::Vacant, Some(Slot::Vacant(_))) => 0,
+            _ => return None,
+        };
+        Some(State::decode(code))
+    }
+
+    /// `set`, through a location from `locate` while it is current; gives
+    /// where the state is now.
+    #[inline]
+    pub fn set_located(&mut self, at: Option<Located>, key: &Key, state: State) -> Option<Located> {
+        let Some(at) = at else {
+            return self.set(key, state);
+        };
+        let table = &mut self.shapes[at.table].1;
+        let current = match at.place {
+            Place::Dense => table.layout == at.layout,
+            Place::Sparse => table.sparse.generation() == at.layout,
+            Place::Vacant => return self.store(key, state, Some((at.index, at.layout))),
+        };
+        if !current {
+            return self.set(key, state);
         }
-        self.set(key, state);
+        match at.place {
+            Place::Dense => table.set_dense(at.index, state.encode()),
+            _ => table.sparse.set_at(at.index, state.encode()),
+        }
+        if matches!(state, State::Value(_) | State::Invalid) {
+            self.stored += 1;
+        }
+        if table.density.n_pages >= table.recheck_pages {
+            table.recheck(self.stored);
+        }
+        Some(at)
+    }
+
+    /// `key` in one word, if its shape's sparse table packs it.
+    #[inline]
+    pub fn pack_key(&self, key: &Key) -> Option<PackedKey> {
+        if key.generic.is_some() {
+            return None;
+        }
+        let s = self.shape_of(key.shape)?;
+        let (packing, word) = self.shapes[s].1.sparse.pack_word(key.coords())?;
+        let table = u32::try_from(s).ok()?;
+        Some(PackedKey {
+            table,
+            packing,
+            word,
+        })
+    }
+
+    /// Sets `key` to the key `packed` holds.
+    #[inline]
+    pub fn unpack_key(&self, packed: PackedKey, key: &mut Key) {
+        let (shape, table) = &self.shapes[packed.table as usize];
+        key.shape = *shape;
+        // One tag of 8 bits, never zero, per argument.
+        key.n_args = (64 - shape.leading_zeros()).div_ceil(8) as u8;
+        key.generic = None;
+        key.len = table.n_coords as u8;
+        let coords = &mut key.coords[..table.n_coords];
+        table
+            .sparse
+            .unpack_word((packed.packing, packed.word), coords);
     }
 
     /// Where the positions `bases + coefs * k` (integer arguments), `k` in
@@ -1513,7 +1619,7 @@ impl Memo {
         coef: i64,
     ) -> Option<(Window<'_>, usize, isize)> {
         let table = self.shapes.get(at.table)?.1.boxed()?;
-        if table.layout != at.layout || at.sparse || coord >= table.n_coords {
+        if table.layout != at.layout || at.place != Place::Dense || coord >= table.n_coords {
             return None;
         }
         let (bits, step) = (table.bits[coord], table.strides[coord]);
@@ -1611,17 +1717,14 @@ impl Memo {
         Probe::Sparse { table: s }
     }
 
-    /// The state of the position `probe` was made for. A store since the
-    /// probe may have moved it into a dense window: it then reads as
-    /// unknown (for the caller to look again).
+    /// The state of the position `probe` was made for, and where it
+    /// lives in a sparse table (or a dense window that took it since the
+    /// probe).
     #[inline]
-    pub fn resolve(&self, probe: Probe, coords: &[i64]) -> State {
+    pub fn resolve(&self, probe: Probe, coords: &[i64]) -> (State, Option<Located>) {
         match probe {
-            Probe::Known(state) => state,
-            Probe::Sparse { table } => {
-                let code = self.shapes[table].1.sparse.get(coords);
-                State::decode(code.unwrap_or(0))
-            }
+            Probe::Known(state) => (state, None),
+            Probe::Sparse { table } => located_in(&self.shapes[table].1, table, coords),
         }
     }
 
@@ -1637,17 +1740,24 @@ impl Memo {
         }
     }
 
-    pub fn set(&mut self, key: &Key, state: State) {
+    /// Stores `state` for `key`; gives where, if in a shape's table.
+    pub fn set(&mut self, key: &Key, state: State) -> Option<Located> {
+        self.store(key, state, None)
+    }
+
+    /// `set`, with the sparse slot where a lookup of `key` ended vacant
+    /// and the sparse table's generation then (`Place::Vacant`).
+    fn store(&mut self, key: &Key, state: State, vacancy: Option<(usize, u32)>) -> Option<Located> {
         if matches!(state, State::Value(_) | State::Invalid) {
             self.stored += 1;
         }
         let code = state.encode();
         if let Some(g) = &key.generic {
             if self.generic.len() == self.generic.capacity() && !self.generic_may_grow() {
-                return;
+                return None;
             }
             self.generic.insert(g.clone(), code);
-            return;
+            return None;
         }
         let s = match self.shape_of(key.shape) {
             Some(s) => s,
@@ -1658,7 +1768,18 @@ impl Memo {
             None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
         };
         self.last_shape = s;
-        self.shapes[s].1.set(key.coords(), code, self.stored);
+        let table = &mut self.shapes[s].1;
+        let (place, index) = table.set(key.coords(), code, self.stored, vacancy)?;
+        let layout = match place {
+            Place::Dense => table.layout,
+            _ => table.sparse.generation(),
+        };
+        Some(Located {
+            table: s,
+            index,
+            layout,
+            place,
+        })
     }
 
     /// Grows the table of keys by value, full now, if the budget and the
@@ -1842,7 +1963,7 @@ mod tests {
         let (state, at) = memo.locate(&far);
         assert_eq!(state, State::Valid);
         let at = at.expect("a row of the sparse table");
-        assert!(at.sparse);
+        assert_eq!(at.place, Place::Sparse);
         memo.set_located(Some(at), &far, State::OnPath);
         assert_eq!(memo.get(&far), State::OnPath);
         // Other positions stored around it leave its row in place.
@@ -1861,9 +1982,13 @@ mod tests {
         memo.set(&moved, State::Valid);
         let (_, moved_at) = memo.locate(&moved);
         let moved_at = moved_at.expect("located");
-        assert!(moved_at.sparse, "too thin a window for it yet");
+        assert_eq!(
+            moved_at.place,
+            Place::Sparse,
+            "too thin a window for it yet"
+        );
         memo.reserve(moved.shape(), &[9, 1 << 20]);
-        assert!(!memo.locate(&moved).1.expect("located").sparse);
+        assert_eq!(memo.locate(&moved).1.expect("located").place, Place::Dense);
         memo.set_located(Some(moved_at), &moved, State::Value(5));
         memo.set_located(Some(at), &far, State::Value(301));
         assert_eq!(memo.get(&moved), State::Value(5));
@@ -1997,16 +2122,68 @@ mod tests {
             .iter()
             .any(|p| matches!(p, Probe::Known(State::Value(_)))));
         for (&c, &p) in asked.iter().zip(&probes) {
-            assert_eq!(memo.resolve(p, &[c]), memo.get_coords(shape, &[c]), "{c}");
+            let (state, at) = memo.resolve(p, &[c]);
+            assert_eq!(state, memo.get_coords(shape, &[c]), "{c}");
+            if let Some(at) = at {
+                assert_eq!(memo.state_at(at), Some(state), "{c}");
+            }
         }
         let mut probed = |shape, coords: &[i64]| {
             let p = memo.probe(shape, coords);
-            memo.resolve(p, coords)
+            memo.resolve(p, coords).0
         };
         assert_eq!(probed(shape, &[5 << 22]), State::Value(5));
         assert_eq!(probed(shape, &[5]), State::Value(1005));
         let other = key(&[Value::Int(0), Value::Int(0)]).shape;
         assert_eq!(probed(other, &[0, 0]), State::Unknown);
+    }
+
+    #[test]
+    fn a_place_found_missing_carries_the_store_and_the_value_and_keys_pack_in_a_word() {
+        // Sparse positions (a coordinate past the window), stored at the
+        // vacant slot where each was found missing, then read and written
+        // at their place; checked against `get` by key, through growths of
+        // the slots and widenings of the packing that make places stale.
+        let mut memo = Memo::default();
+        let at_of = |x: i64| key(&[Value::Int(x), Value::Int(x << 24)]);
+        memo.set(&at_of(0), State::Value(1));
+        let mut places = Vec::new();
+        for x in 1..3000i64 {
+            let k = at_of(if x % 2 == 0 { x } else { -x });
+            let (state, at) = memo.locate(&k);
+            assert_eq!(state, State::Unknown);
+            let at = memo.set_located(at, &k, State::Valid);
+            let at = at.expect("stored in a shape's table");
+            assert_ne!(at.place, Place::Dense, "too thin a window");
+            assert_eq!(memo.state_at(at), Some(State::Valid));
+            let packed = memo.pack_key(&k).expect("packs in 55 bits");
+            places.push((k, at, packed));
+        }
+        let mut stale = 0;
+        let mut unpacked = Key::default();
+        for (i, (k, at, packed)) in places.iter().enumerate() {
+            memo.unpack_key(*packed, &mut unpacked);
+            assert_eq!(&unpacked, k, "a word unpacks after widenings");
+            match memo.state_at(*at) {
+                Some(state) => assert_eq!(state, State::Valid),
+                None => stale += 1,
+            }
+            let v = State::Value(i as u64 % 400);
+            memo.set_located(Some(*at), k, v);
+            assert_eq!(memo.get(k), v);
+        }
+        assert!(stale > 0 && stale < places.len(), "{stale} stale places");
+        assert_eq!(memo.get(&at_of(0)), State::Value(1));
+        // A vacancy taken by another key since reads as stale, and a
+        // store through it still lands on its own key.
+        let (a, b) = (at_of(1 << 19), at_of(-(1 << 19)));
+        let (_, vacancy) = memo.locate(&a);
+        memo.set(&b, State::Value(9));
+        memo.set_located(vacancy, &a, State::Value(8));
+        assert_eq!(
+            (memo.get(&a), memo.get(&b)),
+            (State::Value(8), State::Value(9))
+        );
     }
 
     proptest::proptest! {

@@ -10,6 +10,14 @@
 //! rows: the coordinates in one array, `n` integers and the code per
 //! position, found through slots of a hash tag and a row index.
 //!
+//! A lookup gives the position's place (`Slot`): the slot holding it, or
+//! the vacant slot its insert would take. Both stay good while the
+//! table's `generation` does, so a search that found a position missing
+//! stores it, marks it and stores its value there without hashing or
+//! walking a run again. A packed position's word with the number of its
+//! packing (`pack_word`) gives its coordinates back after any later
+//! change of the table (`unpack_word`): a search holds positions so.
+//!
 //! The slot a position's hash starts at is known before the lookup, so a
 //! search asking for many options first prefetches their slots
 //! (`prefetch`), then looks them up: the misses of a table past the
@@ -114,13 +122,19 @@ impl Packing {
     }
 
     /// The `n` coordinates packed in `key`.
-    fn unpack(&self, mut key: u64, n: usize) -> [i64; MAX_COORDS] {
+    fn unpack(&self, key: u64, n: usize) -> [i64; MAX_COORDS] {
         let mut coords = [0i64; MAX_COORDS];
-        for (c, &bits) in coords[..n].iter_mut().zip(&self.bits) {
+        self.unpack_into(key, &mut coords[..n]);
+        coords
+    }
+
+    /// Writes the coordinates packed in `key` into `coords`.
+    #[inline]
+    fn unpack_into(&self, mut key: u64, coords: &mut [i64]) {
+        for (c, &bits) in coords.iter_mut().zip(&self.bits) {
             *c = unzigzag(key & ((1 << bits) - 1));
             key >>= bits;
         }
-        coords
     }
 
     /// This packing widened to hold `coords`, if it fits `PACKED_BITS`.
@@ -153,12 +167,32 @@ pub(super) fn hash(coords: &[i64]) -> u64 {
     key_hash(h.finish())
 }
 
+/// Where a lookup left a position (`SparseTable::locate`), good while
+/// the table's generation stays the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    /// The slot holding it, and its code.
+    Held(usize, u64),
+    /// The vacant slot that ends its run: where an insert puts it.
+    Vacant(usize),
+}
+
+/// Most packings a table keeps the number of (`pack_word`): each widens
+/// the one before, by a bit at least, up to `PACKED_BITS`, from each
+/// emptying of the table.
+const MAX_PACKINGS: usize = 255;
+
 #[derive(Debug)]
 pub(super) struct SparseTable {
     /// Coordinates per position.
     n: usize,
     /// How positions pack into slots; `None` once one did not (rows).
     packing: Option<Packing>,
+    /// The packings the table has had, by number (at most
+    /// `MAX_PACKINGS`): a word packed under one unpacks under it later.
+    packings: Vec<Packing>,
+    /// The number of the current packing, if it has one.
+    packing_id: Option<u8>,
     slots: OpenTable<Entry>,
     /// Packed: the codes past a byte, by key.
     big: FxHashMap<u64, u64>,
@@ -167,8 +201,9 @@ pub(super) struct SparseTable {
     rows: Vec<i64>,
     len: usize,
     /// Counts the times the stored positions changed places (repacked,
-    /// turned to rows, taken): a place from before (`find`) is stale.
-    generation: u32,
+    /// turned to rows, taken): with the slots' growths, a place from
+    /// before (`locate`) is stale.
+    generation: u64,
 }
 
 impl Default for SparseTable {
@@ -182,6 +217,8 @@ impl SparseTable {
         SparseTable {
             n,
             packing: Some(Packing::default()),
+            packings: vec![Packing::default()],
+            packing_id: Some(0),
             slots: OpenTable::default(),
             big: FxHashMap::default(),
             rows: Vec::new(),
@@ -194,9 +231,44 @@ impl SparseTable {
         self.len
     }
 
-    /// What a place from `find` is good for: while this stays the same.
+    /// What a place from `locate` is good for: while this stays the same.
+    #[inline]
     pub(super) fn generation(&self) -> u32 {
-        self.generation
+        self.generation.wrapping_add(self.slots.generation()) as u32
+    }
+
+    /// What `slot` holds, if `generation` is current.
+    #[inline]
+    pub(super) fn at(&self, slot: usize, generation: u32) -> Option<Slot> {
+        if generation != self.generation() || slot >= self.slots.capacity() {
+            return None;
+        }
+        let e = *self.slots.slot(slot);
+        Some(match (e.is_vacant(), self.packing) {
+            (true, _) => Slot::Vacant(slot),
+            (false, Some(_)) => Slot::Held(slot, self.code_of(e)),
+            (false, None) => Slot::Held(slot, self.rows[e.index() * (self.n + 1) + self.n] as u64),
+        })
+    }
+
+    /// Whether `slot`, vacant at `generation` (`Slot::Vacant`), still is:
+    /// then the position it was found missing for still is.
+    #[inline]
+    pub(super) fn still_vacant(&self, slot: usize, generation: u32) -> bool {
+        generation == self.generation() && self.slots.slot(slot).is_vacant()
+    }
+
+    /// `coords` in one word under the current packing, with the number
+    /// of that packing, if they fit it.
+    #[inline]
+    pub(super) fn pack_word(&self, coords: &[i64]) -> Option<(u8, u64)> {
+        Some((self.packing_id?, self.packing?.pack(coords)?))
+    }
+
+    /// Writes the coordinates of a word from `pack_word` into `coords`.
+    #[inline]
+    pub(super) fn unpack_word(&self, (id, word): (u8, u64), coords: &mut [i64]) {
+        self.packings[id as usize].unpack_into(word, coords);
     }
 
     /// The hash `coords` are found under, if they may be stored.
@@ -208,27 +280,37 @@ impl SparseTable {
         }
     }
 
-    /// The place of `coords` (their packed key or their row), if stored,
-    /// and their code.
+    /// The place of `coords`: their slot and code, or the vacant slot
+    /// an insert of them would take; `None` before the first insert, or
+    /// if they do not pack (not stored then).
     #[inline]
-    pub(super) fn find(&self, coords: &[i64]) -> Option<(usize, u64)> {
+    pub(super) fn locate(&self, coords: &[i64]) -> Option<Slot> {
         match &self.packing {
             Some(p) => {
                 let key = p.pack(coords)?;
-                let e = *self.slots.find(key_hash(key), |e| e.0 >> 8 == key + 1)?;
-                Some((key as usize, self.code_of(e)))
+                let found = self.slots.locate(key_hash(key), |e| e.0 >> 8 == key + 1)?;
+                Some(match found {
+                    Ok(i) => Slot::Held(i, self.code_of(*self.slots.slot(i))),
+                    Err(i) => Slot::Vacant(i),
+                })
             }
-            None => {
-                let i = self.row_of(coords, hash(coords))?;
-                Some((i, self.rows[i * (self.n + 1) + self.n] as u64))
-            }
+            None => Some(match self.row_of(coords, hash(coords))? {
+                Ok(i) => {
+                    let row = self.slots.slot(i).index();
+                    Slot::Held(i, self.rows[row * (self.n + 1) + self.n] as u64)
+                }
+                Err(i) => Slot::Vacant(i),
+            }),
         }
     }
 
     /// The code stored for `coords`, if any.
     #[inline]
     pub(super) fn get(&self, coords: &[i64]) -> Option<u64> {
-        self.find(coords).map(|(_, code)| code)
+        match self.locate(coords)? {
+            Slot::Held(_, code) => Some(code),
+            Slot::Vacant(_) => None,
+        }
     }
 
     /// The code of a packed slot.
@@ -240,8 +322,10 @@ impl SparseTable {
         }
     }
 
+    /// The slot of the row of `coords` (`Ok`), or the vacant one ending
+    /// their run (`Err`).
     #[inline]
-    fn row_of(&self, coords: &[i64], hash: u64) -> Option<usize> {
+    fn row_of(&self, coords: &[i64], hash: u64) -> Option<Result<usize, usize>> {
         let (t, width) = (tag(hash), self.n + 1);
         // Compared item by item: a call of `memcmp` for one or two
         // coordinates cost more than the comparison.
@@ -251,18 +335,19 @@ impl SparseTable {
                 at.iter().zip(coords).all(|(a, b)| a == b)
             }
         };
-        Some(self.slots.find(hash, same)?.index())
+        self.slots.locate(hash, same)
     }
 
-    /// Stores `code` at `place` (from `find`, this generation).
-    pub(super) fn set_at(&mut self, place: usize, code: u64) {
+    /// Stores `code` in `slot` (held, from `locate` of this generation).
+    #[inline]
+    pub(super) fn set_at(&mut self, slot: usize, code: u64) {
         if self.packing.is_none() {
-            self.rows[place * (self.n + 1) + self.n] = code as i64;
+            let row = self.slots.slot(slot).index();
+            self.rows[row * (self.n + 1) + self.n] = code as i64;
             return;
         }
-        let key = place as u64;
-        let slot = self.slots.find_mut(key_hash(key), |e| e.0 >> 8 == key + 1);
-        let slot = slot.expect("a packed place is stored");
+        let slot = self.slots.slot_mut(slot);
+        let key = slot.key();
         let was_big = slot.byte() == BIG_BYTE;
         *slot = Entry::packed(key, code);
         if code >= BIG_BYTE {
@@ -283,21 +368,29 @@ impl SparseTable {
         }
     }
 
-    /// Stores `code` for `coords` if they are stored already: true then.
+    /// Stores `code` for `coords` if they are stored already: their
+    /// slot then.
     #[inline]
-    pub(super) fn overwrite(&mut self, coords: &[i64], code: u64) -> bool {
-        match self.find(coords) {
-            Some((place, _)) => {
-                self.set_at(place, code);
-                true
+    pub(super) fn overwrite(&mut self, coords: &[i64], code: u64) -> Option<usize> {
+        match self.locate(coords)? {
+            Slot::Held(slot, _) => {
+                self.set_at(slot, code);
+                Some(slot)
             }
-            None => false,
+            Slot::Vacant(_) => None,
         }
     }
 
     /// Stores `code` for `coords`, not stored yet (`coords.len()` is the
-    /// table's `n`).
-    pub(super) fn insert_new(&mut self, coords: &[i64], code: u64) {
+    /// table's `n`), in `vacancy` if that is where `locate` of this
+    /// generation found them missing; gives their slot (none if the
+    /// budget refused the memory).
+    pub(super) fn insert_new(
+        &mut self,
+        coords: &[i64],
+        code: u64,
+        vacancy: Option<usize>,
+    ) -> Option<usize> {
         debug_assert_eq!(coords.len(), self.n);
         if let Some(packing) = self.packing {
             let packing = match packing.pack(coords) {
@@ -305,17 +398,25 @@ impl SparseTable {
                 None => packing.widened(coords),
             };
             match packing {
-                Some(p) => return self.insert_packed(p, coords, code),
+                Some(p) => return Some(self.insert_packed(p, coords, code, vacancy)),
                 None => self.turn_to_rows(),
             }
         }
-        self.insert_row(coords, code);
+        self.insert_row(coords, code, vacancy)
     }
 
-    fn insert_packed(&mut self, packing: Packing, coords: &[i64], code: u64) {
+    fn insert_packed(
+        &mut self,
+        packing: Packing,
+        coords: &[i64],
+        code: u64,
+        mut vacancy: Option<usize>,
+    ) -> usize {
         if let Some(old) = self.packing.replace(packing) {
             if old.bits != packing.bits {
+                self.number_packing();
                 self.repack(old);
+                vacancy = None;
             }
         }
         let key = packing.pack(coords).expect("widened to hold them");
@@ -323,8 +424,24 @@ impl SparseTable {
             self.big.insert(key, code);
         }
         let hash_of = |e: &Entry| key_hash(e.key());
-        (self.slots).insert_unique(key_hash(key), Entry::packed(key, code), hash_of);
+        let (hash, entry) = (key_hash(key), Entry::packed(key, code));
+        let at = match vacancy {
+            Some(v) => self.slots.insert_at_vacancy(hash, v, entry, hash_of),
+            None => self.slots.insert_unique(hash, entry, hash_of),
+        };
         self.len += 1;
+        at.index
+    }
+
+    /// Numbers the current packing, while numbers are left.
+    fn number_packing(&mut self) {
+        self.packing_id = None;
+        if let Some(p) = self.packing {
+            if self.packings.len() < MAX_PACKINGS {
+                self.packings.push(p);
+                self.packing_id = Some((self.packings.len() - 1) as u8);
+            }
+        }
     }
 
     /// Packs every position again, from `old` to the current packing.
@@ -336,6 +453,8 @@ impl SparseTable {
             (key, e.byte())
         };
         let slots = std::mem::take(&mut self.slots);
+        // Places in the old slots stay stale with the new slots' count.
+        self.generation = (self.generation + 1).wrapping_add(slots.generation());
         let hash_of = |e: &Entry| key_hash(e.key());
         self.slots.reserve(self.len, hash_of);
         let mut big = FxHashMap::default();
@@ -348,7 +467,6 @@ impl SparseTable {
             self.slots.insert_unique(key_hash(key), entry, hash_of);
         }
         self.big = big;
-        self.generation = self.generation.wrapping_add(1);
     }
 
     /// Turns a packed table to rows: a position did not pack.
@@ -356,11 +474,11 @@ impl SparseTable {
         let taken: Vec<_> = self.take().collect();
         self.packing = None;
         for (coords, code) in taken {
-            self.insert_row(&coords[..self.n], code);
+            self.insert_row(&coords[..self.n], code, None);
         }
     }
 
-    fn insert_row(&mut self, coords: &[i64], code: u64) {
+    fn insert_row(&mut self, coords: &[i64], code: u64, vacancy: Option<usize>) -> Option<usize> {
         let h = hash(coords);
         let i = self.len;
         let width = self.n + 1;
@@ -371,16 +489,21 @@ impl SparseTable {
             let bytes = 8 * (self.rows.capacity() + more);
             if !crate::budget::may_grow(bytes) || self.rows.try_reserve_exact(more).is_err() {
                 crate::budget::refuse_growth(bytes);
-                return;
+                return None;
             }
         }
         self.rows.extend_from_slice(coords);
         self.rows.push(code as i64);
         let rows = &self.rows;
-        self.slots.insert_unique(h, Entry::row(h, i), |e| {
-            hash(&rows[e.index() * width..][..width - 1])
-        });
+        let hash_of = |e: &Entry| hash(&rows[e.index() * width..][..width - 1]);
+        let at = match vacancy {
+            Some(v) => self
+                .slots
+                .insert_at_vacancy(h, v, Entry::row(h, i), hash_of),
+            None => self.slots.insert_unique(h, Entry::row(h, i), hash_of),
+        };
         self.len += 1;
+        Some(at.index)
     }
 
     /// Every stored position: its coordinates (the first `n` of the
@@ -405,6 +528,22 @@ impl SparseTable {
             .chain(rows.into_iter().flatten())
     }
 
+    /// Calls `f` with the coordinates of every stored position.
+    pub(super) fn for_each_coords(&self, mut f: impl FnMut(&[i64])) {
+        let mut coords = [0i64; MAX_COORDS];
+        let coords = &mut coords[..self.n];
+        match self.packing {
+            Some(p) => self.slots.iter().for_each(|e| {
+                p.unpack_into(e.key(), coords);
+                f(coords)
+            }),
+            None => self
+                .rows
+                .chunks_exact(self.n + 1)
+                .for_each(|row| f(&row[..self.n])),
+        }
+    }
+
     /// Every stored code.
     pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
         self.entries().map(|(_, code)| code)
@@ -418,7 +557,7 @@ impl SparseTable {
             // Stored again from the start: packed, if they all pack now.
             for (coords, code) in self.take() {
                 if keep(&coords[..n], code) {
-                    self.insert_new(&coords[..n], code);
+                    self.insert_new(&coords[..n], code, None);
                 }
             }
             return;
@@ -450,7 +589,10 @@ impl SparseTable {
     /// places found before are stale.
     fn take(&mut self) -> impl Iterator<Item = ([i64; MAX_COORDS], u64)> {
         let mut empty = SparseTable::new(self.n);
-        empty.generation = self.generation.wrapping_add(1);
+        empty.generation = (self.generation + 1).wrapping_add(self.slots.generation());
+        // Words packed before still unpack (`unpack_word`).
+        empty.packings = std::mem::take(&mut self.packings);
+        empty.number_packing();
         let taken = std::mem::replace(self, empty);
         taken.entries().collect::<Vec<_>>().into_iter()
     }
@@ -461,8 +603,8 @@ mod tests {
     use super::*;
 
     fn insert(t: &mut SparseTable, coords: &[i64], code: u64) {
-        if !t.overwrite(coords, code) {
-            t.insert_new(coords, code);
+        if t.overwrite(coords, code).is_none() {
+            t.insert_new(coords, code, None);
         }
     }
 
@@ -500,26 +642,54 @@ mod tests {
     #[test]
     fn places_stay_good_until_the_generation_changes() {
         let mut t = SparseTable::new(2);
-        t.insert_new(&[1, 2], 5);
-        let (place, code) = t.find(&[1, 2]).unwrap();
+        t.insert_new(&[1, 2], 5, None);
+        let Some(Slot::Held(place, 5)) = t.locate(&[1, 2]) else {
+            panic!("stored")
+        };
         let generation = t.generation();
-        assert_eq!(code, 5);
-        t.insert_new(&[-1, -2], 6);
-        assert_eq!(t.generation(), generation, "no wider coordinate");
+        // Found missing: stored in the vacant slot found, then held there.
+        let Some(Slot::Vacant(vacancy)) = t.locate(&[-1, -2]) else {
+            panic!("missing")
+        };
+        assert!(t.still_vacant(vacancy, generation));
+        assert_eq!(t.insert_new(&[-1, -2], 6, Some(vacancy)), Some(vacancy));
+        assert!(!t.still_vacant(vacancy, generation));
+        assert_eq!(t.locate(&[-1, -2]), Some(Slot::Held(vacancy, 6)));
+        assert_eq!(t.generation(), generation, "no wider coordinate, no growth");
         t.set_at(place, 300);
         assert_eq!(t.get(&[1, 2]), Some(300));
-        t.insert_new(&[-70_000, 0], 8);
+        let word = t.pack_word(&[1, 2]).unwrap();
+        t.insert_new(&[-70_000, 0], 8, None);
         assert_ne!(t.generation(), generation, "the first coordinate widened");
         assert_eq!(t.get(&[1, 2]), Some(300));
-        let (place, _) = t.find(&[1, 2]).unwrap();
-        t.insert_new(&[i64::MAX, 0], 9);
+        let mut coords = [0; 2];
+        t.unpack_word(word, &mut coords);
+        assert_eq!(coords, [1, 2], "packed before the widening");
+        let wider = t.pack_word(&[1, 2]).unwrap();
+        assert_ne!(wider.0, word.0);
+        // Growth of the slots moves them: a new generation.
+        let generation = t.generation();
+        for x in 0..100 {
+            t.insert_new(&[x, 7], 1, None);
+        }
+        assert_ne!(t.generation(), generation, "the slots grew");
+        t.insert_new(&[i64::MAX, 0], 9, None);
         assert!(t.packing.is_none(), "past 55 bits: rows");
+        assert_eq!(t.pack_word(&[1, 2]), None);
+        t.unpack_word(wider, &mut coords);
+        assert_eq!(coords, [1, 2]);
         assert_eq!(t.get(&[1, 2]), Some(300));
         assert_eq!(t.get(&[i64::MAX, 0]), Some(9));
-        let _ = place;
-        let (row, _) = t.find(&[1, 2]).unwrap();
+        let Some(Slot::Held(row, 300)) = t.locate(&[1, 2]) else {
+            panic!("stored")
+        };
         t.set_at(row, 4);
         assert_eq!(t.get(&[1, 2]), Some(4));
+        let Some(Slot::Vacant(vacancy)) = t.locate(&[5, 5]) else {
+            panic!("missing")
+        };
+        assert_eq!(t.insert_new(&[5, 5], 3, Some(vacancy)), Some(vacancy));
+        assert_eq!(t.locate(&[5, 5]), Some(Slot::Held(vacancy, 3)));
     }
 
     #[test]
@@ -570,10 +740,10 @@ mod tests {
         for wide in [false, true] {
             let mut t = SparseTable::new(2);
             for x in 0..5000i64 {
-                t.insert_new(&[x, -x], (x % 300) as u64);
+                t.insert_new(&[x, -x], (x % 300) as u64, None);
             }
             if wide {
-                t.insert_new(&[1 << 60, 0], 1);
+                t.insert_new(&[1 << 60, 0], 1, None);
                 assert!(t.packing.is_none());
             }
             let generation = t.generation();

@@ -16,7 +16,7 @@ use crate::eval::compile::{
 };
 use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind, Rules};
 use crate::eval::memo::scan::{scan, Marks, Strided, Walk};
-use crate::eval::memo::{Key, Located, State, Window, MAX_ARGS};
+use crate::eval::memo::{Key, Located, Memo, PackedKey, State, Window, MAX_ARGS};
 use crate::eval::value::{Game, InstanceId, Position};
 use crate::syntax::Span;
 
@@ -90,11 +90,46 @@ pub trait MoveSink {
     fn as_sink(&mut self) -> &mut dyn Sink;
 }
 
+/// A position's key as the search holds it: in one word while its
+/// memo's sparse table packs it (`Memo::pack_key`), else whole in a
+/// list of keys beside, in the same order (`Stack::full`,
+/// `SgSink::pending_full`).
+#[derive(Clone, Copy)]
+enum HeldKey {
+    Word(PackedKey),
+    Full,
+}
+
+impl HeldKey {
+    /// How `memo` holds `key`: a word, or a copy pushed onto `full`.
+    #[inline]
+    fn hold(memo: &Memo, key: &Key, full: &mut Vec<Key>) -> HeldKey {
+        match memo.pack_key(key) {
+            Some(word) => HeldKey::Word(word),
+            None => {
+                full.push(key.clone());
+                HeldKey::Full
+            }
+        }
+    }
+
+    /// Writes the key held into `key`; `full` is the last key of the
+    /// list beside (this one's, if held whole).
+    #[inline]
+    fn write(self, memo: &Memo, full: Option<&Key>, key: &mut Key) {
+        match self {
+            HeldKey::Word(word) => memo.unpack_key(word, key),
+            HeldKey::Full => key.clone_from(full.expect("a key held whole")),
+        }
+    }
+}
+
 struct Frame {
     instance: InstanceId,
-    key: Key,
+    key: HeldKey,
     expanded: bool,
-    /// Where the memo keeps this position, once expanded.
+    /// Where the memo keeps this position: from the lookup that listed
+    /// it, then from its expansion.
     at: Option<Located>,
     /// The stack index of the position that pushed this one as an
     /// option (`NONE`: the search's start).
@@ -108,15 +143,48 @@ struct Frame {
 impl Frame {
     const NONE: u32 = u32::MAX;
 
-    fn new(instance: InstanceId, key: Key, parent: u32) -> Frame {
+    fn new((instance, key, at): Waiting, parent: u32) -> Frame {
         Frame {
             instance,
             key,
             expanded: false,
-            at: None,
+            at,
             parent,
             marked: Frame::NONE,
         }
+    }
+}
+
+/// An option waiting for its value: its instance, its key and where its
+/// memo keeps it.
+type Waiting = (InstanceId, HeldKey, Option<Located>);
+
+/// The search's stack of positions, with what they hold beside.
+#[derive(Default)]
+struct Stack {
+    frames: Vec<Frame>,
+    /// The keys of the frames held whole, in stack order.
+    full: Vec<Key>,
+    /// The marks of the expanded positions on the stack, in stack order.
+    marks: Vec<Marked>,
+    /// The key of the frame being looked at.
+    key: Key,
+}
+
+impl Stack {
+    /// Writes the top frame's key into `key`.
+    fn load_top(&mut self, memo: &Memo) {
+        let top = self.frames.last().expect("a frame");
+        top.key.write(memo, self.full.last(), &mut self.key);
+    }
+
+    /// Pops the top frame and the key it holds beside.
+    fn pop(&mut self) -> Frame {
+        let frame = self.frames.pop().expect("a frame");
+        if let HeldKey::Full = frame.key {
+            self.full.pop();
+        }
+        frame
     }
 }
 
@@ -125,7 +193,9 @@ impl Frame {
 pub(super) struct SgSink {
     /// The values of the current position's options.
     pub(super) seen: Marks,
-    pending: Vec<(InstanceId, Key)>,
+    pending: Vec<Waiting>,
+    /// The keys of `pending` held whole, in order.
+    pending_full: Vec<Key>,
     /// Set when an option is on the current path (a cycle) or of
     /// infinite value: the search hands over to the loopy labelling.
     cycle_at: Option<(InstanceId, Key)>,
@@ -157,6 +227,7 @@ impl SgSink {
     fn start(&mut self) {
         self.seen.start();
         self.pending.clear();
+        self.pending_full.clear();
         self.sum_waits = false;
         self.off_layer = false;
     }
@@ -244,7 +315,19 @@ impl SgSink {
     ) -> Fallible<Lookup> {
         // Options almost always lead to the same instance: keep it at hand.
         let inst = self.instance(env, instance);
-        let (state, at) = inst.memo.borrow_mut().locate(key);
+        let found = inst.memo.borrow_mut().locate(key);
+        self.lookup_located(env, (instance, &inst), key, found)
+    }
+
+    /// `lookup` of a position whose state and place (`Memo::locate`)
+    /// the caller has read already: the place goes with it to the stack.
+    pub(super) fn lookup_located(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        key: &Key,
+        (state, at): (State, Option<Located>),
+    ) -> Fallible<Lookup> {
         match state {
             State::Value(v) => Ok(Lookup::Value(v)),
             State::Invalid => Ok(Lookup::Invalid),
@@ -253,19 +336,19 @@ impl SgSink {
                 Ok(Lookup::Pending)
             }
             State::Valid => {
-                self.push_pending(env, instance, key)?;
+                self.push_pending(env, (instance, inst), key, at)?;
                 Ok(Lookup::Pending)
             }
             State::Unknown => {
                 if satisfies_where(env, instance, key, self.span)? {
-                    inst.memo.borrow_mut().set_located(at, key, State::Valid);
-                    self.push_pending(env, instance, key)?;
+                    let at = inst.memo.borrow_mut().set_located(at, key, State::Valid);
+                    self.push_pending(env, (instance, inst), key, at)?;
                     Ok(Lookup::Pending)
                 } else {
                     // Kept only where the memo has its place already (a
                     // dense window's byte): a result outside `where` costs
                     // no memory, its `where` asked again if met again.
-                    if at.is_some() {
+                    if at.is_some_and(|at| at.holds()) {
                         inst.memo.borrow_mut().set_located(at, key, State::Invalid);
                     }
                     Ok(Lookup::Invalid)
@@ -278,8 +361,15 @@ impl SgSink {
 impl SgSink {
     /// Notes an option to search before the position's value; the state,
     /// memory and time limits are checked every 4096 of them.
-    fn push_pending(&mut self, env: &Env, instance: InstanceId, key: &Key) -> Fallible<()> {
-        self.pending.push((instance, key.clone()));
+    fn push_pending(
+        &mut self,
+        env: &Env,
+        (instance, inst): (InstanceId, &Instance),
+        key: &Key,
+        at: Option<Located>,
+    ) -> Fallible<()> {
+        let held = HeldKey::hold(&inst.memo.borrow(), key, &mut self.pending_full);
+        self.pending.push((instance, held, at));
         if self.pending.len().is_multiple_of(4096) {
             let name = env.rt.instance(instance).name.clone();
             env.rt
@@ -295,6 +385,7 @@ impl SgSink {
 #[derive(Clone, Copy)]
 pub(super) struct OptionMark {
     pending: usize,
+    pending_full: usize,
     cycle: bool,
 }
 
@@ -408,6 +499,7 @@ impl SgSink {
     pub(super) fn option_mark(&self) -> OptionMark {
         OptionMark {
             pending: self.pending.len(),
+            pending_full: self.pending_full.len(),
             cycle: self.cycle_at.is_some(),
         }
     }
@@ -419,6 +511,7 @@ impl SgSink {
     /// is no cycle.
     pub(super) fn drop_option(&mut self, mark: OptionMark) {
         self.pending.truncate(mark.pending);
+        self.pending_full.truncate(mark.pending_full);
         if !mark.cycle {
             self.cycle_at = None;
         }
@@ -708,30 +801,28 @@ pub(super) fn search_finite(
         .pop()
         .and_then(|b| b.downcast().ok())
         .unwrap_or_default();
-    let SearchScratch { stack, sink, marks } = &mut *scratch;
+    let SearchScratch { stack, sink } = &mut *scratch;
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
     let result = match value_directly(env, sink, instance, key, at, span) {
         Ok(Direct::Value(v)) => Ok(Some(v)),
         Ok(direct) => {
-            stack.clear();
-            marks.clear();
-            stack.push(Frame::new(instance, key.clone(), Frame::NONE));
+            stack.frames.clear();
+            stack.full.clear();
+            stack.marks.clear();
+            let inst = env.rt.instance(instance);
+            let held = HeldKey::hold(&inst.memo.borrow(), key, &mut stack.full);
+            stack
+                .frames
+                .push(Frame::new((instance, held, at), Frame::NONE));
             let listed = match direct {
-                Direct::Waiting(at) => expanded_root(env, (stack, marks), sink, at, span),
+                Direct::Waiting(at) => expanded_root(env, stack, sink, at, span),
                 _ => Ok(()),
             };
-            let result = listed.and_then(|()| run_search(env, (stack, marks), sink, span));
+            let result = listed.and_then(|()| run_search(env, stack, sink, span));
             if !matches!(result, Ok(Some(_))) {
-                // Leave the memo consistent: the path's positions are valid, unsolved.
-                for f in stack.iter().filter(|f| f.expanded) {
-                    let inst = env.rt.instance(f.instance);
-                    let mut memo = inst.memo.borrow_mut();
-                    if memo.get(&f.key) == State::OnPath {
-                        memo.set(&f.key, State::Valid);
-                    }
-                }
+                unmark_path(env, stack);
             }
             result
         }
@@ -739,6 +830,27 @@ pub(super) fn search_finite(
     };
     env.scratch.push(scratch);
     result
+}
+
+/// Leaves the memo consistent after a search that stopped: the positions
+/// on its path are valid, unsolved.
+fn unmark_path(env: &Env, stack: &mut Stack) {
+    let mut full = stack.full.iter();
+    for f in &stack.frames {
+        let whole = match f.key {
+            HeldKey::Full => full.next(),
+            HeldKey::Word(_) => None,
+        };
+        if !f.expanded {
+            continue;
+        }
+        let inst = env.rt.instance(f.instance);
+        let mut memo = inst.memo.borrow_mut();
+        f.key.write(&memo, whole, &mut stack.key);
+        if memo.get(&stack.key) == State::OnPath {
+            memo.set(&stack.key, State::Valid);
+        }
+    }
 }
 
 /// The value of a position the loopy labelling found infinite.
@@ -824,19 +936,21 @@ fn value_directly(
 /// its waiting options pushed above it (`settle_top`).
 fn expanded_root(
     env: &mut Env,
-    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
+    stack: &mut Stack,
     sink: &mut SgSink,
     at: Option<Located>,
     span: Span,
 ) -> Fallible<()> {
-    let root = stack.last_mut().expect("the start");
-    let inst = env.rt.instance(root.instance);
-    inst.memo
+    let inst = env.rt.instance(stack.frames[0].instance);
+    stack.load_top(&inst.memo.borrow());
+    let at = inst
+        .memo
         .borrow_mut()
-        .set_located(at, &root.key, State::OnPath);
+        .set_located(at, &stack.key, State::OnPath);
+    let root = stack.frames.last_mut().expect("the start");
     root.at = at;
     root.expanded = true;
-    settle_top(env, &inst, (stack, marks), sink, None, span).map(|_| ())
+    settle_top(env, &inst, stack, sink, None, span).map(|_| ())
 }
 
 /// The value of the position `key` read from its twin, the position with
@@ -884,25 +998,23 @@ pub(crate) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Op
 /// The buffers of one search, kept in `Env` between searches.
 #[derive(Default)]
 pub struct SearchScratch {
-    stack: Vec<Frame>,
+    stack: Stack,
     sink: SgSink,
-    /// The marks of the expanded positions on the stack, in stack order.
-    marks: Vec<Marked>,
 }
 
 /// The value of the position at the bottom of the stack; `None` if the
 /// walk met a cycle or a position of infinite value.
 fn run_search(
     env: &mut Env,
-    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
+    stack: &mut Stack,
     sink: &mut SgSink,
     span: Span,
 ) -> Fallible<Option<u64>> {
     let mut steps: u32 = 0;
     let mut last = 0;
-    let mut inst_id = stack[0].instance;
+    let mut inst_id = stack.frames[0].instance;
     let mut inst = env.rt.instance(inst_id);
-    while let Some(top) = stack.last_mut() {
+    while let Some(top) = stack.frames.last() {
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
             env.rt.check_interrupt(span)?;
@@ -914,12 +1026,18 @@ fn run_search(
         }
         if !top.expanded {
             let mut memo = inst.memo.borrow_mut();
-            let (state, at) = memo.locate(&top.key);
+            // Read at the place its lookup found, while that holds.
+            let carried = top.at.and_then(|at| Some((memo.state_at(at)?, Some(at))));
+            let loaded = carried.is_none();
+            if loaded {
+                stack.load_top(&memo);
+            }
+            let (state, at) = carried.unwrap_or_else(|| memo.locate(&stack.key));
             match state {
                 State::Value(v) => {
                     last = v;
                     drop(memo);
-                    pop_valued(stack, marks, v);
+                    pop_valued(stack, v);
                     continue;
                 }
                 State::Invalid => {
@@ -928,32 +1046,40 @@ fn run_search(
                 }
                 _ => {}
             }
-            memo.set_located(at, &top.key, State::OnPath);
+            if !loaded {
+                stack.load_top(&memo);
+            }
+            let at = memo.set_located(at, &stack.key, State::OnPath);
+            let top = stack.frames.last_mut().expect("top");
             top.at = at;
             top.expanded = true;
         } else if top.marked != Frame::NONE {
             // Back after its options were searched: they reported their
             // values to its marks.
-            let v = marks[top.marked as usize].mex();
-            store_top(env, &inst, (stack, marks), v, span)?;
+            let v = stack.marks[top.marked as usize].mex();
+            stack.load_top(&inst.memo.borrow());
+            store_top(env, &inst, stack, v, span)?;
             last = v;
             continue;
+        } else {
+            stack.load_top(&inst.memo.borrow());
         }
+        let key = &stack.key;
         sink.layer = inst.layer.map(|l| (instance, l));
         let Rules::User(g) = &inst.rules;
         let kernel = g.kernel.as_ref();
-        let kernel = kernel.filter(|k| env.rt.limits.plans.kernels && k.accepts(&top.key));
-        if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, &top.key)) {
-            store_top(env, &inst, (stack, marks), v, span)?;
+        let kernel = kernel.filter(|k| env.rt.limits.plans.kernels && k.accepts(key));
+        if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, key)) {
+            store_top(env, &inst, stack, v, span)?;
             last = v;
             continue;
         }
         sink.start();
-        sink.stacked = stack.len();
-        let top = stack.last().expect("top");
-        let by_kernel = match &g.kernel {
-            Some(k) if env.rt.limits.plans.kernels && k.accepts(&top.key) => {
-                let done = sink.run_kernel(env, (instance, &inst), k, &top.key, top.at)?;
+        sink.stacked = stack.frames.len();
+        let at = stack.frames.last().expect("top").at;
+        let by_kernel = match kernel {
+            Some(k) => {
+                let done = sink.run_kernel(env, (instance, &inst), k, key, at)?;
                 if !done {
                     // Not on the kernel's frame: every move by its code.
                     sink.start();
@@ -961,26 +1087,27 @@ fn run_search(
                 }
                 done
             }
-            _ => false,
+            None => false,
         };
         if !by_kernel {
-            enumerate(env, instance, &top.key, span, sink)?;
+            enumerate(env, instance, key, span, sink)?;
         }
         if sink.off_layer {
             return Ok(None);
         }
-        let fixed = sink.close_layer(env, &top.key)?;
+        let fixed = sink.close_layer(env, key)?;
         if sink.cycle_at.take().is_some() {
             return Ok(None);
         }
-        if let Some(v) = settle_top(env, &inst, (stack, marks), sink, fixed, span)? {
+        if let Some(v) = settle_top(env, &inst, stack, sink, fixed, span)? {
             last = v;
         }
     }
     Ok(Some(last))
 }
 
-/// Ends the expansion of the top frame, whose options `sink` holds: with
+/// Ends the expansion of the top frame (its key in `stack.key`), whose
+/// options `sink` holds: with
 /// none waiting, its value (`fixed`, or the mex) is stored and the frame
 /// popped (`Some(value)`); otherwise the options waiting go on the stack
 /// above it, and the values found so far stay as its marks, to which each
@@ -990,56 +1117,55 @@ fn run_search(
 fn settle_top(
     env: &Env,
     inst: &Instance,
-    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
+    stack: &mut Stack,
     sink: &mut SgSink,
     fixed: Option<u64>,
     span: Span,
 ) -> Fallible<Option<u64>> {
     if sink.pending.is_empty() {
         let v = fixed.unwrap_or_else(|| sink.seen.mex());
-        store_top(env, inst, (stack, marks), v, span)?;
+        store_top(env, inst, stack, v, span)?;
         return Ok(Some(v));
     }
-    let parent = u32::try_from(stack.len() - 1)
+    let parent = u32::try_from(stack.frames.len() - 1)
         .ok()
         .filter(|&p| p != Frame::NONE);
     if parent.is_some() && !sink.sum_waits {
-        let top = stack.last_mut().expect("top");
-        top.marked = marks.len() as u32;
-        marks.push(Marked::from_marks(&sink.seen));
+        let top = stack.frames.last_mut().expect("top");
+        top.marked = stack.marks.len() as u32;
+        stack.marks.push(Marked::from_marks(&sink.seen));
     }
     let parent = parent.unwrap_or(Frame::NONE);
     let pending = sink.pending.drain(..);
-    stack.extend(pending.map(|(instance, key)| Frame::new(instance, key, parent)));
-    env.rt.check_states(stack.len(), span, &inst.name)?;
+    stack
+        .frames
+        .extend(pending.map(|waiting| Frame::new(waiting, parent)));
+    stack.full.append(&mut sink.pending_full);
+    env.rt.check_states(stack.frames.len(), span, &inst.name)?;
     Ok(None)
 }
 
-/// Stores `v` as the value of the top frame's position (of `inst`),
-/// counts it against the state limit and pops it (`pop_valued`).
-fn store_top(
-    env: &Env,
-    inst: &Instance,
-    (stack, marks): (&mut Vec<Frame>, &mut Vec<Marked>),
-    v: u64,
-    span: Span,
-) -> Fallible<()> {
-    let top = stack.last().expect("a frame");
-    (inst.memo.borrow_mut()).set_located(top.at, &top.key, State::Value(v));
-    env.rt.count_stored_n(top.key.weight(), span, &inst.name)?;
-    pop_valued(stack, marks, v);
+/// Stores `v` as the value of the top frame's position (of `inst`, its
+/// key in `stack.key`), counts it against the state limit and pops it
+/// (`pop_valued`).
+fn store_top(env: &Env, inst: &Instance, stack: &mut Stack, v: u64, span: Span) -> Fallible<()> {
+    let top = stack.frames.last().expect("a frame");
+    (inst.memo.borrow_mut()).set_located(top.at, &stack.key, State::Value(v));
+    env.rt
+        .count_stored_n(stack.key.weight(), span, &inst.name)?;
+    pop_valued(stack, v);
     Ok(())
 }
 
 /// Pops the top frame, a position of value `v`, and reports `v` to the
 /// marks of the position that pushed it, if it keeps marks.
-fn pop_valued(stack: &mut Vec<Frame>, marks: &mut Vec<Marked>, v: u64) {
-    let frame = stack.pop().expect("a frame");
+fn pop_valued(stack: &mut Stack, v: u64) {
+    let frame = stack.pop();
     if frame.marked != Frame::NONE {
-        marks.truncate(frame.marked as usize);
+        stack.marks.truncate(frame.marked as usize);
     }
-    let parent = stack.get(frame.parent as usize);
-    if let Some(m) = parent.and_then(|p| marks.get_mut(p.marked as usize)) {
+    let parent = stack.frames.get(frame.parent as usize);
+    if let Some(m) = parent.and_then(|p| stack.marks.get_mut(p.marked as usize)) {
         m.mark(v);
     }
 }
@@ -1070,4 +1196,19 @@ pub fn loop_diag(mut cycle: Vec<String>, span: Span) -> Box<Diag> {
     .label("while computing the SG value of this")
     .help("pass, misere, conjunctive, selective and hypergraph compounds are valued by a search that needs every play to end; of a loopy game, only sums (A + B) have values (by Smith's rules)")
     .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_and_waiting_options_hold_keys_in_a_word_not_a_key() {
+        // A `Key` is its 16 coordinates and more: the stack holds a word
+        // and its place instead.
+        let (frame, waiting) = (std::mem::size_of::<Frame>(), std::mem::size_of::<Waiting>());
+        assert!(std::mem::size_of::<Key>() >= 150);
+        assert!(frame <= 64, "{frame} bytes a frame");
+        assert!(waiting <= 56, "{waiting} bytes a waiting option");
+    }
 }

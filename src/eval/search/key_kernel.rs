@@ -416,16 +416,18 @@ impl<'a> Batch<'a> {
             let (start, end) = asked.coords;
             let coords = &self.coords[start as usize..end as usize];
             let sparse = matches!(asked.probe, Probe::Sparse { .. });
-            let state = self.target.1.memo.borrow().resolve(asked.probe, coords);
-            match state {
+            let found = self.target.1.memo.borrow().resolve(asked.probe, coords);
+            match found.0 {
                 State::Value(v) => sink.add(v),
                 State::Invalid => {}
                 // A position of one part not stored yet: its key is at
-                // hand, no need to write it again (`key_option`).
+                // hand, no need to write it again (`key_option`), nor to
+                // look it up again (its place goes with it).
                 State::Unknown if sparse => {
                     let (shape, n_args) = asked.shape;
                     key.set_raw(shape, n_args, coords.iter().copied());
-                    if let Lookup::Value(v) = sink.lookup(env, self.target.0, &key)? {
+                    let lookup = sink.lookup_located(env, self.target, &key, found)?;
+                    if let Lookup::Value(v) = lookup {
                         sink.add(v);
                     }
                 }

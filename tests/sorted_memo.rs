@@ -116,3 +116,23 @@ fn lists_every_move_sorts_rank_without_a_where_saying_so_and_unsorted_roots_stil
     assert!(shown.contains("rank as sets"), "{shown}");
     assert!(shown.contains("rank as multisets"), "{shown}");
 }
+
+#[test]
+fn where_conditions_comparing_a_list_with_its_sorted_self_agree_with_the_value_path() {
+    // `xs != sorted(xs)` keeps the unsorted lists only; a tuple is never
+    // equal to the list `sorted` makes of it.
+    let program = "
+        game U(xs) where xs != sorted(xs) {
+            move m(i in 0..len(xs), k in 1..=xs[i]) -> U(update(xs, i, xs[i] - k))
+        }
+        print [sg(U([a, b, c])) for a in 0..5, b in 0..5, c in 0..5 if [a, b, c] != sorted([a, b, c])]
+        game T(t) where t == sorted(t) {
+            move m(k in 0..t[0]) -> T((k, t[1]))
+        }
+        print sg(T((1, 2)))";
+    let out = same_both_ways(program);
+    assert_eq!(out.matches("failure").count(), 1, "{out}");
+    assert!(out.contains("is not a position of T"), "{out}");
+    // U([1, 0, 0]) has no option left unsorted ([0, 0, 0] is sorted).
+    assert!(out.starts_with("[0, "), "{out}");
+}

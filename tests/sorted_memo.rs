@@ -1,4 +1,4 @@
-//! Games whose `where` keeps their list sorted keep their positions at
+//! Games whose `where` or moves keep their list sorted keep their positions at
 //! their rank among sorted lists (`memo/ranked.rs`: multisets, or sets
 //! when the `where` also says `distinct`), their sorted runs read through
 //! the rank's binomial columns (`search/sorted_parts.rs`): values as the
@@ -89,4 +89,50 @@ fn sets_whose_moves_may_repeat_an_item_drop_those_options_by_their_where() {
     let (a, b) = (same_both_ways(&guarded), same_both_ways(&unguarded));
     assert!(!a.contains("failure"), "{a}");
     assert_eq!(a, b);
+}
+
+#[test]
+fn lists_every_move_sorts_rank_without_a_where_saying_so_and_unsorted_roots_still_play() {
+    // Welter with only `distinct` in its `where` (the other form of the
+    // bench's W3), and Nim on heaps whose moves sort them with no `where`
+    // at all: both rank, and a root written unsorted (no rank) is valued
+    // from its sorted options like any other position.
+    let program = "
+        game W(coins) where distinct(coins) {
+            move slide(i in 0..len(coins), t in 0..coins[i]) -> W(sorted(update(coins, i, t)))
+        }
+        assert all(sg(W([a, b])) == (a ^ b) - 1 for b in 1..30, a in 0..b)
+        print histogram(sg(W([a, b, c])) for c in 2..16, b in 1..c, a in 0..b)
+        print sg(W([9, 2, 5])) == sg(W([2, 5, 9]))
+        game P(xs) {
+            move m(i in 0..len(xs), t in 0..xs[i]) -> P(sorted(update(xs, i, t)))
+        }
+        assert all(sg(P([a, b, c])) == a ^ b ^ c for c in 0..16, b in 0..=c, a in 0..=b)
+        assert all(sg(P([c, a, b])) == a ^ b ^ c for c in 0..9, b in 0..9, a in 0..9)";
+    let out = same_both_ways(program);
+    assert!(!out.contains("failure"), "{out}");
+    assert_eq!(out.lines().last(), Some("true"), "{out}");
+    let shown = explain(program);
+    assert!(shown.contains("rank as sets"), "{shown}");
+    assert!(shown.contains("rank as multisets"), "{shown}");
+}
+
+#[test]
+fn where_conditions_comparing_a_list_with_its_sorted_self_agree_with_the_value_path() {
+    // `xs != sorted(xs)` keeps the unsorted lists only; a tuple is never
+    // equal to the list `sorted` makes of it.
+    let program = "
+        game U(xs) where xs != sorted(xs) {
+            move m(i in 0..len(xs), k in 1..=xs[i]) -> U(update(xs, i, xs[i] - k))
+        }
+        print [sg(U([a, b, c])) for a in 0..5, b in 0..5, c in 0..5 if [a, b, c] != sorted([a, b, c])]
+        game T(t) where t == sorted(t) {
+            move m(k in 0..t[0]) -> T((k, t[1]))
+        }
+        print sg(T((1, 2)))";
+    let out = same_both_ways(program);
+    assert_eq!(out.matches("failure").count(), 1, "{out}");
+    assert!(out.contains("is not a position of T"), "{out}");
+    // U([1, 0, 0]) has no option left unsorted ([0, 0, 0] is sorted).
+    assert!(out.starts_with("[0, "), "{out}");
 }

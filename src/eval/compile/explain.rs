@@ -389,13 +389,13 @@ fn ranked_memo(order: Order) -> &'static str {
              C(s + n, n) bytes)"
         }
         Order::Ascending => {
-            "the `where` keeps the list sorted, so lists are kept at their rank as \
-             multisets, one byte each (those of n items up to m fill the first \
+            "the `where` or the moves' `sorted(...)` keep the list sorted, so lists \
+             are kept at their rank as multisets, one byte each (those of n items up to m fill the first \
              C(m + n, n) bytes)"
         }
         Order::Increasing => {
-            "the `where` keeps the list sorted and distinct, so lists are kept at their \
-             rank as sets, one byte each (those of n items below m fill the first \
+            "the list is kept sorted (by the `where` or the moves' `sorted(...)`) and \
+             distinct (by the `where`), so lists are kept at their rank as sets, one byte each (those of n items below m fill the first \
              C(m, n) bytes)"
         }
     }

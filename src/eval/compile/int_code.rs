@@ -477,6 +477,13 @@ fn items_equal<L: Locals + ?Sized>(
         BinaryOp::Ne => true,
         _ => return None,
     };
+    if a == b && sort_a != sort_b {
+        // `xs == sorted(xs)`: whether the list ascends, with no copy.
+        return Some(Box::new(move |x: &L| {
+            let (seq, xs) = x.items(a)?;
+            (seq == Seq::List).then(|| xs.windows(2).all(|w| w[0] <= w[1]) != negate)
+        }));
+    }
     let list = |x: &L, slot: Slot, sort: bool| -> Option<SmallVec<[i64; MAX_COORDS]>> {
         let (seq, xs) = x.items(slot)?;
         // `sorted` of a set or tuple is a list; a list is compared only

@@ -1,7 +1,8 @@
 //! How a game whose position is one list of integers lays its memo out
 //! (`sequence_order`): by the list's largest item when its `where` says
-//! the list is sorted (`xs == sorted(xs)`, and `distinct(xs)` for sets
-//! of items, Welter's coins), every sorted list below the largest asked
+//! the list is sorted (`xs == sorted(xs)`) or every move's result is
+//! `sorted(...)` (and by sets of items when the `where` also says
+//! `distinct(xs)`, Welter's coins), every sorted list below the largest asked
 //! being ranked (`memo/ranked.rs`); otherwise by sum when its moves never
 //! raise the sum of its items (coins moved or taken away; Staircase Nim:
 //! `update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)`). The positions
@@ -179,18 +180,7 @@ fn natural_binding(m: &IrMove, s: Slot) -> bool {
 /// Whether move `m` of game `game` (whose list is in slot `list`) never
 /// raises the sum of the list's items.
 fn move_keeps_sum(game: GameId, n_statics: usize, list: Slot, m: &IrMove) -> bool {
-    let IrKind::Position {
-        game: to,
-        statics,
-        args,
-    } = &m.result.kind
-    else {
-        return false;
-    };
-    let own_statics = statics.len() == n_statics
-        && (statics.iter().enumerate())
-            .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
-    let ([arg], true) = (&args[..], *to == game && own_statics) else {
+    let Some([arg]) = own_position_args(game, n_statics, &m.result) else {
         return false;
     };
     let Some(updates) = updates(arg, list) else {
@@ -219,24 +209,28 @@ pub(crate) fn sequence_order(game: GameId, g: &IrGame) -> Option<Order> {
         return None;
     }
     let list = g.n_statics as Slot;
-    match sorted_by_where(g, list) {
+    match sorted_order(game, g, list) {
         Some(order) => Some(order),
         None => item_sum_never_grows(game, g, list).then_some(Order::Sums),
     }
 }
 
 /// `Ascending` if a conjunct of `g`'s `where` is `xs == sorted(xs)` (or
-/// the other way round) for its list `xs`, `Increasing` if another is
-/// also `distinct(xs)`.
-fn sorted_by_where(g: &IrGame, list: Slot) -> Option<Order> {
+/// the other way round) for its list `xs`, or if every move's result is
+/// the game's own position of a `sorted(...)` list; `Increasing` if the
+/// `where` also says `distinct(xs)`. A list not sorted (a root written
+/// unsorted) then has no rank and goes to the sparse table.
+fn sorted_order(game: GameId, g: &IrGame, list: Slot) -> Option<Order> {
     let mut parts = Vec::new();
-    conjuncts_of(g.where_clause.as_ref()?, &mut parts);
+    if let Some(w) = &g.where_clause {
+        conjuncts_of(w, &mut parts);
+    }
     let is_list = |e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == list);
     let call_on_list = |e: &IrExpr, b: Builtin| {
         matches!(&e.kind, IrKind::CallBuiltin { builtin, args }
             if *builtin == b && matches!(&args[..], [x] if is_list(x)))
     };
-    let ascending = parts.iter().any(|c| match &c.kind {
+    let said_sorted = parts.iter().any(|c| match &c.kind {
         IrKind::Binary {
             op: BinaryOp::Eq,
             lhs,
@@ -248,12 +242,51 @@ fn sorted_by_where(g: &IrGame, list: Slot) -> Option<Order> {
         }
         _ => false,
     });
+    let ascending = said_sorted || moves_sort(game, g);
     let distinct = parts.iter().any(|c| call_on_list(c, Builtin::Distinct));
     match (ascending, distinct) {
         (true, true) => Some(Order::Increasing),
         (true, false) => Some(Order::Ascending),
         (false, _) => None,
     }
+}
+
+/// Whether every move of `g` (game `game`, one list argument) ends in
+/// the game's own position of a list that `sorted(...)` returns.
+fn moves_sort(game: GameId, g: &IrGame) -> bool {
+    let IrGameBody::Moves(moves) = &g.body else {
+        return false;
+    };
+    !moves.is_empty()
+        && moves.iter().all(|m| {
+            matches!(
+                own_position_args(game, g.n_statics, &m.result),
+                Some([IrExpr {
+                    kind: IrKind::CallBuiltin {
+                        builtin: Builtin::Sorted,
+                        ..
+                    },
+                    ..
+                }])
+            )
+        })
+}
+
+/// The arguments of `result` if it is a position of `game` with the
+/// position's own static arguments (the same instance).
+fn own_position_args(game: GameId, n_statics: usize, result: &IrExpr) -> Option<&[IrExpr]> {
+    let IrKind::Position {
+        game: to,
+        statics,
+        args,
+    } = &result.kind
+    else {
+        return None;
+    };
+    let own_statics = statics.len() == n_statics
+        && (statics.iter().enumerate())
+            .all(|(i, s)| matches!(s.kind, IrKind::Local(l) if l as usize == i));
+    (*to == game && own_statics).then_some(&args[..])
 }
 
 /// Whether the list `list` of `g` (game `game`), its one argument, has

@@ -237,11 +237,22 @@ impl Ranking {
             Order::Ascending => 1,
             Order::Increasing => 0,
         };
+        let (rows, width) = (self.rows as i64, (self.rows + shift) as i64);
+        let (origin, per_c, per_x, limit, limit_per_c) = match self.flip {
+            Some(bound) => {
+                let origin = (self.n as i64 - 1) * width + bound as i64 - 1;
+                (origin, -width, -1, bound as i64, 0)
+            }
+            None => (0, width, 1, rows, shift as i64),
+        };
         Some(SortedItems {
             binom: &self.binom,
-            rows: self.rows,
             shift,
-            flip: self.flip.map(|bound| (bound as i64, self.n)),
+            origin,
+            per_c,
+            per_x,
+            limit,
+            limit_per_c,
         })
     }
 }
@@ -252,29 +263,25 @@ impl Ranking {
 #[derive(Clone, Copy)]
 pub struct SortedItems<'m> {
     binom: &'m [usize],
-    rows: usize,
     shift: usize,
-    /// The bound and the number of items of a flipped ranking: item `x`
-    /// at coordinate `c` is ranked as `bound - 1 - x` at `n - 1 - c`.
-    flip: Option<(i64, usize)>,
+    /// Item `x` at coordinate `c` reads row `origin + per_c * c + per_x * x`
+    /// of the binomials, if `0 <= x < limit - limit_per_c * c`. A flipped
+    /// ranking (item `x` at coordinate `c` ranked as `bound - 1 - x` at
+    /// `n - 1 - c`) runs down both and takes every item below its bound.
+    origin: i64,
+    per_c: i64,
+    per_x: i64,
+    limit: i64,
+    limit_per_c: i64,
 }
 
 impl SortedItems<'_> {
-    /// The row of item `x` at coordinate `c` in the binomials, if ranked
-    /// (`C(x + shift * c, c + 1)`, flipped if the ranking is). A flipped
-    /// ranking's rows take every item below its bound.
+    /// The row of item `x` at coordinate `c` in the binomials, if ranked.
     #[inline(always)]
     fn row_of(&self, x: i64, c: usize) -> Option<usize> {
-        match self.flip {
-            Some((bound, n)) => {
-                let col = n - 1 - c;
-                (0..bound)
-                    .contains(&x)
-                    .then(|| col * (self.rows + self.shift) + (bound - 1 - x) as usize)
-            }
-            None => (x >= 0 && (x as usize) + self.shift * c < self.rows)
-                .then(|| c * (self.rows + self.shift) + x as usize),
-        }
+        let c = c as i64;
+        (x >= 0 && x < self.limit - self.limit_per_c * c)
+            .then(|| (self.origin + self.per_c * c + self.per_x * x) as usize)
     }
 
     /// The part of the rank item `x` at coordinate `c` adds.

@@ -442,7 +442,7 @@ fn conjunction(parts: &[&IrExpr]) -> Option<IrExpr> {
 /// do not mention it, if it is one of degree at most 2 built with `+`,
 /// `-` and `*`; every subexpression mentioning `k` (but `k` itself) is
 /// added to `nodes`.
-fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
+pub(super) fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
     if !mentions(e, k) {
         return Some(0);
     }

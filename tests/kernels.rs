@@ -1188,3 +1188,20 @@ fn a_guard_bounding_the_binding_clamps_the_range_end_as_min_does() {
     )
     .contains("read only through min"));
 }
+
+/// Arguments affine in the binding however they are written (a product
+/// with a constant on either side, terms that cancel) are read as runs
+/// through the memo, with the values of the general path and of the
+/// theorem: a move to every smaller heap is Nim (sg(n) = n).
+#[test]
+fn arguments_affine_however_written_are_runs() {
+    let program = "game B(n) where n >= 0 {
+            move m(k in 1..=n) -> B((n - k) * 2 - n + k * 1 - (0 - 1) * (n - n))
+        }
+        print [sg(B(n)) for n in 0..=40]";
+    let out = same_both_ways(program);
+    let nim = format!("{:?}", (0..=40).collect::<Vec<i64>>());
+    assert_eq!(out, format!("{nim}\n"));
+    let how = explain(program);
+    assert!(how.contains("move m: a run read along"), "{how}");
+}

@@ -465,3 +465,44 @@ fn state_limits_fall_inside_a_block_of_the_plain_loop() {
     let thirds: i64 = (0..=6000).map(|n| s[3 * n]).sum();
     assert_eq!(lines[3], thirds.to_string());
 }
+
+/// A window's pages faulted in for writing ahead of a sweep's line
+/// (`memo::populate_for_writing`) keep every byte, in the range and
+/// beside it, and are then read and written with (nearly) no fault (two
+/// a page otherwise: the zero page, then its copy).
+#[test]
+fn pages_faulted_in_ahead_keep_their_bytes_and_fault_no_more() {
+    use grundy::eval::memo::populate_for_writing;
+    const PAGE: usize = 4096;
+    let mut bytes = vec![0u8; 5 * PAGE + 123];
+    for (i, b) in bytes.iter_mut().enumerate().skip(3000).step_by(7) {
+        *b = (i % 251) as u8;
+    }
+    let before = bytes.clone();
+    populate_for_writing(&mut bytes[100..4 * PAGE + 5]);
+    assert_eq!(bytes, before);
+    #[cfg(target_os = "linux")]
+    {
+        let faults = || {
+            // SAFETY: getrusage writes the struct it is given.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+            usage.ru_minflt
+        };
+        let pages = 1024;
+        let mut zeroed = vec![0u8; pages * PAGE];
+        populate_for_writing(&mut zeroed);
+        let start = faults();
+        // As a sweep does: each byte read (an element's own), then written.
+        for i in (0..zeroed.len()).step_by(PAGE / 2) {
+            let b = std::hint::black_box(zeroed[i]);
+            zeroed[i] = b.wrapping_add(1);
+        }
+        let taken = faults() - start;
+        assert!(
+            taken < (pages / 8) as i64,
+            "{taken} faults for {pages} pages"
+        );
+        assert!(zeroed.iter().step_by(PAGE / 2).all(|&b| b == 1));
+    }
+}

@@ -22,22 +22,28 @@
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
+use smallvec::{smallvec, SmallVec};
 
-/// A linear form `constant + sum of coefficient * term`, its terms
-/// merged and sorted.
+/// A linear form `constant + sum of coefficient * term`, a term a
+/// variable or the product of two (sorted), the terms merged and sorted.
+/// It is the proofs' form here and, read in one binding `k`, the
+/// polynomials of `guard_bounds.rs` (`quadratic_coefs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Linear {
-    terms: Vec<(Term, i128)>,
+pub(super) struct Linear {
+    pub terms: Vec<(Monomial, i128)>,
     constant: i128,
 }
 
 /// A variable of a linear form: a local of the frame, or an atom (an
 /// index into `Facts::atoms`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Term {
+pub(super) enum Term {
     Local(Slot),
     Atom(usize),
 }
+
+/// One or two variables, sorted: their product.
+type Monomial = SmallVec<[Term; 2]>;
 
 impl Linear {
     fn constant(c: i128) -> Self {
@@ -47,23 +53,30 @@ impl Linear {
         }
     }
 
-    fn term(t: Term) -> Self {
-        Linear {
-            terms: vec![(t, 1)],
-            constant: 0,
+    fn monomial(m: Monomial) -> Self {
+        match m.is_empty() {
+            true => Linear::constant(1),
+            false => Linear {
+                terms: vec![(m, 1)],
+                constant: 0,
+            },
         }
+    }
+
+    fn term(t: Term) -> Self {
+        Linear::monomial(smallvec![t])
     }
 
     /// `a * self + b * other`.
     fn combine(&self, a: i128, other: &Linear, b: i128) -> Option<Linear> {
-        let mut terms: Vec<(Term, i128)> = Vec::new();
-        let scaled = (self.terms.iter().map(|&(t, c)| (t, c.checked_mul(a))))
-            .chain(other.terms.iter().map(|&(t, c)| (t, c.checked_mul(b))));
+        let mut terms: Vec<(Monomial, i128)> = Vec::new();
+        let scaled = (self.terms.iter().map(|(t, c)| (t, c.checked_mul(a))))
+            .chain(other.terms.iter().map(|(t, c)| (t, c.checked_mul(b))));
         for (t, c) in scaled {
             let c = c?;
-            match terms.iter_mut().find(|(u, _)| *u == t) {
+            match terms.iter_mut().find(|(u, _)| u == t) {
                 Some((_, d)) => *d = d.checked_add(c)?,
-                None => terms.push((t, c)),
+                None => terms.push((t.clone(), c)),
             }
         }
         terms.retain(|&(_, c)| c != 0);
@@ -73,12 +86,71 @@ impl Linear {
         Some(Linear { terms, constant })
     }
 
-    fn coef(&self, t: Term) -> i128 {
+    /// `self * other`, if no term has more than two variables.
+    fn times(&self, other: &Linear) -> Option<Linear> {
+        let parts = |f: &Linear| {
+            let constant = (Monomial::new(), f.constant);
+            f.terms.clone().into_iter().chain([constant])
+        };
+        let mut out = Linear::constant(0);
+        for (m, c) in parts(self) {
+            for (n, d) in parts(other) {
+                let mut product: Monomial = m.iter().chain(&n).copied().collect();
+                if product.len() > 2 {
+                    return None;
+                }
+                product.sort_unstable();
+                out = out.combine(1, &Linear::monomial(product), c.checked_mul(d)?)?;
+            }
+        }
+        Some(out)
+    }
+
+    fn coef(&self, t: &Monomial) -> i128 {
         self.terms
             .iter()
-            .find(|(u, _)| *u == t)
+            .find(|(u, _)| u == t)
             .map_or(0, |&(_, c)| c)
     }
+}
+
+/// What a reader of linear forms makes of a subexpression that is not
+/// linear: a new variable, or `None` when the form is not to be had.
+pub(super) trait Atoms {
+    fn atom(&mut self, e: &IrExpr) -> Option<Term>;
+}
+
+/// `e` as a linear form, subexpressions that are not as atoms.
+pub(super) fn linear(e: &IrExpr, atoms: &mut impl Atoms) -> Option<Linear> {
+    Some(match &e.kind {
+        IrKind::Const(Value::Int(c)) => Linear::constant(*c as i128),
+        IrKind::Local(s) => Linear::term(Term::Local(*s)),
+        IrKind::Unary(UnaryOp::Neg, x) => Linear::constant(0).combine(0, &linear(x, atoms)?, -1)?,
+        IrKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } => {
+            let (l, r) = (linear(lhs, atoms)?, linear(rhs, atoms)?);
+            l.combine(1, &r, if *op == BinaryOp::Add { 1 } else { -1 })?
+        }
+        IrKind::Binary {
+            op: BinaryOp::Mul,
+            lhs,
+            rhs,
+            ..
+        } => {
+            let l = linear(lhs, atoms);
+            let product = l.zip(linear(rhs, atoms)).and_then(|(l, r)| l.times(&r));
+            match product {
+                Some(p) => p,
+                None => Linear::term(atoms.atom(e)?),
+            }
+        }
+        IrKind::Const(_) => return None,
+        _ => Linear::term(atoms.atom(e)?),
+    })
 }
 
 /// What holds for every option of one move: forms `f >= 0`.
@@ -118,7 +190,7 @@ impl Facts {
                     end,
                     inclusive,
                 } => {
-                    let (lo, hi) = (facts.linear(start), facts.linear(end));
+                    let (lo, hi) = (linear(start, &mut facts), linear(end, &mut facts));
                     let last = hi.and_then(|hi| {
                         let one = Linear::constant(if *inclusive { 0 } else { 1 });
                         hi.combine(1, &one, -1)
@@ -157,7 +229,7 @@ impl Facts {
         let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
             return;
         };
-        let Some((l, r)) = self.linear(lhs).zip(self.linear(rhs)) else {
+        let Some((l, r)) = linear(lhs, self).zip(linear(rhs, self)) else {
             return;
         };
         if *op == BinaryOp::Eq {
@@ -166,78 +238,6 @@ impl Facts {
         } else if let Some(f) = nonnegative(*op, &l, &r) {
             self.forms.push(f);
         }
-    }
-
-    /// `e` as a linear form, its other subexpressions as atoms.
-    fn linear(&mut self, e: &IrExpr) -> Option<Linear> {
-        Some(match &e.kind {
-            IrKind::Const(Value::Int(c)) => Linear::constant(*c as i128),
-            IrKind::Local(s) => Linear::term(Term::Local(*s)),
-            IrKind::Unary(UnaryOp::Neg, x) => {
-                Linear::constant(0).combine(0, &self.linear(x)?, -1)?
-            }
-            IrKind::Binary {
-                op: op @ (BinaryOp::Add | BinaryOp::Sub),
-                lhs,
-                rhs,
-                ..
-            } => {
-                let (l, r) = (self.linear(lhs)?, self.linear(rhs)?);
-                l.combine(1, &r, if *op == BinaryOp::Add { 1 } else { -1 })?
-            }
-            IrKind::Binary {
-                op: BinaryOp::Mul,
-                lhs,
-                rhs,
-                ..
-            } => match (&lhs.kind, &rhs.kind) {
-                (IrKind::Const(Value::Int(c)), _) => {
-                    self.linear(rhs)?
-                        .combine(*c as i128, &Linear::constant(0), 0)?
-                }
-                (_, IrKind::Const(Value::Int(c))) => {
-                    self.linear(lhs)?
-                        .combine(*c as i128, &Linear::constant(0), 0)?
-                }
-                _ => Linear::term(self.atom(e)),
-            },
-            IrKind::Const(_) => return None,
-            _ => Linear::term(self.atom(e)),
-        })
-    }
-
-    /// The atom `e`, added if new. A new floor quotient or remainder by
-    /// a positive constant `c` brings what it is known to satisfy: `0 <=
-    /// x - c * (x / c) < c` and `0 <= x % c < c`.
-    fn atom(&mut self, e: &IrExpr) -> Term {
-        if let Some(i) = self.atoms.iter().position(|a| same(a, e)) {
-            return Term::Atom(i);
-        }
-        self.atoms.push(e.clone());
-        let t = Term::Atom(self.atoms.len() - 1);
-        if let IrKind::Binary {
-            op: op @ (BinaryOp::Div | BinaryOp::Mod),
-            lhs,
-            rhs,
-            ..
-        } = &e.kind
-        {
-            if let IrKind::Const(Value::Int(c @ 1..)) = rhs.kind {
-                let c = c as i128;
-                let rest = match op {
-                    BinaryOp::Div => self
-                        .linear(lhs)
-                        .and_then(|x| x.combine(1, &Linear::term(t), -c)),
-                    _ => Some(Linear::term(t)),
-                };
-                if let Some(rest) = rest {
-                    let below_c = Linear::constant(c - 1).combine(1, &rest, -1);
-                    self.forms.extend(below_c);
-                    self.forms.push(rest);
-                }
-            }
-        }
-        t
     }
 
     /// Whether the conjunct `c` of the game's `where`, asked of the
@@ -255,7 +255,7 @@ impl Facts {
             match &e.kind {
                 IrKind::Const(Value::Int(c)) => Some(Linear::constant(*c as i128)),
                 IrKind::Local(s) => match (*s as usize).checked_sub(n_statics) {
-                    Some(i) => scratch.linear(args.get(i)?),
+                    Some(i) => linear(args.get(i)?, scratch),
                     None => Some(Linear::term(Term::Local(*s))),
                 },
                 // Anything else only as evaluated already: one of the
@@ -289,15 +289,51 @@ impl Facts {
         if steps == 0 {
             return false;
         }
-        f.terms.iter().any(|&(t, c)| {
+        f.terms.iter().any(|(t, c)| {
             self.forms.iter().any(|h| {
-                let d = h.coef(t);
+                let (c, d) = (*c, h.coef(t));
                 // `|d| f - |c| h` cancels `t`; if it is `>= 0`, so is `f`.
                 d.signum() == c.signum()
                     && f.combine(d.abs(), h, -c.abs())
                         .is_some_and(|g| self.proves(&g, steps - 1))
             })
         })
+    }
+}
+
+impl Atoms for Facts {
+    /// The atom `e`, added if new. A new floor quotient or remainder by
+    /// a positive constant `c` brings what it is known to satisfy: `0 <=
+    /// x - c * (x / c) < c` and `0 <= x % c < c`.
+    fn atom(&mut self, e: &IrExpr) -> Option<Term> {
+        if let Some(i) = self.atoms.iter().position(|a| same(a, e)) {
+            return Some(Term::Atom(i));
+        }
+        self.atoms.push(e.clone());
+        let t = Term::Atom(self.atoms.len() - 1);
+        if let IrKind::Binary {
+            op: op @ (BinaryOp::Div | BinaryOp::Mod),
+            lhs,
+            rhs,
+            ..
+        } = &e.kind
+        {
+            if let IrKind::Const(Value::Int(c @ 1..)) = rhs.kind {
+                let c = c as i128;
+                let rest = match op {
+                    BinaryOp::Div => {
+                        linear(lhs, self).and_then(|x| x.combine(1, &Linear::term(t), -c))
+                    }
+                    _ => Some(Linear::term(t)),
+                };
+                if let Some(rest) = rest {
+                    let below_c = Linear::constant(c - 1).combine(1, &rest, -1);
+                    self.forms.extend(below_c);
+                    self.forms.push(rest);
+                }
+            }
+        }
+        Some(t)
     }
 }
 

@@ -35,7 +35,7 @@
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
 pub(super) use super::guaranteed::conjuncts;
-use super::guaranteed::{substitute_params, Facts};
+use super::guaranteed::{linear, substitute_params, Atoms, Facts, Term};
 use super::int_code::{map_locals, mentions, BoolCode, IntCode};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -442,7 +442,7 @@ fn conjunction(parts: &[&IrExpr]) -> Option<IrExpr> {
 /// do not mention it, if it is one of degree at most 2 built with `+`,
 /// `-` and `*`; every subexpression mentioning `k` (but `k` itself) is
 /// added to `nodes`.
-fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
+pub(super) fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
     if !mentions(e, k) {
         return Some(0);
     }
@@ -599,98 +599,32 @@ impl Compiler<'_> {
     }
 }
 
-/// The polynomial coefficients `[c0, c1, c2]` in `k` of an expression of
-/// `k` and integer constants only, of degree at most 2.
-fn poly_of(e: &IrExpr, k: Slot) -> Option<[i64; 3]> {
-    match &e.kind {
-        IrKind::Const(Value::Int(c)) => Some([*c, 0, 0]),
-        IrKind::Local(s) if *s == k => Some([0, 1, 0]),
-        IrKind::Unary(UnaryOp::Neg, x) => {
-            let p = poly_of(x, k)?;
-            Some([
-                p[0].checked_neg()?,
-                p[1].checked_neg()?,
-                p[2].checked_neg()?,
-            ])
-        }
-        IrKind::Binary { op, lhs, rhs, .. } => {
-            let (l, r) = (poly_of(lhs, k)?, poly_of(rhs, k)?);
-            match op {
-                BinaryOp::Add | BinaryOp::Sub => {
-                    let mut out = [0i64; 3];
-                    for i in 0..3 {
-                        out[i] = match op {
-                            BinaryOp::Add => l[i].checked_add(r[i])?,
-                            _ => l[i].checked_sub(r[i])?,
-                        };
-                    }
-                    Some(out)
-                }
-                BinaryOp::Mul => {
-                    let mut out = [0i64; 3];
-                    for (i, &x) in l.iter().enumerate() {
-                        for (j, &y) in r.iter().enumerate() {
-                            let t = x.checked_mul(y)?;
-                            if t != 0 {
-                                let d = out.get_mut(i + j)?;
-                                *d = d.checked_add(t)?;
-                            }
-                        }
-                    }
-                    Some(out)
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
 /// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
-/// integer code without `k`).
+/// integer code without `k`): `e` read as a linear form
+/// (`guaranteed.rs`), its subexpressions without `k` as atoms.
 pub(super) fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
+    /// Each subexpression without `k` a variable of its own.
+    struct Outer(Slot, usize);
+    impl Atoms for Outer {
+        fn atom(&mut self, e: &IrExpr) -> Option<Term> {
+            self.1 += 1;
+            (!mentions(e, self.0)).then_some(Term::Atom(self.1))
+        }
+    }
     if !mentions(e, k) {
         return Some((0, 0));
     }
-    match &e.kind {
-        IrKind::Local(s) if *s == k => Some((1, 0)),
-        IrKind::Unary(UnaryOp::Neg, x) => {
-            let (a, b) = quadratic_coefs(x, k)?;
-            Some((a.checked_neg()?, b.checked_neg()?))
+    let (form, k) = (linear(e, &mut Outer(k, 0))?, Term::Local(k));
+    let mut coefs = (0, 0);
+    for (m, c) in form.terms.iter().filter(|(m, _)| m.contains(&k)) {
+        match m[..] {
+            [_] => coefs.0 = i64::try_from(*c).ok()?,
+            [x, y] if x == y => coefs.1 = i64::try_from(*c).ok()?,
+            _ => return None,
         }
-        IrKind::Binary {
-            op: op @ (BinaryOp::Add | BinaryOp::Sub),
-            lhs,
-            rhs,
-            ..
-        } => {
-            let ((a, b), (c, d)) = (quadratic_coefs(lhs, k)?, quadratic_coefs(rhs, k)?);
-            match op {
-                BinaryOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
-                _ => Some((a.checked_sub(c)?, b.checked_sub(d)?)),
-            }
-        }
-        IrKind::Binary {
-            op: BinaryOp::Mul,
-            lhs,
-            rhs,
-            ..
-        } => match (&lhs.kind, &rhs.kind) {
-            (IrKind::Const(Value::Int(c)), _) | (_, IrKind::Const(Value::Int(c)))
-                if !(mentions(lhs, k) && mentions(rhs, k)) =>
-            {
-                let other = if mentions(lhs, k) { lhs } else { rhs };
-                let (a, b) = quadratic_coefs(other, k)?;
-                Some((a.checked_mul(*c)?, b.checked_mul(*c)?))
-            }
-            _ => {
-                let p = poly_of(e, k)?;
-                Some((p[1], p[2]))
-            }
-        },
-        _ => None,
     }
+    Some(coefs)
 }
 
 /// `e` with the local `slot` replaced by the constant `k`.

@@ -24,7 +24,9 @@ use super::where_check::satisfies_where;
 use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
 use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES, ON_PATH_BYTE};
-use crate::eval::memo::{int_shape, Key, Line, Shape, State, Tag, BIG, MAX_COORDS};
+use crate::eval::memo::{
+    int_shape, populate_for_writing, Key, Line, Shape, State, Tag, BIG, MAX_COORDS,
+};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::*;
 use crate::syntax::Span;
@@ -135,6 +137,7 @@ pub fn sweep_line<S: LineSink>(
         frame: None,
         known: false,
         keyed: false,
+        written_ahead: false,
     };
     let mut k = ks.start;
     // Whether to try the plain loop: always with stride moves, else while
@@ -339,6 +342,9 @@ struct Sweeper<'a> {
     known: bool,
     /// `key` holds the position `value` is asking.
     keyed: bool,
+    /// The pages of the line's elements were faulted in for writing
+    /// (`write_ahead`).
+    written_ahead: bool,
 }
 
 /// Where a key's coordinate lies in its `KeyFrame`.
@@ -452,6 +458,25 @@ impl Block {
     }
 }
 
+/// Faults in for writing the window's pages that hold the elements `ks`
+/// (their coordinate within `0..=top`), when those lie less than a page
+/// apart: the sweep writes each of those pages, after reading an
+/// element's own byte first.
+fn write_ahead(dense: &mut [u8], line: &Line, map: Affine, (ks, top): (Range<i64>, i64)) {
+    let apart = (map.scale.unsigned_abs() as usize).saturating_mul(line.stride());
+    let within = |k: i64| {
+        map.at(k)
+            .map(|x| x.clamp(0, top))
+            .and_then(|x| line.index(x))
+    };
+    if ks.is_empty() || apart >= 4096 {
+        return;
+    }
+    if let Some((a, b)) = within(ks.start).zip(within(ks.end - 1)) {
+        populate_for_writing(&mut dense[a.min(b)..=a.max(b)]);
+    }
+}
+
 /// The marks of the options at `offsets` from `index`.
 #[inline(always)]
 fn marks(dense: &[u8], index: usize, offsets: &[isize]) -> u64 {
@@ -537,6 +562,7 @@ impl Sweeper<'_> {
             let id = byte_value(bytes[line.index(map.at(k)?)?])?;
             Some(id | INFINITE)
         };
+        let ahead = !std::mem::replace(&mut self.written_ahead, true);
         // Borrowed, not moved: a plan is a few hundred bytes.
         let Some(plan) = self.current_plan() else {
             return Ok(Run::At(ks.start, false));
@@ -547,6 +573,9 @@ impl Sweeper<'_> {
         };
         let (bits, step) = (plan.line.bits[coord], plan.line.strides[coord]);
         let top = (1i64 << bits) - 1;
+        if ahead {
+            write_ahead(dense, &plan.line, map, (ks.clone(), top));
+        }
         let max_states = env.rt.limits.max_states;
         let mut stored = 0usize;
         let mut k = ks.start;

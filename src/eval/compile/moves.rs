@@ -9,7 +9,8 @@ use std::rc::Rc;
 
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
-use super::int_code::{mentions, sorted_update_of, IntCode, Locals};
+use super::guard_bounds::{degree, put_constant, quadratic_coefs};
+use super::int_code::{sorted_update_of, IntCode, Locals};
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
 };
@@ -429,55 +430,18 @@ impl Compiler<'_> {
     }
 
     /// `e` as `base + coef * k`: an integer base not mentioning `k` and a
-    /// constant coefficient.
+    /// constant coefficient, `e` of degree at most 1 in `k` as written (so
+    /// that no term of an option's code is left out of them).
     pub(crate) fn affine_in<L: Locals + ?Sized>(
         &self,
         e: &IrExpr,
         k: Slot,
     ) -> Option<(IntCode<L>, i64)> {
-        if !mentions(e, k) {
-            return Some((self.int_expr(e)?, 0));
+        if degree(e, k, &mut Vec::new())? > 1 {
+            return None;
         }
-        match &e.kind {
-            IrKind::Local(s) if *s == k => Some((Box::new(|_| Some(0)), 1)),
-            IrKind::Binary { op, lhs, rhs, .. } => match op {
-                BinaryOp::Add | BinaryOp::Sub => {
-                    let (lb, lc) = self.affine_in(lhs, k)?;
-                    let (rb, rc) = self.affine_in(rhs, k)?;
-                    let sub = *op == BinaryOp::Sub;
-                    let coef = if sub {
-                        lc.checked_sub(rc)?
-                    } else {
-                        lc.checked_add(rc)?
-                    };
-                    Some((
-                        Box::new(move |l: &L| {
-                            let (x, y) = (lb(l)?, rb(l)?);
-                            if sub {
-                                x.checked_sub(y)
-                            } else {
-                                x.checked_add(y)
-                            }
-                        }),
-                        coef,
-                    ))
-                }
-                BinaryOp::Mul => {
-                    let (c, other) = match (&lhs.kind, &rhs.kind) {
-                        (IrKind::Const(Value::Int(c)), _) => (*c, rhs),
-                        (_, IrKind::Const(Value::Int(c))) => (*c, lhs),
-                        _ => return None,
-                    };
-                    let (b, coef) = self.affine_in(other, k)?;
-                    Some((
-                        Box::new(move |l: &L| b(l)?.checked_mul(c)),
-                        coef.checked_mul(c)?,
-                    ))
-                }
-                _ => None,
-            },
-            _ => None,
-        }
+        let (coef, _) = quadratic_coefs(e, k)?;
+        Some((self.int_expr(&put_constant(e, k, 0)?)?, coef))
     }
 
     /// The result of a move: positions of keyed games are written straight

@@ -124,6 +124,31 @@ impl std::hash::Hash for Key {
     }
 }
 
+/// Faults in the pages of `bytes` for writing (`MADV_POPULATE_WRITE`),
+/// their contents unchanged, for a range about to be written in full: a
+/// page of zeroed memory read before it is written is otherwise faulted
+/// twice (the shared zero page, then a copy on the write). A hint only:
+/// where the system refuses it, the pages fault as they are met.
+pub fn populate_for_writing(bytes: &mut [u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = bytes.as_mut_ptr() as usize;
+        let first = start & !(PAGE - 1);
+        if bytes.len() >= 2 * PAGE {
+            // SAFETY: the pages hold `bytes`, which this program owns (the
+            // first and last may hold other memory of it too); populating
+            // them changes how they are backed, never what they hold.
+            unsafe {
+                let at = first as *mut libc::c_void;
+                libc::madvise(at, start + bytes.len() - first, libc::MADV_POPULATE_WRITE)
+            };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
+}
+
 /// A hash of integers whose every bit depends on every bit of them.
 pub fn words_hash(words: &[i64]) -> u64 {
     sparse::hash(words)
@@ -1197,6 +1222,11 @@ pub struct Line {
 }
 
 impl Line {
+    /// How far apart in the window the line's neighbouring positions lie.
+    pub fn stride(&self) -> usize {
+        self.strides[self.coord]
+    }
+
     /// The index of the position whose coordinate `coord` is `x`, if it
     /// lies in the window.
     #[inline]

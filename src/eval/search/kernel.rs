@@ -90,6 +90,7 @@ impl SgSink {
             bends,
             quadratic,
             varies,
+            translated: _,
         } = m;
         let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
             .and_then(|range| narrowed(guard, ints, range))
@@ -303,6 +304,8 @@ impl SgSink {
             guard,
             args,
             varies,
+            translated: _,
+            conjuncts: _,
         } = m;
         match guard.as_ref().map(|g| g(ints)) {
             None | Some(Some(true)) => {}

@@ -341,17 +341,31 @@ pub(crate) struct Quadratic {
 
 /// `name if guard -> G(args)`.
 pub(crate) struct SingleMove {
-    pub guard: Option<BoolCode<[i64]>>,
+    /// The guard's conjuncts in order (none without a guard), each with
+    /// the arguments it reads (bit `i` for argument `i`): a caller may
+    /// decide the leading ones once for many positions that agree on what
+    /// they read.
+    pub guard: Vec<(u64, BoolCode<[i64]>)>,
     pub args: Vec<Operand<[i64]>>,
     /// As for runs: the option is the position with argument `i` changed.
     pub varies: Option<usize>,
     /// As for runs (`translated_along`).
     pub translated: u64,
-    /// The guard's conjuncts in order, each with the arguments it reads
-    /// (bit `i` for argument `i`), when each has integer code (else
-    /// none): a caller may decide the leading ones once for many
-    /// positions that agree on what they read.
-    pub conjuncts: Vec<(u64, BoolCode<[i64]>)>,
+}
+
+impl SingleMove {
+    /// Whether the guard's conjuncts `conjuncts` hold, evaluated in order
+    /// as `and` does (the first false decides); `None` if one does not
+    /// evaluate on integers.
+    #[inline]
+    pub(crate) fn holds(&self, conjuncts: std::ops::Range<usize>, ints: &[i64]) -> Option<bool> {
+        for (_, c) in &self.guard[conjuncts] {
+            if !c(ints)? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
 }
 
 /// The slots of a game's kernel frame: its static arguments, then its
@@ -857,23 +871,18 @@ impl Compiler<'_> {
             .iter()
             .map(|a| self.operand(a))
             .collect::<Option<_>>()?;
+        let mut parts = Vec::new();
+        if let Some(e) = &m.guard {
+            conjuncts(e, &mut parts);
+        }
         Some(SingleMove {
-            guard: match &m.guard {
-                Some(e) => Some(self.bool_expr(e)?),
-                None => None,
-            },
+            guard: (parts.into_iter())
+                .map(|c| Some((params_read(n_statics, args.len(), c), self.bool_expr(c)?)))
+                .collect::<Option<_>>()?,
             varies: (0..args.len())
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),
             translated: translated_along(n_statics, m, ir_args),
-            conjuncts: m.guard.as_ref().map_or(Vec::new(), |e| {
-                let mut parts = Vec::new();
-                conjuncts(e, &mut parts);
-                (parts.into_iter())
-                    .map(|c| Some((params_read(n_statics, ir_args.len(), c), self.bool_expr(c)?)))
-                    .collect::<Option<_>>()
-                    .unwrap_or_default()
-            }),
             args,
         })
     }

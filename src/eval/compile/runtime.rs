@@ -706,17 +706,6 @@ impl Runtime {
         self.stored.set(0);
     }
 
-    /// Forgets every instance: needed when game definitions change.
-    pub fn reset_instances(&self) {
-        self.instances.borrow_mut().clear();
-        self.instance_ids.borrow_mut().clear();
-        self.layer_ids.borrow_mut().clear();
-        *self.product.borrow_mut() = Default::default();
-        self.takebreak.borrow_mut().clear();
-        self.generation.set(self.generation.get() + 1);
-        self.stored.set(0);
-    }
-
     /// The periodic check of long computations: Ctrl-C, the memory
     /// budget and the deadline.
     pub fn check_interrupt(&self, span: Span) -> Fallible<()> {

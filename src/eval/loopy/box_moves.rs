@@ -16,7 +16,7 @@
 
 use super::cell_box::CellBox;
 use crate::eval::compile::{
-    affine_fits, BoolCode, Kernel, KernelMove, MovePlan, Narrowed, RunMove, SingleMove,
+    affine_fits, Kernel, KernelMove, MovePlan, Narrowed, RunMove, SingleMove,
 };
 use crate::eval::memo::MAX_COORDS;
 use crate::eval::search::run_range;
@@ -99,7 +99,7 @@ impl<'k> BoxMoves<'k> {
                 MovePlan::Kernel(KernelMove::Single(m)) => Some(BoxMove {
                     kind: MoveKind::Single(m),
                     along_lines: m.translated & inner != 0,
-                    line_conjuncts: (m.conjuncts.iter())
+                    line_conjuncts: (m.guard.iter())
                         .take_while(|(reads, _)| reads & inner == 0)
                         .count(),
                 }),
@@ -138,14 +138,11 @@ impl<'k> BoxMoves<'k> {
                 }
             } else {
                 match &m.kind {
-                    MoveKind::Single(s) => {
-                        let lead = &s.conjuncts[..m.line_conjuncts];
-                        match holds(lead.iter().map(|(_, c)| c), &frame[..width]) {
-                            Some(true) => OnLine::PerCell(m.line_conjuncts),
-                            Some(false) => OnLine::Never,
-                            None => OnLine::PerCell(0),
-                        }
-                    }
+                    MoveKind::Single(s) => match s.holds(0..m.line_conjuncts, &frame[..width]) {
+                        Some(true) => OnLine::PerCell(m.line_conjuncts),
+                        Some(false) => OnLine::Never,
+                        None => OnLine::PerCell(0),
+                    },
                     MoveKind::Run { .. } => OnLine::PerCell(0),
                 }
             };
@@ -266,12 +263,7 @@ impl<'k> BoxMoves<'k> {
         ints: &[i64],
         run: &mut impl FnMut(usize, isize, usize),
     ) -> bool {
-        let guard = match (&m.guard, m.conjuncts.is_empty()) {
-            (None, _) => Some(true),
-            (Some(g), true) => g(ints),
-            (Some(_), false) => holds(m.conjuncts[conjunct..].iter().map(|(_, c)| c), ints),
-        };
-        match guard {
+        match m.holds(conjunct..m.guard.len(), ints) {
             Some(true) => {}
             Some(false) => return true,
             None => return false,
@@ -288,18 +280,6 @@ impl<'k> BoxMoves<'k> {
         }
         true
     }
-}
-
-/// Whether every conjunct holds, evaluated in order as `and` does (the
-/// first false decides); `None` if one does not evaluate on integers.
-#[inline]
-fn holds<'c>(conjuncts: impl Iterator<Item = &'c BoolCode<[i64]>>, ints: &[i64]) -> Option<bool> {
-    for c in conjuncts {
-        if !c(ints)? {
-            return Some(false);
-        }
-    }
-    Some(true)
 }
 
 /// The `k` in `a..b` (`a < b`) for which `d + c * k` lies in `0..size`;

@@ -305,12 +305,11 @@ impl SgSink {
             args,
             varies,
             translated: _,
-            conjuncts: _,
         } = m;
-        match guard.as_ref().map(|g| g(ints)) {
-            None | Some(Some(true)) => {}
-            Some(Some(false)) => return Ok(true),
-            Some(None) => return Ok(false),
+        match m.holds(0..guard.len(), ints) {
+            Some(true) => {}
+            Some(false) => return Ok(true),
+            None => return Ok(false),
         }
         // An option next to the position: one coordinate to compute.
         if let (Some(i), Some(at)) = (*varies, at) {

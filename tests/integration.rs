@@ -24,6 +24,7 @@ mod loop_bounds;
 mod loopy;
 mod mixed_plans;
 mod octal_engine;
+mod ordinals;
 mod plot;
 mod progress;
 mod rank_shift;

@@ -613,6 +613,54 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn box_lines_agree_with_the_brute_force_in_three_coordinates(
+        w in 2usize..7, t in 1usize..4, p in 1usize..5, r in 0usize..5, q in 1usize..4,
+    ) {
+        // A whole box of three coordinates, `z` innermost: `take` and `lift`
+        // move with the position along `z` (listed once per line of the
+        // box), `put`'s guard starts with conjuncts free of `z` (decided
+        // once per line) and ends with one of it, `shift`'s first conjunct
+        // reads `z` (decided per cell), `drop` is cut by `z`.
+        let text = format!(
+            "game B(x, y, z) where 0 <= x < {w} and 0 <= y < {w} and 0 <= z < {w} {{\n\
+             move take(k in 1..={t}) if k <= x -> B(x - k, y, z)\n\
+             move drop(k in 1..=2) if k <= z -> B(x, y, z - k)\n\
+             move put if x % {p} == {r} and y % 2 == 0 and z + 1 < {w} -> B(x, y, z + 1)\n\
+             move shift if z % {q} == 0 and x + 1 < {w} -> B(x + 1, y, z)\n\
+             move lift if y + 1 < {w} and x % 2 == 1 -> B(x, y + 1, z)\n}}\n\
+             print [sg(B(x, y, z)) for x in 0..{w}, y in 0..{w}, z in 0..{w}]\n"
+        );
+        let out = dense_and_hashed(&text);
+        let id = |x: usize, y: usize, z: usize| (x * w + y) * w + z;
+        let mut adj = vec![Vec::new(); w * w * w];
+        for x in 0..w {
+            for y in 0..w {
+                for z in 0..w {
+                    let ws: &mut Vec<usize> = &mut adj[id(x, y, z)];
+                    ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y, z)));
+                    ws.extend((1..=2).filter(|&k| k <= z).map(|k| id(x, y, z - k)));
+                    if x % p == r && y % 2 == 0 && z + 1 < w {
+                        ws.push(id(x, y, z + 1));
+                    }
+                    if z % q == 0 && x + 1 < w {
+                        ws.push(id(x + 1, y, z));
+                    }
+                    if y + 1 < w && x % 2 == 1 {
+                        ws.push(id(x, y + 1, z));
+                    }
+                    ws.sort_unstable();
+                    ws.dedup();
+                }
+            }
+        }
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+    }
+}
+
 #[test]
 fn memo_histogram_counts_infinite_positions() {
     // AddTake as in examples/loopy/add_or_subtract.game: some heaps are

@@ -55,3 +55,21 @@ fn sets_beyond_63_negative_items_and_mixed_forms() {
         "{out}"
     );
 }
+
+#[test]
+fn membership_in_constant_sets_agrees_with_membership_in_lists() {
+    // `v in S` for a set of small integers reads a bit of its mask; the
+    // same question of the set's items as a list compares values one by
+    // one. Items of every kind: negative, past 63, strings, infinite
+    // values, booleans.
+    let out = run("let SMALL = set(0..64)
+        let ODD = set(2 * i + 1 for i in 0..20)
+        let MIXED = set([1, 5, 70, -3])
+        let xs = [-3, -1, 0, 1, 3, 5, 39, 41, 63, 64, 70, 100, \"a\", true, inf(), inf(0, 2)]
+        fn kept(S) = [v for v in xs if v in S] == [v for v in xs if v in [s for s in S]]
+        fn dropped(S) = [v for v in xs if v not in S] == [v for v in xs if v not in [s for s in S]]
+        assert all(kept(S) and dropped(S) for S in [SMALL, ODD, MIXED, set([])])
+        print [v for v in xs if v in SMALL]
+        print count(v not in ODD for v in xs)");
+    assert_eq!(out, "[0, 1, 3, 5, 39, 41, 63]\n12\n", "{out}");
+}

@@ -12,12 +12,14 @@ use super::clauses::{
 use super::compiler::Compiler;
 use super::int_code::reads_global;
 use super::item_sum::sequence_order;
+use super::kernel::bounds_of;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::symmetry::{clamped_arguments, swappable_arguments};
 use super::{fold, sweep};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, expect_int, Builtin};
+use crate::eval::memo::MaskCache;
 use crate::eval::ops;
 use crate::eval::value::{Callable, Table, Value};
 use crate::ir::ir::*;
@@ -64,6 +66,10 @@ impl<'a> Compiler<'a> {
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
             where_ints: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
             where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
+            where_bounds: g.where_clause.as_ref().and_then(|w| {
+                let mut out = Vec::new();
+                bounds_of(w, g.n_statics + g.n_params, &mut out).map(|_| out)
+            }),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             explanation: self.explain(id, g, &planned),
@@ -411,6 +417,24 @@ impl<'a> Compiler<'a> {
                     let b = expect_int(&b(env)?, rspan)?;
                     let inside = a <= x && (x < b || (inclusive && x == b));
                     Ok(Value::Bool(inside != negate))
+                })
+            }
+            BinaryOp::In | BinaryOp::NotIn => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let negate = op == BinaryOp::NotIn;
+                let masks = MaskCache::default();
+                Box::new(move |env| {
+                    let (item, container) = (l(env)?, r(env)?);
+                    // A set of small integers (`v in SMALL` over many `v`): one
+                    // bit of its mask, kept while the set is the same; only an
+                    // integer equals an integer.
+                    if let Value::Set(xs) = &container {
+                        if let Some(mask) = masks.mask(xs) {
+                            let found = matches!(item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
+                            return Ok(Value::Bool(found != negate));
+                        }
+                    }
+                    ops::binary(op, &item, &container, span)
                 })
             }
             _ => {

@@ -19,7 +19,7 @@ use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
 use super::guaranteed::const_items;
-use super::guard_bounds::{put_constant, quadratic_coefs, Implied, LoopGuard};
+use super::guard_bounds::{conjuncts, put_constant, quadratic_coefs, Implied, LoopGuard};
 use super::int_code::{mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
 use super::refusal::{NoKernel, Refusal};
@@ -48,9 +48,6 @@ pub(crate) struct Kernel {
     /// its positions from fixed distances in the memo
     /// (`compile/line_sweep.rs`).
     pub strides: Option<Vec<StrideMove>>,
-    /// The game's `where` as bounds on the frame, when it is one (`None`:
-    /// it is not, or the game has none; see `where_bounds`).
-    pub where_bounds: Option<Vec<Bound>>,
     /// Two arguments the game may swap, a position and its twin having
     /// one value (`compile/symmetry.rs`); only when every move is in
     /// kernel form, as are `clamps`.
@@ -294,6 +291,9 @@ pub(crate) struct RunMove {
     /// argument `i` changed (the commonest move: lower one heap); the
     /// search then reads them next to the position's own memo entry.
     pub varies: Option<usize>,
+    /// The arguments along which the options move with the position
+    /// (`translated_along`).
+    pub translated: u64,
 }
 
 /// A run argument `floor((base + coef * k) / div)` (`div > 0`), maybe
@@ -341,10 +341,31 @@ pub(crate) struct Quadratic {
 
 /// `name if guard -> G(args)`.
 pub(crate) struct SingleMove {
-    pub guard: Option<BoolCode<[i64]>>,
+    /// The guard's conjuncts in order (none without a guard), each with
+    /// the arguments it reads (bit `i` for argument `i`): a caller may
+    /// decide the leading ones once for many positions that agree on what
+    /// they read.
+    pub guard: Vec<(u64, BoolCode<[i64]>)>,
     pub args: Vec<Operand<[i64]>>,
     /// As for runs: the option is the position with argument `i` changed.
     pub varies: Option<usize>,
+    /// As for runs (`translated_along`).
+    pub translated: u64,
+}
+
+impl SingleMove {
+    /// Whether the guard's conjuncts `conjuncts` hold, evaluated in order
+    /// as `and` does (the first false decides); `None` if one does not
+    /// evaluate on integers.
+    #[inline]
+    pub(crate) fn holds(&self, conjuncts: std::ops::Range<usize>, ints: &[i64]) -> Option<bool> {
+        for (_, c) in &self.guard[conjuncts] {
+            if !c(ints)? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
 }
 
 /// The slots of a game's kernel frame: its static arguments, then its
@@ -481,6 +502,36 @@ fn own(args: &[Operand<[i64]>], n_statics: usize, j: usize) -> bool {
     matches!(args[j], Operand::Local(s) if s as usize == n_statics + j)
 }
 
+/// The arguments along which a move's options move with the position,
+/// bit `i` for argument `i`: argument `i` of the result is the position's
+/// own, and no range, guard or other argument of the move reads it. A
+/// position one further along `i` then has the same options, each one
+/// further along `i` (as far as the move tells: the `where` aside).
+fn translated_along(n_statics: usize, m: &IrMove, args: &[IrExpr]) -> u64 {
+    let ranges = m.bindings.iter().map(|b| &b.iterable);
+    (0..args.len().min(64))
+        .filter(|&i| {
+            let slot = (n_statics + i) as Slot;
+            let mut read = (m.guard.iter().chain(ranges.clone())).chain(
+                args.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, a)| a),
+            );
+            matches!(args[i].kind, IrKind::Local(s) if s == slot)
+                && !read.any(|e| mentions(e, slot))
+        })
+        .fold(0, |mask, i| mask | 1 << i)
+}
+
+/// The parameters among `n_params` that `e` reads, bit `i` for parameter
+/// `i`.
+fn params_read(n_statics: usize, n_params: usize, e: &IrExpr) -> u64 {
+    (0..n_params.min(64))
+        .filter(|&i| mentions(e, (n_statics + i) as Slot))
+        .fold(0, |mask, i| mask | 1 << i)
+}
+
 /// `Some(i)` when every argument but the `i`-th is the position's own.
 fn varies_only(args: &[Operand<[i64]>], n_statics: usize, i: usize) -> Option<usize> {
     (0..args.len())
@@ -556,10 +607,6 @@ impl Compiler<'_> {
             },
             moves: kernel_moves,
             keyed,
-            where_bounds: g.where_clause.as_ref().filter(|_| !keyed).and_then(|w| {
-                let mut out = Vec::new();
-                bounds_of(w, frame_width(g), &mut out).map(|_| out)
-            }),
             swappable: None,
             clamps: Vec::new(),
         })
@@ -824,14 +871,18 @@ impl Compiler<'_> {
             .iter()
             .map(|a| self.operand(a))
             .collect::<Option<_>>()?;
+        let mut parts = Vec::new();
+        if let Some(e) = &m.guard {
+            conjuncts(e, &mut parts);
+        }
         Some(SingleMove {
-            guard: match &m.guard {
-                Some(e) => Some(self.bool_expr(e)?),
-                None => None,
-            },
+            guard: (parts.into_iter())
+                .map(|c| Some((params_read(n_statics, args.len(), c), self.bool_expr(c)?)))
+                .collect::<Option<_>>()?,
             varies: (0..args.len())
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),
+            translated: translated_along(n_statics, m, ir_args),
             args,
         })
     }
@@ -885,6 +936,7 @@ impl Compiler<'_> {
                 [i] if per_option.is_empty() => varies_only(&bases, n_statics, i),
                 _ => None,
             },
+            translated: translated_along(n_statics, m, args),
             bases,
             coefs,
             bends: bends.filter(|_| !per_option.is_empty()),

@@ -130,7 +130,7 @@ pub fn sweep_line<S: LineSink>(
         coord: line.coord,
         span: line.span,
         strides: kernel.and_then(|k| k.strides.as_deref()),
-        where_bounds: kernel.and_then(|k| k.where_bounds.as_deref()),
+        where_bounds: kernel.filter(|k| !k.keyed).and(g.where_bounds.as_deref()),
         placed: None,
         plan: None,
         key: Key::default(),

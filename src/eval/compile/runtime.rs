@@ -18,7 +18,7 @@ use smallvec::SmallVec;
 
 use super::frame::KeyFrame;
 use super::int_code::BoolCode;
-use super::kernel::Kernel;
+use super::kernel::{Bound, Kernel};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
 use crate::eval::gsg::InfSets;
@@ -54,6 +54,8 @@ pub struct CompiledGame {
     /// The same on a frame of integers, for positions whose static
     /// arguments and arguments are all integers (the commonest case).
     pub(crate) where_flat: Option<BoolCode<[i64]>>,
+    /// The same as bounds on that frame, when it is one (`bounds_of`).
+    pub(crate) where_bounds: Option<Vec<Bound>>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
     /// A plan per move, when some move has a kernel form.
@@ -701,17 +703,6 @@ impl Runtime {
         }
         *self.product.borrow_mut() = Default::default();
         self.takebreak.borrow_mut().clear();
-        self.stored.set(0);
-    }
-
-    /// Forgets every instance: needed when game definitions change.
-    pub fn reset_instances(&self) {
-        self.instances.borrow_mut().clear();
-        self.instance_ids.borrow_mut().clear();
-        self.layer_ids.borrow_mut().clear();
-        *self.product.borrow_mut() = Default::default();
-        self.takebreak.borrow_mut().clear();
-        self.generation.set(self.generation.get() + 1);
         self.stored.set(0);
     }
 

@@ -7,6 +7,12 @@
 //! range is the binding's range as the guard cuts it (`LoopGuard`, the
 //! bounds the search reads) and as the box clips it, so no option is
 //! written out as coordinates, and no code runs per option.
+//!
+//! A move whose options move with the position along the box's innermost
+//! coordinate (`translated` by the kernel: `take_x` above, whose range,
+//! guard and other arguments do not read `y`) has the same runs, shifted
+//! by the cell, all along a line of the box: they are listed once per
+//! line (`LineRuns`).
 
 use super::cell_box::CellBox;
 use crate::eval::compile::{
@@ -24,7 +30,16 @@ pub struct BoxMoves<'k> {
     first_arg: usize,
 }
 
-enum BoxMove<'k> {
+struct BoxMove<'k> {
+    kind: MoveKind<'k>,
+    /// Its options move with the position along the innermost coordinate.
+    along_lines: bool,
+    /// How many leading conjuncts of its guard (a move without bindings)
+    /// do not read the innermost coordinate: decided once per line.
+    line_conjuncts: usize,
+}
+
+enum MoveKind<'k> {
     /// Options `bases + coefs * k`: a step of `step` cells per `k`.
     Run {
         m: &'k RunMove,
@@ -33,14 +48,39 @@ enum BoxMove<'k> {
     Single(&'k SingleMove),
 }
 
+/// What one move is on the current line of the box.
+#[derive(Clone, Copy)]
+enum OnLine {
+    /// Its runs are `LineRuns::runs[from..to]`, the same for every cell.
+    Listed(usize, usize),
+    /// Listed per cell, its guard's conjuncts from this one on (those
+    /// before hold all along the line).
+    PerCell(usize),
+    /// Its guard fails all along the line.
+    Never,
+}
+
+/// The moves on one line of the box (its cells differing in the innermost
+/// coordinate only).
+#[derive(Default)]
+pub struct LineRuns {
+    /// The runs of the moves listed once per line, their first cell as an
+    /// offset from the cell.
+    runs: Vec<(isize, isize, usize)>,
+    /// Per move, in order.
+    moves: Vec<OnLine>,
+}
+
 impl<'k> BoxMoves<'k> {
     /// The kernel's moves over `cells`, if every one is an affine run
     /// with no argument computed per option, or a move without bindings;
     /// `first_arg`: how many static arguments the frame starts with.
     pub fn new(kernel: &'k Kernel, cells: CellBox, first_arg: usize) -> Option<Self> {
-        if kernel.keyed || kernel.n_params != cells.lo().len() {
+        let n = cells.lo().len();
+        if kernel.keyed || kernel.n_params != n || n == 0 {
             return None;
         }
+        let inner = 1u64 << (n - 1);
         let moves = (kernel.moves.iter())
             .map(|plan| match plan {
                 MovePlan::Kernel(KernelMove::Run(m)) if m.per_option.is_empty() => {
@@ -50,9 +90,19 @@ impl<'k> BoxMoves<'k> {
                             acc.checked_add(isize::try_from(c).ok()?.checked_mul(s as isize)?)
                         },
                     )?;
-                    Some(BoxMove::Run { m, step })
+                    Some(BoxMove {
+                        kind: MoveKind::Run { m, step },
+                        along_lines: m.translated & inner != 0,
+                        line_conjuncts: 0,
+                    })
                 }
-                MovePlan::Kernel(KernelMove::Single(m)) => Some(BoxMove::Single(m)),
+                MovePlan::Kernel(KernelMove::Single(m)) => Some(BoxMove {
+                    kind: MoveKind::Single(m),
+                    along_lines: m.translated & inner != 0,
+                    line_conjuncts: (m.guard.iter())
+                        .take_while(|(reads, _)| reads & inner == 0)
+                        .count(),
+                }),
                 _ => None,
             })
             .collect::<Option<Vec<_>>>()?;
@@ -63,18 +113,84 @@ impl<'k> BoxMoves<'k> {
         })
     }
 
-    /// Calls `run(first, step, count)` for the runs of cells that are the
-    /// options of the position whose frame (static arguments, then its
-    /// integers, then room for bindings) is `frame`; false, having called
-    /// it for some, when some code does not evaluate on integers (the
-    /// caller then lists the cell's options the general way, afresh).
-    #[inline]
-    pub fn list(&self, frame: &mut [i64], run: &mut impl FnMut(usize, isize, usize)) -> bool {
+    /// Decides, for the line of cells starting at cell `u` (its first
+    /// cell, whose frame is `frame`), what can be decided once for the
+    /// line: the runs of the moves that move with the position along it,
+    /// and the leading conjuncts of the other moves' guards that do not
+    /// read the innermost coordinate.
+    pub fn start_line(&self, frame: &mut [i64], u: usize, line: &mut LineRuns) {
+        line.runs.clear();
+        line.moves.clear();
         let width = self.first_arg + self.cells.lo().len();
-        self.moves.iter().all(|m| match m {
-            BoxMove::Run { m, step } => self.run(m, *step, frame, width, run),
-            BoxMove::Single(m) => self.single(m, &frame[..width], run),
+        for m in &self.moves {
+            let on_line = if m.along_lines {
+                let from = line.runs.len();
+                let runs = &mut line.runs;
+                let listed = self.list_move(m, 0, frame, &mut |first, step, count| {
+                    runs.push((first as isize - u as isize, step, count))
+                });
+                // Code that does not evaluate: the cells ask it again.
+                if listed {
+                    OnLine::Listed(from, line.runs.len())
+                } else {
+                    line.runs.truncate(from);
+                    OnLine::PerCell(0)
+                }
+            } else {
+                match &m.kind {
+                    MoveKind::Single(s) => match s.holds(0..m.line_conjuncts, &frame[..width]) {
+                        Some(true) => OnLine::PerCell(m.line_conjuncts),
+                        Some(false) => OnLine::Never,
+                        None => OnLine::PerCell(0),
+                    },
+                    MoveKind::Run { .. } => OnLine::PerCell(0),
+                }
+            };
+            line.moves.push(on_line);
+        }
+    }
+
+    /// Calls `run(first, step, count)` for the runs of cells that are the
+    /// options of the position of cell `u`, whose frame (static
+    /// arguments, then its integers, then room for bindings) is `frame`,
+    /// on the line `line` starts; false, having called it for some, when
+    /// some code does not evaluate on integers (the caller then lists the
+    /// cell's options the general way, afresh).
+    #[inline]
+    pub fn list(
+        &self,
+        frame: &mut [i64],
+        u: usize,
+        line: &LineRuns,
+        run: &mut impl FnMut(usize, isize, usize),
+    ) -> bool {
+        (self.moves.iter().zip(&line.moves)).all(|(m, on_line)| match *on_line {
+            OnLine::Listed(from, to) => {
+                for &(offset, step, count) in &line.runs[from..to] {
+                    run((u as isize + offset) as usize, step, count);
+                }
+                true
+            }
+            OnLine::PerCell(conjunct) => self.list_move(m, conjunct, frame, run),
+            OnLine::Never => true,
         })
+    }
+
+    /// Lists one move's runs, its guard decided from conjunct `conjunct`
+    /// on (a move without bindings).
+    #[inline]
+    fn list_move(
+        &self,
+        m: &BoxMove,
+        conjunct: usize,
+        frame: &mut [i64],
+        run: &mut impl FnMut(usize, isize, usize),
+    ) -> bool {
+        let width = self.first_arg + self.cells.lo().len();
+        match m.kind {
+            MoveKind::Run { m, step } => self.run(m, step, frame, width, run),
+            MoveKind::Single(m) => self.single(m, conjunct, &frame[..width], run),
+        }
     }
 
     fn run(
@@ -143,13 +259,14 @@ impl<'k> BoxMoves<'k> {
     fn single(
         &self,
         m: &SingleMove,
+        conjunct: usize,
         ints: &[i64],
         run: &mut impl FnMut(usize, isize, usize),
     ) -> bool {
-        match m.guard.as_ref().map(|g| g(ints)) {
-            None | Some(Some(true)) => {}
-            Some(Some(false)) => return true,
-            Some(None) => return false,
+        match m.holds(conjunct..m.guard.len(), ints) {
+            Some(true) => {}
+            Some(false) => return true,
+            None => return false,
         }
         let mut at = [0i64; MAX_COORDS];
         for (x, arg) in at.iter_mut().zip(&m.args) {

@@ -18,7 +18,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::box_moves::BoxMoves;
+use super::box_moves::{BoxMoves, LineRuns};
 use super::cell_box::CellBox;
 use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
@@ -261,7 +261,7 @@ const REACHED_SHARE: usize = 32;
 /// state limits as a graph.
 fn whole_box(env: &Env, m: &MainGame, span: Span) -> Option<CellBox> {
     let Rules::User(g) = &m.inst.rules;
-    let bounds = g.kernel.as_ref()?.where_bounds.as_deref()?;
+    let bounds = g.where_bounds.as_deref()?;
     let s = m.statics.len();
     let (mut lo, mut size) = (Vec::with_capacity(m.n), Vec::with_capacity(m.n));
     for slot in s..s + m.n {
@@ -421,14 +421,19 @@ impl Builder {
         frame[..s].copy_from_slice(&m.statics);
         frame[s..s + m.n].copy_from_slice(cells.lo());
         let mut general = [0i64; KERNEL_FRAME];
+        let line_len = *cells.size().last().expect("a coordinate") as usize;
+        let mut line = LineRuns::default();
         for u in 0..cells.cells() {
             if u % 4096 == 4095 {
                 env.rt.check_interrupt(self.span)?;
                 env.rt.check_memory(self.out.bytes(), self.span)?;
             }
+            if u % line_len == 0 {
+                moves.start_line(&mut frame, u, &mut line);
+            }
             if self.out.graph.fixed(u).is_none() {
                 let graph = &mut self.out.graph;
-                let listed_by_runs = moves.list(&mut frame, &mut |first, step, count| {
+                let listed_by_runs = moves.list(&mut frame, u, &line, &mut |first, step, count| {
                     graph.push_run(first, step, count)
                 });
                 if !listed_by_runs {
@@ -757,7 +762,7 @@ fn where_on_frame(inst: &Instance, statics: &[i64], coords: &[i64]) -> Option<bo
     frame[statics.len()..statics.len() + coords.len()].copy_from_slice(coords);
     let frame = &frame[..statics.len() + coords.len()];
     // A `where` of bounds alone is read as its bounds, without code.
-    if let Some(bounds) = g.kernel.as_ref().and_then(|k| k.where_bounds.as_deref()) {
+    if let Some(bounds) = g.where_bounds.as_deref() {
         return Some(
             bounds
                 .iter()

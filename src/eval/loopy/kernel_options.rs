@@ -156,10 +156,10 @@ fn guard_range(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i
 
 /// The option of a move without bindings, if its guard holds.
 fn single(m: &SingleMove, ints: &[i64], out: &mut Listed) -> bool {
-    match m.guard.as_ref().map(|g| g(ints)) {
-        None | Some(Some(true)) => {}
-        Some(Some(false)) => return true,
-        Some(None) => return false,
+    match m.holds(0..m.guard.len(), ints) {
+        Some(true) => {}
+        Some(false) => return true,
+        None => return false,
     }
     push_args(&m.args, ints, out)
 }

@@ -90,6 +90,7 @@ impl SgSink {
             bends,
             quadratic,
             varies,
+            translated: _,
         } = m;
         let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
             .and_then(|range| narrowed(guard, ints, range))
@@ -303,11 +304,12 @@ impl SgSink {
             guard,
             args,
             varies,
+            translated: _,
         } = m;
-        match guard.as_ref().map(|g| g(ints)) {
-            None | Some(Some(true)) => {}
-            Some(Some(false)) => return Ok(true),
-            Some(None) => return Ok(false),
+        match m.holds(0..guard.len(), ints) {
+            Some(true) => {}
+            Some(false) => return Ok(true),
+            None => return Ok(false),
         }
         // An option next to the position: one coordinate to compute.
         if let (Some(i), Some(at)) = (*varies, at) {

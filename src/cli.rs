@@ -78,14 +78,24 @@ pub enum Command {
 }
 
 /// Parses arguments and runs the command on a thread with a large stack
-/// (deeply recursive rule functions need it).
+/// (deeply recursive rule functions need it). The thread hands its exit
+/// status over and waits for the process to end instead of ending
+/// itself: a thread's exit runs the C library's per-thread teardown,
+/// whose code (resolver and RPC state) a run would page in for nothing.
+/// A panic ends the thread, and the program with status 3.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let worker = std::thread::Builder::new()
+    let (status, ended) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
         .stack_size(crate::budget::caps::evaluator_stack())
-        .spawn(move || run_cli(cli))
+        .spawn(move || {
+            let _ = status.send(run_cli(cli));
+            loop {
+                std::thread::park();
+            }
+        })
         .expect("spawn the evaluator thread");
-    worker.join().unwrap_or(ExitCode::from(3))
+    ended.recv().unwrap_or(ExitCode::from(3))
 }
 
 fn limits(cli: &Cli) -> Limits {

@@ -33,6 +33,7 @@ mod repl;
 mod search_marks;
 mod sets;
 mod sorted_memo;
+mod start_up;
 mod static_arguments;
 mod sum_results;
 mod sweeps;

@@ -804,12 +804,8 @@ impl ShapeTable {
     /// `wide` anew from `big`, after the window's layout changed.
     fn rewiden(&mut self) {
         self.wide = Vec::new();
-        if self.big.is_empty() {
-            return;
-        }
-        self.wide = vec![0; self.dense.len()];
-        for (&i, &code) in &self.big {
-            self.wide[i as usize] = u16::try_from(code).unwrap_or(0);
+        for (i, code) in std::mem::take(&mut self.big) {
+            self.put_big(i as usize, code);
         }
     }
 

@@ -94,9 +94,7 @@ impl Marks {
             return;
         }
         let i = seen_slot(v);
-        if i >= self.seen.len() {
-            self.seen.resize((i + 1).next_power_of_two(), 0);
-        }
+        self.grow((i + 1).next_power_of_two());
         self.seen[i] = self.stamp;
         self.top = self.top.max(i);
     }
@@ -114,6 +112,14 @@ impl Marks {
         true
     }
 
+    /// Grows `seen` to `n` slots of zeroed memory: pages not resident till marked.
+    fn grow(&mut self, n: usize) {
+        if self.seen.len() < n {
+            let old = std::mem::replace(&mut self.seen, vec![0; n]);
+            self.seen[..old.len()].copy_from_slice(&old);
+        }
+    }
+
     /// Past the last slot marked since `start`.
     pub fn marked_len(&self) -> usize {
         (self.top + 1).max(self.scanned).min(self.seen.len())
@@ -128,9 +134,7 @@ impl Marks {
     /// that marks slots itself; it reports the highest it marked past
     /// `SCANNED_SLOTS` through `marked_up_to`.
     pub fn slots_mut(&mut self, n: usize) -> (&mut [u32], u32) {
-        if self.seen.len() < n {
-            self.seen.resize(n, 0);
-        }
+        self.grow(n);
         self.scanned = self.scanned.max(SCANNED_SLOTS);
         (&mut self.seen[..n], self.stamp)
     }

@@ -26,6 +26,7 @@ mod mixed_plans;
 mod octal_engine;
 mod plot;
 mod progress;
+mod rank_fill;
 mod rank_shift;
 mod ranked_memo;
 mod repl;

@@ -11,12 +11,15 @@ use super::int_code::Locals;
 use super::item_sum::{sequence_order, updates, Linear};
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
+use std::cmp::Ordering;
 
 /// The changes a move makes to the list in slot `list`, one per update.
 #[derive(Debug)]
 pub(crate) struct RankShift {
     pub list: Slot,
     pub changes: Vec<ItemChange>,
+    /// The changes as steps up the list, when they have that form.
+    pub steps: Option<Steps>,
 }
 
 /// Item `index` of the list plus `base + per_k * k`.
@@ -127,5 +130,78 @@ pub(crate) fn rank_shift(
     {
         changes.sort_by_key(|c| c.index.constant);
     }
-    Ok(RankShift { list, changes })
+    Ok(RankShift {
+        list,
+        steps: Steps::of(&changes),
+        changes,
+    })
+}
+
+/// The changes as steps up the list (`RankShift::steps`): indices of one
+/// form (`index`) plus ascending constants, bases constants. The prefix
+/// sums from one changed index up to the next move by `moved`: a
+/// constant plus a constant times `k`.
+#[derive(Debug)]
+pub(crate) struct Steps {
+    pub index: LinearCode,
+    pub steps: Vec<Step>,
+}
+
+/// One change of `Steps`: item `index + offset` plus `base + per_k * k`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    pub offset: i64,
+    pub base: i64,
+    pub per_k: i64,
+    pub moved: (i64, i64),
+}
+
+impl Steps {
+    /// The changes of `changes` as steps, if they have that form.
+    fn of(changes: &[ItemChange]) -> Option<Steps> {
+        let first = &changes.first()?.index;
+        let (mut b, mut q) = (0i64, 0i64);
+        let mut steps = Vec::with_capacity(changes.len());
+        for (t, c) in changes.iter().enumerate() {
+            let ascending = t == 0 || changes[t - 1].index.constant < c.index.constant;
+            if c.index.terms != first.terms || !ascending || !c.base.terms.is_empty() {
+                return None;
+            }
+            (b, q) = (b.checked_add(c.base.constant)?, q.checked_add(c.per_k)?);
+            steps.push(Step {
+                offset: c.index.constant,
+                base: c.base.constant,
+                per_k: c.per_k,
+                moved: (b, q),
+            });
+        }
+        let index = LinearCode {
+            constant: 0,
+            terms: first.terms.clone(),
+        };
+        Some(Steps { index, steps })
+    }
+
+    /// How every option's rank compares with its parent's, `k` at least
+    /// `k_lo` (`None`: unknown), if that is provably one way: a list's
+    /// rank grows with each of its prefix sums, so it grows (`Greater`)
+    /// when every prefix sum moves up or not at all and one strictly, and
+    /// shrinks (`Less`) the other way.
+    pub(crate) fn rank_sign(&self, k_lo: Option<i64>) -> Option<Ordering> {
+        let mut moves = Vec::with_capacity(self.steps.len());
+        for s in &self.steps {
+            // The move at the least `k` and its slope: it keeps the sign
+            // of both from there on.
+            let at_lo = match (s.moved, k_lo) {
+                ((b, 0), _) => b,
+                ((b, q), Some(k)) => b.checked_add(q.checked_mul(k)?)?,
+                (_, None) => return None,
+            };
+            moves.push((at_lo.signum(), s.moved.1.signum()));
+        }
+        [Ordering::Greater, Ordering::Less].into_iter().find(|&o| {
+            let s = if o == Ordering::Greater { 1 } else { -1 };
+            moves.iter().all(|&(a, q)| a != -s && q != -s) && moves.iter().any(|&(a, _)| a == s)
+        })
+    }
 }

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
 use self::ranked::Ranking;
-pub use self::ranked::{ItemShift, Order, RankedRun, SortedItems};
+pub use self::ranked::{Binomials, ItemShift, LevelWalk, Order, Placed, RankedRun, SortedItems};
 use self::sparse::{Slot, SparseTable};
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -1358,6 +1358,40 @@ impl<'m> RankedWindow<'m> {
     }
 }
 
+/// A window laid out by rank of sum, lent to be filled a level at a time
+/// in place (`Memo::ranked_fill`).
+pub struct RankedFill<'m> {
+    ranking: &'m mut Ranking,
+    pub dense: &'m mut [u8],
+}
+
+impl RankedFill<'_> {
+    /// The level of `coords`, if a list of the ranking's kind.
+    pub fn level(&self, coords: &[i64]) -> Option<usize> {
+        self.ranking.level(coords)
+    }
+
+    /// Claims level `s` for a fill: false if claimed before.
+    pub fn claim(&mut self, s: usize) -> bool {
+        self.ranking.claim(s)
+    }
+
+    /// How many lists level `s` holds, if it is ranked.
+    pub fn level_len(&self, s: usize) -> Option<usize> {
+        self.ranking.level_len(s)
+    }
+
+    /// Its lists in rank order, down or up (`Ranking::level_walk`).
+    pub fn walk(&self, s: usize, descending: bool) -> Option<LevelWalk> {
+        self.ranking.level_walk(s, descending)
+    }
+
+    /// Its binomials.
+    pub fn binomials(&self) -> Binomials<'_> {
+        self.ranking.binomials()
+    }
+}
+
 /// The value `table` keeps for `index` in its map of large values.
 fn big_value(table: &ShapeTable, index: usize) -> Option<u64> {
     match State::decode(table.big_code(index)?) {
@@ -1601,6 +1635,20 @@ impl Memo {
         Some(RankedWindow {
             table,
             ranking: table.ranked.as_ref()?,
+        })
+    }
+
+    /// The window of `shape` if it ranks lists by sum, grown to the
+    /// level of `coords` if it can, lent to be filled in place.
+    pub fn ranked_fill(&mut self, shape: Shape, coords: &[i64]) -> Option<RankedFill<'_>> {
+        self.reserve(shape, coords);
+        let s = self.shape_of(shape)?;
+        let table = &mut self.shapes[s].1;
+        let ranking = table.ranked.as_mut()?;
+        table.lent = true;
+        Some(RankedFill {
+            ranking,
+            dense: &mut table.dense,
         })
     }
 

@@ -16,6 +16,7 @@
 //!
 //! A sequence not of the kind has no rank (the memo keeps it elsewhere).
 
+use super::MAX_COORDS;
 use smallvec::SmallVec;
 
 /// Most bytes a ranked table addresses; levels past it go to the sparse
@@ -50,6 +51,8 @@ pub(super) struct Ranking {
     /// list the table makes room for (`0` until then); lists with an item
     /// at or past it have no rank.
     flip: Option<usize>,
+    /// The levels a fill has claimed (`RankedFill::claim`).
+    claimed: Vec<bool>,
 }
 
 impl Ranking {
@@ -316,8 +319,7 @@ pub struct ItemShift {
 impl Ranking {
     /// Where the sequences `items` with `shifts` applied (indices
     /// ascending, each at most once), `k` in `lo..hi` (not empty), lie, if
-    /// they all are naturals whose sum is ranked: from the items' prefix
-    /// sums, each moved by the shifts at or below it, no sequence written.
+    /// they all are naturals whose sum is ranked (`shifted_at`).
     pub(super) fn shifted(
         &self,
         items: &[i64],
@@ -325,47 +327,209 @@ impl Ranking {
         lo: i64,
         hi: i64,
     ) -> Option<RankedRun<'_>> {
-        // Prefix sums rank only sequences by sum.
+        self.shifted_at(&self.place(items)?, items, shifts, lo, hi)
+    }
+
+    /// The rank and prefix sums of `items`, if ranked by sum.
+    pub(super) fn place(&self, items: &[i64]) -> Option<Placed> {
+        if self.order != Order::Sums || items.len() != self.n {
+            return None;
+        }
+        let mut at = Placed {
+            rank: self.index(items)?,
+            c: [0; MAX_COORDS],
+        };
+        let mut c = 0;
+        for (j, &x) in items.iter().enumerate() {
+            c += x as usize;
+            at.c[j] = c + j;
+        }
+        Some(at)
+    }
+
+    /// `shifted` of the list placed at `at`: only the prefix sums at or
+    /// past the first change are read, each moved by the changes at or
+    /// below it (`C(c_j, j + 1)` taken out of the rank, its moved
+    /// binomial put in or read along its column).
+    pub(super) fn shifted_at(
+        &self,
+        at: &Placed,
+        items: &[i64],
+        shifts: &[ItemShift],
+        lo: i64,
+        hi: i64,
+    ) -> Option<RankedRun<'_>> {
         if items.len() != self.n || lo >= hi || self.order != Order::Sums {
             return None;
         }
-        let max = self.max_sum as i64;
         let mut out = RankedRun {
             binom: &self.binom,
-            fixed: 0,
+            fixed: at.rank,
             moving: SmallVec::new(),
         };
-        // Items and prefix sums are affine in `k`: naturals at both ends
-        // and at most the largest sum there, they are so throughout, and
-        // every row read below lies in its column. Each item is checked
-        // before it is added: no sum overflows.
-        let (mut c_lo, mut c_hi, mut q) = (0i64, 0i64, 0i64);
-        let mut next = 0;
-        for (j, &x) in items.iter().enumerate() {
-            let (mut x_lo, mut x_hi) = (x, x);
-            if let Some(s) = shifts.get(next).filter(|s| s.index == j) {
-                next += 1;
-                let at_0 = x.checked_add(s.base)?;
-                x_lo = at_0.checked_add(s.per_k.checked_mul(lo)?)?;
-                x_hi = at_0.checked_add(s.per_k.checked_mul(hi - 1)?)?;
-                q = q.checked_add(s.per_k)?;
-            }
-            if (x_lo | x_hi) < 0 || x_lo > max || x_hi > max {
+        // The prefix sum's move at `k = 0` and per `k`; items and prefix
+        // sums are affine in `k`: naturals at both ends and at most the
+        // largest sum there, they are so throughout.
+        let (mut b, mut q) = (0i64, 0i64);
+        let mut from = shifts.first()?.index;
+        for (t, s) in shifts.iter().enumerate() {
+            let x = items.get(s.index)?.checked_add(s.base)?;
+            let ends = [lo, hi - 1].map(|k| s.per_k.checked_mul(k)?.checked_add(x));
+            if ends.iter().any(|e| !matches!(e, Some(x) if *x >= 0)) {
                 return None;
             }
-            (c_lo, c_hi) = (c_lo + x_lo, c_hi + x_hi);
-            if c_lo > max || c_hi > max {
+            self.move_terms(at, (from, s.index), (b, q), (lo, hi), &mut out)?;
+            (b, q) = (b.checked_add(s.base)?, q.checked_add(s.per_k)?);
+            from = s.index;
+            // Out of order, repeated or past the items: refused.
+            if shifts.get(t + 1).is_some_and(|n| n.index <= s.index) {
                 return None;
-            }
-            // `C(c_lo + j, j + 1)`'s place in column `j`.
-            let row = j * self.rows + c_lo as usize + j;
-            match q {
-                0 => out.fixed += self.binom[row],
-                _ => out.moving.push((row, isize::try_from(q).ok()?)),
             }
         }
-        // A shift left over lies past the items or out of order.
-        (next == shifts.len()).then_some(out)
+        self.move_terms(at, (from, self.n), (b, q), (lo, hi), &mut out)?;
+        Some(out)
+    }
+
+    /// Moves the prefix sums `j` in `a..b` of the list at `at` by `base +
+    /// per_k * k` in `out`; `None` if one leaves the ranking.
+    #[inline]
+    fn move_terms(
+        &self,
+        at: &Placed,
+        (a, b): (usize, usize),
+        (base, per_k): (i64, i64),
+        (lo, hi): (i64, i64),
+        out: &mut RankedRun<'_>,
+    ) -> Option<()> {
+        if base == 0 && per_k == 0 {
+            return Some(());
+        }
+        let max = self.max_sum as i64;
+        for j in a..b {
+            let p = (at.c[j] - j) as i64;
+            let ends = [lo, hi - 1].map(|k| per_k.checked_mul(k)?.checked_add(p + base));
+            if ends
+                .iter()
+                .any(|e| !matches!(e, Some(x) if (0..=max).contains(x)))
+            {
+                return None;
+            }
+            let p_lo = ends[0]?;
+            let row = j * self.rows;
+            out.fixed = out.fixed.wrapping_sub(self.binom[row + at.c[j]]);
+            let row = row + p_lo as usize + j;
+            match per_k {
+                0 => out.fixed = out.fixed.wrapping_add(self.binom[row]),
+                q => out.moving.push((row, isize::try_from(q).ok()?)),
+            }
+        }
+        Some(())
+    }
+}
+
+/// A list's place in a ranking by sum: its rank and its `c_j` (prefix
+/// sum plus `j`), read once for all the runs of its options.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed {
+    pub rank: usize,
+    pub c: [usize; MAX_COORDS],
+}
+
+/// The binomials of a ranking by sum, for code that places options
+/// itself: `C(m, j + 1)` at `table[j * rows + m]`, sums up to `max_sum`.
+#[derive(Clone, Copy)]
+pub struct Binomials<'m> {
+    pub table: &'m [usize],
+    pub rows: usize,
+    pub max_sum: usize,
+}
+
+/// The lists of one level of a ranking by sum, walked in rank order
+/// (`Ranking::level_walk`): each with its place and items.
+pub struct LevelWalk {
+    pub at: Placed,
+    pub items: [i64; MAX_COORDS],
+    n: usize,
+    /// Lists left after this one.
+    pub left: usize,
+    descending: bool,
+}
+
+impl LevelWalk {
+    /// Steps to the next list (colexicographic order of the `c_j`, the
+    /// last fixed at the level): false after the last.
+    pub fn advance(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        let c = &mut self.at.c;
+        if self.descending {
+            // The lowest `c_j` that can go down does; those below it
+            // take their largest places under it.
+            let j = (0..self.n - 1).find(|&j| c[j] > j).expect("a list left");
+            c[j] -= 1;
+            for i in (0..j).rev() {
+                c[i] = c[i + 1] - 1;
+            }
+            self.at.rank -= 1;
+        } else {
+            let j = (0..self.n - 1)
+                .find(|&j| c[j] + 1 < c[j + 1])
+                .expect("a list left");
+            c[j] += 1;
+            (0..j).for_each(|i| c[i] = i);
+            self.at.rank += 1;
+        }
+        let mut prev = 0;
+        for j in 0..self.n {
+            self.items[j] = (c[j] - prev) as i64;
+            prev = c[j] + 1;
+        }
+        true
+    }
+}
+
+impl Ranking {
+    /// Its binomials.
+    pub(super) fn binomials(&self) -> Binomials<'_> {
+        Binomials {
+            table: &self.binom,
+            rows: self.rows,
+            max_sum: self.max_sum,
+        }
+    }
+
+    /// Claims level `s` for a fill: false if claimed before.
+    pub(super) fn claim(&mut self, s: usize) -> bool {
+        if self.claimed.len() <= s {
+            self.claimed.resize(s + 1, false);
+        }
+        !std::mem::replace(&mut self.claimed[s], true)
+    }
+
+    /// How many lists level `s` holds, if ranked.
+    pub(super) fn level_len(&self, s: usize) -> Option<usize> {
+        let below = if s == 0 { 0 } else { self.count(s - 1)? };
+        (s <= self.max_sum).then_some(self.count(s)? - below)
+    }
+
+    /// The lists of level `s` (ranked by sum, `s` ranked), from the
+    /// highest rank down (`descending`) or up.
+    pub(super) fn level_walk(&self, s: usize, descending: bool) -> Option<LevelWalk> {
+        if self.order != Order::Sums || s > self.max_sum || self.flip.is_some() {
+            return None;
+        }
+        let n = self.n;
+        let mut items = [0i64; MAX_COORDS];
+        items[if descending { 0 } else { n - 1 }] = s as i64;
+        Some(LevelWalk {
+            at: self.place(&items[..n])?,
+            items,
+            n,
+            left: self.level_len(s)? - 1,
+            descending,
+        })
     }
 }
 

@@ -85,7 +85,7 @@ impl SgSink {
 /// Puts the changes of `shift` for the bindings in `frame` in `out`,
 /// ascending by index; `None` if an index is below 0 or repeated (a later
 /// update would overwrite an earlier one), or code fails.
-fn item_shifts(shift: &RankShift, frame: &KeyFrame, out: &mut Shifts) -> Option<()> {
+pub(super) fn item_shifts(shift: &RankShift, frame: &KeyFrame, out: &mut Shifts) -> Option<()> {
     for c in &shift.changes {
         out.push(ItemShift {
             index: usize::try_from(c.index.eval(frame)?).ok()?,
@@ -102,4 +102,4 @@ fn item_shifts(shift: &RankShift, frame: &KeyFrame, out: &mut Shifts) -> Option<
 }
 
 /// The changes of one setting: a few (Staircase Nim: two).
-type Shifts = SmallVec<[ItemShift; 4]>;
+pub(super) type Shifts = SmallVec<[ItemShift; 4]>;

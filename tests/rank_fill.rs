@@ -118,7 +118,7 @@ fn shifts_of_both_signs_or_a_where_are_refused_and_searched() {
         (
             "game G(xs) { move m(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) ->
                  G(update(update(xs, i, xs[i] - k), j, xs[j] + k)) }",
-            "changed indices are not one index plus constants",
+            "not filled a level at a time: a move's options are not placed by rank",
         ),
         (
             "game G(xs) where xs[0] <= 20 { move m(i in 1..len(xs), k in 1..=xs[i]) ->

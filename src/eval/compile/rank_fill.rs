@@ -27,9 +27,6 @@ pub(crate) enum FillRefusal {
     Where,
     /// A move is not a run of changes to the list read by rank.
     NotShifted,
-    /// A move's changed indices are not of one form apart by constants,
-    /// or what it adds depends on a binding other than the last.
-    Unordered,
     /// Options of some move may rank on either side of their parent, or
     /// moves disagree.
     SignUnproven,
@@ -40,11 +37,8 @@ impl FillRefusal {
         match self {
             FillRefusal::Where => "the game has a `where`",
             FillRefusal::NotShifted => {
-                "a move is not read by rank from the position's own list, or has a guard"
-            }
-            FillRefusal::Unordered => {
-                "a move's changed indices are not one index plus constants, or the constant parts \
-                 of its changes depend on a binding"
+                "a move's options are not placed by rank from the list's own items, or it has \
+                 a guard"
             }
             FillRefusal::SignUnproven => {
                 "the moves' changes are not proven to move every option's rank one way from its \
@@ -75,8 +69,10 @@ pub(crate) fn fill_order(has_where: bool, kernel: &Kernel) -> Result<FillOrder, 
             Operand::Const(c) => Some(c),
             _ => None,
         };
-        let steps = shift.steps.as_ref().ok_or(FillRefusal::Unordered)?;
-        let s = steps.rank_sign(k_lo).ok_or(FillRefusal::SignUnproven)?;
+        let s = shift
+            .steps
+            .rank_sign(k_lo)
+            .ok_or(FillRefusal::SignUnproven)?;
         if *sign.get_or_insert(s) != s {
             return Err(FillRefusal::SignUnproven);
         }

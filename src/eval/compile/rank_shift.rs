@@ -3,7 +3,7 @@
 //! list with a few items, at indices free of the move's last binding `k`,
 //! changed by amounts affine in `k` (Staircase Nim: `xs[i] - k` and
 //! `xs[i - 1] + k`). The ranks of its options then follow from the
-//! position's list and the changes alone (`memo::Ranking::shifted`), with
+//! position's list and the changes alone (`search/rank_shift.rs`), with
 //! no option's key written.
 
 use super::frame::{KeyFrame, KERNEL_FRAME};
@@ -13,21 +13,11 @@ use crate::eval::memo::Order;
 use crate::ir::ir::*;
 use std::cmp::Ordering;
 
-/// The changes a move makes to the list in slot `list`, one per update.
+/// The changes a move makes to the list in slot `list`, as steps up it.
 #[derive(Debug)]
 pub(crate) struct RankShift {
     pub list: Slot,
-    pub changes: Vec<ItemChange>,
-    /// The changes as steps up the list, when they have that form.
-    pub steps: Option<Steps>,
-}
-
-/// Item `index` of the list plus `base + per_k * k`.
-#[derive(Debug)]
-pub(crate) struct ItemChange {
-    pub index: LinearCode,
-    pub base: LinearCode,
-    pub per_k: i64,
+    pub steps: Steps,
 }
 
 /// `constant + sum of coefficient * local`, read from a `KeyFrame`.
@@ -74,6 +64,9 @@ pub(crate) enum ShiftRefusal {
     IndexMovesWithBinding,
     /// A local the changes read lies past the kernel frame.
     PastFrame,
+    /// The updated indices are not one index plus distinct constants, or
+    /// a change's constant part depends on a binding.
+    NotSteps,
 }
 
 impl ShiftRefusal {
@@ -88,6 +81,10 @@ impl ShiftRefusal {
             }
             ShiftRefusal::IndexMovesWithBinding => "an updated index depends on the last binding",
             ShiftRefusal::PastFrame => "a local it reads lies past the kernel frame",
+            ShiftRefusal::NotSteps => {
+                "the updated indices are not one index plus distinct constants, or a change's \
+                 constant part depends on a binding"
+            }
         }
     }
 }
@@ -110,35 +107,48 @@ pub(crate) fn rank_shift(
     let [arg] = &args[..] else {
         return Err(ShiftRefusal::NotItemChanges);
     };
-    let chain = updates(arg, list).ok_or(ShiftRefusal::NotItemChanges)?;
-    let mut changes = Vec::with_capacity(chain.len());
-    for (index, change) in &chain {
+    let mut chain = updates(arg, list).ok_or(ShiftRefusal::NotItemChanges)?;
+    // Indices of one form apart by constants (`i`, `i - 1`): ascending at
+    // run time once sorted by their constants.
+    chain.sort_by_key(|(index, _)| index.constant);
+    let (mut b, mut q) = (0i64, 0i64);
+    let mut steps = Vec::with_capacity(chain.len());
+    for (t, (index, change)) in chain.iter().enumerate() {
         if index.terms.contains_key(&k) {
             return Err(ShiftRefusal::IndexMovesWithBinding);
         }
-        changes.push(ItemChange {
-            index: LinearCode::of(index, k).ok_or(ShiftRefusal::PastFrame)?,
-            base: LinearCode::of(change, k).ok_or(ShiftRefusal::PastFrame)?,
-            per_k: change.terms.get(&k).copied().unwrap_or(0),
+        let ascending = t == 0 || chain[t - 1].0.constant < index.constant;
+        let constant_base = change.terms.keys().all(|&s| s == k);
+        if index.terms != chain[0].0.terms || !ascending || !constant_base {
+            return Err(ShiftRefusal::NotSteps);
+        }
+        let per_k = change.terms.get(&k).copied().unwrap_or(0);
+        let moved = (b.checked_add(change.constant), q.checked_add(per_k));
+        let (Some(nb), Some(nq)) = moved else {
+            return Err(ShiftRefusal::NotSteps);
+        };
+        (b, q) = (nb, nq);
+        steps.push(Step {
+            offset: index.constant,
+            base: change.constant,
+            per_k,
+            moved: (b, q),
         });
     }
-    // Indices of one form apart by constants (`i`, `i - 1`) are then in
-    // ascending order at run time, as `Ranking::shifted` reads them.
-    if changes
-        .windows(2)
-        .all(|w| w[0].index.terms == w[1].index.terms)
-    {
-        changes.sort_by_key(|c| c.index.constant);
-    }
+    let index = LinearCode::of(&chain.first().ok_or(ShiftRefusal::NotItemChanges)?.0, k)
+        .ok_or(ShiftRefusal::PastFrame)?;
+    let index = LinearCode {
+        constant: 0,
+        ..index
+    };
     Ok(RankShift {
         list,
-        steps: Steps::of(&changes),
-        changes,
+        steps: Steps { index, steps },
     })
 }
 
-/// The changes as steps up the list (`RankShift::steps`): indices of one
-/// form (`index`) plus ascending constants, bases constants. The prefix
+/// A move's changes as steps up the list: indices of one form (`index`)
+/// plus ascending constants, bases constants. The prefix
 /// sums from one changed index up to the next move by `moved`: a
 /// constant plus a constant times `k`.
 #[derive(Debug)]
@@ -157,31 +167,6 @@ pub(crate) struct Step {
 }
 
 impl Steps {
-    /// The changes of `changes` as steps, if they have that form.
-    fn of(changes: &[ItemChange]) -> Option<Steps> {
-        let first = &changes.first()?.index;
-        let (mut b, mut q) = (0i64, 0i64);
-        let mut steps = Vec::with_capacity(changes.len());
-        for (t, c) in changes.iter().enumerate() {
-            let ascending = t == 0 || changes[t - 1].index.constant < c.index.constant;
-            if c.index.terms != first.terms || !ascending || !c.base.terms.is_empty() {
-                return None;
-            }
-            (b, q) = (b.checked_add(c.base.constant)?, q.checked_add(c.per_k)?);
-            steps.push(Step {
-                offset: c.index.constant,
-                base: c.base.constant,
-                per_k: c.per_k,
-                moved: (b, q),
-            });
-        }
-        let index = LinearCode {
-            constant: 0,
-            terms: first.terms.clone(),
-        };
-        Some(Steps { index, steps })
-    }
-
     /// How every option's rank compares with its parent's, `k` at least
     /// `k_lo` (`None`: unknown), if that is provably one way: a list's
     /// rank grows with each of its prefix sums, so it grows (`Greater`)

@@ -308,125 +308,6 @@ impl SortedItems<'_> {
     }
 }
 
-/// Item `index` of a sequence plus `base + per_k * k` (`Ranking::shifted`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ItemShift {
-    pub index: usize,
-    pub base: i64,
-    pub per_k: i64,
-}
-
-impl Ranking {
-    /// Where the sequences `items` with `shifts` applied (indices
-    /// ascending, each at most once), `k` in `lo..hi` (not empty), lie, if
-    /// they all are naturals whose sum is ranked (`shifted_at`).
-    pub(super) fn shifted(
-        &self,
-        items: &[i64],
-        shifts: &[ItemShift],
-        lo: i64,
-        hi: i64,
-    ) -> Option<RankedRun<'_>> {
-        self.shifted_at(&self.place(items)?, items, shifts, lo, hi)
-    }
-
-    /// The rank and prefix sums of `items`, if ranked by sum.
-    pub(super) fn place(&self, items: &[i64]) -> Option<Placed> {
-        if self.order != Order::Sums || items.len() != self.n {
-            return None;
-        }
-        let mut at = Placed {
-            rank: self.index(items)?,
-            c: [0; MAX_COORDS],
-        };
-        let mut c = 0;
-        for (j, &x) in items.iter().enumerate() {
-            c += x as usize;
-            at.c[j] = c + j;
-        }
-        Some(at)
-    }
-
-    /// `shifted` of the list placed at `at`: only the prefix sums at or
-    /// past the first change are read, each moved by the changes at or
-    /// below it (`C(c_j, j + 1)` taken out of the rank, its moved
-    /// binomial put in or read along its column).
-    pub(super) fn shifted_at(
-        &self,
-        at: &Placed,
-        items: &[i64],
-        shifts: &[ItemShift],
-        lo: i64,
-        hi: i64,
-    ) -> Option<RankedRun<'_>> {
-        if items.len() != self.n || lo >= hi || self.order != Order::Sums {
-            return None;
-        }
-        let mut out = RankedRun {
-            binom: &self.binom,
-            fixed: at.rank,
-            moving: SmallVec::new(),
-        };
-        // The prefix sum's move at `k = 0` and per `k`; items and prefix
-        // sums are affine in `k`: naturals at both ends and at most the
-        // largest sum there, they are so throughout.
-        let (mut b, mut q) = (0i64, 0i64);
-        let mut from = shifts.first()?.index;
-        for (t, s) in shifts.iter().enumerate() {
-            let x = items.get(s.index)?.checked_add(s.base)?;
-            let ends = [lo, hi - 1].map(|k| s.per_k.checked_mul(k)?.checked_add(x));
-            if ends.iter().any(|e| !matches!(e, Some(x) if *x >= 0)) {
-                return None;
-            }
-            self.move_terms(at, (from, s.index), (b, q), (lo, hi), &mut out)?;
-            (b, q) = (b.checked_add(s.base)?, q.checked_add(s.per_k)?);
-            from = s.index;
-            // Out of order, repeated or past the items: refused.
-            if shifts.get(t + 1).is_some_and(|n| n.index <= s.index) {
-                return None;
-            }
-        }
-        self.move_terms(at, (from, self.n), (b, q), (lo, hi), &mut out)?;
-        Some(out)
-    }
-
-    /// Moves the prefix sums `j` in `a..b` of the list at `at` by `base +
-    /// per_k * k` in `out`; `None` if one leaves the ranking.
-    #[inline]
-    fn move_terms(
-        &self,
-        at: &Placed,
-        (a, b): (usize, usize),
-        (base, per_k): (i64, i64),
-        (lo, hi): (i64, i64),
-        out: &mut RankedRun<'_>,
-    ) -> Option<()> {
-        if base == 0 && per_k == 0 {
-            return Some(());
-        }
-        let max = self.max_sum as i64;
-        for j in a..b {
-            let p = (at.c[j] - j) as i64;
-            let ends = [lo, hi - 1].map(|k| per_k.checked_mul(k)?.checked_add(p + base));
-            if ends
-                .iter()
-                .any(|e| !matches!(e, Some(x) if (0..=max).contains(x)))
-            {
-                return None;
-            }
-            let p_lo = ends[0]?;
-            let row = j * self.rows;
-            out.fixed = out.fixed.wrapping_sub(self.binom[row + at.c[j]]);
-            let row = row + p_lo as usize + j;
-            match per_k {
-                0 => out.fixed = out.fixed.wrapping_add(self.binom[row]),
-                q => out.moving.push((row, isize::try_from(q).ok()?)),
-            }
-        }
-        Some(())
-    }
-}
-
 /// A list's place in a ranking by sum: its rank and its `c_j` (prefix
 /// sum plus `j`), read once for all the runs of its options.
 #[derive(Clone, Copy, Debug)]
@@ -491,6 +372,23 @@ impl LevelWalk {
 }
 
 impl Ranking {
+    /// The rank and prefix sums of `items`, if ranked by sum.
+    pub(super) fn place(&self, items: &[i64]) -> Option<Placed> {
+        if self.order != Order::Sums || items.len() != self.n {
+            return None;
+        }
+        let mut at = Placed {
+            rank: self.index(items)?,
+            c: [0; MAX_COORDS],
+        };
+        let mut c = 0;
+        for (j, &x) in items.iter().enumerate() {
+            c += x as usize;
+            at.c[j] = c + j;
+        }
+        Some(at)
+    }
+
     /// Its binomials.
     pub(super) fn binomials(&self) -> Binomials<'_> {
         Binomials {
@@ -533,7 +431,7 @@ impl Ranking {
     }
 }
 
-/// The ranks of a run of sequences (`Ranking::shifted`): a part that stays,
+/// The ranks of a run of sequences (`search/rank_shift.rs`): a part that stays,
 /// and the prefix sums that move with the run, each with the place of its
 /// binomial at the run's first sequence (in `binom`, its column's rows
 /// consecutive) and its step.
@@ -543,7 +441,21 @@ pub struct RankedRun<'m> {
     moving: SmallVec<[(usize, isize); 2]>,
 }
 
-impl RankedRun<'_> {
+impl<'m> RankedRun<'m> {
+    /// The run with `fixed` and the rows and steps of `moving` in `binom`.
+    pub fn new(binom: &'m [usize], fixed: usize, moving: SmallVec<[(usize, isize); 2]>) -> Self {
+        RankedRun {
+            binom,
+            fixed,
+            moving,
+        }
+    }
+
+    /// No prefix sum moves with the run: all its sequences are one.
+    pub fn is_fixed(&self) -> bool {
+        self.moving.is_empty()
+    }
+
     /// The index of the run's `t`-th sequence.
     #[inline]
     pub fn index(&self, t: usize) -> usize {
@@ -631,118 +543,6 @@ mod tests {
         assert_eq!(r.index(&[1, 0, 0]), None);
     }
 
-    #[test]
-    fn a_run_gives_the_rank_of_each_of_its_sequences() {
-        let mut r = Ranking::new(5, Order::Sums);
-        assert!(r.grow(12));
-        // Staircase Nim: `k` coins from item 3 to item 2; coins taken
-        // from two items at once; two coins at a time to the item before.
-        let cases: [([i64; 5], [i64; 5]); 5] = [
-            ([1, 2, 3, 4, 2], [0, 0, 1, -1, 0]),
-            ([0, 3, 0, 5, 1], [0, -1, 0, -1, 0]),
-            ([2, 0, 0, 0, 0], [1, 0, 0, 0, 0]),
-            ([0, 0, 6, 1, 0], [0, 0, -1, 1, 0]),
-            ([0, 1, 0, 9, 0], [0, 0, 2, -2, 0]),
-        ];
-        for (bases, coefs) in cases {
-            let hi = (0..5)
-                .filter(|&c| coefs[c] < 0)
-                .map(|c| bases[c] / -coefs[c] + 1)
-                .min()
-                .unwrap_or(11);
-            let run = run(&r, &bases, &coefs, 1, hi).expect("in the window");
-            let n = (hi - 1) as usize;
-            let indices: Vec<usize> = (0..n).map(|t| run.index(t)).collect();
-            for k in 1..hi {
-                let x: Vec<i64> = (0..5).map(|c| bases[c] + coefs[c] * k).collect();
-                assert_eq!(indices[(k - 1) as usize], r.index(&x).unwrap(), "{x:?}");
-            }
-            // One prefix sum moving: its column read in order gives the
-            // same indices (in the order of the rows).
-            let moved = run.one_column(n);
-            assert_eq!(
-                moved.is_some(),
-                coefs == [0, 0, 1, -1, 0] || coefs == [0, 0, -1, 1, 0] || coefs == [0, 0, 2, -2, 0]
-            );
-            if let Some((fixed, rows, step)) = moved {
-                let mut read: Vec<usize> = rows.iter().step_by(step).map(|&c| fixed + c).collect();
-                let mut want = indices.clone();
-                read.sort_unstable();
-                want.sort_unstable();
-                assert_eq!(read, want);
-            } else {
-                // Coins taken from two items, or added to item 0 (every
-                // prefix sum moves): several columns.
-                assert!(run.moving.len() > 1, "{coefs:?}");
-            }
-        }
-        // An item below 0, or a sum past the window, at either end: none.
-        assert!(run(&r, &[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());
-        assert!(run(&r, &[2, 0, 0, 0, 0], &[1, 0, 0, 0, 0], 0, 12).is_none());
-    }
-
-    /// `Ranking::shifted` of `items` with item `c` plus `coefs[c] * k`.
-    fn run<'r>(
-        r: &'r Ranking,
-        items: &[i64],
-        coefs: &[i64],
-        lo: i64,
-        hi: i64,
-    ) -> Option<RankedRun<'r>> {
-        let shifts: Vec<ItemShift> = (coefs.iter().enumerate())
-            .filter(|(_, &c)| c != 0)
-            .map(|(index, &per_k)| ItemShift {
-                index,
-                base: 0,
-                per_k,
-            })
-            .collect();
-        r.shifted(items, &shifts, lo, hi)
-    }
-
-    #[test]
-    fn shifts_with_constant_parts_rank_every_option_and_refuse_what_is_not_a_list() {
-        let mut r = Ranking::new(4, Order::Sums);
-        assert!(r.grow(15));
-        // Every list of 4 with sum at most 6, every pair of items, changes
-        // `b1 + p1 * k` and `b2 + p2 * k` over every window of `k` whose
-        // lists all are ranked: the run's indices are those of the lists.
-        let shift = |index, base, per_k| ItemShift { index, base, per_k };
-        for xs in all(4, 6) {
-            for (i, j) in [(0, 1), (1, 3), (2, 3), (0, 2)] {
-                for (b1, p1, b2, p2) in [(-1, -1, 1, 1), (0, -2, 3, 1), (2, 0, -1, 0), (0, 1, 0, 0)]
-                {
-                    let shifts = [shift(i, b1, p1), shift(j, b2, p2)];
-                    let at = |k: i64| {
-                        let mut x = xs.clone();
-                        x[i] += b1 + p1 * k;
-                        x[j] += b2 + p2 * k;
-                        x
-                    };
-                    for (lo, hi) in [(0, 1), (0, 3), (1, 4), (2, 6)] {
-                        let want: Option<Vec<usize>> = (lo..hi).map(|k| r.index(&at(k))).collect();
-                        let got = r.shifted(&xs, &shifts, lo, hi);
-                        let got =
-                            got.map(|run| (0..(hi - lo) as usize).map(|t| run.index(t)).collect());
-                        assert_eq!(got, want, "{xs:?} {shifts:?} {lo}..{hi}");
-                    }
-                }
-            }
-        }
-        // Shifts past the items, repeated or out of order: refused.
-        let xs = [1, 1, 1, 1];
-        assert!(r.shifted(&xs, &[shift(4, 0, 1)], 0, 2).is_none());
-        assert!(r
-            .shifted(&xs, &[shift(1, 0, 1), shift(1, 0, -1)], 0, 2)
-            .is_none());
-        assert!(r
-            .shifted(&xs, &[shift(2, 0, 1), shift(1, 0, -1)], 0, 2)
-            .is_none());
-        assert!(r
-            .shifted(&xs, &[shift(1, 0, 1), shift(2, 0, -1)], 0, 2)
-            .is_some());
-    }
-
     /// Every sequence of `n` naturals below `m` of kind `order`.
     fn sorted(n: usize, m: i64, order: Order) -> Vec<Vec<i64>> {
         let mut out: Vec<Vec<i64>> = vec![vec![]];
@@ -827,13 +627,6 @@ mod tests {
                     }
                 }
             }
-            // Lists are not ranked by prefix sums.
-            let shift = ItemShift {
-                index: 0,
-                base: 0,
-                per_k: 1,
-            };
-            assert!(r.shifted(&[0, 1, 2, 3], &[shift], 0, 1).is_none());
         }
     }
 

@@ -10,6 +10,7 @@
 //! the lists left are searched one by one, as they would have been.
 
 use super::engine::run_range;
+use super::rank_shift::option_ranks;
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
@@ -19,7 +20,6 @@ use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
 use crate::eval::value::InstanceId;
 use crate::syntax::Span;
-use smallvec::SmallVec;
 
 /// Fills the level of the list `key` of `instance` (and for options that
 /// rank lower, the levels below it) if its game has a fill order, the
@@ -43,7 +43,7 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
         .filter_map(|p| match p {
             MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
                 let run = m.run.as_ref()?;
-                let steps = run.shift.as_ref().ok()?.steps.as_ref()?;
+                let steps = &run.shift.as_ref().ok()?.steps;
                 Some(FillMove { m, run, steps })
             }
             _ => None,
@@ -215,10 +215,9 @@ impl Fill<'_> {
         Some(())
     }
 
-    /// Marks the options along the last binding of `m`, the others set:
-    /// the prefix sums its steps move, from their rows at the list's
-    /// place, each option's index the list's rank with their binomials
-    /// exchanged (one column read along `k` when one moves with it).
+    /// Marks the options along the last binding of `m`, the others set
+    /// (`option_ranks`; one column read along `k` when one prefix sum
+    /// moves with it).
     fn mark_setting(
         &mut self,
         m: &FillMove<'_>,
@@ -237,62 +236,17 @@ impl Fill<'_> {
         }
         let n = usize::try_from(b.checked_sub(a)?).ok()?;
         self.options = self.options.saturating_add(n);
-        let i0 = m.steps.index.eval(&self.frame)?;
-        let (lo, last, max) = (a as i128, (b - 1) as i128, bin.max_sum as i128);
-        let mut fixed = at.rank;
-        let mut moving: SmallVec<[(usize, isize); 2]> = SmallVec::new();
-        let steps = &m.steps.steps;
-        let index = |offset: i64| {
-            usize::try_from(i0.checked_add(offset)?)
-                .ok()
-                .filter(|&j| j < self.n)
-        };
-        for (t, s) in steps.iter().enumerate() {
-            let j = index(s.offset)?;
-            // The item stays a natural at both ends of the run.
-            let (x, q) = (items[j] as i128 + s.base as i128, s.per_k as i128);
-            if x + q * lo < 0 || x + q * last < 0 {
-                return None;
-            }
-            let (base, per_k) = (s.moved.0 as i128, s.moved.1 as i128);
-            if (base, per_k) == (0, 0) {
-                continue;
-            }
-            let end = steps
-                .get(t + 1)
-                .map_or(Some(self.n), |next| index(next.offset))?;
-            for c in j..end {
-                let p = (at.c[c] - c) as i128 + base;
-                let (p_lo, p_last) = (p + per_k * lo, p + per_k * last);
-                if p_lo.min(p_last) < 0 || p_lo.max(p_last) > max {
-                    return None;
-                }
-                fixed = fixed.wrapping_sub(bin.table[c * bin.rows + at.c[c]]);
-                let row = c * bin.rows + p_lo as usize + c;
-                match per_k {
-                    0 => fixed = fixed.wrapping_add(bin.table[row]),
-                    _ => moving.push((row, per_k as isize)),
-                }
-            }
-        }
+        let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;
         let (seen, stamp) = (&mut self.seen, self.stamp);
-        match moving[..] {
-            [] => seen[dense[fixed] as usize] = stamp,
-            [(row, q)] => {
-                let mut r = row as isize;
-                for _ in 0..n {
-                    seen[dense[fixed.wrapping_add(bin.table[r as usize])] as usize] = stamp;
-                    r += q;
-                }
+        let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
+        match options.one_column(n) {
+            Some((fixed, rows, 1)) => rows.iter().for_each(|&r| mark(fixed.wrapping_add(r))),
+            Some((fixed, rows, step)) => {
+                (rows.iter().step_by(step)).for_each(|&r| mark(fixed.wrapping_add(r)))
             }
-            _ => {
-                for t in 0..n as isize {
-                    let at =
-                        |&(row, q): &(usize, isize)| bin.table[(row as isize + q * t) as usize];
-                    let i = moving.iter().map(at).fold(fixed, usize::wrapping_add);
-                    seen[dense[i] as usize] = stamp;
-                }
-            }
+            // No prefix sum moves with `k` (one option), or several do.
+            None if options.is_fixed() => mark(options.index(0)),
+            None => (0..n).for_each(|t| mark(options.index(t))),
         }
         Some(())
     }

@@ -363,9 +363,9 @@ impl LevelWalk {
             self.at.rank += 1;
         }
         let mut prev = 0;
-        for j in 0..self.n {
-            self.items[j] = (c[j] - prev) as i64;
-            prev = c[j] + 1;
+        for (x, &c) in self.items.iter_mut().zip(&c[..self.n]) {
+            *x = (c - prev) as i64;
+            prev = c + 1;
         }
         true
     }

@@ -91,7 +91,6 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
             break;
         }
     }
-    drop(fill);
     memo.stored += fill_run.stored;
     drop(memo);
     env.rt.count_stored_n(fill_run.stored, span, &inst.name)?;

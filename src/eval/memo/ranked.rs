@@ -16,7 +16,7 @@
 //!
 //! A sequence not of the kind has no rank (the memo keeps it elsewhere).
 
-use super::MAX_COORDS;
+use super::sparse::MAX_COORDS;
 use smallvec::SmallVec;
 
 /// Most bytes a ranked table addresses; levels past it go to the sparse

@@ -27,6 +27,7 @@ mod octal_engine;
 mod ordinals;
 mod plot;
 mod progress;
+mod rank_fill;
 mod rank_shift;
 mod ranked_memo;
 mod repl;

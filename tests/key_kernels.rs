@@ -702,10 +702,12 @@ fn staircase_updates_of_two_items_run_on_the_kernel_and_agree() {
                    for xs in random)
         print [sg(Stair(xs)) for xs in random]
         print [sg(OddStair(xs)) for xs in random]
-        print [sg(Stair((a, b, c))) for a in 0..3, b in 0..4, c in 0..4]
-        print sorted(list(memo_histogram(Stair)))",
+        print sorted(list(memo_histogram(Stair)))
+        print [sg(Stair((a, b, c))) for a in 0..3, b in 0..4, c in 0..4]",
         random.join(", ")
     );
+    // The memo's values before the tuples: a table of them is filled
+    // whole levels at a time (`search/rank_fill.rs`), lists not asked too.
     let out = same_both_ways(&program);
     assert_eq!(out.lines().count(), 4, "{out}");
     assert!(!out.contains("failure"), "{out}");

@@ -8,6 +8,7 @@ use super::item_sum::sequence_order;
 use super::kernel::{Kernel, KernelMove, MovePlan};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
+use super::rank_fill::{fill_order, FillOrder};
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
@@ -91,6 +92,19 @@ impl Compiler<'_> {
         }
         if let Some(order) = sequence_order(id, g) {
             lines.push(format!("  memo: {}", ranked_memo(order)));
+        }
+        if let (Some(Order::Sums), Some(k)) = (sequence_order(id, g), kernel) {
+            lines.push(match fill_order(g.where_clause.is_some(), k) {
+                Ok(FillOrder::Down) => "  fill: every option ranks above its list (the changes \
+                    move prefix sums up), so a table asked by a comprehension fills each level \
+                    at once from its highest rank down, with no search"
+                    .into(),
+                Ok(FillOrder::Up) => "  fill: every option ranks below its list (the changes \
+                    move prefix sums down), so a table asked by a comprehension fills the levels \
+                    up to the one asked from the lowest rank up, with no search"
+                    .into(),
+                Err(why) => format!("  not filled a level at a time: {}", why.text()),
+            });
         }
         if let Some((i, j)) = kernel.and_then(|k| k.swappable) {
             let name = |p: usize| g.param_names.get(p).map_or("?".into(), |n| n.to_string());

@@ -688,6 +688,14 @@ impl Sweeper<'_> {
             if !self.keyed {
                 self.set_key();
             }
+            // A list kept by rank: its level filled at once, if its game's
+            // moves allow (the lists asked after it are then read).
+            if (env.rt.above.fill_ranked)(env, self.instance, &self.key, self.span)? {
+                let mut memo = self.inst.memo.borrow_mut();
+                if let State::Value(v) = memo.get_coords(self.shape, self.coords) {
+                    return Ok(Some(v));
+                }
+            }
             return (env.rt.above.search_located)(env, self.instance, &self.key, None, self.span)
                 .map(Some);
         };

@@ -19,7 +19,8 @@
 //!    `refusal` (why a move or game has no kernel form), `item_sum`
 //!    (list games whose moves never raise the sum of the items),
 //!    `rank_shift` (their moves as changes to the list's items), `key_kernel` and
-//!    `kernel` (a plan per move: its kernel form or its refusal), `symmetry`
+//!    `kernel` (a plan per move: its kernel form or its refusal), `rank_fill`
+//!    (whether a ranked table is filled without a search), `symmetry`
 //!    (arguments a game may swap).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
 //!    together with the program it holds (`Code`, `CompiledGame`, ...)
@@ -58,6 +59,7 @@ mod kernel;
 mod key_kernel;
 mod line_sweep;
 mod moves;
+mod rank_fill;
 mod rank_shift;
 mod refusal;
 pub mod runtime;
@@ -79,7 +81,8 @@ pub(crate) use kernel::{
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;
-pub(crate) use rank_shift::RankShift;
+pub(crate) use rank_fill::{fill_order, FillOrder};
+pub(crate) use rank_shift::{RankShift, Steps};
 pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,
     Instance, Layer, LayerKind, Limits, MoveCode, OptionBatch, Plans, Progress, Rules, Runtime,

@@ -3,7 +3,7 @@
 //! list with a few items, at indices free of the move's last binding `k`,
 //! changed by amounts affine in `k` (Staircase Nim: `xs[i] - k` and
 //! `xs[i - 1] + k`). The ranks of its options then follow from the
-//! position's list and the changes alone (`memo::Ranking::shifted`), with
+//! position's list and the changes alone (`search/rank_shift.rs`), with
 //! no option's key written.
 
 use super::frame::{KeyFrame, KERNEL_FRAME};
@@ -11,20 +11,13 @@ use super::int_code::Locals;
 use super::item_sum::{sequence_order, updates, Linear};
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
+use std::cmp::Ordering;
 
-/// The changes a move makes to the list in slot `list`, one per update.
+/// The changes a move makes to the list in slot `list`, as steps up it.
 #[derive(Debug)]
 pub(crate) struct RankShift {
     pub list: Slot,
-    pub changes: Vec<ItemChange>,
-}
-
-/// Item `index` of the list plus `base + per_k * k`.
-#[derive(Debug)]
-pub(crate) struct ItemChange {
-    pub index: LinearCode,
-    pub base: LinearCode,
-    pub per_k: i64,
+    pub steps: Steps,
 }
 
 /// `constant + sum of coefficient * local`, read from a `KeyFrame`.
@@ -71,6 +64,9 @@ pub(crate) enum ShiftRefusal {
     IndexMovesWithBinding,
     /// A local the changes read lies past the kernel frame.
     PastFrame,
+    /// The updated indices are not one index plus distinct constants, or
+    /// a change's constant part depends on a binding.
+    NotSteps,
 }
 
 impl ShiftRefusal {
@@ -85,6 +81,10 @@ impl ShiftRefusal {
             }
             ShiftRefusal::IndexMovesWithBinding => "an updated index depends on the last binding",
             ShiftRefusal::PastFrame => "a local it reads lies past the kernel frame",
+            ShiftRefusal::NotSteps => {
+                "the updated indices are not one index plus distinct constants, or a change's \
+                 constant part depends on a binding"
+            }
         }
     }
 }
@@ -107,25 +107,86 @@ pub(crate) fn rank_shift(
     let [arg] = &args[..] else {
         return Err(ShiftRefusal::NotItemChanges);
     };
-    let chain = updates(arg, list).ok_or(ShiftRefusal::NotItemChanges)?;
-    let mut changes = Vec::with_capacity(chain.len());
-    for (index, change) in &chain {
+    let mut chain = updates(arg, list).ok_or(ShiftRefusal::NotItemChanges)?;
+    // Indices of one form apart by constants (`i`, `i - 1`): ascending at
+    // run time once sorted by their constants.
+    chain.sort_by_key(|(index, _)| index.constant);
+    let (mut b, mut q) = (0i64, 0i64);
+    let mut steps = Vec::with_capacity(chain.len());
+    for (t, (index, change)) in chain.iter().enumerate() {
         if index.terms.contains_key(&k) {
             return Err(ShiftRefusal::IndexMovesWithBinding);
         }
-        changes.push(ItemChange {
-            index: LinearCode::of(index, k).ok_or(ShiftRefusal::PastFrame)?,
-            base: LinearCode::of(change, k).ok_or(ShiftRefusal::PastFrame)?,
-            per_k: change.terms.get(&k).copied().unwrap_or(0),
+        let ascending = t == 0 || chain[t - 1].0.constant < index.constant;
+        let constant_base = change.terms.keys().all(|&s| s == k);
+        if index.terms != chain[0].0.terms || !ascending || !constant_base {
+            return Err(ShiftRefusal::NotSteps);
+        }
+        let per_k = change.terms.get(&k).copied().unwrap_or(0);
+        let moved = (b.checked_add(change.constant), q.checked_add(per_k));
+        let (Some(nb), Some(nq)) = moved else {
+            return Err(ShiftRefusal::NotSteps);
+        };
+        (b, q) = (nb, nq);
+        steps.push(Step {
+            offset: index.constant,
+            base: change.constant,
+            per_k,
+            moved: (b, q),
         });
     }
-    // Indices of one form apart by constants (`i`, `i - 1`) are then in
-    // ascending order at run time, as `Ranking::shifted` reads them.
-    if changes
-        .windows(2)
-        .all(|w| w[0].index.terms == w[1].index.terms)
-    {
-        changes.sort_by_key(|c| c.index.constant);
+    let index = LinearCode::of(&chain.first().ok_or(ShiftRefusal::NotItemChanges)?.0, k)
+        .ok_or(ShiftRefusal::PastFrame)?;
+    let index = LinearCode {
+        constant: 0,
+        ..index
+    };
+    Ok(RankShift {
+        list,
+        steps: Steps { index, steps },
+    })
+}
+
+/// A move's changes as steps up the list: indices of one form (`index`)
+/// plus ascending constants, bases constants. The prefix
+/// sums from one changed index up to the next move by `moved`: a
+/// constant plus a constant times `k`.
+#[derive(Debug)]
+pub(crate) struct Steps {
+    pub index: LinearCode,
+    pub steps: Vec<Step>,
+}
+
+/// One change of `Steps`: item `index + offset` plus `base + per_k * k`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    pub offset: i64,
+    pub base: i64,
+    pub per_k: i64,
+    pub moved: (i64, i64),
+}
+
+impl Steps {
+    /// How every option's rank compares with its parent's, `k` at least
+    /// `k_lo` (`None`: unknown), if that is provably one way: a list's
+    /// rank grows with each of its prefix sums, so it grows (`Greater`)
+    /// when every prefix sum moves up or not at all and one strictly, and
+    /// shrinks (`Less`) the other way.
+    pub(crate) fn rank_sign(&self, k_lo: Option<i64>) -> Option<Ordering> {
+        let mut moves = Vec::with_capacity(self.steps.len());
+        for s in &self.steps {
+            // The move at the least `k` and its slope: it keeps the sign
+            // of both from there on.
+            let at_lo = match (s.moved, k_lo) {
+                ((b, 0), _) => b,
+                ((b, q), Some(k)) => b.checked_add(q.checked_mul(k)?)?,
+                (_, None) => return None,
+            };
+            moves.push((at_lo.signum(), s.moved.1.signum()));
+        }
+        [Ordering::Greater, Ordering::Less].into_iter().find(|&o| {
+            let s = if o == Ordering::Greater { 1 } else { -1 };
+            moves.iter().all(|&(a, q)| a != -s && q != -s) && moves.iter().any(|&(a, _)| a == s)
+        })
     }
-    Ok(RankShift { list, changes })
 }

@@ -286,6 +286,9 @@ pub struct Plans {
     /// Options of a list kept by rank read from the position's own items
     /// and the move's changes (`compile::rank_shift`), no key written.
     pub rank_shifts: bool,
+    /// Tables of lists kept by rank filled a level at a time, options
+    /// before parents (`compile::rank_fill`), when a sweep asks them.
+    pub rank_fills: bool,
 }
 
 impl Plans {
@@ -297,6 +300,7 @@ impl Plans {
         sweeps: true,
         compound_layers: true,
         rank_shifts: true,
+        rank_fills: true,
     };
     /// The general path alone.
     pub const NONE: Plans = Plans {
@@ -306,10 +310,11 @@ impl Plans {
         sweeps: false,
         compound_layers: false,
         rank_shifts: false,
+        rank_fills: false,
     };
 
     /// Every plan on but one, named.
-    pub fn each_off() -> [(&'static str, Plans); 6] {
+    pub fn each_off() -> [(&'static str, Plans); 7] {
         [
             (
                 "kernels",
@@ -353,6 +358,13 @@ impl Plans {
                     ..Plans::ALL
                 },
             ),
+            (
+                "rank_fills",
+                Plans {
+                    rank_fills: false,
+                    ..Plans::ALL
+                },
+            ),
         ]
     }
 }
@@ -389,6 +401,9 @@ pub struct Above {
     /// `search::search_located`: a position's value, its memo entry
     /// possibly located already.
     pub search_located: fn(&mut Env, InstanceId, &Key, Option<Located>, Span) -> Fallible<u64>,
+    /// `search::fill_ranked`: the level of a list kept by rank filled
+    /// without a search, when its game's moves allow; true if done.
+    pub fill_ranked: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<bool>,
     /// `search::sg_of_position`.
     pub sg_of_position: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<u64>,
     /// `product::sg`: the value of a compound game value.

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
 use self::ranked::Ranking;
-pub use self::ranked::{ItemShift, Order, RankedRun, SortedItems};
+pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedRun, SortedItems};
 use self::sparse::{Slot, SparseTable};
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -1355,18 +1355,16 @@ impl<'m> RankedWindow<'m> {
         &self.table.dense
     }
 
-    /// Where the lists `items` with `shifts` applied, `k` in `lo..hi`
-    /// (not empty), lie in the window, if they all do
-    /// (`Ranking::shifted`).
+    /// The place of the list `items`, if ranked by sum.
     #[inline]
-    pub fn shifted(
-        &self,
-        items: &[i64],
-        shifts: &[ItemShift],
-        lo: i64,
-        hi: i64,
-    ) -> Option<RankedRun<'m>> {
-        self.ranking.shifted(items, shifts, lo, hi)
+    pub fn place(&self, items: &[i64]) -> Option<Placed> {
+        self.ranking.place(items)
+    }
+
+    /// The binomials of its ranking.
+    #[inline]
+    pub fn binomials(&self) -> Binomials<'m> {
+        self.ranking.binomials()
     }
 
     /// The value of the position at `index` whose byte is `BIG`, as
@@ -1381,6 +1379,40 @@ impl<'m> RankedWindow<'m> {
     #[inline]
     pub fn sorted_items(&self) -> Option<SortedItems<'m>> {
         self.ranking.sorted_items()
+    }
+}
+
+/// A window laid out by rank of sum, lent to be filled a level at a time
+/// in place (`Memo::ranked_fill`).
+pub struct RankedFill<'m> {
+    ranking: &'m mut Ranking,
+    pub dense: &'m mut [u8],
+}
+
+impl RankedFill<'_> {
+    /// The level of `coords`, if a list of the ranking's kind.
+    pub fn level(&self, coords: &[i64]) -> Option<usize> {
+        self.ranking.level(coords)
+    }
+
+    /// Claims level `s` for a fill: false if claimed before.
+    pub fn claim(&mut self, s: usize) -> bool {
+        self.ranking.claim(s)
+    }
+
+    /// How many lists level `s` holds, if it is ranked.
+    pub fn level_len(&self, s: usize) -> Option<usize> {
+        self.ranking.level_len(s)
+    }
+
+    /// Its lists in rank order, down or up (`Ranking::level_walk`).
+    pub fn walk(&self, s: usize, descending: bool) -> Option<LevelWalk> {
+        self.ranking.level_walk(s, descending)
+    }
+
+    /// Its binomials.
+    pub fn binomials(&self) -> Binomials<'_> {
+        self.ranking.binomials()
     }
 }
 
@@ -1627,6 +1659,20 @@ impl Memo {
         Some(RankedWindow {
             table,
             ranking: table.ranked.as_ref()?,
+        })
+    }
+
+    /// The window of `shape` if it ranks lists by sum, grown to the
+    /// level of `coords` if it can, lent to be filled in place.
+    pub fn ranked_fill(&mut self, shape: Shape, coords: &[i64]) -> Option<RankedFill<'_>> {
+        self.reserve(shape, coords);
+        let s = self.shape_of(shape)?;
+        let table = &mut self.shapes[s].1;
+        let ranking = table.ranked.as_mut()?;
+        table.lent = true;
+        Some(RankedFill {
+            ranking,
+            dense: &mut table.dense,
         })
     }
 
@@ -1924,23 +1970,6 @@ mod tests {
         assert_eq!(memo.get(&list(&[0, 2, 1])), State::Unknown);
         let shape = list(&[0, 0, 0]).shape();
         assert!(memo.window(shape).is_none(), "no strided window");
-        // `[1, 2 - k, k]` for k in 0..3: the run's bytes are get's states.
-        let bytes: Vec<u8> = {
-            let window = memo.ranked(shape).expect("lists of 3 are ranked");
-            let shift = |index, per_k| ItemShift {
-                index,
-                base: 0,
-                per_k,
-            };
-            let shifts = [shift(1, -1), shift(2, 1)];
-            let run = window.shifted(&[1, 2, 0], &shifts, 0, 3).expect("in range");
-            (0..3).map(|t| window.dense()[run.index(t)]).collect()
-        };
-        for k in 0..3 {
-            let state = memo.get(&list(&[1, 2 - k, k]));
-            assert_eq!(State::decode(bytes[k as usize] as u64), state, "k = {k}");
-        }
-        assert_eq!(State::decode(bytes[0] as u64), State::Value(90));
         // Integers and lists of one item keep the box window.
         assert!(memo.ranked(list(&[7, 7]).shape()).is_some());
         memo.set(&key(&[Value::Int(3), Value::Int(4)]), State::Value(1));

@@ -16,6 +16,7 @@
 //!
 //! A sequence not of the kind has no rank (the memo keeps it elsewhere).
 
+use super::sparse::MAX_COORDS;
 use smallvec::SmallVec;
 
 /// Most bytes a ranked table addresses; levels past it go to the sparse
@@ -50,6 +51,8 @@ pub(super) struct Ranking {
     /// list the table makes room for (`0` until then); lists with an item
     /// at or past it have no rank.
     flip: Option<usize>,
+    /// The levels a fill has claimed (`RankedFill::claim`).
+    claimed: Vec<bool>,
 }
 
 impl Ranking {
@@ -312,71 +315,130 @@ impl SortedItems<'_> {
     }
 }
 
-/// Item `index` of a sequence plus `base + per_k * k` (`Ranking::shifted`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ItemShift {
-    pub index: usize,
-    pub base: i64,
-    pub per_k: i64,
+/// A list's place in a ranking by sum: its rank and its `c_j` (prefix
+/// sum plus `j`), read once for all the runs of its options.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed {
+    pub rank: usize,
+    pub c: [usize; MAX_COORDS],
 }
 
-impl Ranking {
-    /// Where the sequences `items` with `shifts` applied (indices
-    /// ascending, each at most once), `k` in `lo..hi` (not empty), lie, if
-    /// they all are naturals whose sum is ranked: from the items' prefix
-    /// sums, each moved by the shifts at or below it, no sequence written.
-    pub(super) fn shifted(
-        &self,
-        items: &[i64],
-        shifts: &[ItemShift],
-        lo: i64,
-        hi: i64,
-    ) -> Option<RankedRun<'_>> {
-        // Prefix sums rank only sequences by sum.
-        if items.len() != self.n || lo >= hi || self.order != Order::Sums {
-            return None;
+/// The binomials of a ranking by sum, for code that places options
+/// itself: `C(m, j + 1)` at `table[j * rows + m]`, sums up to `max_sum`.
+#[derive(Clone, Copy)]
+pub struct Binomials<'m> {
+    pub table: &'m [usize],
+    pub rows: usize,
+    pub max_sum: usize,
+}
+
+/// The lists of one level of a ranking by sum, walked in rank order
+/// (`Ranking::level_walk`): each with its place and items.
+pub struct LevelWalk {
+    pub at: Placed,
+    pub items: [i64; MAX_COORDS],
+    n: usize,
+    /// Lists left after this one.
+    pub left: usize,
+    descending: bool,
+}
+
+impl LevelWalk {
+    /// Steps to the next list (colexicographic order of the `c_j`, the
+    /// last fixed at the level): false after the last.
+    pub fn advance(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
         }
-        let max = self.max_sum as i64;
-        let mut out = RankedRun {
-            binom: &self.binom,
-            fixed: 0,
-            moving: SmallVec::new(),
-        };
-        // Items and prefix sums are affine in `k`: naturals at both ends
-        // and at most the largest sum there, they are so throughout, and
-        // every row read below lies in its column. Each item is checked
-        // before it is added: no sum overflows.
-        let (mut c_lo, mut c_hi, mut q) = (0i64, 0i64, 0i64);
-        let mut next = 0;
-        for (j, &x) in items.iter().enumerate() {
-            let (mut x_lo, mut x_hi) = (x, x);
-            if let Some(s) = shifts.get(next).filter(|s| s.index == j) {
-                next += 1;
-                let at_0 = x.checked_add(s.base)?;
-                x_lo = at_0.checked_add(s.per_k.checked_mul(lo)?)?;
-                x_hi = at_0.checked_add(s.per_k.checked_mul(hi - 1)?)?;
-                q = q.checked_add(s.per_k)?;
+        self.left -= 1;
+        let c = &mut self.at.c;
+        if self.descending {
+            // The lowest `c_j` that can go down does; those below it
+            // take their largest places under it.
+            let j = (0..self.n - 1).find(|&j| c[j] > j).expect("a list left");
+            c[j] -= 1;
+            for i in (0..j).rev() {
+                c[i] = c[i + 1] - 1;
             }
-            if (x_lo | x_hi) < 0 || x_lo > max || x_hi > max {
-                return None;
-            }
-            (c_lo, c_hi) = (c_lo + x_lo, c_hi + x_hi);
-            if c_lo > max || c_hi > max {
-                return None;
-            }
-            // `C(c_lo + j, j + 1)`'s place in column `j`.
-            let row = j * self.rows + c_lo as usize + j;
-            match q {
-                0 => out.fixed += self.binom[row],
-                _ => out.moving.push((row, isize::try_from(q).ok()?)),
-            }
+            self.at.rank -= 1;
+        } else {
+            let j = (0..self.n - 1)
+                .find(|&j| c[j] + 1 < c[j + 1])
+                .expect("a list left");
+            c[j] += 1;
+            (0..j).for_each(|i| c[i] = i);
+            self.at.rank += 1;
         }
-        // A shift left over lies past the items or out of order.
-        (next == shifts.len()).then_some(out)
+        let mut prev = 0;
+        for (x, &c) in self.items.iter_mut().zip(&c[..self.n]) {
+            *x = (c - prev) as i64;
+            prev = c + 1;
+        }
+        true
     }
 }
 
-/// The ranks of a run of sequences (`Ranking::shifted`): a part that stays,
+impl Ranking {
+    /// The rank and prefix sums of `items`, if ranked by sum.
+    pub(super) fn place(&self, items: &[i64]) -> Option<Placed> {
+        if self.order != Order::Sums || items.len() != self.n {
+            return None;
+        }
+        let mut at = Placed {
+            rank: self.index(items)?,
+            c: [0; MAX_COORDS],
+        };
+        let mut c = 0;
+        for (j, &x) in items.iter().enumerate() {
+            c += x as usize;
+            at.c[j] = c + j;
+        }
+        Some(at)
+    }
+
+    /// Its binomials.
+    pub(super) fn binomials(&self) -> Binomials<'_> {
+        Binomials {
+            table: &self.binom,
+            rows: self.rows,
+            max_sum: self.max_sum,
+        }
+    }
+
+    /// Claims level `s` for a fill: false if claimed before.
+    pub(super) fn claim(&mut self, s: usize) -> bool {
+        if self.claimed.len() <= s {
+            self.claimed.resize(s + 1, false);
+        }
+        !std::mem::replace(&mut self.claimed[s], true)
+    }
+
+    /// How many lists level `s` holds, if ranked.
+    pub(super) fn level_len(&self, s: usize) -> Option<usize> {
+        let below = if s == 0 { 0 } else { self.count(s - 1)? };
+        (s <= self.max_sum).then_some(self.count(s)? - below)
+    }
+
+    /// The lists of level `s` (ranked by sum, `s` ranked), from the
+    /// highest rank down (`descending`) or up.
+    pub(super) fn level_walk(&self, s: usize, descending: bool) -> Option<LevelWalk> {
+        if self.order != Order::Sums || s > self.max_sum || self.flip.is_some() {
+            return None;
+        }
+        let n = self.n;
+        let mut items = [0i64; MAX_COORDS];
+        items[if descending { 0 } else { n - 1 }] = s as i64;
+        Some(LevelWalk {
+            at: self.place(&items[..n])?,
+            items,
+            n,
+            left: self.level_len(s)? - 1,
+            descending,
+        })
+    }
+}
+
+/// The ranks of a run of sequences (`search/rank_shift.rs`): a part that stays,
 /// and the prefix sums that move with the run, each with the place of its
 /// binomial at the run's first sequence (in `binom`, its column's rows
 /// consecutive) and its step.
@@ -386,7 +448,21 @@ pub struct RankedRun<'m> {
     moving: SmallVec<[(usize, isize); 2]>,
 }
 
-impl RankedRun<'_> {
+impl<'m> RankedRun<'m> {
+    /// The run with `fixed` and the rows and steps of `moving` in `binom`.
+    pub fn new(binom: &'m [usize], fixed: usize, moving: SmallVec<[(usize, isize); 2]>) -> Self {
+        RankedRun {
+            binom,
+            fixed,
+            moving,
+        }
+    }
+
+    /// No prefix sum moves with the run: all its sequences are one.
+    pub fn is_fixed(&self) -> bool {
+        self.moving.is_empty()
+    }
+
     /// The index of the run's `t`-th sequence.
     #[inline]
     pub fn index(&self, t: usize) -> usize {
@@ -474,118 +550,6 @@ mod tests {
         assert_eq!(r.index(&[1, 0, 0]), None);
     }
 
-    #[test]
-    fn a_run_gives_the_rank_of_each_of_its_sequences() {
-        let mut r = Ranking::new(5, Order::Sums);
-        assert!(r.grow(12));
-        // Staircase Nim: `k` coins from item 3 to item 2; coins taken
-        // from two items at once; two coins at a time to the item before.
-        let cases: [([i64; 5], [i64; 5]); 5] = [
-            ([1, 2, 3, 4, 2], [0, 0, 1, -1, 0]),
-            ([0, 3, 0, 5, 1], [0, -1, 0, -1, 0]),
-            ([2, 0, 0, 0, 0], [1, 0, 0, 0, 0]),
-            ([0, 0, 6, 1, 0], [0, 0, -1, 1, 0]),
-            ([0, 1, 0, 9, 0], [0, 0, 2, -2, 0]),
-        ];
-        for (bases, coefs) in cases {
-            let hi = (0..5)
-                .filter(|&c| coefs[c] < 0)
-                .map(|c| bases[c] / -coefs[c] + 1)
-                .min()
-                .unwrap_or(11);
-            let run = run(&r, &bases, &coefs, 1, hi).expect("in the window");
-            let n = (hi - 1) as usize;
-            let indices: Vec<usize> = (0..n).map(|t| run.index(t)).collect();
-            for k in 1..hi {
-                let x: Vec<i64> = (0..5).map(|c| bases[c] + coefs[c] * k).collect();
-                assert_eq!(indices[(k - 1) as usize], r.index(&x).unwrap(), "{x:?}");
-            }
-            // One prefix sum moving: its column read in order gives the
-            // same indices (in the order of the rows).
-            let moved = run.one_column(n);
-            assert_eq!(
-                moved.is_some(),
-                coefs == [0, 0, 1, -1, 0] || coefs == [0, 0, -1, 1, 0] || coefs == [0, 0, 2, -2, 0]
-            );
-            if let Some((fixed, rows, step)) = moved {
-                let mut read: Vec<usize> = rows.iter().step_by(step).map(|&c| fixed + c).collect();
-                let mut want = indices.clone();
-                read.sort_unstable();
-                want.sort_unstable();
-                assert_eq!(read, want);
-            } else {
-                // Coins taken from two items, or added to item 0 (every
-                // prefix sum moves): several columns.
-                assert!(run.moving.len() > 1, "{coefs:?}");
-            }
-        }
-        // An item below 0, or a sum past the window, at either end: none.
-        assert!(run(&r, &[1, 2, 3, 4, 2], &[0, 0, 1, -1, 0], 1, 6).is_none());
-        assert!(run(&r, &[2, 0, 0, 0, 0], &[1, 0, 0, 0, 0], 0, 12).is_none());
-    }
-
-    /// `Ranking::shifted` of `items` with item `c` plus `coefs[c] * k`.
-    fn run<'r>(
-        r: &'r Ranking,
-        items: &[i64],
-        coefs: &[i64],
-        lo: i64,
-        hi: i64,
-    ) -> Option<RankedRun<'r>> {
-        let shifts: Vec<ItemShift> = (coefs.iter().enumerate())
-            .filter(|(_, &c)| c != 0)
-            .map(|(index, &per_k)| ItemShift {
-                index,
-                base: 0,
-                per_k,
-            })
-            .collect();
-        r.shifted(items, &shifts, lo, hi)
-    }
-
-    #[test]
-    fn shifts_with_constant_parts_rank_every_option_and_refuse_what_is_not_a_list() {
-        let mut r = Ranking::new(4, Order::Sums);
-        assert!(r.grow(15));
-        // Every list of 4 with sum at most 6, every pair of items, changes
-        // `b1 + p1 * k` and `b2 + p2 * k` over every window of `k` whose
-        // lists all are ranked: the run's indices are those of the lists.
-        let shift = |index, base, per_k| ItemShift { index, base, per_k };
-        for xs in all(4, 6) {
-            for (i, j) in [(0, 1), (1, 3), (2, 3), (0, 2)] {
-                for (b1, p1, b2, p2) in [(-1, -1, 1, 1), (0, -2, 3, 1), (2, 0, -1, 0), (0, 1, 0, 0)]
-                {
-                    let shifts = [shift(i, b1, p1), shift(j, b2, p2)];
-                    let at = |k: i64| {
-                        let mut x = xs.clone();
-                        x[i] += b1 + p1 * k;
-                        x[j] += b2 + p2 * k;
-                        x
-                    };
-                    for (lo, hi) in [(0, 1), (0, 3), (1, 4), (2, 6)] {
-                        let want: Option<Vec<usize>> = (lo..hi).map(|k| r.index(&at(k))).collect();
-                        let got = r.shifted(&xs, &shifts, lo, hi);
-                        let got =
-                            got.map(|run| (0..(hi - lo) as usize).map(|t| run.index(t)).collect());
-                        assert_eq!(got, want, "{xs:?} {shifts:?} {lo}..{hi}");
-                    }
-                }
-            }
-        }
-        // Shifts past the items, repeated or out of order: refused.
-        let xs = [1, 1, 1, 1];
-        assert!(r.shifted(&xs, &[shift(4, 0, 1)], 0, 2).is_none());
-        assert!(r
-            .shifted(&xs, &[shift(1, 0, 1), shift(1, 0, -1)], 0, 2)
-            .is_none());
-        assert!(r
-            .shifted(&xs, &[shift(2, 0, 1), shift(1, 0, -1)], 0, 2)
-            .is_none());
-        assert!(r
-            .shifted(&xs, &[shift(1, 0, 1), shift(2, 0, -1)], 0, 2)
-            .is_some());
-    }
-
     /// Every sequence of `n` naturals below `m` of kind `order`.
     fn sorted(n: usize, m: i64, order: Order) -> Vec<Vec<i64>> {
         let mut out: Vec<Vec<i64>> = vec![vec![]];
@@ -670,13 +634,6 @@ mod tests {
                     }
                 }
             }
-            // Lists are not ranked by prefix sums.
-            let shift = ItemShift {
-                index: 0,
-                base: 0,
-                per_k: 1,
-            };
-            assert!(r.shifted(&[0, 1, 2, 3], &[shift], 0, 1).is_none());
         }
     }
 

@@ -449,7 +449,7 @@ impl Walk for RankedRun<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::memo::{int_shape, ItemShift, Key, Memo, State};
+    use crate::eval::memo::{int_shape, Key, Memo, RankedRun, State};
 
     /// A memo of one integer argument with the values of `values` at
     /// 0, 1, ...; `None` leaves a position unknown.
@@ -540,13 +540,13 @@ mod tests {
         marks.start();
         {
             let window = memo.ranked(shape).expect("ranked");
-            let shift = |index, per_k| ItemShift {
-                index,
-                base: 0,
-                per_k,
-            };
-            let shifts = [shift(0, 1), shift(1, -1)];
-            let run = window.shifted(&[1, 6, 2], &shifts, 0, 7).expect("in range");
+            // `[1 + k, 6 - k, 2]`: the first prefix sum moves with `k`.
+            let (at, bin) = (
+                window.place(&[1, 6, 2]).expect("ranked"),
+                window.binomials(),
+            );
+            let fixed = at.rank - bin.table[at.c[0]];
+            let run = RankedRun::new(bin.table, fixed, [(at.c[0], 1)].into_iter().collect());
             scan(&window, &run, 0..7, &mut marks, &mut slow);
         }
         let (mut want, mut want_slow) = (vec![], vec![]);

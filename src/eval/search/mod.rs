@@ -19,6 +19,8 @@
 //!    kernels, keyed kernels, bent and quadratic runs and keyed runs;
 //!    `layered`, pass and misère compounds of one position searched as
 //!    layers of its game.
+//! 4. `rank_fill`: tables of lists kept by rank filled a level at a time,
+//!    with no search.
 
 mod bend;
 mod engine;
@@ -28,6 +30,7 @@ mod key_run;
 mod layered;
 mod marked;
 mod quadratic;
+mod rank_fill;
 mod rank_shift;
 mod run_key;
 mod sorted_parts;
@@ -40,3 +43,4 @@ pub use engine::{
 };
 pub(crate) use kernel::{pick, Pick};
 pub use layered::sg_of_layered;
+pub use rank_fill::fill_ranked;

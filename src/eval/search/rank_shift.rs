@@ -1,15 +1,16 @@
 //! The options of a keyed run whose move changes a few items of a list
 //! kept by rank (`compile::RankShift`, Staircase Nim): their places in the
-//! memo follow from the position's own items and the changes
-//! (`Ranking::shifted`: one column of binomials per prefix sum that moves
-//! with the binding), read by the one scan. No option's key is written
-//! but for those without a value yet.
+//! memo follow from the list's place and the move's steps (`option_ranks`:
+//! the prefix sums the steps move have their binomials exchanged, read
+//! along their columns when they move with the binding), read by the one
+//! scan. No option's key is written but for those without a value yet.
+//! A fill (`rank_fill.rs`) places options the same way.
 
 use super::engine::SgSink;
 use crate::diag::Fallible;
-use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, Locals, RankShift, Seq};
+use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, Locals, RankShift, Seq, Steps};
 use crate::eval::memo::scan::scan;
-use crate::eval::memo::{shape_push, ItemShift, Tag, MAX_COORDS};
+use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 use smallvec::SmallVec;
@@ -32,10 +33,6 @@ impl SgSink {
         let Some((seq, items)) = frame.items(shift.list) else {
             return Ok(false);
         };
-        let mut shifts = SmallVec::new();
-        if item_shifts(shift, frame, &mut shifts).is_none() {
-            return Ok(false);
-        }
         let tag = match seq {
             Seq::List => Tag::List(items.len() as u32),
             Seq::Tuple => Tag::Tuple(items.len() as u32),
@@ -50,7 +47,11 @@ impl SgSink {
             let Some(window) = memo.ranked(shape) else {
                 return Ok(false);
             };
-            let Some(walk) = window.shifted(items, &shifts, a, b) else {
+            let at = window.place(items);
+            let bin = window.binomials();
+            let Some(walk) =
+                at.and_then(|at| option_ranks(&shift.steps, frame, items, &at, bin, (a, b)))
+            else {
                 return Ok(false);
             };
             scan(&window, &walk, a..b, &mut self.seen, &mut self.slow);
@@ -58,14 +59,16 @@ impl SgSink {
         if self.slow.is_empty() {
             return Ok(true);
         }
-        // The options' keys, for those looked up one by one: `shifted`
-        // checked that each changed item fits at `k = 0` shifted.
+        // The options' keys, for those looked up one by one: `option_ranks`
+        // checked each index and that each changed item stays a natural.
         let (mut bases, mut coefs) = ([0i64; MAX_COORDS], [0i64; MAX_COORDS]);
         let len = items.len();
         bases[..len].copy_from_slice(items);
-        for s in &shifts {
-            bases[s.index] += s.base;
-            coefs[s.index] = s.per_k;
+        let i0 = shift.steps.index.eval(frame).unwrap_or_default();
+        for s in &shift.steps.steps {
+            let j = (i0 + s.offset) as usize;
+            bases[j] += s.base;
+            coefs[j] = s.per_k;
         }
         let run = AffineRun {
             instance,
@@ -82,24 +85,57 @@ impl SgSink {
     }
 }
 
-/// Puts the changes of `shift` for the bindings in `frame` in `out`,
-/// ascending by index; `None` if an index is below 0 or repeated (a later
-/// update would overwrite an earlier one), or code fails.
-fn item_shifts(shift: &RankShift, frame: &KeyFrame, out: &mut Shifts) -> Option<()> {
-    for c in &shift.changes {
-        out.push(ItemShift {
-            index: usize::try_from(c.index.eval(frame)?).ok()?,
-            base: c.base.eval(frame)?,
-            per_k: c.per_k,
-        });
+/// Where the options `k` in `a..b` (not empty) of a move with `steps` lie,
+/// the move's other bindings in `frame`, for the list `items` placed at
+/// `at`: the list's rank with the binomials of the prefix sums the steps
+/// move exchanged. `None` if an index is out of range, a changed item
+/// leaves the naturals or a moved sum the ranking, at either end of the
+/// run (all are affine in `k`, so they stay within between).
+pub(super) fn option_ranks<'m>(
+    steps: &Steps,
+    frame: &KeyFrame,
+    items: &[i64],
+    at: &Placed,
+    bin: Binomials<'m>,
+    (a, b): (i64, i64),
+) -> Option<RankedRun<'m>> {
+    let n = items.len();
+    let i0 = steps.index.eval(frame)?;
+    let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
+    let mut fixed = at.rank;
+    let mut moving: SmallVec<[(usize, isize); 2]> = SmallVec::new();
+    let index = |offset: i64| {
+        usize::try_from(i0.checked_add(offset)?)
+            .ok()
+            .filter(|&j| j < n)
+    };
+    let steps = &steps.steps;
+    for (t, s) in steps.iter().enumerate() {
+        let j = index(s.offset)?;
+        let (x, q) = (items[j] as i128 + s.base as i128, s.per_k as i128);
+        if x + q * lo < 0 || x + q * last < 0 {
+            return None;
+        }
+        let (base, per_k) = (s.moved.0 as i128, s.moved.1 as i128);
+        if (base, per_k) == (0, 0) {
+            continue;
+        }
+        let end = steps
+            .get(t + 1)
+            .map_or(Some(n), |next| index(next.offset))?;
+        for c in j..end {
+            let p = (at.c[c] - c) as i128 + base;
+            let (p_lo, p_last) = (p + per_k * lo, p + per_k * last);
+            if p_lo.min(p_last) < 0 || p_lo.max(p_last) > max {
+                return None;
+            }
+            fixed = fixed.wrapping_sub(bin.table[c * bin.rows + at.c[c]]);
+            let row = c * bin.rows + p_lo as usize + c;
+            match per_k {
+                0 => fixed = fixed.wrapping_add(bin.table[row]),
+                _ => moving.push((row, per_k as isize)),
+            }
+        }
     }
-    if !out.is_sorted_by_key(|s| s.index) {
-        out.sort_unstable_by_key(|s| s.index);
-    }
-    out.windows(2)
-        .all(|w| w[0].index < w[1].index)
-        .then_some(())
+    Some(RankedRun::new(bin.table, fixed, moving))
 }
-
-/// The changes of one setting: a few (Staircase Nim: two).
-type Shifts = SmallVec<[ItemShift; 4]>;

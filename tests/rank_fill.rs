@@ -1,0 +1,198 @@
+//! Tables of lists kept by rank filled a level at a time, options before
+//! their lists (`compile/rank_fill.rs`, `search/rank_fill.rs`): values,
+//! errors and limits as the general path's, with that plan switched off,
+//! and with every plan off; games whose changes move ranks both ways are
+//! refused by name in `--explain` and searched.
+
+use crate::common::{explain, run_with};
+use grundy::{Limits, Plans};
+
+/// The output of `program` under `limits` with every plan on, asserted
+/// to be the same with the fill off and with every plan off.
+fn same_three_ways(program: &str, limits: Limits) -> String {
+    let with = |plans| {
+        run_with(
+            program,
+            Limits {
+                plans,
+                ..limits.clone()
+            },
+        )
+    };
+    let on = with(Plans::ALL);
+    let fill_off = Plans {
+        rank_fills: false,
+        ..Plans::ALL
+    };
+    assert_eq!(on, with(fill_off), "fill on (left) and off (right)");
+    assert_eq!(
+        on,
+        with(Plans::NONE),
+        "every plan on (left) and off (right)"
+    );
+    on
+}
+
+/// Tables of the lists of 4 with sum at most 9 asked in two orders, and
+/// single lists (one outside the ranking).
+fn tables(game: &str) -> String {
+    format!(
+        "{game}
+         print histogram(sg(G([a, b, c, d])) for a in 0..=9, b in 0..=9 - a,
+                         c in 0..=9 - a - b, d in 0..=9 - a - b - c)
+         print [sg(G([0, a, 0, 12 - a])) for a in 0..=12]
+         print sg(G([2, -1, 3, 1])), sg(G([1, 2, 3, 4]))"
+    )
+}
+
+const FILLED_DOWN: &str = "fills each level at once from its highest rank down";
+const FILLED_UP: &str = "fills the levels up to the one asked from the lowest rank up";
+
+#[test]
+fn update_chain_games_filled_by_level_agree_with_the_general_path() {
+    let games = [
+        // Staircase Nim: a prefix sum moves up.
+        (
+            "game G(xs) { move m(i in 1..len(xs), k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
+        // Over a constant range of stairs.
+        (
+            "game G(xs) { move m(i in 1..4, k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
+        // Two coins from one pile, one to each of the two below it: two
+        // prefix sums move.
+        (
+            "game G(xs) { move m(i in 2..len(xs), k in 1..=xs[i] / 2) ->
+                 G(update(update(update(xs, i, xs[i] - 2 * k), i - 1, xs[i - 1] + k),
+                          i - 2, xs[i - 2] + k)) }",
+            FILLED_DOWN,
+        ),
+        // Coins moved up, to the pile above: a prefix sum moves down.
+        (
+            "game G(xs) { move m(i in 0..len(xs) - 1, k in 1..=xs[i]) ->
+                 G(update(update(xs, i + 1, xs[i + 1] + k), i, xs[i] - k)) }",
+            FILLED_UP,
+        ),
+        // Nim on a list, and coins taken two at a time: every option of a
+        // lower sum.
+        (
+            "game G(xs) {
+                 move take(i in 0..len(xs), k in 1..=xs[i]) -> G(update(xs, i, xs[i] - k))
+                 move half(i in 0..len(xs), k in 1..=xs[i] / 2) -> G(update(xs, i, xs[i] - 2 * k))
+             }",
+            FILLED_UP,
+        ),
+    ];
+    for (game, said) in games {
+        let shown = explain(game);
+        assert!(shown.contains(said), "{game}\n{shown}");
+        let out = same_three_ways(&tables(game), Limits::default());
+        assert_eq!(out.lines().count(), 3, "{game}\n{out}");
+    }
+}
+
+#[test]
+fn shifts_of_both_signs_or_a_where_are_refused_and_searched() {
+    let games = [
+        // One coin lost on the way down: a prefix sum up, the sum down.
+        (
+            "game G(xs) { move m(i in 1..len(xs), k in 0..xs[i]) ->
+                 G(update(update(xs, i - 1, xs[i - 1] + k), i, xs[i] - k - 1)) }",
+            "not proven to move every option's rank one way",
+        ),
+        // Two moves, one each way.
+        (
+            "game G(xs) {
+                 move down(i in 1..len(xs), k in 1..=xs[i]) ->
+                     G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k))
+                 move up(i in 0..len(xs) - 1, k in 1..=xs[i]) ->
+                     G(update(update(xs, i + 1, xs[i + 1] + k), i, xs[i] - k))
+             }",
+            "not proven to move every option's rank one way",
+        ),
+        // Indices of two forms: their order is not known.
+        (
+            "game G(xs) { move m(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), j, xs[j] + k)) }",
+            "not filled a level at a time: a move's options are not placed by rank",
+        ),
+        (
+            "game G(xs) where xs[0] <= 20 { move m(i in 1..len(xs), k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            "not filled a level at a time: the game has a `where`",
+        ),
+    ];
+    for (game, said) in games {
+        let shown = explain(game);
+        assert!(shown.contains(said), "{game}\n{shown}");
+        assert!(!shown.contains("  fill:"), "{game}\n{shown}");
+        let out = same_three_ways(&tables(game), Limits::default());
+        assert_eq!(out.lines().count(), 3, "{game}\n{out}");
+    }
+}
+
+#[test]
+fn code_that_fails_in_a_level_is_the_general_paths_error() {
+    // `i + 1` past the last item, and a range dividing by zero on lists
+    // whose first item is 1: the fill stops there, the search reports it.
+    for game in [
+        "game G(xs) { move m(i in 0..len(xs), k in 1..=xs[i]) ->
+             G(update(update(xs, i, xs[i] - k), i + 1, xs[i + 1] + k)) }",
+        "game G(xs) { move m(i in 1..len(xs), k in 1..=xs[i] / (xs[0] - 1)) ->
+             G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+    ] {
+        let out = same_three_ways(&tables(game), Limits::default());
+        assert!(out.contains("failure"), "{game}\n{out}");
+    }
+}
+
+#[test]
+fn state_limits_and_timeouts_stop_a_filled_table_the_same_way() {
+    let game = "game G(xs) { move m(i in 1..len(xs), k in 1..=xs[i]) ->
+                    G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }";
+    let limited = same_three_ways(
+        &tables(game),
+        Limits {
+            max_states: 300,
+            ..Limits::default()
+        },
+    );
+    assert!(limited.contains("state space too large"), "{limited}");
+    // Lists of 5 with sum at most 12: ticks past the first interrupt
+    // check in the fill and in the searches alike.
+    let timed = same_three_ways(
+        &format!(
+            "{game}
+             print histogram(sg(G([a, b, c, d, e])) for a in 0..=12, b in 0..=12 - a,
+                 c in 0..=12 - a - b, d in 0..=12 - a - b - c, e in 0..=12 - a - b - c - d)"
+        ),
+        Limits {
+            timeout: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        },
+    );
+    assert!(timed.contains("timed out"), "{timed}");
+}
+
+#[test]
+fn filled_staircase_and_nim_are_their_theorems() {
+    // Staircase Nim: the xor of the odd stairs; Nim: the xor of the
+    // piles. Both tables are filled (the first down, the second up).
+    let out = same_three_ways(
+        "game S(xs) { move step(i in 1..len(xs), k in 1..=xs[i]) ->
+             S(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }
+         game T(xs) { move take(i in 0..len(xs), k in 1..=xs[i]) -> T(update(xs, i, xs[i] - k)) }
+         print [sg(S([a, b, c, d, e])) for a in 0..=8, b in 0..=8 - a, c in 0..=8 - a - b,
+                d in 0..=8 - a - b - c, e in 0..=8 - a - b - c - d]
+             == [b ^ d for a in 0..=8, b in 0..=8 - a, c in 0..=8 - a - b,
+                 d in 0..=8 - a - b - c, e in 0..=8 - a - b - c - d]
+         print [sg(T([a, b, c])) for a in 0..=10, b in 0..=10 - a, c in 0..=10 - a - b]
+             == [a ^ b ^ c for a in 0..=10, b in 0..=10 - a, c in 0..=10 - a - b]",
+        Limits::default(),
+    );
+    assert_eq!(out, "true\ntrue\n");
+}

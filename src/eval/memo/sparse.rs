@@ -177,6 +177,14 @@ pub(super) enum Slot {
     Vacant(usize),
 }
 
+/// Where the lookup of a position starts: its packed word (0 in rows)
+/// and its hash.
+#[derive(Clone, Copy, Debug)]
+pub struct Sought {
+    key: u64,
+    hash: u64,
+}
+
 /// Most packings a table keeps the number of (`pack_word`): each widens
 /// the one before, by a bit at least, up to `PACKED_BITS`, from each
 /// emptying of the table.
@@ -258,6 +266,18 @@ impl SparseTable {
         generation == self.generation() && self.slots.slot(slot).is_vacant()
     }
 
+    /// The packed word held in `slot` with the number of its packing,
+    /// if `generation` is current and the table packs.
+    #[inline]
+    pub(super) fn word_at(&self, slot: usize, generation: u32) -> Option<(u8, u64)> {
+        if generation != self.generation() || slot >= self.slots.capacity() {
+            return None;
+        }
+        let e = *self.slots.slot(slot);
+        let held = !e.is_vacant() && self.packing.is_some();
+        held.then_some((self.packing_id?, e.key()))
+    }
+
     /// `coords` in one word under the current packing, with the number
     /// of that packing, if they fit it.
     #[inline]
@@ -271,37 +291,49 @@ impl SparseTable {
         self.packings[id as usize].unpack_into(word, coords);
     }
 
-    /// The hash `coords` are found under, if they may be stored.
-    #[inline]
-    fn hash_of(&self, coords: &[i64]) -> Option<u64> {
-        match &self.packing {
-            Some(p) => p.pack(coords).map(key_hash),
-            None => Some(hash(coords)),
-        }
-    }
-
     /// The place of `coords`: their slot and code, or the vacant slot
     /// an insert of them would take; `None` before the first insert, or
     /// if they do not pack (not stored then).
     #[inline]
     pub(super) fn locate(&self, coords: &[i64]) -> Option<Slot> {
-        match &self.packing {
+        self.locate_sought(coords, self.sought(coords)?)
+    }
+
+    /// Where the lookup of `coords` starts, if they may be stored: good
+    /// while the generation stays.
+    #[inline]
+    pub(super) fn sought(&self, coords: &[i64]) -> Option<Sought> {
+        Some(match &self.packing {
             Some(p) => {
                 let key = p.pack(coords)?;
-                let found = self.slots.locate(key_hash(key), |e| e.0 >> 8 == key + 1)?;
-                Some(match found {
-                    Ok(i) => Slot::Held(i, self.code_of(*self.slots.slot(i))),
-                    Err(i) => Slot::Vacant(i),
-                })
-            }
-            None => Some(match self.row_of(coords, hash(coords))? {
-                Ok(i) => {
-                    let row = self.slots.slot(i).index();
-                    Slot::Held(i, self.rows[row * (self.n + 1) + self.n] as u64)
+                Sought {
+                    key,
+                    hash: key_hash(key),
                 }
-                Err(i) => Slot::Vacant(i),
-            }),
-        }
+            }
+            None => Sought {
+                key: 0,
+                hash: hash(coords),
+            },
+        })
+    }
+
+    /// `locate` from where the lookup of `coords` starts (`sought`, of
+    /// this generation).
+    #[inline]
+    pub(super) fn locate_sought(&self, coords: &[i64], sought: Sought) -> Option<Slot> {
+        let found = match &self.packing {
+            Some(_) => (self.slots).locate(sought.hash, |e| e.0 >> 8 == sought.key + 1)?,
+            None => self.row_of(coords, sought.hash)?,
+        };
+        Some(match (found, &self.packing) {
+            (Ok(i), Some(_)) => Slot::Held(i, self.code_of(*self.slots.slot(i))),
+            (Ok(i), None) => {
+                let row = self.slots.slot(i).index();
+                Slot::Held(i, self.rows[row * (self.n + 1) + self.n] as u64)
+            }
+            (Err(i), _) => Slot::Vacant(i),
+        })
     }
 
     /// The code stored for `coords`, if any.
@@ -358,14 +390,14 @@ impl SparseTable {
     }
 
     /// Starts loading the slot where the lookup of `coords` begins, if
-    /// the table is past the cache.
+    /// the table is past the cache; gives where it begins (`sought`).
     #[inline]
-    pub(super) fn prefetch(&self, coords: &[i64]) {
+    pub(super) fn prefetch(&self, coords: &[i64]) -> Option<Sought> {
+        let sought = self.sought(coords)?;
         if let Some(p) = self.slots.prefetcher() {
-            if let Some(hash) = self.hash_of(coords) {
-                p.prefetch(hash);
-            }
+            p.prefetch(sought.hash);
         }
+        Some(sought)
     }
 
     /// Stores `code` for `coords` if they are stored already: their
@@ -528,25 +560,33 @@ impl SparseTable {
             .chain(rows.into_iter().flatten())
     }
 
-    /// Calls `f` with the coordinates of every stored position.
-    pub(super) fn for_each_coords(&self, mut f: impl FnMut(&[i64])) {
+    /// Calls `f` with the coordinates of stored positions until it
+    /// gives false.
+    pub(super) fn coords_while(&self, mut f: impl FnMut(&[i64]) -> bool) {
         let mut coords = [0i64; MAX_COORDS];
         let coords = &mut coords[..self.n];
         match self.packing {
-            Some(p) => self.slots.iter().for_each(|e| {
+            Some(p) => self.slots.iter().all(|e| {
                 p.unpack_into(e.key(), coords);
                 f(coords)
             }),
-            None => self
-                .rows
-                .chunks_exact(self.n + 1)
-                .for_each(|row| f(&row[..self.n])),
-        }
+            None => (self.rows.chunks_exact(self.n + 1)).all(|row| f(&row[..self.n])),
+        };
     }
 
-    /// Every stored code.
+    /// Every stored code, read without unpacking the keys.
     pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
-        self.entries().map(|(_, code)| code)
+        let packed = self
+            .packing
+            .map(|_| self.slots.iter().map(|&e| self.code_of(e)));
+        let rows = self.packing.is_none().then(|| {
+            let codes = self.rows.iter().skip(self.n).step_by(self.n + 1);
+            codes.map(|&c| c as u64)
+        });
+        packed
+            .into_iter()
+            .flatten()
+            .chain(rows.into_iter().flatten())
     }
 
     /// Keeps the positions `keep` accepts (given their coordinates and

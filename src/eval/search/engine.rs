@@ -101,10 +101,14 @@ enum HeldKey {
 }
 
 impl HeldKey {
-    /// How `memo` holds `key`: a word, or a copy pushed onto `full`.
+    /// How `memo` holds `key` (stored at `at`, if that is known): a
+    /// word, or a copy pushed onto `full`.
     #[inline]
-    fn hold(memo: &Memo, key: &Key, full: &mut Vec<Key>) -> HeldKey {
-        match memo.pack_key(key) {
+    fn hold(memo: &Memo, key: &Key, at: Option<Located>, full: &mut Vec<Key>) -> HeldKey {
+        match at
+            .and_then(|at| memo.packed_at(at))
+            .or_else(|| memo.pack_key(key))
+        {
             Some(word) => HeldKey::Word(word),
             None => {
                 full.push(key.clone());
@@ -368,7 +372,7 @@ impl SgSink {
         key: &Key,
         at: Option<Located>,
     ) -> Fallible<()> {
-        let held = HeldKey::hold(&inst.memo.borrow(), key, &mut self.pending_full);
+        let held = HeldKey::hold(&inst.memo.borrow(), key, at, &mut self.pending_full);
         self.pending.push((instance, held, at));
         if self.pending.len().is_multiple_of(4096) {
             let name = env.rt.instance(instance).name.clone();
@@ -812,7 +816,7 @@ pub(super) fn search_finite(
             stack.full.clear();
             stack.marks.clear();
             let inst = env.rt.instance(instance);
-            let held = HeldKey::hold(&inst.memo.borrow(), key, &mut stack.full);
+            let held = HeldKey::hold(&inst.memo.borrow(), key, at, &mut stack.full);
             stack
                 .frames
                 .push(Frame::new((instance, held, at), Frame::NONE));
@@ -1057,7 +1061,6 @@ fn run_search(
             // Back after its options were searched: they reported their
             // values to its marks.
             let v = stack.marks[top.marked as usize].mex();
-            stack.load_top(&inst.memo.borrow());
             store_top(env, &inst, stack, v, span)?;
             last = v;
             continue;
@@ -1146,13 +1149,28 @@ fn settle_top(
 }
 
 /// Stores `v` as the value of the top frame's position (of `inst`, its
-/// key in `stack.key`), counts it against the state limit and pops it
+/// key held in a word stored through its place, else written into
+/// `stack.key` first), counts it against the state limit and pops it
 /// (`pop_valued`).
 fn store_top(env: &Env, inst: &Instance, stack: &mut Stack, v: u64, span: Span) -> Fallible<()> {
-    let top = stack.frames.last().expect("a frame");
-    (inst.memo.borrow_mut()).set_located(top.at, &stack.key, State::Value(v));
-    env.rt
-        .count_stored_n(stack.key.weight(), span, &inst.name)?;
+    let (held, at) = stack
+        .frames
+        .last()
+        .map(|top| (top.key, top.at))
+        .expect("a frame");
+    let mut memo = inst.memo.borrow_mut();
+    let weight = match (held, at) {
+        (HeldKey::Word(word), Some(at)) if memo.set_at(at, State::Value(v)) => {
+            memo.packed_weight(word)
+        }
+        _ => {
+            stack.load_top(&memo);
+            memo.set_located(at, &stack.key, State::Value(v));
+            stack.key.weight()
+        }
+    };
+    drop(memo);
+    env.rt.count_stored_n(weight, span, &inst.name)?;
     pop_valued(stack, v);
     Ok(())
 }

@@ -114,11 +114,12 @@ fn shifts_of_both_signs_or_a_where_are_refused_and_searched() {
              }",
             "not proven to move every option's rank one way",
         ),
-        // Indices of two forms: their order is not known.
+        // Indices of two forms: placed by rank in the order the run meets
+        // them, which is not known before it runs.
         (
             "game G(xs) { move m(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) ->
                  G(update(update(xs, i, xs[i] - k), j, xs[j] + k)) }",
-            "not filled a level at a time: a move's options are not placed by rank",
+            "not proven to move every option's rank one way",
         ),
         (
             "game G(xs) where xs[0] <= 20 { move m(i in 1..len(xs), k in 1..=xs[i]) ->

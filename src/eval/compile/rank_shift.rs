@@ -64,8 +64,7 @@ pub(crate) enum ShiftRefusal {
     IndexMovesWithBinding,
     /// A local the changes read lies past the kernel frame.
     PastFrame,
-    /// The updated indices are not one index plus distinct constants, or
-    /// a change's constant part depends on a binding.
+    /// A change's constant part depends on a binding.
     NotSteps,
 }
 
@@ -81,10 +80,7 @@ impl ShiftRefusal {
             }
             ShiftRefusal::IndexMovesWithBinding => "an updated index depends on the last binding",
             ShiftRefusal::PastFrame => "a local it reads lies past the kernel frame",
-            ShiftRefusal::NotSteps => {
-                "the updated indices are not one index plus distinct constants, or a change's \
-                 constant part depends on a binding"
-            }
+            ShiftRefusal::NotSteps => "a change's constant part depends on a binding",
         }
     }
 }
@@ -108,18 +104,26 @@ pub(crate) fn rank_shift(
         return Err(ShiftRefusal::NotItemChanges);
     };
     let mut chain = updates(arg, list).ok_or(ShiftRefusal::NotItemChanges)?;
-    // Indices of one form apart by constants (`i`, `i - 1`): ascending at
-    // run time once sorted by their constants.
-    chain.sort_by_key(|(index, _)| index.constant);
+    // Indices of one form apart by constants (`i`, `i - 1`) are ascending
+    // once sorted by their constants; indices of other forms (`j in 0..i`)
+    // are taken in the order the run finds them ascending in, or not at
+    // all (`option_ranks` checks it).
+    chain.sort_by(|(a, _), (b, _)| match a.terms == b.terms {
+        true => a.constant.cmp(&b.constant),
+        false if bound_below(m, a, b) => Ordering::Less,
+        false if bound_below(m, b, a) => Ordering::Greater,
+        false => Ordering::Equal,
+    });
+    let ordered = chain
+        .iter()
+        .all(|(index, _)| index.terms == chain[0].0.terms);
     let (mut b, mut q) = (0i64, 0i64);
     let mut steps = Vec::with_capacity(chain.len());
-    for (t, (index, change)) in chain.iter().enumerate() {
+    for (index, change) in &chain {
         if index.terms.contains_key(&k) {
             return Err(ShiftRefusal::IndexMovesWithBinding);
         }
-        let ascending = t == 0 || chain[t - 1].0.constant < index.constant;
-        let constant_base = change.terms.keys().all(|&s| s == k);
-        if index.terms != chain[0].0.terms || !ascending || !constant_base {
+        if !change.terms.keys().all(|&s| s == k) {
             return Err(ShiftRefusal::NotSteps);
         }
         let per_k = change.terms.get(&k).copied().unwrap_or(0);
@@ -129,38 +133,52 @@ pub(crate) fn rank_shift(
         };
         (b, q) = (nb, nq);
         steps.push(Step {
-            offset: index.constant,
+            index: LinearCode::of(index, k).ok_or(ShiftRefusal::PastFrame)?,
             base: change.constant,
             per_k,
             moved: (b, q),
         });
     }
-    let index = LinearCode::of(&chain.first().ok_or(ShiftRefusal::NotItemChanges)?.0, k)
-        .ok_or(ShiftRefusal::PastFrame)?;
-    let index = LinearCode {
-        constant: 0,
-        ..index
-    };
+    if steps.is_empty() {
+        return Err(ShiftRefusal::NotItemChanges);
+    }
     Ok(RankShift {
         list,
-        steps: Steps { index, steps },
+        steps: Steps { ordered, steps },
     })
 }
 
-/// A move's changes as steps up the list: indices of one form (`index`)
-/// plus ascending constants, bases constants. The prefix
-/// sums from one changed index up to the next move by `moved`: a
-/// constant plus a constant times `k`.
+/// Whether index `a` of move `m` is a binding over a range ending
+/// (exclusive) at index `b`, another binding (`j in 0..i`): always below it.
+fn bound_below(m: &IrMove, a: &Linear, b: &Linear) -> bool {
+    let lone = |e: &Linear| match (e.terms.len(), e.terms.iter().next(), e.constant) {
+        (1, Some((&s, 1)), 0) => Some(s),
+        _ => None,
+    };
+    let (Some(x), Some(y)) = (lone(a), lone(b)) else {
+        return false;
+    };
+    m.bindings.iter().any(|bind| {
+        matches!(bind.pattern, IrPattern::Slot { slot, .. } if slot == x)
+            && matches!(&bind.iterable.kind, IrKind::Range { end, inclusive: false, .. }
+                if matches!(end.kind, IrKind::Local(e) if e == y))
+    })
+}
+
+/// A move's changes as steps up the list, bases constants: the prefix
+/// sums from one changed index up to the next move by `moved`, a constant
+/// plus a constant times `k`, while the indices ascend in this order
+/// (always when `ordered`: one form plus ascending constants).
 #[derive(Debug)]
 pub(crate) struct Steps {
-    pub index: LinearCode,
+    pub ordered: bool,
     pub steps: Vec<Step>,
 }
 
-/// One change of `Steps`: item `index + offset` plus `base + per_k * k`.
-#[derive(Clone, Copy, Debug)]
+/// One change of `Steps`: item `index` plus `base + per_k * k`.
+#[derive(Debug)]
 pub(crate) struct Step {
-    pub offset: i64,
+    pub index: LinearCode,
     pub base: i64,
     pub per_k: i64,
     pub moved: (i64, i64),
@@ -173,6 +191,10 @@ impl Steps {
     /// when every prefix sum moves up or not at all and one strictly, and
     /// shrinks (`Less`) the other way.
     pub(crate) fn rank_sign(&self, k_lo: Option<i64>) -> Option<Ordering> {
+        // Indices of several forms may come in another order at run time.
+        if !self.ordered {
+            return None;
+        }
         let mut moves = Vec::with_capacity(self.steps.len());
         for s in &self.steps {
             // The move at the least `k` and its slope: it keeps the sign

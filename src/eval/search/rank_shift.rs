@@ -8,7 +8,9 @@
 
 use super::engine::SgSink;
 use crate::diag::Fallible;
-use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, Locals, RankShift, Seq, Steps};
+use crate::eval::compile::{
+    AffineRun, Env, Instance, KeyFrame, Locals, RankShift, Seq, Step, Steps,
+};
 use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
@@ -64,9 +66,8 @@ impl SgSink {
         let (mut bases, mut coefs) = ([0i64; MAX_COORDS], [0i64; MAX_COORDS]);
         let len = items.len();
         bases[..len].copy_from_slice(items);
-        let i0 = shift.steps.index.eval(frame).unwrap_or_default();
         for s in &shift.steps.steps {
-            let j = (i0 + s.offset) as usize;
+            let j = s.index.eval(frame).unwrap_or_default() as usize;
             bases[j] += s.base;
             coefs[j] = s.per_k;
         }
@@ -100,18 +101,23 @@ pub(super) fn option_ranks<'m>(
     (a, b): (i64, i64),
 ) -> Option<RankedRun<'m>> {
     let n = items.len();
-    let i0 = steps.index.eval(frame)?;
     let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
     let mut fixed = at.rank;
     let mut moving: SmallVec<[(usize, isize); 2]> = SmallVec::new();
-    let index = |offset: i64| {
-        usize::try_from(i0.checked_add(offset)?)
+    let index = |s: &Step| {
+        usize::try_from(s.index.eval(frame)?)
             .ok()
             .filter(|&j| j < n)
     };
     let steps = &steps.steps;
+    let mut below = None;
     for (t, s) in steps.iter().enumerate() {
-        let j = index(s.offset)?;
+        let j = index(s)?;
+        // The steps' prefix sums hold only while the indices ascend.
+        if below.is_some_and(|i| i >= j) {
+            return None;
+        }
+        below = Some(j);
         let (x, q) = (items[j] as i128 + s.base as i128, s.per_k as i128);
         if x + q * lo < 0 || x + q * last < 0 {
             return None;
@@ -120,9 +126,7 @@ pub(super) fn option_ranks<'m>(
         if (base, per_k) == (0, 0) {
             continue;
         }
-        let end = steps
-            .get(t + 1)
-            .map_or(Some(n), |next| index(next.offset))?;
+        let end = steps.get(t + 1).map_or(Some(n), index)?;
         for c in j..end {
             let p = (at.c[c] - c) as i128 + base;
             let (p_lo, p_last) = (p + per_k * lo, p + per_k * last);

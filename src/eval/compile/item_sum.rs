@@ -141,13 +141,7 @@ fn differ(m: &IrMove, a: Slot, b: Slot) -> bool {
     let local = |e: &IrExpr, s: Slot| matches!(e.kind, IrKind::Local(l) if l == s);
     let pair =
         |x: &IrExpr, y: &IrExpr| (local(x, a) && local(y, b)) || (local(x, b) && local(y, a));
-    let by_range = m.bindings.iter().any(|bind| {
-        let IrPattern::Slot { slot, .. } = bind.pattern else {
-            return false;
-        };
-        matches!(&bind.iterable.kind, IrKind::Range { end, inclusive: false, .. }
-            if (slot == a && local(end, b)) || (slot == b && local(end, a)))
-    });
+    let by_range = bound_below(m, a, b) || bound_below(m, b, a);
     let mut conjuncts = Vec::new();
     if let Some(g) = &m.guard {
         conjuncts_of(g, &mut conjuncts);
@@ -157,6 +151,22 @@ fn differ(m: &IrMove, a: Slot, b: Slot) -> bool {
             matches!(&c.kind, IrKind::Binary { op: BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt, lhs, rhs, .. }
                 if pair(lhs, rhs))
         })
+}
+
+/// Whether local `a` of `m` is a binding over a range ending (exclusive)
+/// at local `b` (`j in 0..i`): always below it.
+fn bound_below(m: &IrMove, a: Slot, b: Slot) -> bool {
+    m.bindings.iter().any(|bind| {
+        matches!(bind.pattern, IrPattern::Slot { slot, .. } if slot == a)
+            && matches!(&bind.iterable.kind, IrKind::Range { end, inclusive: false, .. }
+                if matches!(end.kind, IrKind::Local(e) if e == b))
+    })
+}
+
+/// Whether indices `a` and `b` of updates of `m` are bindings the first
+/// of which ranges below the second (`j in 0..i`).
+pub(super) fn index_below(m: &IrMove, a: &Linear, b: &Linear) -> bool {
+    matches!((lone_local(a), lone_local(b)), (Some(x), Some(y)) if bound_below(m, x, y))
 }
 
 /// Whether `a` and `b`, indices of two updates of `m`, always differ.

@@ -8,7 +8,7 @@
 
 use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::Locals;
-use super::item_sum::{sequence_order, updates, Linear};
+use super::item_sum::{index_below, sequence_order, updates, Linear};
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
 use std::cmp::Ordering;
@@ -110,8 +110,8 @@ pub(crate) fn rank_shift(
     // all (`option_ranks` checks it).
     chain.sort_by(|(a, _), (b, _)| match a.terms == b.terms {
         true => a.constant.cmp(&b.constant),
-        false if bound_below(m, a, b) => Ordering::Less,
-        false if bound_below(m, b, a) => Ordering::Greater,
+        false if index_below(m, a, b) => Ordering::Less,
+        false if index_below(m, b, a) => Ordering::Greater,
         false => Ordering::Equal,
     });
     let ordered = chain
@@ -145,23 +145,6 @@ pub(crate) fn rank_shift(
     Ok(RankShift {
         list,
         steps: Steps { ordered, steps },
-    })
-}
-
-/// Whether index `a` of move `m` is a binding over a range ending
-/// (exclusive) at index `b`, another binding (`j in 0..i`): always below it.
-fn bound_below(m: &IrMove, a: &Linear, b: &Linear) -> bool {
-    let lone = |e: &Linear| match (e.terms.len(), e.terms.iter().next(), e.constant) {
-        (1, Some((&s, 1)), 0) => Some(s),
-        _ => None,
-    };
-    let (Some(x), Some(y)) = (lone(a), lone(b)) else {
-        return false;
-    };
-    m.bindings.iter().any(|bind| {
-        matches!(bind.pattern, IrPattern::Slot { slot, .. } if slot == x)
-            && matches!(&bind.iterable.kind, IrKind::Range { end, inclusive: false, .. }
-                if matches!(end.kind, IrKind::Local(e) if e == y))
     })
 }
 

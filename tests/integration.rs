@@ -8,6 +8,7 @@
 
 mod common;
 
+mod command_line;
 mod compound_kernels;
 mod compounds;
 mod errors;

@@ -31,34 +31,25 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
-use clap::Subcommand;
 use jupyter_protocol::ConnectionInfo;
 
 use crate::repl::{Repl, Style};
 use crate::Limits;
 
-#[derive(Subcommand, Debug)]
+/// What `grundy jupyter` is asked to do.
+#[derive(Debug)]
 pub enum Action {
     /// Write the kernelspec, so that Jupyter offers a grundy kernel, and
-    /// the JupyterLab extension that highlights grundy code.
-    Install {
-        /// In the user's Jupyter data directory (the default).
-        #[arg(long, conflicts_with = "prefix")]
-        user: bool,
-        /// Under DIR/share/jupyter (e.g. a virtual environment).
-        #[arg(long, value_name = "DIR")]
-        prefix: Option<PathBuf>,
-    },
+    /// the JupyterLab extension that highlights grundy code: under
+    /// `prefix`/share/jupyter, or in the user's Jupyter data directory.
+    Install { prefix: Option<PathBuf> },
     /// Run the kernel (Jupyter starts this with a connection file).
-    Kernel {
-        #[arg(short = 'f', long = "connection-file", value_name = "CONNECTION_FILE")]
-        connection_file: PathBuf,
-    },
+    Kernel { connection_file: PathBuf },
 }
 
 pub fn run(action: &Action, limits: Limits) -> ExitCode {
     match action {
-        Action::Install { prefix, .. } => {
+        Action::Install { prefix } => {
             let target = match prefix {
                 Some(p) => info::Target::Prefix(p.clone()),
                 None => info::Target::User,

@@ -1,81 +1,18 @@
 //! The command line: `grundy run FILE`, `grundy test PATH`, `grundy repl`,
-//! `grundy jupyter install|kernel`.
+//! `grundy jupyter install|kernel`: the words read by `args`, the commands
+//! run here.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+mod args;
+
+pub use args::{parse, Cli, Command, Parsed, UsageError};
 
 use crate::report::export::Format;
 use crate::report::{plot, render};
 use crate::{Limits, RunResult, Session};
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "grundy",
-    version,
-    about = "Sprague-Grundy values of impartial games from rule files"
-)]
-pub struct Cli {
-    /// Most positions kept in memo tables before a search stops with an
-    /// error (default: no limit; the memory limit stops a search instead).
-    #[arg(long, global = true, value_name = "N")]
-    pub max_states: Option<usize>,
-    /// Most memory a computation may use before it stops with an error, in
-    /// bytes or with K, M, G (default: 70% of this machine's memory, or 75%
-    /// of `ulimit -v` or `ulimit -d` after the stack, when smaller).
-    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::budget::parse_size)]
-    pub max_memory: Option<usize>,
-    /// Longest a file (`run`, each file of `test`) or a REPL entry may run,
-    /// in seconds, before it stops with an error.
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub timeout: Option<std::time::Duration>,
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Run a rule file: its prints and assertions.
-    Run {
-        file: PathBuf,
-        /// Give a top-level `let NAME` another value: --set N=128.
-        #[arg(long = "set", value_name = "NAME=EXPR")]
-        sets: Vec<String>,
-        /// How printed tables are written: text (a grid), csv or json.
-        #[arg(long, value_name = "FORMAT", default_value_t = Format::Text)]
-        format: Format,
-        /// Write a heatmap of the last table printed as FILE.png and FILE.svg.
-        #[arg(long, value_name = "FILE")]
-        plot: Option<PathBuf>,
-        /// Say how each game of the file is evaluated (and why a move is
-        /// off the fast paths) before running it.
-        #[arg(long)]
-        explain: bool,
-    },
-    /// Run every .game file under PATH as a test; ends with "N passed, M failed".
-    Test { path: PathBuf },
-    /// Interactive session, after loading FILES.
-    Repl { files: Vec<PathBuf> },
-    /// Values of heaps 0..=N of a take-and-break code (octal, hexadecimal,
-    /// `!`): streamed to FILE, resumed from it, with a summary.
-    Octal {
-        /// The code, e.g. 0.16, 4.4, 4!.0 (Grundy's game), 0.F
-        code: String,
-        /// The last heap: 1000000, 10^6 or 1e6.
-        #[arg(long, value_name = "N", value_parser = crate::takebreak::run::parse_heaps)]
-        heaps: usize,
-        /// Value file (16-bit values after a header line); resumed when it exists.
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-    },
-    /// Jupyter: `install` the kernelspec, or run the `kernel`.
-    Jupyter {
-        #[command(subcommand)]
-        action: crate::jupyter::Action,
-    },
-}
 
 /// Parses arguments and runs the command on a thread with a large stack
 /// (deeply recursive rule functions need it). The thread hands its exit
@@ -84,7 +21,17 @@ pub enum Command {
 /// whose code (resolver and RPC state) a run would page in for nothing.
 /// A panic ends the thread, and the program with status 3.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match args::parse(std::env::args_os().skip(1)) {
+        Ok(Parsed::Run(cli)) => cli,
+        Ok(Parsed::Print(text)) => {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+        Err(usage) => {
+            eprintln!("{usage}");
+            return ExitCode::from(2);
+        }
+    };
     let (status, ended) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .stack_size(crate::budget::caps::evaluator_stack())

@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use super::guard_bounds::conjuncts as conjuncts_of;
+use super::linear::conjuncts as conjuncts_of;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::Order;
 use crate::eval::value::Value;

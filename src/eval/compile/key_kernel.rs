@@ -23,8 +23,8 @@ use super::compiler::Compiler;
 use super::constants::with_constants;
 use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
-use super::guaranteed;
 use super::int_code::{map_locals, mentions, sorted_update_of, BoolCode, Locals, Operand, Seq};
+use super::linear;
 use super::rank_shift::{rank_shift, RankShift, ShiftRefusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{shape_push, Key, Shape, Tag, MAX_COORDS};
@@ -712,7 +712,7 @@ impl Compiler<'_> {
             _ => return None,
         };
         let mut conjuncts = Vec::new();
-        guaranteed::conjuncts(m.guard.as_ref()?, &mut conjuncts);
+        linear::conjuncts(m.guard.as_ref()?, &mut conjuncts);
         let mut filter = BitsFilter {
             source,
             fixed: u64::MAX,
@@ -859,7 +859,7 @@ impl Compiler<'_> {
             (None, _) => false,
             (Some(guard), Some(RunArg::SortedUpdate { list, .. })) => {
                 let mut conjuncts = Vec::new();
-                guaranteed::conjuncts(guard, &mut conjuncts);
+                linear::conjuncts(guard, &mut conjuncts);
                 let excludes = |c: &&IrExpr| membership(c, k) == Some((*list, 0, true));
                 if !conjuncts.iter().all(excludes) {
                     return None;
@@ -1333,7 +1333,7 @@ fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
 /// it fails).
 fn first_distinct(g: &IrGame) -> Option<usize> {
     let mut conjuncts = Vec::new();
-    guaranteed::conjuncts(g.where_clause.as_ref()?, &mut conjuncts);
+    linear::conjuncts(g.where_clause.as_ref()?, &mut conjuncts);
     match &conjuncts.first()?.kind {
         IrKind::CallBuiltin {
             builtin: Builtin::Distinct,

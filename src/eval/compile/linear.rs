@@ -102,6 +102,44 @@ impl Linear {
             .find(|(u, _)| u == t)
             .map_or(0, |&(_, c)| c)
     }
+
+    /// The coefficient of the variable `t` alone (of `t`, not `t * u`).
+    pub(super) fn coef_of(&self, t: Term) -> i128 {
+        self.coef(&smallvec![t])
+    }
+
+    /// Whether some term has the variable `t`.
+    pub(super) fn mentions(&self, t: Term) -> bool {
+        self.terms.iter().any(|(m, _)| m.contains(&t))
+    }
+
+    /// Whether it is `constant + sum of coefficient * local`, every number
+    /// within `i64`.
+    pub(super) fn is_affine_i64(&self) -> bool {
+        let fits = |c: i128| i64::try_from(c).is_ok();
+        fits(self.constant)
+            && (self.terms.iter()).all(|(m, c)| fits(*c) && matches!(m[..], [Term::Local(_)]))
+    }
+
+    /// The locals of an affine form (`is_affine_i64`) with their
+    /// coefficients, in slot order.
+    pub(super) fn locals(&self) -> impl Iterator<Item = (Slot, i64)> + '_ {
+        (self.terms.iter()).filter_map(|(m, c)| match m[..] {
+            [Term::Local(s)] => Some((s, i64::try_from(*c).ok()?)),
+            _ => None,
+        })
+    }
+
+    /// The local it is, alone (`x`: coefficient 1, no constant).
+    pub(super) fn lone_local(&self) -> Option<Slot> {
+        match (&self.terms[..], self.constant) {
+            ([(m, 1)], 0) => match m[..] {
+                [Term::Local(s)] => Some(s),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// What a reader of linear forms makes of a subexpression that is not

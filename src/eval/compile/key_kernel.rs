@@ -1140,7 +1140,7 @@ impl Compiler<'_> {
             _ => self.bits_chain(base)?,
         };
         for item in items {
-            let item = match local_offset(item) {
+            let item = match linear::local_plus_constant(item) {
                 Some((x, c)) => ChainItem::Offset(x, c),
                 None => ChainItem::Code(self.operand(item)?),
             };
@@ -1283,25 +1283,6 @@ fn const_mask(v: &Value) -> Option<Mask> {
     }))
 }
 
-/// `(x, c)` if `e` is a local `x`, `x + c`, `c + x` or `x - c` with `c` a
-/// constant.
-fn local_offset(e: &IrExpr) -> Option<(Slot, i64)> {
-    let constant = |x: &IrExpr| match x.kind {
-        IrKind::Const(Value::Int(c)) => Some(c),
-        _ => None,
-    };
-    match &e.kind {
-        IrKind::Local(x) => Some((*x, 0)),
-        IrKind::Binary { op, lhs, rhs, .. } => match (op, &lhs.kind, &rhs.kind) {
-            (BinaryOp::Add, IrKind::Local(x), _) => Some((*x, constant(rhs)?)),
-            (BinaryOp::Add, _, IrKind::Local(x)) => Some((*x, constant(lhs)?)),
-            (BinaryOp::Sub, IrKind::Local(x), _) => Some((*x, constant(rhs)?.checked_neg()?)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// `(t, c, negated)` if `e` is `i + c in t` (`i - c`, `c + i`, `i`), or
 /// the same with `not in` or under `not`, `t` a local.
 fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
@@ -1321,7 +1302,7 @@ fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
         return None;
     };
     // Small offsets only: `i + c` then never overflows.
-    let (x, c) = local_offset(lhs)?;
+    let (x, c) = linear::local_plus_constant(lhs)?;
     if x != i || c.unsigned_abs() >= 1 << 32 {
         return None;
     }

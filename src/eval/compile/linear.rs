@@ -130,15 +130,20 @@ impl Linear {
         })
     }
 
-    /// The local it is, alone (`x`: coefficient 1, no constant).
-    pub(super) fn lone_local(&self) -> Option<Slot> {
-        match (&self.terms[..], self.constant) {
-            ([(m, 1)], 0) => match m[..] {
-                [Term::Local(s)] => Some(s),
+    /// `(x, c)` if it is `x + c`, `x` a local.
+    pub(super) fn local_plus(&self) -> Option<(Slot, i128)> {
+        match &self.terms[..] {
+            [(m, 1)] => match m[..] {
+                [Term::Local(s)] => Some((s, self.constant)),
                 _ => None,
             },
             _ => None,
         }
+    }
+
+    /// The local it is, alone (`x`: coefficient 1, no constant).
+    pub(super) fn lone_local(&self) -> Option<Slot> {
+        self.local_plus().filter(|&(_, c)| c == 0).map(|(x, _)| x)
     }
 }
 
@@ -146,6 +151,15 @@ impl Linear {
 /// linear: a new variable, or `None` when the form is not to be had.
 pub(super) trait Atoms<'e> {
     fn atom(&mut self, e: &'e IrExpr) -> Option<Term>;
+}
+
+/// No atoms: a form of locals and constants only.
+pub(super) struct NoAtoms;
+
+impl Atoms<'_> for NoAtoms {
+    fn atom(&mut self, _: &IrExpr) -> Option<Term> {
+        None
+    }
 }
 
 /// `e` as a linear form, subexpressions that are not as atoms.
@@ -191,6 +205,18 @@ pub(super) fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear
         BinaryOp::Lt => r.combine(1, l, -1)?.combine(1, &one, -1),
         _ => None,
     }
+}
+
+/// `(x, c)` if `e` is the local `x` plus the constant `c` in at most one
+/// operation (`x`, `x + c`, `c + x`, `x - c`): exact wherever it is
+/// asked, as the general path computes it, with no other step to fail.
+pub(super) fn local_plus_constant(e: &IrExpr) -> Option<(Slot, i64)> {
+    let leaf = |x: &IrExpr| matches!(x.kind, IrKind::Local(_) | IrKind::Const(Value::Int(_)));
+    let one_step = leaf(e)
+        || matches!(&e.kind, IrKind::Binary { op: BinaryOp::Add | BinaryOp::Sub, lhs, rhs, .. }
+            if leaf(lhs) && leaf(rhs));
+    let (x, c) = linear(e, &mut NoAtoms).filter(|_| one_step)?.local_plus()?;
+    Some((x, i64::try_from(c).ok()?))
 }
 
 /// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is

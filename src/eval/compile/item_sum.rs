@@ -65,26 +65,22 @@ fn affine(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
 /// index and the change of its item, affine forms of locals; `None` if
 /// `e` is not such a chain.
 pub(super) fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
-    let [inner, index, value] = e.as_update()?;
-    let mut out = match &inner.kind {
-        IrKind::Local(s) if *s == list => Vec::new(),
-        _ => updates(inner, list)?,
+    let (inner, chain) = e.update_chain()?;
+    matches!(inner.kind, IrKind::Local(s) if s == list).then_some(())?;
+    let update = |[index, value]: [&IrExpr; 2]| {
+        let (index, None) = affine(index, list)? else {
+            return None;
+        };
+        // The new item is the old one plus a change.
+        let (change, Some(item)) = affine(value, list)? else {
+            return None;
+        };
+        let (read, None) = affine(item, list)? else {
+            return None;
+        };
+        (read == index).then_some((index, change))
     };
-    let (index, None) = affine(index, list)? else {
-        return None;
-    };
-    // The new item is the old one plus a change.
-    let (change, Some(item)) = affine(value, list)? else {
-        return None;
-    };
-    let (read, None) = affine(item, list)? else {
-        return None;
-    };
-    if read != index {
-        return None;
-    }
-    out.push((index, change));
-    Some(out)
+    chain.into_iter().map(update).collect()
 }
 
 /// Whether locals `a` and `b` of `m` always differ: one is bound over a

@@ -889,20 +889,20 @@ impl Compiler<'_> {
     /// `e` as `update(...)` chains on a local other than `k`, each index
     /// free of `k` and each value affine in it.
     fn affine_items(&self, e: &IrExpr, k: Slot) -> Option<AffineItems> {
-        let [list, index, value] = e.as_update()?;
-        let mut items = match list.kind {
-            IrKind::Local(s) if s != k => AffineItems {
-                list: s,
-                updates: Vec::new(),
-            },
-            _ => self.affine_items(list, k)?,
+        let (list, chain) = e.update_chain()?;
+        let list = match list.kind {
+            IrKind::Local(s) if s != k => s,
+            _ => return None,
         };
-        if mentions(index, k) {
-            return None;
-        }
-        let (base, coef) = self.affine_operand(value, k)?;
-        items.updates.push((self.operand(index)?, base, coef));
-        Some(items)
+        let update = |[index, value]: [&IrExpr; 2]| {
+            if mentions(index, k) {
+                return None;
+            }
+            let (base, coef) = self.affine_operand(value, k)?;
+            Some((self.operand(index)?, base, coef))
+        };
+        let updates = chain.into_iter().map(update).collect::<Option<_>>()?;
+        Some(AffineItems { list, updates })
     }
 
     /// How an argument of a result is written into the option's key.

@@ -38,6 +38,20 @@ impl IrExpr {
             _ => None,
         }
     }
+
+    /// `update(update(list, i, x), j, y)...` as its innermost list and
+    /// each update's index and value, innermost first; `None` if it is no
+    /// update.
+    pub fn update_chain(&self) -> Option<(&IrExpr, Vec<[&IrExpr; 2]>)> {
+        let [mut list, index, value] = self.as_update()?;
+        let mut chain = vec![[index, value]];
+        while let Some([inner, index, value]) = list.as_update() {
+            chain.push([index, value]);
+            list = inner;
+        }
+        chain.reverse();
+        Some((list, chain))
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -19,139 +19,10 @@
 //! that the position's own `where` or the move's guard evaluated on the
 //! same locals; no other arithmetic of the conjunct is taken.
 
+use super::linear::{conjuncts, linear, nonnegative, Atoms, Linear, Term};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
-use smallvec::{smallvec, SmallVec};
-
-/// A linear form `constant + sum of coefficient * term`, a term a
-/// variable or the product of two (sorted), the terms merged and sorted.
-/// It is the proofs' form here and, read in one binding `k`, the
-/// polynomials of `guard_bounds.rs` (`quadratic_coefs`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Linear {
-    pub terms: Vec<(Monomial, i128)>,
-    constant: i128,
-}
-
-/// A variable of a linear form: a local of the frame, or an atom (an
-/// index into `Facts::atoms`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Term {
-    Local(Slot),
-    Atom(usize),
-}
-
-/// One or two variables, sorted: their product.
-type Monomial = SmallVec<[Term; 2]>;
-
-impl Linear {
-    fn constant(c: i128) -> Self {
-        Linear {
-            terms: Vec::new(),
-            constant: c,
-        }
-    }
-
-    fn monomial(m: Monomial) -> Self {
-        match m.is_empty() {
-            true => Linear::constant(1),
-            false => Linear {
-                terms: vec![(m, 1)],
-                constant: 0,
-            },
-        }
-    }
-
-    fn term(t: Term) -> Self {
-        Linear::monomial(smallvec![t])
-    }
-
-    /// `a * self + b * other`.
-    fn combine(&self, a: i128, other: &Linear, b: i128) -> Option<Linear> {
-        let mut terms: Vec<(Monomial, i128)> = Vec::new();
-        let scaled = (self.terms.iter().map(|(t, c)| (t, c.checked_mul(a))))
-            .chain(other.terms.iter().map(|(t, c)| (t, c.checked_mul(b))));
-        for (t, c) in scaled {
-            let c = c?;
-            match terms.iter_mut().find(|(u, _)| u == t) {
-                Some((_, d)) => *d = d.checked_add(c)?,
-                None => terms.push((t.clone(), c)),
-            }
-        }
-        terms.retain(|&(_, c)| c != 0);
-        terms.sort_unstable();
-        let constant =
-            (self.constant.checked_mul(a)?).checked_add(other.constant.checked_mul(b)?)?;
-        Some(Linear { terms, constant })
-    }
-
-    /// `self * other`, if no term has more than two variables.
-    fn times(&self, other: &Linear) -> Option<Linear> {
-        let parts = |f: &Linear| {
-            let constant = (Monomial::new(), f.constant);
-            f.terms.clone().into_iter().chain([constant])
-        };
-        let mut out = Linear::constant(0);
-        for (m, c) in parts(self) {
-            for (n, d) in parts(other) {
-                let mut product: Monomial = m.iter().chain(&n).copied().collect();
-                if product.len() > 2 {
-                    return None;
-                }
-                product.sort_unstable();
-                out = out.combine(1, &Linear::monomial(product), c.checked_mul(d)?)?;
-            }
-        }
-        Some(out)
-    }
-
-    fn coef(&self, t: &Monomial) -> i128 {
-        self.terms
-            .iter()
-            .find(|(u, _)| u == t)
-            .map_or(0, |&(_, c)| c)
-    }
-}
-
-/// What a reader of linear forms makes of a subexpression that is not
-/// linear: a new variable, or `None` when the form is not to be had.
-pub(super) trait Atoms {
-    fn atom(&mut self, e: &IrExpr) -> Option<Term>;
-}
-
-/// `e` as a linear form, subexpressions that are not as atoms.
-pub(super) fn linear(e: &IrExpr, atoms: &mut impl Atoms) -> Option<Linear> {
-    Some(match &e.kind {
-        IrKind::Const(Value::Int(c)) => Linear::constant(*c as i128),
-        IrKind::Local(s) => Linear::term(Term::Local(*s)),
-        IrKind::Unary(UnaryOp::Neg, x) => Linear::constant(0).combine(0, &linear(x, atoms)?, -1)?,
-        IrKind::Binary {
-            op: op @ (BinaryOp::Add | BinaryOp::Sub),
-            lhs,
-            rhs,
-            ..
-        } => {
-            let (l, r) = (linear(lhs, atoms)?, linear(rhs, atoms)?);
-            l.combine(1, &r, if *op == BinaryOp::Add { 1 } else { -1 })?
-        }
-        IrKind::Binary {
-            op: BinaryOp::Mul,
-            lhs,
-            rhs,
-            ..
-        } => {
-            let l = linear(lhs, atoms);
-            let product = l.zip(linear(rhs, atoms)).and_then(|(l, r)| l.times(&r));
-            match product {
-                Some(p) => p,
-                None => Linear::term(atoms.atom(e)?),
-            }
-        }
-        IrKind::Const(_) => return None,
-        _ => Linear::term(atoms.atom(e)?),
-    })
-}
+use crate::syntax::ast::BinaryOp;
 
 /// What holds for every option of one move: forms `f >= 0`.
 #[derive(Default)]
@@ -301,7 +172,7 @@ impl Facts {
     }
 }
 
-impl Atoms for Facts {
+impl Atoms<'_> for Facts {
     /// The atom `e`, added if new. A new floor quotient or remainder by
     /// a positive constant `c` brings what it is known to satisfy: `0 <=
     /// x - c * (x / c) < c` and `0 <= x % c < c`.
@@ -334,34 +205,6 @@ impl Atoms for Facts {
             }
         }
         Some(t)
-    }
-}
-
-/// The conjuncts of `e` (`x and y and ...`), in order.
-pub(crate) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
-    match &e.kind {
-        IrKind::Binary {
-            op: BinaryOp::And,
-            lhs,
-            rhs,
-            ..
-        } => {
-            conjuncts(lhs, out);
-            conjuncts(rhs, out);
-        }
-        _ => out.push(e),
-    }
-}
-
-/// `l op r` as a form `f >= 0` (`None` for an operator that is no order).
-fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear> {
-    let one = Linear::constant(1);
-    match op {
-        BinaryOp::Ge => l.combine(1, r, -1),
-        BinaryOp::Gt => l.combine(1, r, -1)?.combine(1, &one, -1),
-        BinaryOp::Le => r.combine(1, l, -1),
-        BinaryOp::Lt => r.combine(1, l, -1)?.combine(1, &one, -1),
-        _ => None,
     }
 }
 

@@ -34,12 +34,12 @@
 
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
-pub(super) use super::guaranteed::conjuncts;
-use super::guaranteed::{linear, substitute_params, Atoms, Facts, Term};
-use super::int_code::{map_locals, mentions, BoolCode, IntCode};
+use super::guaranteed::{substitute_params, Facts};
+use super::int_code::{mentions, BoolCode, IntCode};
+use super::linear::{conjuncts, degree, put_constant, quadratic_coefs};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::ast::BinaryOp;
 use smallvec::SmallVec;
 
 /// The leading conjuncts of a move's guard as bounds on its bindings'
@@ -438,28 +438,6 @@ fn conjunction(parts: &[&IrExpr]) -> Option<IrExpr> {
     }))
 }
 
-/// The degree of `e` as a polynomial in the local `k` whose coefficients
-/// do not mention it, if it is one of degree at most 2 built with `+`,
-/// `-` and `*`; every subexpression mentioning `k` (but `k` itself) is
-/// added to `nodes`.
-pub(super) fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
-    if !mentions(e, k) {
-        return Some(0);
-    }
-    let d = match &e.kind {
-        IrKind::Local(s) if *s == k => return Some(1),
-        IrKind::Unary(UnaryOp::Neg, x) => degree(x, k, nodes)?,
-        IrKind::Binary { op, lhs, rhs, .. } => match op {
-            BinaryOp::Add | BinaryOp::Sub => degree(lhs, k, nodes)?.max(degree(rhs, k, nodes)?),
-            BinaryOp::Mul => degree(lhs, k, nodes)? + degree(rhs, k, nodes)?,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    nodes.push(e);
-    (d <= 2).then_some(d)
-}
-
 impl Compiler<'_> {
     /// The guard of a move over `bindings` (their slots, in order) as
     /// loop bounds, followed, where the guard is wholly bounds, by the
@@ -597,46 +575,6 @@ impl Compiler<'_> {
             None => Node::Sampled(self.int_expr(e)?),
         })
     }
-}
-
-/// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
-/// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
-/// integer code without `k`): `e` read as a linear form
-/// (`guaranteed.rs`), its subexpressions without `k` as atoms.
-pub(super) fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
-    /// Each subexpression without `k` a variable of its own.
-    struct Outer(Slot, usize);
-    impl Atoms for Outer {
-        fn atom(&mut self, e: &IrExpr) -> Option<Term> {
-            self.1 += 1;
-            (!mentions(e, self.0)).then_some(Term::Atom(self.1))
-        }
-    }
-    if !mentions(e, k) {
-        return Some((0, 0));
-    }
-    let (form, k) = (linear(e, &mut Outer(k, 0))?, Term::Local(k));
-    let mut coefs = (0, 0);
-    for (m, c) in form.terms.iter().filter(|(m, _)| m.contains(&k)) {
-        match m[..] {
-            [_] => coefs.0 = i64::try_from(*c).ok()?,
-            [x, y] if x == y => coefs.1 = i64::try_from(*c).ok()?,
-            _ => return None,
-        }
-    }
-    Some(coefs)
-}
-
-/// `e` with the local `slot` replaced by the constant `k`.
-pub(super) fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
-    map_locals(e, &|s| {
-        let kind = if s == slot {
-            IrKind::Const(Value::Int(k))
-        } else {
-            IrKind::Local(s)
-        };
-        Some(IrExpr { kind, span: e.span })
-    })
 }
 
 /// Whether `e` is the constant `true` (a guard that is no guard).

@@ -21,117 +21,66 @@
 //! its constant at most 0 and every binding's coefficient 0, or negative
 //! with the binding over a range starting at a natural.
 
-use std::collections::BTreeMap;
-
-use super::guard_bounds::conjuncts as conjuncts_of;
+use super::linear::{conjuncts as conjuncts_of, linear, Atoms, Linear, Term};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::Order;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::ast::BinaryOp;
 
-/// Integer code as `sum of coefficient * local + constant`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Linear {
-    pub(super) terms: BTreeMap<Slot, i64>,
-    pub(super) constant: i64,
+/// The one item `xs[index]` of the list in slot `list` a form may read,
+/// as atom 0: its index.
+struct Item<'e> {
+    list: Slot,
+    index: Option<&'e IrExpr>,
 }
 
-impl Linear {
-    fn scaled(mut self, c: i64) -> Option<Linear> {
-        for t in self.terms.values_mut() {
-            *t = t.checked_mul(c)?;
-        }
-        self.constant = self.constant.checked_mul(c)?;
-        self.terms.retain(|_, t| *t != 0);
-        Some(self)
-    }
-
-    fn plus(mut self, other: Linear) -> Option<Linear> {
-        for (s, c) in other.terms {
-            let t = self.terms.entry(s).or_insert(0);
-            *t = t.checked_add(c)?;
-        }
-        self.constant = self.constant.checked_add(other.constant)?;
-        self.terms.retain(|_, t| *t != 0);
-        Some(self)
-    }
-}
-
-/// `e` as a linear form of locals, with at most one item `xs[index]` of
-/// the list in `list` (coefficient 1), returned apart.
-fn linear(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
-    let plain = |lin| Some((lin, None));
-    match &e.kind {
-        IrKind::Const(Value::Int(n)) => plain(Linear {
-            constant: *n,
-            ..Linear::default()
-        }),
-        IrKind::Local(s) if *s != list => plain(Linear {
-            terms: BTreeMap::from([(*s, 1)]),
-            constant: 0,
-        }),
-        IrKind::Index { target, index } if matches!(target.kind, IrKind::Local(s) if s == list) => {
-            Some((Linear::default(), Some(index)))
-        }
-        IrKind::Unary(UnaryOp::Neg, x) => {
-            let (lin, None) = linear(x, list)? else {
-                return None;
-            };
-            plain(lin.scaled(-1)?)
-        }
-        IrKind::Binary { op, lhs, rhs, .. } => {
-            let (a, ia) = linear(lhs, list)?;
-            let (b, ib) = linear(rhs, list)?;
-            let constant = |l: &Linear, item: Option<&IrExpr>| {
-                (l.terms.is_empty() && item.is_none()).then_some(l.constant)
-            };
-            match op {
-                BinaryOp::Add if ia.is_none() || ib.is_none() => Some((a.plus(b)?, ia.or(ib))),
-                BinaryOp::Sub if ib.is_none() => Some((a.plus(b.scaled(-1)?)?, ia)),
-                BinaryOp::Mul => match (constant(&a, ia), constant(&b, ib)) {
-                    (Some(c), _) => plain(b.scaled(c)?).filter(|_| ib.is_none()),
-                    (_, Some(c)) => plain(a.scaled(c)?).filter(|_| ia.is_none()),
-                    _ => None,
-                },
-                _ => None,
+impl<'e> Atoms<'e> for Item<'e> {
+    fn atom(&mut self, e: &'e IrExpr) -> Option<Term> {
+        match &e.kind {
+            IrKind::Index { target, index } if self.index.is_none() => {
+                matches!(target.kind, IrKind::Local(s) if s == self.list).then_some(())?;
+                self.index = Some(index);
+                Some(Term::Atom(0))
             }
+            _ => None,
         }
-        _ => None,
     }
+}
+
+/// `e` as an affine form of locals other than `list`, with at most one
+/// item `xs[index]` of that list (coefficient 1), returned apart.
+fn affine(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
+    let mut item = Item { list, index: None };
+    let mut form = linear(e, &mut item)?;
+    let one_item = form.coef_of(Term::Atom(0));
+    if item.index.is_some() {
+        form = form.combine(1, &Linear::term(Term::Atom(0)), -one_item)?;
+    }
+    let plain = form.is_affine_i64() && !form.mentions(Term::Local(list));
+    (plain && one_item == i128::from(item.index.is_some())).then_some((form, item.index))
 }
 
 /// The updates of `e` on the list in `list`, innermost first: each
-/// index and the change of its item; `None` if `e` is not such a chain.
+/// index and the change of its item, affine forms of locals; `None` if
+/// `e` is not such a chain.
 pub(super) fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
-    let [inner, index, value] = e.as_update()?;
-    let mut out = match &inner.kind {
-        IrKind::Local(s) if *s == list => Vec::new(),
-        _ => updates(inner, list)?,
+    let (inner, chain) = e.update_chain()?;
+    matches!(inner.kind, IrKind::Local(s) if s == list).then_some(())?;
+    let update = |[index, value]: [&IrExpr; 2]| {
+        let (index, None) = affine(index, list)? else {
+            return None;
+        };
+        // The new item is the old one plus a change.
+        let (change, Some(item)) = affine(value, list)? else {
+            return None;
+        };
+        let (read, None) = affine(item, list)? else {
+            return None;
+        };
+        (read == index).then_some((index, change))
     };
-    let (index, None) = linear(index, list)? else {
-        return None;
-    };
-    // The new item is the old one plus a change.
-    let (change, Some(item)) = linear(value, list)? else {
-        return None;
-    };
-    let (read, None) = linear(item, list)? else {
-        return None;
-    };
-    if read != index {
-        return None;
-    }
-    out.push((index, change));
-    Some(out)
-}
-
-/// The local `e` is, alone.
-fn lone_local(e: &Linear) -> Option<Slot> {
-    match (e.terms.iter().next(), e.terms.len(), e.constant) {
-        (Some((&s, 1)), 1, 0) => Some(s),
-        _ => None,
-    }
+    chain.into_iter().map(update).collect()
 }
 
 /// Whether locals `a` and `b` of `m` always differ: one is bound over a
@@ -166,7 +115,7 @@ fn bound_below(m: &IrMove, a: Slot, b: Slot) -> bool {
 /// Whether indices `a` and `b` of updates of `m` are bindings the first
 /// of which ranges below the second (`j in 0..i`).
 pub(super) fn index_below(m: &IrMove, a: &Linear, b: &Linear) -> bool {
-    matches!((lone_local(a), lone_local(b)), (Some(x), Some(y)) if bound_below(m, x, y))
+    matches!((a.lone_local(), b.lone_local()), (Some(x), Some(y)) if bound_below(m, x, y))
 }
 
 /// Whether `a` and `b`, indices of two updates of `m`, always differ.
@@ -174,7 +123,7 @@ fn different_items(m: &IrMove, a: &Linear, b: &Linear) -> bool {
     if a.terms == b.terms {
         return a.constant != b.constant;
     }
-    matches!((lone_local(a), lone_local(b)), (Some(x), Some(y)) if differ(m, x, y))
+    matches!((a.lone_local(), b.lone_local()), (Some(x), Some(y)) if differ(m, x, y))
 }
 
 /// Whether binding slot `s` of `m` runs over a range starting at a
@@ -203,13 +152,14 @@ fn move_keeps_sum(game: GameId, n_statics: usize, list: Slot, m: &IrMove) -> boo
             }
         }
     }
-    let Some(total) =
-        (updates.into_iter().map(|(_, d)| d)).try_fold(Linear::default(), |acc, d| acc.plus(d))
+    let Some(total) = (updates.into_iter().map(|(_, d)| d))
+        .try_fold(Linear::constant(0), |acc, d| acc.combine(1, &d, 1))
     else {
         return false;
     };
     total.constant <= 0
-        && (total.terms.iter()).all(|(&s, &c)| c == 0 || (c < 0 && natural_binding(m, s)))
+        && (total.terms.iter())
+            .all(|(t, c)| matches!(t[..], [Term::Local(s)] if *c < 0 && natural_binding(m, s)))
 }
 
 /// How the memo of `g` (game `game`) lays out its positions, if they

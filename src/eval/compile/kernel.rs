@@ -19,9 +19,12 @@ use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
 use super::guaranteed::const_items;
-use super::guard_bounds::{conjuncts, put_constant, quadratic_coefs, Implied, LoopGuard};
+use super::guard_bounds::{Implied, LoopGuard};
 use super::int_code::{mentions, BoolCode, Locals, Operand};
 use super::key_kernel::KeyLoopMove;
+use super::linear::{
+    conjuncts, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear, Term,
+};
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
@@ -423,77 +426,68 @@ fn result_refusal(result: &IrExpr) -> Refusal {
 /// comparisons of integers cannot fail, so the bounds decide exactly what
 /// the condition would. `None` for any other form.
 pub(crate) fn bounds_of(e: &IrExpr, width: usize, out: &mut Vec<Bound>) -> Option<()> {
+    let mut parts = Vec::new();
+    conjuncts(e, &mut parts);
+    for c in parts {
+        out.extend(bound_of(c, width)?);
+    }
+    Some(())
+}
+
+/// One conjunct of `bounds_of` as the range it leaves its slot (`lo > hi`
+/// for none; no bound for a conjunct that always holds), read as forms
+/// `f >= 0` (`==` as two).
+fn bound_of(c: &IrExpr, width: usize) -> Option<Option<Bound>> {
     let never = Bound {
         slot: 0,
         lo: 1,
         hi: 0,
     };
-    match &e.kind {
-        IrKind::Const(Value::Bool(b)) => {
-            if !b {
-                out.push(never);
-            }
-            Some(())
-        }
-        IrKind::Binary {
-            op: BinaryOp::And,
-            lhs,
-            rhs,
-            ..
-        } => {
-            bounds_of(lhs, width, out)?;
-            bounds_of(rhs, width, out)
-        }
-        IrKind::Binary { op, lhs, rhs, .. } => {
-            let (mut op, l, r) = (*op, &lhs.kind, &rhs.kind);
-            let side = |k: &IrKind| match k {
-                IrKind::Local(s) if (*s as usize) < width => Some(Err(*s as usize)),
-                IrKind::Const(Value::Int(c)) => Some(Ok(*c)),
-                _ => None,
-            };
-            let (slot, c) = match (side(l)?, side(r)?) {
-                (Err(s), Ok(c)) => (s, c),
-                (Ok(c), Err(s)) => {
-                    // `c < x` is `x > c`.
-                    op = match op {
-                        BinaryOp::Lt => BinaryOp::Gt,
-                        BinaryOp::Le => BinaryOp::Ge,
-                        BinaryOp::Gt => BinaryOp::Lt,
-                        BinaryOp::Ge => BinaryOp::Le,
-                        other => other,
-                    };
-                    (s, c)
-                }
-                (Ok(a), Ok(b)) => {
-                    let holds = match op {
-                        BinaryOp::Lt => a < b,
-                        BinaryOp::Le => a <= b,
-                        BinaryOp::Gt => a > b,
-                        BinaryOp::Ge => a >= b,
-                        BinaryOp::Eq => a == b,
-                        BinaryOp::Ne => a != b,
-                        _ => return None,
-                    };
-                    if !holds {
-                        out.push(never);
-                    }
-                    return Some(());
-                }
-                (Err(_), Err(_)) => return None,
-            };
-            let (lo, hi) = match op {
-                BinaryOp::Lt => (i64::MIN, c.checked_sub(1)?),
-                BinaryOp::Le => (i64::MIN, c),
-                BinaryOp::Gt => (c.checked_add(1)?, i64::MAX),
-                BinaryOp::Ge => (c, i64::MAX),
-                BinaryOp::Eq => (c, c),
-                _ => return None,
-            };
-            out.push(Bound { slot, lo, hi });
-            Some(())
-        }
+    let side = |e: &IrExpr| match e.kind {
+        IrKind::Local(s) if (s as usize) < width => Some(Linear::term(Term::Local(s))),
+        IrKind::Const(Value::Int(c)) => Some(Linear::constant(c.into())),
         _ => None,
+    };
+    let (op, l, r) = match &c.kind {
+        IrKind::Const(Value::Bool(b)) => return Some((!b).then_some(never)),
+        IrKind::Binary { op, lhs, rhs, .. } => (op, side(lhs)?, side(rhs)?),
+        _ => return None,
+    };
+    if !l.terms.is_empty() && !r.terms.is_empty() {
+        return None;
     }
+    let ops = match op {
+        BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
+        BinaryOp::Ne if l.terms.is_empty() && r.terms.is_empty() => {
+            return Some((l == r).then_some(never));
+        }
+        op => std::slice::from_ref(op),
+    };
+    let (mut slot, mut lo, mut hi) = (None, i128::from(i64::MIN), i128::from(i64::MAX));
+    for &op in ops {
+        // `f >= 0`, `f` a constant or `x + c` or `c - x`.
+        let f = nonnegative(op, &l, &r)?;
+        match &f.terms[..] {
+            [] if f.constant < 0 => return Some(Some(never)),
+            [] => {}
+            [(m, c @ (1 | -1))] => {
+                let [Term::Local(x)] = m[..] else {
+                    return None;
+                };
+                slot = Some(x as usize);
+                match c {
+                    1 => lo = lo.max(-f.constant),
+                    _ => hi = hi.min(f.constant),
+                }
+            }
+            _ => return None,
+        }
+    }
+    let Some(slot) = slot else {
+        return Some(None);
+    };
+    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+    Some(Some(Bound { slot, lo, hi }))
 }
 
 /// Whether argument `j` is the position's own argument of the same place
@@ -661,19 +655,10 @@ impl Compiler<'_> {
         }
         // `n + c`, `c + n` or `n - c`: one checked operation, as the
         // general path computes it.
-        let IrKind::Binary { op, lhs, rhs, .. } = &arg.kind else {
+        let (x, delta) = local_plus_constant(arg)?;
+        if x != own_slot(coord) {
             return None;
-        };
-        let int = |e: &IrExpr| match e.kind {
-            IrKind::Const(Value::Int(c)) => Some(c),
-            _ => None,
-        };
-        let delta = match op {
-            BinaryOp::Add if is_own(coord, lhs) => int(rhs)?,
-            BinaryOp::Add if is_own(coord, rhs) => int(lhs)?,
-            BinaryOp::Sub if is_own(coord, lhs) => int(rhs)?.checked_neg()?,
-            _ => return None,
-        };
+        }
         let mut bounds = Vec::new();
         if let Some(guard) = &m.guard {
             bounds_of(guard, frame_width(g), &mut bounds)?;

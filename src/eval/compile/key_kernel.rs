@@ -23,8 +23,8 @@ use super::compiler::Compiler;
 use super::constants::with_constants;
 use super::expand::MoveResult;
 use super::frame::{KeyFrame, SlotKind, KERNEL_FRAME};
-use super::guaranteed;
 use super::int_code::{map_locals, mentions, sorted_update_of, BoolCode, Locals, Operand, Seq};
+use super::linear;
 use super::rank_shift::{rank_shift, RankShift, ShiftRefusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{shape_push, Key, Shape, Tag, MAX_COORDS};
@@ -712,7 +712,7 @@ impl Compiler<'_> {
             _ => return None,
         };
         let mut conjuncts = Vec::new();
-        guaranteed::conjuncts(m.guard.as_ref()?, &mut conjuncts);
+        linear::conjuncts(m.guard.as_ref()?, &mut conjuncts);
         let mut filter = BitsFilter {
             source,
             fixed: u64::MAX,
@@ -859,7 +859,7 @@ impl Compiler<'_> {
             (None, _) => false,
             (Some(guard), Some(RunArg::SortedUpdate { list, .. })) => {
                 let mut conjuncts = Vec::new();
-                guaranteed::conjuncts(guard, &mut conjuncts);
+                linear::conjuncts(guard, &mut conjuncts);
                 let excludes = |c: &&IrExpr| membership(c, k) == Some((*list, 0, true));
                 if !conjuncts.iter().all(excludes) {
                     return None;
@@ -889,20 +889,20 @@ impl Compiler<'_> {
     /// `e` as `update(...)` chains on a local other than `k`, each index
     /// free of `k` and each value affine in it.
     fn affine_items(&self, e: &IrExpr, k: Slot) -> Option<AffineItems> {
-        let [list, index, value] = e.as_update()?;
-        let mut items = match list.kind {
-            IrKind::Local(s) if s != k => AffineItems {
-                list: s,
-                updates: Vec::new(),
-            },
-            _ => self.affine_items(list, k)?,
+        let (list, chain) = e.update_chain()?;
+        let list = match list.kind {
+            IrKind::Local(s) if s != k => s,
+            _ => return None,
         };
-        if mentions(index, k) {
-            return None;
-        }
-        let (base, coef) = self.affine_operand(value, k)?;
-        items.updates.push((self.operand(index)?, base, coef));
-        Some(items)
+        let update = |[index, value]: [&IrExpr; 2]| {
+            if mentions(index, k) {
+                return None;
+            }
+            let (base, coef) = self.affine_operand(value, k)?;
+            Some((self.operand(index)?, base, coef))
+        };
+        let updates = chain.into_iter().map(update).collect::<Option<_>>()?;
+        Some(AffineItems { list, updates })
     }
 
     /// How an argument of a result is written into the option's key.
@@ -1140,7 +1140,7 @@ impl Compiler<'_> {
             _ => self.bits_chain(base)?,
         };
         for item in items {
-            let item = match local_offset(item) {
+            let item = match linear::local_plus_constant(item) {
                 Some((x, c)) => ChainItem::Offset(x, c),
                 None => ChainItem::Code(self.operand(item)?),
             };
@@ -1283,25 +1283,6 @@ fn const_mask(v: &Value) -> Option<Mask> {
     }))
 }
 
-/// `(x, c)` if `e` is a local `x`, `x + c`, `c + x` or `x - c` with `c` a
-/// constant.
-fn local_offset(e: &IrExpr) -> Option<(Slot, i64)> {
-    let constant = |x: &IrExpr| match x.kind {
-        IrKind::Const(Value::Int(c)) => Some(c),
-        _ => None,
-    };
-    match &e.kind {
-        IrKind::Local(x) => Some((*x, 0)),
-        IrKind::Binary { op, lhs, rhs, .. } => match (op, &lhs.kind, &rhs.kind) {
-            (BinaryOp::Add, IrKind::Local(x), _) => Some((*x, constant(rhs)?)),
-            (BinaryOp::Add, _, IrKind::Local(x)) => Some((*x, constant(lhs)?)),
-            (BinaryOp::Sub, IrKind::Local(x), _) => Some((*x, constant(rhs)?.checked_neg()?)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// `(t, c, negated)` if `e` is `i + c in t` (`i - c`, `c + i`, `i`), or
 /// the same with `not in` or under `not`, `t` a local.
 fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
@@ -1321,7 +1302,7 @@ fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
         return None;
     };
     // Small offsets only: `i + c` then never overflows.
-    let (x, c) = local_offset(lhs)?;
+    let (x, c) = linear::local_plus_constant(lhs)?;
     if x != i || c.unsigned_abs() >= 1 << 32 {
         return None;
     }
@@ -1333,7 +1314,7 @@ fn membership(e: &IrExpr, i: Slot) -> Option<(Slot, i64, bool)> {
 /// it fails).
 fn first_distinct(g: &IrGame) -> Option<usize> {
     let mut conjuncts = Vec::new();
-    guaranteed::conjuncts(g.where_clause.as_ref()?, &mut conjuncts);
+    linear::conjuncts(g.where_clause.as_ref()?, &mut conjuncts);
     match &conjuncts.first()?.kind {
         IrKind::CallBuiltin {
             builtin: Builtin::Distinct,

@@ -58,6 +58,7 @@ mod item_sum;
 mod kernel;
 mod key_kernel;
 mod line_sweep;
+mod linear;
 mod moves;
 mod rank_fill;
 mod rank_shift;

@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
-use super::guard_bounds::{degree, put_constant, quadratic_coefs};
 use super::int_code::{sorted_update_of, IntCode, Locals};
+use super::linear::{degree, put_constant, quadratic_coefs};
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
 };

@@ -8,7 +8,8 @@
 
 use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::Locals;
-use super::item_sum::{index_below, sequence_order, updates, Linear};
+use super::item_sum::{index_below, sequence_order, updates};
+use super::linear::{Linear, Term};
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
 use std::cmp::Ordering;
@@ -36,15 +37,15 @@ impl LinearCode {
         })
     }
 
-    /// `lin` without the term of `k`, if every other local lies in the
-    /// frame.
+    /// The affine form `lin` (`Linear::is_affine_i64`) without the term
+    /// of `k`, if every other local lies in the frame.
     fn of(lin: &Linear, k: Slot) -> Option<LinearCode> {
-        let terms: Vec<(Slot, i64)> = (lin.terms.iter())
-            .filter(|(&s, _)| s != k)
-            .map(|(&s, &c)| ((s as usize) < KERNEL_FRAME).then_some((s, c)))
+        let terms: Vec<(Slot, i64)> = (lin.locals())
+            .filter(|&(s, _)| s != k)
+            .map(|(s, c)| ((s as usize) < KERNEL_FRAME).then_some((s, c)))
             .collect::<Option<_>>()?;
         Some(LinearCode {
-            constant: lin.constant,
+            constant: i64::try_from(lin.constant).ok()?,
             terms,
         })
     }
@@ -120,21 +121,22 @@ pub(crate) fn rank_shift(
     let (mut b, mut q) = (0i64, 0i64);
     let mut steps = Vec::with_capacity(chain.len());
     for (index, change) in &chain {
-        if index.terms.contains_key(&k) {
+        let k_term = Term::Local(k);
+        if index.mentions(k_term) {
             return Err(ShiftRefusal::IndexMovesWithBinding);
         }
-        if !change.terms.keys().all(|&s| s == k) {
+        if change.locals().any(|(s, _)| s != k) {
             return Err(ShiftRefusal::NotSteps);
         }
-        let per_k = change.terms.get(&k).copied().unwrap_or(0);
-        let moved = (b.checked_add(change.constant), q.checked_add(per_k));
-        let (Some(nb), Some(nq)) = moved else {
+        // Within `i64`: `updates` reads affine forms only.
+        let (base, per_k) = (change.constant as i64, change.coef_of(k_term) as i64);
+        let (Some(nb), Some(nq)) = (b.checked_add(base), q.checked_add(per_k)) else {
             return Err(ShiftRefusal::NotSteps);
         };
         (b, q) = (nb, nq);
         steps.push(Step {
             index: LinearCode::of(index, k).ok_or(ShiftRefusal::PastFrame)?,
-            base: change.constant,
+            base,
             per_k,
             moved: (b, q),
         });

@@ -217,7 +217,7 @@ fn guard_clamped(m: &IrMove) -> std::borrow::Cow<'_, IrMove> {
         return std::borrow::Cow::Borrowed(m);
     };
     let mut conj = Vec::new();
-    super::guaranteed::conjuncts(guard, &mut conj);
+    super::linear::conjuncts(guard, &mut conj);
     let mut out = std::borrow::Cow::Borrowed(m);
     for (i, b) in m.bindings.iter().enumerate() {
         let (

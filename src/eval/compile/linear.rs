@@ -1,0 +1,298 @@
+//! The one linear form of integer code that the compile-time analyses
+//! read: `constant + sum of coefficient * term`, exact (`i128`), a term a
+//! variable or the product of two, a variable a local of the frame or an
+//! *atom* (a subexpression the reader names: `F(x, z)` in a proof, an
+//! item `xs[i]` of a list, anything free of a binding). The proofs of
+//! `guaranteed.rs`, the cuts of `guard_bounds.rs` (a polynomial in one
+//! binding), the affine arguments of runs (`moves.rs`, `kernel.rs`,
+//! `key_kernel.rs`) and the item changes of list moves (`item_sum.rs`,
+//! `rank_shift.rs`) are readings of it.
+
+use super::int_code::{map_locals, mentions};
+use crate::eval::value::Value;
+use crate::ir::ir::*;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use smallvec::{smallvec, SmallVec};
+
+/// A linear form `constant + sum of coefficient * term`, a term a
+/// variable or the product of two (sorted), the terms merged and sorted,
+/// none with coefficient 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Linear {
+    pub terms: Vec<(Monomial, i128)>,
+    pub constant: i128,
+}
+
+/// A variable of a linear form: a local of the frame, or an atom (an
+/// index into what the reader's `Atoms` keeps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Term {
+    Local(Slot),
+    Atom(usize),
+}
+
+/// One or two variables, sorted: their product.
+pub(super) type Monomial = SmallVec<[Term; 2]>;
+
+impl Linear {
+    pub(super) fn constant(c: i128) -> Self {
+        Linear {
+            terms: Vec::new(),
+            constant: c,
+        }
+    }
+
+    fn monomial(m: Monomial) -> Self {
+        match m.is_empty() {
+            true => Linear::constant(1),
+            false => Linear {
+                terms: vec![(m, 1)],
+                constant: 0,
+            },
+        }
+    }
+
+    pub(super) fn term(t: Term) -> Self {
+        Linear::monomial(smallvec![t])
+    }
+
+    /// `a * self + b * other`.
+    pub(super) fn combine(&self, a: i128, other: &Linear, b: i128) -> Option<Linear> {
+        let mut terms: Vec<(Monomial, i128)> = Vec::new();
+        let scaled = (self.terms.iter().map(|(t, c)| (t, c.checked_mul(a))))
+            .chain(other.terms.iter().map(|(t, c)| (t, c.checked_mul(b))));
+        for (t, c) in scaled {
+            let c = c?;
+            match terms.iter_mut().find(|(u, _)| u == t) {
+                Some((_, d)) => *d = d.checked_add(c)?,
+                None => terms.push((t.clone(), c)),
+            }
+        }
+        terms.retain(|&(_, c)| c != 0);
+        terms.sort_unstable();
+        let constant =
+            (self.constant.checked_mul(a)?).checked_add(other.constant.checked_mul(b)?)?;
+        Some(Linear { terms, constant })
+    }
+
+    /// `self * other`, if no term has more than two variables.
+    fn times(&self, other: &Linear) -> Option<Linear> {
+        let parts = |f: &Linear| {
+            let constant = (Monomial::new(), f.constant);
+            f.terms.clone().into_iter().chain([constant])
+        };
+        let mut out = Linear::constant(0);
+        for (m, c) in parts(self) {
+            for (n, d) in parts(other) {
+                let mut product: Monomial = m.iter().chain(&n).copied().collect();
+                if product.len() > 2 {
+                    return None;
+                }
+                product.sort_unstable();
+                out = out.combine(1, &Linear::monomial(product), c.checked_mul(d)?)?;
+            }
+        }
+        Some(out)
+    }
+
+    /// The coefficient of the monomial `t`.
+    pub(super) fn coef(&self, t: &Monomial) -> i128 {
+        self.terms
+            .iter()
+            .find(|(u, _)| u == t)
+            .map_or(0, |&(_, c)| c)
+    }
+
+    /// The coefficient of the variable `t` alone (of `t`, not `t * u`).
+    pub(super) fn coef_of(&self, t: Term) -> i128 {
+        self.coef(&smallvec![t])
+    }
+
+    /// Whether some term has the variable `t`.
+    pub(super) fn mentions(&self, t: Term) -> bool {
+        self.terms.iter().any(|(m, _)| m.contains(&t))
+    }
+
+    /// Whether it is `constant + sum of coefficient * local`, every number
+    /// within `i64`.
+    pub(super) fn is_affine_i64(&self) -> bool {
+        let fits = |c: i128| i64::try_from(c).is_ok();
+        fits(self.constant)
+            && (self.terms.iter()).all(|(m, c)| fits(*c) && matches!(m[..], [Term::Local(_)]))
+    }
+
+    /// The locals of an affine form (`is_affine_i64`) with their
+    /// coefficients, in slot order.
+    pub(super) fn locals(&self) -> impl Iterator<Item = (Slot, i64)> + '_ {
+        (self.terms.iter()).filter_map(|(m, c)| match m[..] {
+            [Term::Local(s)] => Some((s, i64::try_from(*c).ok()?)),
+            _ => None,
+        })
+    }
+
+    /// `(x, c)` if it is `x + c`, `x` a local.
+    pub(super) fn local_plus(&self) -> Option<(Slot, i128)> {
+        match &self.terms[..] {
+            [(m, 1)] => match m[..] {
+                [Term::Local(s)] => Some((s, self.constant)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The local it is, alone (`x`: coefficient 1, no constant).
+    pub(super) fn lone_local(&self) -> Option<Slot> {
+        self.local_plus().filter(|&(_, c)| c == 0).map(|(x, _)| x)
+    }
+}
+
+/// What a reader of linear forms makes of a subexpression that is not
+/// linear: a new variable, or `None` when the form is not to be had.
+pub(super) trait Atoms<'e> {
+    fn atom(&mut self, e: &'e IrExpr) -> Option<Term>;
+}
+
+/// No atoms: a form of locals and constants only.
+pub(super) struct NoAtoms;
+
+impl Atoms<'_> for NoAtoms {
+    fn atom(&mut self, _: &IrExpr) -> Option<Term> {
+        None
+    }
+}
+
+/// `e` as a linear form, subexpressions that are not as atoms.
+pub(super) fn linear<'e>(e: &'e IrExpr, atoms: &mut impl Atoms<'e>) -> Option<Linear> {
+    Some(match &e.kind {
+        IrKind::Const(Value::Int(c)) => Linear::constant(*c as i128),
+        IrKind::Local(s) => Linear::term(Term::Local(*s)),
+        IrKind::Unary(UnaryOp::Neg, x) => Linear::constant(0).combine(0, &linear(x, atoms)?, -1)?,
+        IrKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } => {
+            let (l, r) = (linear(lhs, atoms)?, linear(rhs, atoms)?);
+            l.combine(1, &r, if *op == BinaryOp::Add { 1 } else { -1 })?
+        }
+        IrKind::Binary {
+            op: BinaryOp::Mul,
+            lhs,
+            rhs,
+            ..
+        } => {
+            let l = linear(lhs, atoms);
+            let product = l.zip(linear(rhs, atoms)).and_then(|(l, r)| l.times(&r));
+            match product {
+                Some(p) => p,
+                None => Linear::term(atoms.atom(e)?),
+            }
+        }
+        IrKind::Const(_) => return None,
+        _ => Linear::term(atoms.atom(e)?),
+    })
+}
+
+/// `l op r` as a form `f >= 0` (`None` for an operator that is no order).
+pub(super) fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear> {
+    let one = Linear::constant(1);
+    match op {
+        BinaryOp::Ge => l.combine(1, r, -1),
+        BinaryOp::Gt => l.combine(1, r, -1)?.combine(1, &one, -1),
+        BinaryOp::Le => r.combine(1, l, -1),
+        BinaryOp::Lt => r.combine(1, l, -1)?.combine(1, &one, -1),
+        _ => None,
+    }
+}
+
+/// `(x, c)` if `e` is the local `x` plus the constant `c` in at most one
+/// operation (`x`, `x + c`, `c + x`, `x - c`): exact wherever it is
+/// asked, as the general path computes it, with no other step to fail.
+pub(super) fn local_plus_constant(e: &IrExpr) -> Option<(Slot, i64)> {
+    let leaf = |x: &IrExpr| matches!(x.kind, IrKind::Local(_) | IrKind::Const(Value::Int(_)));
+    let one_step = leaf(e)
+        || matches!(&e.kind, IrKind::Binary { op: BinaryOp::Add | BinaryOp::Sub, lhs, rhs, .. }
+            if leaf(lhs) && leaf(rhs));
+    let (x, c) = linear(e, &mut NoAtoms).filter(|_| one_step)?.local_plus()?;
+    Some((x, i64::try_from(c).ok()?))
+}
+
+/// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
+/// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
+/// integer code without `k`): `e` read as a linear form, its
+/// subexpressions without `k` as atoms.
+pub(super) fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
+    /// Each subexpression without `k` a variable of its own.
+    struct Outer(Slot, usize);
+    impl Atoms<'_> for Outer {
+        fn atom(&mut self, e: &IrExpr) -> Option<Term> {
+            self.1 += 1;
+            (!mentions(e, self.0)).then_some(Term::Atom(self.1))
+        }
+    }
+    if !mentions(e, k) {
+        return Some((0, 0));
+    }
+    let (form, k) = (linear(e, &mut Outer(k, 0))?, Term::Local(k));
+    let mut coefs = (0, 0);
+    for (m, c) in form.terms.iter().filter(|(m, _)| m.contains(&k)) {
+        match m[..] {
+            [_] => coefs.0 = i64::try_from(*c).ok()?,
+            [x, y] if x == y => coefs.1 = i64::try_from(*c).ok()?,
+            _ => return None,
+        }
+    }
+    Some(coefs)
+}
+
+/// The degree of `e` as written, as a polynomial in the local `k` whose
+/// coefficients do not mention it, if it is one of degree at most 2
+/// built with `+`, `-` and `*`; every subexpression mentioning `k` (but
+/// `k` itself) is added to `nodes`.
+pub(super) fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
+    if !mentions(e, k) {
+        return Some(0);
+    }
+    let d = match &e.kind {
+        IrKind::Local(s) if *s == k => return Some(1),
+        IrKind::Unary(UnaryOp::Neg, x) => degree(x, k, nodes)?,
+        IrKind::Binary { op, lhs, rhs, .. } => match op {
+            BinaryOp::Add | BinaryOp::Sub => degree(lhs, k, nodes)?.max(degree(rhs, k, nodes)?),
+            BinaryOp::Mul => degree(lhs, k, nodes)? + degree(rhs, k, nodes)?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    nodes.push(e);
+    (d <= 2).then_some(d)
+}
+
+/// `e` with the local `slot` replaced by the constant `k`.
+pub(super) fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
+    map_locals(e, &|s| {
+        let kind = if s == slot {
+            IrKind::Const(Value::Int(k))
+        } else {
+            IrKind::Local(s)
+        };
+        Some(IrExpr { kind, span: e.span })
+    })
+}
+
+/// The conjuncts of `e` (`x and y and ...`), in order.
+pub(crate) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+    match &e.kind {
+        IrKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+            ..
+        } => {
+            conjuncts(lhs, out);
+            conjuncts(rhs, out);
+        }
+        _ => out.push(e),
+    }
+}

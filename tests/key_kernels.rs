@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::{explain, same_both_ways, same_both_ways_with};
+use common::{explain, run, same_both_ways, same_both_ways_with};
 use grundy::Limits;
 
 const WELTER: &str = "
@@ -851,8 +851,9 @@ fn geography_over_a_let_list_of_sets_agrees_with_a_function_and_the_general_path
 
 /// Vertex geography on the 3 x `n` grid (vertex `3c + r`), by a plain
 /// memoised search over bit masks: an independent check of the rule
-/// files' values.
-fn grid_geography_values(n: usize) -> Vec<u8> {
+/// files' values. The start positions' values and how many positions the
+/// search valued.
+fn grid_geography_values(n: usize) -> (Vec<u8>, usize) {
     fn sg(
         adj: &[u64],
         memo: &mut std::collections::HashMap<(usize, u64), u8>,
@@ -894,7 +895,34 @@ fn grid_geography_values(n: usize) -> Vec<u8> {
         })
         .collect();
     let mut memo = std::collections::HashMap::new();
-    (0..cells).map(|v| sg(&adj, &mut memo, v, 1 << v)).collect()
+    let values = (0..cells).map(|v| sg(&adj, &mut memo, v, 1 << v)).collect();
+    (values, memo.len())
+}
+
+#[test]
+fn geography_past_the_window_stores_each_position_once_and_agrees_with_a_brute_force() {
+    // On the 3 x 7 grid a position is a vertex and a mask of 21 bits,
+    // past the window's free size: positions go to the sparse table
+    // (each found missing there is stored when the search expands it)
+    // until the window, found full enough, takes them. Every position
+    // once, both kinds of place.
+    let out = run(
+        "let N = 7
+        let adj = [{u for u in [v - 3, v + 3] if 0 <= u < 3 * N}
+                   | {u for u in [v - 1, v + 1] if u / 3 == v / 3 and 0 <= u}
+                   for v in 0..3 * N]
+        game Geo(v, seen) {
+            move go(u in adj[v] - seen) -> Geo(u, seen | {u})
+        }
+        print [sg(Geo(v, {v})) for v in 0..3 * N]
+        print sum(memo_histogram(Geo))",
+        true,
+    );
+    let (values, positions) = grid_geography_values(7);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], format!("{values:?}"), "{out}");
+    assert_eq!(lines[1], positions.to_string(), "{out}");
 }
 
 #[test]
@@ -924,7 +952,7 @@ fn set_functions_of_comprehensions_run_on_the_kernel_and_agree_with_a_brute_forc
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(!out.contains("failure"), "{out}");
-    let expected = grid_geography_values(4);
+    let (expected, _) = grid_geography_values(4);
     assert_eq!(lines[0], format!("{expected:?}"), "{out}");
     let explained = explain(program);
     for game in [

@@ -2,7 +2,7 @@
 //! across window growth and sparse keys, lookups begun in a row and
 //! resolved after stores.
 
-use grundy::eval::memo::{Key, Memo, Probe, State};
+use grundy::eval::memo::{int_shape, Key, Memo, Order, Probe, Shape, State, FREE_DENSE_BITS};
 use grundy::eval::value::Value;
 
 fn key(args: &[Value]) -> Key {
@@ -70,9 +70,7 @@ fn lookups_probed_in_a_row_resolve_to_what_get_reads() {
         .collect();
     let probes: Vec<Probe> = asked.iter().map(|&c| memo.probe(shape, &[c])).collect();
     assert!(probes.iter().any(|p| matches!(p, Probe::Sparse { .. })));
-    assert!(probes
-        .iter()
-        .any(|p| matches!(p, Probe::Known(State::Value(_)))));
+    assert!(probes.iter().any(|p| matches!(p, Probe::Dense(_))));
     // Stores between the probes and their lookups: the sparse slots
     // grow and its packing widens, positions found missing are stored.
     for i in 1..20_000i64 {
@@ -151,5 +149,129 @@ proptest::proptest! {
         for (k, v) in &model {
             proptest::prop_assert_eq!(memo.get(k), State::Value(*v), "{:?}", k);
         }
+    }
+}
+
+#[test]
+fn for_each_value_reads_every_value_of_a_window_and_no_other_state() {
+    // Positions scattered over a window (some bytes alone in a word,
+    // some next to each other, some at a block's end), with values
+    // past the dense bytes, and states that are no values.
+    let mut memo = Memo::default();
+    let mut expected = Vec::new();
+    for i in 0..200i64 {
+        let (a, b) = ((i * 37) % 61, i % 13);
+        let k = key(&[Value::Int(a), Value::Int(b)]);
+        let state = match i % 7 {
+            0 => State::Valid,
+            1 => State::OnPath,
+            2 => State::Invalid,
+            _ => State::Value(((i * 31) % 300) as u64),
+        };
+        memo.set(&k, state);
+        expected.retain(|&(old, _)| old != (a, b));
+        expected.push(((a, b), state));
+    }
+    let mut want: Vec<u64> = expected
+        .iter()
+        .filter_map(|(_, s)| match s {
+            State::Value(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    let mut got = Vec::new();
+    memo.for_each_value(|v| got.push(v));
+    want.sort_unstable();
+    got.sort_unstable();
+    assert!(want.len() > 50, "{} values", want.len());
+    assert_eq!(got, want);
+}
+
+#[test]
+fn ranked_lists_keep_values_across_growth_and_run_where_get_reads() {
+    let list = |xs: &[i64]| key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())]);
+    let mut memo = Memo::ranking_sequences(Order::Sums);
+    let positions: [&[i64]; 8] = [
+        &[0, 0, 0],
+        &[1, 2, 0],
+        &[3, 0, 40],
+        &[0, 1, 2],
+        &[-1, 2, 0],      // below 0: the sparse table
+        &[1 << 40, 0, 0], // past the addressable sums: sparse
+        &[7, 7],          // another shape
+        &[2, 2, 2],
+    ];
+    for (i, xs) in positions.iter().enumerate() {
+        // Some values past the byte range, kept beside it.
+        memo.set(&list(xs), State::Value(i as u64 * 90));
+    }
+    for (i, xs) in positions.iter().enumerate() {
+        assert_eq!(memo.get(&list(xs)), State::Value(i as u64 * 90), "{xs:?}");
+    }
+    assert_eq!(memo.get(&list(&[0, 2, 1])), State::Unknown);
+    let shape = list(&[0, 0, 0]).shape();
+    assert!(memo.window(shape).is_none(), "no strided window");
+    // Integers and lists of one item keep the box window.
+    assert!(memo.ranked(list(&[7, 7]).shape()).is_some());
+    memo.set(&key(&[Value::Int(3), Value::Int(4)]), State::Value(1));
+    assert!(memo.ranked(int_shape(2)).is_none());
+}
+
+/// The bytes of the dense window of `shape`.
+fn window_bytes(memo: &Memo, shape: Shape) -> usize {
+    memo.window(shape).map_or(0, |w| w.dense().len())
+}
+
+#[test]
+fn a_window_grows_for_positions_along_lines_not_for_scattered_ones() {
+    // Positions 2^21 apart (bit masks of a set game): each would touch
+    // its own page of a window, so they stay in the sparse table.
+    let mut scattered = Memo::default();
+    let keys: Vec<Key> = (0..500).map(|i| key(&[Value::Int(i << 21)])).collect();
+    for (i, k) in keys.iter().enumerate() {
+        scattered.set(k, State::Value(i as u64));
+    }
+    // (A window is padded by a cache line or so: see `stride_above`.)
+    assert!(window_bytes(&scattered, int_shape(1)) < 1 << (FREE_DENSE_BITS + 1));
+    for (i, k) in keys.iter().enumerate() {
+        assert_eq!(scattered.get(k), State::Value(i as u64));
+    }
+    // The same number of positions along a line past the free size:
+    // the pages they touch are full, so the window takes them.
+    let mut lined = Memo::default();
+    for x in 0..500 {
+        lined.set(&key(&[Value::Int(1 << 20), Value::Int(x)]), State::Value(1));
+    }
+    for x in 0..500 {
+        let k = key(&[Value::Int((1 << 20) + 7), Value::Int(x)]);
+        lined.set(&k, State::Value(2));
+    }
+    assert!(window_bytes(&lined, int_shape(2)) >= 1 << (FREE_DENSE_BITS + 1));
+    let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
+    assert!(lined.locate(&k).1.is_some(), "in the window");
+}
+
+#[test]
+fn a_window_whose_later_positions_spread_thinly_narrows_again() {
+    // Two full lines make the window grow past the free size...
+    let mut memo = Memo::default();
+    let mut stored = Vec::new();
+    for (a, b) in (0..500).flat_map(|b| [(1 << 20, b), ((1 << 20) + 7, b)]) {
+        stored.push((key(&[Value::Int(a), Value::Int(b)]), (a + b) as u64 % 300));
+    }
+    // ... then positions a page apart each (rows of 512 bytes).
+    for j in 1..3000 {
+        let a = (1 << 20) - 8 * j;
+        stored.push((key(&[Value::Int(a), Value::Int(3)]), j as u64 % 260));
+    }
+    let mut widest = 0;
+    for (k, v) in &stored {
+        memo.set(k, State::Value(*v));
+        widest = widest.max(window_bytes(&memo, int_shape(2)));
+    }
+    assert!(widest >= 1 << (FREE_DENSE_BITS + 1));
+    assert!(window_bytes(&memo, int_shape(2)) < 1 << (FREE_DENSE_BITS + 1));
+    for (k, v) in &stored {
+        assert_eq!(memo.get(k), State::Value(*v));
     }
 }

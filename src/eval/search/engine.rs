@@ -344,8 +344,16 @@ impl SgSink {
                 Ok(Lookup::Pending)
             }
             State::Unknown => {
-                if satisfies_where(env, instance, key, self.span)? {
-                    let at = inst.memo.borrow_mut().set_located(at, key, State::Valid);
+                let Rules::User(g) = &inst.rules;
+                if g.where_clause.is_none() || satisfies_where(env, instance, key, self.span)? {
+                    // Found missing from a sparse table: its vacant slot
+                    // goes with it, and it is first stored when expanded
+                    // (on the path), one insert in all. Elsewhere `Valid`
+                    // is one byte.
+                    let at = match at {
+                        Some(at) if !at.holds() => Some(at),
+                        _ => inst.memo.borrow_mut().set_located(at, key, State::Valid),
+                    };
                     self.push_pending(env, (instance, inst), key, at)?;
                     Ok(Lookup::Pending)
                 } else {

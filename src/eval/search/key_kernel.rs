@@ -336,7 +336,7 @@ struct Asked {
     probe: Probe,
     /// Where its coordinates lie in `Batch::coords`.
     coords: (u16, u16),
-    /// Its key's shape and number of arguments, for a sparse probe.
+    /// Its key's shape and number of arguments, for a placed probe.
     shape: (Shape, u8),
 }
 
@@ -383,7 +383,7 @@ impl<'a> Batch<'a> {
                     let memo = &self.target.1.memo;
                     let probe = memo.borrow_mut().probe(out.shape, out.coords());
                     let start = self.coords.len() as u16;
-                    if let Probe::Sparse { .. } = probe {
+                    if !matches!(probe, Probe::Known(_)) {
                         self.coords.extend_from_slice(out.coords());
                     }
                     Asked {
@@ -415,7 +415,7 @@ impl<'a> Batch<'a> {
         for asked in self.options.drain(..) {
             let (start, end) = asked.coords;
             let coords = &self.coords[start as usize..end as usize];
-            let sparse = matches!(asked.probe, Probe::Sparse { .. });
+            let placed = !matches!(asked.probe, Probe::Known(_));
             let found = self.target.1.memo.borrow().resolve(asked.probe, coords);
             match found.0 {
                 State::Value(v) => sink.add(v),
@@ -423,7 +423,7 @@ impl<'a> Batch<'a> {
                 // A position of one part not stored yet: its key is at
                 // hand, no need to write it again (`key_option`), nor to
                 // look it up again (its place goes with it).
-                State::Unknown if sparse => {
+                State::Unknown if placed => {
                     let (shape, n_args) = asked.shape;
                     key.set_raw(shape, n_args, coords.iter().copied());
                     let lookup = sink.lookup_located(env, self.target, &key, found)?;

@@ -56,10 +56,9 @@ pub(crate) struct SweepCode {
     shape: Shape,
     n_args: u8,
     fixed: Vec<Option<Operand>>,
-    /// Per fixed coordinate bound by an outer loop over a range that
-    /// names no loop's binding: the range's end (and whether it is
-    /// inclusive), so that the window is reserved once for the
-    /// comprehension's whole box.
+    /// When the comprehension's whole box is known, per coordinate bound
+    /// by an outer loop: its range's end (and whether it is inclusive),
+    /// so that the window is reserved once for the box.
     box_ends: Vec<Option<(Code, bool)>>,
     coord: usize,
     moving: Moving,
@@ -202,6 +201,9 @@ impl Compiler<'_> {
         let (mut fixed, mut moving, mut shape) = (Vec::new(), None, 0);
         // How deep the loop binding each coordinate is (0: none).
         let (mut depth, mut box_ends) = (Vec::new(), Vec::new());
+        // Whether the box is known: integer coordinates, each constant or
+        // bound by a loop up to a constant, the swept one too.
+        let mut whole = constant(end);
         for (i, a) in pargs.iter().enumerate() {
             let (items, tag) = match &a.kind {
                 IrKind::List(items) => (&items[..], Tag::List(items.len() as u32)),
@@ -209,11 +211,14 @@ impl Compiler<'_> {
                 _ => (std::slice::from_ref(a), Tag::Int),
             };
             shape = shape_push(shape, i as u8, tag)?;
+            whole &= tag == Tag::Int;
             for e in items {
                 if !mentions(e, slot) {
                     let d = loop_depth(&comp.clauses, e);
                     depth.push(d);
-                    box_ends.push(d.checked_sub(1).and_then(|d| self.box_end(comp, d)));
+                    let box_end = d.checked_sub(1).and_then(|d| self.box_end(comp, d));
+                    whole &= box_end.is_some() || constant(e);
+                    box_ends.push(box_end);
                     fixed.push(Some(self.operand(e)?));
                     continue;
                 }
@@ -245,7 +250,7 @@ impl Compiler<'_> {
             shape,
             n_args: pargs.len() as u8,
             fixed,
-            box_ends,
+            box_ends: if whole { box_ends } else { Vec::new() },
             coord,
             moving,
             order,

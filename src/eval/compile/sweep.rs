@@ -216,7 +216,14 @@ impl Compiler<'_> {
                 if !mentions(e, slot) {
                     let d = loop_depth(&comp.clauses, e);
                     depth.push(d);
-                    let box_end = d.checked_sub(1).and_then(|d| self.box_end(comp, d));
+                    // Its loop's end, if arithmetic of constants (the same
+                    // for every line, and cheap to evaluate again).
+                    let box_end = match d.checked_sub(1).map(|d| &comp.clauses[d]) {
+                        Some(IrClause::For(b)) => (kernel::slot_range(b))
+                            .filter(|&(_, _, end, _)| constant(end))
+                            .map(|(_, _, end, inclusive)| (self.expr(end), inclusive)),
+                        _ => None,
+                    };
                     whole &= box_end.is_some() || constant(e);
                     box_ends.push(box_end);
                     fixed.push(Some(self.operand(e)?));
@@ -257,17 +264,6 @@ impl Compiler<'_> {
             sg_span: comp.body.span,
             reading,
         })
-    }
-
-    /// The end of the range of loop `d` among the comprehension's clauses,
-    /// as code, when it is arithmetic of constants (cheap to evaluate
-    /// again, and the same for every line).
-    fn box_end(&self, comp: &IrComp, d: usize) -> Option<(Code, bool)> {
-        let IrClause::For(b) = &comp.clauses[d] else {
-            return None;
-        };
-        let (_, _, end, inclusive) = kernel::slot_range(b)?;
-        constant(end).then(|| (self.expr(end), inclusive))
     }
 
     /// `e` as a `Moving` form of the binding `k`.

@@ -221,6 +221,51 @@ fn subtraction_games_under_pass_and_misere_match_a_brute_force() {
     }
 }
 
+/// Empty-and-Divide under `pass(.., passes)`, `ed[j][a][b]` with `j`
+/// passes left, by the definitions (a move empties one pile and splits
+/// the other), without the evaluator.
+fn brute_empty_divide(n: usize, passes: usize) -> Vec<Vec<Vec<u64>>> {
+    let mut ed = vec![vec![vec![0u64; n + 1]; n + 1]; passes + 1];
+    // By the sum of the piles: every option's is smaller.
+    let by_sum = (2..=2 * n).flat_map(|s| (1..s).map(move |a| (a, s - a)));
+    let positions: Vec<(usize, usize)> = by_sum.filter(|&(a, b)| a <= n && b <= n).collect();
+    for j in 0..=passes {
+        for &(a, b) in &positions {
+            let splits = (1..b).map(|k| (k, b - k)).chain((1..a).map(|k| (k, a - k)));
+            let mut vals: Vec<u64> = splits.map(|(x, y)| ed[j][x][y]).collect();
+            if j > 0 && !vals.is_empty() {
+                vals.push(ed[j - 1][a][b]);
+            }
+            ed[j][a][b] = (0..).find(|v| !vals.contains(v)).expect("a mex");
+        }
+    }
+    ed
+}
+
+#[test]
+fn two_integer_tables_under_pass_asked_in_order_match_a_brute_force() {
+    // Asked in order, each compound's position finds its options and its
+    // pass (the position in the layer below, valued first) known.
+    let n = 14;
+    let out = same_with_and_without_layers(&format!(
+        "game E(a, b) where a >= 1 and b >= 1 {{
+            move split_b(k in 1..b) -> E(k, b - k)
+            move split_a(k in 1..a) -> E(k, a - k)
+        }}
+        print [sg(pass(E(a, b))) for a in 1..={n}, b in 1..={n}]
+        print [sg(pass(E(a, b), 2)) for a in 1..={n}, b in 1..={n}]"
+    ));
+    let ed = brute_empty_divide(n, 2);
+    let row = |j: usize| {
+        let items: Vec<String> = (1..=n)
+            .flat_map(|a| (1..=n).map(move |b| (a, b)))
+            .map(|(a, b)| ed[j][a][b].to_string())
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    assert_eq!(out, format!("{}\n{}\n", row(1), row(2)));
+}
+
 #[test]
 fn explain_names_the_plan_of_each_compound() {
     let out = explain(

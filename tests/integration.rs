@@ -23,6 +23,7 @@ mod lexer;
 mod limits;
 mod loop_bounds;
 mod loopy;
+mod memo_scan;
 mod memo_tables;
 mod mixed_plans;
 mod octal_engine;

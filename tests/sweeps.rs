@@ -506,3 +506,41 @@ fn pages_faulted_in_ahead_keep_their_bytes_and_fault_no_more() {
         assert!(zeroed.iter().step_by(PAGE / 2).all(|&b| b == 1));
     }
 }
+
+/// Wythoff's game: (a, b) with a <= b is a P-position exactly when
+/// `a = floor(j * phi)`, `b = a + j` for some `j` (Wythoff 1907; OEIS
+/// A000201 and A001950).
+fn wythoff_p(a: i64, b: i64) -> bool {
+    let (a, b) = (a.min(b), a.max(b));
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    ((b - a) as f64 * phi).floor() as i64 == a
+}
+
+#[test]
+fn tables_over_a_box_reserved_at_once_agree_with_the_general_path() {
+    // The window is reserved for the outer loops' box where their ranges
+    // name no binding (`n in 0..=N`, `a in 0..N`), not where they do
+    // (`b in a..20`), nor below a filtering `if`.
+    let n = 30;
+    let out = same_both_ways(&format!(
+        "game W(a, b) where a >= 0 and b >= 0 {{
+            move left(k in 1..=a) -> W(a - k, b)
+            move right(k in 1..=b) -> W(a, b - k)
+            move both(k in 1..=min(a, b)) -> W(a - k, b - k)
+        }}
+        game F(n, m) where n >= 0 and m >= 1 {{
+            move take(k in 1..=min(m, n)) -> F(n - k, 2 * k)
+        }}
+        let N = {n}
+        print [sg(W(a, b)) == 0 for a in 0..N, b in 0..N]
+        print histogram(sg(F(x, m)) for x in 0..=N, m in 1..=N)
+        print [sg(F(x, m)) for m in 1..=N, x in 0..N + 5]
+        print [sg(W(a, b)) for a in 0..12, b in a..20 if a % 2 == 0]
+        print [sg(W(a, 3 * b)) for b in -2..4, a in 0..5]"
+    ));
+    let first = out.lines().next().expect("the Wythoff table");
+    let want: Vec<String> = (0..n)
+        .flat_map(|a| (0..n).map(move |b| wythoff_p(a, b).to_string()))
+        .collect();
+    assert_eq!(first, format!("[{}]", want.join(", ")));
+}

@@ -56,6 +56,10 @@ pub(crate) struct SweepCode {
     shape: Shape,
     n_args: u8,
     fixed: Vec<Option<Operand>>,
+    /// When the comprehension's whole box is known, per coordinate bound
+    /// by an outer loop: its range's end (and whether it is inclusive),
+    /// so that the window is reserved once for the box.
+    box_ends: Vec<Option<(Code, bool)>>,
     coord: usize,
     moving: Moving,
     /// The coordinates in the order the comprehension's loops move them,
@@ -196,7 +200,10 @@ impl Compiler<'_> {
         }
         let (mut fixed, mut moving, mut shape) = (Vec::new(), None, 0);
         // How deep the loop binding each coordinate is (0: none).
-        let mut depth = Vec::new();
+        let (mut depth, mut box_ends) = (Vec::new(), Vec::new());
+        // Whether the box is known: integer coordinates, each constant or
+        // bound by a loop up to a constant, the swept one too.
+        let mut whole = constant(end);
         for (i, a) in pargs.iter().enumerate() {
             let (items, tag) = match &a.kind {
                 IrKind::List(items) => (&items[..], Tag::List(items.len() as u32)),
@@ -204,13 +211,26 @@ impl Compiler<'_> {
                 _ => (std::slice::from_ref(a), Tag::Int),
             };
             shape = shape_push(shape, i as u8, tag)?;
+            whole &= tag == Tag::Int;
             for e in items {
                 if !mentions(e, slot) {
-                    depth.push(loop_depth(&comp.clauses, e));
+                    let d = loop_depth(&comp.clauses, e);
+                    depth.push(d);
+                    // Its loop's end, if arithmetic of constants (the same
+                    // for every line, and cheap to evaluate again).
+                    let box_end = match d.checked_sub(1).map(|d| &comp.clauses[d]) {
+                        Some(IrClause::For(b)) => (kernel::slot_range(b))
+                            .filter(|&(_, _, end, _)| constant(end))
+                            .map(|(_, _, end, inclusive)| (self.expr(end), inclusive)),
+                        _ => None,
+                    };
+                    whole &= box_end.is_some() || constant(e);
+                    box_ends.push(box_end);
                     fixed.push(Some(self.operand(e)?));
                     continue;
                 }
                 depth.push(comp.clauses.len() + 1);
+                box_ends.push(None);
                 if moving.is_some() {
                     return None;
                 }
@@ -237,6 +257,7 @@ impl Compiler<'_> {
             shape,
             n_args: pargs.len() as u8,
             fixed,
+            box_ends: if whole { box_ends } else { Vec::new() },
             coord,
             moving,
             order,
@@ -270,6 +291,16 @@ impl Compiler<'_> {
             BinaryOp::Mul if is_k(rhs) => Some(Moving::Mul(other(lhs)?)),
             _ => None,
         }
+    }
+}
+
+/// Whether `e` is arithmetic of constants and top-level constants.
+fn constant(e: &IrExpr) -> bool {
+    match &e.kind {
+        IrKind::Const(_) | IrKind::Global(_) => true,
+        IrKind::Unary(_, x) => constant(x),
+        IrKind::Binary { lhs, rhs, .. } => constant(lhs) && constant(rhs),
+        _ => false,
     }
 }
 
@@ -420,15 +451,23 @@ impl SweepCode {
             return Ok(true);
         };
         let instance = site_instance(env, (self.game, &self.statics, &self.cached), true)?;
+        let mut far = coords;
+        for (x, end) in far.iter_mut().zip(&self.box_ends) {
+            if let Some((end, inclusive)) = end {
+                if let Ok(Value::Int(end)) = end(env) {
+                    *x = (*x).max(end.saturating_sub(i64::from(!inclusive)));
+                }
+            }
+        }
         {
             let inst = env.rt.instance(instance);
             let mut memo = inst.memo.borrow_mut();
             memo.lay_out(self.shape, &self.order);
-            // The window takes the whole line at once, not by doublings
-            // that copy it (and hold the old copy beside the new).
+            // The window takes the whole line, and the outer loops' box
+            // where their ranges are known, at once, not by doublings that
+            // copy it (and hold the old copy beside the new).
             let ends = (!ks.is_empty()).then(|| map.at(ks.start).zip(map.at(ks.end - 1)));
             if let Some(Some((x, y))) = ends {
-                let mut far = coords;
                 far[self.coord] = x.max(y);
                 memo.reserve(self.shape, &far[..n]);
             }

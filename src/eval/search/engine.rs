@@ -768,17 +768,13 @@ pub fn sg_of_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
         }
         _ => {}
     }
-    search_from(env, instance, key, span)
-}
-
-/// `sg_of_position` for a position the memo holds no value for and which is
-/// not on the current search path (its `where` may be unchecked yet).
-pub fn search_from(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
     search_located(env, instance, key, None, span)
 }
 
-/// `search_from` for a position whose place in the memo's dense window
-/// the caller has located (`Memo::locate`) already.
+/// `sg_of_position` for a position the memo holds no value for and which is
+/// not on the current search path (its `where` may be unchecked yet), at
+/// its place in the memo's dense window if the caller has located it
+/// (`Memo::locate`) already.
 pub fn search_located(
     env: &mut Env,
     instance: InstanceId,

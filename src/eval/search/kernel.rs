@@ -248,20 +248,12 @@ impl SgSink {
                 None => all = run.lo..run.hi,
             }
         }
-        if !self.slow.is_empty() || !all.is_empty() {
-            let n = run.bases.len();
-            let mut coords = [0i64; MAX_ARGS as usize];
-            let slow = std::mem::take(&mut self.slow);
-            let mut key = Key::default();
-            for k in slow.iter().copied().chain(all) {
-                gather.coords(k, &mut coords[..n]);
-                key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
-                if let Lookup::Value(v) = self.lookup(env, run.instance, &key)? {
-                    self.add(v);
-                }
-            }
-            self.slow = slow;
-        }
+        let n = run.bases.len();
+        let mut coords = [0i64; MAX_ARGS as usize];
+        self.look_up_slow_then(env, run.instance, all, |k, key| {
+            gather.coords(k, &mut coords[..n]);
+            key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
+        })?;
         Ok(true)
     }
 

@@ -77,12 +77,19 @@ pub fn sg_of_layered(
         State::OnPath => return Ok(None),
         _ => {}
     }
+    if let LayerKind::Pass(n) = kind {
+        below_first(env, (instance, n), key, span)?;
+    }
     let result = match search_finite(env, id, key, None, span) {
         Err(e) if is_limit(e.kind) => return Err(e),
         Ok(v) => v,
         Err(_) => None,
     };
     env.rt.note_compound_plan(|| {
+        let on = match g.kernel {
+            Some(_) => "on its kernel",
+            None => "on its general path",
+        };
         let plan = match (result, kind) {
             (None, _) => {
                 "product search (searched as layers, it met an option off its game, a cycle \
@@ -90,28 +97,42 @@ pub fn sg_of_layered(
                     .to_string()
             }
             (Some(_), LayerKind::Pass(_)) => format!(
-                "as layers of {} ({}), a memo per number of passes left, the pass read in \
+                "as layers of {} ({on}), a memo per number of passes left, the pass read in \
                  the one below",
-                inst.name,
-                if g.kernel.is_some() {
-                    "on its kernel"
-                } else {
-                    "on its general path"
-                }
+                inst.name
             ),
             (Some(_), LayerKind::Misere) => format!(
-                "as a layer of {} ({}), a memo of its own, terminal positions worth 1",
-                inst.name,
-                if g.kernel.is_some() {
-                    "on its kernel"
-                } else {
-                    "on its general path"
-                }
+                "as a layer of {} ({on}), a memo of its own, terminal positions worth 1",
+                inst.name
             ),
         };
         format!("compound {}: {plan}", name(&inst.name))
     });
     Ok(result)
+}
+
+/// Values the position `key` in the layer below `pass(.., n)` of
+/// `base` (`base` itself below the last pass), if it has no value
+/// there yet: the pass reads it, so a table asked in order then finds
+/// every option of the compound's position valued, and values it without
+/// the search stack. An error other than a limit is left for the
+/// compound's own search to meet (and report) where it would.
+fn below_first(env: &mut Env, (base, n): (InstanceId, u32), key: &Key, span: Span) -> Fallible<()> {
+    let below = match n {
+        1 => base,
+        _ => env.rt.layered_instance(Layer {
+            base,
+            kind: LayerKind::Pass(n - 1),
+        }),
+    };
+    let state = env.rt.instance(below).memo.borrow_mut().get(key);
+    if !matches!(state, State::Unknown | State::Valid) {
+        return Ok(());
+    }
+    match search_finite(env, below, key, None, span) {
+        Err(e) if is_limit(e.kind) => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Errors of the limits (time, memory, states, Ctrl-C): the product

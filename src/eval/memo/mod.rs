@@ -19,6 +19,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
+use self::ranked::ColumnLine;
 use self::ranked::Ranking;
 pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedRun, SortedItems};
 use self::sparse::{Slot, Sought, SparseTable};
@@ -1363,6 +1364,15 @@ impl<'m> Window<'m> {
     }
 }
 
+/// The lists of one shape's window laid out by rank that differ only in
+/// one item (`Memo::ranked_line`), good while the window keeps its layout.
+#[derive(Clone, Copy, Debug)]
+pub struct RankedLine {
+    table: usize,
+    layout: u32,
+    column: ColumnLine,
+}
+
 /// A read-only view of one shape's window laid out by rank of sum
 /// (`Memo::ranked`).
 pub struct RankedWindow<'m> {
@@ -1792,6 +1802,33 @@ impl Memo {
             bits: table.bits,
             strides: table.strides,
         })
+    }
+
+    /// `line` for a window laid out by rank, where the lists along
+    /// `coord` move one binomial column (`Ranking::column_line`).
+    pub fn ranked_line(&self, shape: Shape, coords: &[i64], coord: usize) -> Option<RankedLine> {
+        let s = self.shape_of(shape)?;
+        let table = &self.shapes[s].1;
+        Some(RankedLine {
+            table: s,
+            layout: table.layout,
+            column: table.ranked.as_ref()?.column_line(coords, coord)?,
+        })
+    }
+
+    /// The state of the list of `line` with item `x`, read at its rank
+    /// (not ranked again); `None` if the window's layout changed since or
+    /// `x` is past the line.
+    #[inline]
+    pub fn ranked_line_state(&self, line: &RankedLine, x: i64) -> Option<State> {
+        let table = &self.shapes.get(line.table)?.1;
+        if table.layout != line.layout {
+            return None;
+        }
+        let rank = line
+            .column
+            .rank(table.ranked.as_ref()?.binomials().table, x)?;
+        Some(State::decode(table.get_dense(rank)))
     }
 
     /// The dense bytes of `line`'s window, while its layout is current:

@@ -260,6 +260,101 @@ impl Ranking {
     }
 }
 
+/// The lists of a ranking that differ only in one item `x`, when their
+/// ranks differ only in one binomial column (`Ranking::column_line`):
+/// `fixed + binom[origin + per_x * x]` for `x` in `lo..=hi`.
+#[derive(Clone, Copy, Debug)]
+pub struct ColumnLine {
+    fixed: usize,
+    origin: isize,
+    per_x: isize,
+    lo: i64,
+    hi: i64,
+}
+
+impl ColumnLine {
+    /// The rank of the list with the item at `x`, if ranked.
+    #[inline]
+    pub(super) fn rank(&self, binom: &[usize], x: i64) -> Option<usize> {
+        if x < self.lo || x > self.hi {
+            return None;
+        }
+        let row = self
+            .origin
+            .wrapping_add(self.per_x.wrapping_mul(x as isize));
+        Some(self.fixed + binom[row as usize])
+    }
+}
+
+impl Ranking {
+    /// The line of the lists `coords` with item `coord` changed, if their
+    /// ranks move along one column: the last item of a list ranked by sum
+    /// (only `c_{n-1}` moves), any item of a sorted list (only its own
+    /// part). `None` if the other items are not of the kind or ranked.
+    pub(super) fn column_line(&self, coords: &[i64], coord: usize) -> Option<ColumnLine> {
+        let n = self.n;
+        if coords.len() != n || coord >= n {
+            return None;
+        }
+        let Some(items) = self.sorted_items() else {
+            // By sum: the rank of the items before, then `C(c + 1 + x, n)`.
+            if coord != n - 1 {
+                return None;
+            }
+            let (mut fixed, mut last) = (0usize, None);
+            for (j, &x) in coords[..n - 1].iter().enumerate() {
+                let m = self.item(last, usize::try_from(x).ok()?, j)?;
+                if m >= self.rows {
+                    return None;
+                }
+                fixed += self.binom[j * self.rows + m];
+                last = Some(m);
+            }
+            // `c_{n-1}` is `next + x`.
+            let next = last.map_or(0, |c| c + 1);
+            let hi = self.rows.checked_sub(next + 1)? as i64;
+            return Some(ColumnLine {
+                fixed,
+                origin: ((n - 1) * self.rows + next) as isize,
+                per_x: 1,
+                lo: 0,
+                hi,
+            });
+        };
+        let distinct = items.distinct() as i64;
+        let mut fixed = 0usize;
+        for (c, &x) in coords.iter().enumerate() {
+            if c != coord {
+                fixed += items.part(x, c)?;
+            }
+        }
+        // The other items sorted (those next to `coord`: by `lo..=hi`).
+        let sorted =
+            |c: usize| c == coord || c + 1 == coord || coords[c] + distinct <= coords[c + 1];
+        if !(0..n - 1).all(sorted) {
+            return None;
+        }
+        let lo = match coord {
+            0 => 0,
+            _ => coords[coord - 1] + distinct,
+        };
+        let hi = match coords.get(coord + 1) {
+            Some(&x) => x - distinct,
+            None => i64::MAX,
+        };
+        // Items `lo..=hi` within the column's rows (the list's own bound).
+        let hi = hi.min(items.limit - items.limit_per_c * coord as i64 - 1);
+        let origin = items.origin + items.per_c * coord as i64;
+        (lo <= hi).then_some(ColumnLine {
+            fixed,
+            origin: origin as isize,
+            per_x: items.per_x as isize,
+            lo,
+            hi,
+        })
+    }
+}
+
 /// The rank of a sorted list (`Order::Ascending` or `Increasing`) is a
 /// sum of one part per item: `C(x + shift * c, c + 1)` for item `x` at
 /// coordinate `c`, read from column `c` of the binomials.

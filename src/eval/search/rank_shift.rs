@@ -9,13 +9,13 @@
 use super::engine::SgSink;
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    AffineRun, Env, Instance, KeyFrame, Locals, RankShift, Seq, Step, Steps,
+    AffineRun, Env, Instance, KeyFrame, Locals, OneColumn, RankShift, Seq, Step, Steps, FAR,
 };
 use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
-use smallvec::SmallVec;
+use smallvec::{smallvec, SmallVec};
 
 impl SgSink {
     /// Marks the options `k` in `a..b` (not empty, `k` in `slot`) of a
@@ -100,6 +100,11 @@ pub(super) fn option_ranks<'m>(
     bin: Binomials<'m>,
     (a, b): (i64, i64),
 ) -> Option<RankedRun<'m>> {
+    if let Some(run) =
+        (steps.column.as_ref()).and_then(|c| column_ranks(c, frame, items, at, bin, (a, b)))
+    {
+        return Some(run);
+    }
     let n = items.len();
     let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
     let mut fixed = at.rank;
@@ -142,4 +147,55 @@ pub(super) fn option_ranks<'m>(
         }
     }
     Some(RankedRun::new(bin.table, fixed, moving))
+}
+
+/// `option_ranks` for steps with one column (`OneColumn`): the checks of
+/// the setting in `i64` (the list is ranked, so its items are small, and
+/// the column's constants and the run's ends are within `FAR`), the run
+/// one column of binomials. `None` where `option_ranks` decides.
+#[inline]
+fn column_ranks<'m>(
+    col: &OneColumn,
+    frame: &KeyFrame,
+    items: &[i64],
+    at: &Placed,
+    bin: Binomials<'m>,
+    (a, b): (i64, i64),
+) -> Option<RankedRun<'m>> {
+    if a < -FAR || b > FAR {
+        return None;
+    }
+    let j0 = usize::try_from(col.index.eval(frame)?).ok()?;
+    if j0 + col.span >= items.len() {
+        return None;
+    }
+    let last = b - 1;
+    for &(d, base, per_k) in &col.items {
+        let x = items[j0 + d] + base;
+        if x + per_k * a < 0 || x + per_k * last < 0 {
+            return None;
+        }
+    }
+    let (max, rows) = (bin.max_sum as i64, bin.rows);
+    // The prefix sum `c` moved by `by`, and the binomial it leaves.
+    let moved = |c: usize, by: i64| {
+        let p = (at.c[c] - c) as i64 + by;
+        Some((p, bin.table[c * rows + at.c[c]])).filter(|_| (0..=max).contains(&p))
+    };
+    let mut fixed = at.rank;
+    for &(d, by) in &col.shifted {
+        let c = j0 + d;
+        let (p, old) = moved(c, by)?;
+        fixed = fixed - old + bin.table[c * rows + p as usize + c];
+    }
+    let (d, by, q) = col.moving;
+    let c = j0 + d;
+    let (p, old) = moved(c, by + q * a)?;
+    moved(c, by + q * last)?;
+    let row = c * rows + p as usize + c;
+    Some(RankedRun::new(
+        bin.table,
+        fixed - old,
+        smallvec![(row, q as isize)],
+    ))
 }

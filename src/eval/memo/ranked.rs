@@ -301,17 +301,12 @@ impl Ranking {
             if coord != n - 1 {
                 return None;
             }
-            let (mut fixed, mut last) = (0usize, None);
-            for (j, &x) in coords[..n - 1].iter().enumerate() {
-                let m = self.item(last, usize::try_from(x).ok()?, j)?;
-                if m >= self.rows {
-                    return None;
-                }
-                fixed += self.binom[j * self.rows + m];
-                last = Some(m);
-            }
-            // `c_{n-1}` is `next + x`.
-            let next = last.map_or(0, |c| c + 1);
+            let mut first = [0; MAX_COORDS];
+            first[..n - 1].copy_from_slice(&coords[..n - 1]);
+            let at = self.place(&first[..n])?;
+            // `c_{n-1}` is `next + x`, its binomial read along the line.
+            let next = at.c[n - 1];
+            let fixed = at.rank - self.binom[(n - 1) * self.rows + next];
             let hi = self.rows.checked_sub(next + 1)? as i64;
             return Some(ColumnLine {
                 fixed,
@@ -553,11 +548,6 @@ impl<'m> RankedRun<'m> {
         }
     }
 
-    /// No prefix sum moves with the run: all its sequences are one.
-    pub fn is_fixed(&self) -> bool {
-        self.moving.is_empty()
-    }
-
     /// The index of the run's `t`-th sequence.
     #[inline]
     pub fn index(&self, t: usize) -> usize {
@@ -584,205 +574,5 @@ impl<'m> RankedRun<'m> {
             false => &self.binom[row - span..=row],
         };
         Some((self.fixed, rows, step))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every sequence of `n` naturals with sum at most `s`, in any order.
-    fn all(n: usize, s: usize) -> Vec<Vec<i64>> {
-        if n == 0 {
-            return vec![vec![]];
-        }
-        let mut out = Vec::new();
-        for x in 0..=s {
-            for mut rest in all(n - 1, s - x) {
-                rest.insert(0, x as i64);
-                out.push(rest);
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn ranks_are_a_bijection_onto_the_first_indices_smaller_sums_first() {
-        for n in 1..=5 {
-            let s = 7;
-            let mut r = Ranking::new(n, Order::Sums);
-            assert!(r.grow(s));
-            let seqs = all(n, s);
-            assert_eq!(r.len(), seqs.len(), "C(s + n, n) sequences");
-            let mut seen = vec![false; seqs.len()];
-            for x in &seqs {
-                let i = r.index(x).expect("ranked");
-                assert!(!seen[i], "rank {i} given twice");
-                seen[i] = true;
-                // Sum-major: all sequences of smaller sum rank below.
-                let sum: i64 = x.iter().sum();
-                assert!(i >= r.count(sum as usize).unwrap() - r.count_layer(sum as usize));
-                assert!(i < r.count(sum as usize).unwrap());
-            }
-        }
-    }
-
-    #[test]
-    fn growing_keeps_every_rank_and_refuses_nothing_within_reach() {
-        let mut r = Ranking::new(4, Order::Sums);
-        let small: Vec<Option<usize>> = all(4, 5).iter().map(|x| r.index(x)).collect();
-        assert!(
-            small.iter().skip(1).all(Option::is_none),
-            "only sum 0 at first"
-        );
-        assert!(r.grow(5));
-        let before: Vec<usize> = all(4, 5).iter().map(|x| r.index(x).unwrap()).collect();
-        assert!(r.grow(40));
-        let after: Vec<usize> = all(4, 5).iter().map(|x| r.index(x).unwrap()).collect();
-        assert_eq!(before, after);
-        assert_eq!(r.index(&[1, -1, 0, 0]), None);
-        assert_eq!(r.index(&[41, 0, 0, 0]), None);
-        assert_eq!(r.index(&[1, 0, 0]), None);
-    }
-
-    /// Every sequence of `n` naturals below `m` of kind `order`.
-    fn sorted(n: usize, m: i64, order: Order) -> Vec<Vec<i64>> {
-        let mut out: Vec<Vec<i64>> = vec![vec![]];
-        for _ in 0..n {
-            out = out
-                .into_iter()
-                .flat_map(|xs| {
-                    let from = match (xs.last(), order) {
-                        (None, _) => 0,
-                        (Some(&x), Order::Increasing) => x + 1,
-                        (Some(&x), _) => x,
-                    };
-                    (from..m).map(move |y| [&xs[..], &[y]].concat())
-                })
-                .collect();
-        }
-        out
-    }
-
-    #[test]
-    fn sorted_lists_rank_onto_the_first_indices_smaller_largest_items_first() {
-        for order in [Order::Ascending, Order::Increasing] {
-            for n in 1..=4 {
-                let m = 9;
-                let mut r = Ranking::new(n, order);
-                let lists = sorted(n, m, order);
-                let top = |xs: &[i64]| r.level(xs).expect("of the kind");
-                let level = lists.iter().map(|xs| top(xs)).max().unwrap();
-                assert!(r.grow(level));
-                assert_eq!(r.len(), lists.len(), "{order:?} n={n}: every list ranked");
-                let mut seen = vec![false; lists.len()];
-                for xs in &lists {
-                    let i = r.index(xs).expect("ranked");
-                    assert!(!std::mem::replace(&mut seen[i], true), "rank {i} twice");
-                    // Lists of a smaller largest item come first.
-                    let below = lists.iter().filter(|ys| ys[n - 1] < xs[n - 1]).count();
-                    let upto = lists.iter().filter(|ys| ys[n - 1] <= xs[n - 1]).count();
-                    assert!((below..upto).contains(&i), "{xs:?} at {i}");
-                }
-                // Not of the kind: no rank, no level.
-                if n >= 2 {
-                    let mut down: Vec<i64> = (0..n as i64).rev().collect();
-                    assert_eq!(r.index(&down), None);
-                    down.sort_unstable();
-                    down[1] = down[0];
-                    let want = (order == Order::Ascending)
-                        .then(|| r.index(&down))
-                        .flatten();
-                    assert_eq!(r.index(&down), want);
-                    assert_eq!(r.level(&down).is_some(), order == Order::Ascending);
-                }
-                assert_eq!(r.index(&vec![-1; n]), None);
-            }
-        }
-    }
-
-    #[test]
-    fn a_sorted_lists_rank_is_the_sum_of_its_items_parts_read_down_columns() {
-        for order in [Order::Ascending, Order::Increasing] {
-            let (n, m) = (4, 10);
-            let mut r = Ranking::new(n, order);
-            let lists = sorted(n, m, order);
-            assert!(r.grow(lists.iter().map(|xs| r.level(xs).unwrap()).max().unwrap()));
-            let items = r.sorted_items().expect("sorted lists");
-            for xs in &lists {
-                let part = |c: usize| items.part(xs[c], c).unwrap();
-                assert_eq!(Some((0..n).map(part).sum()), r.index(xs), "{xs:?}");
-                // Item `c` moving between its neighbours: a column.
-                for c in 0..n {
-                    let lo = if c == 0 { 0 } else { xs[c - 1] + 1 };
-                    let hi = if c + 1 == n { m } else { xs[c + 1] };
-                    if lo >= hi || order == Order::Ascending {
-                        continue;
-                    }
-                    let first = items.column(c, (lo, hi)).expect("ranked");
-                    let rest: usize = (0..n).filter(|&d| d != c).map(part).sum();
-                    for x in lo..hi {
-                        let mut ys = xs.clone();
-                        ys[c] = x;
-                        let at = rest + items.binom()[first + (x - lo) as usize];
-                        assert_eq!(Some(at), r.index(&ys), "{ys:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn flipped_sorted_lists_rank_onto_the_first_indices_last_items_next_to_one_another() {
-        for order in [Order::Ascending, Order::Increasing] {
-            let (n, m) = (3, 9);
-            let mut r = Ranking::flipped(n, order);
-            let lists = sorted(n, m, order);
-            assert_eq!(r.index(&lists[0]), None, "no bound yet");
-            assert!(r.set_bound(&[0, 1, m - 1]));
-            assert!(!r.set_bound(&[0, 1, 2 * m]), "the bound is set once");
-            assert_eq!(
-                r.len(),
-                lists.len(),
-                "{order:?}: every list below the bound ranked"
-            );
-            let items = r.sorted_items().expect("sorted lists");
-            let mut seen = vec![false; lists.len()];
-            for xs in &lists {
-                let i = r.index(xs).expect("ranked");
-                assert!(!std::mem::replace(&mut seen[i], true), "rank {i} twice");
-                // The rank is the sum of the items' parts.
-                let parts: usize = (0..n).map(|c| items.part(xs[c], c).unwrap()).sum();
-                assert_eq!(parts, i, "{xs:?}");
-                // The next last item is the next rank down.
-                let mut next = xs.clone();
-                next[n - 1] += 1;
-                if next[n - 1] < m {
-                    assert_eq!(r.index(&next), Some(i - 1), "{xs:?}");
-                }
-            }
-            // An item at the bound, or a list not of the kind: no rank.
-            assert_eq!(r.index(&[0, 1, m]), None);
-            assert_eq!(r.index(&[2, 1, 3]), None);
-        }
-    }
-
-    #[test]
-    fn sums_past_the_addressable_range_are_refused() {
-        let mut r = Ranking::new(8, Order::Sums);
-        assert!(!r.grow(1 << 20));
-        assert_eq!(r.len(), 1);
-    }
-
-    impl Ranking {
-        /// The sequences of sum exactly `s`: `C(s + n - 1, n - 1)`.
-        fn count_layer(&self, s: usize) -> usize {
-            let below = if s == 0 {
-                0
-            } else {
-                self.count(s - 1).unwrap()
-            };
-            self.count(s).unwrap() - below
-        }
     }
 }

@@ -10,7 +10,7 @@
 //! the lists left are searched one by one, as they would have been.
 
 use super::engine::run_range;
-use super::rank_shift::option_ranks;
+use super::rank_shift::{column_ranks, option_ranks};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
@@ -235,18 +235,20 @@ impl Fill<'_> {
         }
         let n = usize::try_from(b.checked_sub(a)?).ok()?;
         self.options = self.options.saturating_add(n);
-        let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;
         let (seen, stamp) = (&mut self.seen, self.stamp);
         let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
-        match options.one_column(n) {
-            Some((fixed, rows, 1)) => rows.iter().for_each(|&r| mark(fixed.wrapping_add(r))),
-            Some((fixed, rows, step)) => {
-                (rows.iter().step_by(step)).for_each(|&r| mark(fixed.wrapping_add(r)))
-            }
-            // No prefix sum moves with `k` (one option), or several do.
-            None if options.is_fixed() => mark(options.index(0)),
-            None => (0..n).for_each(|t| mark(options.index(t))),
+        // One column: an addition per option.
+        let column = m.steps.column.as_ref();
+        if let Some(c) = column.and_then(|c| column_ranks(c, &self.frame, items, at, bin, (a, b))) {
+            let rows = match c.step {
+                1 => &bin.table[c.row..c.row + n],
+                _ => &bin.table[c.row + 1 - n..=c.row],
+            };
+            rows.iter().for_each(|&r| mark(c.fixed + r));
+            return Some(());
         }
+        let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;
+        (0..n).for_each(|t| mark(options.index(t)));
         Some(())
     }
 }

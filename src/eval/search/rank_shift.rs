@@ -100,10 +100,14 @@ pub(super) fn option_ranks<'m>(
     bin: Binomials<'m>,
     (a, b): (i64, i64),
 ) -> Option<RankedRun<'m>> {
-    if let Some(run) =
+    if let Some(c) =
         (steps.column.as_ref()).and_then(|c| column_ranks(c, frame, items, at, bin, (a, b)))
     {
-        return Some(run);
+        return Some(RankedRun::new(
+            bin.table,
+            c.fixed,
+            smallvec![(c.row, c.step)],
+        ));
     }
     let n = items.len();
     let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
@@ -149,19 +153,27 @@ pub(super) fn option_ranks<'m>(
     Some(RankedRun::new(bin.table, fixed, moving))
 }
 
+/// The options of a run down one column of binomials: the `t`-th at
+/// `fixed + table[row + step * t]`.
+pub(super) struct Column {
+    pub fixed: usize,
+    pub row: usize,
+    pub step: isize,
+}
+
 /// `option_ranks` for steps with one column (`OneColumn`): the checks of
 /// the setting in `i64` (the list is ranked, so its items are small, and
 /// the column's constants and the run's ends are within `FAR`), the run
 /// one column of binomials. `None` where `option_ranks` decides.
 #[inline]
-fn column_ranks<'m>(
+pub(super) fn column_ranks(
     col: &OneColumn,
     frame: &KeyFrame,
     items: &[i64],
     at: &Placed,
-    bin: Binomials<'m>,
+    bin: Binomials<'_>,
     (a, b): (i64, i64),
-) -> Option<RankedRun<'m>> {
+) -> Option<Column> {
     if a < -FAR || b > FAR {
         return None;
     }
@@ -192,10 +204,9 @@ fn column_ranks<'m>(
     let c = j0 + d;
     let (p, old) = moved(c, by + q * a)?;
     moved(c, by + q * last)?;
-    let row = c * rows + p as usize + c;
-    Some(RankedRun::new(
-        bin.table,
-        fixed - old,
-        smallvec![(row, q as isize)],
-    ))
+    Some(Column {
+        fixed: fixed - old,
+        row: c * rows + p as usize + c,
+        step: q as isize,
+    })
 }

@@ -153,8 +153,8 @@ pub(crate) fn rank_shift(
     })
 }
 
-/// Ends, constants and slopes of `OneColumn` are within these bounds:
-/// its arithmetic on ranked items and such ends cannot overflow an `i64`.
+/// Ends and constants of `OneColumn` are within this bound, its slopes
+/// within 2^20: its arithmetic on ranked items cannot overflow an `i64`.
 pub(crate) const FAR: i64 = 1 << 40;
 
 /// Steps that move one prefix sum with `k`, by `+k` or `-k` (`k` coins
@@ -191,7 +191,8 @@ impl OneColumn {
         }
         let (mut shifted, mut moving) = (Vec::new(), None);
         for (t, s) in steps.iter().enumerate() {
-            if !small(s.base) || !small(s.per_k) || !small(s.moved.0) {
+            // Slopes small enough that `per_k * k` stays within `i64`.
+            if !small(s.base) || s.per_k.unsigned_abs() > 1 << 20 || !small(s.moved.0) {
                 return None;
             }
             for c in offsets[t]..offsets.get(t + 1).copied().unwrap_or(offsets[t]) {

@@ -19,9 +19,8 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
-use self::ranked::ColumnLine;
 use self::ranked::Ranking;
-pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedRun, SortedItems};
+pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedLine, RankedRun, SortedItems};
 use self::sparse::{Slot, Sought, SparseTable};
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -1364,15 +1363,6 @@ impl<'m> Window<'m> {
     }
 }
 
-/// The lists of one shape's window laid out by rank that differ only in
-/// one item (`Memo::ranked_line`), good while the window keeps its layout.
-#[derive(Clone, Copy, Debug)]
-pub struct RankedLine {
-    table: usize,
-    layout: u32,
-    column: ColumnLine,
-}
-
 /// A read-only view of one shape's window laid out by rank of sum
 /// (`Memo::ranked`).
 pub struct RankedWindow<'m> {
@@ -1809,11 +1799,9 @@ impl Memo {
     pub fn ranked_line(&self, shape: Shape, coords: &[i64], coord: usize) -> Option<RankedLine> {
         let s = self.shape_of(shape)?;
         let table = &self.shapes[s].1;
-        Some(RankedLine {
-            table: s,
-            layout: table.layout,
-            column: table.ranked.as_ref()?.column_line(coords, coord)?,
-        })
+        let mut line = table.ranked.as_ref()?.column_line(coords, coord)?;
+        (line.table, line.layout) = (s, table.layout);
+        Some(line)
     }
 
     /// The state of the list of `line` with item `x`, read at its rank
@@ -1825,9 +1813,7 @@ impl Memo {
         if table.layout != line.layout {
             return None;
         }
-        let rank = line
-            .column
-            .rank(table.ranked.as_ref()?.binomials().table, x)?;
+        let rank = line.rank(table.ranked.as_ref()?.binomials().table, x)?;
         Some(State::decode(table.get_dense(rank)))
     }
 

@@ -262,27 +262,27 @@ impl Ranking {
 
 /// The lists of a ranking that differ only in one item `x`, when their
 /// ranks differ only in one binomial column (`Ranking::column_line`):
-/// `fixed + binom[origin + per_x * x]` for `x` in `lo..=hi`.
+/// `fixed + binom[origin + per_x * x]` for `x` in `lo..=hi`; its memo
+/// table and the layout it is good for (`Memo::ranked_line`).
 #[derive(Clone, Copy, Debug)]
-pub struct ColumnLine {
+pub struct RankedLine {
     fixed: usize,
     origin: isize,
     per_x: isize,
     lo: i64,
     hi: i64,
+    pub(super) table: usize,
+    pub(super) layout: u32,
 }
 
-impl ColumnLine {
+impl RankedLine {
     /// The rank of the list with the item at `x`, if ranked.
     #[inline]
     pub(super) fn rank(&self, binom: &[usize], x: i64) -> Option<usize> {
         if x < self.lo || x > self.hi {
             return None;
         }
-        let row = self
-            .origin
-            .wrapping_add(self.per_x.wrapping_mul(x as isize));
-        Some(self.fixed + binom[row as usize])
+        Some(self.fixed + binom[(self.origin + self.per_x * x as isize) as usize])
     }
 }
 
@@ -291,30 +291,24 @@ impl Ranking {
     /// ranks move along one column: the last item of a list ranked by sum
     /// (only `c_{n-1}` moves), any item of a sorted list (only its own
     /// part). `None` if the other items are not of the kind or ranked.
-    pub(super) fn column_line(&self, coords: &[i64], coord: usize) -> Option<ColumnLine> {
+    pub(super) fn column_line(&self, coords: &[i64], coord: usize) -> Option<RankedLine> {
         let n = self.n;
         if coords.len() != n || coord >= n {
             return None;
         }
         let Some(items) = self.sorted_items() else {
-            // By sum: the rank of the items before, then `C(c + 1 + x, n)`.
-            if coord != n - 1 {
-                return None;
-            }
+            // By sum: the rank of the items before, then `C(next + x, n)`.
             let mut first = [0; MAX_COORDS];
             first[..n - 1].copy_from_slice(&coords[..n - 1]);
-            let at = self.place(&first[..n])?;
-            // `c_{n-1}` is `next + x`, its binomial read along the line.
-            let next = at.c[n - 1];
-            let fixed = at.rank - self.binom[(n - 1) * self.rows + next];
-            let hi = self.rows.checked_sub(next + 1)? as i64;
-            return Some(ColumnLine {
-                fixed,
-                origin: ((n - 1) * self.rows + next) as isize,
-                per_x: 1,
-                lo: 0,
-                hi,
-            });
+            let at = self.place(&first[..n]).filter(|_| coord == n - 1)?;
+            let (origin, next) = ((n - 1) * self.rows + at.c[n - 1], at.c[n - 1]);
+            let hi = (self.rows - next - 1) as i64;
+            return Some(Ranking::line(
+                at.rank - self.binom[origin],
+                origin as isize,
+                1,
+                (0, hi),
+            ));
         };
         let distinct = items.distinct() as i64;
         let mut fixed = 0usize;
@@ -329,24 +323,26 @@ impl Ranking {
         if !(0..n - 1).all(sorted) {
             return None;
         }
-        let lo = match coord {
-            0 => 0,
-            _ => coords[coord - 1] + distinct,
-        };
-        let hi = match coords.get(coord + 1) {
-            Some(&x) => x - distinct,
-            None => i64::MAX,
-        };
+        let lo = coord.checked_sub(1).map_or(0, |c| coords[c] + distinct);
+        let hi = coords.get(coord + 1).map_or(i64::MAX, |&x| x - distinct);
         // Items `lo..=hi` within the column's rows (the list's own bound).
         let hi = hi.min(items.limit - items.limit_per_c * coord as i64 - 1);
-        let origin = items.origin + items.per_c * coord as i64;
-        (lo <= hi).then_some(ColumnLine {
+        let origin = (items.origin + items.per_c * coord as i64) as isize;
+        (lo <= hi).then(|| Ranking::line(fixed, origin, items.per_x as isize, (lo, hi)))
+    }
+
+    /// The line, its table and layout set by the memo.
+    fn line(fixed: usize, origin: isize, per_x: isize, (lo, hi): (i64, i64)) -> RankedLine {
+        let (table, layout) = (0, 0);
+        RankedLine {
             fixed,
-            origin: origin as isize,
-            per_x: items.per_x as isize,
+            origin,
+            per_x,
             lo,
             hi,
-        })
+            table,
+            layout,
+        }
     }
 }
 

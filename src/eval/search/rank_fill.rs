@@ -4,10 +4,10 @@
 //! each from its options' bytes, with no search stack. A list's rank and
 //! prefix sums come from the walk (`memo::LevelWalk`), and each setting
 //! of a move's outer bindings moves only the prefix sums its changes
-//! reach: one column of binomials read along the last binding
-//! (`RankedFill::shifted`). A list the fill cannot value plainly (code
-//! that fails, an option without a value, a value past a byte) ends it:
-//! the lists left are searched one by one, as they would have been.
+//! reach (`column_ranks`: one column along the last binding, checked once
+//! per setting; else `option_ranks`). A list the fill cannot value plainly
+//! (code that fails, an option without a value, a value past a byte) ends
+//! it: the lists left are searched one by one, as they would have been.
 
 use super::engine::run_range;
 use super::rank_shift::{column_ranks, option_ranks};
@@ -214,9 +214,7 @@ impl Fill<'_> {
         Some(())
     }
 
-    /// Marks the options along the last binding of `m`, the others set
-    /// (`option_ranks`; one column read along `k` when one prefix sum
-    /// moves with it).
+    /// Marks the options along the last binding of `m`, the others set.
     fn mark_setting(
         &mut self,
         m: &FillMove<'_>,
@@ -237,14 +235,15 @@ impl Fill<'_> {
         self.options = self.options.saturating_add(n);
         let (seen, stamp) = (&mut self.seen, self.stamp);
         let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
-        // One column: an addition per option.
-        let column = m.steps.column.as_ref();
-        if let Some(c) = column.and_then(|c| column_ranks(c, &self.frame, items, at, bin, (a, b))) {
-            let rows = match c.step {
-                1 => &bin.table[c.row..c.row + n],
-                _ => &bin.table[c.row + 1 - n..=c.row],
+        // One column: an addition per option, its bytes marked as read.
+        if let Some((fixed, row, step)) = (m.steps.column.as_ref())
+            .and_then(|c| column_ranks(c, &self.frame, items, at, bin, (a, b)))
+        {
+            let rows = match step {
+                1 => &bin.table[row..row + n],
+                _ => &bin.table[row + 1 - n..=row],
             };
-            rows.iter().for_each(|&r| mark(c.fixed + r));
+            rows.iter().for_each(|&r| mark(fixed + r));
             return Some(());
         }
         let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;

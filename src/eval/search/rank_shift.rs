@@ -15,7 +15,7 @@ use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 impl SgSink {
     /// Marks the options `k` in `a..b` (not empty, `k` in `slot`) of a
@@ -100,15 +100,6 @@ pub(super) fn option_ranks<'m>(
     bin: Binomials<'m>,
     (a, b): (i64, i64),
 ) -> Option<RankedRun<'m>> {
-    if let Some(c) =
-        (steps.column.as_ref()).and_then(|c| column_ranks(c, frame, items, at, bin, (a, b)))
-    {
-        return Some(RankedRun::new(
-            bin.table,
-            c.fixed,
-            smallvec![(c.row, c.step)],
-        ));
-    }
     let n = items.len();
     let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
     let mut fixed = at.rank;
@@ -153,18 +144,11 @@ pub(super) fn option_ranks<'m>(
     Some(RankedRun::new(bin.table, fixed, moving))
 }
 
-/// The options of a run down one column of binomials: the `t`-th at
-/// `fixed + table[row + step * t]`.
-pub(super) struct Column {
-    pub fixed: usize,
-    pub row: usize,
-    pub step: isize,
-}
-
 /// `option_ranks` for steps with one column (`OneColumn`): the checks of
 /// the setting in `i64` (the list is ranked, so its items are small, and
-/// the column's constants and the run's ends are within `FAR`), the run
-/// one column of binomials. `None` where `option_ranks` decides.
+/// the column's constants and the run's ends are within `FAR`), the `t`-th
+/// option at `fixed + table[row + step * t]` as `(fixed, row, step)`.
+/// `None` where `option_ranks` decides.
 #[inline]
 pub(super) fn column_ranks(
     col: &OneColumn,
@@ -173,7 +157,7 @@ pub(super) fn column_ranks(
     at: &Placed,
     bin: Binomials<'_>,
     (a, b): (i64, i64),
-) -> Option<Column> {
+) -> Option<(usize, usize, isize)> {
     if a < -FAR || b > FAR {
         return None;
     }
@@ -204,9 +188,5 @@ pub(super) fn column_ranks(
     let c = j0 + d;
     let (p, old) = moved(c, by + q * a)?;
     moved(c, by + q * last)?;
-    Some(Column {
-        fixed: fixed - old,
-        row: c * rows + p as usize + c,
-        step: q as isize,
-    })
+    Some((fixed - old, c * rows + p as usize + c, q as isize))
 }

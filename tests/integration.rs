@@ -32,6 +32,7 @@ mod plot;
 mod progress;
 mod rank_fill;
 mod rank_shift;
+mod ranked_layout;
 mod ranked_memo;
 mod repl;
 mod search_marks;

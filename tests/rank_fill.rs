@@ -71,6 +71,14 @@ fn update_chain_games_filled_by_level_agree_with_the_general_path() {
                           i - 2, xs[i - 2] + k)) }",
             FILLED_DOWN,
         ),
+        // k coins to the pile below and one more two below: one prefix
+        // sum moves with k, the one under it by a constant.
+        (
+            "game G(xs) { move m(i in 2..len(xs), k in 1..xs[i]) ->
+                 G(update(update(update(xs, i, xs[i] - k - 1), i - 1, xs[i - 1] + k),
+                          i - 2, xs[i - 2] + 1)) }",
+            FILLED_DOWN,
+        ),
         // Coins moved up, to the pile above: a prefix sum moves down.
         (
             "game G(xs) { move m(i in 0..len(xs) - 1, k in 1..=xs[i]) ->

@@ -25,7 +25,7 @@ use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
 use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES, ON_PATH_BYTE};
 use crate::eval::memo::{
-    int_shape, populate_for_writing, Key, Line, Shape, State, Tag, BIG, MAX_COORDS,
+    int_shape, populate_for_writing, Key, Line, RankedLine, Shape, State, Tag, BIG, MAX_COORDS,
 };
 use crate::eval::value::InstanceId;
 use crate::ir::ir::*;
@@ -132,6 +132,7 @@ pub fn sweep_line<S: LineSink>(
         strides: kernel.and_then(|k| k.strides.as_deref()),
         where_bounds: kernel.filter(|k| !k.keyed).and(g.where_bounds.as_deref()),
         placed: None,
+        column: None,
         plan: None,
         key: Key::default(),
         frame: None,
@@ -330,6 +331,8 @@ struct Sweeper<'a> {
     where_bounds: Option<&'a [Bound]>,
     /// The line in the memo's window, while its layout lasts.
     placed: Option<Line>,
+    /// The line in a window laid out by rank, while its layout lasts.
+    column: Option<RankedLine>,
     /// The plan of the plain loop, kept while its line's layout lasts: a
     /// line whose positions each need a search returns to the loop once
     /// per element.
@@ -720,12 +723,18 @@ impl Sweeper<'_> {
     #[inline]
     fn find(&mut self, x: i64) -> Found {
         let mut memo = self.inst.memo.borrow_mut();
+        // A list of a window laid out by rank, read at its rank on the line.
+        if let Some(state) = (self.column.as_ref()).and_then(|l| memo.ranked_line_state(l, x)) {
+            drop(memo);
+            return self.by_key(state);
+        }
         // The line stays in `placed` (not copied: it is large).
         if !matches!(&self.placed, Some(l) if memo.line_bytes(l).is_some()) {
             match memo.line(self.shape, self.coords, self.coord) {
                 Some(l) => self.placed = Some(l),
                 None => {
                     self.placed = None;
+                    self.column = memo.ranked_line(self.shape, self.coords, self.coord);
                     let state = memo.get_coords(self.shape, self.coords);
                     drop(memo);
                     return self.by_key(state);

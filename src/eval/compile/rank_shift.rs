@@ -22,7 +22,7 @@ pub(crate) struct RankShift {
 }
 
 /// `constant + sum of coefficient * local`, read from a `KeyFrame`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct LinearCode {
     constant: i64,
     terms: Vec<(Slot, i64)>,
@@ -144,10 +144,78 @@ pub(crate) fn rank_shift(
     if steps.is_empty() {
         return Err(ShiftRefusal::NotItemChanges);
     }
+    let column = ordered.then(|| OneColumn::of(&chain, &steps)).flatten();
     Ok(RankShift {
         list,
-        steps: Steps { ordered, steps },
+        steps: Steps {
+            ordered,
+            steps,
+            column,
+        },
     })
+}
+
+/// Ends and constants of `OneColumn` are within this bound, its slopes
+/// within 2^20: its arithmetic on ranked items cannot overflow an `i64`.
+pub(crate) const FAR: i64 = 1 << 40;
+
+/// Steps that move one prefix sum with `k`, by `+k` or `-k` (`k` coins
+/// moved from one item to another, Staircase Nim's `i` to `i - 1`), and
+/// any others by constants, their indices one form plus constants: the
+/// options lie down one binomial column from the first, each known by one
+/// addition, with the checks of a setting made once
+/// (`search/rank_shift.rs::column_ranks`).
+#[derive(Debug)]
+pub(crate) struct OneColumn {
+    /// The first step's index; each step's lies `offset` past it.
+    pub index: LinearCode,
+    /// Per step: `(offset, base, per_k)`.
+    pub items: Vec<(usize, i64, i64)>,
+    /// The prefix sums moved by a constant: `(offset, by)`.
+    pub shifted: Vec<(usize, i64)>,
+    /// The prefix sum moving with `k`: `(offset, base, slope)`.
+    pub moving: (usize, i64, i64),
+    /// The last step's offset.
+    pub span: usize,
+}
+
+impl OneColumn {
+    /// The column of `steps` (their indices in `chain`, sorted), if they
+    /// have one: the last step moving no prefix sum (the list's sum kept).
+    fn of(chain: &[(Linear, Linear)], steps: &[Step]) -> Option<OneColumn> {
+        let first = chain[0].0.constant;
+        let offsets: Vec<usize> = (chain.iter())
+            .map(|(index, _)| usize::try_from(index.constant.checked_sub(first)?).ok())
+            .collect::<Option<_>>()?;
+        let small = |v: i64| v.unsigned_abs() <= FAR as u64;
+        if steps.last()?.moved != (0, 0) || offsets.windows(2).any(|w| w[0] >= w[1]) {
+            return None;
+        }
+        let (mut shifted, mut moving) = (Vec::new(), None);
+        for (t, s) in steps.iter().enumerate() {
+            // Slopes small enough that `per_k * k` stays within `i64`.
+            if !small(s.base) || s.per_k.unsigned_abs() > 1 << 20 || !small(s.moved.0) {
+                return None;
+            }
+            for c in offsets[t]..offsets.get(t + 1).copied().unwrap_or(offsets[t]) {
+                match s.moved {
+                    (0, 0) => {}
+                    (by, 0) => shifted.push((c, by)),
+                    (by, q @ (1 | -1)) if moving.is_none() => moving = Some((c, by, q)),
+                    _ => return None,
+                }
+            }
+        }
+        Some(OneColumn {
+            index: steps[0].index.clone(),
+            items: (offsets.iter().zip(steps))
+                .map(|(&d, s)| (d, s.base, s.per_k))
+                .collect(),
+            shifted,
+            moving: moving?,
+            span: *offsets.last()?,
+        })
+    }
 }
 
 /// A move's changes as steps up the list, bases constants: the prefix
@@ -158,6 +226,7 @@ pub(crate) fn rank_shift(
 pub(crate) struct Steps {
     pub ordered: bool,
     pub steps: Vec<Step>,
+    pub column: Option<OneColumn>,
 }
 
 /// One change of `Steps`: item `index` plus `base + per_k * k`.

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use self::density::{Density, PAGE};
 use self::ranked::Ranking;
-pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedRun, SortedItems};
+pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedLine, RankedRun, SortedItems};
 use self::sparse::{Slot, Sought, SparseTable};
 use super::gsg::INFINITE;
 use super::value::Value;
@@ -1826,6 +1826,29 @@ impl Memo {
             bits: table.bits,
             strides: table.strides,
         })
+    }
+
+    /// `line` for a window laid out by rank, where the lists along
+    /// `coord` move one binomial column (`Ranking::column_line`).
+    pub fn ranked_line(&self, shape: Shape, coords: &[i64], coord: usize) -> Option<RankedLine> {
+        let s = self.shape_of(shape)?;
+        let table = &self.shapes[s].1;
+        let mut line = table.ranked.as_ref()?.column_line(coords, coord)?;
+        (line.table, line.layout) = (s, table.layout);
+        Some(line)
+    }
+
+    /// The state of the list of `line` with item `x`, read at its rank
+    /// (not ranked again); `None` if the window's layout changed since or
+    /// `x` is past the line.
+    #[inline]
+    pub fn ranked_line_state(&self, line: &RankedLine, x: i64) -> Option<State> {
+        let table = &self.shapes.get(line.table)?.1;
+        if table.layout != line.layout {
+            return None;
+        }
+        let rank = line.rank(table.ranked.as_ref()?.binomials().table, x)?;
+        Some(State::decode(table.get_dense(rank)))
     }
 
     /// The dense bytes of `line`'s window, while its layout is current:

@@ -260,6 +260,92 @@ impl Ranking {
     }
 }
 
+/// The lists of a ranking that differ only in one item `x`, when their
+/// ranks differ only in one binomial column (`Ranking::column_line`):
+/// `fixed + binom[origin + per_x * x]` for `x` in `lo..=hi`; its memo
+/// table and the layout it is good for (`Memo::ranked_line`).
+#[derive(Clone, Copy, Debug)]
+pub struct RankedLine {
+    fixed: usize,
+    origin: isize,
+    per_x: isize,
+    lo: i64,
+    hi: i64,
+    pub(super) table: usize,
+    pub(super) layout: u32,
+}
+
+impl RankedLine {
+    /// The rank of the list with the item at `x`, if ranked.
+    #[inline]
+    pub(super) fn rank(&self, binom: &[usize], x: i64) -> Option<usize> {
+        if x < self.lo || x > self.hi {
+            return None;
+        }
+        Some(self.fixed + binom[(self.origin + self.per_x * x as isize) as usize])
+    }
+}
+
+impl Ranking {
+    /// The line of the lists `coords` with item `coord` changed, if their
+    /// ranks move along one column: the last item of a list ranked by sum
+    /// (only `c_{n-1}` moves), any item of a sorted list (only its own
+    /// part). `None` if the other items are not of the kind or ranked.
+    pub(super) fn column_line(&self, coords: &[i64], coord: usize) -> Option<RankedLine> {
+        let n = self.n;
+        if coords.len() != n || coord >= n {
+            return None;
+        }
+        let Some(items) = self.sorted_items() else {
+            // By sum: the rank of the items before, then `C(next + x, n)`.
+            let mut first = [0; MAX_COORDS];
+            first[..n - 1].copy_from_slice(&coords[..n - 1]);
+            let at = self.place(&first[..n]).filter(|_| coord == n - 1)?;
+            let (origin, next) = ((n - 1) * self.rows + at.c[n - 1], at.c[n - 1]);
+            let hi = (self.rows - next - 1) as i64;
+            return Some(Ranking::line(
+                at.rank - self.binom[origin],
+                origin as isize,
+                1,
+                (0, hi),
+            ));
+        };
+        let distinct = items.distinct() as i64;
+        let mut fixed = 0usize;
+        for (c, &x) in coords.iter().enumerate() {
+            if c != coord {
+                fixed += items.part(x, c)?;
+            }
+        }
+        // The other items sorted (those next to `coord`: by `lo..=hi`).
+        let sorted =
+            |c: usize| c == coord || c + 1 == coord || coords[c] + distinct <= coords[c + 1];
+        if !(0..n - 1).all(sorted) {
+            return None;
+        }
+        let lo = coord.checked_sub(1).map_or(0, |c| coords[c] + distinct);
+        let hi = coords.get(coord + 1).map_or(i64::MAX, |&x| x - distinct);
+        // Items `lo..=hi` within the column's rows (the list's own bound).
+        let hi = hi.min(items.limit - items.limit_per_c * coord as i64 - 1);
+        let origin = (items.origin + items.per_c * coord as i64) as isize;
+        (lo <= hi).then(|| Ranking::line(fixed, origin, items.per_x as isize, (lo, hi)))
+    }
+
+    /// The line, its table and layout set by the memo.
+    fn line(fixed: usize, origin: isize, per_x: isize, (lo, hi): (i64, i64)) -> RankedLine {
+        let (table, layout) = (0, 0);
+        RankedLine {
+            fixed,
+            origin,
+            per_x,
+            lo,
+            hi,
+            table,
+            layout,
+        }
+    }
+}
+
 /// The rank of a sorted list (`Order::Ascending` or `Increasing`) is a
 /// sum of one part per item: `C(x + shift * c, c + 1)` for item `x` at
 /// coordinate `c`, read from column `c` of the binomials.
@@ -458,11 +544,6 @@ impl<'m> RankedRun<'m> {
         }
     }
 
-    /// No prefix sum moves with the run: all its sequences are one.
-    pub fn is_fixed(&self) -> bool {
-        self.moving.is_empty()
-    }
-
     /// The index of the run's `t`-th sequence.
     #[inline]
     pub fn index(&self, t: usize) -> usize {
@@ -489,205 +570,5 @@ impl<'m> RankedRun<'m> {
             false => &self.binom[row - span..=row],
         };
         Some((self.fixed, rows, step))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every sequence of `n` naturals with sum at most `s`, in any order.
-    fn all(n: usize, s: usize) -> Vec<Vec<i64>> {
-        if n == 0 {
-            return vec![vec![]];
-        }
-        let mut out = Vec::new();
-        for x in 0..=s {
-            for mut rest in all(n - 1, s - x) {
-                rest.insert(0, x as i64);
-                out.push(rest);
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn ranks_are_a_bijection_onto_the_first_indices_smaller_sums_first() {
-        for n in 1..=5 {
-            let s = 7;
-            let mut r = Ranking::new(n, Order::Sums);
-            assert!(r.grow(s));
-            let seqs = all(n, s);
-            assert_eq!(r.len(), seqs.len(), "C(s + n, n) sequences");
-            let mut seen = vec![false; seqs.len()];
-            for x in &seqs {
-                let i = r.index(x).expect("ranked");
-                assert!(!seen[i], "rank {i} given twice");
-                seen[i] = true;
-                // Sum-major: all sequences of smaller sum rank below.
-                let sum: i64 = x.iter().sum();
-                assert!(i >= r.count(sum as usize).unwrap() - r.count_layer(sum as usize));
-                assert!(i < r.count(sum as usize).unwrap());
-            }
-        }
-    }
-
-    #[test]
-    fn growing_keeps_every_rank_and_refuses_nothing_within_reach() {
-        let mut r = Ranking::new(4, Order::Sums);
-        let small: Vec<Option<usize>> = all(4, 5).iter().map(|x| r.index(x)).collect();
-        assert!(
-            small.iter().skip(1).all(Option::is_none),
-            "only sum 0 at first"
-        );
-        assert!(r.grow(5));
-        let before: Vec<usize> = all(4, 5).iter().map(|x| r.index(x).unwrap()).collect();
-        assert!(r.grow(40));
-        let after: Vec<usize> = all(4, 5).iter().map(|x| r.index(x).unwrap()).collect();
-        assert_eq!(before, after);
-        assert_eq!(r.index(&[1, -1, 0, 0]), None);
-        assert_eq!(r.index(&[41, 0, 0, 0]), None);
-        assert_eq!(r.index(&[1, 0, 0]), None);
-    }
-
-    /// Every sequence of `n` naturals below `m` of kind `order`.
-    fn sorted(n: usize, m: i64, order: Order) -> Vec<Vec<i64>> {
-        let mut out: Vec<Vec<i64>> = vec![vec![]];
-        for _ in 0..n {
-            out = out
-                .into_iter()
-                .flat_map(|xs| {
-                    let from = match (xs.last(), order) {
-                        (None, _) => 0,
-                        (Some(&x), Order::Increasing) => x + 1,
-                        (Some(&x), _) => x,
-                    };
-                    (from..m).map(move |y| [&xs[..], &[y]].concat())
-                })
-                .collect();
-        }
-        out
-    }
-
-    #[test]
-    fn sorted_lists_rank_onto_the_first_indices_smaller_largest_items_first() {
-        for order in [Order::Ascending, Order::Increasing] {
-            for n in 1..=4 {
-                let m = 9;
-                let mut r = Ranking::new(n, order);
-                let lists = sorted(n, m, order);
-                let top = |xs: &[i64]| r.level(xs).expect("of the kind");
-                let level = lists.iter().map(|xs| top(xs)).max().unwrap();
-                assert!(r.grow(level));
-                assert_eq!(r.len(), lists.len(), "{order:?} n={n}: every list ranked");
-                let mut seen = vec![false; lists.len()];
-                for xs in &lists {
-                    let i = r.index(xs).expect("ranked");
-                    assert!(!std::mem::replace(&mut seen[i], true), "rank {i} twice");
-                    // Lists of a smaller largest item come first.
-                    let below = lists.iter().filter(|ys| ys[n - 1] < xs[n - 1]).count();
-                    let upto = lists.iter().filter(|ys| ys[n - 1] <= xs[n - 1]).count();
-                    assert!((below..upto).contains(&i), "{xs:?} at {i}");
-                }
-                // Not of the kind: no rank, no level.
-                if n >= 2 {
-                    let mut down: Vec<i64> = (0..n as i64).rev().collect();
-                    assert_eq!(r.index(&down), None);
-                    down.sort_unstable();
-                    down[1] = down[0];
-                    let want = (order == Order::Ascending)
-                        .then(|| r.index(&down))
-                        .flatten();
-                    assert_eq!(r.index(&down), want);
-                    assert_eq!(r.level(&down).is_some(), order == Order::Ascending);
-                }
-                assert_eq!(r.index(&vec![-1; n]), None);
-            }
-        }
-    }
-
-    #[test]
-    fn a_sorted_lists_rank_is_the_sum_of_its_items_parts_read_down_columns() {
-        for order in [Order::Ascending, Order::Increasing] {
-            let (n, m) = (4, 10);
-            let mut r = Ranking::new(n, order);
-            let lists = sorted(n, m, order);
-            assert!(r.grow(lists.iter().map(|xs| r.level(xs).unwrap()).max().unwrap()));
-            let items = r.sorted_items().expect("sorted lists");
-            for xs in &lists {
-                let part = |c: usize| items.part(xs[c], c).unwrap();
-                assert_eq!(Some((0..n).map(part).sum()), r.index(xs), "{xs:?}");
-                // Item `c` moving between its neighbours: a column.
-                for c in 0..n {
-                    let lo = if c == 0 { 0 } else { xs[c - 1] + 1 };
-                    let hi = if c + 1 == n { m } else { xs[c + 1] };
-                    if lo >= hi || order == Order::Ascending {
-                        continue;
-                    }
-                    let first = items.column(c, (lo, hi)).expect("ranked");
-                    let rest: usize = (0..n).filter(|&d| d != c).map(part).sum();
-                    for x in lo..hi {
-                        let mut ys = xs.clone();
-                        ys[c] = x;
-                        let at = rest + items.binom()[first + (x - lo) as usize];
-                        assert_eq!(Some(at), r.index(&ys), "{ys:?}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn flipped_sorted_lists_rank_onto_the_first_indices_last_items_next_to_one_another() {
-        for order in [Order::Ascending, Order::Increasing] {
-            let (n, m) = (3, 9);
-            let mut r = Ranking::flipped(n, order);
-            let lists = sorted(n, m, order);
-            assert_eq!(r.index(&lists[0]), None, "no bound yet");
-            assert!(r.set_bound(&[0, 1, m - 1]));
-            assert!(!r.set_bound(&[0, 1, 2 * m]), "the bound is set once");
-            assert_eq!(
-                r.len(),
-                lists.len(),
-                "{order:?}: every list below the bound ranked"
-            );
-            let items = r.sorted_items().expect("sorted lists");
-            let mut seen = vec![false; lists.len()];
-            for xs in &lists {
-                let i = r.index(xs).expect("ranked");
-                assert!(!std::mem::replace(&mut seen[i], true), "rank {i} twice");
-                // The rank is the sum of the items' parts.
-                let parts: usize = (0..n).map(|c| items.part(xs[c], c).unwrap()).sum();
-                assert_eq!(parts, i, "{xs:?}");
-                // The next last item is the next rank down.
-                let mut next = xs.clone();
-                next[n - 1] += 1;
-                if next[n - 1] < m {
-                    assert_eq!(r.index(&next), Some(i - 1), "{xs:?}");
-                }
-            }
-            // An item at the bound, or a list not of the kind: no rank.
-            assert_eq!(r.index(&[0, 1, m]), None);
-            assert_eq!(r.index(&[2, 1, 3]), None);
-        }
-    }
-
-    #[test]
-    fn sums_past_the_addressable_range_are_refused() {
-        let mut r = Ranking::new(8, Order::Sums);
-        assert!(!r.grow(1 << 20));
-        assert_eq!(r.len(), 1);
-    }
-
-    impl Ranking {
-        /// The sequences of sum exactly `s`: `C(s + n - 1, n - 1)`.
-        fn count_layer(&self, s: usize) -> usize {
-            let below = if s == 0 {
-                0
-            } else {
-                self.count(s - 1).unwrap()
-            };
-            self.count(s).unwrap() - below
-        }
     }
 }

@@ -4,13 +4,13 @@
 //! each from its options' bytes, with no search stack. A list's rank and
 //! prefix sums come from the walk (`memo::LevelWalk`), and each setting
 //! of a move's outer bindings moves only the prefix sums its changes
-//! reach: one column of binomials read along the last binding
-//! (`RankedFill::shifted`). A list the fill cannot value plainly (code
-//! that fails, an option without a value, a value past a byte) ends it:
-//! the lists left are searched one by one, as they would have been.
+//! reach (`column_ranks`: one column along the last binding, checked once
+//! per setting; else `option_ranks`). A list the fill cannot value plainly
+//! (code that fails, an option without a value, a value past a byte) ends
+//! it: the lists left are searched one by one, as they would have been.
 
 use super::engine::run_range;
-use super::rank_shift::option_ranks;
+use super::rank_shift::{column_ranks, option_ranks};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
@@ -214,9 +214,7 @@ impl Fill<'_> {
         Some(())
     }
 
-    /// Marks the options along the last binding of `m`, the others set
-    /// (`option_ranks`; one column read along `k` when one prefix sum
-    /// moves with it).
+    /// Marks the options along the last binding of `m`, the others set.
     fn mark_setting(
         &mut self,
         m: &FillMove<'_>,
@@ -235,18 +233,21 @@ impl Fill<'_> {
         }
         let n = usize::try_from(b.checked_sub(a)?).ok()?;
         self.options = self.options.saturating_add(n);
-        let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;
         let (seen, stamp) = (&mut self.seen, self.stamp);
         let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
-        match options.one_column(n) {
-            Some((fixed, rows, 1)) => rows.iter().for_each(|&r| mark(fixed.wrapping_add(r))),
-            Some((fixed, rows, step)) => {
-                (rows.iter().step_by(step)).for_each(|&r| mark(fixed.wrapping_add(r)))
-            }
-            // No prefix sum moves with `k` (one option), or several do.
-            None if options.is_fixed() => mark(options.index(0)),
-            None => (0..n).for_each(|t| mark(options.index(t))),
+        // One column: an addition per option, its bytes marked as read.
+        if let Some((fixed, row, step)) = (m.steps.column.as_ref())
+            .and_then(|c| column_ranks(c, &self.frame, items, at, bin, (a, b)))
+        {
+            let rows = match step {
+                1 => &bin.table[row..row + n],
+                _ => &bin.table[row + 1 - n..=row],
+            };
+            rows.iter().for_each(|&r| mark(fixed + r));
+            return Some(());
         }
+        let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;
+        (0..n).for_each(|t| mark(options.index(t)));
         Some(())
     }
 }

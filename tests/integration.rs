@@ -22,6 +22,8 @@ mod lexer;
 mod limits;
 mod loop_bounds;
 mod loopy;
+mod loopy_parts;
+mod loopy_sum_moves;
 mod memo_tables;
 mod mixed_plans;
 mod octal_engine;

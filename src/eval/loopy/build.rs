@@ -23,10 +23,11 @@ use super::cell_box::CellBox;
 use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
-use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::diag::Fallible;
 use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
+use crate::eval::gsg::is_infinite;
 use crate::eval::memo::{int_shape, words_hash, Key, Shape, State, MAX_ARGS};
-use crate::eval::search::{enumerate, MoveSink};
+use crate::eval::search::{enumerate, sg_of_game, sg_of_position, MoveSink};
 use crate::eval::value::{Game, InstanceId, Value};
 use crate::syntax::Span;
 
@@ -46,6 +47,12 @@ impl std::hash::Hash for Packed {
 const GENERIC: i64 = 1 << 48;
 /// The vertex of the zero game (a move to `0`), which has no key.
 const ZERO: i64 = -1;
+/// A sum of positions: `[SUM, rest, parts...]`, the vertices of its parts
+/// of unknown value sorted, `rest` the generalised value of the others.
+const SUM: i64 = -2;
+/// How many parts of sums may be valued one inside another (each a
+/// nested search and labelling) before the rest go to the product graph.
+const NESTED_PARTS: usize = 16;
 
 /// The reachable positions: where each vertex's position is kept, and
 /// the digraph of moves.
@@ -124,7 +131,7 @@ impl PositionGraph {
             return Some(m.instance);
         }
         let p = &self.others[self.origin[u - self.first_other()] as usize].0;
-        if p[0] == ZERO {
+        if p[0] == ZERO || p[0] == SUM {
             return None;
         }
         let instance = InstanceId(p[0] as u32);
@@ -136,8 +143,16 @@ impl PositionGraph {
         Some(instance)
     }
 
+    /// The value of the known parts and the open parts' vertices of a
+    /// sum's vertex.
+    fn sum_of(&self, u: usize) -> Option<(u64, &[i64])> {
+        let o = self.origin[u.checked_sub(self.first_other())?];
+        let p = &self.others.get((o & MAIN == 0).then_some(o as usize)?)?.0;
+        (p[0] == SUM).then(|| (p[1] as u64, &p[2..]))
+    }
+
     /// Calls `f(u, instance, key)` for every vertex `u` that is a
-    /// position (not the zero game), in order.
+    /// position (not the zero game nor a sum), in order.
     pub fn for_each_position(
         &self,
         mut f: impl FnMut(usize, InstanceId, &Key) -> Fallible<()>,
@@ -334,7 +349,6 @@ struct Builder {
     /// The options of the vertex being expanded.
     options: Vec<u32>,
     span: Span,
-    error: Option<Box<Diag>>,
 }
 
 impl Builder {
@@ -360,7 +374,6 @@ impl Builder {
             reach,
             options: Vec::new(),
             span,
-            error: None,
         }
     }
 
@@ -459,17 +472,13 @@ impl Builder {
         if self.by_kernel(env, u, listed, frame)? {
             return Ok(());
         }
-        let (instance, key) = self.out.position(u).expect("a position");
+        let Some((instance, key)) = self.out.position(u) else {
+            return self.list_sum(env, u);
+        };
         self.options.clear();
         let span = self.span;
-        let mut sink = Collect {
-            b: &mut *self,
-            from: instance,
-        };
+        let mut sink = Collect(&mut *self);
         enumerate(env, instance, &key, span, &mut sink)?;
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
         for i in 0..self.options.len() {
             let w = self.options[i];
             self.out.graph.push_edge(w);
@@ -735,6 +744,142 @@ impl Builder {
         Packed(p)
     }
 
+    /// An option that is a sum of positions and of a game of value `rest`
+    /// (Smith 1966: its value is the parts' generalised nim-sum): the parts
+    /// of known value (`part_value`) folded into `rest`, the others kept as
+    /// a sum's vertex (`sum_vertex`); none when a part is no position.
+    fn sum_option(
+        &mut self,
+        env: &mut Env,
+        parts: &[(InstanceId, Key)],
+        mut rest: u64,
+    ) -> Fallible<()> {
+        let mut open = SmallVec::<[u32; 4]>::new();
+        for (instance, key) in parts {
+            match self.part_value(env, *instance, key)? {
+                None => return Ok(()),
+                Some(Some(v)) => rest = env.rt.inf_sets.borrow_mut().add(rest, v),
+                Some(None) => match self.vertex_of(env, *instance, key, false)? {
+                    Some(u) => open.push(u),
+                    None => return Ok(()),
+                },
+            }
+        }
+        let u = self.sum_vertex(env, &open, rest);
+        self.options.push(u);
+        Ok(())
+    }
+
+    /// A part of a sum: `None` if it is no position, `Some(Some(v))` if
+    /// its value is `v`: known, or found now by its own search (which
+    /// labels what it reaches), unless it is being found further up (it
+    /// reaches back) or too many are. `Some(None)`: left to the product
+    /// graph, as every part is for the remoteness, which needs the moves
+    /// themselves.
+    fn part_value(
+        &mut self,
+        env: &mut Env,
+        instance: InstanceId,
+        key: &Key,
+    ) -> Fallible<Option<Option<u64>>> {
+        let state = env.rt.instance(instance).memo.borrow_mut().get(key);
+        let known = self.known(env, instance, key)?;
+        if self.reach == Reach::All {
+            return Ok(known.map(|_| None));
+        }
+        if known != Some(None) || !matches!(state, State::Unknown | State::Valid) {
+            return Ok(known);
+        }
+        let mut nested = env.rt.loopy_parts.borrow_mut();
+        if nested.len() >= NESTED_PARTS || nested.iter().any(|(i, k)| *i == instance && k == key) {
+            return Ok(Some(None));
+        }
+        nested.push((instance, key.clone()));
+        drop(nested);
+        let v = sg_of_position(env, instance, key, self.span);
+        env.rt.loopy_parts.borrow_mut().pop();
+        Ok(Some(Some(v?)))
+    }
+
+    /// The vertex of the sum of the vertices `parts` and a part of value
+    /// `rest`: sums among `parts` spliced in, fixed ones folded into
+    /// `rest`, those listed with no move left out; a fixed vertex of value
+    /// `rest` if none is left, the part's own if one is and `rest` is 0.
+    fn sum_vertex(&mut self, env: &Env, parts: &[u32], mut rest: u64) -> u32 {
+        let mut open: SmallVec<[i64; 6]> = SmallVec::new();
+        let mut sets = env.rt.inf_sets.borrow_mut();
+        for &u in parts {
+            if let Some(v) = self.out.graph.fixed(u as usize) {
+                rest = sets.add(rest, v);
+            } else if let Some((r, inner)) = self.out.sum_of(u as usize) {
+                rest = sets.add(rest, r);
+                open.extend_from_slice(inner);
+            } else if (u as usize) < self.out.graph.closed()
+                && self.out.graph.succ(u as usize).next().is_none()
+            {
+                // A part with no move: the sum is the same game without it.
+            } else {
+                open.push(u as i64);
+            }
+        }
+        if open.len() == 1 && rest == 0 {
+            return open[0] as u32;
+        }
+        open.sort_unstable();
+        let mut p = SmallVec::from_slice(&[SUM, rest as i64]);
+        p.extend_from_slice(&open);
+        let packed = Packed(p);
+        if let Some(&u) = self.index.get(&packed) {
+            return u;
+        }
+        let u = self.out.graph.add_vertex(open.is_empty().then_some(rest));
+        self.out.origin.push(self.out.others.len() as u32);
+        self.out.others.push(packed.clone());
+        self.index.insert(packed, u);
+        u
+    }
+
+    /// Lists the options of a sum's vertex `u` (nothing for the zero
+    /// game's): a move in one open part, read from its row (listed
+    /// already: its parts are older vertices), or in the part of known
+    /// value, which Smith's rules let any game of that value stand for: a
+    /// nim heap (a move to each smaller value), or for ∞_K, a move to
+    /// each value in K and one to itself.
+    fn list_sum(&mut self, env: &Env, u: usize) -> Fallible<()> {
+        let Some((rest, parts)) = self.out.sum_of(u) else {
+            return Ok(());
+        };
+        let parts: SmallVec<[u32; 6]> = parts.iter().map(|&p| p as u32).collect();
+        let mut next: SmallVec<[u32; 6]> = SmallVec::new();
+        for j in 0..parts.len() {
+            let row: Vec<u32> = self.out.graph.succ(parts[j] as usize).collect();
+            for w in row {
+                next.clear();
+                next.extend(
+                    parts
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| i != j)
+                        .map(|(_, &p)| p),
+                );
+                next.push(w);
+                let v = self.sum_vertex(env, &next, rest);
+                self.out.graph.push_edge(v);
+            }
+        }
+        let smaller: Vec<u64> = if is_infinite(rest) {
+            self.out.graph.push_edge(u as u32);
+            env.rt.inf_sets.borrow().k(rest).to_vec()
+        } else {
+            (0..rest).collect()
+        };
+        for k in smaller {
+            let v = self.sum_vertex(env, &parts, k);
+            self.out.graph.push_edge(v);
+        }
+        Ok(())
+    }
+
     fn zero_vertex(&mut self) -> u32 {
         let packed = Packed(SmallVec::from_slice(&[ZERO]));
         if let Some(&u) = self.index.get(&packed) {
@@ -773,14 +918,11 @@ fn where_on_frame(inst: &Instance, statics: &[i64], coords: &[i64]) -> Option<bo
 }
 
 /// The sink `enumerate` lists a vertex's options into.
-struct Collect<'b> {
-    b: &'b mut Builder,
-    from: InstanceId,
-}
+struct Collect<'b>(&'b mut Builder);
 
 impl Sink for Collect<'_> {
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
-        let b = &mut *self.b;
+        let b = &mut *self.0;
         match target {
             Target::Zero | Target::Game(Game::Zero) => {
                 let u = b.zero_vertex();
@@ -797,22 +939,23 @@ impl Sink for Collect<'_> {
                     b.options.push(u);
                 }
             }
-            Target::Sum(_) | Target::Game(_) => {
-                if b.error.is_none() {
-                    let name = env.rt.instance(self.from).name.clone();
-                    b.error = Some(
-                        Diag::new(
-                            ErrorKind::Loopy,
-                            b.span,
-                            format!(
-                                "loopy game: a move of {name} leads to a sum or a compound, which the loopy labelling does not follow"
-                            ),
-                        )
-                        .label("while computing the generalised SG value of this")
-                        .help("in a game with cycles, write each move to a single position (a sum of loopy games is valued by Smith's rules when asked for directly: sg(A + B))")
-                        .boxed(),
-                    );
+            Target::Sum(parts) => b.sum_option(env, parts, 0)?,
+            Target::Game(g) => {
+                // Positions and compounds, each compound valued by its own
+                // search (which says so when it is loopy itself).
+                let mut parts = Vec::new();
+                let mut rest = 0;
+                let one = std::slice::from_ref(g);
+                for part in if let Game::Sum(ps) = g { ps } else { one } {
+                    match part {
+                        Game::Position(p) => parts.push((p.instance, Key::from_args(&p.args))),
+                        other => {
+                            let v = sg_of_game(env, other, b.span)?;
+                            rest = env.rt.inf_sets.borrow_mut().add(rest, v);
+                        }
+                    }
                 }
+                b.sum_option(env, &parts, rest)?;
             }
         }
         Ok(())

@@ -13,13 +13,13 @@
 //! `label` (the labelling and the remoteness on it) and `build` (the
 //! graph of a game's positions).
 
-mod box_moves;
+pub mod box_moves;
 pub mod build;
-mod cell_box;
+pub mod cell_box;
 pub mod graph;
 mod kernel_options;
 pub mod label;
-mod numbering;
+pub mod numbering;
 
 use crate::diag::{Diag, ErrorKind, Fallible};
 use std::rc::Rc;

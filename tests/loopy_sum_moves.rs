@@ -323,3 +323,24 @@ fn a_heap_game_with_splits_matches_the_explicit_graph() {
         .collect();
     assert_eq!(heaps, vals);
 }
+
+/// A chain of splits deeper than the parts the labelling values one
+/// inside another: token `c` of the chain slides to `c - 1` or splits
+/// into token 1 (which may pass, `∞{0}`) and `c - 1`. The deepest parts
+/// are kept as sums beside a part of known infinite value (a position
+/// with moves to each value in K and to itself stands for it).
+#[test]
+fn a_chain_of_splits_past_the_nesting_matches_the_explicit_graph() {
+    let top = 24;
+    let mut game = Tokens {
+        go: vec![vec![], vec![1, 0], vec![0]],
+        split: vec![vec![]; 3],
+    };
+    for c in 3..=top {
+        game.go.push(vec![c - 1]);
+        game.split.push(vec![(1, c - 1)]);
+    }
+    let x = game.explicit(2000).expect("a small graph");
+    let vals = check_tokens(&game, &x).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(vals[1], Gsg::Infinite(vec![0]));
+}

@@ -23,7 +23,7 @@ use super::cell_box::CellBox;
 use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
-use crate::diag::Fallible;
+use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
 use crate::eval::gsg::is_infinite;
 use crate::eval::memo::{int_shape, words_hash, Key, Shape, State, MAX_ARGS};
@@ -50,9 +50,10 @@ const ZERO: i64 = -1;
 /// A sum of positions: `[SUM, rest, parts...]`, the vertices of its parts
 /// of unknown value sorted, `rest` the generalised value of the others.
 const SUM: i64 = -2;
-/// How many parts of sums may be valued one inside another (each a
-/// nested search and labelling) before the rest go to the product graph.
+/// Most parts of sums valued one inside another (each its own search).
 const NESTED_PARTS: usize = 16;
+/// Most parts a sum's vertex keeps (more: sums that keep growing).
+const SUM_PARTS: usize = 64;
 
 /// The reachable positions: where each vertex's position is kept, and
 /// the digraph of moves.
@@ -255,14 +256,11 @@ pub fn build(
         return Ok(g.expect("no switch"));
     }
     let switch_at = whole.map(|b| b.cells() / REACHED_SHARE);
-    let found = Builder::new(main.clone(), None, reach, span).expand(env, root, switch_at)?;
-    match found {
-        Some(g) => Ok(g),
-        None => {
-            let g = Builder::new(main, whole, reach, span).expand(env, root, None)?;
-            Ok(g.expect("no switch"))
-        }
+    if let Some(g) = Builder::new(main.clone(), None, reach, span).expand(env, root, switch_at)? {
+        return Ok(g);
     }
+    let g = Builder::new(main, whole, reach, span).expand(env, root, None)?;
+    Ok(g.expect("no switch"))
 }
 
 /// A box of at most this many cells is the graph whenever it can be.
@@ -759,23 +757,18 @@ impl Builder {
             match self.part_value(env, *instance, key)? {
                 None => return Ok(()),
                 Some(Some(v)) => rest = env.rt.inf_sets.borrow_mut().add(rest, v),
-                Some(None) => match self.vertex_of(env, *instance, key, false)? {
-                    Some(u) => open.push(u),
-                    None => return Ok(()),
-                },
+                Some(None) => open.extend(self.vertex_of(env, *instance, key, false)?),
             }
         }
-        let u = self.sum_vertex(env, &open, rest);
+        let u = self.sum_vertex(env, &open, rest)?;
         self.options.push(u);
         Ok(())
     }
 
-    /// A part of a sum: `None` if it is no position, `Some(Some(v))` if
-    /// its value is `v`: known, or found now by its own search (which
-    /// labels what it reaches), unless it is being found further up (it
-    /// reaches back) or too many are. `Some(None)`: left to the product
-    /// graph, as every part is for the remoteness, which needs the moves
-    /// themselves.
+    /// A part of a sum: `None` if no position, `Some(Some(v))` if its value
+    /// `v` is known or found now by its own search (unless being found
+    /// further up: it reaches back); `Some(None)`, left to the product
+    /// graph, as every part is for the remoteness, which needs the moves.
     fn part_value(
         &mut self,
         env: &mut Env,
@@ -805,7 +798,7 @@ impl Builder {
     /// `rest`: sums among `parts` spliced in, fixed ones folded into
     /// `rest`, those listed with no move left out; a fixed vertex of value
     /// `rest` if none is left, the part's own if one is and `rest` is 0.
-    fn sum_vertex(&mut self, env: &Env, parts: &[u32], mut rest: u64) -> u32 {
+    fn sum_vertex(&mut self, env: &Env, parts: &[u32], mut rest: u64) -> Fallible<u32> {
         let mut open: SmallVec<[i64; 6]> = SmallVec::new();
         let mut sets = env.rt.inf_sets.borrow_mut();
         for &u in parts {
@@ -823,28 +816,35 @@ impl Builder {
             }
         }
         if open.len() == 1 && rest == 0 {
-            return open[0] as u32;
+            return Ok(open[0] as u32);
+        }
+        if open.len() > SUM_PARTS {
+            return Diag::new(
+                ErrorKind::Loopy,
+                self.span,
+                format!("loopy game: a play passes through sums of ever more positions (past {SUM_PARTS}), so the game has no end of positions"),
+            )
+            .label("while computing the generalised SG value of this")
+            .help("a part of a sum counts by its value when its own search finds one; parts that reach back to the position being valued are followed as they are, and here they keep adding parts")
+            .err();
         }
         open.sort_unstable();
-        let mut p = SmallVec::from_slice(&[SUM, rest as i64]);
-        p.extend_from_slice(&open);
-        let packed = Packed(p);
+        let packed = Packed([SUM, rest as i64].into_iter().chain(open.clone()).collect());
         if let Some(&u) = self.index.get(&packed) {
-            return u;
+            return Ok(u);
         }
         let u = self.out.graph.add_vertex(open.is_empty().then_some(rest));
         self.out.origin.push(self.out.others.len() as u32);
         self.out.others.push(packed.clone());
         self.index.insert(packed, u);
-        u
+        Ok(u)
     }
 
-    /// Lists the options of a sum's vertex `u` (nothing for the zero
-    /// game's): a move in one open part, read from its row (listed
-    /// already: its parts are older vertices), or in the part of known
-    /// value, which Smith's rules let any game of that value stand for: a
-    /// nim heap (a move to each smaller value), or for ∞_K, a move to
-    /// each value in K and one to itself.
+    /// Lists the options of a sum's vertex `u` (none for the zero game's):
+    /// a move in one open part, read from its row (parts are older, listed
+    /// vertices), or in the part of known value, for which Smith's rules
+    /// let any game of that value stand: a nim heap, or for ∞_K, a
+    /// position with a move to each value in K and one to itself.
     fn list_sum(&mut self, env: &Env, u: usize) -> Fallible<()> {
         let Some((rest, parts)) = self.out.sum_of(u) else {
             return Ok(());
@@ -852,8 +852,7 @@ impl Builder {
         let parts: SmallVec<[u32; 6]> = parts.iter().map(|&p| p as u32).collect();
         let mut next: SmallVec<[u32; 6]> = SmallVec::new();
         for j in 0..parts.len() {
-            let row: Vec<u32> = self.out.graph.succ(parts[j] as usize).collect();
-            for w in row {
+            for w in self.out.graph.succ(parts[j] as usize).collect::<Vec<_>>() {
                 next.clear();
                 next.extend(
                     parts
@@ -863,7 +862,7 @@ impl Builder {
                         .map(|(_, &p)| p),
                 );
                 next.push(w);
-                let v = self.sum_vertex(env, &next, rest);
+                let v = self.sum_vertex(env, &next, rest)?;
                 self.out.graph.push_edge(v);
             }
         }
@@ -874,7 +873,7 @@ impl Builder {
             (0..rest).collect()
         };
         for k in smaller {
-            let v = self.sum_vertex(env, &parts, k);
+            let v = self.sum_vertex(env, &parts, k)?;
             self.out.graph.push_edge(v);
         }
         Ok(())
@@ -941,12 +940,13 @@ impl Sink for Collect<'_> {
             }
             Target::Sum(parts) => b.sum_option(env, parts, 0)?,
             Target::Game(g) => {
-                // Positions and compounds, each compound valued by its own
-                // search (which says so when it is loopy itself).
-                let mut parts = Vec::new();
-                let mut rest = 0;
-                let one = std::slice::from_ref(g);
-                for part in if let Game::Sum(ps) = g { ps } else { one } {
+                // Compounds valued by their own search (which says if loopy).
+                let (mut parts, mut rest) = (Vec::new(), 0);
+                for part in if let Game::Sum(ps) = g {
+                    ps
+                } else {
+                    std::slice::from_ref(g)
+                } {
                     match part {
                         Game::Position(p) => parts.push((p.instance, Key::from_args(&p.args))),
                         other => {

@@ -465,9 +465,6 @@ pub struct Runtime {
     pub inf_sets: RefCell<InfSets>,
     /// What each loopy labelling built, for `--explain`.
     pub loopy_runs: RefCell<Vec<String>>,
-    /// Parts of sums the loopy labelling is valuing first (nested), so
-    /// that a part that reaches back is left to the product graph.
-    pub loopy_parts: RefCell<Vec<(InstanceId, Key)>>,
     /// The layers above compiled code.
     pub above: Above,
 }
@@ -496,7 +493,6 @@ impl Runtime {
             deadline: Cell::default(),
             inf_sets: RefCell::default(),
             loopy_runs: RefCell::default(),
-            loopy_parts: RefCell::default(),
             above,
         }
     }

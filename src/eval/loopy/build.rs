@@ -27,7 +27,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
 use crate::eval::gsg::is_infinite;
 use crate::eval::memo::{int_shape, words_hash, Key, Shape, State, MAX_ARGS};
-use crate::eval::search::{enumerate, sg_of_game, sg_of_position, MoveSink};
+use crate::eval::search::{enumerate, sg_of_game, MoveSink};
 use crate::eval::value::{Game, InstanceId, Value};
 use crate::syntax::Span;
 
@@ -47,13 +47,13 @@ impl std::hash::Hash for Packed {
 const GENERIC: i64 = 1 << 48;
 /// The vertex of the zero game (a move to `0`), which has no key.
 const ZERO: i64 = -1;
-/// A sum of positions: `[SUM, rest, parts...]`, the vertices of its parts
-/// of unknown value sorted, `rest` the generalised value of the others.
+/// A sum: `[SUM, rest, parts...]`, its open parts' vertices, sorted, and
+/// `rest` the generalised value of the others.
 const SUM: i64 = -2;
-/// Most parts of sums valued one inside another (each its own search).
-const NESTED_PARTS: usize = 16;
 /// Most parts a sum's vertex keeps (more: sums that keep growing).
 const SUM_PARTS: usize = 64;
+/// A position, as a part of a sum.
+pub type Part = (InstanceId, Key);
 
 /// The reachable positions: where each vertex's position is kept, and
 /// the digraph of moves.
@@ -75,6 +75,9 @@ pub struct PositionGraph {
     generic: Vec<Key>,
     /// Bytes the numbering held while building.
     numbering_bytes: usize,
+    /// A part of a sum to value first, the graph left unfinished (the
+    /// parts of the positions `build` is told wait for it are kept open).
+    pub wanted: Option<Part>,
 }
 
 /// The root's game when its positions are numbered by their integers
@@ -116,7 +119,7 @@ impl PositionGraph {
     }
 
     /// The position of vertex `u`, `None` for the zero game.
-    pub fn position(&self, u: usize) -> Option<(InstanceId, Key)> {
+    pub fn position(&self, u: usize) -> Option<Part> {
         let mut key = Key::default();
         let instance = self.key_into(u, &mut key)?;
         Some((instance, key))
@@ -144,8 +147,7 @@ impl PositionGraph {
         Some(instance)
     }
 
-    /// The value of the known parts and the open parts' vertices of a
-    /// sum's vertex.
+    /// The known parts' value and the open parts' vertices of a sum's vertex.
     fn sum_of(&self, u: usize) -> Option<(u64, &[i64])> {
         let o = self.origin[u.checked_sub(self.first_other())?];
         let p = &self.others.get((o & MAIN == 0).then_some(o as usize)?)?.0;
@@ -234,33 +236,39 @@ pub enum Reach {
     All,
 }
 
-/// Lists the reachable positions from `root` breadth first. Positions of
-/// the root's game, when they are integers (and kernels are on), are
-/// numbered by their integers and their options listed by the kernel
-/// when it has one; any other position (another game's, a key of values)
-/// goes through its keys, and any option the kernel cannot list through
-/// its moves' code.
-/// When that game's `where` is a box, and the root reaches at least one
-/// cell in `REACHED_SHARE` of it (or the box is small), the graph is the
-/// whole box instead.
+/// Lists the reachable positions from `root` breadth first: the root's
+/// game's integer positions (kernels on) numbered by their integers and
+/// listed by its kernel if it has one, others by their keys and moves'
+/// code; the whole box instead when that game's `where` is a box and the
+/// root reaches one cell in `REACHED_SHARE` of it (or the box is small).
+/// A game with moves to sums is listed breadth first only. `waiting`: as
+/// `PositionGraph::wanted` says.
 pub fn build(
     env: &mut Env,
     root: (InstanceId, &Key),
     reach: Reach,
     span: Span,
+    waiting: &[Part],
 ) -> Fallible<PositionGraph> {
     let main = main_game(env, root.0, root.1);
     let whole = main.as_ref().and_then(|m| whole_box(env, m, span));
-    if let Some(b) = whole.filter(|b| b.cells() <= SMALL_BOX) {
-        let g = Builder::new(main, Some(b), reach, span).expand(env, root, None)?;
-        return Ok(g.expect("no switch"));
-    }
+    let new = |whole| Builder {
+        waiting: waiting.to_vec(),
+        ..Builder::new(main.clone(), whole, reach, span)
+    };
     let switch_at = whole.map(|b| b.cells() / REACHED_SHARE);
-    if let Some(g) = Builder::new(main.clone(), None, reach, span).expand(env, root, switch_at)? {
-        return Ok(g);
-    }
-    let g = Builder::new(main, whole, reach, span).expand(env, root, None)?;
-    Ok(g.expect("no switch"))
+    let found = match whole.filter(|b| b.cells() <= SMALL_BOX) {
+        Some(b) => new(Some(b)).expand(env, root, None)?,
+        None => match new(None).expand(env, root, switch_at)? {
+            None => new(whole).expand(env, root, None)?,
+            g => g,
+        },
+    };
+    // `None`: the whole box met a sum.
+    Ok(match found {
+        Some(g) => g,
+        None => new(None).expand(env, root, None)?.expect("no switch"),
+    })
 }
 
 /// A box of at most this many cells is the graph whenever it can be.
@@ -347,6 +355,9 @@ struct Builder {
     /// The options of the vertex being expanded.
     options: Vec<u32>,
     span: Span,
+    waiting: Vec<Part>,
+    /// Whether an option is a sum (the whole box then gives way).
+    sums: bool,
 }
 
 impl Builder {
@@ -366,13 +377,22 @@ impl Builder {
                 others: Vec::new(),
                 generic: Vec::new(),
                 numbering_bytes: 0,
+                wanted: None,
             },
             index: FxHashMap::default(),
             generic_index: FxHashMap::default(),
             reach,
             options: Vec::new(),
             span,
+            waiting: Vec::new(),
+            sums: false,
         }
+    }
+
+    /// Whether the graph is left unfinished: a part of a sum is wanted
+    /// first, or the whole box met a sum.
+    fn stopped(&self) -> bool {
+        self.out.wanted.is_some() || (self.sums && self.out.whole.is_some())
     }
 
     /// Lists the vertices' options in order, from the root (or the whole
@@ -395,8 +415,9 @@ impl Builder {
         let mut listed = Listed::default();
         let mut frame = [0i64; KERNEL_FRAME];
         let mut u = b.by_cells(env, &mut listed)?;
-        while u < b.out.graph.len() {
-            if u % 64 == 63 && switch_at.is_some_and(|limit| b.out.numbered() > limit) {
+        while u < b.out.graph.len() && !b.stopped() {
+            let switch = switch_at.filter(|_| !b.sums);
+            if u % 64 == 63 && switch.is_some_and(|limit| b.out.numbered() > limit) {
                 return Ok(None);
             }
             if u % 4096 == 4095 {
@@ -411,7 +432,7 @@ impl Builder {
             u += 1;
         }
         b.out.numbering_bytes = b.numbering.bytes();
-        Ok(Some(self.out))
+        Ok((!b.sums || b.out.whole.is_none()).then_some(self.out))
     }
 
     /// Lists the options of every cell of the whole box in order, as runs
@@ -435,6 +456,9 @@ impl Builder {
         let line_len = *cells.size().last().expect("a coordinate") as usize;
         let mut line = LineRuns::default();
         for u in 0..cells.cells() {
+            if self.stopped() {
+                break;
+            }
             if u % 4096 == 4095 {
                 env.rt.check_interrupt(self.span)?;
                 env.rt.check_memory(self.out.bytes(), self.span)?;
@@ -746,52 +770,44 @@ impl Builder {
     /// (Smith 1966: its value is the parts' generalised nim-sum): the parts
     /// of known value (`part_value`) folded into `rest`, the others kept as
     /// a sum's vertex (`sum_vertex`); none when a part is no position.
-    fn sum_option(
-        &mut self,
-        env: &mut Env,
-        parts: &[(InstanceId, Key)],
-        mut rest: u64,
-    ) -> Fallible<()> {
+    fn sum_option(&mut self, env: &mut Env, parts: &[Part], mut rest: u64) -> Fallible<()> {
+        self.sums = true;
         let mut open = SmallVec::<[u32; 4]>::new();
-        for (instance, key) in parts {
-            match self.part_value(env, *instance, key)? {
+        for part @ (instance, key) in parts {
+            match self.part_value(env, part)? {
                 None => return Ok(()),
                 Some(Some(v)) => rest = env.rt.inf_sets.borrow_mut().add(rest, v),
                 Some(None) => open.extend(self.vertex_of(env, *instance, key, false)?),
             }
         }
-        let u = self.sum_vertex(env, &open, rest)?;
-        self.options.push(u);
+        if !self.stopped() {
+            let u = self.sum_vertex(env, &open, rest)?;
+            self.options.push(u);
+        }
         Ok(())
     }
 
-    /// A part of a sum: `None` if no position, `Some(Some(v))` if its value
-    /// `v` is known or found now by its own search (unless being found
-    /// further up: it reaches back); `Some(None)`, left to the product
-    /// graph, as every part is for the remoteness, which needs the moves.
+    /// A part of a sum: `None` if no position, `Some(Some(v))` if of known
+    /// value `v`, else `Some(None)`: `wanted` unless it waits for this graph
+    /// (it reaches back) or the moves themselves count (the remoteness).
     fn part_value(
         &mut self,
         env: &mut Env,
-        instance: InstanceId,
-        key: &Key,
+        (instance, key): &Part,
     ) -> Fallible<Option<Option<u64>>> {
+        let instance = *instance;
         let state = env.rt.instance(instance).memo.borrow_mut().get(key);
         let known = self.known(env, instance, key)?;
+        let waits = self.waiting.iter().any(|(i, k)| *i == instance && k == key);
         if self.reach == Reach::All {
             return Ok(known.map(|_| None));
         }
-        if known != Some(None) || !matches!(state, State::Unknown | State::Valid) {
-            return Ok(known);
+        if known == Some(None) && matches!(state, State::Unknown | State::Valid) && !waits {
+            self.out
+                .wanted
+                .get_or_insert_with(|| (instance, key.clone()));
         }
-        let mut nested = env.rt.loopy_parts.borrow_mut();
-        if nested.len() >= NESTED_PARTS || nested.iter().any(|(i, k)| *i == instance && k == key) {
-            return Ok(Some(None));
-        }
-        nested.push((instance, key.clone()));
-        drop(nested);
-        let v = sg_of_position(env, instance, key, self.span);
-        env.rt.loopy_parts.borrow_mut().pop();
-        Ok(Some(Some(v?)))
+        Ok(known)
     }
 
     /// The vertex of the sum of the vertices `parts` and a part of value
@@ -840,11 +856,10 @@ impl Builder {
         Ok(u)
     }
 
-    /// Lists the options of a sum's vertex `u` (none for the zero game's):
-    /// a move in one open part, read from its row (parts are older, listed
-    /// vertices), or in the part of known value, for which Smith's rules
-    /// let any game of that value stand: a nim heap, or for ∞_K, a
-    /// position with a move to each value in K and one to itself.
+    /// Lists the options of a sum's vertex `u` (none for the zero game's): a
+    /// move in one open part (older, listed already), or in the part of known
+    /// value, for which Smith's rules let any game of that value stand: a nim
+    /// heap, or for ∞_K, a position with moves to each of K and to itself.
     fn list_sum(&mut self, env: &Env, u: usize) -> Fallible<()> {
         let Some((rest, parts)) = self.out.sum_of(u) else {
             return Ok(());

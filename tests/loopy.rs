@@ -114,7 +114,7 @@ pub(crate) fn brute_outcomes(adj: &[Vec<usize>]) -> Vec<Outcome> {
     out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
 }
 
-fn mex(values: impl Iterator<Item = u64>) -> u64 {
+pub(crate) fn mex(values: impl Iterator<Item = u64>) -> u64 {
     let mut seen: Vec<u64> = values.collect();
     seen.sort_unstable();
     seen.dedup();

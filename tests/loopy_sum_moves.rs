@@ -9,8 +9,8 @@
 
 use crate::common::{same_both_ways, same_both_ways_with};
 use crate::loopy::{
-    adjacency_text, brute_outcomes, check_definition, items, outcome_of, parse_gsg, parse_outcome,
-    Gsg, Outcome,
+    adjacency_text, brute_outcomes, check_definition, items, mex, outcome_of, parse_gsg,
+    parse_outcome, Gsg, Outcome,
 };
 
 use std::collections::HashMap;
@@ -324,13 +324,11 @@ fn a_heap_game_with_splits_matches_the_explicit_graph() {
     assert_eq!(heaps, vals);
 }
 
-/// A chain of splits deeper than the parts the labelling values one
-/// inside another: token `c` of the chain slides to `c - 1` or splits
-/// into token 1 (which may pass, `∞{0}`) and `c - 1`. The deepest parts
-/// are kept as sums beside a part of known infinite value (a position
-/// with moves to each value in K and to itself stands for it).
+/// A long chain of splits asked from the top: token `c` of the chain
+/// slides to `c - 1` or splits into token 1 (which may pass, `∞{0}`) and
+/// `c - 1`, so each graph waits for the next part down the chain.
 #[test]
-fn a_chain_of_splits_past_the_nesting_matches_the_explicit_graph() {
+fn a_long_chain_of_splits_asked_from_the_top_matches_the_explicit_graph() {
     let top = 24;
     let mut game = Tokens {
         go: vec![vec![], vec![1, 0], vec![0]],
@@ -343,4 +341,112 @@ fn a_chain_of_splits_past_the_nesting_matches_the_explicit_graph() {
     let x = game.explicit(2000).expect("a small graph");
     let vals = check_tokens(&game, &x).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(vals[1], Gsg::Infinite(vec![0]));
+}
+
+/// Smith's sum of generalised values (Smith 1966), written out here.
+fn smith_sum(a: &Gsg, b: &Gsg) -> Gsg {
+    match (a, b) {
+        (Gsg::Finite(x), Gsg::Finite(y)) => Gsg::Finite(x ^ y),
+        (Gsg::Finite(x), Gsg::Infinite(k)) | (Gsg::Infinite(k), Gsg::Finite(x)) => {
+            let mut k: Vec<u64> = k.iter().map(|v| v ^ x).collect();
+            k.sort_unstable();
+            Gsg::Infinite(k)
+        }
+        _ => Gsg::Infinite(Vec::new()),
+    }
+}
+
+/// A heap game whose splits reach back (a part may grow to the heap it
+/// came from, `G(4) -> G(1) + G(3) -> G(1) + G(4)`, so its multisets of
+/// heaps have no end and no explicit graph is searched): the values,
+/// asked from the bottom and from the top, satisfy the definition of the
+/// generalised SG function at every heap, a sum's value taken by Smith's
+/// rules from its heaps' values, its options a move in one heap.
+#[test]
+fn splits_that_reach_back_meet_the_definition_by_smiths_rules() {
+    let n_max = 40usize;
+    let rules = format!(
+        "game G(n) where 0 <= n <= {n_max} {{\n    move take(k in 1..=2) if k <= n -> G(n - k)\n    \
+         move put if n % 5 == 3 and n < {n_max} -> G(n + 1)\n    move pass if n % 7 == 6 -> G(n)\n    \
+         move split(a in 1..n) if a <= n - a -> G(a) + G(n - a)\n}}\n"
+    );
+    let values = |order: &str| -> Vec<Gsg> {
+        let out = same_both_ways(&format!(
+            "{rules}let V = [sg(G(n)) for n in {order}]\nprint [sg(G(n)) for n in 0..={n_max}]\n"
+        ));
+        items(out.lines().last().expect("a line"))
+            .into_iter()
+            .map(parse_gsg)
+            .collect()
+    };
+    let vals = values(&format!("0..={n_max}"));
+    assert_eq!(vals, values(&format!("reversed(list(0..={n_max}))")));
+    // A heap's options, each a multiset of heaps.
+    let moves = |n: usize| -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = (1..=2).filter(|&k| k <= n).map(|k| vec![n - k]).collect();
+        out.extend((n % 5 == 3 && n < n_max).then(|| vec![n + 1]));
+        out.extend((n % 7 == 6).then(|| vec![n]));
+        out.extend((1..n).filter(|&a| a <= n - a).map(|a| vec![a, n - a]));
+        out
+    };
+    let value = |m: &[usize]| {
+        m.iter()
+            .fold(Gsg::Finite(0), |acc, &h| smith_sum(&acc, &vals[h]))
+    };
+    let options = |m: &[usize]| -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for j in 0..m.len() {
+            for o in moves(m[j]) {
+                let mut next: Vec<usize> = m
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != j)
+                    .map(|(_, &h)| h)
+                    .collect();
+                next.extend(o);
+                out.push(next);
+            }
+        }
+        out
+    };
+    let finite = |v: &Gsg| match v {
+        Gsg::Finite(x) => Some(*x),
+        Gsg::Infinite(_) => None,
+    };
+    let mut infinite = 0;
+    for (n, val) in vals.iter().enumerate() {
+        let opts: Vec<Gsg> = moves(n).iter().map(|m| value(m)).collect();
+        let fin: Vec<u64> = opts.iter().filter_map(finite).collect();
+        let has_option_of =
+            |m: &[usize], v: u64| options(m).iter().any(|o| value(o) == Gsg::Finite(v));
+        match val {
+            Gsg::Finite(v) => {
+                assert_eq!(mex(fin.iter().copied()), *v, "G({n}): {opts:?}");
+                for m in moves(n) {
+                    if finite(&value(&m)).is_none_or(|x| x > *v) {
+                        assert!(
+                            has_option_of(&m, *v),
+                            "G({n}) = {v}: option {m:?} has no option {v}"
+                        );
+                    }
+                }
+            }
+            Gsg::Infinite(k) => {
+                infinite += 1;
+                let mut want = fin.clone();
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(*k, want, "G({n})");
+                let m = mex(fin.iter().copied());
+                let blocked = moves(n)
+                    .iter()
+                    .any(|o| finite(&value(o)).is_none() && !has_option_of(o, m));
+                assert!(
+                    blocked,
+                    "G({n}) = ∞{k:?}: every infinite option reverses through {m}"
+                );
+            }
+        }
+    }
+    assert!(infinite > 0, "{vals:?}");
 }

@@ -14,9 +14,9 @@ use grundy::eval::value::Outcome;
 fn sums_follow_smiths_rules() {
     let mut sets = InfSets::default();
     assert_eq!(sets.add(5, 3), 6);
-    let a = sets.infinite(vec![2, 0, 2]);
+    let a = sets.infinite_in(&mut vec![2, 0, 2]);
     assert_eq!(sets.k(a).as_ref(), [0, 2]);
-    assert_eq!(sets.infinite(vec![0, 2]), a, "one number per K set");
+    assert_eq!(sets.infinite_in(&mut vec![0, 2]), a, "one number per K set");
     let shifted = sets.add(3, a);
     assert_eq!(sets.k(shifted).as_ref(), [1, 3]);
     assert_eq!(sets.add(a, 0), a);
@@ -27,8 +27,8 @@ fn sums_follow_smiths_rules() {
 #[test]
 fn outcomes_of_values() {
     let mut sets = InfSets::default();
-    let with_zero = sets.infinite(vec![0, 1]);
-    let without = sets.infinite(vec![1]);
+    let with_zero = sets.infinite_in(&mut vec![0, 1]);
+    let without = sets.infinite_in(&mut vec![1]);
     assert_eq!(sets.outcome(0), Outcome::P);
     assert_eq!(sets.outcome(4), Outcome::N);
     assert_eq!(sets.outcome(with_zero), Outcome::N);
@@ -36,7 +36,7 @@ fn outcomes_of_values() {
     assert!(keeps_draw(&sets, without) && !keeps_draw(&sets, with_zero) && !keeps_draw(&sets, 1));
     assert_eq!(outcome_of(&sets.to_value(without)), Outcome::D);
     assert_eq!(sets.to_value(without).to_string(), "∞{1}");
-    let empty = sets.infinite(vec![]);
+    let empty = sets.infinite_in(&mut vec![]);
     assert_eq!(sets.to_value(empty).to_string(), "∞");
 }
 

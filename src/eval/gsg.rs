@@ -33,12 +33,8 @@ pub struct InfSets {
 }
 
 impl InfSets {
-    /// The infinite value ∞_K; `k` need not be sorted nor free of repeats.
-    pub fn infinite(&mut self, mut k: Vec<u64>) -> u64 {
-        self.infinite_in(&mut k)
-    }
-
-    /// `infinite`, sorting `k` in place: allocates only for a new set.
+    /// The infinite value ∞_K, `k` (in any order, with repeats or not)
+    /// sorted in place: allocates only for a new set.
     pub fn infinite_in(&mut self, k: &mut Vec<u64>) -> u64 {
         k.sort_unstable();
         k.dedup();
@@ -65,7 +61,7 @@ impl InfSets {
     pub fn add(&mut self, a: u64, b: u64) -> u64 {
         match (is_infinite(a), is_infinite(b)) {
             (false, false) => a ^ b,
-            (true, true) => self.infinite(Vec::new()),
+            (true, true) => self.infinite_in(&mut Vec::new()),
             (true, false) => self.shifted(a, b),
             (false, true) => self.shifted(b, a),
         }
@@ -75,8 +71,8 @@ impl InfSets {
         if b == 0 {
             return inf;
         }
-        let k = self.k(inf).iter().map(|&x| x ^ b).collect();
-        self.infinite(k)
+        let mut k = self.k(inf).iter().map(|&x| x ^ b).collect();
+        self.infinite_in(&mut k)
     }
 
     /// The value as the language shows it: an integer, or `∞{...}`.

@@ -23,6 +23,8 @@ mod lexer;
 mod limits;
 mod loop_bounds;
 mod loopy;
+mod loopy_parts;
+mod loopy_sum_moves;
 mod memo_scan;
 mod memo_tables;
 mod mixed_plans;

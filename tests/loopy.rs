@@ -16,21 +16,21 @@ use proptest::prelude::*;
 
 /// A generalised SG value as grundy prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Gsg {
+pub(crate) enum Gsg {
     Finite(u64),
     /// ∞ with its K set, sorted.
     Infinite(Vec<u64>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
+pub(crate) enum Outcome {
     P,
     N,
     D,
 }
 
 /// The items of a printed list `[a, b, ...]` (items hold no ", ").
-fn items(line: &str) -> Vec<&str> {
+pub(crate) fn items(line: &str) -> Vec<&str> {
     let inner = line
         .trim()
         .strip_prefix('[')
@@ -42,7 +42,7 @@ fn items(line: &str) -> Vec<&str> {
     inner.split(", ").collect()
 }
 
-fn parse_gsg(s: &str) -> Gsg {
+pub(crate) fn parse_gsg(s: &str) -> Gsg {
     if let Some(rest) = s.strip_prefix('∞') {
         let k = match rest.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
             Some(list) => list
@@ -58,7 +58,7 @@ fn parse_gsg(s: &str) -> Gsg {
     }
 }
 
-fn parse_outcome(s: &str) -> Outcome {
+pub(crate) fn parse_outcome(s: &str) -> Outcome {
     match s {
         "P" => Outcome::P,
         "N" => Outcome::N,
@@ -68,7 +68,7 @@ fn parse_outcome(s: &str) -> Outcome {
 }
 
 /// The outcome a generalised value means.
-fn outcome_of(v: &Gsg) -> Outcome {
+pub(crate) fn outcome_of(v: &Gsg) -> Outcome {
     match v {
         Gsg::Finite(0) => Outcome::P,
         Gsg::Finite(_) => Outcome::N,
@@ -80,7 +80,7 @@ fn outcome_of(v: &Gsg) -> Outcome {
 /// Win/lose/draw by retrograde analysis: a vertex with no move is lost;
 /// a vertex with a move to a lost one is won; a vertex all of whose
 /// moves go to won ones is lost; what is left is drawn.
-fn brute_outcomes(adj: &[Vec<usize>]) -> Vec<Outcome> {
+pub(crate) fn brute_outcomes(adj: &[Vec<usize>]) -> Vec<Outcome> {
     let n = adj.len();
     let mut preds = vec![Vec::new(); n];
     for (u, ws) in adj.iter().enumerate() {
@@ -114,7 +114,7 @@ fn brute_outcomes(adj: &[Vec<usize>]) -> Vec<Outcome> {
     out.into_iter().map(|o| o.unwrap_or(Outcome::D)).collect()
 }
 
-fn mex(values: impl Iterator<Item = u64>) -> u64 {
+pub(crate) fn mex(values: impl Iterator<Item = u64>) -> u64 {
     let mut seen: Vec<u64> = values.collect();
     seen.sort_unstable();
     seen.dedup();
@@ -130,7 +130,7 @@ fn mex(values: impl Iterator<Item = u64>) -> u64 {
 /// value; an infinite value's K is its options' finite values, and some
 /// infinite option has no option of value mex(K) (else the vertex would
 /// take that value).
-fn check_definition(adj: &[Vec<usize>], vals: &[Gsg]) -> Result<(), String> {
+pub(crate) fn check_definition(adj: &[Vec<usize>], vals: &[Gsg]) -> Result<(), String> {
     let has_option_of = |w: usize, m: u64| adj[w].iter().any(|&x| vals[x] == Gsg::Finite(m));
     let finite = |w: usize| match vals[w] {
         Gsg::Finite(v) => Some(v),
@@ -209,7 +209,7 @@ fn check_remoteness(
     Ok(())
 }
 
-fn adjacency_text(adj: &[Vec<usize>]) -> String {
+pub(crate) fn adjacency_text(adj: &[Vec<usize>]) -> String {
     let rows: Vec<String> = adj
         .iter()
         .map(|ws| {

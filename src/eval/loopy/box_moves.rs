@@ -22,7 +22,7 @@ use crate::eval::memo::MAX_COORDS;
 use crate::eval::search::run_range;
 
 /// A kernel's moves read as runs of cells of `cells`.
-pub struct BoxMoves<'k> {
+pub(crate) struct BoxMoves<'k> {
     cells: CellBox,
     moves: Vec<BoxMove<'k>>,
     /// Where the position's integers start in the frame (after the static
@@ -63,7 +63,7 @@ enum OnLine {
 /// The moves on one line of the box (its cells differing in the innermost
 /// coordinate only).
 #[derive(Default)]
-pub struct LineRuns {
+pub(crate) struct LineRuns {
     /// The runs of the moves listed once per line, their first cell as an
     /// offset from the cell.
     runs: Vec<(isize, isize, usize)>,
@@ -285,7 +285,7 @@ impl<'k> BoxMoves<'k> {
 /// The `k` in `a..b` (`a < b`) for which `d + c * k` lies in `0..size`;
 /// `None` if that cannot be told within 64 bits.
 #[inline]
-fn clip(d: i64, c: i64, size: i64, (a, b): (i64, i64)) -> Option<(i64, i64)> {
+pub fn clip(d: i64, c: i64, size: i64, (a, b): (i64, i64)) -> Option<(i64, i64)> {
     // `lo..hi`: the `k` allowed by this coordinate.
     let (lo, hi) = match c {
         0 => {
@@ -314,26 +314,4 @@ fn clip(d: i64, c: i64, size: i64, (a, b): (i64, i64)) -> Option<(i64, i64)> {
 #[inline]
 fn ceil_div(x: i64, c: i64) -> Option<i64> {
     x.checked_neg()?.div_euclid(c).checked_neg()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::clip;
-
-    #[test]
-    fn clipping_keeps_exactly_the_k_inside() {
-        for c in -4i64..=4 {
-            for d in -12i64..=12 {
-                for size in 1i64..=6 {
-                    let (a, b) = (-5, 7);
-                    let (x, y) = clip(d, c, size, (a, b)).expect("small");
-                    let inside: Vec<i64> = (a..b)
-                        .filter(|k| (0..size).contains(&(d + c * k)))
-                        .collect();
-                    let got: Vec<i64> = (x..y).collect();
-                    assert_eq!(got, inside, "d {d} c {c} size {size}");
-                }
-            }
-        }
-    }
 }

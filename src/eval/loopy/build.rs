@@ -25,8 +25,9 @@ use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
+use crate::eval::gsg::is_infinite;
 use crate::eval::memo::{int_shape, words_hash, Key, Shape, State, MAX_ARGS};
-use crate::eval::search::{enumerate, MoveSink};
+use crate::eval::search::{enumerate, sg_of_game, MoveSink};
 use crate::eval::value::{Game, InstanceId, Value};
 use crate::syntax::Span;
 
@@ -46,6 +47,13 @@ impl std::hash::Hash for Packed {
 const GENERIC: i64 = 1 << 48;
 /// The vertex of the zero game (a move to `0`), which has no key.
 const ZERO: i64 = -1;
+/// A sum: `[SUM, rest, parts...]`, its open parts' vertices, sorted, and
+/// `rest` the generalised value of the others.
+const SUM: i64 = -2;
+/// Most parts a sum's vertex keeps (more: sums that keep growing).
+const SUM_PARTS: usize = 64;
+/// A position, as a part of a sum.
+pub type Part = (InstanceId, Key);
 
 /// The reachable positions: where each vertex's position is kept, and
 /// the digraph of moves.
@@ -67,6 +75,9 @@ pub struct PositionGraph {
     generic: Vec<Key>,
     /// Bytes the numbering held while building.
     numbering_bytes: usize,
+    /// A part of a sum to value first, the graph left unfinished (the
+    /// parts of the positions `build` is told wait for it are kept open).
+    pub wanted: Option<Part>,
 }
 
 /// The root's game when its positions are numbered by their integers
@@ -108,7 +119,7 @@ impl PositionGraph {
     }
 
     /// The position of vertex `u`, `None` for the zero game.
-    pub fn position(&self, u: usize) -> Option<(InstanceId, Key)> {
+    pub fn position(&self, u: usize) -> Option<Part> {
         let mut key = Key::default();
         let instance = self.key_into(u, &mut key)?;
         Some((instance, key))
@@ -124,7 +135,7 @@ impl PositionGraph {
             return Some(m.instance);
         }
         let p = &self.others[self.origin[u - self.first_other()] as usize].0;
-        if p[0] == ZERO {
+        if p[0] == ZERO || p[0] == SUM {
             return None;
         }
         let instance = InstanceId(p[0] as u32);
@@ -136,8 +147,15 @@ impl PositionGraph {
         Some(instance)
     }
 
+    /// The known parts' value and the open parts' vertices of a sum's vertex.
+    fn sum_of(&self, u: usize) -> Option<(u64, &[i64])> {
+        let o = self.origin[u.checked_sub(self.first_other())?];
+        let p = &self.others.get((o & MAIN == 0).then_some(o as usize)?)?.0;
+        (p[0] == SUM).then(|| (p[1] as u64, &p[2..]))
+    }
+
     /// Calls `f(u, instance, key)` for every vertex `u` that is a
-    /// position (not the zero game), in order.
+    /// position (not the zero game nor a sum), in order.
     pub fn for_each_position(
         &self,
         mut f: impl FnMut(usize, InstanceId, &Key) -> Fallible<()>,
@@ -218,36 +236,39 @@ pub enum Reach {
     All,
 }
 
-/// Lists the reachable positions from `root` breadth first. Positions of
-/// the root's game, when they are integers (and kernels are on), are
-/// numbered by their integers and their options listed by the kernel
-/// when it has one; any other position (another game's, a key of values)
-/// goes through its keys, and any option the kernel cannot list through
-/// its moves' code.
-/// When that game's `where` is a box, and the root reaches at least one
-/// cell in `REACHED_SHARE` of it (or the box is small), the graph is the
-/// whole box instead.
+/// Lists the reachable positions from `root` breadth first: the root's
+/// game's integer positions (kernels on) numbered by their integers and
+/// listed by its kernel if it has one, others by their keys and moves'
+/// code; the whole box instead when that game's `where` is a box and the
+/// root reaches one cell in `REACHED_SHARE` of it (or the box is small).
+/// A game with moves to sums is listed breadth first only. `waiting`: as
+/// `PositionGraph::wanted` says.
 pub fn build(
     env: &mut Env,
     root: (InstanceId, &Key),
     reach: Reach,
     span: Span,
+    waiting: &[Part],
 ) -> Fallible<PositionGraph> {
     let main = main_game(env, root.0, root.1);
     let whole = main.as_ref().and_then(|m| whole_box(env, m, span));
-    if let Some(b) = whole.filter(|b| b.cells() <= SMALL_BOX) {
-        let g = Builder::new(main, Some(b), reach, span).expand(env, root, None)?;
-        return Ok(g.expect("no switch"));
-    }
+    let new = |whole| Builder {
+        waiting: waiting.to_vec(),
+        ..Builder::new(main.clone(), whole, reach, span)
+    };
     let switch_at = whole.map(|b| b.cells() / REACHED_SHARE);
-    let found = Builder::new(main.clone(), None, reach, span).expand(env, root, switch_at)?;
-    match found {
-        Some(g) => Ok(g),
-        None => {
-            let g = Builder::new(main, whole, reach, span).expand(env, root, None)?;
-            Ok(g.expect("no switch"))
-        }
-    }
+    let found = match whole.filter(|b| b.cells() <= SMALL_BOX) {
+        Some(b) => new(Some(b)).expand(env, root, None)?,
+        None => match new(None).expand(env, root, switch_at)? {
+            None => new(whole).expand(env, root, None)?,
+            g => g,
+        },
+    };
+    // `None`: the whole box met a sum.
+    Ok(match found {
+        Some(g) => g,
+        None => new(None).expand(env, root, None)?.expect("no switch"),
+    })
 }
 
 /// A box of at most this many cells is the graph whenever it can be.
@@ -334,7 +355,9 @@ struct Builder {
     /// The options of the vertex being expanded.
     options: Vec<u32>,
     span: Span,
-    error: Option<Box<Diag>>,
+    waiting: Vec<Part>,
+    /// Whether an option is a sum (the whole box then gives way).
+    sums: bool,
 }
 
 impl Builder {
@@ -354,14 +377,22 @@ impl Builder {
                 others: Vec::new(),
                 generic: Vec::new(),
                 numbering_bytes: 0,
+                wanted: None,
             },
             index: FxHashMap::default(),
             generic_index: FxHashMap::default(),
             reach,
             options: Vec::new(),
             span,
-            error: None,
+            waiting: Vec::new(),
+            sums: false,
         }
+    }
+
+    /// Whether the graph is left unfinished: a part of a sum is wanted
+    /// first, or the whole box met a sum.
+    fn stopped(&self) -> bool {
+        self.out.wanted.is_some() || (self.sums && self.out.whole.is_some())
     }
 
     /// Lists the vertices' options in order, from the root (or the whole
@@ -384,8 +415,9 @@ impl Builder {
         let mut listed = Listed::default();
         let mut frame = [0i64; KERNEL_FRAME];
         let mut u = b.by_cells(env, &mut listed)?;
-        while u < b.out.graph.len() {
-            if u % 64 == 63 && switch_at.is_some_and(|limit| b.out.numbered() > limit) {
+        while u < b.out.graph.len() && !b.stopped() {
+            let switch = switch_at.filter(|_| !b.sums);
+            if u % 64 == 63 && switch.is_some_and(|limit| b.out.numbered() > limit) {
                 return Ok(None);
             }
             if u % 4096 == 4095 {
@@ -400,7 +432,7 @@ impl Builder {
             u += 1;
         }
         b.out.numbering_bytes = b.numbering.bytes();
-        Ok(Some(self.out))
+        Ok((!b.sums || b.out.whole.is_none()).then_some(self.out))
     }
 
     /// Lists the options of every cell of the whole box in order, as runs
@@ -424,6 +456,9 @@ impl Builder {
         let line_len = *cells.size().last().expect("a coordinate") as usize;
         let mut line = LineRuns::default();
         for u in 0..cells.cells() {
+            if self.stopped() {
+                break;
+            }
             if u % 4096 == 4095 {
                 env.rt.check_interrupt(self.span)?;
                 env.rt.check_memory(self.out.bytes(), self.span)?;
@@ -459,17 +494,13 @@ impl Builder {
         if self.by_kernel(env, u, listed, frame)? {
             return Ok(());
         }
-        let (instance, key) = self.out.position(u).expect("a position");
+        let Some((instance, key)) = self.out.position(u) else {
+            return self.list_sum(env, u);
+        };
         self.options.clear();
         let span = self.span;
-        let mut sink = Collect {
-            b: &mut *self,
-            from: instance,
-        };
+        let mut sink = Collect(&mut *self);
         enumerate(env, instance, &key, span, &mut sink)?;
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
         for i in 0..self.options.len() {
             let w = self.options[i];
             self.out.graph.push_edge(w);
@@ -735,6 +766,134 @@ impl Builder {
         Packed(p)
     }
 
+    /// An option that is a sum of positions and of a game of value `rest`
+    /// (Smith 1966: its value is the parts' generalised nim-sum): the parts
+    /// of known value (`part_value`) folded into `rest`, the others kept as
+    /// a sum's vertex (`sum_vertex`); none when a part is no position.
+    fn sum_option(&mut self, env: &mut Env, parts: &[Part], mut rest: u64) -> Fallible<()> {
+        self.sums = true;
+        let mut open = SmallVec::<[u32; 4]>::new();
+        for part @ (instance, key) in parts {
+            match self.part_value(env, part)? {
+                None => return Ok(()),
+                Some(Some(v)) => rest = env.rt.inf_sets.borrow_mut().add(rest, v),
+                Some(None) => open.extend(self.vertex_of(env, *instance, key, false)?),
+            }
+        }
+        if !self.stopped() {
+            let u = self.sum_vertex(env, &open, rest)?;
+            self.options.push(u);
+        }
+        Ok(())
+    }
+
+    /// A part of a sum: `None` if no position, `Some(Some(v))` if of known
+    /// value `v`, else `Some(None)`: `wanted` unless it waits for this graph
+    /// (it reaches back) or the moves themselves count (the remoteness).
+    fn part_value(
+        &mut self,
+        env: &mut Env,
+        (instance, key): &Part,
+    ) -> Fallible<Option<Option<u64>>> {
+        let instance = *instance;
+        let state = env.rt.instance(instance).memo.borrow_mut().get(key);
+        let known = self.known(env, instance, key)?;
+        let waits = self.waiting.iter().any(|(i, k)| *i == instance && k == key);
+        if self.reach == Reach::All {
+            return Ok(known.map(|_| None));
+        }
+        if known == Some(None) && matches!(state, State::Unknown | State::Valid) && !waits {
+            self.out
+                .wanted
+                .get_or_insert_with(|| (instance, key.clone()));
+        }
+        Ok(known)
+    }
+
+    /// The vertex of the sum of the vertices `parts` and a part of value
+    /// `rest`: sums among `parts` spliced in, fixed ones folded into
+    /// `rest`, those listed with no move left out; a fixed vertex of value
+    /// `rest` if none is left, the part's own if one is and `rest` is 0.
+    fn sum_vertex(&mut self, env: &Env, parts: &[u32], mut rest: u64) -> Fallible<u32> {
+        let mut open: SmallVec<[i64; 6]> = SmallVec::new();
+        let mut sets = env.rt.inf_sets.borrow_mut();
+        for &u in parts {
+            if let Some(v) = self.out.graph.fixed(u as usize) {
+                rest = sets.add(rest, v);
+            } else if let Some((r, inner)) = self.out.sum_of(u as usize) {
+                rest = sets.add(rest, r);
+                open.extend_from_slice(inner);
+            } else if (u as usize) < self.out.graph.closed()
+                && self.out.graph.succ(u as usize).next().is_none()
+            {
+                // A part with no move: the sum is the same game without it.
+            } else {
+                open.push(u as i64);
+            }
+        }
+        if open.len() == 1 && rest == 0 {
+            return Ok(open[0] as u32);
+        }
+        if open.len() > SUM_PARTS {
+            return Diag::new(
+                ErrorKind::Loopy,
+                self.span,
+                format!("loopy game: a play passes through sums of ever more positions (past {SUM_PARTS}), so the game has no end of positions"),
+            )
+            .label("while computing the generalised SG value of this")
+            .help("a part of a sum counts by its value when its own search finds one; parts that reach back to the position being valued are followed as they are, and here they keep adding parts")
+            .err();
+        }
+        open.sort_unstable();
+        let packed = Packed([SUM, rest as i64].into_iter().chain(open.clone()).collect());
+        if let Some(&u) = self.index.get(&packed) {
+            return Ok(u);
+        }
+        let u = self.out.graph.add_vertex(open.is_empty().then_some(rest));
+        self.out.origin.push(self.out.others.len() as u32);
+        self.out.others.push(packed.clone());
+        self.index.insert(packed, u);
+        Ok(u)
+    }
+
+    /// Lists the options of a sum's vertex `u` (none for the zero game's): a
+    /// move in one open part (older, listed already), or in the part of known
+    /// value, for which Smith's rules let any game of that value stand: a nim
+    /// heap, or for ∞_K, a position with moves to each of K and to itself.
+    fn list_sum(&mut self, env: &Env, u: usize) -> Fallible<()> {
+        let Some((rest, parts)) = self.out.sum_of(u) else {
+            return Ok(());
+        };
+        let parts: SmallVec<[u32; 6]> = parts.iter().map(|&p| p as u32).collect();
+        let mut next: SmallVec<[u32; 6]> = SmallVec::new();
+        for j in 0..parts.len() {
+            for w in self.out.graph.succ(parts[j] as usize).collect::<Vec<_>>() {
+                next.clear();
+                next.extend(
+                    parts
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| i != j)
+                        .map(|(_, &p)| p),
+                );
+                next.push(w);
+                let v = self.sum_vertex(env, &next, rest)?;
+                self.out.graph.push_edge(v);
+            }
+        }
+        let smaller: Vec<u64> = if is_infinite(rest) {
+            self.out.graph.push_edge(u as u32);
+            env.rt.inf_sets.borrow().k(rest).to_vec()
+        } else {
+            (0..rest).collect()
+        };
+        for k in smaller {
+            let v = self.sum_vertex(env, &parts, k)?;
+            self.out.graph.push_edge(v);
+        }
+        Ok(())
+    }
+
     fn zero_vertex(&mut self) -> u32 {
         let packed = Packed(SmallVec::from_slice(&[ZERO]));
         if let Some(&u) = self.index.get(&packed) {
@@ -773,14 +932,11 @@ fn where_on_frame(inst: &Instance, statics: &[i64], coords: &[i64]) -> Option<bo
 }
 
 /// The sink `enumerate` lists a vertex's options into.
-struct Collect<'b> {
-    b: &'b mut Builder,
-    from: InstanceId,
-}
+struct Collect<'b>(&'b mut Builder);
 
 impl Sink for Collect<'_> {
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
-        let b = &mut *self.b;
+        let b = &mut *self.0;
         match target {
             Target::Zero | Target::Game(Game::Zero) => {
                 let u = b.zero_vertex();
@@ -797,22 +953,24 @@ impl Sink for Collect<'_> {
                     b.options.push(u);
                 }
             }
-            Target::Sum(_) | Target::Game(_) => {
-                if b.error.is_none() {
-                    let name = env.rt.instance(self.from).name.clone();
-                    b.error = Some(
-                        Diag::new(
-                            ErrorKind::Loopy,
-                            b.span,
-                            format!(
-                                "loopy game: a move of {name} leads to a sum or a compound, which the loopy labelling does not follow"
-                            ),
-                        )
-                        .label("while computing the generalised SG value of this")
-                        .help("in a game with cycles, write each move to a single position (a sum of loopy games is valued by Smith's rules when asked for directly: sg(A + B))")
-                        .boxed(),
-                    );
+            Target::Sum(parts) => b.sum_option(env, parts, 0)?,
+            Target::Game(g) => {
+                // Compounds valued by their own search (which says if loopy).
+                let (mut parts, mut rest) = (Vec::new(), 0);
+                for part in if let Game::Sum(ps) = g {
+                    ps
+                } else {
+                    std::slice::from_ref(g)
+                } {
+                    match part {
+                        Game::Position(p) => parts.push((p.instance, Key::from_args(&p.args))),
+                        other => {
+                            let v = sg_of_game(env, other, b.span)?;
+                            rest = env.rt.inf_sets.borrow_mut().add(rest, v);
+                        }
+                    }
                 }
+                b.sum_option(env, &parts, rest)?;
             }
         }
         Ok(())

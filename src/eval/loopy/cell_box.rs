@@ -125,29 +125,3 @@ impl CellBox {
         Some((c0, dc))
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_and_coordinates_are_inverse() {
-        let b = CellBox::new(&[-3, 5, 0], &[4, 2, 7], 1000).expect("small");
-        assert_eq!(b.cells(), 56);
-        let mut seen = vec![false; b.cells()];
-        let mut at = [0i64; 3];
-        for x in -3..1 {
-            for y in 5..7 {
-                for z in 0..7 {
-                    let c = b.cell(&[x, y, z]).expect("inside");
-                    assert!(!seen[c]);
-                    seen[c] = true;
-                    b.coords_of(c, &mut at);
-                    assert_eq!(at, [x, y, z]);
-                }
-            }
-        }
-        assert!(b.cell(&[1, 5, 0]).is_none() && b.cell(&[0, 5, -1]).is_none());
-        assert!(CellBox::new(&[0, 0], &[1 << 20, 1 << 20], 1 << 30).is_none());
-    }
-}

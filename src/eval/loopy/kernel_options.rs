@@ -77,8 +77,7 @@ fn kernel_move(kernel: &Kernel, m: &KernelMove, ints: &[i64], out: &mut Listed) 
             });
             listed.unwrap_or_else(|never| match never {})
         }
-        // Sums of positions (take-and-break runs) are not followed by the
-        // labelling; the general path says so.
+        // Sums of positions go the general path (`Builder::sum_option`).
         KernelMove::SumRun(_) | KernelMove::KeyLoop(_) => false,
     }
 }

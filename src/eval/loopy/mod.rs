@@ -13,13 +13,13 @@
 //! `label` (the labelling and the remoteness on it) and `build` (the
 //! graph of a game's positions).
 
-mod box_moves;
+pub mod box_moves;
 pub mod build;
-mod cell_box;
+pub mod cell_box;
 pub mod graph;
 mod kernel_options;
 pub mod label;
-mod numbering;
+pub mod numbering;
 
 use crate::diag::{Diag, ErrorKind, Fallible};
 use std::rc::Rc;
@@ -32,40 +32,50 @@ use build::{build, PositionGraph, Reach};
 
 /// The generalised SG value of the position `key` of `instance` (see
 /// `crate::eval::gsg`), labelling every unvalued position reachable
-/// from it.
+/// from it. A part of a sum its graph needs is valued first, in its own
+/// graph, and so on (`PositionGraph::wanted`): each position waiting on
+/// the stack, whose parts are kept as they are (they reach back).
 pub fn label_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -> Fallible<u64> {
-    let started = std::time::Instant::now();
-    let g = build(env, (instance, key), Reach::ToKnown, span)?;
-    let built = started.elapsed().as_secs_f64();
-    let bytes = g.bytes();
-    env.rt.check_memory(bytes, span)?;
-    let rt = env.rt;
-    let mut check = || rt.check_interrupt(span);
-    let (values, levels) = {
-        let mut sets = rt.inf_sets.borrow_mut();
-        label::label(&g.graph, &mut sets, &mut check)?
-    };
-    let labelled = started.elapsed().as_secs_f64();
-    store(env, &g, &values, span)?;
-    let total = started.elapsed().as_secs_f64();
-    let name = env.rt.instance(instance).name.clone();
-    let mut runs = env.rt.loopy_runs.borrow_mut();
-    // A table of queries may label thousands of times: the first are told.
-    if runs.len() < 100 {
-        runs.push(format!(
-            "loopy labelling from {name}: {} positions ({} numbered by their integers, \
-             the rest by hashed keys), {} moves, {levels} value levels, {} held, {:.3} s \
-             (graph {built:.3} s, labelling {:.3} s, storing {:.3} s)",
-            g.graph.len(),
-            g.numbered(),
-            g.graph.edges(),
-            crate::budget::human(bytes),
-            total,
-            labelled - built,
-            total - labelled,
-        ));
+    let mut stack = vec![(instance, key.clone())];
+    loop {
+        let (instance, key) = stack.last().expect("a position").clone();
+        let started = std::time::Instant::now();
+        let g = build(env, (instance, &key), Reach::ToKnown, span, &stack)?;
+        if let Some(part) = g.wanted {
+            stack.push(part);
+            continue;
+        }
+        let built = started.elapsed().as_secs_f64();
+        let bytes = g.bytes();
+        env.rt.check_memory(bytes, span)?;
+        let rt = env.rt;
+        let mut check = || rt.check_interrupt(span);
+        let (values, levels) = label::label(&g.graph, &mut rt.inf_sets.borrow_mut(), &mut check)?;
+        let labelled = started.elapsed().as_secs_f64();
+        store(env, &g, &values, span)?;
+        let total = started.elapsed().as_secs_f64();
+        let name = env.rt.instance(instance).name.clone();
+        let mut runs = env.rt.loopy_runs.borrow_mut();
+        // A table of queries may label thousands of times: the first are told.
+        if runs.len() < 100 {
+            runs.push(format!(
+                "loopy labelling from {name}: {} positions ({} numbered by their integers, \
+                 the rest by hashed keys), {} moves, {levels} value levels, {} held, {:.3} s \
+                 (graph {built:.3} s, labelling {:.3} s, storing {:.3} s)",
+                g.graph.len(),
+                g.numbered(),
+                g.graph.edges(),
+                crate::budget::human(bytes),
+                total,
+                labelled - built,
+                total - labelled,
+            ));
+        }
+        stack.pop();
+        if stack.is_empty() {
+            return Ok(values[g.root]);
+        }
     }
-    Ok(values[g.root])
 }
 
 /// Writes the labelled values of the graph's free vertices to the memo
@@ -123,7 +133,7 @@ pub fn remoteness(
     key: &Key,
     span: Span,
 ) -> Fallible<(bool, u32)> {
-    let g = build(env, (instance, key), Reach::All, span)?;
+    let g = build(env, (instance, key), Reach::All, span, &[])?;
     env.rt.check_memory(g.bytes(), span)?;
     match label::remoteness(&g.graph)[g.root] {
         Some(r) => Ok(r),

@@ -152,6 +152,35 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Keys spread over many pages, stored in any order: a window grown
+    /// (rows of a few bytes, of less than a page and of more, moved past
+    /// the pages nothing was written in) reads back as a map holds them.
+    #[test]
+    fn growth_over_unwritten_pages_keeps_every_stored_value(
+        spans in proptest::collection::vec(proptest::sample::select(vec![8i64, 70, 700, 9000]), 2..=3),
+        picks in proptest::collection::vec((proptest::collection::vec(0.0f64..1.0, 3), 0u64..300), 1..150),
+    ) {
+        let mut memo = Memo::default();
+        let mut model: Vec<(Key, u64)> = Vec::new();
+        for (fractions, v) in &picks {
+            let xs: Vec<Value> = spans
+                .iter()
+                .zip(fractions)
+                .map(|(&span, f)| Value::Int((f * span as f64) as i64))
+                .collect();
+            let k = key(&xs);
+            memo.set(&k, State::Value(*v));
+            model.retain(|(other, _)| *other != k);
+            model.push((k, *v));
+        }
+        for (k, v) in &model {
+            proptest::prop_assert_eq!(memo.get(k), State::Value(*v), "{:?}", k);
+        }
+    }
+}
+
 #[test]
 fn for_each_value_reads_every_value_of_a_window_and_no_other_state() {
     // Positions scattered over a window (some bytes alone in a word,
@@ -274,4 +303,54 @@ fn a_window_whose_later_positions_spread_thinly_narrows_again() {
     for (k, v) in &stored {
         assert_eq!(memo.get(k), State::Value(*v));
     }
+}
+
+#[test]
+fn a_place_found_missing_carries_the_store_and_the_value_and_keys_pack_in_a_word() {
+    // Sparse positions (a coordinate past the window), stored at the
+    // vacant slot where each was found missing, then read and written
+    // at their place; checked against `get` by key, through growths of
+    // the slots and widenings of the packing that make places stale.
+    let mut memo = Memo::default();
+    let at_of = |x: i64| key(&[Value::Int(x), Value::Int(x << 24)]);
+    memo.set(&at_of(0), State::Value(1));
+    let mut places = Vec::new();
+    for x in 1..3000i64 {
+        let k = at_of(if x % 2 == 0 { x } else { -x });
+        let (state, at) = memo.locate(&k);
+        assert_eq!(state, State::Unknown);
+        // A place in the window would hold the key (as `Unknown`).
+        let outside = at.is_none_or(|at| !at.holds());
+        assert!(outside, "too thin a window");
+        let at = memo.set_located(at, &k, State::Valid);
+        let at = at.expect("stored in a shape's table");
+        assert_eq!(memo.state_at(at), Some(State::Valid));
+        let packed = memo.pack_key(&k).expect("packs in 55 bits");
+        places.push((k, at, packed));
+    }
+    let mut stale = 0;
+    let mut unpacked = Key::default();
+    for (i, (k, at, packed)) in places.iter().enumerate() {
+        memo.unpack_key(*packed, &mut unpacked);
+        assert_eq!(&unpacked, k, "a word unpacks after widenings");
+        match memo.state_at(*at) {
+            Some(state) => assert_eq!(state, State::Valid),
+            None => stale += 1,
+        }
+        let v = State::Value(i as u64 % 400);
+        memo.set_located(Some(*at), k, v);
+        assert_eq!(memo.get(k), v);
+    }
+    assert!(stale > 0 && stale < places.len(), "{stale} stale places");
+    assert_eq!(memo.get(&at_of(0)), State::Value(1));
+    // A vacancy taken by another key since reads as stale, and a
+    // store through it still lands on its own key.
+    let (a, b) = (at_of(1 << 19), at_of(-(1 << 19)));
+    let (_, vacancy) = memo.locate(&a);
+    memo.set(&b, State::Value(9));
+    memo.set_located(vacancy, &a, State::Value(8));
+    assert_eq!(
+        (memo.get(&a), memo.get(&b)),
+        (State::Value(8), State::Value(9))
+    );
 }

@@ -43,6 +43,17 @@ impl Density {
         }
     }
 
+    /// Whether nothing was written in `lo..hi`, at most a page long.
+    #[inline]
+    pub(super) fn unwritten(&self, lo: usize, hi: usize) -> bool {
+        let has = |p: usize| {
+            self.pages
+                .get(p / 64)
+                .is_some_and(|w| w >> (p % 64) & 1 != 0)
+        };
+        hi - lo <= PAGE && !has(lo / PAGE) && !has((hi - 1) / PAGE)
+    }
+
     #[inline]
     fn page(&mut self, p: usize) {
         let (word, bit) = (p / 64, p % 64);

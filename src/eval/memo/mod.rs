@@ -572,26 +572,47 @@ fn replaced(index: usize, stride: usize, (x, y): (i64, i64)) -> usize {
     index.wrapping_add((y.wrapping_sub(x) as usize).wrapping_mul(stride))
 }
 
-/// The bytes `move_rows` and `copy_touched` test and copy at a time.
+/// The bytes `move_rows` tests and copies at a time.
 const BLOCK: usize = 256;
 
 /// Moves the rows of the innermost coordinate (`row` bytes each, stride
 /// 1 in both layouts) from `old` to `new`, the outer coordinates given
 /// from the inside out as their bits and their old and new strides. Rows
-/// with nothing stored are skipped.
+/// with nothing stored are skipped; those in pages `written` (the old
+/// window's `Density`, if it counted its writes) never wrote, unread.
 fn move_rows(
-    old: &[u8],
+    (old, written): (&[u8], Option<&Density>),
     new: &mut [u8],
     row: usize,
     outer: &[(u8, usize, usize)],
     density: &mut Density,
 ) {
+    let unwritten = |lo: usize, hi: usize| written.is_some_and(|d| d.unwritten(lo, hi));
+    // Rows next to each other in both layouts are moved as one (all of
+    // them when only the outermost coordinate grew, as a sweep does).
+    let (mut row, mut outer) = (row, outer);
+    while let Some((&(bits, ..), rest)) = outer
+        .split_first()
+        .filter(|(o, _)| o.1 == row && o.2 == row)
+    {
+        (row, outer) = (row << bits, rest);
+    }
     // An odometer over the outer coordinates, the innermost fastest.
     let mut x = [0usize; MAX_COORDS];
     let (mut from, mut to) = (0usize, 0usize);
     loop {
         let bytes = &old[from..from + row];
-        if row < 16 {
+        let page_end = (from / PAGE + 1) * PAGE;
+        if let Some(&(bits, old_stride, new_stride)) =
+            outer.first().filter(|_| unwritten(from, row + from))
+        {
+            // The rows of the first outer coordinate within this page.
+            let skip =
+                ((page_end - from).saturating_sub(row) / old_stride + 1).min((1 << bits) - x[0]);
+            x[0] += skip - 1;
+            from += (skip - 1) * old_stride;
+            to += (skip - 1) * new_stride;
+        } else if row < 16 {
             for (j, &b) in bytes.iter().enumerate() {
                 if b != 0 {
                     new[to + j] = b;
@@ -603,7 +624,10 @@ fn move_rows(
             // vectors; blocks of zeros are not written, so that pages the
             // old window never wrote stay untouched in the new one.
             for (b, block) in bytes.chunks(BLOCK).enumerate() {
-                if block.iter().fold(0u8, |acc, &b| acc | b) != 0 {
+                let lo = from + b * BLOCK;
+                if !unwritten(lo, lo + block.len())
+                    && block.iter().fold(0u8, |acc, &b| acc | b) != 0
+                {
                     let at = to + b * BLOCK;
                     new[at..at + block.len()].copy_from_slice(block);
                     density.copied(at, block);
@@ -625,17 +649,6 @@ fn move_rows(
             to -= x[i] * new_stride;
             x[i] = 0;
             i += 1;
-        }
-    }
-}
-
-/// Copies the pages of `old` that hold anything to the start of `new`
-/// (zeroed): a page never written stays untouched in `new` too.
-fn copy_touched(old: &[u8], new: &mut [u8], density: &mut Density) {
-    for (b, (from, to)) in old.chunks(BLOCK).zip(new.chunks_mut(BLOCK)).enumerate() {
-        if from.iter().fold(0u8, |acc, &b| acc | b) != 0 {
-            to[..from.len()].copy_from_slice(from);
-            density.copied(b * BLOCK, from);
         }
     }
 }
@@ -1050,18 +1063,10 @@ impl ShapeTable {
         }
         let old_dense = std::mem::take(&mut self.dense);
         let old_big = std::mem::take(&mut self.big);
+        let old_density = std::mem::take(&mut self.density);
         let (old_bits, old_strides) = (self.bits, self.strides);
         self.bits = need;
         self.layout();
-        if self.strides == old_strides {
-            // Only the outermost coordinate grew: every index stays (a
-            // table swept along its outer loop grows this way).
-            copy_touched(&old_dense, &mut self.dense, &mut self.density);
-            self.big = old_big;
-            self.rewiden();
-            self.take_in_sparse();
-            return;
-        }
         // Each coordinate keeps its value; only its stride changes.
         let n = self.n_coords;
         let new_strides = self.strides;
@@ -1071,7 +1076,14 @@ impl ShapeTable {
             .map(|c| (old_bits[c], old_strides[c], new_strides[c]))
             .collect();
         let row = 1 << old_bits[inner];
-        move_rows(&old_dense, &mut self.dense, row, &outer, &mut self.density);
+        let written = (!self.lent).then_some(&old_density);
+        move_rows(
+            (&old_dense, written),
+            &mut self.dense,
+            row,
+            &outer,
+            &mut self.density,
+        );
         let moved = |i: usize| -> usize {
             let coords = self.coords_at(i, &old_strides);
             (0..n).map(|c| coords[c] * new_strides[c]).sum()
@@ -2166,54 +2178,6 @@ mod tests {
         for (k, v) in &stored {
             assert_eq!(memo.get(k), State::Value(*v));
         }
-    }
-
-    #[test]
-    fn a_place_found_missing_carries_the_store_and_the_value_and_keys_pack_in_a_word() {
-        // Sparse positions (a coordinate past the window), stored at the
-        // vacant slot where each was found missing, then read and written
-        // at their place; checked against `get` by key, through growths of
-        // the slots and widenings of the packing that make places stale.
-        let mut memo = Memo::default();
-        let at_of = |x: i64| key(&[Value::Int(x), Value::Int(x << 24)]);
-        memo.set(&at_of(0), State::Value(1));
-        let mut places = Vec::new();
-        for x in 1..3000i64 {
-            let k = at_of(if x % 2 == 0 { x } else { -x });
-            let (state, at) = memo.locate(&k);
-            assert_eq!(state, State::Unknown);
-            let at = memo.set_located(at, &k, State::Valid);
-            let at = at.expect("stored in a shape's table");
-            assert_ne!(at.place, Place::Dense, "too thin a window");
-            assert_eq!(memo.state_at(at), Some(State::Valid));
-            let packed = memo.pack_key(&k).expect("packs in 55 bits");
-            places.push((k, at, packed));
-        }
-        let mut stale = 0;
-        let mut unpacked = Key::default();
-        for (i, (k, at, packed)) in places.iter().enumerate() {
-            memo.unpack_key(*packed, &mut unpacked);
-            assert_eq!(&unpacked, k, "a word unpacks after widenings");
-            match memo.state_at(*at) {
-                Some(state) => assert_eq!(state, State::Valid),
-                None => stale += 1,
-            }
-            let v = State::Value(i as u64 % 400);
-            memo.set_located(Some(*at), k, v);
-            assert_eq!(memo.get(k), v);
-        }
-        assert!(stale > 0 && stale < places.len(), "{stale} stale places");
-        assert_eq!(memo.get(&at_of(0)), State::Value(1));
-        // A vacancy taken by another key since reads as stale, and a
-        // store through it still lands on its own key.
-        let (a, b) = (at_of(1 << 19), at_of(-(1 << 19)));
-        let (_, vacancy) = memo.locate(&a);
-        memo.set(&b, State::Value(9));
-        memo.set_located(vacancy, &a, State::Value(8));
-        assert_eq!(
-            (memo.get(&a), memo.get(&b)),
-            (State::Value(8), State::Value(9))
-        );
     }
 
     #[test]

@@ -79,6 +79,19 @@ fn update_chain_games_filled_by_level_agree_with_the_general_path() {
                           i - 2, xs[i - 2] + 1)) }",
             FILLED_DOWN,
         ),
+        // Stairs two apart, the index twice the binding: each setting's
+        // column two rows past the last.
+        (
+            "game G(xs) { move m(i in 1..(len(xs) + 1) / 2, k in 1..=xs[2 * i]) ->
+                 G(update(update(xs, 2 * i, xs[2 * i] - k), 2 * i - 1, xs[2 * i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
+        // Two outer bindings, the index reading both.
+        (
+            "game G(xs) { move m(d in 0..2, i in 1..len(xs) - d, k in 1..=xs[i + d]) ->
+                 G(update(update(xs, i + d, xs[i + d] - k), i + d - 1, xs[i + d - 1] + k)) }",
+            FILLED_DOWN,
+        ),
         // Coins moved up, to the pile above: a prefix sum moves down.
         (
             "game G(xs) { move m(i in 0..len(xs) - 1, k in 1..=xs[i]) ->

@@ -79,6 +79,7 @@ pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
     Bend, Kernel, KernelMove, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,
 };
+pub(crate) use key_kernel::RunEnd;
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;

@@ -14,7 +14,7 @@ use super::rank_shift::{column_ranks, option_ranks};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
-    MovePlan, Rules, Settings, Steps,
+    MovePlan, RankShift, Rules, RunEnd, Settings,
 };
 use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
@@ -43,8 +43,8 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
         .filter_map(|p| match p {
             MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
                 let run = m.run.as_ref()?;
-                let steps = &run.shift.as_ref().ok()?.steps;
-                Some(FillMove { m, run, steps })
+                let shift = run.shift.as_ref().ok()?;
+                Some(FillMove { m, run, shift })
             }
             _ => None,
         })
@@ -98,11 +98,11 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
 }
 
 /// A move of a game with a fill order: its bindings, its last binding's
-/// run and its changes as steps.
+/// run and its changes to the list.
 struct FillMove<'a> {
     m: &'a KeyLoopMove,
     run: &'a KeyRun,
-    steps: &'a Steps,
+    shift: &'a RankShift,
 }
 
 /// One fill: the game's moves, the frame its code reads, and the marks
@@ -174,8 +174,7 @@ impl Fill<'_> {
         for (j, &x) in items.iter().enumerate() {
             self.frame.set_item(j, x);
         }
-        let moves = self.moves;
-        for m in moves {
+        for m in self.moves {
             self.mark_move(m, 0, (bin, dense), at, items)?;
         }
         let marked = |b: u8| self.seen[b as usize] == self.stamp;
@@ -223,11 +222,14 @@ impl Fill<'_> {
         items: &[i64],
     ) -> Option<()> {
         let run = m.run;
-        let (a, b) = run_range(
-            run.lo.eval(&self.frame),
-            run.hi.eval(&self.frame),
-            run.inclusive,
-        )?;
+        let hi = match run.hi {
+            // An item of the list the walk holds, read there.
+            RunEnd::Item(list, i) if list == m.shift.list => {
+                (self.frame.int(i)).and_then(|i| items.get(usize::try_from(i).ok()?).copied())
+            }
+            _ => run.hi.eval(&self.frame),
+        };
+        let (a, b) = run_range(run.lo.eval(&self.frame), hi, run.inclusive)?;
         if a >= b {
             return Some(());
         }
@@ -236,7 +238,7 @@ impl Fill<'_> {
         let (seen, stamp) = (&mut self.seen, self.stamp);
         let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
         // One column: an addition per option, its bytes marked as read.
-        if let Some((fixed, row, step)) = (m.steps.column.as_ref())
+        if let Some((fixed, row, step)) = (m.shift.steps.column.as_ref())
             .and_then(|c| column_ranks(c, &self.frame, items, at, bin, (a, b)))
         {
             let rows = match step {
@@ -246,7 +248,7 @@ impl Fill<'_> {
             rows.iter().for_each(|&r| mark(fixed + r));
             return Some(());
         }
-        let options = option_ranks(m.steps, &self.frame, items, at, bin, (a, b))?;
+        let options = option_ranks(&m.shift.steps, &self.frame, items, at, bin, (a, b))?;
         (0..n).for_each(|t| mark(options.index(t)));
         Some(())
     }

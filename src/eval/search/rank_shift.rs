@@ -104,11 +104,7 @@ pub(super) fn option_ranks<'m>(
     let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
     let mut fixed = at.rank;
     let mut moving: SmallVec<[(usize, isize); 2]> = SmallVec::new();
-    let index = |s: &Step| {
-        usize::try_from(s.index.eval(frame)?)
-            .ok()
-            .filter(|&j| j < n)
-    };
+    let index = |s: &Step| Some(usize::try_from(s.index.eval(frame)?).ok()?).filter(|&j| j < n);
     let steps = &steps.steps;
     let mut below = None;
     for (t, s) in steps.iter().enumerate() {

@@ -2,7 +2,7 @@
 //! across window growth and sparse keys, lookups begun in a row and
 //! resolved after stores.
 
-use grundy::eval::memo::{int_shape, Key, Memo, Order, Probe, Shape, State, FREE_DENSE_BITS};
+use grundy::eval::memo::{int_shape, Key, Memo, Probe, Shape, State, FREE_DENSE_BITS};
 use grundy::eval::value::Value;
 
 fn key(args: &[Value]) -> Key {
@@ -214,36 +214,6 @@ fn for_each_value_reads_every_value_of_a_window_and_no_other_state() {
     got.sort_unstable();
     assert!(want.len() > 50, "{} values", want.len());
     assert_eq!(got, want);
-}
-
-#[test]
-fn ranked_lists_keep_values_across_growth_and_run_where_get_reads() {
-    let list = |xs: &[i64]| key(&[Value::list(xs.iter().map(|&x| Value::Int(x)).collect())]);
-    let mut memo = Memo::ranking_sequences(Order::Sums);
-    let positions: [&[i64]; 8] = [
-        &[0, 0, 0],
-        &[1, 2, 0],
-        &[3, 0, 40],
-        &[0, 1, 2],
-        &[-1, 2, 0],      // below 0: the sparse table
-        &[1 << 40, 0, 0], // past the addressable sums: sparse
-        &[7, 7],          // another shape
-        &[2, 2, 2],
-    ];
-    for (i, xs) in positions.iter().enumerate() {
-        // Some values past the byte range, kept beside it.
-        memo.set(&list(xs), State::Value(i as u64 * 90));
-    }
-    for (i, xs) in positions.iter().enumerate() {
-        assert_eq!(memo.get(&list(xs)), State::Value(i as u64 * 90), "{xs:?}");
-    }
-    assert_eq!(memo.get(&list(&[0, 2, 1])), State::Unknown);
-    let shape = list(&[0, 0, 0]).shape();
-    assert!(memo.window(shape).is_none(), "no strided window");
-    // Integers and lists of one item keep the box window.
-    assert!(memo.ranked(list(&[7, 7]).shape()).is_some());
-    memo.set(&key(&[Value::Int(3), Value::Int(4)]), State::Value(1));
-    assert!(memo.ranked(int_shape(2)).is_none());
 }
 
 /// The bytes of the dense window of `shape`.

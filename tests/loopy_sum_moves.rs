@@ -450,3 +450,19 @@ fn splits_that_reach_back_meet_the_definition_by_smiths_rules() {
     }
     assert!(infinite > 0, "{vals:?}");
 }
+
+/// Two parts of one sum that both reach back make sums of ever more
+/// parts: past 64 the labelling stops with a `grundy::loopy` error that
+/// says so, with the fast plans and without.
+#[test]
+fn sums_of_ever_more_parts_are_a_loopy_error() {
+    let out = same_both_ways(
+        "game C(n) where n >= 0 { move m(k in 0..2) -> C(k) + C(n) }
+         print sg(C(2))",
+    );
+    assert!(out.starts_with("failure: loopy game"), "{out}");
+    assert!(
+        out.contains("sums of ever more positions (past 64)"),
+        "{out}"
+    );
+}

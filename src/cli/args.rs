@@ -290,32 +290,34 @@ impl Place {
     /// arguments and options, each description wrapped beside its name.
     fn help(self) -> String {
         let spec = self.spec();
-        let mut rows: Vec<(String, &str)> = Vec::new();
         let mut out = wrapped("", spec.about, 0) + "\nUsage: " + spec.usage + "\n";
         if !spec.commands.is_empty() {
-            rows.clear();
-            for &(name, place) in spec.commands {
-                rows.push((format!("  {name}"), place.spec().about));
-            }
-            rows.push((
-                "  help".into(),
+            let help = (
+                "help",
                 "Print this message or the help of the given command",
-            ));
+            );
+            let commands = spec
+                .commands
+                .iter()
+                .map(|&(name, p)| (name, p.spec().about));
+            let rows: Vec<_> = (commands.chain([help]))
+                .map(|(name, about)| (format!("  {name}"), about))
+                .collect();
             out += &table("Commands:", &rows);
         }
         if !spec.arguments.is_empty() {
-            rows.clear();
-            for &(name, help) in spec.arguments {
-                rows.push((format!("  {name}"), help));
-            }
+            let rows: Vec<_> = (spec.arguments.iter())
+                .map(|&(name, help)| (format!("  {name}"), help))
+                .collect();
             out += &table("Arguments:", &rows);
         }
-        rows.clear();
-        for o in spec.options.iter().chain(GLOBAL) {
-            let short = o.short.map_or("    ".to_string(), |c| format!("-{c}, "));
-            let value = o.value.map_or(String::new(), |v| format!(" <{v}>"));
-            rows.push((format!("  {short}--{}{value}", o.long), o.help));
-        }
+        let mut rows: Vec<(String, &str)> = (spec.options.iter().chain(GLOBAL))
+            .map(|o| {
+                let short = o.short.map_or("    ".to_string(), |c| format!("-{c}, "));
+                let value = o.value.map_or(String::new(), |v| format!(" <{v}>"));
+                (format!("  {short}--{}{value}", o.long), o.help)
+            })
+            .collect();
         rows.push(("  -h, --help".into(), "Print help"));
         if self == Place::Top {
             rows.push(("  -V, --version".into(), "Print version"));
@@ -544,7 +546,7 @@ impl Words {
                 t.trim().parse::<usize>().map_err(|e| e.to_string())
             })?,
             max_memory: self.read(place, "max-memory", crate::budget::parse_size)?,
-            timeout: self.read(place, "timeout", super::parse_seconds)?,
+            timeout: self.read(place, "timeout", parse_seconds)?,
             command,
         })
     }
@@ -554,4 +556,14 @@ impl Words {
 fn text(place: Place, name: &str, word: &OsString) -> Result<String, UsageError> {
     (word.to_str().map(str::to_owned))
         .ok_or_else(|| place.error(format!("the value of {name} is not valid UTF-8")))
+}
+
+/// `--timeout` (and the REPL's `:timeout`): seconds, possibly fractional.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 mod args;
 
-pub use args::{parse, Cli, Command, Parsed, UsageError};
+pub use args::{parse, parse_seconds, Cli, Command, Parsed, UsageError};
 
 use crate::report::export::Format;
 use crate::report::{plot, render};
@@ -53,16 +53,6 @@ fn limits(cli: &Cli) -> Limits {
         timeout: cli.timeout,
         ..default
     }
-}
-
-/// `--timeout`: seconds, possibly fractional.
-pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("`{text}` is not a number of seconds"))
 }
 
 pub fn run_cli(cli: Cli) -> ExitCode {

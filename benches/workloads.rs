@@ -7,10 +7,15 @@
 //! against a `where`, a literal set against a `let`, `0..4` against
 //! `0..len(xs)`, a function against an indexed list, a built-in family
 //! against its rules), so that the table shows how much the way a game is
-//! written costs. One more workload, L1 `loopy_grid`, is this repository's
-//! own: a loopy game (`benches/loopy_grid.game`) against a hand-written
-//! retrograde program in `benches/baselines/`. Each file prints one
-//! checksum line,
+//! written costs. More workloads are this repository's own, each a rule
+//! file in this folder against a hand-written program in
+//! `benches/baselines/`: L1 `loopy_grid`, a loopy game against a retrograde
+//! labelling, and S1 to S6, games of shapes the shared workloads do not
+//! have (runs along rows, columns and diagonals of two integers, a pass
+//! compound of a two-integer game, a take and a split run whose values grow
+//! with the heap, a subtraction set from a `let`, a list move over two
+//! bindings, a set move removing a vertex and its neighbours). Each file
+//! prints one checksum line,
 //!
 //! ```text
 //! workload=welter4 states=635376 sum=19998720 p=10416 max=63
@@ -79,7 +84,7 @@ struct Workload {
 }
 
 /// Sizes and checksum lines as recorded in `../shared/bench/README.md`.
-const WORKLOADS: [Workload; 17] = [
+const WORKLOADS: [Workload; 23] = [
     Workload {
         id: "W1",
         local: false,
@@ -252,6 +257,70 @@ const WORKLOADS: [Workload; 17] = [
         default_line: "workload=loopy_grid states=90000 sum=59586 p=10548 d=47358 inf=49666",
         large_n: 1000,
         large_line: "workload=loopy_grid states=1000000 sum=607142 p=103220 d=585620 inf=593255",
+    },
+    // Not in ../shared/bench: games of other shapes than the sample's
+    // (issue 33: "we also measure games that are in no bench"), each against
+    // this repository's own hand-written baseline (`benches/baselines`);
+    // the lines are those baselines' output.
+    Workload {
+        id: "S1",
+        local: true,
+        name: "wythoff",
+        forms: &[],
+        default_n: 300,
+        default_line: "workload=wythoff states=90601 sum=17003984 p=229 max=458",
+        large_n: 800,
+        large_line: "workload=wythoff states=641601 sum=320795011 p=611 max=1212",
+    },
+    Workload {
+        id: "S2",
+        local: true,
+        name: "pass_wythoff",
+        forms: &[],
+        default_n: 200,
+        default_line: "workload=pass_wythoff states=40401 sum=5047594 p=155 max=304",
+        large_n: 600,
+        large_line: "workload=pass_wythoff states=361201 sum=135378312 p=459 max=902",
+    },
+    Workload {
+        id: "S3",
+        local: true,
+        name: "take_split",
+        forms: &[],
+        default_n: 6000,
+        default_line: "workload=take_split states=6001 sum=18003000 p=1 max=6000",
+        large_n: 30000,
+        large_line: "workload=take_split states=30001 sum=450015000 p=1 max=30000",
+    },
+    Workload {
+        id: "S4",
+        local: true,
+        name: "subtract_let25",
+        forms: &[],
+        default_n: 2000000,
+        default_line: "workload=subtract_let25 states=2000001 sum=5520955 p=335331 max=8",
+        large_n: 40000000,
+        large_line: "workload=subtract_let25 states=40000001 sum=110419161 p=6706588 max=8",
+    },
+    Workload {
+        id: "S5",
+        local: true,
+        name: "stair_jump",
+        forms: &[],
+        default_n: 30,
+        default_line: "workload=stair_jump states=46376 sum=547972 p=2077 max=44",
+        large_n: 60,
+        large_line: "workload=stair_jump states=635376 sum=14319035 p=15076 max=87",
+    },
+    Workload {
+        id: "S6",
+        local: true,
+        name: "node_kayles",
+        forms: &[],
+        default_n: 9,
+        default_line: "workload=node_kayles states=81745 sum=104717 p=26317 max=7",
+        large_n: 11,
+        large_line: "workload=node_kayles states=955847 sum=1313644 p=289331 max=9",
     },
 ];
 

@@ -324,3 +324,40 @@ fn a_place_found_missing_carries_the_store_and_the_value_and_keys_pack_in_a_word
         (State::Value(8), State::Value(9))
     );
 }
+
+#[test]
+fn large_values_of_every_width_survive_growth_overwrites_and_are_counted() {
+    // Values past the window's bytes (250) are kept two bytes a position
+    // and those past 16 bits apart; the window grows under them, some are
+    // overwritten by small values and some small ones by large.
+    let mut memo = Memo::default();
+    let mut model = std::collections::BTreeMap::new();
+    let value_of = |a: i64, b: i64, round: u64| match (a * 7 + b * 3 + round as i64) % 5 {
+        0 => (a + b) as u64 % 200,
+        1 => 251 + (a * 31 + b) as u64 % 3000,
+        2 => 70_000 + (a * b) as u64,
+        3 => 65_535 - (a + b) as u64 % 10,
+        _ => 250 + round,
+    };
+    for round in 0..3u64 {
+        // Each round reaches further out, so the window grows.
+        let reach = 8i64 << (3 * round);
+        for a in (0..reach).step_by(1 + round as usize) {
+            for b in (0..reach).step_by(3 + 2 * round as usize) {
+                let v = value_of(a, b, round);
+                memo.set(&key(&[Value::Int(a), Value::Int(b)]), State::Value(v));
+                model.insert((a, b), v);
+            }
+        }
+        for (&(a, b), &v) in &model {
+            let got = memo.get(&key(&[Value::Int(a), Value::Int(b)]));
+            assert_eq!(got, State::Value(v), "({a}, {b}) after round {round}");
+        }
+    }
+    let mut counted = Vec::new();
+    memo.for_each_value(|v| counted.push(v));
+    let mut expected: Vec<u64> = model.values().copied().collect();
+    counted.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(counted, expected);
+}

@@ -682,12 +682,13 @@ struct ShapeTable {
     /// `default_order`.
     order: [u8; MAX_COORDS],
     dense: Vec<u8>,
-    big: FxHashMap<u64, u64>,
-    /// The codes of `big` below 2^16 again, indexed like `dense` (0: look
-    /// in `big`): a read without hashing, where searches with values past
-    /// 250 read many. Allocated at the first large value; only its pages
-    /// near large values are ever touched.
+    /// The codes of positions whose byte is `BIG`, indexed like `dense`:
+    /// two bytes a position where values pass 250, read without hashing.
+    /// Allocated at the first large value; only its pages near large
+    /// values are ever touched. 0: the code does not fit, look in `big`.
     wide: Vec<u16>,
+    /// The codes past 16 bits, by index in `dense`.
+    big: FxHashMap<u64, u64>,
     /// Positions outside the window.
     sparse: SparseTable,
     /// The window may not grow (`try_grow`) until the memo stores this
@@ -810,20 +811,32 @@ impl ShapeTable {
         }
     }
 
-    /// Keeps a code past `BIG` for the position at `i`.
+    /// Keeps a code past `BIG` for the position at `i`: in `wide` if it
+    /// fits in 16 bits, in `big` otherwise.
     fn put_big(&mut self, i: usize, code: u64) {
-        self.big.insert(i as u64, code);
-        if self.wide.len() != self.dense.len() {
-            self.wide = vec![0; self.dense.len()];
-        }
-        self.wide[i] = u16::try_from(code).unwrap_or(0);
+        put_large(&mut self.wide, &mut self.big, self.dense.len(), i, code);
     }
 
-    /// `wide` anew from `big`, after the window's layout changed.
-    fn rewiden(&mut self) {
-        self.wide = Vec::new();
-        for (i, code) in std::mem::take(&mut self.big) {
-            self.put_big(i as usize, code);
+    /// Forgets the large code of the position at `i`.
+    fn remove_big(&mut self, i: usize) {
+        match self.wide.get_mut(i) {
+            Some(w) if *w != 0 => *w = 0,
+            _ => {
+                self.big.remove(&(i as u64));
+            }
+        }
+    }
+
+    /// Whether the window holds any value past `BIG`.
+    fn has_big(&self) -> bool {
+        !self.wide.is_empty() || !self.big.is_empty()
+    }
+
+    /// Takes the large codes out, for a new layout to put back.
+    fn take_big(&mut self) -> LargeCodes {
+        LargeCodes {
+            wide: std::mem::take(&mut self.wide),
+            big: std::mem::take(&mut self.big),
         }
     }
 
@@ -845,10 +858,7 @@ impl ShapeTable {
             self.put_big(i, code);
         } else {
             if self.dense[i] == BIG {
-                self.big.remove(&(i as u64));
-                if let Some(w) = self.wide.get_mut(i) {
-                    *w = 0;
-                }
+                self.remove_big(i);
             }
             self.dense[i] = code as u8;
         }
@@ -929,7 +939,7 @@ impl ShapeTable {
             bits[widest] -= 1;
         }
         let old_dense = std::mem::take(&mut self.dense);
-        let old_big = std::mem::take(&mut self.big);
+        let old_big = self.take_big();
         let old_density = std::mem::take(&mut self.density);
         let old_strides = self.strides;
         self.bits = bits;
@@ -944,7 +954,7 @@ impl ShapeTable {
                 }
                 let i = start + i;
                 let code = match b {
-                    BIG => old_big.get(&(i as u64)).copied().unwrap_or(0),
+                    BIG => old_big.code(i),
                     _ => b as u64,
                 };
                 let at = self.coords_at(i, &old_strides);
@@ -959,7 +969,6 @@ impl ShapeTable {
                 }
             }
         }
-        self.rewiden();
         self.grow_after = stored.saturating_mul(2);
         self.recheck_pages = RECHECK_PAGES;
     }
@@ -1057,12 +1066,12 @@ impl ShapeTable {
         // A window past the budget is not made: its positions stay in the
         // sparse table, whose growth the budget checks.
         let (_, bytes) = self.strides_for(&need);
-        let wide = if self.big.is_empty() { 0 } else { 2 * bytes };
+        let wide = if self.has_big() { 2 * bytes } else { 0 };
         if !crate::budget::fits(bytes + wide) {
             return;
         }
         let old_dense = std::mem::take(&mut self.dense);
-        let old_big = std::mem::take(&mut self.big);
+        let old_big = self.take_big();
         let old_density = std::mem::take(&mut self.density);
         let (old_bits, old_strides) = (self.bits, self.strides);
         self.bits = need;
@@ -1088,11 +1097,11 @@ impl ShapeTable {
             let coords = self.coords_at(i, &old_strides);
             (0..n).map(|c| coords[c] * new_strides[c]).sum()
         };
-        let moved_big = old_big
-            .iter()
-            .map(|(&i, &code)| (moved(i as usize) as u64, code));
-        self.big = moved_big.collect();
-        self.rewiden();
+        let (mut wide, mut big) = (Vec::new(), FxHashMap::default());
+        for (i, code) in old_big.iter(&old_dense) {
+            put_large(&mut wide, &mut big, self.dense.len(), moved(i), code);
+        }
+        (self.wide, self.big) = (wide, big);
         self.take_in_sparse();
     }
 
@@ -1109,7 +1118,7 @@ impl ShapeTable {
         self.dense = vec![0u8; bounded.len()];
         self.ranked = Some(bounded);
         self.layout = self.layout.wrapping_add(1);
-        self.rewiden();
+        self.take_big();
         self.take_in_sparse();
     }
 
@@ -1140,7 +1149,7 @@ impl ShapeTable {
             grown = wider;
         }
         let bytes = grown.len();
-        let wide = if self.big.is_empty() { 0 } else { 2 * bytes };
+        let wide = if self.has_big() { 2 * bytes } else { 0 };
         if !crate::budget::fits(bytes + wide) {
             return;
         }
@@ -1151,7 +1160,10 @@ impl ShapeTable {
         self.dense = dense;
         self.ranked = Some(grown);
         self.layout = self.layout.wrapping_add(1);
-        self.rewiden();
+        // Ranks stay: the large codes keep their indices.
+        if !self.wide.is_empty() {
+            self.wide.resize(bytes, 0);
+        }
         self.take_in_sparse();
     }
 
@@ -1315,6 +1327,54 @@ impl Line {
             layout: self.layout,
             place: Place::Dense,
         }
+    }
+}
+
+/// Keeps `code` (past `BIG`) for the position at `i` of a window of
+/// `len` bytes: in `wide` if it fits in 16 bits, in `big` otherwise.
+fn put_large(wide: &mut Vec<u16>, big: &mut FxHashMap<u64, u64>, len: usize, i: usize, code: u64) {
+    if wide.is_empty() {
+        wide.resize(len, 0);
+    }
+    debug_assert_eq!(wide.len(), len, "large codes laid out as the bytes");
+    match u16::try_from(code) {
+        Ok(w) if w != 0 => {
+            wide[i] = w;
+            if !big.is_empty() {
+                big.remove(&(i as u64));
+            }
+        }
+        _ => {
+            wide[i] = 0;
+            big.insert(i as u64, code);
+        }
+    }
+}
+
+/// The large codes of a window taken out while its layout changes
+/// (`ShapeTable::take_big`), read by their old indices.
+struct LargeCodes {
+    wide: Vec<u16>,
+    big: FxHashMap<u64, u64>,
+}
+
+impl LargeCodes {
+    /// The code of the position at old index `i`, whose byte is `BIG`.
+    fn code(&self, i: usize) -> u64 {
+        match self.wide.get(i) {
+            Some(&w) if w != 0 => w as u64,
+            _ => self.big.get(&(i as u64)).copied().unwrap_or(0),
+        }
+    }
+
+    /// Every (old index, code), the bytes `dense` of the old layout
+    /// saying which indices are large.
+    fn iter<'a>(&'a self, dense: &'a [u8]) -> impl Iterator<Item = (usize, u64)> + 'a {
+        let in_wide = self.wide.iter().enumerate().filter(|&(_, &w)| w != 0);
+        let wide = in_wide.map(|(i, &w)| (i, w as u64));
+        let big = self.big.iter().map(|(&i, &code)| (i as usize, code));
+        debug_assert!(wide.clone().all(|(i, _)| dense[i] == BIG));
+        wide.chain(big)
     }
 }
 
@@ -1902,6 +1962,18 @@ impl Memo {
                 false => t.density.written().for_each(|page| {
                     let start = page * PAGE;
                     read(&t.dense[start..(start + PAGE).min(t.dense.len())])
+                }),
+            }
+            // The large codes, in `wide` where the bytes are `BIG`.
+            let wide_codes = |range: std::ops::Range<usize>, code: &mut dyn FnMut(u64)| {
+                let wide = t.wide.get(range).unwrap_or_default();
+                wide.iter().filter(|&&w| w != 0).for_each(|&w| code(w as u64));
+            };
+            match t.lent || t.ranked.is_some() {
+                true => wide_codes(0..t.wide.len(), &mut code),
+                false => t.density.written().for_each(|page| {
+                    let start = page * PAGE;
+                    wide_codes(start..(start + PAGE).min(t.wide.len()), &mut code)
                 }),
             }
             t.big.values().for_each(|&c| code(c));

@@ -1967,7 +1967,9 @@ impl Memo {
             // The large codes, in `wide` where the bytes are `BIG`.
             let wide_codes = |range: std::ops::Range<usize>, code: &mut dyn FnMut(u64)| {
                 let wide = t.wide.get(range).unwrap_or_default();
-                wide.iter().filter(|&&w| w != 0).for_each(|&w| code(w as u64));
+                wide.iter()
+                    .filter(|&&w| w != 0)
+                    .for_each(|&w| code(w as u64));
             };
             match t.lent || t.ranked.is_some() {
                 true => wide_codes(0..t.wide.len(), &mut code),

@@ -23,6 +23,7 @@ mod lexer;
 mod limits;
 mod loop_bounds;
 mod loopy;
+mod loopy_compound_moves;
 mod loopy_parts;
 mod loopy_sum_moves;
 mod memo_scan;

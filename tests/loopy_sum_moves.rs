@@ -62,6 +62,17 @@ impl Tokens {
 
     /// The explicit graph, `None` past `cap` multisets.
     fn explicit(&self, cap: usize) -> Option<Explicit> {
+        self.explicit_from(0..self.n(), cap, usize::MAX)
+    }
+
+    /// The explicit graph from the single tokens `starts` (`single` in
+    /// their order), `None` past `cap` multisets or `most` tokens in one.
+    fn explicit_from(
+        &self,
+        starts: impl Iterator<Item = usize>,
+        cap: usize,
+        most: usize,
+    ) -> Option<Explicit> {
         let mut ids: HashMap<Vec<usize>, usize> = HashMap::new();
         let mut states: Vec<Vec<usize>> = Vec::new();
         let mut id = |s: Vec<usize>, states: &mut Vec<Vec<usize>>| {
@@ -72,10 +83,10 @@ impl Tokens {
                 states.len() - 1
             })
         };
-        let single: Vec<usize> = (0..self.n()).map(|v| id(vec![v], &mut states)).collect();
+        let single: Vec<usize> = starts.map(|v| id(vec![v], &mut states)).collect();
         let mut adj: Vec<Vec<usize>> = Vec::new();
         while adj.len() < states.len() {
-            if states.len() > cap {
+            if states.len() > cap || states[adj.len()].len() > most {
                 return None;
             }
             let s = states[adj.len()].clone();
@@ -465,4 +476,64 @@ fn sums_of_ever_more_parts_are_a_loopy_error() {
         out.contains("sums of ever more positions (past 64)"),
         "{out}"
     );
+}
+
+/// Remoteness follows every part of a sum: where a token splits into a
+/// part that leads back to it beside another part with a move, the
+/// multisets have no end, and `remoteness` says so at once instead of
+/// listing them. Random token games whose splits may reach back from
+/// any token: where the error comes, the explicit graph from the token
+/// does not end (it passes any bound, here 3,000 multisets or 40 tokens
+/// in one: a finite one of at most 5 tokens has at most 32); where it
+/// does not, the remoteness (or the draw) of that graph when it is
+/// within the bound.
+#[test]
+fn remoteness_through_sums_that_grow_is_an_error_at_once() {
+    let (mut errors, mut values) = (0, 0);
+    for seed in 1..=40u64 {
+        let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = |m: usize| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % m as u64) as usize
+        };
+        let n = 3 + next(3);
+        let mut game = Tokens {
+            go: vec![Vec::new(); n],
+            split: vec![Vec::new(); n],
+        };
+        for v in 0..n {
+            for _ in 0..next(3) {
+                game.go[v].push(next(n));
+            }
+            if next(3) == 0 {
+                game.split[v].push((next(n), next(n)));
+            }
+        }
+        for v in 0..n {
+            let text = format!("{}print remoteness(T({v}))\n", game.rules());
+            let started = std::time::Instant::now();
+            let out = same_both_ways(&text);
+            assert!(started.elapsed().as_secs() < 10, "{game:?} T({v}): slow");
+            let x = game.explicit_from([v].into_iter(), 3000, 40);
+            if out.contains("a play passes through sums of ever more positions") {
+                assert!(out.starts_with("failure: remoteness"), "{out}");
+                assert!(x.is_none(), "{game:?} T({v}): a finite graph, yet {out}");
+                errors += 1;
+                continue;
+            }
+            let Some(x) = x else {
+                continue;
+            };
+            let brute = brute_outcomes(&x.adj);
+            let rem = least_remoteness(&x.adj, &brute)[x.single[0]];
+            match rem {
+                Some(r) => assert_eq!(out.trim(), r.to_string(), "{game:?} T({v})"),
+                None => assert!(out.contains("is a draw"), "{game:?} T({v}): {out}"),
+            }
+            values += 1;
+        }
+    }
+    assert!(errors > 0 && values > 0, "{errors} errors, {values} values");
 }

@@ -268,6 +268,7 @@ impl Compiler<'_> {
         if let Some(run) = self.affine_move(game, g.n_statics, m) {
             return CompiledMove {
                 label: m.label.clone(),
+                span: m.span,
                 names,
                 run,
             };
@@ -298,6 +299,7 @@ impl Compiler<'_> {
         });
         CompiledMove {
             label: m.label.clone(),
+            span: m.span,
             names,
             run,
         }

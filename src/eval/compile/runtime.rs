@@ -78,6 +78,8 @@ pub enum CompiledBody {
 
 pub struct CompiledMove {
     pub label: Rc<str>,
+    /// The move in the rule file, for errors about where it leads.
+    pub span: Span,
     /// Binding names and slots, for listing options.
     pub names: Vec<(Rc<str>, Slot)>,
     pub run: MoveCode,
@@ -438,6 +440,10 @@ pub struct Runtime {
     instance_ids: RefCell<FxHashMap<InstanceKey, InstanceId>>,
     /// The instances of compound layers (`layered_instance`).
     layer_ids: RefCell<FxHashMap<Layer, InstanceId>>,
+    /// The compounds of one position being searched as layers now
+    /// (`search/layered.rs`): one asked again within its own search goes
+    /// to the product search instead of starting that search again.
+    pub layering: RefCell<Vec<(Layer, crate::eval::memo::Key)>>,
     /// How this text's compounds were valued, a line per plan, for
     /// `--explain`, noted only while `explaining`.
     pub compound_plans: RefCell<Vec<String>>,
@@ -480,6 +486,7 @@ impl Runtime {
             instances: RefCell::default(),
             instance_ids: RefCell::default(),
             layer_ids: RefCell::default(),
+            layering: RefCell::default(),
             compound_plans: RefCell::default(),
             explaining: Cell::default(),
             limits,

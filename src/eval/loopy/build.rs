@@ -78,6 +78,9 @@ pub struct PositionGraph {
     /// A part of a sum to value first, the graph left unfinished (the
     /// parts of the positions `build` is told wait for it are kept open).
     pub wanted: Option<Part>,
+    /// With `Reach::Parts`: each sum option, as the vertex that moves to
+    /// it and its parts' vertices.
+    pub splits: Vec<(u32, SmallVec<[u32; 4]>)>,
 }
 
 /// The root's game when its positions are numbered by their integers
@@ -234,6 +237,9 @@ pub enum Reach {
     ToKnown,
     /// Every reachable position is expanded: for the remoteness.
     All,
+    /// As `All`, a sum option an edge to each of its parts
+    /// (`PositionGraph::splits`): a finite graph even where sums grow.
+    Parts,
 }
 
 /// Lists the reachable positions from `root` breadth first: the root's
@@ -378,6 +384,7 @@ impl Builder {
                 generic: Vec::new(),
                 numbering_bytes: 0,
                 wanted: None,
+                splits: Vec::new(),
             },
             index: FxHashMap::default(),
             generic_index: FxHashMap::default(),
@@ -780,7 +787,11 @@ impl Builder {
                 Some(None) => open.extend(self.vertex_of(env, *instance, key, false)?),
             }
         }
-        if !self.stopped() {
+        if self.reach == Reach::Parts {
+            self.options.extend_from_slice(&open);
+            let from = self.out.graph.closed() as u32;
+            self.out.splits.push((from, open));
+        } else if !self.stopped() {
             let u = self.sum_vertex(env, &open, rest)?;
             self.options.push(u);
         }
@@ -799,7 +810,7 @@ impl Builder {
         let state = env.rt.instance(instance).memo.borrow_mut().get(key);
         let known = self.known(env, instance, key)?;
         let waits = self.waiting.iter().any(|(i, k)| *i == instance && k == key);
-        if self.reach == Reach::All {
+        if self.reach != Reach::ToKnown {
             return Ok(known.map(|_| None));
         }
         if known == Some(None) && matches!(state, State::Unknown | State::Valid) && !waits {

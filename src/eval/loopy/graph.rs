@@ -137,6 +137,56 @@ impl Graph {
         Preds { start, pred }
     }
 
+    /// The strongly connected component of each vertex, numbered as each
+    /// completes: Tarjan's algorithm (1972), its depth-first walk kept on
+    /// a stack of `(vertex, next edge)`. Every vertex closed.
+    pub fn components(&self) -> Vec<u32> {
+        const NONE: u32 = u32::MAX;
+        let n = self.len;
+        let (mut index, mut low, mut comp) = (vec![NONE; n], vec![0; n], vec![NONE; n]);
+        let (mut open, mut walk) = (Vec::new(), Vec::<(usize, usize)>::new());
+        let (mut found, mut done) = (0, 0);
+        for root in 0..n {
+            if index[root] != NONE {
+                continue;
+            }
+            walk.push((root, self.start[root] as usize));
+            (index[root], low[root]) = (found, found);
+            found += 1;
+            open.push(root);
+            while let Some((u, e)) = walk.last_mut() {
+                let u = *u;
+                if *e < self.start[u + 1] as usize {
+                    let w = self.succ[*e] as usize;
+                    *e += 1;
+                    if index[w] == NONE {
+                        (index[w], low[w]) = (found, found);
+                        found += 1;
+                        open.push(w);
+                        walk.push((w, self.start[w] as usize));
+                    } else if comp[w] == NONE {
+                        low[u] = low[u].min(index[w]);
+                    }
+                    continue;
+                }
+                walk.pop();
+                if let Some(&(p, _)) = walk.last() {
+                    low[p] = low[p].min(low[u]);
+                }
+                if low[u] == index[u] {
+                    while let Some(w) = open.pop() {
+                        comp[w] = done;
+                        if w == u {
+                            break;
+                        }
+                    }
+                    done += 1;
+                }
+            }
+        }
+        comp
+    }
+
     /// Bytes held, with the predecessors the labelling adds and its
     /// per-vertex arrays.
     pub fn bytes(&self) -> usize {

@@ -133,8 +133,13 @@ pub fn remoteness(
     key: &Key,
     span: Span,
 ) -> Fallible<(bool, u32)> {
-    let g = build(env, (instance, key), Reach::All, span, &[])?;
+    let mut g = build(env, (instance, key), Reach::Parts, span, &[])?;
     env.rt.check_memory(g.bytes(), span)?;
+    if !g.splits.is_empty() {
+        sums_stay_bounded(env, &g, span)?;
+        g = build(env, (instance, key), Reach::All, span, &[])?;
+        env.rt.check_memory(g.bytes(), span)?;
+    }
     match label::remoteness(&g.graph)[g.root] {
         Some(r) => Ok(r),
         None => Diag::new(
@@ -146,4 +151,51 @@ pub fn remoteness(
         .help("remoteness is defined for P- and N-positions; outcome(G) tells which a position is")
         .err(),
     }
+}
+
+/// The error for a game whose plays pass through sums of ever more
+/// positions, from the graph of its positions with each sum option an
+/// edge to each part (`Reach::Parts`): a position `u` that moves to a sum
+/// of a part leading back to `u` (in `u`'s strongly connected component)
+/// beside another part with a move. Replaying the way back leaves that
+/// other part in the sum, so each round adds one: the sums have no end.
+/// Without such a split every part that returns to its component does
+/// so alone, and the sums' sizes are bounded.
+fn sums_stay_bounded(env: &Env, g: &PositionGraph, span: Span) -> Fallible<()> {
+    let comp = g.graph.components();
+    let has_move = |p: &u32| g.graph.succ(*p as usize).next().is_some();
+    for (u, parts) in &g.splits {
+        let live: Vec<u32> = parts.iter().copied().filter(has_move).collect();
+        let Some(&back) = live
+            .iter()
+            .find(|&&p| comp[p as usize] == comp[*u as usize])
+        else {
+            continue;
+        };
+        if live.len() < 2 {
+            continue;
+        }
+        let show = |v: u32| match g.position(v as usize) {
+            Some((instance, key)) => {
+                let args: Vec<String> = key.to_args().iter().map(|a| format!("{a:#}")).collect();
+                format!("{}({})", env.rt.instance(instance).name, args.join(", "))
+            }
+            None => "0".to_string(),
+        };
+        let (from, part) = (show(*u), show(back));
+        return Diag::new(
+            ErrorKind::Loopy,
+            span,
+            format!(
+                "remoteness: a play passes through sums of ever more positions: {from} moves to \
+                 a sum of {part} and {} other part(s) with moves, and play from {part} leads back \
+                 to {from}",
+                live.len() - 1
+            ),
+        )
+        .label("the remoteness of this")
+        .help("remoteness follows the moves of every part of a sum (it is not a function of the parts' values), and each return to the position adds a part: the positions to count have no end")
+        .err();
+    }
+    Ok(())
 }

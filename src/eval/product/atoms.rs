@@ -14,8 +14,8 @@ use super::keys::{
     for_each_group, for_each_product, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
     HYPERGRAPH, KIND, MISERE, ONE_PART_HEADER, ORDINAL, PASS, SELECTIVE,
 };
-use crate::diag::Fallible;
-use crate::eval::compile::Env;
+use crate::diag::{Diag, ErrorKind, Fallible};
+use crate::eval::compile::{CompiledBody, Env, Rules};
 use crate::eval::memo::Key;
 use crate::eval::product_tables::{
     atom_term, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
@@ -174,6 +174,18 @@ impl ProductTables {
         }
     }
 
+    /// Whether the compound atom `c` holds `atom` as a component, in it
+    /// or in compounds nested in it: then a move of `atom` to `c` can be
+    /// made again inside `c`, and again inside that, nesting ever deeper
+    /// (in a conjunctive or hypergraph compound, while the other
+    /// components can move too).
+    fn nests(&self, c: u32, atom: u32) -> bool {
+        let AtomOf::Compound(key) = &self.atoms[c as usize].of else {
+            return false;
+        };
+        parts_of(key).any(|r| (key[r].iter()).any(|&b| b == atom || self.nests(b, atom)))
+    }
+
     pub(super) fn is_terminal(&self, atom: u32) -> bool {
         self.atoms[atom as usize]
             .options
@@ -232,7 +244,7 @@ pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<(
         a.of.clone()
     };
     let list = match of {
-        AtomOf::Game(game) => game_options_as_atoms(env, &game, span)?,
+        AtomOf::Game(game) => game_options_as_atoms(env, atom, &game, span)?,
         AtomOf::Compound(key) => compound_options(env, &key, span)?,
     };
     // An atom's option lists are stored positions too: nested compounds
@@ -243,21 +255,56 @@ pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<(
     Ok(())
 }
 
-/// The options of a game, each as the sorted atoms of its result.
-fn game_options_as_atoms(env: &mut Env, game: &Game, span: Span) -> Fallible<AtomLists> {
+/// The options of the game of `atom`, each as the sorted atoms of its
+/// result; an error for an option that nests the atom (`nests`).
+fn game_options_as_atoms(env: &mut Env, atom: u32, game: &Game, span: Span) -> Fallible<AtomLists> {
     let options = game_options(env, game, span)?;
     let rt = env.rt;
     let mut t = rt.product.borrow_mut();
     let mut atoms = Vec::new();
     let mut list = AtomLists::default();
-    for (_, _, to) in &options {
+    for (_, m, to) in &options {
         env.tick(span)?;
         atoms.clear();
         t.flatten(to, &mut atoms);
+        if atoms.iter().any(|&c| t.nests(c, atom)) {
+            return Err(nested_in_itself(env, game, &m.label, to, span));
+        }
         atoms.sort_unstable();
         list.push(atoms.iter().copied());
     }
     Ok(list.shrunk())
+}
+
+/// The error for a position's move to a compound that nests the
+/// position (`ProductTables::nests`), at the move.
+fn nested_in_itself(env: &Env, game: &Game, label: &str, to: &Game, span: Span) -> Box<Diag> {
+    let at = match game {
+        Game::Position(p) => match &env.rt.instance(p.instance).rules {
+            Rules::User(g) => match &g.body {
+                CompiledBody::Moves(moves) => {
+                    moves.iter().find(|m| &*m.label == label).map(|m| m.span)
+                }
+                CompiledBody::Alias(_) => None,
+            },
+        },
+        _ => None,
+    };
+    let d = Diag::new(
+        ErrorKind::Loopy,
+        at.unwrap_or(span),
+        format!(
+            "loopy compound: {game}'s move {label} leads to {to}, a compound holding {game} \
+             itself, in which the same move can be made again: compounds nested ever deeper, \
+             without end"
+        ),
+    )
+    .label(format!("this move leads to a compound of {game}"))
+    .help("a compound's positions are searched through its components' moves, and a component whose move leads to a compound of itself makes new positions for ever (a conjunctive or hypergraph compound, as long as its other components can move: such a move is refused all the same); a move to a sum of positions (-> M(0) + M(1)) is valued with the loopy game instead");
+    match at {
+        Some(_) => d.note(span, "while computing the SG value of this").boxed(),
+        None => d.boxed(),
+    }
 }
 
 /// The options of the nested compound `key`, each as the atoms of its

@@ -64,23 +64,32 @@ pub fn sg_of_layered(
         });
         return Ok(None);
     }
-    let id = env.rt.layered_instance(Layer {
+    let layer = Layer {
         base: instance,
         kind,
-    });
+    };
+    let id = env.rt.layered_instance(layer);
     let layered = env.rt.instance(id);
     let state = layered.memo.borrow_mut().get(key);
+    let this = (layer, key.clone());
     match state {
         State::Value(v) => return Ok(Some(v)),
-        // Asked again while an outer search values it: the product
-        // search reports the cycle.
+        // Asked again while an outer search values it (a cycle, or a
+        // move of the position to this very compound): the product
+        // search reports it.
         State::OnPath => return Ok(None),
+        _ if env.rt.layering.borrow().contains(&this) => return Ok(None),
         _ => {}
     }
-    if let LayerKind::Pass(n) = kind {
-        below_first(env, (instance, n), key, span)?;
-    }
-    let result = match search_finite(env, id, key, None, span) {
+    env.rt.layering.borrow_mut().push(this);
+    let searched = (|| {
+        if let LayerKind::Pass(n) = kind {
+            below_first(env, (instance, n), key, span)?;
+        }
+        search_finite(env, id, key, None, span)
+    })();
+    env.rt.layering.borrow_mut().pop();
+    let result = match searched {
         Err(e) if is_limit(e.kind) => return Err(e),
         Ok(v) => v,
         Err(_) => None,

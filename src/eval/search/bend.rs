@@ -1,6 +1,7 @@
 //! Kernel runs whose per-option arguments are `Bend`s, piecewise
 //! floor-affine in the binding (`min(F(u, z), y)` with `F(u, z) = (u + z) /
-//! 3`): the run is split where a clamp switches sides, and each piece is
+//! 3`, or `min(2 * k, max(n - k, 1))` whose bound moves with `k`): the run
+//! is split where a clamp switches sides, and each piece is
 //! read from the memo's window like an affine run, with at most one
 //! coordinate that is a quotient, stepped by a remainder counter. This
 //! replaces the batched code and the gathered reads (`kernel_per_option`)
@@ -54,9 +55,59 @@ impl Piece {
     }
 }
 
+/// A clamp's `Limit` evaluated on a frame: `base + coef * k`, clamped
+/// (`min`, bound).
+#[derive(Clone, Copy)]
+struct Line {
+    base: i64,
+    coef: i64,
+    clamp: Option<(bool, i64)>,
+}
+
+impl Line {
+    /// The affine piece (base, coefficient) the line follows at `k`.
+    fn piece_at(self, k: i64) -> (i64, i64) {
+        match self.clamp {
+            Some((min, c)) if (self.base + self.coef * k >= c) == min => (c, 0),
+            _ => (self.base, self.coef),
+        }
+    }
+}
+
 /// A bend evaluated on a frame: its coordinate, its quotient, and its
 /// clamp (`min`, bound).
-type Evaluated = (usize, Quot, Option<(bool, i64)>);
+type Evaluated = (usize, Quot, Option<(bool, Line)>);
+
+/// `floor((num + a * k) / d)` as a `Quot` for `cut`, which reads no more.
+fn quot(num: i64, a: i64, d: i64) -> Quot {
+    Quot {
+        num,
+        a,
+        d,
+        a_div: 0,
+        a_rem: 0,
+    }
+}
+
+/// Where the sides of the clamp of `q` by `line` may change over a
+/// run: the line against its own bound, `q` against the line's affine
+/// part and against that bound. `Err` on overflow.
+fn clamp_cuts(q: Quot, line: Line) -> Result<SmallVec<[i64; 3]>, ()> {
+    let mut cuts = SmallVec::new();
+    // q >= base + coef * k  <=>  floor((num - base * d + (a - coef * d) * k) / d) >= 0.
+    let num = (line.base.checked_mul(q.d))
+        .and_then(|bd| q.num.checked_sub(bd))
+        .ok_or(())?;
+    let a = (line.coef.checked_mul(q.d))
+        .and_then(|cd| q.a.checked_sub(cd))
+        .ok_or(())?;
+    cuts.extend(cut(quot(num, a, q.d), 0)?);
+    if let Some((_, c)) = line.clamp {
+        cuts.extend(cut(quot(line.base, line.coef, 1), c)?);
+        cuts.extend(cut(q, c)?);
+    }
+    Ok(cuts)
+}
 
 /// The first `k` where `floor((num + a * k) / d) >= c` changes truth (the
 /// quotient is monotone in `k`), if it changes; `Err` on overflow.
@@ -126,19 +177,29 @@ impl SgSink {
             // remainder.
             quotients += usize::from(q.a_rem != 0);
             let clamp = match &b.clamp {
-                Some((min, bound)) => match bound.eval(ints) {
-                    Some(c) => Some((*min, c)),
-                    None => return Ok(false),
-                },
+                Some((min, limit)) => {
+                    let bound = match &limit.clamp {
+                        Some((min, c)) => c.eval(ints).map(|c| Some((*min, c))),
+                        None => Some(None),
+                    };
+                    let Some((base, clamp)) = limit.base.eval(ints).zip(bound) else {
+                        return Ok(false);
+                    };
+                    let coef = limit.coef;
+                    // The line fits at both ends, so over the run.
+                    let fits = |k: i64| coef.checked_mul(k).and_then(|x| x.checked_add(base));
+                    if fits(lo).and(fits(hi - 1)).is_none() {
+                        return Ok(false);
+                    }
+                    let line = Line { base, coef, clamp };
+                    let Ok(at) = clamp_cuts(q, line) else {
+                        return Ok(false);
+                    };
+                    cuts.extend(at.into_iter().filter(|&t| lo < t && t < hi));
+                    Some((*min, line))
+                }
                 None => None,
             };
-            if let Some((_, c)) = clamp {
-                match cut(q, c) {
-                    Ok(Some(t)) if lo < t && t < hi => cuts.push(t),
-                    Ok(_) => {}
-                    Err(()) => return Ok(false),
-                }
-            }
             evaluated.push((coord, q, clamp));
         }
         if quotients > 1 {
@@ -274,12 +335,16 @@ fn piece(run: &AffineRun<'_>, evaluated: &[Evaluated], ks: Range<i64>) -> Piece 
         coefs: std::array::from_fn(|i| run.coefs.get(i).copied().unwrap_or(0)),
         quot: None,
     };
+    let k = ks.start;
     for &(coord, q, clamp) in evaluated {
-        // The run's ends fit, and so does `c * d` (`kernel_bends`).
-        let above = |c: i64| q.num + q.a * ks.start >= c * q.d;
-        let bound = clamp.and_then(|(min, c)| (above(c) == min).then_some(c));
+        // The run's ends fit (`kernel_bends`); `c * d` may not.
+        let above = |c: i64| i128::from(q.num + q.a * k) >= i128::from(c) * i128::from(q.d);
+        let bound = clamp.and_then(|(min, line)| {
+            let (base, coef) = line.piece_at(k);
+            (above(base + coef * k) == min).then_some((base, coef))
+        });
         match bound {
-            Some(c) => piece.bases[coord] = c,
+            Some(line) => (piece.bases[coord], piece.coefs[coord]) = line,
             None if q.d == 1 => (piece.bases[coord], piece.coefs[coord]) = (q.num, q.a),
             None if q.a_rem == 0 => {
                 (piece.bases[coord], piece.coefs[coord]) = (q.num.div_euclid(q.d), q.a_div)

@@ -378,6 +378,23 @@ impl SingleMove {
     }
 }
 
+/// `min(l, r)` (true) or `max(l, r)` (false): which, and its sides both
+/// ways round.
+type Sides<'e> = [(&'e IrExpr, &'e IrExpr); 2];
+fn clamp_sides(e: &IrExpr) -> Option<(bool, Sides<'_>)> {
+    let IrKind::CallBuiltin {
+        builtin: b @ (Builtin::Min | Builtin::Max),
+        args,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let [l, r] = &args[..] else {
+        return None;
+    };
+    Some((*b == Builtin::Min, [(l, r), (r, l)]))
+}
+
 /// The slots of a game's kernel frame: its static arguments, then its
 /// arguments.
 fn frame_width(g: &IrGame) -> usize {
@@ -953,49 +970,34 @@ impl Compiler<'_> {
     /// `e` as a `Bend` over the binding `k`, if it is one.
     fn bend(&self, e: &IrExpr, k: Slot) -> Option<Bend> {
         let e = self.inlined(e)?;
-        if let IrKind::CallBuiltin {
-            builtin: b @ (Builtin::Min | Builtin::Max),
-            args,
-        } = &e.kind
-        {
-            let [l, r] = &args[..] else {
-                return None;
-            };
-            return [(l, r), (r, l)].into_iter().find_map(|(moving, bound)| {
-                let (base, coef, div) = self.floor_affine(moving, k)?;
-                let clamp = Some((*b == Builtin::Min, self.limit(bound, k)?));
-                Some(Bend::new(base, (coef, div), clamp))
-            });
-        }
-        let (base, coef, div) = self.floor_affine(&e, k)?;
-        Some(Bend::new(base, (coef, div), None))
+        let Some((min, sides)) = clamp_sides(&e) else {
+            let (base, coef, div) = self.floor_affine(&e, k)?;
+            return Some(Bend::new(base, (coef, div), None));
+        };
+        let bend = sides.into_iter().find_map(|(moving, bound)| {
+            let (base, coef, div) = self.floor_affine(moving, k)?;
+            Some(Bend::new(
+                base,
+                (coef, div),
+                Some((min, self.limit(bound, k)?)),
+            ))
+        });
+        bend
     }
 
     /// `e` as a `Limit` over the binding `k`: affine in `k`, or `min` or
     /// `max` of that and a bound free of `k`.
     fn limit(&self, e: &IrExpr, k: Slot) -> Option<Limit> {
         if let Some((base, coef)) = self.affine_operand(e, k) {
-            return Some(Limit {
-                base,
-                coef,
-                clamp: None,
-            });
+            let clamp = None;
+            return Some(Limit { base, coef, clamp });
         }
         let e = self.inlined(e)?;
-        let IrKind::CallBuiltin {
-            builtin: b @ (Builtin::Min | Builtin::Max),
-            args,
-        } = &e.kind
-        else {
-            return None;
-        };
-        let [l, r] = &args[..] else {
-            return None;
-        };
-        let limit = [(l, r), (r, l)].into_iter().find_map(|(moving, bound)| {
+        let (min, sides) = clamp_sides(&e)?;
+        let limit = sides.into_iter().find_map(|(moving, bound)| {
             let (base, coef) = self.affine_operand(moving, k)?;
-            let clamp = Some((*b == Builtin::Min, self.operand(bound)?));
-            (!mentions(bound, k)).then_some(Limit { base, coef, clamp })
+            let clamp = Some((min, self.operand(bound).filter(|_| !mentions(bound, k))?));
+            Some(Limit { base, coef, clamp })
         });
         limit
     }

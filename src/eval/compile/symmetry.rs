@@ -308,29 +308,19 @@ impl Compiler<'_> {
         if clamps.is_empty() || clamps.iter().any(|(_, b)| reads_clamped(b)) {
             return None;
         }
-        let mut floors = Vec::new();
-        for (i, _) in clamps {
-            let on_x = bounds.iter().filter(|b| b.slot == slot(*i));
-            if on_x.clone().any(|b| b.hi < i64::MAX) {
-                return None;
-            }
-            floors.push(on_x.map(|b| b.lo).max());
-        }
+        // Per clamp, the least `x` the `where` allows; none if it has a top.
+        let floors = (clamps.iter())
+            .map(|(i, _)| {
+                let mut on_x = bounds.iter().filter(|b| b.slot == slot(*i));
+                on_x.try_fold(i64::MIN, |lo, b| (b.hi == i64::MAX).then_some(lo.max(b.lo)))
+            })
+            .collect::<Option<Vec<i64>>>()?;
         let clamped = |args: &[IrExpr]| -> Option<Vec<IrExpr>> {
             let mut out = args.to_vec();
-            for ((i, bound), lo) in clamps.iter().zip(&floors) {
-                let mut at = substitute_params(bound, g.n_statics, args)?;
-                if let Some(lo) = lo {
-                    let kind = IrKind::Const(Value::Int(*lo));
-                    at = call(
-                        Builtin::Max,
-                        at,
-                        IrExpr {
-                            kind,
-                            span: bound.span,
-                        },
-                    );
-                }
+            for ((i, bound), &lo) in clamps.iter().zip(&floors) {
+                let (kind, span) = (IrKind::Const(Value::Int(lo)), bound.span);
+                let at = substitute_params(bound, g.n_statics, args)?;
+                let at = call(Builtin::Max, at, IrExpr { kind, span });
                 out[*i] = call(Builtin::Min, args[*i].clone(), at);
             }
             Some(out)

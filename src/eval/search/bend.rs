@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use super::engine::SgSink;
 use crate::diag::Fallible;
-use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
+use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance, Limit};
 use crate::eval::memo::scan::{mark_each, Strided, Walk};
 use crate::eval::memo::{Window, MAX_ARGS};
 use smallvec::SmallVec;
@@ -65,6 +65,21 @@ struct Line {
 }
 
 impl Line {
+    /// `limit` on the frame `ints`, if its code runs and it fits over
+    /// `lo..hi`.
+    fn of(limit: &Limit, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Line> {
+        let clamp = match &limit.clamp {
+            Some((min, c)) => Some((*min, c.eval(ints)?)),
+            None => None,
+        };
+        let (base, coef) = (limit.base.eval(ints)?, limit.coef);
+        // At both ends, so over the run (affine).
+        for k in [lo, hi - 1] {
+            coef.checked_mul(k)?.checked_add(base)?;
+        }
+        Some(Line { base, coef, clamp })
+    }
+
     /// The affine piece (base, coefficient) the line follows at `k`.
     fn piece_at(self, k: i64) -> (i64, i64) {
         match self.clamp {
@@ -78,62 +93,51 @@ impl Line {
 /// clamp (`min`, bound).
 type Evaluated = (usize, Quot, Option<(bool, Line)>);
 
-/// `floor((num + a * k) / d)` as a `Quot` for `cut`, which reads no more.
-fn quot(num: i64, a: i64, d: i64) -> Quot {
-    Quot {
-        num,
-        a,
-        d,
-        a_div: 0,
-        a_rem: 0,
+/// Pushes to `cuts` the points of `lo..hi` where the sides of the clamp
+/// of `q` by `line` may change: `q` against the line's affine part, the
+/// line against its own bound, `q` against that bound. `None` on
+/// overflow.
+fn clamp_cuts(q: Quot, line: Line, (lo, hi): (i64, i64), cuts: &mut Cuts) -> Option<()> {
+    // q >= base + coef * k  <=>  floor((num - base * d + (a - coef * d) * k) / d) >= 0.
+    let num = q.num.checked_sub(line.base.checked_mul(q.d)?)?;
+    let a = q.a.checked_sub(line.coef.checked_mul(q.d)?)?;
+    let mut at = [cut((num, a, q.d), 0)?, None, None];
+    if let Some((_, c)) = line.clamp {
+        at[1] = cut((line.base, line.coef, 1), c)?;
+        at[2] = cut((q.num, q.a, q.d), c)?;
     }
+    for t in at.into_iter().flatten() {
+        if lo < t && t < hi {
+            cuts.push(t);
+        }
+    }
+    Some(())
 }
 
-/// Where the sides of the clamp of `q` by `line` may change over a
-/// run: the line against its own bound, `q` against the line's affine
-/// part and against that bound. `Err` on overflow.
-fn clamp_cuts(q: Quot, line: Line) -> Result<SmallVec<[i64; 3]>, ()> {
-    let mut cuts = SmallVec::new();
-    // q >= base + coef * k  <=>  floor((num - base * d + (a - coef * d) * k) / d) >= 0.
-    let num = (line.base.checked_mul(q.d))
-        .and_then(|bd| q.num.checked_sub(bd))
-        .ok_or(())?;
-    let a = (line.coef.checked_mul(q.d))
-        .and_then(|cd| q.a.checked_sub(cd))
-        .ok_or(())?;
-    cuts.extend(cut(quot(num, a, q.d), 0)?);
-    if let Some((_, c)) = line.clamp {
-        cuts.extend(cut(quot(line.base, line.coef, 1), c)?);
-        cuts.extend(cut(q, c)?);
-    }
-    Ok(cuts)
-}
+type Cuts = SmallVec<[i64; 4]>;
 
 /// The first `k` where `floor((num + a * k) / d) >= c` changes truth (the
-/// quotient is monotone in `k`), if it changes; `Err` on overflow.
-fn cut(q: Quot, c: i64) -> Result<Option<i64>, ()> {
+/// quotient is monotone in `k`), if it changes; `None` on overflow.
+fn cut((num, a, d): (i64, i64, i64), c: i64) -> Option<Option<i64>> {
     // floor(n / d) >= c  <=>  n >= c * d, so: a * k >= r.
-    let r = c
-        .checked_mul(q.d)
-        .and_then(|cd| cd.checked_sub(q.num))
-        .ok_or(())?;
-    let t = match q.a {
-        0 => return Ok(None),
+    let r = c.checked_mul(d)?.checked_sub(num)?;
+    let t = match a {
+        0 => return Some(None),
         // The commonest coefficients, without a division.
         1 => Some(r),
         -1 => r.checked_neg().and_then(|m| m.checked_add(1)),
         // True from ceil(r / a) on.
         2.. => r
             .checked_neg()
-            .map(|m| m.div_euclid(q.a))
+            .map(|m| m.div_euclid(a))
             .and_then(i64::checked_neg),
         // True up to floor(r / a) = floor(-r / -a).
         _ => r
             .checked_neg()
-            .zip(q.a.checked_neg())
+            .zip(a.checked_neg())
             .and_then(|(m, a)| m.div_euclid(a).checked_add(1)),
     };
-    t.map(Some).ok_or(())
+    t.map(Some)
 }
 
 impl SgSink {
@@ -150,7 +154,7 @@ impl SgSink {
     ) -> Fallible<bool> {
         let (lo, hi) = (run.lo, run.hi);
         let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
-        let mut cuts: SmallVec<[i64; 4]> = SmallVec::new();
+        let mut cuts = Cuts::new();
         let mut quotients = 0;
         for (&(coord, _), b) in per_option.iter().zip(bends) {
             let Some(num) = b.base.eval(ints) else {
@@ -178,24 +182,12 @@ impl SgSink {
             quotients += usize::from(q.a_rem != 0);
             let clamp = match &b.clamp {
                 Some((min, limit)) => {
-                    let bound = match &limit.clamp {
-                        Some((min, c)) => c.eval(ints).map(|c| Some((*min, c))),
-                        None => Some(None),
-                    };
-                    let Some((base, clamp)) = limit.base.eval(ints).zip(bound) else {
+                    let Some(line) = Line::of(limit, ints, (lo, hi)) else {
                         return Ok(false);
                     };
-                    let coef = limit.coef;
-                    // The line fits at both ends, so over the run.
-                    let fits = |k: i64| coef.checked_mul(k).and_then(|x| x.checked_add(base));
-                    if fits(lo).and(fits(hi - 1)).is_none() {
+                    if clamp_cuts(q, line, (lo, hi), &mut cuts).is_none() {
                         return Ok(false);
                     }
-                    let line = Line { base, coef, clamp };
-                    let Ok(at) = clamp_cuts(q, line) else {
-                        return Ok(false);
-                    };
-                    cuts.extend(at.into_iter().filter(|&t| lo < t && t < hi));
                     Some((*min, line))
                 }
                 None => None,

@@ -974,15 +974,12 @@ impl Compiler<'_> {
             let (base, coef, div) = self.floor_affine(&e, k)?;
             return Some(Bend::new(base, (coef, div), None));
         };
-        let bend = sides.into_iter().find_map(|(moving, bound)| {
+        let side = |(moving, bound): (&IrExpr, &IrExpr)| {
             let (base, coef, div) = self.floor_affine(moving, k)?;
-            Some(Bend::new(
-                base,
-                (coef, div),
-                Some((min, self.limit(bound, k)?)),
-            ))
-        });
-        bend
+            let clamp = Some((min, self.limit(bound, k)?));
+            Some(Bend::new(base, (coef, div), clamp))
+        };
+        side(sides[0]).or_else(|| side(sides[1]))
     }
 
     /// `e` as a `Limit` over the binding `k`: affine in `k`, or `min` or
@@ -994,12 +991,12 @@ impl Compiler<'_> {
         }
         let e = self.inlined(e)?;
         let (min, sides) = clamp_sides(&e)?;
-        let limit = sides.into_iter().find_map(|(moving, bound)| {
+        let side = |(moving, bound): (&IrExpr, &IrExpr)| {
             let (base, coef) = self.affine_operand(moving, k)?;
             let clamp = Some((min, self.operand(bound).filter(|_| !mentions(bound, k))?));
             Some(Limit { base, coef, clamp })
-        });
-        limit
+        };
+        side(sides[0]).or_else(|| side(sides[1]))
     }
 
     /// `e` as `floor((base + coef * k) / div)` with `div > 0`.

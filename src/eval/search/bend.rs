@@ -74,8 +74,9 @@ impl Line {
         };
         let (base, coef) = (limit.base.eval(ints)?, limit.coef);
         // At both ends, so over the run (affine).
-        for k in [lo, hi - 1] {
-            coef.checked_mul(k)?.checked_add(base)?;
+        if coef != 0 {
+            coef.checked_mul(lo)?.checked_add(base)?;
+            coef.checked_mul(hi - 1)?.checked_add(base)?;
         }
         Some(Line { base, coef, clamp })
     }
@@ -98,10 +99,15 @@ type Evaluated = (usize, Quot, Option<(bool, Line)>);
 /// line against its own bound, `q` against that bound. `None` on
 /// overflow.
 fn clamp_cuts(q: Quot, line: Line, (lo, hi): (i64, i64), cuts: &mut Cuts) -> Option<()> {
-    // q >= base + coef * k  <=>  floor((num - base * d + (a - coef * d) * k) / d) >= 0.
-    let num = q.num.checked_sub(line.base.checked_mul(q.d)?)?;
-    let a = q.a.checked_sub(line.coef.checked_mul(q.d)?)?;
-    let mut at = [cut((num, a, q.d), 0)?, None, None];
+    let mut at = [None; 3];
+    at[0] = match line.coef {
+        0 => cut((q.num, q.a, q.d), line.base)?,
+        // q >= base + coef * k  <=>  floor((num - base * d + (a - coef * d) * k) / d) >= 0.
+        coef => {
+            let num = q.num.checked_sub(line.base.checked_mul(q.d)?)?;
+            cut((num, q.a.checked_sub(coef.checked_mul(q.d)?)?, q.d), 0)?
+        }
+    };
     if let Some((_, c)) = line.clamp {
         at[1] = cut((line.base, line.coef, 1), c)?;
         at[2] = cut((q.num, q.a, q.d), c)?;

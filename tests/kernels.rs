@@ -609,7 +609,7 @@ fn memo_histogram_of_a_game_and_of_a_wrong_value() {
 
 /// The SG value of `p` by memoised recursion over `options` (positions
 /// that fail `valid` are not options): an independent check of the search.
-fn brute_sg<P: Clone + Eq + std::hash::Hash>(
+pub(crate) fn brute_sg<P: Clone + Eq + std::hash::Hash>(
     p: &P,
     options: &dyn Fn(&P) -> Vec<P>,
     valid: &dyn Fn(&P) -> bool,
@@ -628,7 +628,7 @@ fn brute_sg<P: Clone + Eq + std::hash::Hash>(
     v
 }
 
-fn shown(values: &[i64]) -> String {
+pub(crate) fn shown(values: &[i64]) -> String {
     let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
     format!("[{}]", items.join(", "))
 }

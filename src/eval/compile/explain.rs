@@ -117,9 +117,13 @@ impl Compiler<'_> {
         }
         for (i, _) in kernel.map_or(&[][..], |k| &k.clamps[..]) {
             let name = g.param_names.get(*i).map_or("?".into(), |n| n.to_string());
+            let options = match kernel.is_some_and(|k| k.options_clamped) {
+                true => ", and each option is read at its clamped position",
+                false => "",
+            };
             lines.push(format!(
                 "  argument {name} is read only through min({name}, ...): a position with it \
-                 above that bound has the value of the one at the bound"
+                 above that bound has the value of the one at the bound{options}"
             ));
         }
         for (i, m) in moves.iter().enumerate() {

@@ -44,7 +44,14 @@ impl<'a> Compiler<'a> {
             // them.
             if !k.keyed && k.all_kernel() {
                 k.swappable = swappable_arguments(g);
-                k.clamps = (clamped_arguments(g).iter())
+                let clamps = clamped_arguments(g);
+                let clamped = (self.clamped_options(id, g, &clamps))
+                    .and_then(|c| self.kernel(id, &c).ok())
+                    .filter(|c| !c.keyed && c.all_kernel());
+                if let Some(c) = clamped {
+                    (k.moves, k.options_clamped) = (c.moves, true);
+                }
+                k.clamps = (clamps.iter())
                     .filter_map(|(i, bound)| Some((*i, self.operand(bound)?)))
                     .collect();
             }

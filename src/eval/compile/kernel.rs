@@ -59,6 +59,9 @@ pub(crate) struct Kernel {
     /// bounds: a position with `x` above its bound has the value of the
     /// one with `x` at it (`compile/symmetry.rs`).
     pub clamps: Vec<(usize, Operand<[i64]>)>,
+    /// The moves read each option at its clamped position
+    /// (`Compiler::clamped_options`).
+    pub options_clamped: bool,
 }
 
 impl Kernel {
@@ -300,10 +303,10 @@ pub(crate) struct RunMove {
 }
 
 /// A run argument `floor((base + coef * k) / div)` (`div > 0`), maybe
-/// clamped: `min` (or `max`, when `min` is false) of that and a bound
-/// that does not depend on `k`, as in `min(F(u, z), y)`. Monotone in `k`,
-/// so the clamp splits the run at one point into a floor-affine piece and
-/// a constant one.
+/// clamped: `min` (or `max`, when `min` is false) of that and a `Limit`,
+/// as in `min(F(u, z), y)` or `min(2 * k, max(n - k, 1))`. Each side is
+/// monotone in `k`, so the clamps split the run into a few pieces, each
+/// floor-affine.
 pub(crate) struct Bend {
     pub base: Operand<[i64]>,
     pub coef: i64,
@@ -314,15 +317,19 @@ pub(crate) struct Bend {
     /// and a position has several bends' runs).
     pub coef_div: i64,
     pub coef_rem: i64,
+    pub clamp: Option<(bool, Limit)>,
+}
+
+/// The bound of a `Bend`'s clamp: `base + coef * k`, itself maybe clamped
+/// (`min`, or `max` when false) by a bound free of `k`.
+pub(crate) struct Limit {
+    pub base: Operand<[i64]>,
+    pub coef: i64,
     pub clamp: Option<(bool, Operand<[i64]>)>,
 }
 
 impl Bend {
-    fn new(
-        base: Operand<[i64]>,
-        (coef, div): (i64, i64),
-        clamp: Option<(bool, Operand<[i64]>)>,
-    ) -> Self {
+    fn new(base: Operand<[i64]>, (coef, div): (i64, i64), clamp: Option<(bool, Limit)>) -> Self {
         Bend {
             base,
             coef,
@@ -369,6 +376,23 @@ impl SingleMove {
         }
         Some(true)
     }
+}
+
+/// `min(l, r)` (true) or `max(l, r)` (false): which, and its sides both
+/// ways round.
+type Sides<'e> = [(&'e IrExpr, &'e IrExpr); 2];
+fn clamp_sides(e: &IrExpr) -> Option<(bool, Sides<'_>)> {
+    let IrKind::CallBuiltin {
+        builtin: b @ (Builtin::Min | Builtin::Max),
+        args,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let [l, r] = &args[..] else {
+        return None;
+    };
+    Some((*b == Builtin::Min, [(l, r), (r, l)]))
 }
 
 /// The slots of a game's kernel frame: its static arguments, then its
@@ -603,6 +627,7 @@ impl Compiler<'_> {
             keyed,
             swappable: None,
             clamps: Vec::new(),
+            options_clamped: false,
         })
     }
 
@@ -945,25 +970,33 @@ impl Compiler<'_> {
     /// `e` as a `Bend` over the binding `k`, if it is one.
     fn bend(&self, e: &IrExpr, k: Slot) -> Option<Bend> {
         let e = self.inlined(e)?;
-        if let IrKind::CallBuiltin {
-            builtin: b @ (Builtin::Min | Builtin::Max),
-            args,
-        } = &e.kind
-        {
-            let [l, r] = &args[..] else {
-                return None;
-            };
-            let (moving, bound) = match (mentions(l, k), mentions(r, k)) {
-                (true, false) => (l, r),
-                (false, true) => (r, l),
-                _ => return None,
-            };
+        let Some((min, sides)) = clamp_sides(&e) else {
+            let (base, coef, div) = self.floor_affine(&e, k)?;
+            return Some(Bend::new(base, (coef, div), None));
+        };
+        let side = |(moving, bound): (&IrExpr, &IrExpr)| {
             let (base, coef, div) = self.floor_affine(moving, k)?;
-            let clamp = Some((*b == Builtin::Min, self.operand(bound)?));
-            return Some(Bend::new(base, (coef, div), clamp));
+            let clamp = Some((min, self.limit(bound, k)?));
+            Some(Bend::new(base, (coef, div), clamp))
+        };
+        side(sides[0]).or_else(|| side(sides[1]))
+    }
+
+    /// `e` as a `Limit` over the binding `k`: affine in `k`, or `min` or
+    /// `max` of that and a bound free of `k`.
+    fn limit(&self, e: &IrExpr, k: Slot) -> Option<Limit> {
+        if let Some((base, coef)) = self.affine_operand(e, k) {
+            let clamp = None;
+            return Some(Limit { base, coef, clamp });
         }
-        let (base, coef, div) = self.floor_affine(&e, k)?;
-        Some(Bend::new(base, (coef, div), None))
+        let e = self.inlined(e)?;
+        let (min, sides) = clamp_sides(&e)?;
+        let side = |(moving, bound): (&IrExpr, &IrExpr)| {
+            let (base, coef) = self.affine_operand(moving, k)?;
+            let clamp = Some((min, self.operand(bound).filter(|_| !mentions(bound, k))?));
+            Some(Limit { base, coef, clamp })
+        };
+        side(sides[0]).or_else(|| side(sides[1]))
     }
 
     /// `e` as `floor((base + coef * k) / div)` with `div > 0`.

@@ -77,7 +77,7 @@ pub(crate) use frame::{int_frame, KeyFrame, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
-    Bend, Kernel, KernelMove, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,
+    Bend, Kernel, KernelMove, Limit, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,
 };
 pub(crate) use key_kernel::RunEnd;
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};

@@ -5,13 +5,20 @@
 //! and its `where` holds for both or neither: the two have one value. The
 //! search values one of the two and reads the other's value from it, and
 //! a run whose options come in swapped pairs reads half of them.
+//!
+//! Arguments a game reads only clamped (`clamped_arguments`): a position
+//! past the clamp has the value of the one at it, so options are read
+//! there (`Compiler::clamped_options`).
 
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
-use super::guaranteed::same;
-use super::int_code::map_locals;
+use super::compiler::Compiler;
+use super::guaranteed::{same, substitute_params};
+use super::int_code::{map_locals, mentions};
 use super::kernel::{bounds_of, Bound};
+use crate::eval::builtins::Builtin;
+use crate::eval::value::Value;
 
 /// Whether two moves are the same rule (labels and spans aside).
 fn same_move(a: &IrMove, b: &IrMove) -> bool {
@@ -144,7 +151,7 @@ fn reads_below(e: &IrExpr, width: Slot) -> bool {
 /// if some read is not.
 fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> bool {
     if let IrKind::CallBuiltin {
-        builtin: crate::eval::builtins::Builtin::Min,
+        builtin: Builtin::Min,
         args,
     } = &e.kind
     {
@@ -155,7 +162,7 @@ fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> b
                 (false, true) => Some(l),
                 _ => None,
             };
-            if let Some(other) = other.filter(|o| !super::int_code::mentions(o, x)) {
+            if let Some(other) = other.filter(|o| !mentions(o, x)) {
                 return match bound {
                     Some(b) => same(b, other),
                     None => {
@@ -239,19 +246,12 @@ fn guard_clamped(m: &IrMove) -> std::borrow::Cow<'_, IrMove> {
         let Some(limit) = conj.first().and_then(|c| upper_bound_of(c, *k, *inclusive)) else {
             continue;
         };
-        if super::int_code::mentions(limit, *k) || same(limit, end) {
+        if mentions(limit, *k) || same(limit, end) {
             continue;
         }
-        let clamped = IrExpr {
-            span: end.span,
-            kind: IrKind::CallBuiltin {
-                builtin: crate::eval::builtins::Builtin::Min,
-                args: vec![(**end).clone(), limit.clone()],
-            },
-        };
         out.to_mut().bindings[i].iterable.kind = IrKind::Range {
             start: start.clone(),
-            end: Box::new(clamped),
+            end: Box::new(call(Builtin::Min, (**end).clone(), limit.clone())),
             inclusive: *inclusive,
         };
     }
@@ -269,5 +269,74 @@ fn upper_bound_of(c: &IrExpr, k: Slot, inclusive: bool) -> Option<&IrExpr> {
         (BinaryOp::Le, true) | (BinaryOp::Lt, false) if is_k(lhs) => Some(rhs),
         (BinaryOp::Ge, true) | (BinaryOp::Gt, false) if is_k(rhs) => Some(lhs),
         _ => None,
+    }
+}
+
+/// `builtin(a, b)`, spanning `a`.
+fn call(builtin: Builtin, a: IrExpr, b: IrExpr) -> IrExpr {
+    IrExpr {
+        span: a.span,
+        kind: IrKind::CallBuiltin {
+            builtin,
+            args: vec![a, b],
+        },
+    }
+}
+
+impl Compiler<'_> {
+    /// The game with each option that is one position of the game itself
+    /// read at its clamped position: argument `x` clamped by `bound`
+    /// becomes `min(x, max(bound, lo))`, `bound` read at the option and
+    /// `lo` the least `x` the `where` allows. The two positions have one
+    /// value: past `bound`, moves read `x` only as `bound`; and the
+    /// clamped `x` lies between `lo` and `x`, so a `where` of bounds on
+    /// the frame with none above `x` holds for both or neither. None
+    /// when the `where` is not of that form, or a bound reads a clamped
+    /// argument (clamping one would move the other's bound).
+    pub(crate) fn clamped_options(
+        &self,
+        game: GameId,
+        g: &IrGame,
+        clamps: &[(usize, IrExpr)],
+    ) -> Option<IrGame> {
+        let slot = |i: usize| g.n_statics + i;
+        let mut bounds = Vec::new();
+        if let Some(w) = &g.where_clause {
+            bounds_of(w, slot(g.n_params), &mut bounds)?;
+        }
+        let reads_clamped = |b: &IrExpr| clamps.iter().any(|(j, _)| mentions(b, slot(*j) as Slot));
+        if clamps.is_empty() || clamps.iter().any(|(_, b)| reads_clamped(b)) {
+            return None;
+        }
+        // Per clamp, the least `x` the `where` allows; none if it has a top.
+        let floors = (clamps.iter())
+            .map(|(i, _)| {
+                let mut on_x = bounds.iter().filter(|b| b.slot == slot(*i));
+                on_x.try_fold(i64::MIN, |lo, b| (b.hi == i64::MAX).then_some(lo.max(b.lo)))
+            })
+            .collect::<Option<Vec<i64>>>()?;
+        let clamped = |args: &[IrExpr]| -> Option<Vec<IrExpr>> {
+            let mut out = args.to_vec();
+            for ((i, bound), &lo) in clamps.iter().zip(&floors) {
+                let (kind, span) = (IrKind::Const(Value::Int(lo)), bound.span);
+                let at = substitute_params(bound, g.n_statics, args)?;
+                let at = call(Builtin::Max, at, IrExpr { kind, span });
+                out[*i] = call(Builtin::Min, args[*i].clone(), at);
+            }
+            Some(out)
+        };
+        let mut out = g.clone();
+        let IrGameBody::Moves(moves) = &mut out.body else {
+            return None;
+        };
+        for m in moves {
+            if let Some(args) = self.same_game_args(game, g.n_statics, &m.result) {
+                let args = clamped(args)?;
+                if let IrKind::Position { args: to, .. } = &mut m.result.kind {
+                    *to = args;
+                }
+            }
+        }
+        Some(out)
     }
 }

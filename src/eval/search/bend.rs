@@ -1,6 +1,7 @@
 //! Kernel runs whose per-option arguments are `Bend`s, piecewise
 //! floor-affine in the binding (`min(F(u, z), y)` with `F(u, z) = (u + z) /
-//! 3`): the run is split where a clamp switches sides, and each piece is
+//! 3`, or `min(2 * k, max(n - k, 1))` whose bound moves with `k`): the run
+//! is split where a clamp switches sides, and each piece is
 //! read from the memo's window like an affine run, with at most one
 //! coordinate that is a quotient, stepped by a remainder counter. This
 //! replaces the batched code and the gathered reads (`kernel_per_option`)
@@ -11,7 +12,7 @@ use std::ops::Range;
 
 use super::engine::SgSink;
 use crate::diag::Fallible;
-use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance};
+use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance, Limit};
 use crate::eval::memo::scan::{mark_each, Strided, Walk};
 use crate::eval::memo::{Window, MAX_ARGS};
 use smallvec::SmallVec;
@@ -54,35 +55,95 @@ impl Piece {
     }
 }
 
+/// A clamp's `Limit` evaluated on a frame: `base + coef * k`, clamped
+/// (`min`, bound).
+#[derive(Clone, Copy)]
+struct Line {
+    base: i64,
+    coef: i64,
+    clamp: Option<(bool, i64)>,
+}
+
+impl Line {
+    /// `limit` on the frame `ints`, if its code runs and it fits over
+    /// `lo..hi`.
+    fn of(limit: &Limit, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Line> {
+        let clamp = match &limit.clamp {
+            Some((min, c)) => Some((*min, c.eval(ints)?)),
+            None => None,
+        };
+        let (base, coef) = (limit.base.eval(ints)?, limit.coef);
+        // At both ends, so over the run (affine).
+        if coef != 0 {
+            coef.checked_mul(lo)?.checked_add(base)?;
+            coef.checked_mul(hi - 1)?.checked_add(base)?;
+        }
+        Some(Line { base, coef, clamp })
+    }
+
+    /// The affine piece (base, coefficient) the line follows at `k`.
+    fn piece_at(self, k: i64) -> (i64, i64) {
+        match self.clamp {
+            Some((min, c)) if (self.base + self.coef * k >= c) == min => (c, 0),
+            _ => (self.base, self.coef),
+        }
+    }
+}
+
 /// A bend evaluated on a frame: its coordinate, its quotient, and its
 /// clamp (`min`, bound).
-type Evaluated = (usize, Quot, Option<(bool, i64)>);
+type Evaluated = (usize, Quot, Option<(bool, Line)>);
+
+/// Pushes to `cuts` the points of `lo..hi` where the sides of the clamp
+/// of `q` by `line` may change: `q` against the line's affine part, the
+/// line against its own bound, `q` against that bound. `None` on
+/// overflow.
+fn clamp_cuts(q: Quot, line: Line, (lo, hi): (i64, i64), cuts: &mut Cuts) -> Option<()> {
+    let mut at = [None; 3];
+    at[0] = match line.coef {
+        0 => cut((q.num, q.a, q.d), line.base)?,
+        // q >= base + coef * k  <=>  floor((num - base * d + (a - coef * d) * k) / d) >= 0.
+        coef => {
+            let num = q.num.checked_sub(line.base.checked_mul(q.d)?)?;
+            cut((num, q.a.checked_sub(coef.checked_mul(q.d)?)?, q.d), 0)?
+        }
+    };
+    if let Some((_, c)) = line.clamp {
+        at[1] = cut((line.base, line.coef, 1), c)?;
+        at[2] = cut((q.num, q.a, q.d), c)?;
+    }
+    for t in at.into_iter().flatten() {
+        if lo < t && t < hi {
+            cuts.push(t);
+        }
+    }
+    Some(())
+}
+
+type Cuts = SmallVec<[i64; 4]>;
 
 /// The first `k` where `floor((num + a * k) / d) >= c` changes truth (the
-/// quotient is monotone in `k`), if it changes; `Err` on overflow.
-fn cut(q: Quot, c: i64) -> Result<Option<i64>, ()> {
+/// quotient is monotone in `k`), if it changes; `None` on overflow.
+fn cut((num, a, d): (i64, i64, i64), c: i64) -> Option<Option<i64>> {
     // floor(n / d) >= c  <=>  n >= c * d, so: a * k >= r.
-    let r = c
-        .checked_mul(q.d)
-        .and_then(|cd| cd.checked_sub(q.num))
-        .ok_or(())?;
-    let t = match q.a {
-        0 => return Ok(None),
+    let r = c.checked_mul(d)?.checked_sub(num)?;
+    let t = match a {
+        0 => return Some(None),
         // The commonest coefficients, without a division.
         1 => Some(r),
         -1 => r.checked_neg().and_then(|m| m.checked_add(1)),
         // True from ceil(r / a) on.
         2.. => r
             .checked_neg()
-            .map(|m| m.div_euclid(q.a))
+            .map(|m| m.div_euclid(a))
             .and_then(i64::checked_neg),
         // True up to floor(r / a) = floor(-r / -a).
         _ => r
             .checked_neg()
-            .zip(q.a.checked_neg())
+            .zip(a.checked_neg())
             .and_then(|(m, a)| m.div_euclid(a).checked_add(1)),
     };
-    t.map(Some).ok_or(())
+    t.map(Some)
 }
 
 impl SgSink {
@@ -99,7 +160,7 @@ impl SgSink {
     ) -> Fallible<bool> {
         let (lo, hi) = (run.lo, run.hi);
         let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
-        let mut cuts: SmallVec<[i64; 4]> = SmallVec::new();
+        let mut cuts = Cuts::new();
         let mut quotients = 0;
         for (&(coord, _), b) in per_option.iter().zip(bends) {
             let Some(num) = b.base.eval(ints) else {
@@ -126,19 +187,17 @@ impl SgSink {
             // remainder.
             quotients += usize::from(q.a_rem != 0);
             let clamp = match &b.clamp {
-                Some((min, bound)) => match bound.eval(ints) {
-                    Some(c) => Some((*min, c)),
-                    None => return Ok(false),
-                },
+                Some((min, limit)) => {
+                    let Some(line) = Line::of(limit, ints, (lo, hi)) else {
+                        return Ok(false);
+                    };
+                    if clamp_cuts(q, line, (lo, hi), &mut cuts).is_none() {
+                        return Ok(false);
+                    }
+                    Some((*min, line))
+                }
                 None => None,
             };
-            if let Some((_, c)) = clamp {
-                match cut(q, c) {
-                    Ok(Some(t)) if lo < t && t < hi => cuts.push(t),
-                    Ok(_) => {}
-                    Err(()) => return Ok(false),
-                }
-            }
             evaluated.push((coord, q, clamp));
         }
         if quotients > 1 {
@@ -274,12 +333,16 @@ fn piece(run: &AffineRun<'_>, evaluated: &[Evaluated], ks: Range<i64>) -> Piece 
         coefs: std::array::from_fn(|i| run.coefs.get(i).copied().unwrap_or(0)),
         quot: None,
     };
+    let k = ks.start;
     for &(coord, q, clamp) in evaluated {
-        // The run's ends fit, and so does `c * d` (`kernel_bends`).
-        let above = |c: i64| q.num + q.a * ks.start >= c * q.d;
-        let bound = clamp.and_then(|(min, c)| (above(c) == min).then_some(c));
+        // The run's ends fit (`kernel_bends`); `c * d` may not.
+        let above = |c: i64| i128::from(q.num + q.a * k) >= i128::from(c) * i128::from(q.d);
+        let bound = clamp.and_then(|(min, line)| {
+            let (base, coef) = line.piece_at(k);
+            (above(base + coef * k) == min).then_some((base, coef))
+        });
         match bound {
-            Some(c) => piece.bases[coord] = c,
+            Some(line) => (piece.bases[coord], piece.coefs[coord]) = line,
             None if q.d == 1 => (piece.bases[coord], piece.coefs[coord]) = (q.num, q.a),
             None if q.a_rem == 0 => {
                 (piece.bases[coord], piece.coefs[coord]) = (q.num.div_euclid(q.d), q.a_div)

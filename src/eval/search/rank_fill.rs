@@ -235,19 +235,19 @@ impl Fill<'_> {
             self.frame.set_int(*slot, first);
             Some((first, c.index.eval(&self.frame)?, c.index.coef(*slot)))
         });
-        let each = |fill: &mut Self, k: i64| {
-            fill.frame.set_int(*slot, k);
+        for k in (a..b).chain(settings.iter().copied()) {
+            self.frame.set_int(*slot, k);
             let Some((first, j, per)) = start else {
-                return fill.mark_move(m, level + 1, memo, at, items);
+                self.mark_move(m, level + 1, memo, at, items)?;
+                continue;
             };
             let j0 = (k.checked_sub(first))
                 .and_then(|d| per.checked_mul(d))
                 .and_then(|d| j.checked_add(d));
-            let ends = fill.run_ends(m, Some(k), items)?;
-            fill.mark_run(m, j0, ends, memo, at, items)
-        };
-        (a..b).try_for_each(|k| each(self, k))?;
-        settings.iter().try_for_each(|&k| each(self, k))
+            let ends = self.run_ends(m, Some(k), items)?;
+            self.mark_run(m, j0, ends, memo, at, items)?;
+        }
+        Some(())
     }
 
     /// The ends of the last binding's run of `m`, the others set (the last

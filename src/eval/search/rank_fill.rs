@@ -4,8 +4,9 @@
 //! each from its options' bytes, with no search stack. A list's rank and
 //! prefix sums come from the walk (`memo::LevelWalk`), and each setting
 //! of a move's outer bindings moves only the prefix sums its changes
-//! reach (`column_ranks`: one column along the last binding, checked once
-//! per setting; else `option_ranks`). A list the fill cannot value plainly
+//! reach (`column_ranks`: one column along the last binding, its first
+//! index stepped along the last outer one and checked once per setting;
+//! else `option_ranks`). A list the fill cannot value plainly
 //! (code that fails, an option without a value, a value past a byte) ends
 //! it: the lists left are searched one by one, as they would have been.
 

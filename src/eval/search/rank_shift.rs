@@ -140,12 +140,11 @@ pub(super) fn option_ranks<'m>(
     Some(RankedRun::new(bin.table, fixed, moving))
 }
 
-/// `option_ranks` for steps with one column (`OneColumn`), its first
-/// index at `j0`: the checks of
-/// the setting in `i64` (the list is ranked, so its items are small, and
-/// the column's constants and the run's ends are within `FAR`), the `t`-th
-/// option at `fixed + table[row + step * t]` as `(fixed, row, step)`.
-/// `None` where `option_ranks` decides.
+/// `option_ranks` for steps with one column (`OneColumn`), its first index
+/// at `j0`: the checks of the setting in `i64` (the list is ranked, so its
+/// items are small, and the column's constants and the run's ends are
+/// within `FAR`), the `t`-th option at `fixed + table[row + step * t]` as
+/// `(fixed, row, step)`. `None` where `option_ranks` decides.
 #[inline(always)]
 pub(super) fn column_ranks(
     col: &OneColumn,

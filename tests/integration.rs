@@ -30,6 +30,7 @@ mod loopy_sum_moves;
 mod memo_scan;
 mod memo_tables;
 mod mixed_plans;
+mod nim_mul;
 mod octal_engine;
 mod ordinals;
 mod plot;

@@ -86,6 +86,20 @@ fn update_chain_games_filled_by_level_agree_with_the_general_path() {
                  G(update(update(xs, 2 * i, xs[2 * i] - k), 2 * i - 1, xs[2 * i - 1] + k)) }",
             FILLED_DOWN,
         ),
+        // The stairs walked down from the top: the index falls as the
+        // binding rises.
+        (
+            "game G(xs) { move m(i in 0..3, k in 1..=xs[3 - i]) ->
+                 G(update(update(xs, 3 - i, xs[3 - i] - k), 2 - i, xs[2 - i] + k)) }",
+            FILLED_DOWN,
+        ),
+        // Stairs listed, not a range, and a run that stops short of the
+        // pile: `k in 1..xs[i]`.
+        (
+            "game G(xs) { move m(i in [3, 1, 2], k in 1..xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
         // Two outer bindings, the index reading both.
         (
             "game G(xs) { move m(d in 0..2, i in 1..len(xs) - d, k in 1..=xs[i + d]) ->

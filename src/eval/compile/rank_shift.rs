@@ -37,6 +37,11 @@ impl LinearCode {
         })
     }
 
+    /// The coefficient of `slot`.
+    pub(crate) fn coef(&self, slot: Slot) -> i64 {
+        (self.terms.iter()).fold(0, |c, &(s, q)| if s == slot { c + q } else { c })
+    }
+
     /// The affine form `lin` (`Linear::is_affine_i64`) without the term
     /// of `k`, if every other local lies in the frame.
     fn of(lin: &Linear, k: Slot) -> Option<LinearCode> {

@@ -4,8 +4,9 @@
 //! each from its options' bytes, with no search stack. A list's rank and
 //! prefix sums come from the walk (`memo::LevelWalk`), and each setting
 //! of a move's outer bindings moves only the prefix sums its changes
-//! reach (`column_ranks`: one column along the last binding, checked once
-//! per setting; else `option_ranks`). A list the fill cannot value plainly
+//! reach (`column_ranks`: one column along the last binding, its first
+//! index stepped along the last outer one and checked once per setting;
+//! else `option_ranks`). A list the fill cannot value plainly
 //! (code that fails, an option without a value, a value past a byte) ends
 //! it: the lists left are searched one by one, as they would have been.
 
@@ -14,7 +15,7 @@ use super::rank_shift::{column_ranks, option_ranks};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
-    MovePlan, RankShift, Rules, RunEnd, Settings,
+    MovePlan, Operand, RankShift, Rules, RunEnd, Settings,
 };
 use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
@@ -44,7 +45,20 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
             MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
                 let run = m.run.as_ref()?;
                 let shift = run.shift.as_ref().ok()?;
-                Some(FillMove { m, run, shift })
+                let off_list = match (&run.lo, &run.hi, m.bindings.last()) {
+                    (&Operand::Const(c), &RunEnd::Item(list, i), Some(&(k, _)))
+                        if i == k && list == shift.list =>
+                    {
+                        Some((c, i64::from(run.inclusive)))
+                    }
+                    _ => None,
+                };
+                Some(FillMove {
+                    m,
+                    run,
+                    shift,
+                    off_list,
+                })
             }
             _ => None,
         })
@@ -103,6 +117,9 @@ struct FillMove<'a> {
     m: &'a KeyLoopMove,
     run: &'a KeyRun,
     shift: &'a RankShift,
+    /// A run `c..xs[k]` (`c` and whether `..=`), `k` the last outer
+    /// binding and `xs` the list.
+    off_list: Option<(i64, i64)>,
 }
 
 /// One fill: the game's moves, the frame its code reads, and the marks
@@ -139,11 +156,10 @@ impl Fill<'_> {
             if (before ^ env.ticks) >> 12 != 0 {
                 env.rt.check_interrupt(span)?;
             }
-            let at = walk.at;
+            let (at, items) = (&walk.at, &walk.items[..self.n]);
             match fill.dense[at.rank] {
                 0 | 3 => {
-                    let items = &walk.items[..self.n];
-                    let Some(v) = self.value(fill.binomials(), fill.dense, &at, items) else {
+                    let Some(v) = self.value(fill.binomials(), fill.dense, at, items) else {
                         return Ok(false);
                     };
                     fill.dense[at.rank] = v;
@@ -193,43 +209,77 @@ impl Fill<'_> {
         at: &Placed,
         items: &[i64],
     ) -> Option<()> {
+        let column = m.shift.steps.column.as_ref();
         let Some((slot, source)) = m.m.bindings.get(level) else {
-            return self.mark_setting(m, memo, at, items);
+            let j0 = column.and_then(|c| c.index.eval(&self.frame));
+            let ends = self.run_ends(m, None, items)?;
+            return self.mark_run(m, j0, ends, memo, at, items);
         };
-        if let KeySource::Range { lo, hi, inclusive } = source {
-            let (a, b) = run_range(lo.eval(&self.frame), hi.eval(&self.frame), *inclusive)?;
-            for k in a..b {
-                self.frame.set_int(*slot, k);
-                self.mark_move(m, level + 1, memo, at, items)?;
-            }
-            return Some(());
-        }
         let mut settings = Settings::new();
-        source.settings(&self.frame, &mut settings)?;
-        for k in settings {
+        let (a, b) = match source {
+            KeySource::Range { lo, hi, inclusive } => {
+                run_range(lo.eval(&self.frame), hi.eval(&self.frame), *inclusive)?
+            }
+            _ => source
+                .settings(&self.frame, &mut settings)
+                .map(|_| (0, 0))?,
+        };
+        // Under one column the first index is affine in the last outer
+        // binding: evaluated at its first setting, stepped for the others.
+        let first = if a < b {
+            Some(a)
+        } else {
+            settings.first().copied()
+        };
+        let column = column.filter(|_| level + 1 == m.m.bindings.len());
+        let start = column.zip(first).and_then(|(c, first)| {
+            self.frame.set_int(*slot, first);
+            Some((first, c.index.eval(&self.frame)?, c.index.coef(*slot)))
+        });
+        for k in (a..b).chain(settings.iter().copied()) {
             self.frame.set_int(*slot, k);
-            self.mark_move(m, level + 1, memo, at, items)?;
+            let Some((first, j, per)) = start else {
+                self.mark_move(m, level + 1, memo, at, items)?;
+                continue;
+            };
+            let j0 = (k.checked_sub(first))
+                .and_then(|d| per.checked_mul(d))
+                .and_then(|d| j.checked_add(d));
+            let ends = self.run_ends(m, Some(k), items)?;
+            self.mark_run(m, j0, ends, memo, at, items)?;
         }
         Some(())
     }
 
-    /// Marks the options along the last binding of `m`, the others set.
-    fn mark_setting(
+    /// The ends of the last binding's run of `m`, the others set (the last
+    /// outer one to `k`): a run `c..xs[k]` (or `..=`) read off the list.
+    #[inline(always)]
+    fn run_ends(&self, m: &FillMove<'_>, k: Option<i64>, items: &[i64]) -> Option<(i64, i64)> {
+        let run = m.run;
+        match (m.off_list, k) {
+            (Some((c, plus)), Some(k)) => {
+                Some((c, items.get(usize::try_from(k).ok()?)?.checked_add(plus)?))
+            }
+            _ => run_range(
+                run.lo.eval(&self.frame),
+                run.hi.eval(&self.frame),
+                run.inclusive,
+            ),
+        }
+    }
+
+    /// Marks the options `k` in `a..b` of the last binding of `m`, the
+    /// others set, down the column from index `j0` if the steps have one.
+    #[inline(always)]
+    fn mark_run(
         &mut self,
         m: &FillMove<'_>,
+        j0: Option<i64>,
+        (a, b): (i64, i64),
         (bin, dense): (Binomials<'_>, &[u8]),
         at: &Placed,
         items: &[i64],
     ) -> Option<()> {
-        let run = m.run;
-        let hi = match run.hi {
-            // An item of the list the walk holds, read there.
-            RunEnd::Item(list, i) if list == m.shift.list => {
-                (self.frame.int(i)).and_then(|i| items.get(usize::try_from(i).ok()?).copied())
-            }
-            _ => run.hi.eval(&self.frame),
-        };
-        let (a, b) = run_range(run.lo.eval(&self.frame), hi, run.inclusive)?;
         if a >= b {
             return Some(());
         }
@@ -239,7 +289,8 @@ impl Fill<'_> {
         let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
         // One column: an addition per option, its bytes marked as read.
         if let Some((fixed, row, step)) = (m.shift.steps.column.as_ref())
-            .and_then(|c| column_ranks(c, &self.frame, items, at, bin, (a, b)))
+            .zip(j0)
+            .and_then(|(c, j0)| column_ranks(c, j0, items, at, bin, (a, b)))
         {
             let rows = match step {
                 1 => &bin.table[row..row + n],

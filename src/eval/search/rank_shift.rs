@@ -140,49 +140,52 @@ pub(super) fn option_ranks<'m>(
     Some(RankedRun::new(bin.table, fixed, moving))
 }
 
-/// `option_ranks` for steps with one column (`OneColumn`): the checks of
-/// the setting in `i64` (the list is ranked, so its items are small, and
-/// the column's constants and the run's ends are within `FAR`), the `t`-th
-/// option at `fixed + table[row + step * t]` as `(fixed, row, step)`.
-/// `None` where `option_ranks` decides.
-#[inline]
+/// `option_ranks` for steps with one column (`OneColumn`), its first index
+/// at `j0`: the checks of the setting in `i64` (the list is ranked, so its
+/// items are small, and the column's constants and the run's ends are
+/// within `FAR`), the `t`-th option at `fixed + table[row + step * t]` as
+/// `(fixed, row, step)`. `None` where `option_ranks` decides.
+#[inline(always)]
 pub(super) fn column_ranks(
     col: &OneColumn,
-    frame: &KeyFrame,
+    j0: i64,
     items: &[i64],
     at: &Placed,
     bin: Binomials<'_>,
     (a, b): (i64, i64),
 ) -> Option<(usize, usize, isize)> {
-    if a < -FAR || b > FAR {
-        return None;
-    }
-    let j0 = usize::try_from(col.index.eval(frame)?).ok()?;
-    if j0 + col.span >= items.len() {
-        return None;
-    }
+    let j0 = (usize::try_from(j0).ok())
+        .filter(|&j| j + col.span < items.len() && a >= -FAR && b <= FAR)?;
     let last = b - 1;
     for &(d, base, per_k) in &col.items {
         let x = items[j0 + d] + base;
-        if x + per_k * a < 0 || x + per_k * last < 0 {
+        if (x + per_k * a).min(x + per_k * last) < 0 {
             return None;
         }
     }
-    let (max, rows) = (bin.max_sum as i64, bin.rows);
-    // The prefix sum `c` moved by `by`, and the binomial it leaves.
-    let moved = |c: usize, by: i64| {
-        let p = (at.c[c] - c) as i64 + by;
-        Some((p, bin.table[c * rows + at.c[c]])).filter(|_| (0..=max).contains(&p))
-    };
     let mut fixed = at.rank;
     for &(d, by) in &col.shifted {
-        let c = j0 + d;
-        let (p, old) = moved(c, by)?;
-        fixed = fixed - old + bin.table[c * rows + p as usize + c];
+        let (row, old) = moved_sum(at, bin, j0 + d, (by, by))?;
+        fixed = fixed - old + bin.table[row];
     }
     let (d, by, q) = col.moving;
-    let c = j0 + d;
-    let (p, old) = moved(c, by + q * a)?;
-    moved(c, by + q * last)?;
-    Some((fixed - old, c * rows + p as usize + c, q as isize))
+    let (row, old) = moved_sum(at, bin, j0 + d, (by + q * a, by + q * last))?;
+    Some((fixed - old, row, q as isize))
+}
+
+/// The row of prefix sum `c` of `at` moved by `by` and the binomial it
+/// leaves, if moved by `by` and by `to` it stays in the ranking.
+#[inline(always)]
+fn moved_sum(
+    at: &Placed,
+    bin: Binomials<'_>,
+    c: usize,
+    (by, to): (i64, i64),
+) -> Option<(usize, usize)> {
+    let p = (at.c[c] - c) as i64;
+    if p + by.min(to) < 0 || p + by.max(to) > bin.max_sum as i64 {
+        return None;
+    }
+    let column = c * bin.rows;
+    Some((column + (p + by) as usize + c, bin.table[column + at.c[c]]))
 }

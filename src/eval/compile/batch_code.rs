@@ -9,11 +9,9 @@
 use std::ops::Range;
 
 use super::compiler::Compiler;
+use super::int_tree::{with_int_fn, with_int_op, IntFn, IntNode, IntOp};
 use crate::eval::builtins::Builtin;
-use crate::eval::ops;
-use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::BinaryOp;
 
 /// `code(frame, ks, out)` sets `out[j]` to the expression's value for the
 /// binding `ks.start + j` (`out.len() == ks.len()`), the other locals read
@@ -79,135 +77,87 @@ enum Side {
 }
 
 impl Compiler<'_> {
-    /// `e` as batched code over the binding `k`, for the integer forms
-    /// `int_expr` understands.
+    /// `e` as batched code over the binding `k`, for the integer nodes
+    /// that have a batched form.
     pub(crate) fn batch_expr(&self, e: &IrExpr, k: Slot) -> Option<BatchCode> {
-        if let Some(leaf) = leaf(e, k) {
-            return Some(Box::new(move |frame, ks, out| leaf.fill(frame, ks, out)));
-        }
-        match &e.kind {
-            IrKind::Binary { op, lhs, rhs, .. } => {
-                let (l, r) = (lhs.as_ref(), rhs.as_ref());
-                // One instance per operator, so the arithmetic is inlined.
-                match op {
-                    BinaryOp::Add => self.batch_binary(|a, b| a.checked_add(b), l, r, k),
-                    BinaryOp::Sub => self.batch_binary(|a, b| a.checked_sub(b), l, r, k),
-                    BinaryOp::Mul => self.batch_binary(|a, b| a.checked_mul(b), l, r, k),
-                    BinaryOp::BitOr => self.batch_binary(|a, b| Some(a | b), l, r, k),
-                    BinaryOp::Xor => self.batch_binary(|a, b| Some(a ^ b), l, r, k),
-                    BinaryOp::BitAnd => self.batch_binary(|a, b| Some(a & b), l, r, k),
-                    &op @ (BinaryOp::Shl | BinaryOp::Shr) => {
-                        self.batch_binary(move |a, b| ops::int_op(op, a, b), l, r, k)
-                    }
-                    // Floor division and modulo; a zero divisor is the
-                    // general path's error to report.
-                    // By a positive constant: multiplications and shifts.
-                    BinaryOp::Div | BinaryOp::Mod if const_divisor(r, k).is_some() => {
-                        let d = const_divisor(r, k)?;
-                        if *op == BinaryOp::Div {
-                            self.batch_binary(move |a, _| Some(d.floor_div(a)), l, r, k)
-                        } else {
-                            self.batch_binary(move |a, _| Some(d.floor_mod(a)), l, r, k)
-                        }
-                    }
-                    &op @ (BinaryOp::Div | BinaryOp::Mod) => self.batch_binary(
-                        move |a, b| if b == 0 { None } else { ops::int_op(op, a, b) },
-                        l,
-                        r,
-                        k,
-                    ),
-                    _ => None,
-                }
-            }
-            IrKind::CallBuiltin {
-                builtin: b @ (Builtin::Min | Builtin::Max),
-                args,
-            } if args.len() == 2 => {
-                let (l, r) = (&args[0], &args[1]);
-                if *b == Builtin::Max {
-                    self.batch_binary(|a, b| Some(a.max(b)), l, r, k)
-                } else {
-                    self.batch_binary(|a, b| Some(a.min(b)), l, r, k)
-                }
-            }
-            IrKind::CallBuiltin {
-                builtin: Builtin::Abs,
-                args,
-            } => {
-                let x = self.batch_expr(&args[0], k)?;
-                Some(Box::new(move |frame, ks, out| {
-                    x(frame, ks, out)?;
-                    for v in out.iter_mut() {
-                        *v = v.checked_abs()?;
-                    }
-                    Some(())
-                }))
-            }
-            IrKind::CallFn { .. } | IrKind::CallValue { .. } if self.inline_depth.get() < 8 => {
-                let body = self.call_body(e)?;
-                self.inline_depth.set(self.inline_depth.get() + 1);
-                let code = self.batch_expr(&body, k);
-                self.inline_depth.set(self.inline_depth.get() - 1);
-                code
-            }
-            _ => None,
-        }
-    }
-
-    /// `f(lhs, rhs)` option by option; a side that is a leaf is read in
-    /// place, the other is run into `out` (both code: the right side into
-    /// a buffer of its own).
-    fn batch_binary(
-        &self,
-        f: impl Fn(i64, i64) -> Option<i64> + Copy + 'static,
-        lhs: &IrExpr,
-        rhs: &IrExpr,
-        k: Slot,
-    ) -> Option<BatchCode> {
-        let side = |e: &IrExpr| match leaf(e, k) {
-            Some(l) => Some(Side::Leaf(l)),
-            None => self.batch_expr(e, k).map(Side::Code),
-        };
-        Some(match (side(lhs)?, side(rhs)?) {
-            (Side::Code(l), Side::Leaf(r)) => Box::new(move |frame, ks, out| {
-                l(frame, ks.clone(), out)?;
-                r.combine(f, false, frame, ks, out)
-            }),
-            (Side::Leaf(l), Side::Code(r)) => Box::new(move |frame, ks, out| {
-                r(frame, ks.clone(), out)?;
-                l.combine(f, true, frame, ks, out)
-            }),
-            (Side::Leaf(l), Side::Leaf(r)) => Box::new(move |frame, ks, out| {
-                l.fill(frame, ks.clone(), out)?;
-                r.combine(f, false, frame, ks, out)
-            }),
-            (Side::Code(l), Side::Code(r)) => Box::new(move |frame, ks, out| {
-                l(frame, ks.clone(), out)?;
-                let mut right = vec![0; out.len()];
-                r(frame, ks, &mut right)?;
-                for (x, y) in out.iter_mut().zip(right) {
-                    *x = f(*x, y)?;
-                }
-                Some(())
-            }),
-        })
+        batch_code(&self.int_tree(e).ok()?, k)
     }
 }
 
-/// `e` as a positive constant divisor, if it is one.
-fn const_divisor(e: &IrExpr, k: Slot) -> Option<ops::ConstDivisor> {
-    match leaf(e, k)? {
-        Leaf::Const(c) => ops::ConstDivisor::new(c),
+/// The batched code of an integer node over the binding `k`; `None` for
+/// the nodes without a batched form (conditionals, items, lengths,
+/// `pow`, `log2`, `low0`).
+fn batch_code(node: &IntNode, k: Slot) -> Option<BatchCode> {
+    if let Some(leaf) = leaf(node, k) {
+        return Some(Box::new(move |frame, ks, out| leaf.fill(frame, ks, out)));
+    }
+    match node {
+        // One instance per operator, so the arithmetic is inlined.
+        IntNode::Binary(op, l, r) if *op != IntOp::Builtin(Builtin::Pow) => {
+            with_int_op!(*op, |f| batch_binary(f, l, r, k))
+        }
+        // A function of one integer as one of two, the second unread.
+        IntNode::Unary(
+            fun @ (IntFn::Builtin(Builtin::Abs) | IntFn::FloorDiv(_) | IntFn::FloorMod(_)),
+            x,
+        ) => with_int_fn!(*fun, |f| batch_binary(
+            move |a, _| f(a),
+            x,
+            &IntNode::Const(0),
+            k
+        )),
         _ => None,
     }
 }
 
-/// `e` as a leaf over the binding `k`, if it is one.
-fn leaf(e: &IrExpr, k: Slot) -> Option<Leaf> {
-    match e.kind {
-        IrKind::Local(s) if s == k => Some(Leaf::Binding),
-        IrKind::Local(s) => Some(Leaf::Local(s)),
-        IrKind::Const(Value::Int(c)) => Some(Leaf::Const(c)),
+/// A node as one side of a binary node.
+fn side(node: &IntNode, k: Slot) -> Option<Side> {
+    match leaf(node, k) {
+        Some(l) => Some(Side::Leaf(l)),
+        None => batch_code(node, k).map(Side::Code),
+    }
+}
+
+/// `f(lhs, rhs)` option by option; a side that is a leaf is read in
+/// place, the other is run into `out` (both code: the right side into
+/// a buffer of its own).
+fn batch_binary(
+    f: impl Fn(i64, i64) -> Option<i64> + Copy + 'static,
+    lhs: &IntNode,
+    rhs: &IntNode,
+    k: Slot,
+) -> Option<BatchCode> {
+    Some(match (side(lhs, k)?, side(rhs, k)?) {
+        (Side::Code(l), Side::Leaf(r)) => Box::new(move |frame, ks, out| {
+            l(frame, ks.clone(), out)?;
+            r.combine(f, false, frame, ks, out)
+        }),
+        (Side::Leaf(l), Side::Code(r)) => Box::new(move |frame, ks, out| {
+            r(frame, ks.clone(), out)?;
+            l.combine(f, true, frame, ks, out)
+        }),
+        (Side::Leaf(l), Side::Leaf(r)) => Box::new(move |frame, ks, out| {
+            l.fill(frame, ks.clone(), out)?;
+            r.combine(f, false, frame, ks, out)
+        }),
+        (Side::Code(l), Side::Code(r)) => Box::new(move |frame, ks, out| {
+            l(frame, ks.clone(), out)?;
+            let mut right = vec![0; out.len()];
+            r(frame, ks, &mut right)?;
+            for (x, y) in out.iter_mut().zip(right) {
+                *x = f(*x, y)?;
+            }
+            Some(())
+        }),
+    })
+}
+
+/// A node as a leaf over the binding `k`, if it is one.
+fn leaf(node: &IntNode, k: Slot) -> Option<Leaf> {
+    match *node {
+        IntNode::Local(s) if s == k => Some(Leaf::Binding),
+        IntNode::Local(s) => Some(Leaf::Local(s)),
+        IntNode::Const(c) => Some(Leaf::Const(c)),
         _ => None,
     }
 }

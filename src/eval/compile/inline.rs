@@ -11,7 +11,7 @@
 //! reads nothing but its parameters, in the forms `map_locals` rebuilds, without indexing.
 
 use super::compiler::Compiler;
-use super::int_code::substitute;
+use super::int_tree::substitute;
 use crate::ir::ir::*;
 
 impl Compiler<'_> {
@@ -29,20 +29,18 @@ impl Compiler<'_> {
 }
 
 /// Whether `e`, a form `map_locals` rebuilds, calls a user function or
-/// indexes.
+/// indexes: itself, or in operands, conditionals, built-in calls and
+/// positions (not inside literals).
 fn calls_or_indexes(e: &IrExpr) -> bool {
-    let any = |xs: &[IrExpr]| xs.iter().any(calls_or_indexes);
     match &e.kind {
         IrKind::CallFn { .. } | IrKind::CallValue { .. } | IrKind::Index { .. } => true,
-        IrKind::Unary(_, x) => calls_or_indexes(x),
-        IrKind::Binary { lhs, rhs, .. } => calls_or_indexes(lhs) || calls_or_indexes(rhs),
-        IrKind::If {
-            cond,
-            then,
-            otherwise,
-        } => [cond, then, otherwise].iter().any(|x| calls_or_indexes(x)),
-        IrKind::CallBuiltin { args, .. } => any(args),
-        IrKind::Position { statics, args, .. } => any(statics) || any(args),
+        kind @ (IrKind::Unary(..)
+        | IrKind::Binary { .. }
+        | IrKind::If { .. }
+        | IrKind::CallBuiltin { .. }
+        | IrKind::Position { .. }) => kind
+            .children()
+            .is_some_and(|cs| cs.into_iter().any(calls_or_indexes)),
         _ => false,
     }
 }

@@ -11,7 +11,9 @@
 //!
 //! 1. `compiler`: the `Compiler` struct the other modules' `impl Compiler`
 //!    blocks extend.
-//! 2. `int_code` (integer and boolean code on a frame of locals), then
+//! 2. `int_tree` (integer and boolean code lowered once from the IR, with
+//!    small functions inlined), then `int_code` (its closures on a frame
+//!    of locals), then
 //!    `constants` (static arguments and top-level constants put in IR),
 //!    `guaranteed` (conjuncts of a result's `where` a move guarantees),
 //!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
@@ -54,6 +56,7 @@ mod guaranteed;
 mod guard_bounds;
 mod inline;
 mod int_code;
+mod int_tree;
 mod item_sum;
 mod kernel;
 mod key_kernel;

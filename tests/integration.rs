@@ -8,6 +8,7 @@
 
 mod common;
 
+mod arithmetic;
 mod command_line;
 mod compound_kernels;
 mod compounds;

@@ -45,6 +45,7 @@ mod start_up;
 mod static_arguments;
 mod sum_results;
 mod sweeps;
+mod swept_kernels;
 
 /// Every file of tests/ is a module here, or a test binary of its own in
 /// Cargo.toml: a file added without its `mod` line would never be built

@@ -9,6 +9,8 @@
 mod common;
 
 mod clamped_options;
+
+mod arithmetic;
 mod command_line;
 mod compound_kernels;
 mod compounds;
@@ -30,7 +32,6 @@ mod loopy_sum_moves;
 mod memo_scan;
 mod memo_tables;
 mod mixed_plans;
-mod nim_mul;
 mod octal_engine;
 mod ordinals;
 mod plot;
@@ -47,6 +48,7 @@ mod start_up;
 mod static_arguments;
 mod sum_results;
 mod sweeps;
+mod swept_kernels;
 
 /// Every file of tests/ is a module here, or a test binary of its own in
 /// Cargo.toml: a file added without its `mod` line would never be built

@@ -110,10 +110,11 @@ fn check(order: Order, n: usize, all: &[Vec<i64>], flip: bool) {
             for x in -2..20 {
                 let mut ys = xs.clone();
                 ys[coord] = x;
-                let Some(state) = memo.ranked_line_state(&line, x) else {
+                let Some((state, at)) = memo.ranked_line_state(&line, x) else {
                     continue;
                 };
                 assert_eq!(state, memo.get(&key(&ys)), "{ys:?} along {coord}");
+                assert_eq!(memo.state_at(at), Some(state), "{ys:?} placed");
                 lined += matches!(state, State::Value(_)) as usize;
             }
         }

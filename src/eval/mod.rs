@@ -69,6 +69,7 @@ pub fn new_runtime(limits: Limits) -> Runtime {
                 _ => query::game_builtin(env, b, args, span),
             },
             search_located: search::search_located,
+            search_swept: search::search_swept,
             fill_ranked: search::fill_ranked,
             sg_of_position: search::sg_of_position,
             sg_of_compound: product::sg,

@@ -11,10 +11,11 @@
 //! position that is not that plain case (outside the window, not a
 //! position, an option without a value yet, ...) is handed back to the
 //! caller, which asks it the general way; positions whose options need a
-//! search go through `search_located` (via `Above`) as a single query
-//! would. So values and errors are those of asking one position at a
-//! time.
+//! search go through the search (`search_swept` via `Above`, on buffers
+//! held for the line) as a single query would. So values and errors are
+//! those of asking one position at a time.
 
+use std::any::Any;
 use std::ops::Range;
 
 use super::frame::KeyFrame;
@@ -25,7 +26,8 @@ use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
 use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES, ON_PATH_BYTE};
 use crate::eval::memo::{
-    int_shape, populate_for_writing, Key, Line, RankedLine, Shape, State, Tag, BIG, MAX_COORDS,
+    int_shape, populate_for_writing, Key, Line, Located, RankedLine, Shape, State, Tag, BIG,
+    MAX_COORDS,
 };
 use crate::eval::value::InstanceId;
 use crate::ir::ir::*;
@@ -139,43 +141,50 @@ pub fn sweep_line<S: LineSink>(
         known: false,
         keyed: false,
         written_ahead: false,
+        held: None,
     };
-    let mut k = ks.start;
-    // Whether to try the plain loop: always with stride moves, else while
-    // it finds values (a line valued by a search per element skips it).
-    let mut plain = true;
-    while k < ks.end {
-        // As many elements as the plain loop takes, then one the slow way.
-        let mut ticked = false;
-        if plain {
-            match sweep.run(env, k..ks.end, map, sink, line.tick_span)? {
-                Run::Stopped => return Ok(false),
-                Run::At(next, t) => (k, ticked) = (next, t),
+    let tick_span = line.tick_span;
+    let mut run = || -> Fallible<bool> {
+        let mut k = ks.start;
+        // Whether to try the plain loop: always with stride moves, else while
+        // it finds values (a line valued by a search per element skips it).
+        let mut plain = true;
+        while k < ks.end {
+            // As many elements as the plain loop takes, then one the slow way.
+            let mut ticked = false;
+            if plain {
+                match sweep.run(env, k..ks.end, map, sink, tick_span)? {
+                    Run::Stopped => return Ok(false),
+                    Run::At(next, t) => (k, ticked) = (next, t),
+                }
+                if k >= ks.end {
+                    break;
+                }
             }
-            if k >= ks.end {
-                break;
+            if !ticked {
+                sink.reached(k);
+                env.tick(tick_span)?;
             }
+            let v = match map.at(k) {
+                Some(x) => sweep.value(env, x)?,
+                None => None,
+            };
+            // Not again where the window has no line.
+            plain = (sweep.strides.is_some() || sweep.known) && sweep.placed.is_some();
+            let go = match v {
+                Some(v) => sink.value(env, k, v)?,
+                None => sink.general(env, k)?,
+            };
+            if !go {
+                return Ok(false);
+            }
+            k += 1;
         }
-        if !ticked {
-            sink.reached(k);
-            env.tick(line.tick_span)?;
-        }
-        let v = match map.at(k) {
-            Some(x) => sweep.value(env, x)?,
-            None => None,
-        };
-        // Not again where the window has no line.
-        plain = (sweep.strides.is_some() || sweep.known) && sweep.placed.is_some();
-        let go = match v {
-            Some(v) => sink.value(env, k, v)?,
-            None => sink.general(env, k)?,
-        };
-        if !go {
-            return Ok(false);
-        }
-        k += 1;
-    }
-    Ok(true)
+        Ok(true)
+    };
+    let result = run();
+    env.scratch.extend(sweep.held.take());
+    result
 }
 
 /// Where the plain loop of a sweep stopped.
@@ -348,6 +357,8 @@ struct Sweeper<'a> {
     /// The pages of the line's elements were faulted in for writing
     /// (`write_ahead`).
     written_ahead: bool,
+    /// The search's buffers, held for the line (`Above::search_swept`).
+    held: Option<Box<dyn Any>>,
 }
 
 /// Where a key's coordinate lies in its `KeyFrame`.
@@ -386,8 +397,9 @@ enum Found {
     /// at this index of the line in `Sweeper::placed`.
     ToValue(bool, usize),
     /// The same, for a position the window has no line for (one laid out
-    /// by rank, or outside the window): found by its coordinates.
-    ByKey(bool),
+    /// by rank, at its place here, or outside the window): found by its
+    /// coordinates.
+    ByKey(bool, Option<Located>),
     /// Anything else: the caller asks it the general way.
     General,
 }
@@ -675,42 +687,45 @@ impl Sweeper<'_> {
     fn value(&mut self, env: &mut Env, x: i64) -> Fallible<Option<u64>> {
         self.coords[self.coord] = x;
         (self.known, self.keyed) = (false, false);
-        let (unknown, index) = match self.find(x) {
+        let (unknown, index, by_key) = match self.find(x) {
             Found::Value(v) => {
                 self.known = true;
                 return Ok(Some(v));
             }
             Found::General => return Ok(None),
-            Found::ToValue(unknown, index) => (unknown, Some(index)),
-            Found::ByKey(unknown) => (unknown, None),
+            Found::ToValue(unknown, index) => (unknown, Some(index), None),
+            Found::ByKey(unknown, at) => (unknown, None, at),
         };
         if unknown && !self.where_holds(env)? {
             return Ok(None);
         }
-        let Some(index) = index else {
-            if !self.keyed {
-                self.set_key();
-            }
-            // A list kept by rank: its level filled at once, if its game's
-            // moves allow (the lists asked after it are then read).
-            if (env.rt.above.fill_ranked)(env, self.instance, &self.key, self.span)? {
-                let mut memo = self.inst.memo.borrow_mut();
-                if let State::Value(v) = memo.get_coords(self.shape, self.coords) {
-                    return Ok(Some(v));
-                }
-            }
-            return (env.rt.above.search_located)(env, self.instance, &self.key, None, self.span)
-                .map(Some);
-        };
-        if let Some(v) = self.by_strides(x, index) {
+        if let Some(v) = index.and_then(|index| self.by_strides(x, index)) {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
         }
         if !self.keyed {
             self.set_key();
         }
-        let at = self.placed.as_ref().map(|line| line.located(index));
-        (env.rt.above.search_located)(env, self.instance, &self.key, at, self.span).map(Some)
+        let at = match index {
+            Some(index) => self.placed.as_ref().map(|line| line.located(index)),
+            None => {
+                // A list kept by rank: its level filled at once, if its
+                // game's moves allow (the lists asked after it are then read).
+                if (env.rt.above.fill_ranked)(env, self.instance, &self.key, self.span)? {
+                    let mut memo = self.inst.memo.borrow_mut();
+                    if let State::Value(v) = memo.get_coords(self.shape, self.coords) {
+                        return Ok(Some(v));
+                    }
+                }
+                by_key
+            }
+        };
+        let Some(at) = at else {
+            return (env.rt.above.search_located)(env, self.instance, &self.key, None, self.span)
+                .map(Some);
+        };
+        let inst = (self.instance, self.inst);
+        (env.rt.above.search_swept)(env, &mut self.held, inst, &self.key, at, self.span).map(Some)
     }
 
     /// The key of the current position.
@@ -724,9 +739,10 @@ impl Sweeper<'_> {
     fn find(&mut self, x: i64) -> Found {
         let mut memo = self.inst.memo.borrow_mut();
         // A list of a window laid out by rank, read at its rank on the line.
-        if let Some(state) = (self.column.as_ref()).and_then(|l| memo.ranked_line_state(l, x)) {
+        if let Some((state, at)) = (self.column.as_ref()).and_then(|l| memo.ranked_line_state(l, x))
+        {
             drop(memo);
-            return self.by_key(state);
+            return self.by_key(state, Some(at));
         }
         // The line stays in `placed` (not copied: it is large).
         if !matches!(&self.placed, Some(l) if memo.line_bytes(l).is_some()) {
@@ -737,7 +753,7 @@ impl Sweeper<'_> {
                     self.column = memo.ranked_line(self.shape, self.coords, self.coord);
                     let state = memo.get_coords(self.shape, self.coords);
                     drop(memo);
-                    return self.by_key(state);
+                    return self.by_key(state, None);
                 }
             }
         }
@@ -760,12 +776,13 @@ impl Sweeper<'_> {
         }
     }
 
-    /// `find` for a position the window has no line for, from its state.
-    fn by_key(&self, state: State) -> Found {
+    /// `find` for a position the window has no line for, from its state
+    /// (and its place, on a line laid out by rank).
+    fn by_key(&self, state: State, at: Option<Located>) -> Found {
         match state {
             State::Value(v) => Found::Value(v),
-            State::Unknown => Found::ByKey(true),
-            State::Valid => Found::ByKey(false),
+            State::Unknown => Found::ByKey(true, at),
+            State::Valid => Found::ByKey(false, at),
             // A loopy game's position of infinite value (or one on the
             // search path, asked the general way).
             State::OnPath => {

@@ -395,6 +395,16 @@ pub type AtomParts = [SmallVec<[u32; 4]>];
 /// and name, and whether to compile only if the game reads constants.
 pub type Specialize = fn(&Runtime, GameId, &[Value], &Rc<str>, bool) -> Option<CompiledGame>;
 
+/// `Above::search_swept`.
+pub type SearchSwept = fn(
+    &mut Env,
+    &mut Option<Box<dyn std::any::Any>>,
+    (InstanceId, &Instance),
+    &Key,
+    Located,
+    Span,
+) -> Fallible<u64>;
+
 #[derive(Clone, Copy)]
 pub struct Above {
     /// The built-ins that ask about games (`sg`, `outcome`, `options`,
@@ -403,6 +413,9 @@ pub struct Above {
     /// `search::search_located`: a position's value, its memo entry
     /// possibly located already.
     pub search_located: fn(&mut Env, InstanceId, &Key, Option<Located>, Span) -> Fallible<u64>,
+    /// `search::search_swept`: `search_located` of a position a sweep
+    /// found in its window, on the search's buffers it holds.
+    pub search_swept: SearchSwept,
     /// `search::fill_ranked`: the level of a list kept by rank filled
     /// without a search, when its game's moves allow; true if done.
     pub fill_ranked: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<bool>,

@@ -1911,16 +1911,23 @@ impl Memo {
     }
 
     /// The state of the list of `line` with item `x`, read at its rank
-    /// (not ranked again); `None` if the window's layout changed since or
-    /// `x` is past the line.
+    /// (not ranked again), and its place; `None` if the window's layout
+    /// changed since or `x` is past the line.
     #[inline]
-    pub fn ranked_line_state(&self, line: &RankedLine, x: i64) -> Option<State> {
+    pub fn ranked_line_state(&self, line: &RankedLine, x: i64) -> Option<(State, Located)> {
         let table = &self.shapes.get(line.table)?.1;
         if table.layout != line.layout {
             return None;
         }
-        let rank = line.rank(table.ranked.as_ref()?.binomials().table, x)?;
-        Some(State::decode(table.get_dense(rank)))
+        let index = line.rank(table.ranked.as_ref()?.binomials().table, x)?;
+        let (layout, place) = (line.layout, Place::Dense);
+        let at = Located {
+            table: line.table,
+            index,
+            layout,
+            place,
+        };
+        Some((State::decode(table.get_dense(index)), at))
     }
 
     /// The dense bytes of `line`'s window, while its layout is current:

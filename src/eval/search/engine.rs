@@ -5,6 +5,7 @@
 //! by `sg_of_game`), so they are one module; the fast paths of the sink
 //! are `impl SgSink` blocks in the modules next to this one.
 
+use std::any::Any;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -791,7 +792,8 @@ pub fn search_located(
 
 /// `search_located` up to a cycle or a position of infinite value (or,
 /// from a compound layer's position, an option off the layer): `None`
-/// then, with the positions on the path unmarked.
+/// then, with the positions on the path unmarked. A position of infinite
+/// value is `State::OnPath` in its memo, so it is never asked here.
 pub(super) fn search_finite(
     env: &mut Env,
     instance: InstanceId,
@@ -799,27 +801,72 @@ pub(super) fn search_finite(
     at: Option<Located>,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    if let Some(v) = infinite_value(env, instance, key) {
-        return Ok(Some(v));
-    }
     // Searches reuse their buffers: a table of many small queries would
     // otherwise allocate them for every position.
-    let mut scratch: Box<SearchScratch> = env
-        .scratch
+    let mut scratch = take_scratch(env);
+    let inst = env.rt.instance(instance);
+    let result = search_in(
+        env,
+        searched(&mut scratch),
+        (instance, &inst),
+        key,
+        at,
+        span,
+    );
+    env.scratch.push(scratch);
+    result
+}
+
+/// `search_located` of a position a sweep found at `at`, on buffers it
+/// holds for its whole line (`held`, taken from `Env::scratch` at
+/// first), with its instance at hand: a table asked in order values each
+/// position straight through its kernel (`value_directly`), the search
+/// going on from what was listed only when an option has no value yet.
+pub fn search_swept(
+    env: &mut Env,
+    held: &mut Option<Box<dyn Any>>,
+    (instance, inst): (InstanceId, &Instance),
+    key: &Key,
+    at: Located,
+    span: Span,
+) -> Fallible<u64> {
+    let scratch = searched(held.get_or_insert_with(|| take_scratch(env)));
+    match search_in(env, scratch, (instance, inst), key, Some(at), span)? {
+        Some(v) => Ok(v),
+        None => (env.rt.above.label_loopy)(env, instance, key, span),
+    }
+}
+
+/// A search's buffers from `Env::scratch` (or new ones).
+fn take_scratch(env: &mut Env) -> Box<dyn Any> {
+    env.scratch
         .pop()
-        .and_then(|b| b.downcast().ok())
-        .unwrap_or_default();
-    let SearchScratch { stack, sink } = &mut *scratch;
+        .unwrap_or_else(|| Box::<SearchScratch>::default())
+}
+
+/// The search's buffers in `scratch` (`Env::scratch` holds no others).
+fn searched(scratch: &mut Box<dyn Any>) -> &mut SearchScratch {
+    scratch.downcast_mut().expect("a search's buffers")
+}
+
+/// `search_finite` on the buffers `scratch`.
+fn search_in(
+    env: &mut Env,
+    SearchScratch { stack, sink }: &mut SearchScratch,
+    (instance, inst): (InstanceId, &Instance),
+    key: &Key,
+    at: Option<Located>,
+    span: Span,
+) -> Fallible<Option<u64>> {
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
-    let result = match value_directly(env, sink, instance, key, at, span) {
-        Ok(Direct::Value(v)) => Ok(Some(v)),
-        Ok(direct) => {
+    match value_directly(env, sink, (instance, inst), key, at, span)? {
+        Direct::Value(v) => Ok(Some(v)),
+        direct => {
             stack.frames.clear();
             stack.full.clear();
             stack.marks.clear();
-            let inst = env.rt.instance(instance);
             let held = HeldKey::hold(&inst.memo.borrow(), key, at, &mut stack.full);
             stack
                 .frames
@@ -834,10 +881,7 @@ pub(super) fn search_finite(
             }
             result
         }
-        Err(e) => Err(e),
-    };
-    env.scratch.push(scratch);
-    result
+    }
 }
 
 /// Leaves the memo consistent after a search that stopped: the positions
@@ -859,11 +903,6 @@ fn unmark_path(env: &Env, stack: &mut Stack) {
             memo.set(&stack.key, State::Valid);
         }
     }
-}
-
-/// The value of a position the loopy labelling found infinite.
-fn infinite_value(env: &Env, instance: InstanceId, key: &Key) -> Option<u64> {
-    env.rt.instance(instance).infinite.borrow_mut().get(key)
 }
 
 /// What `value_directly` found.
@@ -888,12 +927,11 @@ enum Direct {
 fn value_directly(
     env: &mut Env,
     sink: &mut SgSink,
-    instance: InstanceId,
+    (instance, inst): (InstanceId, &Instance),
     key: &Key,
     at: Option<Located>,
     span: Span,
 ) -> Fallible<Direct> {
-    let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
     let Some(kernel) = &g.kernel else {
         return Ok(Direct::Search);
@@ -912,14 +950,14 @@ fn value_directly(
         }
     };
     sink.layer = inst.layer.map(|l| (instance, l));
-    if let Some(v) = twin_value(&inst, kernel, key) {
+    if let Some(v) = twin_value(inst, kernel, key) {
         inst.memo.borrow_mut().set_located(at, key, State::Value(v));
         env.rt.count_stored_n(key.weight(), span, &inst.name)?;
         return Ok(Direct::Value(v));
     }
     sink.start();
     sink.stacked = 0;
-    let done = sink.run_kernel(env, (instance, &inst), kernel, key, at)?;
+    let done = sink.run_kernel(env, (instance, inst), kernel, key, at)?;
     let fixed = match done && !sink.off_layer {
         true => sink.close_layer(env, key)?,
         false => None,

@@ -39,7 +39,8 @@ mod sum_scan;
 
 pub(crate) use engine::run_range;
 pub use engine::{
-    enumerate, loop_diag, search_located, sg_of_game, sg_of_position, MoveSink, SearchScratch,
+    enumerate, loop_diag, search_located, search_swept, sg_of_game, sg_of_position, MoveSink,
+    SearchScratch,
 };
 pub(crate) use kernel::{pick, Pick};
 pub use layered::sg_of_layered;

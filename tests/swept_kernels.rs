@@ -1,0 +1,150 @@
+//! Tables of games on kernels swept in order (`compile/line_sweep.rs`):
+//! each position is valued through its kernel on the search's buffers the
+//! sweep holds for its line (`search::search_swept`), the search going on
+//! from what was listed when an option has no value yet. Against the
+//! general path (every plan off, and each plan off in turn): values,
+//! errors and limits alike; values against a brute force written here,
+//! on tables asked in order and out of order (positions waiting for
+//! their options, with the marks they keep, `search/marked.rs`).
+
+use crate::common;
+
+use common::run_with;
+use grundy::{Limits, Plans};
+
+/// The output of `text` under `limits`, asserted to be the same with
+/// every plan on, every plan off, and each plan off in turn.
+fn same_every_way(text: &str, limits: Limits) -> String {
+    let run = |plans: Plans| {
+        run_with(
+            text,
+            Limits {
+                plans,
+                ..limits.clone()
+            },
+        )
+    };
+    let reference = run(Plans::NONE);
+    assert_eq!(run(Plans::ALL), reference, "every plan against none");
+    for (name, plans) in Plans::each_off() {
+        assert_eq!(run(plans), reference, "{name} off against none");
+    }
+    reference
+}
+
+/// Wythoff's game by the definition: `g[a][b]` for `a, b <= n`.
+fn wythoff(n: usize) -> Vec<Vec<u64>> {
+    let mut g = vec![vec![0u64; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            let mut options = Vec::new();
+            options.extend((1..=a).map(|k| g[a - k][b]));
+            options.extend((1..=b).map(|k| g[a][b - k]));
+            options.extend((1..=a.min(b)).map(|k| g[a - k][b - k]));
+            g[a][b] = (0..).find(|v| !options.contains(v)).expect("a mex");
+        }
+    }
+    g
+}
+
+const WYTHOFF: &str = "game P(a, b) where a >= 0 and b >= 0 {
+    move r(k in 1..=a) -> P(a - k, b)
+    move c(k in 1..=b) -> P(a, b - k)
+    move d(k in 1..=min(a, b)) -> P(a - k, b - k)
+}
+";
+
+#[test]
+fn wythoff_swept_in_order_and_asked_sparsely_agrees_with_the_definition() {
+    let n = 24;
+    let g = wythoff(n);
+    // In order: every option stored when its parent is reached.
+    let table = same_every_way(
+        &format!("{WYTHOFF}print [sg(P(a, b)) for a in 0..={n}, b in 0..={n}]"),
+        Limits::default(),
+    );
+    let want: Vec<String> = g.iter().flatten().map(|v| v.to_string()).collect();
+    assert_eq!(table.trim(), format!("[{}]", want.join(", ")));
+    // Sparse and from the top: each position waits for its options, its
+    // marks kept while they are searched.
+    let sparse = same_every_way(
+        &format!("{WYTHOFF}print [sg(P(a, {n} - a)) for a in 0..={n}]\nprint [sg(P(a, a + 1)) for a in 0..{n}]"),
+        Limits::default(),
+    );
+    let anti: Vec<String> = (0..=n).map(|a| g[a][n - a].to_string()).collect();
+    let next: Vec<String> = (0..n).map(|a| g[a][a + 1].to_string()).collect();
+    assert_eq!(
+        sparse,
+        format!("[{}]\n[{}]\n", anti.join(", "), next.join(", "))
+    );
+}
+
+#[test]
+fn tables_asked_backwards_and_moves_off_the_kernel_agree() {
+    // Backwards: every position's options are unknown when it is reached,
+    // so the sweep's position goes on into the search. A move the kernel
+    // cannot run (a call it does not compile) runs by its closure.
+    let text = "fn half(x) = if x % 2 == 0 then x / 2 else x - 1
+        game H(n, m) where n >= 0 and m >= 0 {
+            move take(k in 1..=n) -> H(n - k, m)
+            move halve if m > 0 -> H(n, half(m))
+            move both(k in 1..=min(n, m)) if k != 2 -> H(n - k, m - k)
+        }
+        print [sg(H(n, m)) for n in 0..8, m in 0..8]
+        print [sg(H(7 - n, 9 - m)) for n in 0..8, m in 0..10]
+        print histogram(sg(H(n, m)) for n in 0..=40, m in 0..=40)";
+    let out = same_every_way(text, Limits::default());
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn errors_and_limits_inside_a_swept_line_are_the_general_paths() {
+    // An option whose argument divides by zero at one position of the line.
+    let text = "game D(a, b) where a >= 0 and b >= 0 {
+            move r(k in 1..=a) -> D(a - k, b)
+            move c if b > 0 -> D(a, 12 / (b - 3))
+        }
+        print [sg(D(a, b)) for a in 0..4, b in 0..=6]";
+    let out = same_every_way(text, Limits::default());
+    assert!(
+        out.contains("failure") && out.contains("division by zero"),
+        "{out}"
+    );
+    // The state limit and the timeout (checked every 4096 elements, so
+    // past that many), met in the middle of a line.
+    let text = format!("{WYTHOFF}print histogram(sg(P(a, b)) for a in 0..=100, b in 0..=100)");
+    let limited = same_every_way(
+        &text,
+        Limits {
+            max_states: 1000,
+            ..Limits::default()
+        },
+    );
+    assert!(limited.contains("state space too large"), "{limited}");
+    let timed = same_every_way(
+        &text,
+        Limits {
+            timeout: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        },
+    );
+    assert!(timed.contains("timed out"), "{timed}");
+}
+
+#[test]
+fn loopy_positions_in_a_swept_table_keep_their_infinite_values() {
+    // Positions of infinite value are on-path in the memo: a sweep that
+    // reaches one reads it, never searches it.
+    let text = "game L(a, b) where 0 <= a <= 4 and 0 <= b <= 4 {
+            move up if a < 4 and b == 0 -> L(a + 1, b)
+            move down if a > 0 and b == 0 -> L(a - 1, b)
+            move take(k in 1..=b) -> L(a, b - k)
+        }
+        print [sg(L(a, 0)) for a in 0..=4]
+        print [sg(L(a, b)) for a in 0..=4, b in 0..=4]";
+    let out = same_every_way(text, Limits::default());
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "[∞, ∞, ∞, ∞, ∞]", "{out}");
+    assert_eq!(lines.len(), 2, "{out}");
+}

@@ -8,6 +8,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
+use super::key_walk::{self, WalkScratch};
 use super::marked::Marked;
 use super::run_key::RunScratch;
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -809,10 +810,17 @@ pub(super) fn search_finite(
         .pop()
         .and_then(|b| b.downcast().ok())
         .unwrap_or_default();
-    let SearchScratch { stack, sink } = &mut *scratch;
+    let SearchScratch { stack, sink, walk } = &mut *scratch;
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
+    let walked = key_walk::walk(env, walk, &env.rt.instance(instance), key, span);
+    if !matches!(walked, Ok(None)) {
+        env.scratch.push(scratch);
+        return walked;
+    }
+    // A walk stopped short has moved the position in the memo.
+    let at = at.filter(|_| !walk.stopped());
     let result = match value_directly(env, sink, instance, key, at, span) {
         Ok(Direct::Value(v)) => Ok(Some(v)),
         Ok(direct) => {
@@ -1008,6 +1016,7 @@ pub(crate) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Op
 pub struct SearchScratch {
     stack: Stack,
     sink: SgSink,
+    walk: WalkScratch,
 }
 
 /// The value of the position at the bottom of the stack; `None` if the

@@ -6,7 +6,7 @@
 //! kernels.
 
 use super::engine::{run_range, Lookup, SgSink};
-use super::kernel::{pick, Pick};
+use super::pick::{pick, Pick};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,

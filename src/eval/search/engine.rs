@@ -318,21 +318,11 @@ impl SgSink {
         instance: InstanceId,
         key: &Key,
     ) -> Fallible<Lookup> {
-        // Options almost always lead to the same instance: keep it at hand.
+        // Options almost always lead to the same instance: keep it at
+        // hand. Its place goes with it to the stack.
         let inst = self.instance(env, instance);
-        let found = inst.memo.borrow_mut().locate(key);
-        self.lookup_located(env, (instance, &inst), key, found)
-    }
-
-    /// `lookup` of a position whose state and place (`Memo::locate`)
-    /// the caller has read already: the place goes with it to the stack.
-    pub(super) fn lookup_located(
-        &mut self,
-        env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        key: &Key,
-        (state, at): (State, Option<Located>),
-    ) -> Fallible<Lookup> {
+        let (state, at) = inst.memo.borrow_mut().locate(key);
+        let inst = &*inst;
         match state {
             State::Value(v) => Ok(Lookup::Value(v)),
             State::Invalid => Ok(Lookup::Invalid),
@@ -819,8 +809,6 @@ pub(super) fn search_finite(
         env.scratch.push(scratch);
         return walked;
     }
-    // A walk stopped short has moved the position in the memo.
-    let at = at.filter(|_| !walk.stopped());
     let result = match value_directly(env, sink, instance, key, at, span) {
         Ok(Direct::Value(v)) => Ok(Some(v)),
         Ok(direct) => {

@@ -35,13 +35,6 @@ pub(super) struct WalkScratch {
     key: Key,
 }
 
-impl WalkScratch {
-    /// Whether the last walk stopped short after marking its start.
-    pub(super) fn stopped(&self) -> bool {
-        !self.nodes.is_empty()
-    }
-}
-
 /// A position on the walk's path.
 struct Node {
     /// Its key: the option at this place in `WalkScratch::options`.
@@ -53,13 +46,6 @@ struct Node {
     next: u32,
     /// Its options' values are `values[values..]`.
     values: u32,
-}
-
-/// Why a walk stopped short.
-enum Stop {
-    /// The kernel's code cannot run a position, or a cycle: the general
-    /// search takes over.
-    General,
 }
 
 /// The moves of a game the walk can run: every one a keyed loop whose
@@ -89,9 +75,10 @@ fn walkable(inst: &Instance) -> Option<SmallVec<[&KeyLoopMove; 4]>> {
 }
 
 /// The value of the position `key` of `inst` (not valued yet, not on a
-/// search path; at `at` in the memo if the caller located it), searched
-/// by the walk; `None` if its game is not one the walk runs or the walk
-/// stopped short (its path unmarked).
+/// search path), searched by the walk; `None` if its game is not one the
+/// walk runs or the walk stopped short (its path unmarked). Below, a
+/// walk's `false` or `None` stops it: the kernel's code cannot run a
+/// position, or a cycle.
 pub(super) fn walk(
     env: &mut Env,
     scratch: &mut WalkScratch,
@@ -99,7 +86,6 @@ pub(super) fn walk(
     key: &Key,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    scratch.nodes.clear();
     if !env.rt.limits.plans.kernels || key.generic.is_some() {
         return Ok(None);
     }
@@ -118,17 +104,14 @@ pub(super) fn walk(
         inst,
         span,
     };
+    scratch.nodes.clear();
     scratch.options.clear();
     scratch.values.clear();
     let result = walker.run(env, &mut memo, scratch, root);
-    if !matches!(result, Ok(Ok(_))) {
+    if !matches!(result, Ok(Some(_))) {
         unmark(&mut memo, scratch);
     }
-    match result {
-        Ok(Ok(v)) => Ok(Some(v)),
-        Ok(Err(Stop::General)) => Ok(None),
-        Err(e) => Err(e),
-    }
+    result
 }
 
 /// Leaves the positions on the walk's path valid, unsolved.
@@ -157,17 +140,17 @@ impl Walker<'_> {
         memo: &mut Memo,
         s: &mut WalkScratch,
         root: OptionKey,
-    ) -> Fallible<Result<u64, Stop>> {
+    ) -> Fallible<Option<u64>> {
         root.key(&mut s.key);
         let (state, at) = memo.locate(&s.key);
         if !matches!(state, State::Unknown | State::Valid) {
-            return Ok(Err(Stop::General));
+            return Ok(None);
         }
         // The start is held where options are: positions name their keys
         // by their place among the options.
         s.options.push((root, Probe::Known(state)));
-        if let Err(stop) = self.push(env, memo, s, 0, at)? {
-            return Ok(Err(stop));
+        if !self.push(env, memo, s, 0, at)? {
+            return Ok(None);
         }
         let mut steps = 0u32;
         loop {
@@ -184,7 +167,7 @@ impl Walker<'_> {
                 match memo.resolve(probe, option.coords()) {
                     (State::Value(v), _) => s.values.push(v),
                     (State::Invalid, _) => {}
-                    (State::OnPath, _) => return Ok(Err(Stop::General)),
+                    (State::OnPath, _) => return Ok(None),
                     (State::Unknown | State::Valid, at) => {
                         steps = steps.wrapping_add(1);
                         if steps.is_multiple_of(4096) {
@@ -193,8 +176,8 @@ impl Walker<'_> {
                             let name = &self.inst.name;
                             env.rt.check_states(s.nodes.len(), self.span, name)?;
                         }
-                        if let Err(stop) = self.push(env, memo, s, i, at)? {
-                            return Ok(Err(stop));
+                        if !self.push(env, memo, s, i, at)? {
+                            return Ok(None);
                         }
                     }
                 }
@@ -213,7 +196,7 @@ impl Walker<'_> {
             let weight = coords_weight(key.len);
             env.rt.count_stored_n(weight, self.span, &self.inst.name)?;
             if s.nodes.is_empty() {
-                return Ok(Ok(v));
+                return Ok(Some(v));
             }
             s.values.push(v);
         }
@@ -228,11 +211,11 @@ impl Walker<'_> {
         s: &mut WalkScratch,
         option: usize,
         at: Option<Located>,
-    ) -> Fallible<Result<(), Stop>> {
+    ) -> Fallible<bool> {
         s.options[option].0.key(&mut s.key);
         let mut frame = KeyFrame::empty();
         if !frame.load(self.statics, &s.key) {
-            return Ok(Err(Stop::General));
+            return Ok(false);
         }
         let at = memo.set_located(at, &s.key, State::OnPath);
         s.nodes.push(Node {
@@ -249,11 +232,11 @@ impl Walker<'_> {
                 rt: env.rt,
                 walker: self,
             };
-            if let Err(stop) = lister.level(m, &mut frame, 0)? {
-                return Ok(Err(stop));
+            if !lister.level(m, &mut frame, 0)? {
+                return Ok(false);
             }
         }
-        Ok(Ok(()))
+        Ok(true)
     }
 }
 
@@ -267,12 +250,7 @@ struct Lister<'a, 'w> {
 
 impl Lister<'_, '_> {
     /// Lists the options of binding `level` of `m` and those inside it.
-    fn level(
-        &mut self,
-        m: &KeyLoopMove,
-        frame: &mut KeyFrame,
-        level: usize,
-    ) -> Fallible<Result<(), Stop>> {
+    fn level(&mut self, m: &KeyLoopMove, frame: &mut KeyFrame, level: usize) -> Fallible<bool> {
         let Some((slot, source)) = m.bindings.get(level) else {
             return self.option(m, m.guard.as_ref(), frame);
         };
@@ -299,22 +277,22 @@ impl Lister<'_, '_> {
             while mask != 0 {
                 let k = mask.trailing_zeros() as i64;
                 mask &= mask - 1;
-                if let Err(stop) = each(self, frame, k)? {
-                    return Ok(Err(stop));
+                if !each(self, frame, k)? {
+                    return Ok(false);
                 }
             }
-            return Ok(Ok(()));
+            return Ok(true);
         }
         let mut settings = Settings::new();
         if source.settings(frame, &mut settings).is_none() {
-            return Ok(Err(Stop::General));
+            return Ok(false);
         }
         for &k in &settings {
-            if let Err(stop) = each(self, frame, k)? {
-                return Ok(Err(stop));
+            if !each(self, frame, k)? {
+                return Ok(false);
             }
         }
-        Ok(Ok(()))
+        Ok(true)
     }
 
     /// Lists the option of `m` whose bindings are set in `frame`.
@@ -323,16 +301,16 @@ impl Lister<'_, '_> {
         m: &KeyLoopMove,
         guard: Option<&BoolCode<KeyFrame>>,
         frame: &KeyFrame,
-    ) -> Fallible<Result<(), Stop>> {
+    ) -> Fallible<bool> {
         let result = match pick(guard, &m.results, frame) {
             Pick::Result(r) => r,
-            Pick::None => return Ok(Ok(())),
-            Pick::GeneralPath => return Ok(Err(Stop::General)),
+            Pick::None => return Ok(true),
+            Pick::GeneralPath => return Ok(false),
         };
         let Some(args) = result.parts.first() else {
             // The zero game.
             self.s.values.push(0);
-            return Ok(Ok(()));
+            return Ok(true);
         };
         // Written in place: a key is a few hundred bytes.
         let options = &mut self.s.options;
@@ -340,7 +318,7 @@ impl Lister<'_, '_> {
         let (out, probe) = options.last_mut().expect("just pushed");
         for a in args {
             if a.write(frame, out).is_none() {
-                return Ok(Err(Stop::General));
+                return Ok(false);
             }
         }
         *probe = self.memo.probe(out.shape, out.coords());
@@ -351,7 +329,7 @@ impl Lister<'_, '_> {
             rt.check_memory(0, span)?;
             rt.check_interrupt(span)?;
         }
-        Ok(Ok(()))
+        Ok(true)
     }
 }
 

@@ -22,6 +22,7 @@ mod generated_programs;
 mod jupyter;
 mod kernels;
 mod key_kernels;
+mod key_walk;
 mod lexer;
 mod limits;
 mod loop_bounds;

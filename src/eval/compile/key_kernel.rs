@@ -174,6 +174,17 @@ pub(crate) enum KeySource {
 pub(crate) type Settings = SmallVec<[i64; 64]>;
 
 impl KeySource {
+    /// The values the binding takes in `f` as a bit mask, ascending, if
+    /// it runs over a bit set.
+    #[inline]
+    pub(crate) fn bits(&self, f: &KeyFrame) -> Option<u64> {
+        match self {
+            KeySource::Items(s) if f.kind(*s) == SlotKind::Bits => f.bits(*s),
+            KeySource::Mask(code) => code(f)?.key_bits(),
+            _ => None,
+        }
+    }
+
     /// The values the binding takes in `f`, in order, into `out` (empty
     /// first); `None` if the source is not at hand as integers (the
     /// general path then runs it).
@@ -399,6 +410,7 @@ impl BitsChain {
 
 /// The coordinates and shape of an option's key, written argument by
 /// argument.
+#[derive(Clone, Copy)]
 pub(crate) struct OptionKey {
     pub coords: [i64; MAX_COORDS],
     pub len: usize,

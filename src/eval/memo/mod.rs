@@ -150,7 +150,7 @@ pub fn populate_for_writing(bytes: &mut [u8]) {
 }
 
 /// `Key::weight` of a key of `n` integers.
-fn coords_weight(n: usize) -> usize {
+pub fn coords_weight(n: usize) -> usize {
     (26 + 8 * n).div_ceil(HASHED_BYTES).max(1)
 }
 

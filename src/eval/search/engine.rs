@@ -9,6 +9,7 @@ use std::any::Any;
 use std::ops::Range;
 use std::rc::Rc;
 
+use super::key_walk::{self, WalkScratch};
 use super::marked::Marked;
 use super::run_key::RunScratch;
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -318,21 +319,11 @@ impl SgSink {
         instance: InstanceId,
         key: &Key,
     ) -> Fallible<Lookup> {
-        // Options almost always lead to the same instance: keep it at hand.
+        // Options almost always lead to the same instance: keep it at
+        // hand. Its place goes with it to the stack.
         let inst = self.instance(env, instance);
-        let found = inst.memo.borrow_mut().locate(key);
-        self.lookup_located(env, (instance, &inst), key, found)
-    }
-
-    /// `lookup` of a position whose state and place (`Memo::locate`)
-    /// the caller has read already: the place goes with it to the stack.
-    pub(super) fn lookup_located(
-        &mut self,
-        env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
-        key: &Key,
-        (state, at): (State, Option<Located>),
-    ) -> Fallible<Lookup> {
+        let (state, at) = inst.memo.borrow_mut().locate(key);
+        let inst = &*inst;
         match state {
             State::Value(v) => Ok(Lookup::Value(v)),
             State::Invalid => Ok(Lookup::Invalid),
@@ -852,7 +843,7 @@ fn searched(scratch: &mut Box<dyn Any>) -> &mut SearchScratch {
 /// `search_finite` on the buffers `scratch`.
 fn search_in(
     env: &mut Env,
-    SearchScratch { stack, sink }: &mut SearchScratch,
+    SearchScratch { stack, sink, walk }: &mut SearchScratch,
     (instance, inst): (InstanceId, &Instance),
     key: &Key,
     at: Option<Located>,
@@ -861,6 +852,10 @@ fn search_in(
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
+    let walked = key_walk::walk(env, walk, inst, key, span);
+    if !matches!(walked, Ok(None)) {
+        return walked;
+    }
     match value_directly(env, sink, (instance, inst), key, at, span)? {
         Direct::Value(v) => Ok(Some(v)),
         direct => {
@@ -1046,6 +1041,7 @@ pub(crate) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Op
 pub struct SearchScratch {
     stack: Stack,
     sink: SgSink,
+    walk: WalkScratch,
 }
 
 /// The value of the position at the bottom of the stack; `None` if the

@@ -6,12 +6,12 @@
 use std::ops::Range;
 
 use super::engine::{run_range, Lookup, SgSink};
+use super::pick::{pick, Pick};
 use super::sum_scan::{scan_pairs, unit_windows, WIDE_SLOTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    affine_fits, int_frame, AffineRun, BatchCode, BoolCode, Env, Instance, Kernel, KernelMove,
-    LoopGuard, LoopMove, MovePlan, MoveResult, Narrowed, RunMove, SingleMove, SumRunMove,
-    KERNEL_FRAME,
+    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
+    LoopMove, MovePlan, Narrowed, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
 use crate::eval::memo::{Key, Located, Window, WindowBytes, BIG, MAX_ARGS};
@@ -692,49 +692,4 @@ pub(crate) fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> O
         Narrowed::Range(a, b) => Some((a, b)),
         Narrowed::Unknown => None,
     }
-}
-
-/// What an option of a kernel move is, once its guard and conditions
-/// are read.
-pub(crate) enum Pick<'m, R> {
-    /// The guard does not hold: no option.
-    None,
-    /// Something does not evaluate, or a position a function's body
-    /// writes breaks `where`: the general path runs the position (and
-    /// reports the error).
-    GeneralPath,
-    /// The result the option takes: the first whose conditions hold.
-    Result(&'m R),
-}
-
-/// Reads the guard of a kernel move and picks the result an option
-/// takes.
-#[inline]
-pub(crate) fn pick<'m, L: ?Sized, A>(
-    guard: Option<&BoolCode<L>>,
-    results: &'m [MoveResult<L, A>],
-    frame: &L,
-) -> Pick<'m, MoveResult<L, A>> {
-    match guard.map(|g| g(frame)) {
-        None | Some(Some(true)) => {}
-        Some(Some(false)) => return Pick::None,
-        Some(None) => return Pick::GeneralPath,
-    }
-    'results: for r in results {
-        for (c, want) in &r.conds {
-            match c(frame) {
-                Some(v) if v == *want => {}
-                Some(_) => continue 'results,
-                None => return Pick::GeneralPath,
-            }
-        }
-        if r.body_where
-            .as_ref()
-            .is_some_and(|w| w(frame) != Some(true))
-        {
-            return Pick::GeneralPath;
-        }
-        return Pick::Result(r);
-    }
-    Pick::GeneralPath
 }

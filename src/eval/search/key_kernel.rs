@@ -5,18 +5,17 @@
 //! runs goes through the memo's dense window like the runs of integer
 //! kernels.
 
-use super::engine::{run_range, Lookup, SgSink};
-use super::kernel::{pick, Pick};
+use super::engine::{run_range, SgSink};
+use super::pick::{pick, Pick};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
     MovePlan, OptionKey, Settings,
 };
-use crate::eval::memo::{Key, Probe, Shape, State, Window};
+use crate::eval::memo::{Key, Window};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 use crate::syntax::Span;
-use smallvec::SmallVec;
 
 impl SgSink {
     /// `run_kernel` for a keyed kernel: false, with nothing marked, when
@@ -82,15 +81,14 @@ impl SgSink {
                     }
                 }
                 let guard = filter.residual.as_ref();
-                let mut batch = Batch::new((instance, inst), m, guard, *slot);
                 while mask != 0 {
-                    let k = mask.trailing_zeros() as i64;
+                    frame.set_int(*slot, mask.trailing_zeros() as i64);
                     mask &= mask - 1;
-                    if !batch.feed(self, env, frame, k)? {
+                    if !self.key_option(env, (instance, inst), m, guard, frame)? {
                         return Ok(false);
                     }
                 }
-                return batch.flush(self, env, frame);
+                return Ok(true);
             }
         }
         // The position's list in the window is computed anew, then kept
@@ -115,16 +113,6 @@ impl SgSink {
                     return Ok(ok);
                 }
             }
-        }
-        if last && m.run.is_none() {
-            return self.last_binding_batched(
-                env,
-                (instance, inst),
-                m,
-                frame,
-                (*slot, source),
-                ticks,
-            );
         }
         let next = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
             *ticks = ticks.wrapping_add(1);
@@ -248,31 +236,6 @@ impl SgSink {
         Ok(true)
     }
 
-    /// Runs the last binding of `m` (in `slot`, over `source`), its
-    /// options looked up in batches (`Batch`).
-    fn last_binding_batched(
-        &mut self,
-        env: &mut Env,
-        target: (InstanceId, &Instance),
-        m: &KeyLoopMove,
-        frame: &mut KeyFrame,
-        (slot, source): (Slot, &KeySource),
-        ticks: &mut u32,
-    ) -> Fallible<bool> {
-        let mut batch = Batch::new(target, m, m.guard.as_ref(), slot);
-        let mut each = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
-            *ticks = ticks.wrapping_add(1);
-            if ticks.is_multiple_of(1 << 16) {
-                env.rt.check_interrupt(sink.span)?;
-            }
-            batch.feed(sink, env, frame, k)
-        };
-        if !self.each_setting(frame, source, &mut each)? {
-            return Ok(false);
-        }
-        batch.flush(self, env, frame)
-    }
-
     /// Marks one option of `m` (its bindings set in `frame`).
     fn key_option(
         &mut self,
@@ -305,142 +268,6 @@ impl SgSink {
             }
         }
         self.add_parts(x, known, result.parts.len());
-        Ok(true)
-    }
-}
-
-/// Options of one binding looked up back to back, up to `Batch::SIZE` at
-/// a time, before any is marked: the slots of those in a sparse table
-/// past the cache are prefetched as they come (`Memo::probe`) and read
-/// when the batch is full (`Memo::resolve`), so their misses overlap.
-/// Looked up one by one between the moves' code, a game on subsets of
-/// 0..40 (40 options a position) waited for each miss in turn.
-/// Options with a value are marked from the batch, those of one position
-/// found not stored go to the search's `lookup` with their key as
-/// written; the others (waiting for a value, or a sum of several
-/// positions) run one by one after it (`key_option`).
-struct Batch<'a> {
-    target: (InstanceId, &'a Instance),
-    m: &'a KeyLoopMove,
-    guard: Option<&'a BoolCode<KeyFrame>>,
-    /// The binding's slot in the frame.
-    slot: Slot,
-    options: SmallVec<[Asked; Batch::SIZE]>,
-    /// The coordinates of the options whose lookups are still to resolve.
-    coords: SmallVec<[i64; 2 * Batch::SIZE]>,
-}
-
-/// One option of a batch.
-struct Asked {
-    setting: i64,
-    probe: Probe,
-    /// Where its coordinates lie in `Batch::coords`.
-    coords: (u16, u16),
-    /// Its key's shape and number of arguments, for a placed probe.
-    shape: (Shape, u8),
-}
-
-impl<'a> Batch<'a> {
-    const SIZE: usize = 32;
-
-    fn new(
-        target: (InstanceId, &'a Instance),
-        m: &'a KeyLoopMove,
-        guard: Option<&'a BoolCode<KeyFrame>>,
-        slot: Slot,
-    ) -> Batch<'a> {
-        Batch {
-            target,
-            m,
-            guard,
-            slot,
-            options: SmallVec::new(),
-            coords: SmallVec::new(),
-        }
-    }
-
-    /// Starts the lookup of the option of setting `k`, marking the batch
-    /// when it is full; false sends the position to the general path.
-    fn feed(
-        &mut self,
-        sink: &mut SgSink,
-        env: &mut Env,
-        frame: &mut KeyFrame,
-        k: i64,
-    ) -> Fallible<bool> {
-        frame.set_int(self.slot, k);
-        let asked = match pick(self.guard, &self.m.results, frame) {
-            Pick::None => return Ok(true),
-            Pick::GeneralPath => return Ok(false),
-            Pick::Result(r) => match &r.parts[..] {
-                [args] => {
-                    let mut out = OptionKey::default();
-                    for a in args {
-                        if a.write(frame, &mut out).is_none() {
-                            return Ok(false);
-                        }
-                    }
-                    let memo = &self.target.1.memo;
-                    let probe = memo.borrow_mut().probe(out.shape, out.coords());
-                    let start = self.coords.len() as u16;
-                    if !matches!(probe, Probe::Known(_)) {
-                        self.coords.extend_from_slice(out.coords());
-                    }
-                    Asked {
-                        setting: k,
-                        probe,
-                        coords: (start, self.coords.len() as u16),
-                        shape: (out.shape, out.n_args),
-                    }
-                }
-                // Several parts: `key_option` at the flush.
-                _ => Asked {
-                    setting: k,
-                    probe: Probe::Known(State::Unknown),
-                    coords: (0, 0),
-                    shape: (0, 0),
-                },
-            },
-        };
-        self.options.push(asked);
-        if self.options.len() == Batch::SIZE {
-            return self.flush(sink, env, frame);
-        }
-        Ok(true)
-    }
-
-    /// Marks the options looked up so far.
-    fn flush(&mut self, sink: &mut SgSink, env: &mut Env, frame: &mut KeyFrame) -> Fallible<bool> {
-        let mut key = Key::default();
-        for asked in self.options.drain(..) {
-            let (start, end) = asked.coords;
-            let coords = &self.coords[start as usize..end as usize];
-            let placed = !matches!(asked.probe, Probe::Known(_));
-            let found = self.target.1.memo.borrow().resolve(asked.probe, coords);
-            match found.0 {
-                State::Value(v) => sink.add(v),
-                State::Invalid => {}
-                // A position of one part not stored yet: its key is at
-                // hand, no need to write it again (`key_option`), nor to
-                // look it up again (its place goes with it).
-                State::Unknown if placed => {
-                    let (shape, n_args) = asked.shape;
-                    key.set_raw(shape, n_args, coords.iter().copied());
-                    let lookup = sink.lookup_located(env, self.target, &key, found)?;
-                    if let Lookup::Value(v) = lookup {
-                        sink.add(v);
-                    }
-                }
-                // No value yet (or several parts): as one option.
-                _ => {
-                    frame.set_int(self.slot, asked.setting);
-                    if !sink.key_option(env, self.target, self.m, self.guard, frame)? {
-                        return Ok(false);
-                    }
-                }
-            }
-        }
-        self.coords.clear();
         Ok(true)
     }
 }

@@ -39,13 +39,6 @@ impl Marked {
             bits: SmallVec::from_elem(0, words),
         };
         let seen = &seen[..len];
-        if len <= 32 {
-            // Few slots (small values): read one by one.
-            for (i, _) in seen.iter().enumerate().filter(|&(_, &s)| s == stamp) {
-                marked.bits[0] |= 1 << i;
-            }
-            return marked;
-        }
         // A byte per slot first (vector compares), then eight bytes of 0
         // or 1 into eight bits by one multiplication: bit by bit, this
         // was a seventh of a set game's time.

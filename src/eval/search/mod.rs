@@ -9,7 +9,9 @@
 //! 1. `sum_scan` (take-and-break runs read from the memo's dense window;
 //!    single runs are `memo::scan`'s), `sorted_parts` (where a
 //!    sorted list's items lie in the window), `run_key` (the buffers of
-//!    keyed runs), `marked` (the values a position's options reported).
+//!    keyed runs), `marked` (the values a position's options reported),
+//!    `pick` (the result a kernel move's option takes), `key_walk` (the
+//!    lean search of games whose moves are all keyed kernel loops).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
@@ -27,8 +29,10 @@ mod engine;
 mod kernel;
 mod key_kernel;
 mod key_run;
+mod key_walk;
 mod layered;
 mod marked;
+mod pick;
 mod quadratic;
 mod rank_fill;
 mod rank_shift;
@@ -42,6 +46,6 @@ pub use engine::{
     enumerate, loop_diag, search_located, search_swept, sg_of_game, sg_of_position, MoveSink,
     SearchScratch,
 };
-pub(crate) use kernel::{pick, Pick};
 pub use layered::sg_of_layered;
+pub(crate) use pick::{pick, Pick};
 pub use rank_fill::fill_ranked;

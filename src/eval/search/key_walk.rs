@@ -1,0 +1,361 @@
+//! A lean search for games whose every move is a keyed kernel loop
+//! (`compile::KeyLoopMove`) leading to one position of the game (or to
+//! the zero game), as a hand-written program searches: one stack of
+//! positions, each listing its options once, straight from its key, by
+//! the kernel's code (their memo slots prefetched, `Memo::probe`), one
+//! stack of those options, each read from the memo when its turn comes
+//! (a new one searched above its parent at once), and one stack of the
+//! values found, whose mex is the position's value, stored once.
+//!
+//! At a position the kernel's code cannot run (it needs the general
+//! path, which reports any error) or on a cycle, the walk stops with
+//! its path unmarked, keeping the values it stored; the general search
+//! (`engine.rs`) then takes the position from the start.
+
+use super::pick::{pick, Pick};
+use crate::diag::Fallible;
+use crate::eval::compile::{
+    BoolCode, Env, Instance, KernelMove, KeyFrame, KeyLoopMove, MovePlan, MoveResult, OptionKey,
+    Rules, Runtime, Settings,
+};
+use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, State};
+use crate::eval::value::Value;
+use crate::syntax::Span;
+use smallvec::SmallVec;
+
+/// The buffers of the walk, kept between searches.
+#[derive(Default)]
+pub(super) struct WalkScratch {
+    nodes: Vec<Node>,
+    /// The options listed by the positions on `nodes`, in stack order.
+    options: Vec<(OptionKey, Probe)>,
+    /// The values of the options read so far, in stack order.
+    values: Vec<u64>,
+    mex: Stamped,
+    key: Key,
+}
+
+/// A position on the walk's path.
+struct Node {
+    /// Its key: the option at this place in `WalkScratch::options`.
+    option: u32,
+    /// Where the memo keeps it (marked `OnPath`).
+    at: Option<Located>,
+    /// Its options are `options[first..]`, the next to read at `next`.
+    first: u32,
+    next: u32,
+    /// Its options' values are `values[values..]`.
+    values: u32,
+}
+
+/// The moves of a game the walk can run: every one a keyed loop whose
+/// results are one position or none, read option by option.
+fn walkable(inst: &Instance) -> Option<SmallVec<[&KeyLoopMove; 4]>> {
+    let Rules::User(g) = &inst.rules;
+    let kernel = g.kernel.as_ref()?;
+    if !kernel.keyed || g.where_clause.is_some() || inst.layer.is_some() {
+        return None;
+    }
+    if kernel.swappable.is_some() || !kernel.clamps.is_empty() {
+        return None;
+    }
+    let one_part = |r: &MoveResult<_, _>| r.parts.len() <= 1;
+    kernel
+        .moves
+        .iter()
+        .map(|plan| match plan {
+            MovePlan::Kernel(KernelMove::KeyLoop(m))
+                if m.run.is_none() && m.bits_run.is_none() && m.results.iter().all(one_part) =>
+            {
+                Some(m)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The value of the position `key` of `inst` (not valued yet, not on a
+/// search path), searched by the walk; `None` if its game is not one the
+/// walk runs or the walk stopped short (its path unmarked). Below, a
+/// walk's `false` or `None` stops it: the kernel's code cannot run a
+/// position, or a cycle.
+pub(super) fn walk(
+    env: &mut Env,
+    scratch: &mut WalkScratch,
+    inst: &Instance,
+    key: &Key,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    if !env.rt.limits.plans.kernels || key.generic.is_some() {
+        return Ok(None);
+    }
+    let Some(moves) = walkable(inst) else {
+        return Ok(None);
+    };
+    let mut root = OptionKey::default();
+    for &c in key.coords() {
+        root.push(c);
+    }
+    (root.shape, root.n_args) = (key.shape(), key.n_args());
+    let mut memo = inst.memo.borrow_mut();
+    let walker = Walker {
+        moves: &moves,
+        statics: inst.frame_statics(),
+        inst,
+        span,
+    };
+    scratch.nodes.clear();
+    scratch.options.clear();
+    scratch.values.clear();
+    let result = walker.run(env, &mut memo, scratch, root);
+    if !matches!(result, Ok(Some(_))) {
+        unmark(&mut memo, scratch);
+    }
+    result
+}
+
+/// Leaves the positions on the walk's path valid, unsolved.
+fn unmark(memo: &mut Memo, scratch: &mut WalkScratch) {
+    for node in &scratch.nodes {
+        scratch.options[node.option as usize]
+            .0
+            .key(&mut scratch.key);
+        if memo.get(&scratch.key) == State::OnPath {
+            memo.set(&scratch.key, State::Valid);
+        }
+    }
+}
+
+struct Walker<'a> {
+    moves: &'a [&'a KeyLoopMove],
+    statics: &'a [Value],
+    inst: &'a Instance,
+    span: Span,
+}
+
+impl Walker<'_> {
+    fn run(
+        &self,
+        env: &Env,
+        memo: &mut Memo,
+        s: &mut WalkScratch,
+        root: OptionKey,
+    ) -> Fallible<Option<u64>> {
+        root.key(&mut s.key);
+        let (state, at) = memo.locate(&s.key);
+        if !matches!(state, State::Unknown | State::Valid) {
+            return Ok(None);
+        }
+        // The start is held where options are: positions name their keys
+        // by their place among the options.
+        s.options.push((root, Probe::Known(state)));
+        if !self.push(env, memo, s, 0, at)? {
+            return Ok(None);
+        }
+        let mut steps = 0u32;
+        loop {
+            let top = s.nodes.last_mut().expect("a position on the path");
+            let i = top.next as usize;
+            if i < s.options.len() {
+                top.next += 1;
+                let (option, probe) = &s.options[i];
+                // A shape not stored when listed may be now.
+                let probe = match probe {
+                    Probe::Known(_) => memo.probe(option.shape, option.coords()),
+                    _ => *probe,
+                };
+                match memo.resolve(probe, option.coords()) {
+                    (State::Value(v), _) => s.values.push(v),
+                    (State::Invalid, _) => {}
+                    (State::OnPath, _) => return Ok(None),
+                    (State::Unknown | State::Valid, at) => {
+                        steps = steps.wrapping_add(1);
+                        if steps.is_multiple_of(4096) {
+                            env.rt.check_interrupt(self.span)?;
+                            env.rt.check_memory(0, self.span)?;
+                            let name = &self.inst.name;
+                            env.rt.check_states(s.nodes.len(), self.span, name)?;
+                        }
+                        if !self.push(env, memo, s, i, at)? {
+                            return Ok(None);
+                        }
+                    }
+                }
+                continue;
+            }
+            let (option, at, values) = (top.option as usize, top.at, top.values as usize);
+            let v = s.mex.mex(&s.values[values..]);
+            s.values.truncate(values);
+            s.options.truncate(top.first as usize);
+            s.nodes.pop();
+            let key = &s.options[option].0;
+            if !at.is_some_and(|at| memo.set_at(at, State::Value(v))) {
+                key.key(&mut s.key);
+                memo.set_located(at, &s.key, State::Value(v));
+            }
+            let weight = coords_weight(key.len);
+            env.rt.count_stored_n(weight, self.span, &self.inst.name)?;
+            if s.nodes.is_empty() {
+                return Ok(Some(v));
+            }
+            s.values.push(v);
+        }
+    }
+
+    /// Marks the position of option `option` (found unsolved at `at`) on
+    /// the path and lists its options above it.
+    fn push(
+        &self,
+        env: &Env,
+        memo: &mut Memo,
+        s: &mut WalkScratch,
+        option: usize,
+        at: Option<Located>,
+    ) -> Fallible<bool> {
+        s.options[option].0.key(&mut s.key);
+        let mut frame = KeyFrame::empty();
+        if !frame.load(self.statics, &s.key) {
+            return Ok(false);
+        }
+        let at = memo.set_located(at, &s.key, State::OnPath);
+        s.nodes.push(Node {
+            option: option as u32,
+            at,
+            first: s.options.len() as u32,
+            next: s.options.len() as u32,
+            values: s.values.len() as u32,
+        });
+        for m in self.moves {
+            let mut lister = Lister {
+                memo,
+                s: &mut *s,
+                rt: env.rt,
+                walker: self,
+            };
+            if !lister.level(m, &mut frame, 0)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Lists the options of one position.
+struct Lister<'a, 'w> {
+    memo: &'a mut Memo,
+    s: &'a mut WalkScratch,
+    rt: &'a Runtime,
+    walker: &'a Walker<'w>,
+}
+
+impl Lister<'_, '_> {
+    /// Lists the options of binding `level` of `m` and those inside it.
+    fn level(&mut self, m: &KeyLoopMove, frame: &mut KeyFrame, level: usize) -> Fallible<bool> {
+        let Some((slot, source)) = m.bindings.get(level) else {
+            return self.option(m, m.guard.as_ref(), frame);
+        };
+        let last = level + 1 == m.bindings.len();
+        let mut guard = m.guard.as_ref();
+        // The last binding over a bit set, the leading conjuncts of its
+        // guard read as a mask.
+        let filter = m.filter.as_ref().filter(|_| last);
+        let mask = match filter.and_then(|f| Some((f.mask(frame)?, f))) {
+            Some((mask, filter)) => {
+                guard = filter.residual.as_ref();
+                Some(mask)
+            }
+            None => source.bits(frame),
+        };
+        let each = |this: &mut Self, frame: &mut KeyFrame, k: i64| {
+            frame.set_int(*slot, k);
+            match last {
+                true => this.option(m, guard, frame),
+                false => this.level(m, frame, level + 1),
+            }
+        };
+        if let Some(mut mask) = mask {
+            while mask != 0 {
+                let k = mask.trailing_zeros() as i64;
+                mask &= mask - 1;
+                if !each(self, frame, k)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        let mut settings = Settings::new();
+        if source.settings(frame, &mut settings).is_none() {
+            return Ok(false);
+        }
+        for &k in &settings {
+            if !each(self, frame, k)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Lists the option of `m` whose bindings are set in `frame`.
+    fn option(
+        &mut self,
+        m: &KeyLoopMove,
+        guard: Option<&BoolCode<KeyFrame>>,
+        frame: &KeyFrame,
+    ) -> Fallible<bool> {
+        let result = match pick(guard, &m.results, frame) {
+            Pick::Result(r) => r,
+            Pick::None => return Ok(true),
+            Pick::GeneralPath => return Ok(false),
+        };
+        let Some(args) = result.parts.first() else {
+            // The zero game.
+            self.s.values.push(0);
+            return Ok(true);
+        };
+        // Written in place: a key is a few hundred bytes.
+        let options = &mut self.s.options;
+        options.push((OptionKey::default(), Probe::Known(State::Unknown)));
+        let (out, probe) = options.last_mut().expect("just pushed");
+        for a in args {
+            if a.write(frame, out).is_none() {
+                return Ok(false);
+            }
+        }
+        *probe = self.memo.probe(out.shape, out.coords());
+        if self.s.options.len().is_multiple_of(4096) {
+            let (rt, span) = (self.rt, self.walker.span);
+            let waiting = self.s.options.len() + self.s.nodes.len();
+            rt.check_states(waiting, span, &self.walker.inst.name)?;
+            rt.check_memory(0, span)?;
+            rt.check_interrupt(span)?;
+        }
+        Ok(true)
+    }
+}
+
+/// The mex of a list of values, by marks stamped per list.
+#[derive(Default)]
+struct Stamped {
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Stamped {
+    fn mex(&mut self, values: &[u64]) -> u64 {
+        let n = values.len();
+        if self.seen.len() <= n {
+            self.seen.resize(n + 1, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        for &v in values {
+            if v < n as u64 {
+                self.seen[v as usize] = self.stamp;
+            }
+        }
+        (0..=n).find(|&m| self.seen[m] != self.stamp).unwrap_or(n) as u64
+    }
+}

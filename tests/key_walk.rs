@@ -1,0 +1,156 @@
+//! The lean walk of games whose moves are all keyed kernel loops
+//! (`src/eval/search/key_walk.rs`): against the general path (every
+//! plan off) and against brute forces, and the cases where it hands a
+//! position over to the general search (code it cannot run, a cycle,
+//! a limit).
+
+use crate::common;
+
+use common::{run, run_with, same_both_ways};
+use grundy::{Limits, Plans};
+
+/// Node Kayles on the 3 x `n` grid (vertex `3c + r`) by a plain memoised
+/// search over bit masks of the free vertices: the value of the whole
+/// grid and how many positions the search valued.
+fn grid_node_kayles(n: usize) -> (u64, usize) {
+    fn sg(closed: &[u64], memo: &mut std::collections::HashMap<u64, u64>, free: u64) -> u64 {
+        if let Some(&x) = memo.get(&free) {
+            return x;
+        }
+        let mut values = Vec::new();
+        let mut rest = free;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            values.push(sg(closed, memo, free & !closed[v]));
+        }
+        let x = (0..).find(|x| !values.contains(x)).expect("a gap");
+        memo.insert(free, x);
+        x
+    }
+    let cells = 3 * n;
+    let closed: Vec<u64> = (0..cells)
+        .map(|v| {
+            let (r, c) = (v % 3, v / 3);
+            let mut a = 1u64 << v;
+            if r > 0 {
+                a |= 1 << (v - 1);
+            }
+            if r < 2 {
+                a |= 1 << (v + 1);
+            }
+            if c > 0 {
+                a |= 1 << (v - 3);
+            }
+            if c + 1 < n {
+                a |= 1 << (v + 3);
+            }
+            a
+        })
+        .collect();
+    let mut memo = std::collections::HashMap::new();
+    let x = sg(&closed, &mut memo, (1u64 << cells) - 1);
+    (x, memo.len())
+}
+
+const NODE_KAYLES: &str = "
+    let adj = [{u for u in [v - 3, v + 3] if 0 <= u < 3 * N}
+               | {u for u in [v - 1, v + 1] if u / 3 == v / 3 and 0 <= u}
+               for v in 0..3 * N]
+    game K(free) {
+        move take(v in free) -> K(free - ({v} | adj[v]))
+    }
+    print sg(K(set(0..3 * N)))
+    print sum(memo_histogram(K))";
+
+#[test]
+fn node_kayles_on_the_walk_agrees_with_the_general_path_and_a_brute_force() {
+    for n in [2, 4] {
+        let program = format!("let N = {n}\n{NODE_KAYLES}");
+        let out = same_both_ways(&program);
+        let (x, positions) = grid_node_kayles(n);
+        assert_eq!(out, format!("{x}\n{positions}\n"), "N = {n}");
+    }
+}
+
+#[test]
+fn several_bindings_guards_and_chosen_results_agree_with_the_general_path() {
+    let out = same_both_ways(
+        "# Two bindings, a guard across them, a result chosen by `if`, an
+        # integer beside the set.
+        game Pairs(s, n) {
+            move two(i in s, j in s) if i < j and j - i <= n ->
+                if i == 0 then Pairs(s - {i, j}, n) else Pairs(s - {j}, n)
+            move one(k in 0..n) if k in s and n > 1 -> Pairs(s - {k}, n - 1)
+        }
+        print [sg(Pairs(set(0..m), 3)) for m in 0..9]
+        print sorted(list(memo_histogram(Pairs)))",
+    );
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn a_walk_stopped_midway_leaves_its_values_to_the_general_search() {
+    // Sets that reach item 64 are no bit masks: the walk stops at the
+    // first such position, deep in its search, and the general search
+    // takes the start again, reading the values the walk stored.
+    let out = same_both_ways(
+        "game Up(s) {
+            move m(i in s) if i < 66 -> Up(s - {i} | {i + 1})
+        }
+        print [sg(Up({a, b})) for a in [50, 58, 61] for b in [62, 63]]
+        print sorted(list(memo_histogram(Up)))",
+    );
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
+fn a_cycle_met_by_the_walk_goes_to_the_loopy_labelling() {
+    let out = same_both_ways(
+        "let adj = [{1, 2}, {0}, {0, 3}, {}]
+        # Moves back and forth between vertices 0 and 1: loopy.
+        game Walk(v, seen) {
+            move go(u in adj[v] - seen) -> Walk(u, seen | {v})
+            move back(u in adj[v] & seen) -> Walk(u, seen - {u})
+        }
+        print [sg(Walk(v, {})) for v in 0..4], outcome(Walk(0, {}))",
+    );
+    assert!(!out.contains("failure"), "{out}");
+    assert!(out.contains('∞') || out.contains('D'), "{out}");
+}
+
+#[test]
+fn the_state_limit_and_errors_stop_the_walk_as_they_stop_the_search() {
+    let program = format!("let N = 6\n{NODE_KAYLES}");
+    for plans in [Plans::ALL, Plans::NONE] {
+        let limits = Limits {
+            max_states: 500,
+            plans,
+            ..Limits::default()
+        };
+        let out = run_with(&program, limits);
+        assert!(out.contains("state space too large"), "{out}");
+    }
+    // An index past the list's end in the set a binding runs over.
+    let out = same_both_ways(
+        "let adj = [{1}, {0, 2}, {1, 3}]
+        game G(v, seen) {
+            move go(u in adj[v] - seen) -> G(u, seen | {u})
+        }
+        print sg(G(0, {0}))",
+    );
+    assert!(out.contains("failure"), "{out}");
+    // On the path 0 - 1 - 2, from 0 the only play is 0, 1, 2: a win for
+    // the player who moved to 2, so value 0; from 1 two moves to ends.
+    let again = run(
+        "let adj = [{1}, {0, 2}, {1}]
+        game G(v, seen) {
+            move go(u in adj[v] - seen) -> G(u, seen | {u})
+        }
+        print sg(G(0, {0})), sg(G(1, {1})), sg(G(0, {0}))",
+        true,
+    );
+    assert_eq!(again, "0 1 0\n");
+}

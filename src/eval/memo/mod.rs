@@ -1160,9 +1160,14 @@ impl ShapeTable {
         self.dense = dense;
         self.ranked = Some(grown);
         self.layout = self.layout.wrapping_add(1);
-        // Ranks stay: the large codes keep their indices.
+        // Ranks stay: the large codes keep their indices, copied one by
+        // one so that pages without large values stay untouched.
         if !self.wide.is_empty() {
-            self.wide.resize(bytes, 0);
+            let mut wide = vec![0u16; bytes];
+            for (i, &w) in self.wide.iter().enumerate().filter(|&(_, &w)| w != 0) {
+                wide[i] = w;
+            }
+            self.wide = wide;
         }
         self.take_in_sparse();
     }
@@ -1334,7 +1339,8 @@ impl Line {
 /// `len` bytes: in `wide` if it fits in 16 bits, in `big` otherwise.
 fn put_large(wide: &mut Vec<u16>, big: &mut FxHashMap<u64, u64>, len: usize, i: usize, code: u64) {
     if wide.is_empty() {
-        wide.resize(len, 0);
+        // Zeroed by the allocator: pages stay untouched until written.
+        *wide = vec![0; len];
     }
     debug_assert_eq!(wide.len(), len, "large codes laid out as the bytes");
     match u16::try_from(code) {

@@ -43,6 +43,7 @@ pub mod compound;
 pub mod gsg;
 pub mod loopy;
 pub mod memo;
+mod mex;
 pub mod nim_mul;
 pub mod open_table;
 pub mod ops;

@@ -420,22 +420,7 @@ impl Search {
 
     /// The least value not among `values[from..]`.
     fn mex(&mut self, from: usize) -> u64 {
-        let values = &self.values[from..];
-        let n = values.len();
-        if self.seen.len() <= n {
-            self.seen.resize(n + 1, 0);
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
-        for &v in values {
-            if v < n as u64 {
-                self.seen[v as usize] = self.stamp;
-            }
-        }
-        (0..=n).find(|&m| self.seen[m] != self.stamp).unwrap_or(n) as u64
+        self.marks.mex(&self.values[from..])
     }
 
     /// Appends the options of the product position `key` (conjunctive,

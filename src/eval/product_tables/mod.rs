@@ -12,6 +12,8 @@ mod memo;
 mod table;
 
 use rustc_hash::FxHashMap;
+
+use crate::eval::mex::StampedMex;
 use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
@@ -186,9 +188,8 @@ pub(crate) struct Search {
     pub(crate) values: Vec<u64>,
     /// The key of the option to descend into.
     pub(crate) child: Vec<u32>,
-    /// `seen[v] == stamp`: v is among a frame's values (never cleared).
-    pub(crate) seen: Vec<u32>,
-    pub(crate) stamp: u32,
+    /// The mex of a frame's values.
+    pub(crate) marks: StampedMex,
 }
 
 /// A position being valued: where its key and values start, and how its

@@ -19,6 +19,7 @@ use crate::eval::compile::{
     Rules, Runtime, Settings,
 };
 use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, State};
+use crate::eval::mex::StampedMex;
 use crate::eval::value::Value;
 use crate::syntax::Span;
 use smallvec::SmallVec;
@@ -31,7 +32,7 @@ pub(super) struct WalkScratch {
     options: Vec<(OptionKey, Probe)>,
     /// The values of the options read so far, in stack order.
     values: Vec<u64>,
-    mex: Stamped,
+    mex: StampedMex,
     key: Key,
 }
 
@@ -330,32 +331,5 @@ impl Lister<'_, '_> {
             rt.check_interrupt(span)?;
         }
         Ok(true)
-    }
-}
-
-/// The mex of a list of values, by marks stamped per list.
-#[derive(Default)]
-struct Stamped {
-    seen: Vec<u32>,
-    stamp: u32,
-}
-
-impl Stamped {
-    fn mex(&mut self, values: &[u64]) -> u64 {
-        let n = values.len();
-        if self.seen.len() <= n {
-            self.seen.resize(n + 1, 0);
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
-        for &v in values {
-            if v < n as u64 {
-                self.seen[v as usize] = self.stamp;
-            }
-        }
-        (0..=n).find(|&m| self.seen[m] != self.stamp).unwrap_or(n) as u64
     }
 }

@@ -2,7 +2,8 @@
 //! constant sets (literal or a top-level `let`) and a set position;
 //! guards monotone in the binding, not monotone, or not mentioning it;
 //! results that are one position, a sum, a choice, a call of a function,
-//! or outside the game's `where`; moves only the general path runs (a
+//! or outside the game's `where`; arguments and guards written through
+//! helper functions (one of them not reading the binding); moves only the general path runs (a
 //! guard or an argument integer code cannot read) beside kernel moves;
 //! one and two integers, lists and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
 //! print the same values, and fail with the same located errors, with
@@ -125,12 +126,41 @@ fn int_move() -> impl Strategy<Value = String> {
     ]
 }
 
+/// A move of `G(n)` whose guard or argument calls helper functions
+/// (`back`, `sq`, `half`, which ignores its binding): the planner reads
+/// them put in place.
+fn helper_move() -> impl Strategy<Value = String> {
+    let guard = prop_oneof![
+        Just(String::new()),
+        Just(" if sq(k) <= n".to_string()),
+        Just(" if back(n, k) >= k".to_string()),
+    ];
+    let result = prop_oneof![
+        Just("G(back(n, k))"),
+        Just("G(back(n, sq(k)))"),
+        Just("G(min(back(n, k), half(n, k)))"),
+        Just("G(k - 1) + G(back(n, k))"),
+    ];
+    ((1i64..3), upper(), guard, result)
+        .prop_map(|(lo, hi, g, r)| format!("(k in {lo}..={hi}){g} -> {r}"))
+}
+
 /// A one-integer game with one to three moves, a `where`, a constant set
 /// `S` and a function `F`, asked in order and out of order, under
 /// compounds and in sums.
 fn int_program() -> impl Strategy<Value = String> {
+    int_program_of(int_move())
+}
+
+/// `int_program` with a helper move among its moves.
+fn helper_program() -> impl Strategy<Value = String> {
+    int_program_of(prop_oneof![1 => int_move(), 2 => helper_move()])
+}
+
+/// A one-integer game whose moves are drawn from `moves`.
+fn int_program_of(moves: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
     (
-        proptest::collection::vec(int_move(), 1..4),
+        proptest::collection::vec(moves, 1..4),
         prop_oneof![
             Just((String::new(), "true".to_string())),
             (3i64..7).prop_map(|m| (format!(" and n % {m} != 2"), format!("x % {m} != 2"))),
@@ -142,6 +172,7 @@ fn int_program() -> impl Strategy<Value = String> {
             let set: Vec<String> = set.iter().map(|x| x.to_string()).collect();
             let mut text = format!("let S = {{{}}}\n", set.join(", "));
             text.push_str("fn F(m) = if m >= 0 and ok(m) then G(m) else G(0)\n");
+            text.push_str("fn back(a, b) = a - b\nfn sq(x) = x * x\nfn half(a, b) = a / 2\n");
             text.push_str(&format!("fn ok(x) = {ok}\ngame G(n) where n >= 0{wh} {{\n"));
             for (i, m) in moves.iter().enumerate() {
                 text.push_str(&format!("    move m{i}{m}\n"));
@@ -329,6 +360,11 @@ proptest! {
     }
 
     #[test]
+    fn games_through_helpers_agree_with_the_general_path(text in helper_program()) {
+        agree(&text);
+    }
+
+    #[test]
     fn two_integer_games_agree_with_the_general_path(text in pair_program()) {
         agree(&text);
     }
@@ -362,6 +398,7 @@ fn generated_programs_compute_values() {
         list_program().boxed(),
         set_program().boxed(),
         static_program().boxed(),
+        helper_program().boxed(),
     ] {
         let mut computed = 0;
         for _ in 0..12 {

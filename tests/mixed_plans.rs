@@ -155,3 +155,39 @@ fn compounds_and_cycles_of_a_mixed_game_agree_with_the_general_path() {
     );
     assert!(!out.contains("failure"), "{out}");
 }
+
+/// Subtract-a-square and a move to `min(n - k, n / 2)`, both written
+/// through helper functions: the planner reads the integer tree, with
+/// the helpers put in place, so the guard is a cut, the argument a
+/// quadratic run and the `min` a bend, as when written out; the values
+/// are a brute force's and the general path's.
+#[test]
+fn moves_through_helpers_get_the_plans_of_their_bodies() {
+    let text = "fn back(a, b) = a - b
+fn sq(x) = x * x
+fn half(a, b) = a / 2
+game G(n) where n >= 0 {
+    move square(k in 1..=n) if sq(k) <= n -> G(back(n, sq(k)))
+    move halve(k in 1..=n) -> G(min(back(n, k), half(n, k)))
+}";
+    let out = explain(text);
+    assert!(
+        out.contains("  move square: a run through the memo, 1 argument(s) quadratic"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  move halve: a run through the memo, split where 1 clamped"),
+        "{out}"
+    );
+    let top = 300;
+    let mut values = Vec::new();
+    for n in 0..=top {
+        let squares = (1..).map(|k: usize| k * k).take_while(|&s| s <= n);
+        // min(n - k, n / 2) over 1 <= k <= n: every value 0..=n/2.
+        let halves = (n - n / 2..=n).filter(|&d| d >= 1);
+        values.push(mex_of(&values, n, squares.chain(halves)));
+    }
+    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    let out = same_both_ways(&format!("{text}\nprint [sg(G(n)) for n in 0..={top}]"));
+    assert_eq!(out, format!("[{}]\n", items.join(", ")));
+}

@@ -77,6 +77,11 @@ impl ConstDivisor {
         })
     }
 
+    /// The divisor.
+    pub fn divisor(self) -> i64 {
+        self.divisor
+    }
+
     /// `a / divisor` rounded towards minus infinity (the language's `/`).
     #[inline]
     pub fn floor_div(self, a: i64) -> i64 {

@@ -35,8 +35,9 @@
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
 use super::guaranteed::{substitute_params, Facts};
-use super::int_code::{mentions, BoolCode, IntCode};
-use super::linear::{conjuncts, degree, put_constant, quadratic_coefs};
+use super::int_code::{int_code, mentions, BoolCode, IntCode};
+use super::int_tree::IntNode;
+use super::linear::{conjuncts, degree, quadratic_coefs};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -541,40 +542,35 @@ impl Compiler<'_> {
         {
             return None;
         }
+        let (lhs, rhs) = (self.int_tree(lhs).ok()?, self.int_tree(rhs).ok()?);
         let mut nodes = Vec::new();
-        degree(lhs, k, &mut nodes)?;
-        degree(rhs, k, &mut nodes)?;
-        let side = |e: &IrExpr| -> Option<Side> {
-            Some(match nodes.iter().position(|n| std::ptr::eq(*n, e)) {
-                Some(i) => Side::Node(i),
-                None if mentions(e, k) => Side::Binding,
-                None => match e.kind {
-                    IrKind::Const(Value::Int(c)) => Side::Const(c),
-                    _ => Side::Free(self.int_expr(e)?),
-                },
-            })
+        degree(&lhs, k, &mut nodes)?;
+        degree(&rhs, k, &mut nodes)?;
+        let side = |e: &IntNode| match (nodes.iter().position(|n| std::ptr::eq(*n, e)), e) {
+            (Some(i), _) => Side::Node(i),
+            (None, &IntNode::Local(s)) if s == k => Side::Binding,
+            (None, &IntNode::Const(c)) => Side::Const(c),
+            _ => Side::Free(int_code(e)),
         };
         Some(Cut {
             slot: k,
             op: *op,
-            sides: [side(lhs)?, side(rhs)?],
-            nodes: nodes
-                .iter()
-                .map(|n| self.node(n, k))
-                .collect::<Option<_>>()?,
+            sides: [side(&lhs), side(&rhs)],
+            nodes: nodes.iter().map(|n| node(n, k)).collect::<Option<_>>()?,
         })
     }
+}
 
-    fn node(&self, e: &IrExpr, k: Slot) -> Option<Node> {
-        Some(match quadratic_coefs(e, k) {
-            Some((c1, c2)) => Node::Constant {
-                base: self.int_expr(&put_constant(e, k, 0)?)?,
-                c1,
-                c2,
-            },
-            None => Node::Sampled(self.int_expr(e)?),
-        })
-    }
+/// A node of a cut as a polynomial in its binding `k`.
+fn node(e: &IntNode, k: Slot) -> Option<Node> {
+    Some(match quadratic_coefs(e, k) {
+        Some((c1, c2)) => Node::Constant {
+            base: int_code(&e.with_local(k, 0)?),
+            c1,
+            c2,
+        },
+        None => Node::Sampled(int_code(e)),
+    })
 }
 
 /// Whether `e` is the constant `true` (a guard that is no guard).

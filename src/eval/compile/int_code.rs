@@ -143,18 +143,18 @@ impl Compiler<'_> {
 }
 
 /// The closure of an integer node.
-fn int_code<L: Locals + ?Sized>(node: &IntNode) -> IntCode<L> {
+pub(crate) fn int_code<L: Locals + ?Sized>(node: &IntNode) -> IntCode<L> {
     match node {
         &IntNode::Const(n) => Box::new(move |_| Some(n)),
         &IntNode::Local(slot) => Box::new(move |x: &L| x.int(slot)),
         // One closure per operator, so the arithmetic is inlined.
         IntNode::Binary(op, l, r) => {
-            let (l, r) = (operand(l), operand(r));
+            let (l, r) = (node_operand(l), node_operand(r));
             with_int_op!(*op, |f| shaped(f, l, r))
         }
         // A function of one integer as one of two, the second unread.
         IntNode::Unary(fun, x) => {
-            let x = operand(x);
+            let x = node_operand(x);
             with_int_fn!(*fun, |f| shaped(move |a, _| f(a), x, Operand::Const(0)))
         }
         IntNode::If(cond, then, otherwise) => {
@@ -198,7 +198,7 @@ fn int_code<L: Locals + ?Sized>(node: &IntNode) -> IntCode<L> {
 }
 
 /// A node as an operand: its two commonest forms kept apart.
-fn operand<L: Locals + ?Sized>(node: &IntNode) -> Operand<L> {
+pub(crate) fn node_operand<L: Locals + ?Sized>(node: &IntNode) -> Operand<L> {
     match *node {
         IntNode::Local(s) => Operand::Local(s),
         IntNode::Const(c) => Operand::Const(c),
@@ -226,7 +226,7 @@ fn bool_code<L: Locals + ?Sized>(node: &BoolNode) -> BoolCode<L> {
         }
         // One closure per operator, so the comparison is inlined.
         BoolNode::Compare(op, l, r) => {
-            let (l, r) = (operand(l), operand(r));
+            let (l, r) = (node_operand(l), node_operand(r));
             match op {
                 BinaryOp::Eq => compare(l, r, |a, b| a == b),
                 BinaryOp::Ne => compare(l, r, |a, b| a != b),
@@ -241,7 +241,7 @@ fn bool_code<L: Locals + ?Sized>(node: &BoolNode) -> BoolCode<L> {
             slot,
             negate,
         } => {
-            let item = operand(item);
+            let item = node_operand(item);
             let cache = MaskCache::default();
             Box::new(move |x: &L| {
                 let v = item.eval(x)?;

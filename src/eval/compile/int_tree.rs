@@ -19,6 +19,7 @@ pub(crate) type NotIntCode = &'static str;
 /// Integer code. Each step that can fail at run time (overflow, a zero
 /// divisor, an index out of range, a slot that is not an integer) gives
 /// `None` there, and the general path reports the error.
+#[derive(Clone)]
 pub(crate) enum IntNode {
     Const(i64),
     Local(Slot),
@@ -51,6 +52,7 @@ pub(crate) enum IntFn {
 }
 
 /// Comparisons of integer code joined by `and`, `or`, `not`.
+#[derive(Clone)]
 pub(crate) enum BoolNode {
     Const(bool),
     Not(Box<BoolNode>),
@@ -79,6 +81,48 @@ pub(crate) enum BoolNode {
         b: (Slot, bool),
         negate: bool,
     },
+}
+
+impl IntNode {
+    /// Whether the node reads the slot `k`.
+    pub(crate) fn reads(&self, k: Slot) -> bool {
+        match self {
+            IntNode::Const(_) => false,
+            &IntNode::Local(s) | &IntNode::Len(s) => s == k,
+            IntNode::Binary(_, l, r) => l.reads(k) || r.reads(k),
+            IntNode::Unary(_, x) | IntNode::ConstItem(_, x) => x.reads(k),
+            IntNode::If(c, t, o) => c.reads(k) || t.reads(k) || o.reads(k),
+            &IntNode::Item(s, ref i) => s == k || i.reads(k),
+        }
+    }
+
+    /// The node with the local `k` replaced by the constant `c`, where
+    /// only operators of two integers read `k` (the bases of the
+    /// polynomial readings, `linear.rs`); `None` elsewhere.
+    pub(crate) fn with_local(&self, k: Slot, c: i64) -> Option<IntNode> {
+        let put = |x: &IntNode| x.with_local(k, c).map(Box::new);
+        Some(match self {
+            _ if !self.reads(k) => self.clone(),
+            IntNode::Local(_) => IntNode::Const(c),
+            IntNode::Binary(op, l, r) => IntNode::Binary(*op, put(l)?, put(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl BoolNode {
+    /// Whether the node reads the slot `k`.
+    fn reads(&self, k: Slot) -> bool {
+        match self {
+            BoolNode::Const(_) => false,
+            BoolNode::Not(x) => x.reads(k),
+            BoolNode::Either { l, r, .. } => l.reads(k) || r.reads(k),
+            BoolNode::Compare(_, l, r) => l.reads(k) || r.reads(k),
+            BoolNode::In { item, slot, .. } => *slot == k || item.reads(k),
+            &BoolNode::Distinct(s) => s == k,
+            BoolNode::ItemsEqual { a, b, .. } => a.0 == k || b.0 == k,
+        }
+    }
 }
 
 /// `$body` for the value of `$x`, with `$f` bound to the closure of its

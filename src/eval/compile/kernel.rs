@@ -20,10 +20,12 @@ use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
 use super::guaranteed::const_items;
 use super::guard_bounds::{Implied, LoopGuard};
-use super::int_code::{mentions, BoolCode, Locals, Operand};
+use super::int_code::{mentions, node_operand, BoolCode, Locals, Operand};
+use super::int_tree::{IntFn, IntNode, IntOp};
 use super::key_kernel::KeyLoopMove;
 use super::linear::{
-    conjuncts, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear, Term,
+    affine, conjuncts, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear,
+    Term,
 };
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
@@ -380,19 +382,47 @@ impl SingleMove {
 
 /// `min(l, r)` (true) or `max(l, r)` (false): which, and its sides both
 /// ways round.
-type Sides<'e> = [(&'e IrExpr, &'e IrExpr); 2];
-fn clamp_sides(e: &IrExpr) -> Option<(bool, Sides<'_>)> {
-    let IrKind::CallBuiltin {
-        builtin: b @ (Builtin::Min | Builtin::Max),
-        args,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let [l, r] = &args[..] else {
+type Sides<'e> = [(&'e IntNode, &'e IntNode); 2];
+fn clamp_sides(e: &IntNode) -> Option<(bool, Sides<'_>)> {
+    let IntNode::Binary(IntOp::Builtin(b @ (Builtin::Min | Builtin::Max)), l, r) = e else {
         return None;
     };
     Some((*b == Builtin::Min, [(l, r), (r, l)]))
+}
+
+/// `e` as a `Limit` over the binding `k`: affine in `k`, or `min` or
+/// `max` of that and a bound free of `k`.
+fn limit(e: &IntNode, k: Slot) -> Option<Limit> {
+    if let Some((base, coef)) = affine_operand(e, k) {
+        let clamp = None;
+        return Some(Limit { base, coef, clamp });
+    }
+    let (min, sides) = clamp_sides(e)?;
+    let side = |(moving, bound): (&IntNode, &IntNode)| {
+        let (base, coef) = affine_operand(moving, k)?;
+        let clamp = Some((min, (!bound.reads(k)).then(|| node_operand(bound))?));
+        Some(Limit { base, coef, clamp })
+    };
+    side(sides[0]).or_else(|| side(sides[1]))
+}
+
+/// `e` as `floor((base + coef * k) / div)` with `div > 0`.
+fn floor_affine(e: &IntNode, k: Slot) -> Option<(Operand<[i64]>, i64, i64)> {
+    if let IntNode::Unary(IntFn::FloorDiv(d), x) = e {
+        let (base, coef) = affine_operand(x, k)?;
+        return Some((base, coef, d.divisor()));
+    }
+    let (base, coef) = affine_operand(e, k)?;
+    Some((base, coef, 1))
+}
+
+/// `e` as `base + coef * k`, the base as an operand.
+fn affine_operand<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(Operand<L>, i64)> {
+    match *e {
+        _ if !e.reads(k) => Some((node_operand(e), 0)),
+        IntNode::Local(_) => Some((Operand::Const(0), 1)),
+        _ => affine(e, k).map(|(base, coef)| (Operand::Code(base), coef)),
+    }
 }
 
 /// The slots of a game's kernel frame: its static arguments, then its
@@ -958,81 +988,32 @@ impl Compiler<'_> {
     /// `e` as a `Quadratic` in the binding `k`, if it is one: its base
     /// is `e` at `k = 0`.
     fn quadratic(&self, e: &IrExpr, k: Slot) -> Option<Quadratic> {
-        let e = self.inlined(e)?;
+        let e = self.int_tree(e).ok()?;
         let (c1, c2) = quadratic_coefs(&e, k)?;
         if c2 == 0 {
             return None;
         }
-        let base = self.operand(&put_constant(&e, k, 0)?)?;
+        let base = node_operand(&e.with_local(k, 0)?);
         Some(Quadratic { base, c1, c2 })
     }
 
     /// `e` as a `Bend` over the binding `k`, if it is one.
     fn bend(&self, e: &IrExpr, k: Slot) -> Option<Bend> {
-        let e = self.inlined(e)?;
+        let e = self.int_tree(e).ok()?;
         let Some((min, sides)) = clamp_sides(&e) else {
-            let (base, coef, div) = self.floor_affine(&e, k)?;
+            let (base, coef, div) = floor_affine(&e, k)?;
             return Some(Bend::new(base, (coef, div), None));
         };
-        let side = |(moving, bound): (&IrExpr, &IrExpr)| {
-            let (base, coef, div) = self.floor_affine(moving, k)?;
-            let clamp = Some((min, self.limit(bound, k)?));
+        let side = |(moving, bound): (&IntNode, &IntNode)| {
+            let (base, coef, div) = floor_affine(moving, k)?;
+            let clamp = Some((min, limit(bound, k)?));
             Some(Bend::new(base, (coef, div), clamp))
         };
         side(sides[0]).or_else(|| side(sides[1]))
     }
 
-    /// `e` as a `Limit` over the binding `k`: affine in `k`, or `min` or
-    /// `max` of that and a bound free of `k`.
-    fn limit(&self, e: &IrExpr, k: Slot) -> Option<Limit> {
-        if let Some((base, coef)) = self.affine_operand(e, k) {
-            let clamp = None;
-            return Some(Limit { base, coef, clamp });
-        }
-        let e = self.inlined(e)?;
-        let (min, sides) = clamp_sides(&e)?;
-        let side = |(moving, bound): (&IrExpr, &IrExpr)| {
-            let (base, coef) = self.affine_operand(moving, k)?;
-            let clamp = Some((min, self.operand(bound).filter(|_| !mentions(bound, k))?));
-            Some(Limit { base, coef, clamp })
-        };
-        side(sides[0]).or_else(|| side(sides[1]))
-    }
-
-    /// `e` as `floor((base + coef * k) / div)` with `div > 0`.
-    fn floor_affine(&self, e: &IrExpr, k: Slot) -> Option<(Operand<[i64]>, i64, i64)> {
-        let e = self.inlined(e)?;
-        if let IrKind::Binary {
-            op: BinaryOp::Div,
-            lhs,
-            rhs,
-            ..
-        } = &e.kind
-        {
-            if let IrKind::Const(Value::Int(d)) = rhs.kind {
-                if d > 0 {
-                    let (base, coef) = self.affine_operand(lhs, k)?;
-                    return Some((base, coef, d));
-                }
-            }
-        }
-        let (base, coef) = self.affine_operand(&e, k)?;
-        Some((base, coef, 1))
-    }
-
-    /// `e` with calls of functions at its top replaced by their bodies.
-    pub(crate) fn inlined(&self, e: &IrExpr) -> Option<IrExpr> {
-        let mut e = e.clone();
-        for _ in 0..8 {
-            if !matches!(e.kind, IrKind::CallFn { .. } | IrKind::CallValue { .. }) {
-                return Some(e);
-            }
-            e = self.call_body(&e)?;
-        }
-        None
-    }
-
-    /// `e` as `base + coef * k`, the base as an operand.
+    /// `e` as `base + coef * k`, the base as an operand (a local or a
+    /// constant as written kept apart).
     pub(crate) fn affine_operand<L: Locals + ?Sized>(
         &self,
         e: &IrExpr,
@@ -1041,11 +1022,7 @@ impl Compiler<'_> {
         if !mentions(e, k) {
             return Some((self.operand(e)?, 0));
         }
-        if matches!(e.kind, IrKind::Local(s) if s == k) {
-            return Some((Operand::Const(0), 1));
-        }
-        let (base, coef) = self.affine_in(e, k)?;
-        Some((Operand::Code(base), coef))
+        affine_operand(&self.int_tree(e).ok()?, k)
     }
 
     /// The arguments of `result` if it is a position of `game` itself with

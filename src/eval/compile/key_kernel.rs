@@ -962,7 +962,7 @@ impl Compiler<'_> {
         if !call || self.inline_depth.get() >= 8 {
             return None;
         }
-        let body = self.inlined(e)?;
+        let body = self.call_body(e)?;
         let depth = self.inline_depth.get();
         self.inline_depth.set(depth + 1);
         let out = read(&body);

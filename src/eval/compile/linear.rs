@@ -8,7 +8,8 @@
 //! `key_kernel.rs`) and the item changes of list moves (`item_sum.rs`,
 //! `rank_shift.rs`) are readings of it.
 
-use super::int_code::{map_locals, mentions};
+use super::int_code::{int_code, map_locals, IntCode, Locals};
+use super::int_tree::{IntNode, IntOp};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
@@ -219,23 +220,47 @@ pub(super) fn local_plus_constant(e: &IrExpr) -> Option<(Slot, i64)> {
     Some((x, i64::try_from(c).ok()?))
 }
 
+/// Integer code (a node of the tree) as a linear form, its nodes that
+/// are not linear as atoms (`atom` gives their variable, or `None` when
+/// the form is not to be had).
+pub(super) fn node_form(
+    n: &IntNode,
+    atom: &mut dyn FnMut(&IntNode) -> Option<Term>,
+) -> Option<Linear> {
+    use BinaryOp::{Add, Mul, Sub};
+    Some(match n {
+        IntNode::Const(c) => Linear::constant(*c as i128),
+        IntNode::Local(s) => Linear::term(Term::Local(*s)),
+        IntNode::Binary(IntOp::Op(op @ (Add | Sub)), l, r) => {
+            let (l, r) = (node_form(l, atom)?, node_form(r, atom)?);
+            l.combine(1, &r, if *op == Add { 1 } else { -1 })?
+        }
+        IntNode::Binary(IntOp::Op(Mul), l, r) => {
+            let l = node_form(l, atom);
+            let product = l.zip(node_form(r, atom)).and_then(|(l, r)| l.times(&r));
+            match product {
+                Some(p) => p,
+                None => Linear::term(atom(n)?),
+            }
+        }
+        _ => Linear::term(atom(n)?),
+    })
+}
+
 /// The coefficients `(c1, c2)` of `k` and `k * k` in `e` when it is
 /// `base + c1 * k + c2 * k * k` with constants `c1`, `c2` (the base any
-/// integer code without `k`): `e` read as a linear form, its
-/// subexpressions without `k` as atoms.
-pub(super) fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
-    /// Each subexpression without `k` a variable of its own.
-    struct Outer(Slot, usize);
-    impl Atoms<'_> for Outer {
-        fn atom(&mut self, e: &IrExpr) -> Option<Term> {
-            self.1 += 1;
-            (!mentions(e, self.0)).then_some(Term::Atom(self.1))
-        }
-    }
-    if !mentions(e, k) {
+/// integer code without `k`): `e` read as a linear form, its nodes
+/// without `k` as atoms.
+pub(super) fn quadratic_coefs(e: &IntNode, k: Slot) -> Option<(i64, i64)> {
+    if !e.reads(k) {
         return Some((0, 0));
     }
-    let (form, k) = (linear(e, &mut Outer(k, 0))?, Term::Local(k));
+    let mut atoms = 0;
+    let mut outer = |x: &IntNode| {
+        atoms += 1;
+        (!x.reads(k)).then_some(Term::Atom(atoms))
+    };
+    let (form, k) = (node_form(e, &mut outer)?, Term::Local(k));
     let mut coefs = (0, 0);
     for (m, c) in form.terms.iter().filter(|(m, _)| m.contains(&k)) {
         match m[..] {
@@ -249,24 +274,35 @@ pub(super) fn quadratic_coefs(e: &IrExpr, k: Slot) -> Option<(i64, i64)> {
 
 /// The degree of `e` as written, as a polynomial in the local `k` whose
 /// coefficients do not mention it, if it is one of degree at most 2
-/// built with `+`, `-` and `*`; every subexpression mentioning `k` (but
-/// `k` itself) is added to `nodes`.
-pub(super) fn degree<'e>(e: &'e IrExpr, k: Slot, nodes: &mut Vec<&'e IrExpr>) -> Option<u32> {
-    if !mentions(e, k) {
+/// built with `+`, `-` and `*`; every node reading `k` (but `k` itself)
+/// is added to `nodes`. A form merges `k * k - k * k + k` into `k`; the
+/// written degree tells that its code computes `k * k`.
+pub(super) fn degree<'e>(e: &'e IntNode, k: Slot, nodes: &mut Vec<&'e IntNode>) -> Option<u32> {
+    use BinaryOp::{Add, Mul, Sub};
+    if !e.reads(k) {
         return Some(0);
     }
-    let d = match &e.kind {
-        IrKind::Local(s) if *s == k => return Some(1),
-        IrKind::Unary(UnaryOp::Neg, x) => degree(x, k, nodes)?,
-        IrKind::Binary { op, lhs, rhs, .. } => match op {
-            BinaryOp::Add | BinaryOp::Sub => degree(lhs, k, nodes)?.max(degree(rhs, k, nodes)?),
-            BinaryOp::Mul => degree(lhs, k, nodes)? + degree(rhs, k, nodes)?,
-            _ => return None,
-        },
+    let d = match e {
+        IntNode::Local(_) => return Some(1),
+        IntNode::Binary(IntOp::Op(Add | Sub), l, r) => {
+            degree(l, k, nodes)?.max(degree(r, k, nodes)?)
+        }
+        IntNode::Binary(IntOp::Op(Mul), l, r) => degree(l, k, nodes)? + degree(r, k, nodes)?,
         _ => return None,
     };
     nodes.push(e);
     (d <= 2).then_some(d)
+}
+
+/// `e` as `base + coef * k`: code for the base (`e` at `k = 0`) and a
+/// constant coefficient, `e` of degree at most 1 in `k` as written (so
+/// that no step of an option's code is left out of them).
+pub(super) fn affine<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(IntCode<L>, i64)> {
+    if degree(e, k, &mut Vec::new())? > 1 {
+        return None;
+    }
+    let (coef, _) = quadratic_coefs(e, k)?;
+    Some((int_code(&e.with_local(k, 0)?), coef))
 }
 
 /// `e` with the local `slot` replaced by the constant `k`.

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
 use super::int_code::{sorted_update_of, IntCode, Locals};
-use super::linear::{degree, put_constant, quadratic_coefs};
+use super::linear::affine;
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
 };
@@ -431,19 +431,13 @@ impl Compiler<'_> {
         }
     }
 
-    /// `e` as `base + coef * k`: an integer base not mentioning `k` and a
-    /// constant coefficient, `e` of degree at most 1 in `k` as written (so
-    /// that no term of an option's code is left out of them).
+    /// `e` as `base + coef * k` (`linear::affine`, on its tree).
     pub(crate) fn affine_in<L: Locals + ?Sized>(
         &self,
         e: &IrExpr,
         k: Slot,
     ) -> Option<(IntCode<L>, i64)> {
-        if degree(e, k, &mut Vec::new())? > 1 {
-            return None;
-        }
-        let (coef, _) = quadratic_coefs(e, k)?;
-        Some((self.int_expr(&put_constant(e, k, 0)?)?, coef))
+        affine(&self.int_tree(e).ok()?, k)
     }
 
     /// The result of a move: positions of keyed games are written straight

@@ -17,7 +17,8 @@ use super::calls::site_instance;
 use super::clauses::{run_comprehension, CClause};
 use super::compiler::Compiler;
 use super::fold::{Collect, Fold};
-use super::int_code::{mentions, Operand};
+use super::int_code::{mentions, node_operand, Operand};
+use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 use super::runtime::{Code, Env, Progress};
@@ -266,22 +267,17 @@ impl Compiler<'_> {
         })
     }
 
-    /// `e` as a `Moving` form of the binding `k`.
+    /// `e` as a `Moving` form of the binding `k`, read on its tree.
     fn moving(&self, e: &IrExpr, k: Slot) -> Option<Moving> {
-        let is_k = |x: &IrExpr| matches!(x.kind, IrKind::Local(s) if s == k);
-        if is_k(e) {
+        let is_k = |x: &IntNode| matches!(*x, IntNode::Local(s) if s == k);
+        let e = self.int_tree(e).ok()?;
+        if is_k(&e) {
             return Some(Moving::Same);
         }
-        let IrKind::Binary { op, lhs, rhs, .. } = &e.kind else {
+        let IntNode::Binary(IntOp::Op(op), lhs, rhs) = &e else {
             return None;
         };
-        let other = |x: &IrExpr| {
-            if mentions(x, k) {
-                None
-            } else {
-                self.operand(x)
-            }
-        };
+        let other = |x: &IntNode| (!x.reads(k)).then(|| node_operand(x));
         match op {
             BinaryOp::Add if is_k(lhs) => Some(Moving::Add(other(rhs)?)),
             BinaryOp::Add if is_k(rhs) => Some(Moving::Add(other(lhs)?)),

@@ -218,6 +218,11 @@ impl Session {
         };
     }
 
+    /// A line of an explanation with the code its refusals point at.
+    fn show_spans(&self, line: &str) -> String {
+        crate::eval::compile::show_spans(line, |span| self.sources.snippet(span).to_string())
+    }
+
     /// How the search evaluates the game `name`, or every game defined
     /// outside the prelude (in definition order): `--explain`, `:explain`.
     pub fn explain(&self, name: Option<&str>) -> Result<String, String> {
@@ -242,7 +247,7 @@ impl Session {
                     .iter()
                     .chain(&self.rt.specialized_explanations(id))
                 {
-                    text.push_str(line);
+                    text.push_str(&self.show_spans(line));
                     text.push('\n');
                 }
             }
@@ -409,7 +414,7 @@ impl Session {
             for (id, _) in &lowered.games {
                 if let Some(Some(g)) = self.rt.games.get(*id as usize) {
                     for line in &g.explanation {
-                        let _ = writeln!(out, "{line}");
+                        let _ = writeln!(out, "{}", self.show_spans(line));
                     }
                 }
             }
@@ -437,7 +442,7 @@ impl Session {
             // Instances compiled for their static arguments exist once used.
             for (id, _) in &lowered.games {
                 for line in self.rt.specialized_explanations(*id) {
-                    let _ = writeln!(out, "{line}");
+                    let _ = writeln!(out, "{}", self.show_spans(&line));
                 }
             }
             // What each loopy labelling of this text built and held.

@@ -191,3 +191,31 @@ game G(n) where n >= 0 {
     let out = same_both_ways(&format!("{text}\nprint [sg(G(n)) for n in 0..={top}]"));
     assert_eq!(out, format!("[{}]\n", items.join(", ")));
 }
+
+/// For a move left on the general path, `--explain` quotes the code the
+/// integer tree refused and says why, from the refusal the planner got.
+#[test]
+fn explain_quotes_the_code_integer_code_refused() {
+    let out = explain(
+        "let N = 9
+        game R(n) where n >= 0 {
+            move a(k in 1..=n) if str(k) != \"3\" -> R(n - k)
+            move b(k in 1..=n) -> R(n - len(str(k)))
+            move c(k in 1..=min(n, N)) -> R(n - k)
+        }",
+    );
+    let guard = "its guard is not integer code (comparisons, `and`, `or`, `not` of integer \
+                 arithmetic): `str(k)`: a built-in function integer code does not cover";
+    assert!(
+        out.contains(&format!("move a: general path: {guard}")),
+        "{out}"
+    );
+    assert!(
+        out.contains("lists joined with `+`): `str(k)`: `len` of a value not in a slot"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move c: general path: the bounds of `k` are not integer code: `N`: a top-level `let`, read at run time"),
+        "{out}"
+    );
+}

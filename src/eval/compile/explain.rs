@@ -4,6 +4,7 @@
 
 use super::compiler::Compiler;
 use super::guard_bounds::LoopGuard;
+use super::int_tree::NotIntCode;
 use super::item_sum::sequence_order;
 use super::kernel::{Kernel, KernelMove, MovePlan};
 use super::key_kernel::RunArg;
@@ -12,6 +13,7 @@ use super::rank_fill::{fill_order, FillOrder};
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
+use crate::syntax::{SourceId, Span};
 
 /// Where a kernel's positions are kept (`memo::ShapeTable`).
 const MEMO: &str = "a dense window over the positions searched, a hash table \
@@ -84,10 +86,12 @@ impl Compiler<'_> {
             );
         }
         if let Some(w) = &g.where_clause {
-            lines.push(if self.bool_expr::<[i64]>(w).is_some() {
-                "  where: integer code".to_string()
-            } else {
-                "  where: value code (it uses values integer code does not cover)".to_string()
+            lines.push(match self.bool_tree(w) {
+                Ok(_) => "  where: integer code".to_string(),
+                Err(why) => format!(
+                    "  where: value code (it uses values integer code does not cover){}",
+                    located(&why)
+                ),
             });
         }
         if let Some(order) = sequence_order(id, g) {
@@ -205,18 +209,22 @@ fn refusal_text(why: &Refusal) -> String {
                                           body, and a condition, an argument or the `where` \
                                           of a position the body writes is not integer code"
             .into(),
-        Refusal::ArgumentNotIntegerCode(i) => format!(
+        Refusal::ArgumentNotIntegerCode(i, why) => format!(
             "argument {} of its result is not integer code, nor a list or set the kernel \
              writes (an argument, `update`, `sorted`, `remove`, `insert`, `-`, `&` or `|` \
-             on sets of small integers, a list of integers, lists joined with `+`)",
-            i + 1
+             on sets of small integers, a list of integers, lists joined with `+`){}",
+            i + 1,
+            located(why)
         ),
         Refusal::BindingPattern => "a binding destructures a tuple".into(),
         Refusal::FrameFull(name) => {
             format!("binding `{name}`: too many locals for a kernel frame")
         }
-        Refusal::BoundsNotIntegerCode(name) => {
-            format!("the bounds of `{name}` are not integer code")
+        Refusal::BoundsNotIntegerCode(name, why) => {
+            format!(
+                "the bounds of `{name}` are not integer code{}",
+                located(why)
+            )
         }
         Refusal::SourceComputed(name) => format!(
             "binding `{name}` runs over a value computed by the move, not an integer range, \
@@ -226,13 +234,55 @@ fn refusal_text(why: &Refusal) -> String {
             "binding `{name}` runs over an argument of the position, which only a kernel \
              over lists and sets reads, and the move has no form there"
         ),
-        Refusal::GuardNotIntegerCode => "its guard is not integer code (comparisons, `and`, \
-                                         `or`, `not` of integer arithmetic)"
-            .into(),
+        Refusal::GuardNotIntegerCode(why) => format!(
+            "its guard is not integer code (comparisons, `and`, `or`, `not` of integer \
+             arithmetic){}",
+            located(why)
+        ),
         Refusal::NotOnKeyFrame => "integer code, but not in a form the kernel over lists and \
                                    sets runs"
             .into(),
     }
+}
+
+/// Marks the span of a refusal in an explanation's text; the compiler has
+/// no sources, the session puts the source text in (`show_spans`).
+const MARK: char = '\u{1}';
+
+/// `: `CODE`: why`, the code the span of the tree's refusal covers.
+fn located(why: &NotIntCode) -> String {
+    let s = why.span;
+    format!(
+        ": {MARK}{}:{}:{}{MARK}: {}",
+        s.source.0, s.start, s.end, why.why
+    )
+}
+
+/// An explanation's line with each marked span replaced by the source it
+/// covers, quoted (`snippet` reads it).
+pub fn show_spans(line: &str, snippet: impl Fn(Span) -> String) -> String {
+    let mut parts = line.split(MARK);
+    let mut out = parts.next().unwrap_or_default().to_string();
+    while let (Some(mark), rest) = (parts.next(), parts.next()) {
+        let span = mark
+            .split(':')
+            .map(str::parse::<u32>)
+            .collect::<Result<Vec<_>, _>>();
+        match span.as_deref() {
+            Ok(&[source, start, end]) => {
+                let text = snippet(Span {
+                    source: SourceId(source),
+                    start,
+                    end,
+                });
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                out.push_str(&format!("`{text}`"));
+            }
+            _ => out.push_str(mark),
+        }
+        out.push_str(rest.unwrap_or_default());
+    }
+    out
 }
 
 fn describe(k: &KernelMove) -> String {

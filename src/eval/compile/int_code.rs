@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::compiler::Compiler;
 pub(crate) use super::int_tree::{map_locals, mentions, substitute};
-use super::int_tree::{with_int_fn, with_int_op, BoolNode, IntNode};
+use super::int_tree::{with_int_fn, with_int_op, BoolNode, IntNode, NotIntCode};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{MaskCache, MAX_COORDS};
 use crate::eval::value::Value;
@@ -128,10 +128,18 @@ impl Compiler<'_> {
     /// `e` as an operand of integer code: a local or a constant as
     /// written is kept apart (plans read them).
     pub(crate) fn operand<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<Operand<L>> {
-        Some(match e.kind {
+        self.int_operand(e).ok()
+    }
+
+    /// `operand`, or why `e` is not integer code.
+    pub(crate) fn int_operand<L: Locals + ?Sized>(
+        &self,
+        e: &IrExpr,
+    ) -> Result<Operand<L>, NotIntCode> {
+        Ok(match e.kind {
             IrKind::Local(s) => Operand::Local(s),
             IrKind::Const(Value::Int(c)) => Operand::Const(c),
-            _ => Operand::Code(self.int_expr(e)?),
+            _ => Operand::Code(int_code(&self.int_tree(e)?)),
         })
     }
 
@@ -207,7 +215,7 @@ pub(crate) fn node_operand<L: Locals + ?Sized>(node: &IntNode) -> Operand<L> {
 }
 
 /// The closure of a boolean node.
-fn bool_code<L: Locals + ?Sized>(node: &BoolNode) -> BoolCode<L> {
+pub(crate) fn bool_code<L: Locals + ?Sized>(node: &BoolNode) -> BoolCode<L> {
     match node {
         &BoolNode::Const(b) => Box::new(move |_| Some(b)),
         BoolNode::Not(x) => {

@@ -12,9 +12,20 @@ use crate::eval::ops::ConstDivisor;
 use crate::eval::value::{Callable, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::Span;
 
-/// Why a subexpression is not integer code.
-pub(crate) type NotIntCode = &'static str;
+/// Why a subexpression is not integer code, and where it is: the
+/// refusal `--explain` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NotIntCode {
+    pub why: &'static str,
+    pub span: Span,
+}
+
+/// The refusal of `e`.
+fn refuse(e: &IrExpr, why: &'static str) -> NotIntCode {
+    NotIntCode { why, span: e.span }
+}
 
 /// Integer code. Each step that can fail at run time (overflow, a zero
 /// divisor, an index out of range, a slot that is not an integer) gives
@@ -182,7 +193,7 @@ impl Compiler<'_> {
         let node = |x: IntNode| Box::new(x);
         Ok(match &e.kind {
             IrKind::Const(Value::Int(n)) => IntNode::Const(*n),
-            IrKind::Const(_) => return Err("a constant that is not an integer"),
+            IrKind::Const(_) => return Err(refuse(e, "a constant that is not an integer")),
             IrKind::Local(slot) => IntNode::Local(*slot),
             IrKind::Binary { op, lhs, rhs, .. } if is_arithmetic(*op) => {
                 let (l, r) = (self.int_tree(lhs)?, self.int_tree(rhs)?);
@@ -210,9 +221,11 @@ impl Compiler<'_> {
                     IrKind::Const(Value::List(xs) | Value::Tuple(xs) | Value::Set(xs)) => {
                         IntNode::Const(xs.len() as i64)
                     }
-                    _ => IntNode::Len(local_slot(x).ok_or("`len` of a value not in a slot")?),
+                    _ => IntNode::Len(
+                        local_slot(x).ok_or(refuse(x, "`len` of a value not in a slot"))?,
+                    ),
                 },
-                _ => return Err("a built-in function integer code does not cover"),
+                _ => return Err(refuse(e, "a built-in function integer code does not cover")),
             },
             IrKind::If {
                 cond,
@@ -226,27 +239,33 @@ impl Compiler<'_> {
             IrKind::Index { target, index } => match const_ints(target) {
                 Some(items) => IntNode::ConstItem(items, node(self.int_tree(index)?)),
                 None => {
-                    let slot = local_slot(target).ok_or("an index into a value not in a slot")?;
+                    let slot = (local_slot(target))
+                        .ok_or(refuse(target, "an index into a value not in a slot"))?;
                     IntNode::Item(slot, node(self.int_tree(index)?))
                 }
             },
             IrKind::CallFn { .. } | IrKind::CallValue { .. } => {
                 let depth = self.inline_depth.get();
                 if depth >= 8 {
-                    return Err("calls nested more than 8 deep");
+                    return Err(refuse(e, "calls nested more than 8 deep"));
                 }
                 let body = self
                     .call_body(e)
-                    .ok_or("a call whose body cannot be put in place")?;
+                    .ok_or(refuse(e, "a call whose body cannot be put in place"))?;
                 self.inline_depth.set(depth + 1);
                 let tree = self.int_tree(&body);
                 self.inline_depth.set(depth);
                 tree?
             }
             IrKind::Binary { .. } => {
-                return Err("a comparison or logical operator, not arithmetic")
+                return Err(refuse(
+                    e,
+                    "a comparison or logical operator, not arithmetic",
+                ))
             }
-            _ => return Err("a form integer code does not cover"),
+            IrKind::Unary(UnaryOp::Neg, _) => return Err(refuse(e, "unary minus")),
+            IrKind::Global(_) => return Err(refuse(e, "a top-level `let`, read at run time")),
+            _ => return Err(refuse(e, "a form integer code does not cover")),
         })
     }
 
@@ -257,14 +276,15 @@ impl Compiler<'_> {
                 builtin: Builtin::Distinct,
                 args,
             } => BoolNode::Distinct(
-                local_slot(&args[0]).ok_or("`distinct` of a value not in a slot")?,
+                local_slot(&args[0]).ok_or(refuse(e, "`distinct` of a value not in a slot"))?,
             ),
             IrKind::Const(Value::Bool(b)) => BoolNode::Const(*b),
             IrKind::Unary(UnaryOp::Not, x) => BoolNode::Not(Box::new(self.bool_tree(x)?)),
             IrKind::Binary { op, lhs, rhs, .. } => match op {
                 BinaryOp::In | BinaryOp::NotIn => BoolNode::In {
                     item: self.int_tree(lhs)?,
-                    slot: local_slot(rhs).ok_or("membership in a value not in a slot")?,
+                    slot: local_slot(rhs)
+                        .ok_or(refuse(rhs, "membership in a value not in a slot"))?,
                     negate: *op == BinaryOp::NotIn,
                 },
                 BinaryOp::And | BinaryOp::Or => BoolNode::Either {
@@ -285,9 +305,14 @@ impl Compiler<'_> {
                     },
                     _ => BoolNode::Compare(*op, self.int_tree(lhs)?, self.int_tree(rhs)?),
                 },
-                _ => return Err("an arithmetic operator where a condition is expected"),
+                _ => {
+                    return Err(refuse(
+                        e,
+                        "an arithmetic operator where a condition is expected",
+                    ))
+                }
             },
-            _ => return Err("a condition integer code does not cover"),
+            _ => return Err(refuse(e, "a condition integer code does not cover")),
         })
     }
 

@@ -20,7 +20,7 @@ use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
 use super::guaranteed::const_items;
 use super::guard_bounds::{Implied, LoopGuard};
-use super::int_code::{mentions, node_operand, BoolCode, Locals, Operand};
+use super::int_code::{bool_code, mentions, node_operand, BoolCode, Locals, Operand};
 use super::int_tree::{IntFn, IntNode, IntOp};
 use super::key_kernel::KeyLoopMove;
 use super::linear::{
@@ -779,7 +779,9 @@ impl Compiler<'_> {
         let parts = (parts.iter())
             .map(|args| {
                 (args.iter().enumerate())
-                    .map(|(i, a)| self.operand(a).ok_or(Refusal::ArgumentNotIntegerCode(i)))
+                    .map(|(i, a)| {
+                        (self.int_operand(a)).map_err(|why| Refusal::ArgumentNotIntegerCode(i, why))
+                    })
                     .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -841,9 +843,9 @@ impl Compiler<'_> {
                     end,
                     inclusive,
                 } => {
-                    let bounds = self.operand(start).zip(self.operand(end));
-                    let (lo, hi) =
-                        bounds.ok_or_else(|| Refusal::BoundsNotIntegerCode(name.clone()))?;
+                    let bounds = |e| self.int_operand(e);
+                    let why = |why| Refusal::BoundsNotIntegerCode(name.clone(), why);
+                    let (lo, hi) = (bounds(start).map_err(why)?, bounds(end).map_err(why)?);
                     LoopSource::Range {
                         lo,
                         hi,
@@ -861,7 +863,9 @@ impl Compiler<'_> {
             bindings.push((*slot, source));
         }
         let guard = match &m.guard {
-            Some(e) => Some(self.bool_expr(e).ok_or(Refusal::GuardNotIntegerCode)?),
+            Some(e) => Some(bool_code(
+                &self.bool_tree(e).map_err(Refusal::GuardNotIntegerCode)?,
+            )),
             None => None,
         };
         if let Some(name) = over_argument {

@@ -76,6 +76,7 @@ pub(crate) use batch_code::BatchCode;
 pub use calls::*;
 pub use compiler::Compiler;
 pub(crate) use expand::MoveResult;
+pub use explain::show_spans;
 pub(crate) use frame::{int_frame, KeyFrame, KERNEL_FRAME};
 pub(crate) use guard_bounds::{LoopGuard, Narrowed};
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};

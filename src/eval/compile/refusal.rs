@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use super::int_tree::NotIntCode;
 use crate::eval::builtins::Builtin;
 
 /// Why a move has no kernel form; the kernel runs it on the general path
@@ -20,21 +21,21 @@ pub(crate) enum Refusal {
     /// writes is not integer code.
     ChoiceNotIntegerCode,
     /// This argument (counted from 0) of a part of its result is not
-    /// integer code.
-    ArgumentNotIntegerCode(usize),
+    /// integer code, and why.
+    ArgumentNotIntegerCode(usize, NotIntCode),
     /// A binding destructures a tuple.
     BindingPattern,
     /// This binding's slot lies past the kernel frame.
     FrameFull(Rc<str>),
-    /// The bounds of this binding's range are not integer code.
-    BoundsNotIntegerCode(Rc<str>),
+    /// The bounds of this binding's range are not integer code, and why.
+    BoundsNotIntegerCode(Rc<str>, NotIntCode),
     /// This binding runs over a value computed by the move.
     SourceComputed(Rc<str>),
     /// This binding runs over an argument of the position (a list or a
     /// set), which only a kernel over lists and sets reads.
     SourceArgument(Rc<str>),
-    /// Its guard is not integer code.
-    GuardNotIntegerCode,
+    /// Its guard is not integer code, and why.
+    GuardNotIntegerCode(NotIntCode),
     /// In a kernel over lists and sets: the move is integer code, but not
     /// in a form that kernel runs.
     NotOnKeyFrame,

@@ -8,7 +8,6 @@
 
 use std::ops::Range;
 
-use super::compiler::Compiler;
 use super::int_tree::{with_int_fn, with_int_op, IntFn, IntNode, IntOp};
 use crate::eval::builtins::Builtin;
 use crate::ir::ir::*;
@@ -76,18 +75,10 @@ enum Side {
     Code(BatchCode),
 }
 
-impl Compiler<'_> {
-    /// `e` as batched code over the binding `k`, for the integer nodes
-    /// that have a batched form.
-    pub(crate) fn batch_expr(&self, e: &IrExpr, k: Slot) -> Option<BatchCode> {
-        batch_code(&self.int_tree(e).ok()?, k)
-    }
-}
-
 /// The batched code of an integer node over the binding `k`; `None` for
 /// the nodes without a batched form (conditionals, items, lengths,
 /// `pow`, `log2`, `low0`).
-fn batch_code(node: &IntNode, k: Slot) -> Option<BatchCode> {
+pub(crate) fn batch_code(node: &IntNode, k: Slot) -> Option<BatchCode> {
     if let Some(leaf) = leaf(node, k) {
         return Some(Box::new(move |frame, ks, out| leaf.fill(frame, ks, out)));
     }

@@ -14,7 +14,7 @@
 //! code. A game none of whose moves has a kernel form has no kernel. The
 //! search runs kernels in `search/kernel.rs`.
 
-use super::batch_code::BatchCode;
+use super::batch_code::{batch_code, BatchCode};
 use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
@@ -388,6 +388,31 @@ fn clamp_sides(e: &IntNode) -> Option<(bool, Sides<'_>)> {
         return None;
     };
     Some((*b == Builtin::Min, [(l, r), (r, l)]))
+}
+
+/// `e` as a `Quadratic` in the binding `k`, if it is one: its base is
+/// `e` at `k = 0`.
+fn quadratic_of(e: &IntNode, k: Slot) -> Option<Quadratic> {
+    let (c1, c2) = quadratic_coefs(e, k)?;
+    if c2 == 0 {
+        return None;
+    }
+    let base = node_operand(&e.with_local(k, 0)?);
+    Some(Quadratic { base, c1, c2 })
+}
+
+/// `e` as a `Bend` over the binding `k`, if it is one.
+fn bend_of(e: &IntNode, k: Slot) -> Option<Bend> {
+    let Some((min, sides)) = clamp_sides(e) else {
+        let (base, coef, div) = floor_affine(e, k)?;
+        return Some(Bend::new(base, (coef, div), None));
+    };
+    let side = |(moving, bound): (&IntNode, &IntNode)| {
+        let (base, coef, div) = floor_affine(moving, k)?;
+        let clamp = Some((min, limit(bound, k)?));
+        Some(Bend::new(base, (coef, div), clamp))
+    };
+    side(sides[0]).or_else(|| side(sides[1]))
 }
 
 /// `e` as a `Limit` over the binding `k`: affine in `k`, or `min` or
@@ -954,13 +979,14 @@ impl Compiler<'_> {
                 // Computed for every option, on a frame that holds
                 // the binding too.
                 None if (slot as usize) < KERNEL_FRAME => {
-                    per_option.push((i, self.batch_expr(a, slot)?));
+                    let a = self.int_tree(a).ok()?;
+                    per_option.push((i, batch_code(&a, slot)?));
                     bends = bends.and_then(|mut v: Vec<Bend>| {
-                        v.push(self.bend(a, slot)?);
+                        v.push(bend_of(&a, slot)?);
                         Some(v)
                     });
                     quadratic = quadratic.and_then(|mut v: Vec<Quadratic>| {
-                        v.push(self.quadratic(a, slot)?);
+                        v.push(quadratic_of(&a, slot)?);
                         Some(v)
                     });
                     bases.push(Operand::Const(0));
@@ -987,33 +1013,6 @@ impl Compiler<'_> {
             quadratic: quadratic.filter(|_| !per_option.is_empty()),
             per_option,
         }))
-    }
-
-    /// `e` as a `Quadratic` in the binding `k`, if it is one: its base
-    /// is `e` at `k = 0`.
-    fn quadratic(&self, e: &IrExpr, k: Slot) -> Option<Quadratic> {
-        let e = self.int_tree(e).ok()?;
-        let (c1, c2) = quadratic_coefs(&e, k)?;
-        if c2 == 0 {
-            return None;
-        }
-        let base = node_operand(&e.with_local(k, 0)?);
-        Some(Quadratic { base, c1, c2 })
-    }
-
-    /// `e` as a `Bend` over the binding `k`, if it is one.
-    fn bend(&self, e: &IrExpr, k: Slot) -> Option<Bend> {
-        let e = self.int_tree(e).ok()?;
-        let Some((min, sides)) = clamp_sides(&e) else {
-            let (base, coef, div) = floor_affine(&e, k)?;
-            return Some(Bend::new(base, (coef, div), None));
-        };
-        let side = |(moving, bound): (&IntNode, &IntNode)| {
-            let (base, coef, div) = floor_affine(moving, k)?;
-            let clamp = Some((min, limit(bound, k)?));
-            Some(Bend::new(base, (coef, div), clamp))
-        };
-        side(sides[0]).or_else(|| side(sides[1]))
     }
 
     /// `e` as `base + coef * k`, the base as an operand (a local or a

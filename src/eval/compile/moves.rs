@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
-use super::int_code::{sorted_update_of, IntCode, Locals};
+use super::int_code::{int_code, sorted_update_of, IntCode};
 use super::linear::affine;
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
@@ -425,19 +425,11 @@ impl Compiler<'_> {
                 index: self.int_expr(index)?,
             });
         }
-        match self.affine_in(e, k) {
-            Some((base, coef)) => Some(ArgForm::Affine(base, coef)),
-            None => Some(ArgForm::PerOption(self.int_expr(e)?)),
-        }
-    }
-
-    /// `e` as `base + coef * k` (`linear::affine`, on its tree).
-    pub(crate) fn affine_in<L: Locals + ?Sized>(
-        &self,
-        e: &IrExpr,
-        k: Slot,
-    ) -> Option<(IntCode<L>, i64)> {
-        affine(&self.int_tree(e).ok()?, k)
+        let e = self.int_tree(e).ok()?;
+        Some(match affine(&e, k) {
+            Some((base, coef)) => ArgForm::Affine(base, coef),
+            None => ArgForm::PerOption(int_code(&e)),
+        })
     }
 
     /// The result of a move: positions of keyed games are written straight

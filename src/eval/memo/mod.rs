@@ -685,7 +685,9 @@ struct ShapeTable {
     /// The codes of positions whose byte is `BIG`, indexed like `dense`:
     /// two bytes a position where values pass 250, read without hashing.
     /// Allocated at the first large value; only its pages near large
-    /// values are ever touched. 0: the code does not fit, look in `big`.
+    /// values are ever touched. 0: the code does not fit, look in `big`,
+    /// and 0 wherever the byte is not `BIG` (scans read a position's
+    /// code as the larger of the two, `scan::code_slot`).
     wide: Vec<u16>,
     /// The codes past 16 bits, by index in `dense`.
     big: FxHashMap<u64, u64>,
@@ -1503,6 +1505,12 @@ impl<'m> RankedWindow<'m> {
     #[inline]
     pub fn big(&self, index: usize) -> Option<u64> {
         big_value(self.table, index)
+    }
+
+    /// The 16-bit codes of its large values, as `Window::bytes`.
+    #[inline]
+    pub fn wide(&self) -> &'m [u16] {
+        &self.table.wide
     }
 
     /// How the items of a sorted list add to its index, if the window

@@ -7,13 +7,13 @@ use std::ops::Range;
 
 use super::engine::{run_range, Lookup, SgSink};
 use super::pick::{pick, Pick};
-use super::sum_scan::{scan_pairs, unit_windows, WIDE_SLOTS};
+use super::sum_scan::{scan_pairs, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
     LoopMove, MovePlan, Narrowed, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
-use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
+use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS, WIDE_SLOTS};
 use crate::eval::memo::{Key, Located, Window, WindowBytes, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;

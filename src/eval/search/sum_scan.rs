@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::eval::memo::scan::seen_slot;
+use crate::eval::memo::scan::{seen_slot, WIDE_SLOTS};
 use crate::eval::memo::BIG;
 
 /// The `len` items of `w` from the `j`-th in walking order (backwards
@@ -36,10 +36,6 @@ fn wide_codes<const REV: bool>(bytes: &[u8], wide: &[u16], out: &mut [u16]) {
         out.iter_mut().zip(pairs).for_each(|(o, p)| *o = code(p));
     }
 }
-
-/// The slots of `seen` a scan of large values may mark: every xor of two
-/// 16-bit values has its slot below this.
-pub(super) const WIDE_SLOTS: usize = 1 << 17;
 
 /// The bytes two parts of a sum read over the options `ks`, when both
 /// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
@@ -138,12 +134,20 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
                 low = low.min(x.min(y));
                 *out = x.wrapping_sub(4) ^ y.wrapping_sub(4);
             }
-            for (t, &v) in xors[..len].iter().enumerate() {
-                if low < 4 && ca[t].min(cb[t]) < 4 {
-                    slow.push(ks.start + (j + t) as i64);
-                } else {
-                    top = top.max(v);
+            if low >= 4 {
+                // Every option of the block has its value: no test each.
+                top = top.max(xors[..len].iter().fold(0, |m, &v| m.max(v)));
+                for &v in &xors[..len] {
                     seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
+                }
+            } else {
+                for (t, &v) in xors[..len].iter().enumerate() {
+                    if ca[t].min(cb[t]) < 4 {
+                        slow.push(ks.start + (j + t) as i64);
+                    } else {
+                        top = top.max(v);
+                        seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
+                    }
                 }
             }
             j += len;

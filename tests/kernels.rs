@@ -1246,6 +1246,12 @@ fn values_that_grow_past_250_agree_with_plain_loops() {
             move column(k in 1..=b) -> W(a, b - k)
             move diagonal(k in 1..=min(a, b)) -> W(a - k, b - k)
         }";
+    // The diagonal's `min(a, b)` keeps its options in the `where`.
+    let diagonal = explain(&format!("{wythoff}\nprint sg(W(2, 3))"));
+    let diagonal = diagonal.lines().find(|l| l.contains("move diagonal"));
+    assert!(
+        diagonal.is_some_and(|l| l.contains("2 conjunct(s) of the result's `where` guaranteed"))
+    );
     let (n, m) = (190, 130);
     let out = run(
         &format!(

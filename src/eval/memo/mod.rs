@@ -1386,15 +1386,6 @@ impl LargeCodes {
     }
 }
 
-/// A dense window's bytes, as scans read them, and the codes of its
-/// large values again (`ShapeTable::wide`, indexed like the bytes; empty
-/// while it has none): a scan marks those without a lookup.
-#[derive(Clone, Copy)]
-pub struct WindowBytes<'m> {
-    pub bytes: &'m [u8],
-    pub wide: &'m [u16],
-}
-
 /// A read-only view of one shape's dense window (`Memo::window`).
 pub struct Window<'m> {
     table: &'m ShapeTable,
@@ -1408,13 +1399,12 @@ impl<'m> Window<'m> {
         &self.table.dense
     }
 
-    /// The bytes with the codes of large values (`WindowBytes`).
+    /// The 16-bit codes of its large values (`ShapeTable::wide`,
+    /// indexed like the bytes, 0 where the byte is not `BIG`; empty while
+    /// it has none): a scan marks those without a lookup.
     #[inline]
-    pub fn bytes(&self) -> WindowBytes<'m> {
-        WindowBytes {
-            bytes: &self.table.dense,
-            wide: &self.table.wide,
-        }
+    pub fn wide(&self) -> &'m [u16] {
+        &self.table.wide
     }
 
     /// Where the positions `bases + coefs * k`, `k` in `lo..hi` (not
@@ -1507,7 +1497,7 @@ impl<'m> RankedWindow<'m> {
         big_value(self.table, index)
     }
 
-    /// The 16-bit codes of its large values, as `Window::bytes`.
+    /// The 16-bit codes of its large values, as `Window::wide`.
     #[inline]
     pub fn wide(&self) -> &'m [u16] {
         &self.table.wide

@@ -39,6 +39,14 @@ pub fn code_slot(byte: u8, wide: u16) -> u32 {
     (byte as u32).max(wide as u32 + 1)
 }
 
+/// The code of a position whose dense byte is `byte` and whose 16-bit
+/// code is `wide` (as `code_slot`): the byte's, or for `BIG` the 16-bit
+/// code; `BIG` itself (no value here) where that is kept past 16 bits.
+#[inline(always)]
+pub fn full_code(byte: u8, wide: u16) -> u16 {
+    (byte as u16).max(wide)
+}
+
 /// The slots a scan of a window with large values may mark: every
 /// 16-bit code's (`code_slot`), and every xor of two 16-bit values'.
 pub const WIDE_SLOTS: usize = 1 << 17;
@@ -266,7 +274,7 @@ impl ValueBytes for Window<'_> {
 
     #[inline]
     fn wide(&self) -> &[u16] {
-        self.bytes().wide
+        Window::wide(self)
     }
 }
 

@@ -1205,3 +1205,96 @@ fn arguments_affine_however_written_are_runs() {
     let how = explain(program);
     assert!(how.contains("move m: a run read along"), "{how}");
 }
+
+/// The values of Wythoff's game, `(a, b)` at `a * (n + 1) + b` for `0 <= a,
+/// b <= n`, by plain loops; with `pass`, of its one-time pass compound
+/// (the pass, to the same position without it, from any position with
+/// a move).
+fn wythoff_by_loops(n: usize, pass: bool) -> Vec<u64> {
+    let w = n + 1;
+    let mex = |options: &mut dyn Iterator<Item = u64>| {
+        let seen: std::collections::HashSet<u64> = options.collect();
+        (0..).find(|v| !seen.contains(v)).unwrap()
+    };
+    let mut layers = vec![vec![0u64; w * w]];
+    for p in 0..=pass as usize {
+        let mut g = vec![0u64; w * w];
+        for a in 0..=n {
+            for b in 0..=n {
+                let row = (1..=a).map(|k| g[(a - k) * w + b]);
+                let column = (1..=b).map(|k| g[a * w + b - k]);
+                let diagonal = (1..=a.min(b)).map(|k| g[(a - k) * w + b - k]);
+                let passed = (p == 1 && a + b > 0).then(|| layers[0][a * w + b]);
+                let mut options = row.chain(column).chain(diagonal).chain(passed);
+                g[a * w + b] = mex(&mut options);
+            }
+        }
+        layers[p] = g;
+        layers.push(vec![]);
+    }
+    layers.swap_remove(pass as usize)
+}
+
+#[test]
+fn values_that_grow_past_250_agree_with_plain_loops() {
+    // Values past the memo's bytes (read from its 16-bit codes) in every
+    // run of a kernel: Wythoff's row, column and diagonal (values to about
+    // 1.6 n), its pass compound's two layers, and a take run and a split
+    // run whose values reach the heap's size and whose xors pass it.
+    let wythoff = "game W(a, b) where a >= 0 and b >= 0 {
+            move row(k in 1..=a) -> W(a - k, b)
+            move column(k in 1..=b) -> W(a, b - k)
+            move diagonal(k in 1..=min(a, b)) -> W(a - k, b - k)
+        }";
+    // The diagonal's `min(a, b)` keeps its options in the `where`.
+    let diagonal = explain(&format!("{wythoff}\nprint sg(W(2, 3))"));
+    let diagonal = diagonal.lines().find(|l| l.contains("move diagonal"));
+    assert!(
+        diagonal.is_some_and(|l| l.contains("2 conjunct(s) of the result's `where` guaranteed"))
+    );
+    let (n, m) = (190, 130);
+    let out = run(
+        &format!(
+            "{wythoff}
+            print [sg(W(a, b)) for a in 0..={n}, b in 0..={n}]
+            print [sg(pass(W(a, b))) for a in 0..={m}, b in 0..={m}]
+            print sg(W({n} + 7, 3))"
+        ),
+        true,
+    );
+    let show = |xs: &[u64]| format!("{xs:?}").replace(' ', "");
+    let plain = wythoff_by_loops(n + 7, false);
+    let lines: Vec<String> = out.lines().map(|l| l.replace(' ', "")).collect();
+    let square: Vec<u64> = (0..=n)
+        .flat_map(|a| (0..=n).map(move |b| (a, b)))
+        .map(|(a, b)| plain[a * (n + 8) + b])
+        .collect();
+    assert!(square.iter().any(|&v| v > 250), "values past the bytes");
+    assert_eq!(lines[0], show(&square));
+    assert_eq!(lines[1], show(&wythoff_by_loops(m, true)));
+    assert_eq!(lines[2], plain[(n + 7) * (n + 8) + 3].to_string());
+    let heaps = 1500;
+    let mut g = vec![0u64; heaps + 1];
+    for h in 0..=heaps {
+        let take = (1..=h).map(|k| g[h - k]);
+        let split = (1..h).filter(|&a| a <= h - a).map(|a| g[a] ^ g[h - a]);
+        let seen: std::collections::HashSet<u64> = take.chain(split).collect();
+        g[h] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    let out = run(
+        &format!(
+            "game H(n) where n >= 0 {{
+                move take(k in 1..=n) -> H(n - k)
+                move split(a in 1..n) if a <= n - a -> H(a) + H(n - a)
+            }}
+            print [sg(H(n)) for n in 0..={heaps}]
+            print sg(H({heaps}))"
+        ),
+        true,
+    );
+    assert!(g.iter().any(|&v| v > 1000));
+    assert_eq!(
+        out.replace(' ', ""),
+        format!("{}\n{}\n", show(&g), g[heaps])
+    );
+}

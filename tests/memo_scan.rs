@@ -151,3 +151,122 @@ fn runs_past_the_window_are_not_answered() {
     assert!(mark_runs(&window, &[inside], &mut marks));
     assert_eq!(marks.mex(), 3);
 }
+
+/// The value (or state) of position `(a, b)` of the window of
+/// `scans_read_values_of_every_size_whichever_run_came_before`: row 0
+/// small values only; elsewhere a mix of small values, values past the
+/// bytes (16-bit codes, 251 up to 65531), past 16 bits (65532 on, kept
+/// in the window's map) and positions without a value.
+fn mixed_state(a: i64, b: i64) -> State {
+    if a == 0 {
+        return State::Value((b * 7 % 250) as u64);
+    }
+    let h = (a * 7919 + b * 104_729) % 97;
+    let i = (a * 64 + b) as u64;
+    match h % 7 {
+        0 => State::Valid,
+        1 => State::Value(h as u64 * 3 % 251),
+        2 => State::Value([250, 251, 65_531, 65_532][(h % 4) as usize]),
+        3 | 4 => State::Value(251 + i * 37 % 65_281),
+        5 => State::Value(65_532 + i),
+        _ => State::Value(i % 250),
+    }
+}
+
+#[test]
+fn scans_read_values_of_every_size_whichever_run_came_before() {
+    // A scan of a window with large values reads the codes with the bytes
+    // when the last scan met a large value, else the bytes first: each
+    // run here is scanned after a run of small values and after one of
+    // large values, and must mark what the memo's key API reads, list
+    // what it cannot answer, and give the mex of the values read.
+    const W: i64 = 48;
+    let shape = int_shape(2);
+    let mut memo = Memo::default();
+    let mut key = Key::default();
+    for a in 0..W {
+        for b in 0..W {
+            key.set_coords(shape, 2, &[a, b]);
+            memo.set(&key, mixed_state(a, b));
+        }
+    }
+    // (first a, first b), (step a, step b), length: rows, columns,
+    // diagonals, both ways, single options and empty runs.
+    let mut runs = vec![
+        ((0, 0), (0, 1), W),
+        ((W - 1, 5), (-1, 0), W),
+        ((3, 3), (1, 1), 40),
+    ];
+    for t in 0..60i64 {
+        let (a, b) = (1 + t * 13 % (W - 1), t * 29 % W);
+        let step = [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (-1, -1),
+            (1, -1),
+            (0, 0),
+        ];
+        let (da, db) = step[t as usize % step.len()];
+        let fits = |x: i64, d: i64| match d {
+            1 => W - x,
+            -1 => x + 1,
+            _ => W,
+        };
+        let n = fits(a, da).min(fits(b, db)).min(1 + t % 45);
+        runs.push(((a, b), (da, db), n));
+    }
+    let (small, large) = (((0, 0), (0, 1), W), ((1, 0), (0, 1), W));
+    for ((a, b), (da, db), n) in runs {
+        let (mut want, mut want_slow) = (vec![], vec![]);
+        for k in 0..n {
+            key.set_coords(shape, 2, &[a + da * k, b + db * k]);
+            match memo.get(&key) {
+                State::Value(v) => want.push(v),
+                _ => want_slow.push(k),
+            }
+        }
+        let want_mex = (0..).find(|v| !want.contains(v)).unwrap();
+        want.sort_unstable();
+        want.dedup();
+        let window = memo.window(shape).expect("a window");
+        let walk_of = |((a, b), (da, db), n): ((i64, i64), (i64, i64), i64)| {
+            let (first, stride) = window.run(&[a, b], &[da, db], 0, n.max(1)).expect("inside");
+            let n = n as usize;
+            Strided { first, stride, n }
+        };
+        for before in [small, large] {
+            let (mut marks, mut slow) = (Marks::default(), vec![]);
+            marks.start();
+            scan(
+                &window,
+                &walk_of(before),
+                0..before.2,
+                &mut marks,
+                &mut slow,
+            );
+            marks.start();
+            slow.clear();
+            scan(
+                &window,
+                &walk_of(((a, b), (da, db), n)),
+                0..n,
+                &mut marks,
+                &mut slow,
+            );
+            let what = format!("run from ({a}, {b}) by ({da}, {db}), {n} long");
+            assert_eq!(slow, want_slow, "{what}");
+            let (seen, stamp) = marks.slots();
+            let marked: Vec<u64> = (want.iter().copied())
+                .chain(0..70_000)
+                .filter(|&v| seen.get(seen_slot(v)) == Some(&stamp))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            assert_eq!(marked, want, "{what}");
+            assert_eq!(marks.mex(), want_mex, "{what}");
+        }
+    }
+}

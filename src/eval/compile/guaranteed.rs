@@ -20,6 +20,7 @@
 //! same locals; no other arithmetic of the conjunct is taken.
 
 use super::linear::{conjuncts, linear, nonnegative, Atoms, Linear, Term};
+use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -202,6 +203,20 @@ impl Atoms<'_> for Facts {
                     self.forms.extend(below_c);
                     self.forms.push(rest);
                 }
+            }
+        }
+        // `min(x, y)` is at most either side, `max(x, y)` at least: a
+        // diagonal `k in 1..=min(a, b)` keeps `a - k` and `b - k` at 0 or
+        // more.
+        if let IrKind::CallBuiltin {
+            builtin: b @ (Builtin::Min | Builtin::Max),
+            args,
+        } = &e.kind
+        {
+            let sign = if *b == Builtin::Min { 1 } else { -1 };
+            for side in args.iter().take(2).filter(|_| args.len() == 2) {
+                let f = linear(side, self).and_then(|x| x.combine(sign, &Linear::term(t), -sign));
+                self.forms.extend(f);
             }
         }
         Some(t)

@@ -685,7 +685,9 @@ struct ShapeTable {
     /// The codes of positions whose byte is `BIG`, indexed like `dense`:
     /// two bytes a position where values pass 250, read without hashing.
     /// Allocated at the first large value; only its pages near large
-    /// values are ever touched. 0: the code does not fit, look in `big`.
+    /// values are ever touched. 0: the code does not fit, look in `big`,
+    /// and 0 wherever the byte is not `BIG` (scans read a position's
+    /// code as the larger of the two, `scan::code_slot`).
     wide: Vec<u16>,
     /// The codes past 16 bits, by index in `dense`.
     big: FxHashMap<u64, u64>,
@@ -1384,15 +1386,6 @@ impl LargeCodes {
     }
 }
 
-/// A dense window's bytes, as scans read them, and the codes of its
-/// large values again (`ShapeTable::wide`, indexed like the bytes; empty
-/// while it has none): a scan marks those without a lookup.
-#[derive(Clone, Copy)]
-pub struct WindowBytes<'m> {
-    pub bytes: &'m [u8],
-    pub wide: &'m [u16],
-}
-
 /// A read-only view of one shape's dense window (`Memo::window`).
 pub struct Window<'m> {
     table: &'m ShapeTable,
@@ -1406,13 +1399,12 @@ impl<'m> Window<'m> {
         &self.table.dense
     }
 
-    /// The bytes with the codes of large values (`WindowBytes`).
+    /// The 16-bit codes of its large values (`ShapeTable::wide`,
+    /// indexed like the bytes, 0 where the byte is not `BIG`; empty while
+    /// it has none): a scan marks those without a lookup.
     #[inline]
-    pub fn bytes(&self) -> WindowBytes<'m> {
-        WindowBytes {
-            bytes: &self.table.dense,
-            wide: &self.table.wide,
-        }
+    pub fn wide(&self) -> &'m [u16] {
+        &self.table.wide
     }
 
     /// Where the positions `bases + coefs * k`, `k` in `lo..hi` (not
@@ -1503,6 +1495,12 @@ impl<'m> RankedWindow<'m> {
     #[inline]
     pub fn big(&self, index: usize) -> Option<u64> {
         big_value(self.table, index)
+    }
+
+    /// The 16-bit codes of its large values, as `Window::wide`.
+    #[inline]
+    pub fn wide(&self) -> &'m [u16] {
+        &self.table.wide
     }
 
     /// How the items of a sorted list add to its index, if the window

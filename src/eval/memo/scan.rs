@@ -25,6 +25,32 @@ pub fn seen_slot(v: u64) -> usize {
     }
 }
 
+/// The slot of the value of an option whose dense byte is `byte` and
+/// whose 16-bit code is `wide` (`ShapeTable::wide`, 0 wherever the byte
+/// is not `BIG`): the byte's own slot, or for `BIG` the slot of the value
+/// its code holds, `seen_slot(wide - 4) = wide + 1`, whichever is larger.
+/// A `BIG` byte without a 16-bit code (a value past 16 bits, in the
+/// window's map) marks `BIG`'s slot, and byte 0 marks slot 1: both no
+/// value's, read by the second pass. No branch (the options' bytes and
+/// codes come in runs the processor cannot predict), and vector code
+/// over a block.
+#[inline(always)]
+pub fn code_slot(byte: u8, wide: u16) -> u32 {
+    (byte as u32).max(wide as u32 + 1)
+}
+
+/// The code of a position whose dense byte is `byte` and whose 16-bit
+/// code is `wide` (as `code_slot`): the byte's, or for `BIG` the 16-bit
+/// code; `BIG` itself (no value here) where that is kept past 16 bits.
+#[inline(always)]
+pub fn full_code(byte: u8, wide: u16) -> u16 {
+    (byte as u16).max(wide)
+}
+
+/// The slots a scan of a window with large values may mark: every
+/// 16-bit code's (`code_slot`), and every xor of two 16-bit values'.
+pub const WIDE_SLOTS: usize = 1 << 17;
+
 /// The dense bytes that mean "no value here yet" (`State::encode`):
 /// unknown, on the search path, valid; and `BIG`, a value kept elsewhere.
 /// (Byte 2, not a position, has a slot that nothing reads.)
@@ -61,6 +87,9 @@ pub struct Marks {
     /// Slots below this may have been marked by a scan without `top`
     /// knowing (`byte_slots`, `slots_mut`).
     scanned: usize,
+    /// The last scan of a window with large values met one: the next
+    /// reads codes and bytes at once (`scan`), else bytes first.
+    large: bool,
 }
 
 impl Default for Marks {
@@ -70,6 +99,7 @@ impl Default for Marks {
             stamp: 1,
             top: 0,
             scanned: 0,
+            large: false,
         }
     }
 }
@@ -113,11 +143,18 @@ impl Marks {
     }
 
     /// Grows `seen` to `n` slots of zeroed memory: pages not resident till marked.
+    #[inline]
     fn grow(&mut self, n: usize) {
         if self.seen.len() < n {
-            let old = std::mem::replace(&mut self.seen, vec![0; n]);
-            self.seen[..old.len()].copy_from_slice(&old);
+            self.grow_to(n);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, n: usize) {
+        let old = std::mem::replace(&mut self.seen, vec![0; n]);
+        self.seen[..old.len()].copy_from_slice(&old);
     }
 
     /// Past the last slot marked since `start`.
@@ -155,23 +192,29 @@ impl Marks {
 
     /// The least value not marked.
     pub fn mex(&self) -> u64 {
-        // Values below `BIG - 4` have consecutive slots from 4 on.
+        let stamp = self.stamp;
+        // The first slot of `slots` not marked, eight slots at a time
+        // compared without a branch (vector code), then one by one;
+        // `slots.len()` if all are.
+        let first_free = |slots: &[u32]| {
+            let full = (slots.chunks_exact(8))
+                .take_while(|c| c.iter().fold(true, |all, &s| all & (s == stamp)))
+                .count()
+                * 8;
+            full + (slots[full..].iter())
+                .position(|&s| s != stamp)
+                .unwrap_or(slots.len() - full)
+        };
+        // Values below `BIG - 4` have consecutive slots from 4 on, the
+        // larger ones from 256 on (slot 255 is `BIG`'s, no value's); no
+        // slot from `marked_len` on is marked.
         let small = (BIG - 4) as usize;
-        let (slots, stamp) = (&self.seen[4..4 + small], self.stamp);
-        // Eight slots at a time, compared without a branch (vector code),
-        // then the first unmarked one.
-        let full = (slots.chunks_exact(8))
-            .take_while(|c| c.iter().fold(true, |all, &s| all & (s == stamp)))
-            .count()
-            * 8;
-        if let Some(m) = slots[full..].iter().position(|&s| s != stamp) {
-            return (full + m) as u64;
+        let m = first_free(&self.seen[4..4 + small]);
+        if m < small {
+            return m as u64;
         }
-        let mut m = small as u64;
-        while seen_slot(m) < self.seen.len() && self.seen[seen_slot(m)] == self.stamp {
-            m += 1;
-        }
-        m
+        let end = self.marked_len().max(256);
+        (small + first_free(&self.seen[256..end])) as u64
     }
 
     /// The slots of the dense bytes, to mark without decoding.
@@ -179,6 +222,17 @@ impl Marks {
     fn byte_slots(&mut self) -> (&mut [u32; 256], u32) {
         self.scanned = self.scanned.max(256);
         let slots = (&mut self.seen[..256]).try_into().expect("256 slots");
+        (slots, self.stamp)
+    }
+
+    /// Every slot a code of a window with large values may mark
+    /// (`code_slot`), to mark without decoding; the scan reports the
+    /// highest it marked (`marked_up_to`).
+    #[inline]
+    fn wide_slots(&mut self) -> (&mut [u32; WIDE_SLOTS], u32) {
+        self.grow(WIDE_SLOTS);
+        self.scanned = self.scanned.max(256);
+        let slots = (&mut self.seen[..WIDE_SLOTS]).try_into().expect("slots");
         (slots, self.stamp)
     }
 
@@ -201,6 +255,10 @@ pub trait ValueBytes {
     fn dense(&self) -> &[u8];
     /// The value of the position at `index` whose byte is `BIG`.
     fn big(&self, index: usize) -> Option<u64>;
+    /// The 16-bit codes of the positions whose byte is `BIG`, indexed
+    /// as the bytes (0 where the code is not kept there); empty while
+    /// the window holds no large value.
+    fn wide(&self) -> &[u16];
 }
 
 impl ValueBytes for Window<'_> {
@@ -213,6 +271,11 @@ impl ValueBytes for Window<'_> {
     fn big(&self, index: usize) -> Option<u64> {
         Window::big(self, index)
     }
+
+    #[inline]
+    fn wide(&self) -> &[u16] {
+        Window::wide(self)
+    }
 }
 
 impl ValueBytes for RankedWindow<'_> {
@@ -224,6 +287,11 @@ impl ValueBytes for RankedWindow<'_> {
     #[inline]
     fn big(&self, index: usize) -> Option<u64> {
         RankedWindow::big(self, index)
+    }
+
+    #[inline]
+    fn wide(&self) -> &[u16] {
+        RankedWindow::wide(self)
     }
 }
 
@@ -239,6 +307,32 @@ pub trait Walk {
     #[inline(always)]
     fn mark_bytes(&self, bytes: &[u8], n: usize, stamp: u32, seen: &mut [u32; 256]) {
         mark_each(self.indices(n), bytes, stamp, seen);
+    }
+
+    /// Marks the slot of each of the `n` options' codes (`code_slot`),
+    /// whatever they hold, in a window with large values (`wide` laid
+    /// out as `bytes`); an index past `bytes` marks byte 0's (no value).
+    /// Gives a bound of the slots marked: their bits or'ed (one
+    /// instruction an option, where their maximum took two), at most
+    /// twice the highest.
+    #[inline(always)]
+    fn mark_codes(
+        &self,
+        (bytes, wide): (&[u8], &[u16]),
+        n: usize,
+        stamp: u32,
+        seen: &mut [u32; WIDE_SLOTS],
+    ) -> usize {
+        let mut top = 0;
+        for i in self.indices(n) {
+            let slot = match (bytes.get(i), wide.get(i)) {
+                (Some(&b), Some(&w)) => code_slot(b, w),
+                _ => 0,
+            };
+            top |= slot;
+            seen[slot as usize & (WIDE_SLOTS - 1)] = stamp;
+        }
+        top as usize
     }
 }
 
@@ -268,9 +362,29 @@ pub fn scan(
     slow: &mut Vec<i64>,
 ) {
     let n = ks.end.saturating_sub(ks.start) as usize;
-    let bytes = window.dense();
-    let (seen, stamp) = marks.byte_slots();
-    walk.mark_bytes(bytes, n, stamp, seen);
+    let (bytes, wide) = (window.dense(), window.wide());
+    // Where the window holds large values, the codes are read with the
+    // bytes when the last such scan met one (values that grow with the
+    // position: most options have one), else the bytes alone first, a
+    // line of memory an option fewer, and the codes only if a byte is
+    // `BIG`.
+    if wide.is_empty() || !marks.large {
+        let (seen, stamp) = marks.byte_slots();
+        walk.mark_bytes(bytes, n, stamp, seen);
+        if wide.is_empty() || seen[BIG as usize] != stamp {
+            marks.large = false;
+        } else {
+            seen[BIG as usize] = 0;
+            marks.large = true;
+        }
+    }
+    if marks.large {
+        // One read of each option's byte and code, no branch between.
+        let (seen, stamp) = marks.wide_slots();
+        let top = walk.mark_codes((bytes, wide), n, stamp, seen);
+        marks.marked_up_to(top);
+        marks.large = top >= 256;
+    }
     // Options without a value are rare: a second pass collects them.
     if marks.take_missing() {
         collect(window, walk.indices(n).zip(ks), marks, slow);
@@ -365,7 +479,7 @@ impl Strided {
     /// stride, and the step between them (a stride of 0 is one byte):
     /// one bounds check for the whole run. `None` if it leaves `bytes`.
     #[inline(always)]
-    fn window(self, bytes: &[u8]) -> Option<(&[u8], usize)> {
+    fn window<T>(self, bytes: &[T]) -> Option<(&[T], usize)> {
         let n = if self.stride == 0 { 1 } else { self.n };
         let step = self.stride.unsigned_abs();
         let span = (n.checked_sub(1)?).checked_mul(step)?;
@@ -414,6 +528,51 @@ impl Walk for Strided {
     fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
         let (first, stride) = (self.first as isize, self.stride);
         (0..n as isize).map(move |j| first.wrapping_add(stride.wrapping_mul(j)) as usize)
+    }
+
+    #[inline(always)]
+    fn mark_codes(
+        &self,
+        (bytes, wide): (&[u8], &[u16]),
+        n: usize,
+        stamp: u32,
+        seen: &mut [u32; WIDE_SLOTS],
+    ) -> usize {
+        let run = Strided { n, ..*self };
+        if n == 0 {
+            return 0;
+        }
+        // One bounds check for the run (`wide` is laid out as `bytes`).
+        let (Some((bytes, step)), Some((wide, _))) = (run.window(bytes), run.window(wide)) else {
+            // Past the window: the second pass finds which.
+            seen[0] = stamp;
+            return 0;
+        };
+        let wide = &wide[..bytes.len()];
+        let mut top = 0;
+        if step <= 1 {
+            // In blocks: the slots first (vector code), then a store each.
+            const BLOCK: usize = 64;
+            for (bytes, wide) in bytes.chunks(BLOCK).zip(wide.chunks(BLOCK)) {
+                let mut slots = [0u32; BLOCK];
+                for ((s, &b), &w) in slots.iter_mut().zip(bytes).zip(wide) {
+                    *s = code_slot(b, w);
+                }
+                top |= slots.iter().fold(0, |t, &s| t | s);
+                for &s in &slots[..bytes.len()] {
+                    seen[s as usize & (WIDE_SLOTS - 1)] = stamp;
+                }
+            }
+            return top as usize;
+        }
+        let mut i = 0;
+        while i < bytes.len() {
+            let slot = code_slot(bytes[i], wide[i]);
+            top |= slot;
+            seen[slot as usize & (WIDE_SLOTS - 1)] = stamp;
+            i += step;
+        }
+        top as usize
     }
 
     #[inline(always)]

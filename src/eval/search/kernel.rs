@@ -7,14 +7,14 @@ use std::ops::Range;
 
 use super::engine::{run_range, Lookup, SgSink};
 use super::pick::{pick, Pick};
-use super::sum_scan::{scan_pairs, unit_windows, WIDE_SLOTS};
+use super::sum_scan::{scan_pairs, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
     LoopMove, MovePlan, Narrowed, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
-use crate::eval::memo::scan::{seen_slot, Strided, Walk, SCANNED_SLOTS};
-use crate::eval::memo::{Key, Located, Window, WindowBytes, BIG, MAX_ARGS};
+use crate::eval::memo::scan::{full_code, seen_slot, Strided, Walk, WIDE_SLOTS};
+use crate::eval::memo::{Key, Located, Window, BIG, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -466,10 +466,7 @@ impl SgSink {
             });
             // Without a window every option goes one by one (none listed).
             match placed {
-                Some(window) => {
-                    self.scan_sum(window.bytes(), &places[..n_parts], a..b);
-                    self.mark_big_sums(&window, &places[..n_parts], a);
-                }
+                Some(window) => self.scan_sum(&window, &places[..n_parts], a..b),
                 None => all = a..b,
             }
         }
@@ -499,54 +496,18 @@ impl SgSink {
         Ok(true)
     }
 
-    /// Marks the options of a sum run left in `slow` whose parts all
-    /// hold values, some of them past the bytes (`BIG`, kept in the
-    /// window's map of large values): cheaper than `lookup`, and most of
-    /// the options where values pass 250. `places` are the parts' first
-    /// indices (at `k = lo`) and strides.
-    fn mark_big_sums(&mut self, window: &Window<'_>, places: &[(usize, isize)], lo: i64) {
-        if self.slow.is_empty() {
-            return;
-        }
-        let dense = window.dense();
-        let mut slow = std::mem::take(&mut self.slow);
-        slow.retain(|&k| {
-            let mut x = 0u64;
-            for &(first, stride) in places {
-                let i = (first as isize + stride * (k - lo) as isize) as usize;
-                x ^= match dense[i] {
-                    BIG => match window.big(i) {
-                        Some(v) => v,
-                        None => return true,
-                    },
-                    b if b >= 4 => (b - 4) as u64,
-                    _ => return true,
-                };
-            }
-            self.add(x);
-            false
-        });
-        self.slow = slow;
-    }
-
-    /// The hot loop of take-and-break games: marks `xor` of the value
-    /// bytes at `first_p + stride_p * (k - lo)` over the parts `p`, for
-    /// each `k`; options with a byte that holds no value go to `slow`.
-    fn scan_sum(&mut self, window: WindowBytes<'_>, places: &[(usize, isize)], ks: Range<i64>) {
-        let dense = window.bytes;
-        // With large values kept, the pairs' xors of 16-bit values.
-        let need = match window.wide.is_empty() {
-            true => SCANNED_SLOTS,
-            false => WIDE_SLOTS,
-        };
-        let (seen, stamp) = self.seen.slots_mut(need);
-        // A value byte is 4..=254: its value is byte - 4. `bad` collects
-        // bytes outside that range without a branch.
-        let value = |b: u8| (b.wrapping_sub(4) as usize, (b < 4) | (b == BIG));
+    /// The hot loop of take-and-break games: marks `xor` of the values
+    /// at `first_p + stride_p * (k - lo)` over the parts `p`, for each
+    /// `k`, read from the window's bytes and, past 250, its 16-bit codes;
+    /// options with a part that holds no value there go to `slow`.
+    fn scan_sum(&mut self, window: &Window<'_>, places: &[(usize, isize)], ks: Range<i64>) {
+        let (dense, wide) = (window.dense(), window.wide());
+        let (seen, stamp) = self.seen.slots_mut(WIDE_SLOTS);
+        let seen: &mut [u32; WIDE_SLOTS] = seen.try_into().expect("slots");
         if let [(f1, s1), (f2, s2)] = *places {
             if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
-                let wide = (!window.wide.is_empty())
-                    .then(|| unit_windows(window.wide, (f1, s1), (f2, s2), ks.clone()))
+                let wide = (!wide.is_empty())
+                    .then(|| unit_windows(wide, (f1, s1), (f2, s2), ks.clone()))
                     .flatten();
                 let slow = &mut self.slow;
                 let top = match (s1 < 0, s2 < 0) {
@@ -558,37 +519,30 @@ impl SgSink {
                 self.seen.marked_up_to(top);
                 return;
             }
-            let seen: &mut [u32; 512] = (&mut seen[..512]).try_into().expect("512 slots");
-            let (mut i1, mut i2) = (f1 as isize, f2 as isize);
-            for k in ks {
-                let (v1, bad1) = value(dense[i1 as usize]);
-                let (v2, bad2) = value(dense[i2 as usize]);
-                if bad1 | bad2 {
-                    self.slow.push(k);
-                } else {
-                    seen[seen_slot((v1 ^ v2) as u64)] = stamp;
-                }
-                i1 += s1;
-                i2 += s2;
-            }
-            return;
         }
-        let seen: &mut [u32; 512] = (&mut seen[..512]).try_into().expect("512 slots");
+        // A part's code: its byte's, or its 16-bit code where the byte is
+        // `BIG` (`BIG` itself where that is kept past 16 bits: no value
+        // here, as bytes 0 to 3).
+        let code = |i: usize| full_code(dense[i], wide.get(i).copied().unwrap_or(0)) as usize;
         let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
+        let mut top = 0;
         for k in ks {
             let (mut x, mut bad) = (0usize, false);
             for (i, p) in at.iter_mut().zip(places) {
-                let (v, b) = value(dense[*i as usize]);
-                x ^= v;
-                bad |= b;
+                let c = code(*i as usize);
+                x ^= c.wrapping_sub(4);
+                bad |= (c < 4) | (c == BIG as usize);
                 *i += p.1;
             }
             if bad {
                 self.slow.push(k);
             } else {
-                seen[seen_slot(x as u64)] = stamp;
+                let slot = seen_slot(x as u64);
+                top |= slot;
+                seen[slot & (WIDE_SLOTS - 1)] = stamp;
             }
         }
+        self.seen.marked_up_to(top);
     }
 
     /// Marks the options of a `LoopMove`, one by one on a frame of

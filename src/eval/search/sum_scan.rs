@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::eval::memo::scan::seen_slot;
+use crate::eval::memo::scan::{seen_slot, WIDE_SLOTS};
 use crate::eval::memo::BIG;
 
 /// The `len` items of `w` from the `j`-th in walking order (backwards
@@ -37,10 +37,6 @@ fn wide_codes<const REV: bool>(bytes: &[u8], wide: &[u16], out: &mut [u16]) {
     }
 }
 
-/// The slots of `seen` a scan of large values may mark: every xor of two
-/// 16-bit values has its slot below this.
-pub(super) const WIDE_SLOTS: usize = 1 << 17;
-
 /// The bytes two parts of a sum read over the options `ks`, when both
 /// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
 /// `dense`: each as the slice it covers, in memory order. `None`
@@ -71,19 +67,20 @@ pub(super) fn unit_windows<T>(
 /// Where the window keeps large values (`wide`, the same ranges as the
 /// bytes), the options whose bytes are `BIG` are marked from there; the
 /// return is the highest slot of `seen` marked past the first 512 (0 if
-/// none), and `seen` must have `WIDE_SLOTS` slots then.
+/// none).
 #[inline(never)]
 pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
     (a, b): (&[u8], &[u8]),
     wide: Option<(&[u16], &[u16])>,
     ks: Range<i64>,
     stamp: u32,
-    seen: &mut [u32],
+    seen: &mut [u32; WIDE_SLOTS],
     slow: &mut Vec<i64>,
 ) -> usize {
     // A value byte is 4..=254, its value the byte - 4: any other byte
     // wraps to above `MAX_VALUE`, so one comparison tells both apart.
     const MAX_VALUE: u8 = BIG - 5;
+    const BLOCK: usize = 64;
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
     let value = |byte: u8| byte.wrapping_sub(4);
@@ -95,7 +92,6 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
         // In blocks: the xors first (vector code, reversals included),
         // then one store a value. Marking straight from the bytes kept
         // the vector unit idle.
-        const BLOCK: usize = 64;
         let mark = |seen: &mut [u32; 512], v: u8| seen[seen_slot(v as u64) & 511] = stamp;
         let block = |w: &[u8], j: usize, rev: bool| -> [u8; BLOCK] {
             let at = if rev { n - j - BLOCK } else { j };
@@ -120,47 +116,50 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
         }
         return 0;
     }
-    if let Some((wa, wb)) = wide {
-        let seen: &mut [u32; WIDE_SLOTS] = (&mut seen[..WIDE_SLOTS]).try_into().expect("slots");
-        const BLOCK: usize = 64;
-        let (wa, wb) = (&wa[..n], &wb[..n]);
-        let mut top = 0u16;
-        let mut j = 0;
-        while j < n {
-            let len = BLOCK.min(n - j);
-            let (mut ca, mut cb) = ([0u16; BLOCK], [0u16; BLOCK]);
-            wide_codes::<REV_A>(block(a, j, len, REV_A), block(wa, j, len, REV_A), &mut ca);
-            wide_codes::<REV_B>(block(b, j, len, REV_B), block(wb, j, len, REV_B), &mut cb);
-            // The xors, and the least code (below 4: no value).
-            let mut xors = [0u16; BLOCK];
-            let mut low = u16::MAX;
-            for ((out, &x), &y) in xors[..len].iter_mut().zip(&ca).zip(&cb) {
-                low = low.min(x.min(y));
-                *out = x.wrapping_sub(4) ^ y.wrapping_sub(4);
+    // Some byte holds no value yet, or large values are kept: the codes
+    // block by block (a byte's, or for `BIG` its 16-bit code), each
+    // option with both values marked, the others collected.
+    let no_codes = [0u16; BLOCK];
+    let mut top = 0u16;
+    let mut j = 0;
+    while j < n {
+        let len = BLOCK.min(n - j);
+        let (wa, wb) = match wide {
+            Some((wa, wb)) => (block(wa, j, len, REV_A), block(wb, j, len, REV_B)),
+            None => (&no_codes[..len], &no_codes[..len]),
+        };
+        let (mut ca, mut cb) = ([0u16; BLOCK], [0u16; BLOCK]);
+        wide_codes::<REV_A>(block(a, j, len, REV_A), wa, &mut ca);
+        wide_codes::<REV_B>(block(b, j, len, REV_B), wb, &mut cb);
+        // The xors, and the least code (below 4: no value).
+        let mut xors = [0u16; BLOCK];
+        let mut low = u16::MAX;
+        for ((out, &x), &y) in xors[..len].iter_mut().zip(&ca).zip(&cb) {
+            low = low.min(x.min(y));
+            *out = x.wrapping_sub(4) ^ y.wrapping_sub(4);
+        }
+        if low >= 4 {
+            // Every option of the block has its value: no test each.
+            top = top.max(xors[..len].iter().fold(0, |m, &v| m.max(v)));
+            for &v in &xors[..len] {
+                seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
             }
+        } else {
             for (t, &v) in xors[..len].iter().enumerate() {
-                if low < 4 && ca[t].min(cb[t]) < 4 {
+                if ca[t].min(cb[t]) < 4 {
                     slow.push(ks.start + (j + t) as i64);
                 } else {
                     top = top.max(v);
                     seen[seen_slot(v as u64) & (WIDE_SLOTS - 1)] = stamp;
                 }
             }
-            j += len;
         }
-        let top = seen_slot(top as u64);
-        return if top >= 512 { top } else { 0 };
+        j += len;
     }
-    for j in 0..n {
-        let x = if REV_A { a[n - 1 - j] } else { a[j] };
-        let y = if REV_B { b[n - 1 - j] } else { b[j] };
-        let (v1, v2) = (x.wrapping_sub(4), y.wrapping_sub(4));
-        if v1.max(v2) > MAX_VALUE {
-            slow.push(ks.start + j as i64);
-        } else {
-            // The xor of two values below 256 has its slot below 512.
-            seen[seen_slot((v1 ^ v2) as u64) & 511] = stamp;
-        }
+    let top = seen_slot(top as u64);
+    if top >= 512 {
+        top
+    } else {
+        0
     }
-    0
 }

@@ -256,6 +256,10 @@ fn list_move() -> impl Strategy<Value = &'static str> {
         Just("(i in 0..len(xs)) if xs[i] >= 2 -> L(update(xs, i, xs[i] - 2))"),
         // Two bindings updating two items (a coin to any lower item).
         Just("(i in 1..len(xs), j in 0..i) if xs[i] >= 1 -> L(update(update(xs, i, xs[i] - 1), j, xs[j] + 1))"),
+        // The same with a run of coins, and a run one past the pile (an
+        // option with an item -1: outside the `where`, or a list of no rank).
+        Just("(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) -> L(update(update(xs, i, xs[i] - k), j, xs[j] + k))"),
+        Just("(i in 1..len(xs), k in 1..=xs[i] + 1) -> L(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k))"),
         Just("(i in 0..len(xs), t in 0..xs[i]) if t not in xs -> L(sorted(update(xs, i, t)))"),
         Just("(i in 0..len(xs), k in 1..=xs[i]) if k * k <= xs[i] -> L(sorted(update(xs, i, xs[i] - k)))"),
         // Only the general path runs this one (its guard).
@@ -264,8 +268,18 @@ fn list_move() -> impl Strategy<Value = &'static str> {
 }
 
 fn list_program() -> impl Strategy<Value = String> {
-    (proptest::collection::vec(list_move(), 1..3), 2i64..5).prop_map(|(moves, n)| {
-        let mut text = String::from("game L(xs) where all(x >= 0 for x in xs) {\n");
+    let shapes = (
+        proptest::collection::vec(list_move(), 1..3),
+        2i64..5,
+        any::<bool>(),
+    );
+    shapes.prop_map(|(moves, n, naturals)| {
+        // Without a `where`, lists kept by rank of sum are filled.
+        let mut text = String::from("game L(xs) ");
+        if naturals {
+            text.push_str("where all(x >= 0 for x in xs) ");
+        }
+        text.push_str("{\n");
         for (i, m) in moves.iter().enumerate() {
             text.push_str(&format!("    move m{i}{m}\n"));
         }

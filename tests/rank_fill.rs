@@ -106,6 +106,30 @@ fn update_chain_games_filled_by_level_agree_with_the_general_path() {
                  G(update(update(xs, i + d, xs[i + d] - k), i + d - 1, xs[i + d - 1] + k)) }",
             FILLED_DOWN,
         ),
+        // Coins from pile `i` to any lower pile `j in 0..i`: indices of two
+        // forms, their order proven by `j`'s range; the prefix sums from
+        // `j` up to `i` move.
+        (
+            "game G(xs) { move m(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), j, xs[j] + k)) }",
+            FILLED_DOWN,
+        ),
+        // The run ending at the item of an outer binding other than the
+        // last (`t` repeats each stair's options): read off the list, and
+        // the pile it lowers proven to stay natural all the same.
+        (
+            "game G(xs) { move m(i in 1..len(xs), t in 0..2, k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
+        // A run one past the pile: the pile's check is not proven and
+        // refuses the setting whose last option leaves it at -1 (a list
+        // with no rank), which the search then values.
+        (
+            "game G(xs) { move m(i in 1..len(xs), k in 1..=xs[i] + 1) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
         // Coins moved up, to the pile above: a prefix sum moves down.
         (
             "game G(xs) { move m(i in 0..len(xs) - 1, k in 1..=xs[i]) ->
@@ -147,13 +171,6 @@ fn shifts_of_both_signs_or_a_where_are_refused_and_searched() {
                  move up(i in 0..len(xs) - 1, k in 1..=xs[i]) ->
                      G(update(update(xs, i + 1, xs[i + 1] + k), i, xs[i] - k))
              }",
-            "not proven to move every option's rank one way",
-        ),
-        // Indices of two forms: placed by rank in the order the run meets
-        // them, which is not known before it runs.
-        (
-            "game G(xs) { move m(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) ->
-                 G(update(update(xs, i, xs[i] - k), j, xs[j] + k)) }",
             "not proven to move every option's rank one way",
         ),
         (

@@ -42,6 +42,11 @@ impl LinearCode {
         (self.terms.iter()).fold(0, |c, &(s, q)| if s == slot { c + q } else { c })
     }
 
+    /// `c` if the code is `slot + c`.
+    fn offset_from(&self, slot: Slot) -> Option<i64> {
+        (self.terms[..] == [(slot, 1)]).then_some(self.constant)
+    }
+
     /// The affine form `lin` (`Linear::is_affine_i64`) without the term
     /// of `k`, if every other local lies in the frame.
     fn of(lin: &Linear, k: Slot) -> Option<LinearCode> {
@@ -111,16 +116,17 @@ pub(crate) fn rank_shift(
     };
     let mut chain = updates(arg, list).ok_or(ShiftRefusal::NotItemChanges)?;
     // Indices of one form apart by constants (`i`, `i - 1`) are ascending
-    // once sorted by their constants; indices of other forms (`j in 0..i`)
-    // are taken in the order the run finds them ascending in, or not at
-    // all (`option_ranks` checks it).
-    chain.sort_by(|(a, _), (b, _)| match a.terms == b.terms {
-        true => a.constant.cmp(&b.constant),
-        false if index_below(m, a, b) => Ordering::Less,
-        false if index_below(m, b, a) => Ordering::Greater,
-        false => Ordering::Equal,
-    });
-    let ordered = chain
+    // once sorted by their constants, and so are bindings one of which
+    // ranges below the other (`j in 0..i`); indices of other forms are
+    // taken in the order the run finds them ascending in, or not at all
+    // (`option_ranks` checks it).
+    let below = |a: &Linear, b: &Linear| match a.terms == b.terms {
+        true => a.constant < b.constant,
+        false => index_below(m, a, b),
+    };
+    chain.sort_by(|(a, _), (b, _)| below(b, a).cmp(&below(a, b)));
+    let ordered = chain.windows(2).all(|w| below(&w[0].0, &w[1].0));
+    let one_form = chain
         .iter()
         .all(|(index, _)| index.terms == chain[0].0.terms);
     let (mut b, mut q) = (0i64, 0i64);
@@ -149,7 +155,7 @@ pub(crate) fn rank_shift(
     if steps.is_empty() {
         return Err(ShiftRefusal::NotItemChanges);
     }
-    let column = ordered.then(|| OneColumn::of(&chain, &steps)).flatten();
+    let column = one_form.then(|| OneColumn::of(&chain, &steps)).flatten();
     Ok(RankShift {
         list,
         steps: Steps {
@@ -221,14 +227,36 @@ impl OneColumn {
             span: *offsets.last()?,
         })
     }
+
+    /// The steps `(offset, base, per_k)` whose items a run of `k` from
+    /// `k_lo` may take below 0, the run ending at `xs[i] + plus` when
+    /// `end` is `Some((i, plus))`. The others are proven once: an item
+    /// raised from `k_lo >= 0` on, or `xs[i]` lowered by `k` (to at least
+    /// `base + 1 - plus`).
+    pub(crate) fn unproven(
+        &self,
+        k_lo: Option<i64>,
+        end: Option<(Slot, i64)>,
+    ) -> Vec<(usize, i64, i64)> {
+        let from_natural = k_lo.is_some_and(|c| c >= 0);
+        let own = |d: usize| end.filter(|&(i, _)| self.index.offset_from(i) == Some(-(d as i64)));
+        (self.items.iter().copied())
+            .filter(|&(d, base, per_k)| match own(d) {
+                _ if from_natural && base >= 0 && per_k >= 0 => false,
+                Some((_, plus)) => per_k != -1 || base + 1 - plus < 0,
+                None => true,
+            })
+            .collect()
+    }
 }
 
 /// A move's changes as steps up the list, bases constants: the prefix
 /// sums from one changed index up to the next move by `moved`, a constant
-/// plus a constant times `k`, while the indices ascend in this order
-/// (always when `ordered`: one form plus ascending constants).
+/// plus a constant times `k`, while the indices ascend in this order.
 #[derive(Debug)]
 pub(crate) struct Steps {
+    /// The indices always ascend in this order: each of one form with the
+    /// next and a lower constant, or a binding ranging below it.
     pub ordered: bool,
     pub steps: Vec<Step>,
     pub column: Option<OneColumn>,
@@ -250,7 +278,8 @@ impl Steps {
     /// when every prefix sum moves up or not at all and one strictly, and
     /// shrinks (`Less`) the other way.
     pub(crate) fn rank_sign(&self, k_lo: Option<i64>) -> Option<Ordering> {
-        // Indices of several forms may come in another order at run time.
+        // Indices not proven ascending may come in another order at run
+        // time.
         if !self.ordered {
             return None;
         }

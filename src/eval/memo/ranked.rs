@@ -438,7 +438,7 @@ impl LevelWalk {
         }
         self.left -= 1;
         let c = &mut self.at.c;
-        if self.descending {
+        let j = if self.descending {
             // The lowest `c_j` that can go down does; those below it
             // take their largest places under it.
             let j = (0..self.n - 1).find(|&j| c[j] > j).expect("a list left");
@@ -447,6 +447,7 @@ impl LevelWalk {
                 c[i] = c[i + 1] - 1;
             }
             self.at.rank -= 1;
+            j
         } else {
             let j = (0..self.n - 1)
                 .find(|&j| c[j] + 1 < c[j + 1])
@@ -454,9 +455,11 @@ impl LevelWalk {
             c[j] += 1;
             (0..j).for_each(|i| c[i] = i);
             self.at.rank += 1;
-        }
+            j
+        };
+        // Only the items up to `j + 1` change.
         let mut prev = 0;
-        for (x, &c) in self.items.iter_mut().zip(&c[..self.n]) {
+        for (x, &c) in self.items.iter_mut().zip(&c[..j + 2]) {
             *x = (c - prev) as i64;
             prev = c + 1;
         }
@@ -531,12 +534,12 @@ impl Ranking {
 pub struct RankedRun<'m> {
     binom: &'m [usize],
     fixed: usize,
-    moving: SmallVec<[(usize, isize); 2]>,
+    moving: SmallVec<[(usize, isize); 4]>,
 }
 
 impl<'m> RankedRun<'m> {
     /// The run with `fixed` and the rows and steps of `moving` in `binom`.
-    pub fn new(binom: &'m [usize], fixed: usize, moving: SmallVec<[(usize, isize); 2]>) -> Self {
+    pub fn new(binom: &'m [usize], fixed: usize, moving: SmallVec<[(usize, isize); 4]>) -> Self {
         RankedRun {
             binom,
             fixed,

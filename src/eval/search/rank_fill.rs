@@ -5,8 +5,10 @@
 //! prefix sums come from the walk (`memo::LevelWalk`), and each setting
 //! of a move's outer bindings moves only the prefix sums its changes
 //! reach (`column_ranks`: one column along the last binding, its first
-//! index stepped along the last outer one and checked once per setting;
-//! else `option_ranks`). A list the fill cannot value plainly
+//! index stepped along the last outer one and checked within the list at
+//! that binding's least and greatest settings, the items the run's range
+//! keeps natural not checked, `OneColumn::unproven`; else
+//! `option_ranks`). A list the fill cannot value plainly
 //! (code that fails, an option without a value, a value past a byte) ends
 //! it: the lists left are searched one by one, as they would have been.
 
@@ -15,11 +17,12 @@ use super::rank_shift::{column_ranks, option_ranks};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
-    MovePlan, Operand, RankShift, Rules, RunEnd, Settings,
+    MovePlan, OneColumn, Operand, RankShift, Rules, RunEnd, Settings,
 };
-use crate::eval::memo::scan::{byte_value, NO_VALUE_BYTES};
+use crate::eval::memo::scan::{byte_value, mark_each, Walk, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
 use crate::eval::value::InstanceId;
+use crate::ir::ir::Slot;
 use crate::syntax::Span;
 
 /// Fills the level of the list `key` of `instance` (and for options that
@@ -45,19 +48,27 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
             MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
                 let run = m.run.as_ref()?;
                 let shift = run.shift.as_ref().ok()?;
-                let off_list = match (&run.lo, &run.hi, m.bindings.last()) {
-                    (&Operand::Const(c), &RunEnd::Item(list, i), Some(&(k, _)))
-                        if i == k && list == shift.list =>
+                let k_lo = match run.lo {
+                    Operand::Const(c) => Some(c),
+                    _ => None,
+                };
+                let end_item = match (k_lo, &run.hi) {
+                    (Some(c), &RunEnd::Item(list, i))
+                        if list == shift.list && m.bindings.iter().any(|&(s, _)| s == i) =>
                     {
-                        Some((c, i64::from(run.inclusive)))
+                        Some((i, c, i64::from(run.inclusive)))
                     }
                     _ => None,
                 };
+                let end = end_item.map(|(i, _, plus)| (i, plus));
+                let checks =
+                    (shift.steps.column.as_ref()).map_or_else(Vec::new, |c| c.unproven(k_lo, end));
                 Some(FillMove {
                     m,
                     run,
                     shift,
-                    off_list,
+                    end_item,
+                    checks,
                 })
             }
             _ => None,
@@ -117,9 +128,12 @@ struct FillMove<'a> {
     m: &'a KeyLoopMove,
     run: &'a KeyRun,
     shift: &'a RankShift,
-    /// A run `c..xs[k]` (`c` and whether `..=`), `k` the last outer
-    /// binding and `xs` the list.
-    off_list: Option<(i64, i64)>,
+    /// A run `c..xs[i]` (`i`, `c` and whether `..=`), `i` an outer
+    /// binding and `xs` the list: its end read off the list.
+    end_item: Option<(Slot, i64, i64)>,
+    /// The column's steps whose items may leave the naturals, checked
+    /// per setting (`OneColumn::unproven`).
+    checks: Vec<(usize, i64, i64)>,
 }
 
 /// One fill: the game's moves, the frame its code reads, and the marks
@@ -211,9 +225,8 @@ impl Fill<'_> {
     ) -> Option<()> {
         let column = m.shift.steps.column.as_ref();
         let Some((slot, source)) = m.m.bindings.get(level) else {
-            let j0 = column.and_then(|c| c.index.eval(&self.frame));
-            let ends = self.run_ends(m, None, items)?;
-            return self.mark_run(m, j0, ends, memo, at, items);
+            let ends = self.run_ends(m, items)?;
+            return self.mark_run(m, ends, memo, at, items);
         };
         let mut settings = Settings::new();
         let (a, b) = match source {
@@ -225,56 +238,100 @@ impl Fill<'_> {
                 .map(|_| (0, 0))?,
         };
         // Under one column the first index is affine in the last outer
-        // binding: evaluated at its first setting, stepped for the others.
-        let first = if a < b {
-            Some(a)
-        } else {
-            settings.first().copied()
-        };
+        // binding: evaluated at its least setting, stepped for the others,
+        // and checked within the list once, at the least and the greatest.
         let column = column.filter(|_| level + 1 == m.m.bindings.len());
-        let start = column.zip(first).and_then(|(c, first)| {
-            self.frame.set_int(*slot, first);
-            Some((first, c.index.eval(&self.frame)?, c.index.coef(*slot)))
-        });
-        for k in (a..b).chain(settings.iter().copied()) {
-            self.frame.set_int(*slot, k);
-            let Some((first, j, per)) = start else {
-                self.mark_move(m, level + 1, memo, at, items)?;
-                continue;
+        let start = column.and_then(|c| {
+            let (lo, hi) = match a < b {
+                true => (a, b - 1),
+                false => (*settings.iter().min()?, *settings.iter().max()?),
             };
-            let j0 = (k.checked_sub(first))
-                .and_then(|d| per.checked_mul(d))
-                .and_then(|d| j.checked_add(d));
-            let ends = self.run_ends(m, Some(k), items)?;
-            self.mark_run(m, j0, ends, memo, at, items)?;
+            self.frame.set_int(*slot, lo);
+            let (j, per) = (c.index.eval(&self.frame)?, c.index.coef(*slot));
+            let j_hi = j.checked_add(per.checked_mul(hi.checked_sub(lo)?)?)?;
+            let last = usize::try_from(j.max(j_hi)).ok()?.checked_add(c.span)?;
+            (j.min(j_hi) >= 0 && last < items.len()).then_some((lo, j, per))
+        });
+        let settings = (a..b).chain(settings.iter().copied());
+        if let Some((c, start)) = column.zip(start) {
+            return self.mark_column(m, (c, *slot, start), settings, memo, at, items);
+        }
+        for k in settings {
+            self.frame.set_int(*slot, k);
+            self.mark_move(m, level + 1, memo, at, items)?;
         }
         Some(())
     }
 
-    /// The ends of the last binding's run of `m`, the others set (the last
-    /// outer one to `k`): a run `c..xs[k]` (or `..=`) read off the list.
+    /// Marks the options of `m` for the settings of its last outer binding
+    /// (`slot`) under one column, whose first index `j + per * (k - lo)`
+    /// lies within the list for every setting `k` (checked at both ends):
+    /// per setting, the run's ends (off the list when it ends at an item),
+    /// the column's place and the options' bytes down it.
     #[inline(always)]
-    fn run_ends(&self, m: &FillMove<'_>, k: Option<i64>, items: &[i64]) -> Option<(i64, i64)> {
-        let run = m.run;
-        match (m.off_list, k) {
-            (Some((c, plus)), Some(k)) => {
-                Some((c, items.get(usize::try_from(k).ok()?)?.checked_add(plus)?))
+    fn mark_column(
+        &mut self,
+        m: &FillMove<'_>,
+        (c, slot, (lo, j, per)): (&OneColumn, Slot, (i64, i64, i64)),
+        settings: impl Iterator<Item = i64>,
+        (bin, dense): (Binomials<'_>, &[u8]),
+        at: &Placed,
+        items: &[i64],
+    ) -> Option<()> {
+        for k in settings {
+            // Between the two ends checked: no overflow, within the list.
+            let j0 = (j + per * (k - lo)) as usize;
+            // The frame written only for code that reads it.
+            let (a, b) = match m.end_item {
+                Some((i, a, plus)) if i == slot => {
+                    (a, items.get(usize::try_from(k).ok()?)?.checked_add(plus)?)
+                }
+                _ => {
+                    self.frame.set_int(slot, k);
+                    self.run_ends(m, items)?
+                }
+            };
+            if a >= b {
+                continue;
             }
-            _ => run_range(
+            let Some((fixed, row, step)) = column_ranks(c, &m.checks, j0, items, at, bin, (a, b))
+            else {
+                self.frame.set_int(slot, k);
+                self.mark_run(m, (a, b), (bin, dense), at, items)?;
+                continue;
+            };
+            let n = (b - a) as usize;
+            self.options += n;
+            let rows = match step {
+                1 => &bin.table[row..row + n],
+                _ => &bin.table[row + 1 - n..=row],
+            };
+            let indices = rows.iter().map(|&r| fixed + r);
+            mark_each(indices, dense, self.stamp, &mut self.seen);
+        }
+        Some(())
+    }
+
+    /// The ends of the last binding's run of `m`, the others set.
+    #[inline(always)]
+    fn run_ends(&self, m: &FillMove<'_>, items: &[i64]) -> Option<(i64, i64)> {
+        let run = m.run;
+        let Some((i, c, plus)) = m.end_item else {
+            return run_range(
                 run.lo.eval(&self.frame),
                 run.hi.eval(&self.frame),
                 run.inclusive,
-            ),
-        }
+            );
+        };
+        let i = usize::try_from(self.frame.int(i)?).ok()?;
+        Some((c, items.get(i)?.checked_add(plus)?))
     }
 
     /// Marks the options `k` in `a..b` of the last binding of `m`, the
-    /// others set, down the column from index `j0` if the steps have one.
-    #[inline(always)]
+    /// others set, placed by `option_ranks`.
     fn mark_run(
         &mut self,
         m: &FillMove<'_>,
-        j0: Option<i64>,
         (a, b): (i64, i64),
         (bin, dense): (Binomials<'_>, &[u8]),
         at: &Placed,
@@ -285,22 +342,8 @@ impl Fill<'_> {
         }
         let n = usize::try_from(b.checked_sub(a)?).ok()?;
         self.options = self.options.saturating_add(n);
-        let (seen, stamp) = (&mut self.seen, self.stamp);
-        let mut mark = |i: usize| seen[dense[i] as usize] = stamp;
-        // One column: an addition per option, its bytes marked as read.
-        if let Some((fixed, row, step)) = (m.shift.steps.column.as_ref())
-            .zip(j0)
-            .and_then(|(c, j0)| column_ranks(c, j0, items, at, bin, (a, b)))
-        {
-            let rows = match step {
-                1 => &bin.table[row..row + n],
-                _ => &bin.table[row + 1 - n..=row],
-            };
-            rows.iter().for_each(|&r| mark(fixed + r));
-            return Some(());
-        }
         let options = option_ranks(&m.shift.steps, &self.frame, items, at, bin, (a, b))?;
-        (0..n).for_each(|t| mark(options.index(t)));
+        options.mark_bytes(dense, n, self.stamp, &mut self.seen);
         Some(())
     }
 }

@@ -9,7 +9,7 @@
 use super::engine::SgSink;
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    AffineRun, Env, Instance, KeyFrame, Locals, OneColumn, RankShift, Seq, Step, Steps, FAR,
+    AffineRun, Env, Instance, KeyFrame, Locals, OneColumn, RankShift, Seq, Steps, FAR,
 };
 use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
@@ -90,8 +90,10 @@ impl SgSink {
 /// the move's other bindings in `frame`, for the list `items` placed at
 /// `at`: the list's rank with the binomials of the prefix sums the steps
 /// move exchanged. `None` if an index is out of range, a changed item
-/// leaves the naturals or a moved sum the ranking, at either end of the
-/// run (all are affine in `k`, so they stay within between).
+/// leaves the naturals or the option's sum the ranking, at either end of
+/// the run (all are affine in `k`, so they stay within between). An
+/// option of natural items has its prefix sums between 0 and its sum, so
+/// those are not checked one by one.
 pub(super) fn option_ranks<'m>(
     steps: &Steps,
     frame: &KeyFrame,
@@ -100,21 +102,28 @@ pub(super) fn option_ranks<'m>(
     bin: Binomials<'m>,
     (a, b): (i64, i64),
 ) -> Option<RankedRun<'m>> {
-    let n = items.len();
-    let (lo, last, max) = (a as i128, b as i128 - 1, bin.max_sum as i128);
-    let mut fixed = at.rank;
-    let mut moving: SmallVec<[(usize, isize); 2]> = SmallVec::new();
-    let index = |s: &Step| Some(usize::try_from(s.index.eval(frame)?).ok()?).filter(|&j| j < n);
-    let steps = &steps.steps;
-    let mut below = None;
+    let (n, steps) = (items.len(), &steps.steps);
+    // Each step's index, ascending (the steps' prefix sums hold only
+    // then), and the list's end after the last.
+    let mut ends = [n; MAX_COORDS + 1];
     for (t, s) in steps.iter().enumerate() {
-        let j = index(s)?;
-        // The steps' prefix sums hold only while the indices ascend.
-        if below.is_some_and(|i| i >= j) {
+        let j = usize::try_from(s.index.eval(frame)?).ok()?;
+        if j >= n || t.checked_sub(1).is_some_and(|u| ends[u] >= j) {
             return None;
         }
-        below = Some(j);
-        let (x, q) = (items[j] as i128 + s.base as i128, s.per_k as i128);
+        ends[t] = j;
+    }
+    let (lo, last) = (a as i128, b as i128 - 1);
+    let (sum, max) = ((at.c[n - 1] + 1 - n) as i128, bin.max_sum as i128);
+    let (by, per) = steps.last()?.moved;
+    let (by, per) = (by as i128, per as i128);
+    if sum + by + per * lo > max || sum + by + per * last > max {
+        return None;
+    }
+    let mut fixed = at.rank;
+    let mut moving = SmallVec::new();
+    for (t, s) in steps.iter().enumerate() {
+        let (x, q) = (items[ends[t]] as i128 + s.base as i128, s.per_k as i128);
         if x + q * lo < 0 || x + q * last < 0 {
             return None;
         }
@@ -122,13 +131,8 @@ pub(super) fn option_ranks<'m>(
         if (base, per_k) == (0, 0) {
             continue;
         }
-        let end = steps.get(t + 1).map_or(Some(n), index)?;
-        for c in j..end {
-            let p = (at.c[c] - c) as i128 + base;
-            let (p_lo, p_last) = (p + per_k * lo, p + per_k * last);
-            if p_lo.min(p_last) < 0 || p_lo.max(p_last) > max {
-                return None;
-            }
+        for c in ends[t]..ends[t + 1] {
+            let p_lo = (at.c[c] - c) as i128 + base + per_k * lo;
             fixed = fixed.wrapping_sub(bin.table[c * bin.rows + at.c[c]]);
             let row = c * bin.rows + p_lo as usize + c;
             match per_k {
@@ -141,23 +145,29 @@ pub(super) fn option_ranks<'m>(
 }
 
 /// `option_ranks` for steps with one column (`OneColumn`), its first index
-/// at `j0`: the checks of the setting in `i64` (the list is ranked, so its
-/// items are small, and the column's constants and the run's ends are
-/// within `FAR`), the `t`-th option at `fixed + table[row + step * t]` as
-/// `(fixed, row, step)`. `None` where `option_ranks` decides.
+/// at `j0` (its last step's within the list), the steps in `checks` those
+/// whose items are not proven to stay naturals
+/// (`OneColumn::unproven`): the checks of the setting in `i64` (the list
+/// is ranked, so its items are small, and the column's constants and the
+/// run's ends are within `FAR`), the `t`-th option at `fixed + table[row +
+/// step * t]` as `(fixed, row, step)`. `None` where `option_ranks`
+/// decides. The column keeps the list's sum, so an option of natural
+/// items keeps its prefix sums in the ranking.
 #[inline(always)]
 pub(super) fn column_ranks(
     col: &OneColumn,
-    j0: i64,
+    checks: &[(usize, i64, i64)],
+    j0: usize,
     items: &[i64],
     at: &Placed,
     bin: Binomials<'_>,
     (a, b): (i64, i64),
 ) -> Option<(usize, usize, isize)> {
-    let j0 = (usize::try_from(j0).ok())
-        .filter(|&j| j + col.span < items.len() && a >= -FAR && b <= FAR)?;
+    if a < -FAR || b > FAR {
+        return None;
+    }
     let last = b - 1;
-    for &(d, base, per_k) in &col.items {
+    for &(d, base, per_k) in checks {
         let x = items[j0 + d] + base;
         if (x + per_k * a).min(x + per_k * last) < 0 {
             return None;
@@ -165,27 +175,19 @@ pub(super) fn column_ranks(
     }
     let mut fixed = at.rank;
     for &(d, by) in &col.shifted {
-        let (row, old) = moved_sum(at, bin, j0 + d, (by, by))?;
+        let (row, old) = moved_sum(at, bin, j0 + d, by);
         fixed = fixed - old + bin.table[row];
     }
     let (d, by, q) = col.moving;
-    let (row, old) = moved_sum(at, bin, j0 + d, (by + q * a, by + q * last))?;
+    let (row, old) = moved_sum(at, bin, j0 + d, by + q * a);
     Some((fixed - old, row, q as isize))
 }
 
-/// The row of prefix sum `c` of `at` moved by `by` and the binomial it
-/// leaves, if moved by `by` and by `to` it stays in the ranking.
+/// The row of prefix sum `c` of `at` moved by `by` (within the ranking)
+/// and the binomial it leaves.
 #[inline(always)]
-fn moved_sum(
-    at: &Placed,
-    bin: Binomials<'_>,
-    c: usize,
-    (by, to): (i64, i64),
-) -> Option<(usize, usize)> {
-    let p = (at.c[c] - c) as i64;
-    if p + by.min(to) < 0 || p + by.max(to) > bin.max_sum as i64 {
-        return None;
-    }
+fn moved_sum(at: &Placed, bin: Binomials<'_>, c: usize, by: i64) -> (usize, usize) {
     let column = c * bin.rows;
-    Some((column + (p + by) as usize + c, bin.table[column + at.c[c]]))
+    let row = (column + at.c[c]).wrapping_add_signed(by as isize);
+    (row, bin.table[column + at.c[c]])
 }

@@ -5,7 +5,8 @@
 //! or outside the game's `where`; arguments and guards written through
 //! helper functions (one of them not reading the binding); moves only the general path runs (a
 //! guard or an argument integer code cannot read) beside kernel moves;
-//! one and two integers, lists and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
+//! one and two integers (tables swept under a `where` that is an
+//! interval of the swept argument, or is not), lists and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
 //! print the same values, and fail with the same located errors, with
 //! the fast paths on and off (the general path is the reference).
 
@@ -224,14 +225,21 @@ fn pair_move() -> impl Strategy<Value = String> {
 fn pair_program() -> impl Strategy<Value = String> {
     (
         proptest::collection::vec(pair_move(), 1..4),
+        // Each `where` with a line of `b` inside it, for `a >= 1`, swept.
         prop_oneof![
-            Just("a >= 0 and b >= 0"),
-            Just("a >= 1 and b >= 1"),
-            Just("0 <= a <= b + 3 and b >= 0"),
+            Just(("a >= 0 and b >= 0", "0..=N")),
+            Just(("a >= 1 and b >= 1", "1..=N")),
+            Just(("0 <= a <= b + 3 and b >= 0", "a..=N")),
+            // Intervals of the swept `b` bounded by code, and a conjunct
+            // that is none (checked per position).
+            Just(("a >= 0 and 0 <= b <= a + 2", "0..=a + 2")),
+            Just(("b <= 2 * a and b > -1 and a >= 0", "0..=2 * a")),
+            Just(("a >= 0 and b >= 0 and b != a + 1", "0..=a")),
         ],
         3i64..14,
     )
-        .prop_map(|(moves, wh, n)| {
+        .prop_map(|(moves, (wh, line), n)| {
+            let line = line.replace('N', &n.to_string());
             let mut text = format!("game H(a, b) where {wh} {{\n");
             for (i, m) in moves.iter().enumerate() {
                 text.push_str(&format!("    move m{i}{m}\n"));
@@ -241,7 +249,8 @@ fn pair_program() -> impl Strategy<Value = String> {
                 "print [sg(H(a, b)) for a in reversed(list(0..={n})), b in 0..={n} if {wh}]\n\
                  print [sg(H(a, b)) for a in 0..={n}, b in 0..={n} if {wh}]\n\
                  print [sg(pass(H(a, b))) for a in 0..=5, b in 0..=5 if {wh}]\n\
-                 print [sg(misere(H(a, b))) for a in 0..=4, b in 0..=4 if {wh}]\n"
+                 print [sg(misere(H(a, b))) for a in 0..=4, b in 0..=4 if {wh}]\n\
+                 print [sg(H(a, b)) for a in 1..={n}, b in {line}]\n"
             ));
             text
         })

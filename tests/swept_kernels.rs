@@ -148,3 +148,152 @@ fn loopy_positions_in_a_swept_table_keep_their_infinite_values() {
     assert_eq!(lines[0], "[∞, ∞, ∞, ∞, ∞]", "{out}");
     assert_eq!(lines.len(), 2, "{out}");
 }
+
+/// The 3-D chocolate bar of `benches/chocolate3d.game` by its definition:
+/// `g[x][z][y]` for `x, z <= n`, `y <= (x + z) / 3`.
+fn chocolate(n: usize) -> Vec<u64> {
+    let f = |x: usize, z: usize| (x + z) / 3;
+    let mut g = vec![vec![vec![0u64; f(n, n) + 1]; n + 1]; n + 1];
+    let mut out = Vec::new();
+    for x in 0..=n {
+        for z in 0..=n {
+            for y in 0..=f(x, z) {
+                let mut options = Vec::new();
+                options.extend((0..x).map(|u| g[u][z][y.min(f(u, z))]));
+                options.extend((0..y).map(|v| g[x][z][v]));
+                options.extend((0..z).map(|w| g[x][w][y.min(f(x, w))]));
+                g[x][z][y] = (0..).find(|v| !options.contains(v)).expect("a mex");
+                out.push(g[x][z][y]);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_where_read_once_per_line_and_runs_that_bend_agree_with_the_definition() {
+    // The `where` bounds the swept argument by code of the others, in
+    // either order, beside conjuncts that do not read it; the moves bend
+    // (`min(F(u, z), y)`), in pieces read with and without a quotient.
+    let n = 9;
+    let moves = "fn F(x, z) = (x + z) / 3
+        game C(x, y, z) where WHERE {
+            move cut_x(u in 0..x) -> C(u, min(F(u, z), y), z)
+            move cut_y(v in 0..y) -> C(x, v, z)
+            move cut_z(w in 0..z) -> C(x, min(y, F(x, w)), w)
+        }";
+    let want: Vec<String> = chocolate(n).iter().map(|v| v.to_string()).collect();
+    let want = format!("[{}]", want.join(", "));
+    for w in [
+        "x >= 0 and z >= 0 and 0 <= y <= F(x, z)",
+        "F(x, z) >= y and y > -1 and 0 <= z and x >= 0",
+        "y < F(x, z) + 1 and not (y < 0) and x >= 0 and z >= 0",
+    ] {
+        let text = moves.replace("WHERE", w);
+        let table = same_every_way(
+            &format!(
+                "{text}\nprint [sg(C(x, y, z)) for x in 0..={n}, z in 0..={n}, y in 0..=F(x, z)]"
+            ),
+            Limits::default(),
+        );
+        assert_eq!(table.trim(), want, "where {w}");
+        // Past the `where` on both sides of the line: no position there.
+        let outside = same_every_way(
+            &format!("{text}\nprint [sg(C(4, y, 5)) for y in -2..6]"),
+            Limits::default(),
+        );
+        assert!(outside.contains("failure"), "where {w}: {outside}");
+    }
+    // Conjuncts that are no interval of the swept argument (`y % 2`, a
+    // bound that divides by zero on one line), checked position by
+    // position: the values and the error of the general path.
+    for (w, fails) in [
+        ("y >= 0 and y % 2 == 0 and y <= x", false),
+        ("y >= 0 and y <= x + 12 / (x - 3) - 12 / (x - 3)", true),
+        ("x != 2 and 0 <= y <= x", false),
+    ] {
+        let text = format!(
+            "game E(x, y) where {w} {{
+                move a(k in 0..x) -> E(k, min(y, k))
+                move b(k in 0..y) -> E(x, k)
+            }}
+            print [sg(E(x, y)) for x in 0..6, y in 0..=x]"
+        );
+        let out = same_every_way(&text, Limits::default());
+        assert_eq!(out.contains("division by zero"), fails, "where {w}: {out}");
+    }
+}
+
+/// Welter's game by its definition, coins on `0..n` moving down to any
+/// square from `c` on not taken (`distinct`), or to any square from `c`
+/// on, the list kept sorted (not `distinct`): the values of the lists
+/// `[a, b, d]`, `a <= b <= d < n` (`a < b < d` when distinct), in the
+/// order of the loops `a`, `b`, `d`.
+fn coins(n: i64, c: i64, distinct: bool) -> Vec<u64> {
+    use std::collections::HashMap;
+    fn sg(xs: Vec<i64>, c: i64, distinct: bool, memo: &mut HashMap<Vec<i64>, u64>) -> u64 {
+        if let Some(&v) = memo.get(&xs) {
+            return v;
+        }
+        let mut options = Vec::new();
+        for i in 0..xs.len() {
+            for t in c..xs[i] {
+                if distinct && xs.contains(&t) {
+                    continue;
+                }
+                let mut ys = xs.clone();
+                ys[i] = t;
+                ys.sort();
+                options.push(sg(ys, c, distinct, memo));
+            }
+        }
+        let v = (0..).find(|v| !options.contains(v)).expect("a mex");
+        memo.insert(xs, v);
+        v
+    }
+    let mut memo = HashMap::new();
+    let step = i64::from(distinct);
+    let mut out = Vec::new();
+    for a in 0..n {
+        for b in a + step..n {
+            for d in b + step..n {
+                out.push(sg(vec![a, b, d], c, distinct, &mut memo));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn sorted_lists_swept_along_their_last_item_agree_with_the_definition() {
+    // Tables of sorted lists swept along their last item, their options
+    // read as runs off the items (`search/sorted_parts.rs`): against the
+    // definition, with and without `distinct`, moves from 0 and from 1 on.
+    let n = 9;
+    for (c, distinct) in [(0, true), (1, true), (0, false), (1, false)] {
+        let (where_, guard, step) = match distinct {
+            true => (
+                "distinct(xs) and xs == sorted(xs)",
+                " if t not in xs",
+                " + 1",
+            ),
+            false => ("xs == sorted(xs)", "", ""),
+        };
+        let text = format!(
+            "game W(xs) where {where_} {{
+                move slide(i in 0..len(xs), t in {c}..xs[i]){guard} -> W(sorted(update(xs, i, t)))
+            }}
+            print [sg(W([a, b, d])) for a in 0..{n}, b in a{step}..{n}, d in b{step}..{n}]"
+        );
+        let table = same_every_way(&text, Limits::default());
+        let want: Vec<String> = coins(n, c, distinct)
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        assert_eq!(
+            table.trim(),
+            format!("[{}]", want.join(", ")),
+            "c {c}, distinct {distinct}"
+        );
+    }
+}

@@ -77,6 +77,8 @@ impl<'a> Compiler<'a> {
                 let mut out = Vec::new();
                 bounds_of(w, g.n_statics + g.n_params, &mut out).map(|_| out)
             }),
+            where_line: (g.where_clause.as_ref())
+                .and_then(|w| self.where_line(w, g.n_statics + g.n_params)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             explanation: self.explain(id, g, &planned),

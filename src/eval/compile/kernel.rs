@@ -104,16 +104,6 @@ pub(crate) struct Bound {
     pub hi: i64,
 }
 
-impl Bound {
-    /// Whether every bound holds on `frame`.
-    #[inline]
-    pub(crate) fn all_hold(bounds: &[Bound], frame: &[i64]) -> bool {
-        bounds
-            .iter()
-            .all(|b| (b.lo..=b.hi).contains(&frame[b.slot]))
-    }
-}
-
 /// A move without bindings (or one item of a move over a constant set)
 /// whose option is the position with argument `coord` moved by the constant
 /// `delta` (`n - 2`), taken when every bound of its guard holds (`2 <= n`).

@@ -1,8 +1,9 @@
 //! Sweeps: a line of positions of one game asked in a row, as a table
 //! asks them (`histogram(sg(G(n)) for n in 0..=N)`, `sg(W([a, b, c, d]))
 //! for a in 0..b`), valued in one loop: each position is read from (or
-//! written to) the memo's dense window by index, its `where` checked as
-//! bounds when it has that form, and, for a game whose moves are all
+//! written to) the memo's dense window by index, its `where` decided
+//! once for the line as an interval of its argument when it has that
+//! form (`where_line.rs`), and, for a game whose moves are all
 //! `StrideMove`s, its options read at fixed distances from its own memo
 //! entry with no search stack and no move code run. The plain loop goes
 //! in blocks: within one, every element's options lie at the same
@@ -122,6 +123,14 @@ pub fn sweep_line<S: LineSink>(
     // Stride moves, bounds and flat `where` code read integer arguments.
     let ints = line.shape == int_shape(n);
     let kernel = g.kernel.as_ref().filter(|k| ints && k.shape == line.shape);
+    // The `where` along the line, decided once for it where it can be.
+    let where_line = match (&g.where_clause, &g.where_line) {
+        (None, _) => Some((i64::MIN, i64::MAX)),
+        (Some(_), Some(w)) if ints && env.rt.limits.plans.where_code => {
+            w.interval(line.coords, line.coord)
+        }
+        _ => None,
+    };
     let mut sweep = Sweeper {
         inst: &inst,
         instance: line.instance,
@@ -132,7 +141,7 @@ pub fn sweep_line<S: LineSink>(
         coord: line.coord,
         span: line.span,
         strides: kernel.and_then(|k| k.strides.as_deref()),
-        where_bounds: kernel.filter(|k| !k.keyed).and(g.where_bounds.as_deref()),
+        where_line,
         placed: None,
         column: None,
         plan: None,
@@ -337,7 +346,9 @@ struct Sweeper<'a> {
     coord: usize,
     span: Span,
     strides: Option<&'a [StrideMove]>,
-    where_bounds: Option<&'a [Bound]>,
+    /// Where the line's positions satisfy their `where` (`WhereLine`),
+    /// when that is known for the whole line: `lo..=hi` of its argument.
+    where_line: Option<Interval>,
     /// The line in the memo's window, while its layout lasts.
     placed: Option<Line>,
     /// The line in a window laid out by rank, while its layout lasts.
@@ -518,13 +529,7 @@ impl Sweeper<'_> {
         let line = memo.line(self.shape, self.coords, self.coord)?;
         self.placed = Some(line);
         let full = (i64::MIN, i64::MAX);
-        let where_ok = match self.where_bounds {
-            Some(bounds) => Some(narrow(bounds, self.coords, self.coord, full)),
-            None => {
-                let Rules::User(g) = &self.inst.rules;
-                g.where_clause.is_none().then_some(full)
-            }
-        };
+        let where_ok = self.where_line;
         let mut moves = SmallVec::new();
         for s in self.strides.unwrap_or(&[]) {
             let taken = narrow(&s.bounds, self.coords, self.coord, full);
@@ -793,18 +798,15 @@ impl Sweeper<'_> {
         }
     }
 
-    /// Whether the unknown position satisfies its game's `where`: as
-    /// bounds or integer code when it has that form (on the integers, or
+    /// Whether the unknown position satisfies its game's `where`: from
+    /// the line's interval, or as integer code when it has that form (on the integers, or
     /// on the key's frame for sequence arguments), else the general way.
     fn where_holds(&mut self, env: &mut Env) -> Fallible<bool> {
-        if let Some(bounds) = self.where_bounds {
-            return Ok(Bound::all_hold(bounds, self.coords));
+        if let Some((lo, hi)) = self.where_line {
+            return Ok((lo..=hi).contains(&self.coords[self.coord]));
         }
         let inst = self.inst;
         let Rules::User(g) = &inst.rules;
-        if g.where_clause.is_none() {
-            return Ok(true);
-        }
         if self.ints {
             if let Some(holds) = g.where_flat.as_ref().and_then(|w| w(self.coords)) {
                 return Ok(holds);

@@ -23,7 +23,8 @@
 //!    `rank_shift` (their moves as changes to the list's items), `key_kernel` and
 //!    `kernel` (a plan per move: its kernel form or its refusal), `rank_fill`
 //!    (whether a ranked table is filled without a search), `symmetry`
-//!    (arguments a game may swap).
+//!    (arguments a game may swap), `where_line` (a `where` read along a
+//!    line of positions as an interval).
 //! 3. `runtime`: the machine compiled code runs on (`Runtime`, `Env`)
 //!    together with the program it holds (`Code`, `CompiledGame`, ...)
 //!    and the `Sink` moves feed: closures take `Env`, and the runtime
@@ -71,6 +72,7 @@ mod specialize;
 mod sweep;
 mod symmetry;
 mod where_check;
+mod where_line;
 
 pub(crate) use batch_code::BatchCode;
 pub use calls::*;

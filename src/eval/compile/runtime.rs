@@ -19,6 +19,7 @@ use smallvec::SmallVec;
 use super::frame::KeyFrame;
 use super::int_code::BoolCode;
 use super::kernel::{Bound, Kernel};
+use super::where_line::WhereLine;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
 use crate::eval::gsg::InfSets;
@@ -56,6 +57,8 @@ pub struct CompiledGame {
     pub(crate) where_flat: Option<BoolCode<[i64]>>,
     /// The same as bounds on that frame, when it is one (`bounds_of`).
     pub(crate) where_bounds: Option<Vec<Bound>>,
+    /// The same read along a line of positions (`where_line.rs`).
+    pub(crate) where_line: Option<WhereLine>,
     pub where_span: Option<Span>,
     pub body: CompiledBody,
     /// A plan per move, when some move has a kernel form.

@@ -30,27 +30,24 @@ struct Quot {
 
 impl Quot {
     fn at(self, k: i64) -> i64 {
-        // The piece's ends fit (checked in `piece`), so every k between.
+        // The run's ends fit (checked in `kernel_bends`), so every k between.
         (self.num + self.a * k).div_euclid(self.d)
     }
 }
 
-/// A piece of a run: its options, the affine arguments (the quotient's
-/// coordinate 0 there) and the quotient argument, if any.
-struct Piece {
-    ks: Range<i64>,
-    bases: [i64; MAX_ARGS as usize],
-    coefs: [i64; MAX_ARGS as usize],
-    quot: Option<(usize, Quot)>,
+/// A bend's argument over a piece: affine (`base + coef * k`), or a
+/// quotient.
+#[derive(Clone, Copy)]
+enum Arg {
+    Affine(i64, i64),
+    Quot(Quot),
 }
 
-impl Piece {
-    fn coords(&self, k: i64, out: &mut [i64]) {
-        for ((x, &base), &coef) in out.iter_mut().zip(&self.bases).zip(&self.coefs) {
-            *x = base + coef * k;
-        }
-        if let Some((c, q)) = self.quot {
-            out[c] = q.at(k);
+impl Arg {
+    fn at(self, k: i64) -> i64 {
+        match self {
+            Arg::Affine(base, coef) => base + coef * k,
+            Arg::Quot(q) => q.at(k),
         }
     }
 }
@@ -204,76 +201,103 @@ impl SgSink {
             return Ok(false);
         }
         cuts.sort_unstable();
-        let mut p = lo;
-        for q in cuts.iter().copied().chain([hi]) {
-            if p < q {
-                let piece = piece(run, &evaluated, p..q);
-                self.bend_piece(env, inst, run, &piece)?;
+        // Every piece read through the window, placed once for the run;
+        // then the options it could not answer one by one.
+        self.slow.clear();
+        let mut all = 0..0;
+        {
+            let memo = inst.memo.borrow();
+            let window = memo.window(run.shape);
+            let placed = (window.as_ref()).map(|w| (w, w.run(run.bases, run.coefs, lo, hi)));
+            let mut p = lo;
+            for q in cuts.iter().copied().chain([hi]) {
+                if p >= q {
+                    continue;
+                }
+                let walked = placed.is_some_and(|(w, at)| self.walk(w, run, at, &evaluated, p..q));
+                if !walked {
+                    // The rest one by one.
+                    all = p..hi;
+                    break;
+                }
+                p = q;
             }
-            p = q;
         }
+        let n = run.bases.len();
+        let mut coords = [0i64; MAX_ARGS as usize];
+        self.look_up_slow_then(env, run.instance, all, |k, key| {
+            // The piece of `k` starts at the last cut at or before it.
+            let start = (cuts.iter().copied().filter(|&c| c <= k).max()).unwrap_or(lo);
+            for ((x, &base), &coef) in coords.iter_mut().zip(run.bases).zip(run.coefs) {
+                *x = base + coef * k;
+            }
+            for e in &evaluated {
+                let (c, arg) = piece_arg(e, start);
+                coords[c] = arg.at(k);
+            }
+            key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
+        })?;
         Ok(true)
     }
 
-    /// Marks the options of one piece: a strided walk through the window,
-    /// then the options it could not answer one by one.
-    fn bend_piece(
+    /// Marks the options `ks` of a piece of `run` (its bends `evaluated`)
+    /// that `window` holds values for, the others left in `slow`; false,
+    /// marking nothing, if the piece does not lie in the window. `placed`
+    /// is where the run's affine arguments put its first option and their
+    /// stride (`None`: not all in the window, so placed for the piece
+    /// alone).
+    fn walk(
         &mut self,
-        env: &mut Env,
-        inst: &Instance,
+        window: &Window<'_>,
         run: &AffineRun<'_>,
-        piece: &Piece,
-    ) -> Fallible<()> {
-        let n = run.bases.len();
-        self.slow.clear();
-        let placed = {
-            let memo = inst.memo.borrow();
-            match memo.window(run.shape) {
-                Some(w) => self.walk(&w, piece, n),
-                None => false,
-            }
+        placed: Option<(usize, isize)>,
+        evaluated: &[Evaluated],
+        ks: Range<i64>,
+    ) -> bool {
+        let (lo, hi) = (ks.start, ks.end);
+        let placed = match placed {
+            Some((first, stride)) => Some((
+                first.wrapping_add_signed(stride.wrapping_mul((lo - run.lo) as isize)),
+                stride,
+            )),
+            None => window.run(run.bases, run.coefs, lo, hi),
         };
-        let all = if placed { 0..0 } else { piece.ks.clone() };
-        let mut coords = [0i64; MAX_ARGS as usize];
-        self.look_up_slow_then(env, run.instance, all, |k, key| {
-            piece.coords(k, &mut coords[..n]);
-            key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
-        })
-    }
-
-    /// Marks the options of `piece` that `window` holds values for, the
-    /// others left in `slow`; false, marking nothing, if the piece does not
-    /// lie in the window.
-    fn walk(&mut self, window: &Window<'_>, piece: &Piece, n: usize) -> bool {
-        let (lo, hi) = (piece.ks.start, piece.ks.end);
-        let Some((first, stride)) = window.run(&piece.bases[..n], &piece.coefs[..n], lo, hi) else {
+        let Some((mut first, mut stride)) = placed else {
             return false;
         };
+        // Each bend's coordinate added: affine ones to the stride, at most
+        // one quotient walked with its remainder.
+        let mut quot = None;
+        for e in evaluated {
+            let (c, arg) = piece_arg(e, lo);
+            let (bits, unit) = window.place(c);
+            let (from, to) = (arg.at(lo), arg.at(hi - 1));
+            if ((from | to) as u64) >> bits != 0 {
+                return false;
+            }
+            first = first.wrapping_add((from as usize).wrapping_mul(unit));
+            match arg {
+                Arg::Affine(_, coef) => {
+                    stride = stride.wrapping_add((coef as isize).wrapping_mul(unit as isize))
+                }
+                Arg::Quot(q) => quot = Some((unit as isize, q)),
+            }
+        }
         let n = (hi - lo) as usize;
-        let Some((c, q)) = piece.quot else {
-            self.scan_walk(window, &Strided { first, stride, n }, piece.ks.clone());
+        let Some((unit, q)) = quot else {
+            self.scan_walk(window, &Strided { first, stride, n }, ks);
             return true;
         };
-        let (bits, unit) = window.place(c);
-        let unit = unit as isize;
-        // The first quotient and its remainder from one division.
-        let at_lo = q.num + q.a * lo;
-        let from = at_lo.div_euclid(q.d);
-        let rem = at_lo - from * q.d;
-        let to = q.at(hi - 1);
-        if ((from | to) as u64) >> bits != 0 {
-            return false;
-        }
         // From one k to the next the quotient grows by `a_div`, and by one
         // more when the remainder passes `d`.
-        let step = stride.wrapping_add((q.a_div as isize).wrapping_mul(unit));
+        let rem = (q.num + q.a * lo).rem_euclid(q.d);
         let walk = QuotWalk {
-            first: first + from as usize * unit as usize,
-            step,
+            first,
+            step: stride.wrapping_add((q.a_div as isize).wrapping_mul(unit)),
             unit,
             rem: (rem, q.a_rem, q.d),
         };
-        self.scan_walk(window, &walk, piece.ks.clone());
+        self.scan_walk(window, &walk, ks);
         true
     }
 }
@@ -323,32 +347,21 @@ impl Walk for QuotWalk {
     }
 }
 
-/// The piece `ks` of `run`: each clamp on one side throughout.
-fn piece(run: &AffineRun<'_>, evaluated: &[Evaluated], ks: Range<i64>) -> Piece {
-    // Element by element: a copy of a slice of unknown length would be a
-    // call to memcpy, dearer than the whole piece for short runs.
-    let mut piece = Piece {
-        ks: ks.clone(),
-        bases: std::array::from_fn(|i| run.bases.get(i).copied().unwrap_or(0)),
-        coefs: std::array::from_fn(|i| run.coefs.get(i).copied().unwrap_or(0)),
-        quot: None,
+/// The argument of the bend `evaluated` over the piece that starts at
+/// `k` (each clamp on one side throughout a piece), with its coordinate.
+#[inline]
+fn piece_arg(&(coord, q, clamp): &Evaluated, k: i64) -> (usize, Arg) {
+    // The run's ends fit (`kernel_bends`); `c * d` may not.
+    let above = |c: i64| i128::from(q.num + q.a * k) >= i128::from(c) * i128::from(q.d);
+    let bound = clamp.and_then(|(min, line)| {
+        let (base, coef) = line.piece_at(k);
+        (above(base + coef * k) == min).then_some((base, coef))
+    });
+    let arg = match bound {
+        Some((base, coef)) => Arg::Affine(base, coef),
+        None if q.d == 1 => Arg::Affine(q.num, q.a),
+        None if q.a_rem == 0 => Arg::Affine(q.num.div_euclid(q.d), q.a_div),
+        None => Arg::Quot(q),
     };
-    let k = ks.start;
-    for &(coord, q, clamp) in evaluated {
-        // The run's ends fit (`kernel_bends`); `c * d` may not.
-        let above = |c: i64| i128::from(q.num + q.a * k) >= i128::from(c) * i128::from(q.d);
-        let bound = clamp.and_then(|(min, line)| {
-            let (base, coef) = line.piece_at(k);
-            (above(base + coef * k) == min).then_some((base, coef))
-        });
-        match bound {
-            Some(line) => (piece.bases[coord], piece.coefs[coord]) = line,
-            None if q.d == 1 => (piece.bases[coord], piece.coefs[coord]) = (q.num, q.a),
-            None if q.a_rem == 0 => {
-                (piece.bases[coord], piece.coefs[coord]) = (q.num.div_euclid(q.d), q.a_div)
-            }
-            None => piece.quot = Some((coord, q)),
-        }
-    }
-    piece
+    (coord, arg)
 }

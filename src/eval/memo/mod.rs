@@ -850,9 +850,20 @@ impl ShapeTable {
 
     #[inline]
     fn set_dense(&mut self, i: usize, code: u64) {
-        if self.dense[i] == 0 && code != 0 {
+        let old = self.dense[i];
+        if old == 0 && code != 0 {
             self.density.stored(i);
         }
+        // A byte for a byte, inlined; a large code kept apart out of line.
+        if code < BIG as u64 && old != BIG {
+            self.dense[i] = code as u8;
+            return;
+        }
+        self.set_large(i, code);
+    }
+
+    #[inline(never)]
+    fn set_large(&mut self, i: usize, code: u64) {
         if code >= BIG as u64 {
             self.dense[i] = BIG;
             self.put_big(i, code);

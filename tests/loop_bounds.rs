@@ -492,7 +492,7 @@ fn cuts_of_the_binding_against_free_code_are_bounds() {
         let mut take = |ks: std::ops::RangeInclusive<i64>, ok: &dyn Fn(i64) -> bool| {
             o.extend(ks.filter(|&k| ok(k)).map(|k| (h - k) as usize))
         };
-        take(1..=4, &|k| k <= h - 1);
+        take(1..=4, &|k| k < h);
         take(1..=6, &|k| h - 2 >= k);
         take(2..=7, &|k| k < h);
         take(1..=9, &|k| k > h / 2 && k <= h);

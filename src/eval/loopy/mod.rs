@@ -146,11 +146,9 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
             }
         };
         let v = values[u];
+        inst.memo.borrow_mut().set(key, state(v));
         if is_infinite(v) {
-            inst.memo.borrow_mut().set(key, State::OnPath);
             inst.infinite.borrow_mut().set(key, v);
-        } else {
-            inst.memo.borrow_mut().set(key, State::Value(v));
         }
         weight += key.weight();
         Ok(())

@@ -465,3 +465,44 @@ fn a_constant_used_before_its_let_still_fails() {
     );
     assert!(out.contains("before its `let` ran"), "{out}");
 }
+
+/// A cut of the binding against code that does not read it (`k <= n - 1`,
+/// `n - 2 >= k`, `k > n / 2`, `3 >= k`: each operator, the binding on
+/// either side) is read off as a bound of the range: the values against
+/// the plain recursion, with the fast paths on and off.
+#[test]
+fn cuts_of_the_binding_against_free_code_are_bounds() {
+    let n = 60;
+    let out = same_both_ways(&format!(
+        "game G(n) where n >= 0 {{
+           move a(k in 1..=4) if k <= n - 1 -> G(n - k)
+           move b(k in 1..=6) if n - 2 >= k -> G(n - k)
+           move c(k in 2..=7) if k < n -> G(n - k)
+           move e(k in 1..=9) if k > n / 2 and k <= n -> G(n - k)
+           move f(k in 1..=9) if k >= n - 4 and k <= n -> G(n - k)
+           move g(k in 1..=9) if n / 3 < k and n >= k -> G(n - k)
+           move h(k in 1..=9) if 3 >= k and k <= n -> G(n - k)
+           move i(k in 1..=9) if n / 5 > k and n + 1 > k -> G(n - k)
+         }}
+         print [sg(G(n)) for n in 0..={n}]"
+    ));
+    let want = heap_values(n, |h| {
+        let h = h as i64;
+        let mut o = Vec::new();
+        let mut take = |ks: std::ops::RangeInclusive<i64>, ok: &dyn Fn(i64) -> bool| {
+            o.extend(ks.filter(|&k| ok(k)).map(|k| (h - k) as usize))
+        };
+        take(1..=4, &|k| k < h);
+        take(1..=6, &|k| h - 2 >= k);
+        take(2..=7, &|k| k < h);
+        take(1..=9, &|k| k > h / 2 && k <= h);
+        take(1..=9, &|k| k >= h - 4 && k <= h);
+        take(1..=9, &|k| h / 3 < k && h >= k);
+        take(1..=9, &|k| 3 >= k && k <= h);
+        take(1..=9, &|k| h / 5 > k && h + 1 > k);
+        o
+    });
+    assert_eq!(out.trim(), list(&want));
+    // Not one value throughout.
+    assert!(want.iter().any(|&v| v != want[0]));
+}

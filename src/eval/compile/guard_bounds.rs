@@ -314,6 +314,37 @@ impl LoopGuard {
 }
 
 impl Cut {
+    /// The integers `lo..hi` where the binding compared with code that
+    /// does not read it holds (`k <= y`, `n > k`), read off directly; the
+    /// outer `None` for any other cut, the inner one when that code does
+    /// not evaluate. A loopy box cuts a run this way at every cell.
+    fn bound(&self, frame: &mut [i64]) -> Option<Option<(i128, i128)>> {
+        let (op, other) = match &self.sides {
+            [Side::Binding, other] => (self.op, other),
+            [other, Side::Binding] => match self.op {
+                BinaryOp::Lt => (BinaryOp::Gt, other),
+                BinaryOp::Le => (BinaryOp::Ge, other),
+                BinaryOp::Gt => (BinaryOp::Lt, other),
+                _ => (BinaryOp::Le, other),
+            },
+            _ => return None,
+        };
+        let f = match other {
+            Side::Const(c) => *c,
+            Side::Free(code) => match code(frame) {
+                Some(v) => v,
+                None => return Some(None),
+            },
+            _ => return None,
+        } as i128;
+        Some(Some(match op {
+            BinaryOp::Lt => (i128::MIN, f),
+            BinaryOp::Le => (i128::MIN, f + 1),
+            BinaryOp::Gt => (f + 1, i128::MAX),
+            _ => (f, i128::MAX),
+        }))
+    }
+
     /// The part of `a..b` where the comparison holds, if it is monotone
     /// there (`values`: as for `LoopGuard::narrow`). Each node's
     /// polynomial is read once (from its base, or its values at the
@@ -327,6 +358,14 @@ impl Cut {
         (a, b): (i64, i64),
         values: Option<&[i64]>,
     ) -> Option<(i64, i64)> {
+        if values.is_none() && self.nodes.is_empty() {
+            if let Some(bound) = self.bound(frame) {
+                return bound.map(|(lo, hi)| {
+                    let x = lo.clamp(a as i128, b as i128);
+                    (x as i64, hi.clamp(x, b as i128) as i64)
+                });
+            }
+        }
         let slot = self.slot as usize;
         let value = |i: i64| -> Option<i64> {
             match values {

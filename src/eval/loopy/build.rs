@@ -157,26 +157,27 @@ impl PositionGraph {
         (p[0] == SUM).then(|| (p[1] as u64, &p[2..]))
     }
 
-    /// Calls `f(u, instance, key)` for every vertex `u` that is a
+    /// Calls `line(u, instance, shape, first, len)` for each line of the
+    /// whole box when the graph is one (the cells `u..u + len`, whose
+    /// coordinates are `first` but for the last, raised by 0 to `len - 1`),
+    /// then `f(u, instance, key)` for every other vertex `u` that is a
     /// position (not the zero game nor a sum), in order.
     pub fn for_each_position(
         &self,
+        mut line: impl FnMut(usize, InstanceId, Shape, &[i64], usize) -> Fallible<()>,
         mut f: impl FnMut(usize, InstanceId, &Key) -> Fallible<()>,
     ) -> Fallible<()> {
-        let mut key = Key::default();
         let mut first = 0;
         if let (Some(b), Some(m)) = (&self.whole, &self.main) {
-            // The cells in order, their coordinates stepped rather than
-            // divided out of the cell's number.
+            let len = b.size().last().map_or(1, |&s| s as usize).max(1);
             let mut coords = [0i64; MAX_ARGS as usize];
-            coords[..m.n].copy_from_slice(b.lo());
-            for u in 0..b.cells() {
-                key.set_coords(m.shape, m.n as u8, &coords[..m.n]);
-                f(u, m.instance, &key)?;
-                b.advance(&mut coords[..m.n]);
+            for u in (0..b.cells()).step_by(len) {
+                b.coords_of(u, &mut coords[..m.n]);
+                line(u, m.instance, m.shape, &coords[..m.n], len)?;
             }
             first = b.cells();
         }
+        let mut key = Key::default();
         for u in first..self.graph.len() {
             if let Some(instance) = self.key_into(u, &mut key) {
                 f(u, instance, &key)?;

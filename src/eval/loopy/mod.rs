@@ -25,6 +25,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use std::rc::Rc;
 
 use crate::eval::compile::{Env, Instance};
+use crate::eval::gsg::is_infinite;
 use crate::eval::memo::{Key, State};
 use crate::eval::value::InstanceId;
 use crate::syntax::Span;
@@ -81,7 +82,7 @@ pub fn label_position(env: &mut Env, instance: InstanceId, key: &Key, span: Span
 /// Writes the labelled values of the graph's free vertices to the memo
 /// tables (infinite ones to their instance's `infinite` table), the
 /// tables' windows first widened to the positions numbered by their
-/// integers.
+/// integers; a whole box a line at a time (`Memo::set_line`).
 fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallible<()> {
     if let Some((instance, shape, lo, hi)) = g.main_box() {
         let inst = env.rt.instance(instance);
@@ -90,10 +91,47 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
             inst.infinite.borrow_mut().reserve(shape, corner);
         }
     }
+    let state = |v: u64| match is_infinite(v) {
+        true => State::OnPath,
+        false => State::Value(v),
+    };
+    let mut key = Key::default();
+    let line = |u: usize, instance, shape, first: &[i64], len: usize| {
+        let inst = env.rt.instance(instance);
+        let free = |j: usize| g.graph.fixed(u + j).is_none();
+        let value = |j: usize| free(j).then(|| values[u + j]);
+        let at = (first, first.len().wrapping_sub(1), len);
+        let in_memo = (inst.memo.borrow_mut()).set_line(shape, at, |j| value(j).map(state));
+        let infinite = |j: usize| value(j).filter(|&v| is_infinite(v));
+        let in_infinite = (inst.infinite.borrow_mut()).set_line(shape, at, infinite);
+        // A line outside the windows: a position at a time.
+        if !(in_memo && in_infinite) {
+            let mut coords = first.to_vec();
+            for j in 0..len {
+                let Some(v) = value(j) else {
+                    continue;
+                };
+                if let (Some(x), Some(&x0)) = (coords.last_mut(), first.last()) {
+                    *x = x0 + j as i64;
+                }
+                key.set_coords(shape, first.len() as u8, &coords);
+                if !in_memo {
+                    inst.memo.borrow_mut().set(&key, state(v));
+                }
+                if !in_infinite && is_infinite(v) {
+                    inst.infinite.borrow_mut().set(&key, v);
+                }
+            }
+        }
+        key.set_coords(shape, first.len() as u8, first);
+        let stored = (0..len).filter(|&j| free(j)).count();
+        env.rt
+            .count_stored_n(stored * key.weight(), span, &inst.name)
+    };
     // Counted against the state limit per instance, once stored.
     let mut last: Option<(InstanceId, Rc<Instance>)> = None;
     let mut weight = 0;
-    g.for_each_position(|u, instance, key| {
+    g.for_each_position(line, |u, instance, key| {
         if g.graph.fixed(u).is_some() {
             return Ok(());
         }
@@ -108,11 +146,9 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
             }
         };
         let v = values[u];
-        if crate::eval::gsg::is_infinite(v) {
-            inst.memo.borrow_mut().set(key, State::OnPath);
+        inst.memo.borrow_mut().set(key, state(v));
+        if is_infinite(v) {
             inst.infinite.borrow_mut().set(key, v);
-        } else {
-            inst.memo.borrow_mut().set(key, State::Value(v));
         }
         weight += key.weight();
         Ok(())

@@ -852,9 +852,20 @@ impl ShapeTable {
 
     #[inline]
     fn set_dense(&mut self, i: usize, code: u64) {
-        if self.dense[i] == 0 && code != 0 {
+        let old = self.dense[i];
+        if old == 0 && code != 0 {
             self.density.stored(i);
         }
+        // A byte for a byte, inlined; a large code kept apart out of line.
+        if code < BIG as u64 && old != BIG {
+            self.dense[i] = code as u8;
+            return;
+        }
+        self.set_large(i, code);
+    }
+
+    #[inline(never)]
+    fn set_large(&mut self, i: usize, code: u64) {
         if code >= BIG as u64 {
             self.dense[i] = BIG;
             self.put_big(i, code);
@@ -1597,6 +1608,18 @@ impl InfiniteMemo {
         self.0.reserve_new(shape, coords);
     }
 
+    /// `Memo::set_line` of infinite values (`None`: nothing stored).
+    pub fn set_line(
+        &mut self,
+        shape: Shape,
+        (first, coord, len): (&[i64], usize, usize),
+        mut value: impl FnMut(usize) -> Option<u64>,
+    ) -> bool {
+        (self.0).set_line(shape, (first, coord, len), |j| {
+            value(j).map(|v| State::Value(v & !INFINITE))
+        })
+    }
+
     /// Calls `f` with every infinite value kept.
     pub fn for_each_value(&self, mut f: impl FnMut(u64)) {
         self.0.for_each_value(|id| f(id | INFINITE));
@@ -2064,6 +2087,46 @@ impl Memo {
     /// Stores `state` for `key`; gives where, if in a shape's table.
     pub fn set(&mut self, key: &Key, state: State) -> Option<Located> {
         self.store(key, state, None)
+    }
+
+    /// Stores `state(j)` (nothing for `None`) for the positions of
+    /// `shape` at `first` with coordinate `coord` raised by `j`, for `j`
+    /// in `0..len`, straight into the dense window, if the whole line lies
+    /// in it; false, having stored nothing, if not. A labelling stores a
+    /// box a line at a time (`loopy::store`), without a key per position.
+    pub fn set_line(
+        &mut self,
+        shape: Shape,
+        (first, coord, len): (&[i64], usize, usize),
+        mut state: impl FnMut(usize) -> Option<State>,
+    ) -> bool {
+        let Some(s) = self.shape_of(shape) else {
+            return false;
+        };
+        let table = &mut self.shapes[s].1;
+        if table.ranked.is_some() || len == 0 || coord >= first.len() || first.len() > MAX_COORDS {
+            return false;
+        }
+        if table.density.n_pages >= table.recheck_pages {
+            table.recheck(self.stored);
+        }
+        let mut last = [0i64; MAX_COORDS];
+        last[..first.len()].copy_from_slice(first);
+        last[coord] = last[coord].saturating_add(len as i64 - 1);
+        let (Some(at), Some(_)) = (table.index(first), table.index(&last[..first.len()])) else {
+            return false;
+        };
+        let step = table.strides()[coord];
+        self.last_shape = s;
+        for j in 0..len {
+            if let Some(st) = state(j) {
+                if matches!(st, State::Value(_) | State::Invalid) {
+                    self.stored += 1;
+                }
+                table.set_dense(at + j * step, st.encode());
+            }
+        }
+        true
     }
 
     /// `set`, with the sparse slot where a lookup of `key` ended vacant

@@ -14,6 +14,7 @@ use super::keys::{
     for_each_group, for_each_product, ordinal_options, part_moves, parts_of, CONJUNCTIVE, COUNTER,
     HYPERGRAPH, KIND, MISERE, ONE_PART_HEADER, ORDINAL, PASS, SELECTIVE,
 };
+use super::nesting::{unbounded_nesting, Nesting};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{CompiledBody, Env, Rules};
 use crate::eval::memo::Key;
@@ -174,18 +175,6 @@ impl ProductTables {
         }
     }
 
-    /// Whether the compound atom `c` holds `atom` as a component, in it
-    /// or in compounds nested in it: then a move of `atom` to `c` can be
-    /// made again inside `c`, and again inside that, nesting ever deeper
-    /// (in a conjunctive or hypergraph compound, while the other
-    /// components can move too).
-    fn nests(&self, c: u32, atom: u32) -> bool {
-        let AtomOf::Compound(key) = &self.atoms[c as usize].of else {
-            return false;
-        };
-        parts_of(key).any(|r| (key[r].iter()).any(|&b| b == atom || self.nests(b, atom)))
-    }
-
     pub(super) fn is_terminal(&self, atom: u32) -> bool {
         self.atoms[atom as usize]
             .options
@@ -244,7 +233,7 @@ pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<(
         a.of.clone()
     };
     let list = match of {
-        AtomOf::Game(game) => game_options_as_atoms(env, atom, &game, span)?,
+        AtomOf::Game(game) => game_options_as_atoms(env, &game, span)?,
         AtomOf::Compound(key) => compound_options(env, &key, span)?,
     };
     // An atom's option lists are stored positions too: nested compounds
@@ -255,52 +244,73 @@ pub(super) fn ensure_options(env: &mut Env, atom: u32, span: Span) -> Fallible<(
     Ok(())
 }
 
-/// The options of the game of `atom`, each as the sorted atoms of its
-/// result; an error for an option that nests the atom (`nests`).
-fn game_options_as_atoms(env: &mut Env, atom: u32, game: &Game, span: Span) -> Fallible<AtomLists> {
+/// The options of `game`, each as the sorted atoms of its result.
+fn game_options_as_atoms(env: &mut Env, game: &Game, span: Span) -> Fallible<AtomLists> {
     let options = game_options(env, game, span)?;
     let rt = env.rt;
     let mut t = rt.product.borrow_mut();
     let mut atoms = Vec::new();
     let mut list = AtomLists::default();
-    for (_, m, to) in &options {
+    for (_, _, to) in &options {
         env.tick(span)?;
         atoms.clear();
         t.flatten(to, &mut atoms);
-        if atoms.iter().any(|&c| t.nests(c, atom)) {
-            return Err(nested_in_itself(env, game, &m.label, to, span));
-        }
         atoms.sort_unstable();
         list.push(atoms.iter().copied());
     }
     Ok(list.shrunk())
 }
 
-/// The error for a position's move to a compound that nests the
-/// position (`ProductTables::nests`), at the move.
-fn nested_in_itself(env: &Env, game: &Game, label: &str, to: &Game, span: Span) -> Box<Diag> {
-    let at = match game {
-        Game::Position(p) => match &env.rt.instance(p.instance).rules {
+/// The error for a position's move to a compound in which a position
+/// leading back to it is nested (`nesting.rs`), at the move.
+fn nested_without_end(env: &mut Env, n: &Nesting, span: Span) -> Box<Diag> {
+    let (game, nested) = {
+        let t = env.rt.product.borrow();
+        (t.atom_game(n.position), t.atom_game(n.nested))
+    };
+    // The move: the position's option that holds the compound.
+    let options = game_options(env, &game, span).unwrap_or_default();
+    let mut atoms = Vec::new();
+    let (label, to) = options
+        .iter()
+        .find(|(_, _, to)| {
+            atoms.clear();
+            env.rt.product.borrow_mut().flatten(to, &mut atoms);
+            atoms.contains(&n.compound)
+        })
+        .map_or_else(
+            || (None, env.rt.product.borrow().atom_game(n.compound)),
+            |(_, m, to)| (Some(m.label.clone()), to.clone()),
+        );
+    let at = match (&game, &label) {
+        (Game::Position(p), Some(label)) => match &env.rt.instance(p.instance).rules {
             Rules::User(g) => match &g.body {
                 CompiledBody::Moves(moves) => {
-                    moves.iter().find(|m| &*m.label == label).map(|m| m.span)
+                    moves.iter().find(|m| m.label == *label).map(|m| m.span)
                 }
                 CompiledBody::Alias(_) => None,
             },
         },
         _ => None,
     };
+    let label = label.map_or_else(String::new, |l| format!(" {l}"));
+    let holding = if n.nested == n.position {
+        format!("{game} itself, in which the same move can be made again")
+    } else {
+        format!(
+            "{nested}, from which play leads back to {game}: the same move made again inside it"
+        )
+    };
     let d = Diag::new(
         ErrorKind::Loopy,
         at.unwrap_or(span),
         format!(
-            "loopy compound: {game}'s move {label} leads to {to}, a compound holding {game} \
-             itself, in which the same move can be made again: compounds nested ever deeper, \
-             without end"
+            "loopy compound: {game}'s move{label} leads to {to}, a compound holding {holding}: \
+             compounds nested ever deeper, without end"
         ),
     )
-    .label(format!("this move leads to a compound of {game}"))
-    .help("a compound's positions are searched through its components' moves, and a component whose move leads to a compound of itself makes new positions for ever (a conjunctive or hypergraph compound, as long as its other components can move: such a move is refused all the same); a move to a sum of positions (-> M(0) + M(1)) is valued with the loopy game instead");
+    .label(format!("this move leads to a compound holding {nested}"))
+    .help("a compound's positions are searched through its components' moves, and a position whose move leads to a compound of a position leading back to it makes new positions for ever (a conjunctive or hypergraph compound too, as long as it can move: such a move is refused all the same); a move to a sum of positions (-> M(0) + M(1)) is valued with the loopy game instead");
     match at {
         Some(_) => d.note(span, "while computing the SG value of this").boxed(),
         None => d.boxed(),
@@ -315,6 +325,21 @@ fn compound_options(env: &mut Env, key: &[u32], span: Span) -> Fallible<AtomList
     for r in parts_of(key) {
         for &a in &key[r] {
             ensure_options(env, a, span)?;
+        }
+    }
+    // A compound nested in a compound: the nesting may go on for ever.
+    let nested = parts_of(key).any(|r| {
+        (key[r].iter()).any(|&a| {
+            matches!(
+                env.rt.product.borrow().atoms[a as usize].of,
+                AtomOf::Compound(_)
+            )
+        })
+    });
+    if nested {
+        let found = unbounded_nesting(&mut env.rt.product.borrow_mut());
+        if let Some(n) = found {
+            return Err(nested_without_end(env, &n, span));
         }
     }
     let rt = env.rt;

@@ -15,6 +15,7 @@
 
 mod atoms;
 mod keys;
+mod nesting;
 mod search;
 
 use smallvec::SmallVec;

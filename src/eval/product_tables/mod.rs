@@ -46,6 +46,10 @@ pub struct ProductTables {
     /// Searches running: more than one when a component's rules ask for
     /// the value of another compound.
     pub(crate) searching: u32,
+    /// The number of atoms at which compounds nested in compounds next
+    /// have the atoms' graph read for nesting without end
+    /// (`product/nesting.rs`).
+    pub(crate) next_nesting_check: usize,
 }
 
 pub(crate) struct Atom {

@@ -18,7 +18,7 @@ use crate::diag::Fallible;
 use crate::eval::compile::{
     BoolCode, Env, Instance, KeyFrame, KeyLoopMove, OptionKey, Rules, Runtime,
 };
-use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, State};
+use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, Shape, State};
 use crate::eval::mex::StampedMex;
 use crate::eval::value::Value;
 use crate::syntax::Span;
@@ -102,6 +102,13 @@ fn unmark(memo: &mut Memo, scratch: &mut WalkScratch) {
     }
 }
 
+/// The frame of the position last listed, and its shape: a position of
+/// the same shape is put in by its coordinates alone (`KeyFrame::reload`).
+struct Loaded {
+    frame: KeyFrame,
+    shape: Option<Shape>,
+}
+
 struct Walker<'a> {
     moves: &'a [&'a KeyLoopMove],
     statics: &'a [Value],
@@ -125,7 +132,11 @@ impl Walker<'_> {
         // The start is held where options are: positions name their keys
         // by their place among the options.
         s.options.push((root, Probe::Known(state)));
-        if !self.push(env, memo, s, 0, at)? {
+        let mut frame = Loaded {
+            frame: KeyFrame::empty(),
+            shape: None,
+        };
+        if !self.push(env, memo, s, &mut frame, (0, at))? {
             return Ok(None);
         }
         let mut steps = 0u32;
@@ -152,7 +163,7 @@ impl Walker<'_> {
                             let name = &self.inst.name;
                             env.rt.check_states(s.nodes.len(), self.span, name)?;
                         }
-                        if !self.push(env, memo, s, i, at)? {
+                        if !self.push(env, memo, s, &mut frame, (i, at))? {
                             return Ok(None);
                         }
                     }
@@ -185,15 +196,30 @@ impl Walker<'_> {
         env: &Env,
         memo: &mut Memo,
         s: &mut WalkScratch,
-        option: usize,
-        at: Option<Located>,
+        loaded: &mut Loaded,
+        (option, at): (usize, Option<Located>),
     ) -> Fallible<bool> {
-        s.options[option].0.key(&mut s.key);
-        let mut frame = KeyFrame::empty();
-        if !frame.load(self.statics, &s.key) {
-            return Ok(false);
+        let position = &s.options[option].0;
+        if loaded.shape == Some(position.shape) {
+            let n_args = position.n_args as usize;
+            (loaded.frame).reload(self.statics.len(), n_args, position.coords());
+        } else {
+            position.key(&mut s.key);
+            loaded.frame = KeyFrame::empty();
+            loaded.shape = None;
+            if !loaded.frame.load(self.statics, &s.key) {
+                return Ok(false);
+            }
+            loaded.shape = Some(position.shape);
         }
-        let at = memo.set_located(at, &s.key, State::OnPath);
+        let at = match at.and_then(|at| memo.put_vacant(at, position.coords(), State::OnPath)) {
+            Some(at) => Some(at),
+            None => {
+                position.key(&mut s.key);
+                memo.set_located(at, &s.key, State::OnPath)
+            }
+        };
+        let frame = &mut loaded.frame;
         s.nodes.push(Node {
             option: option as u32,
             at,
@@ -208,7 +234,7 @@ impl Walker<'_> {
                 rt: env.rt,
                 walker: self,
             };
-            if !lister.level(m, &mut frame, 0)? {
+            if !lister.level(m, frame, 0)? {
                 return Ok(false);
             }
         }

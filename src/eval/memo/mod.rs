@@ -781,7 +781,8 @@ impl ShapeTable {
         &self.strides[..self.n_coords]
     }
 
-    #[inline]
+    // Always inlined: every probe of an option asks it first.
+    #[inline(always)]
     fn index(&self, coords: &[i64]) -> Option<usize> {
         match &self.ranked {
             Some(r) => r.index(coords),

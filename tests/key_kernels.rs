@@ -1009,3 +1009,29 @@ fn bindings_over_list_literals_run_on_the_kernel_and_agree() {
     assert!(!out.contains("failure"), "{out}");
     assert!(explain(program).contains("game Hop: kernel over lists and sets"));
 }
+
+#[test]
+fn sets_of_one_binding_read_from_their_table_agree_with_the_general_path() {
+    // `{v} | near[v]` and `{v - 60, v}` read only `v`: computed once for
+    // each `v` in 0..63 and read from that table, run for the others
+    // (64..67 here, whose items past 63 are in no bit set), and an index
+    // past `near`'s end fails where the general path fails.
+    let out = same_both_ways(
+        "let near = [{1}, {0, 2}, {1, 3}, {2, 4}, {3}]
+        game T(s) {
+            move take(v in s) if v < 5 -> T(s - ({v} | near[v]))
+            move far(v in 60..68) if v - 60 in s -> T(s - {v - 60, v})
+        }
+        print [sg(T(set(0..n))) for n in 0..6]
+        print sg(T({0, 2, 4, 61, 63})), sg(T({1, 3, 62}))
+        print sorted(list(memo_histogram(T)))",
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+    let failed = same_both_ways(
+        "let near = [{1}, {0, 2}]
+        game T(s) { move take(v in s) -> T(s - ({v} | near[v])) }
+        print sg(T({0, 1, 2}))",
+    );
+    assert!(failed.contains("failure"), "{failed}");
+}

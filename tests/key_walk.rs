@@ -154,3 +154,63 @@ fn the_state_limit_and_errors_stop_the_walk_as_they_stop_the_search() {
     );
     assert_eq!(again, "0 1 0\n");
 }
+
+#[test]
+fn explain_names_the_walk_for_the_games_it_runs_and_no_others() {
+    const WALK: &str = "search: a lean walk";
+    // Whether an explanation of `game` names the walk (a game reading
+    // top-level constants is explained again once they are known).
+    let explained = |program: &str, game: &str| {
+        let out = common::explain(program);
+        let mut named = None;
+        let mut current = false;
+        for line in out.lines() {
+            if let Some(rest) = line.strip_prefix("game ") {
+                let name = rest.split([':', ' ']).next().unwrap_or("");
+                current = name == game;
+                named = named.or(current.then_some(false));
+            } else if current && line.contains(WALK) {
+                named = Some(true);
+            }
+        }
+        named.unwrap_or_else(|| panic!("no game {game}: {out}"))
+    };
+    // Node Kayles, geography through a `let` and through a function, and
+    // two bindings with a guard and a chosen result: every move a keyed
+    // loop to one position.
+    let program = format!("let N = 3\n{NODE_KAYLES}");
+    assert!(explained(&program, "K"));
+    let geography = "let adj = [{1}, {0, 2}, {1}]
+        fn near(v) = {u for u in [v - 1, v + 1] if 0 <= u < 3}
+        game G(v, seen) { move go(u in adj[v] - seen) -> G(u, seen | {u}) }
+        game F(v, seen) { move go(u in near(v) - seen) -> F(u, seen | {u}) }
+        game Pairs(s, n) {
+            move two(i in s, j in s) if i < j and j - i <= n ->
+                if i == 0 then Pairs(s - {i, j}, n) else Pairs(s - {j}, n)
+        }
+        print sg(G(0, {0})), sg(F(0, {0})), sg(Pairs({1, 2}, 1))";
+    for game in ["G", "F", "Pairs"] {
+        assert!(explained(geography, game), "{game}");
+    }
+    // Not walked: a `where`, a sum, a bit-mask run (Cram's), a strided
+    // run (Welter's), integer positions.
+    let others = "game W(s) where not (0 in s) { move m(v in s) -> W(s - {v}) }
+        game S(s) { move m(v in s) -> S(s - {v}) + S(s - {v}) }
+        game Cram(free) {
+            move across(i in free) if i % 4 != 3 and i + 1 in free
+                -> Cram(remove(remove(free, i), i + 1))
+        }
+        game Welter(coins) where coins == sorted(coins) and distinct(coins) {
+            move slide(i in 0..len(coins), t in 0..coins[i]) if t not in coins
+                -> Welter(sorted(update(coins, i, t)))
+        }
+        game Heap(n) { move take(k in 1..=n) -> Heap(n - k) }
+        print sg(W({1, 2})), sg(S({1})), sg(Cram({0, 1})), sg(Welter([1, 2])), sg(Heap(3))";
+    for game in ["W", "S", "Cram", "Welter", "Heap"] {
+        assert!(
+            !explained(others, game),
+            "{game}: {}",
+            common::explain(others)
+        );
+    }
+}

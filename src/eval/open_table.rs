@@ -7,7 +7,8 @@
 //! slots of the options a few ahead while it compares the current one's,
 //! so the misses of a large table overlap.
 
-/// A slot value that marks an empty slot.
+/// A slot value that marks an empty slot. Its bytes are all zero: a
+/// table's slots are allocated zeroed (`vacant_slots`), as vacant.
 pub(crate) trait Vacant: Copy {
     const VACANT: Self;
     fn is_vacant(&self) -> bool;
@@ -198,17 +199,28 @@ impl<T: Vacant> OpenTable<T> {
         value: T,
         hash_of: impl Fn(&T) -> u64,
     ) -> SlotAt {
+        match self.put_vacant(vacancy, value) {
+            true => SlotAt {
+                index: vacancy,
+                generation: self.generation,
+            },
+            false => self.insert_unique(hash, value, hash_of),
+        }
+    }
+
+    /// Stores `value` in the slot `vacancy`, if it is vacant and no growth
+    /// is due: where `locate` (of this generation) ended the run of a
+    /// value known absent. False: nothing stored.
+    #[inline]
+    pub(crate) fn put_vacant(&mut self, vacancy: usize, value: T) -> bool {
         let fits = 5 * (self.len + 1) <= 3 * self.slots.len();
         match self.slots.get_mut(vacancy) {
             Some(s) if fits && s.is_vacant() => {
                 *s = value;
                 self.len += 1;
-                SlotAt {
-                    index: vacancy,
-                    generation: self.generation,
-                }
+                true
             }
-            _ => self.insert_unique(hash, value, hash_of),
+            _ => false,
         }
     }
 
@@ -411,6 +423,11 @@ impl<T: Vacant> OpenTable<T> {
         self.slots.len()
     }
 
+    /// Every slot, vacant ones too.
+    pub(crate) fn all(&self) -> &[T] {
+        &self.slots
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
         self.slots.iter().filter(|s| !s.is_vacant())
     }
@@ -420,12 +437,25 @@ impl<T: Vacant> OpenTable<T> {
 /// advice must come before the pages are first written); `None` if the
 /// system refuses the memory.
 fn vacant_slots<T: Vacant>(capacity: usize) -> Option<Vec<T>> {
-    let mut slots = Vec::new();
-    slots.try_reserve_exact(capacity).ok()?;
-    if capacity * std::mem::size_of::<T>() > HUGE_PAGES_PAST_BYTES {
-        huge_pages(slots.spare_capacity_mut());
+    let layout = std::alloc::Layout::array::<T>(capacity).ok()?;
+    if layout.size() == 0 {
+        return Some(vec![T::VACANT; capacity]);
     }
-    slots.resize(capacity, T::VACANT);
+    // Zeroed by the allocator, not written slot by slot: a large table's
+    // fresh pages are zero already, and stay untouched until stored to.
+    // SAFETY: the layout has a size (checked above).
+    let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if memory.is_null() {
+        return None;
+    }
+    // SAFETY: `memory` was allocated by the global allocator with the
+    // layout of `capacity` slots, and holds `capacity` of them: all zero
+    // bytes, which is `T::VACANT` (the trait's contract).
+    let mut slots = unsafe { Vec::from_raw_parts(memory, capacity, capacity) };
+    if std::mem::size_of_val(&slots[..]) > HUGE_PAGES_PAST_BYTES {
+        huge_pages(&mut slots[..]);
+    }
+    debug_assert!(slots.iter().all(|s| s.is_vacant()));
     Some(slots)
 }
 

@@ -293,11 +293,11 @@ fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
     let mut infinite = Vec::new();
     if let Some(instance) = instance {
         let inst = env.rt.instance(instance);
-        inst.memo.borrow().for_each_value(|v: u64| {
+        inst.memo.borrow().for_each_value_count(|v: u64, n: u64| {
             if h.len() <= v as usize {
                 h.resize(v as usize + 1, 0);
             }
-            h[v as usize] += 1;
+            h[v as usize] += n;
         });
         let sets = env.rt.inf_sets.borrow();
         inst.infinite

@@ -67,6 +67,14 @@ impl Compiler<'_> {
                 g.name
             ),
         });
+        if kernel.is_some_and(|k| k.walk_moves(g.where_clause.is_some()).is_some()) {
+            lines.push(
+                "  search: a lean walk (stacks of positions, options and values: each \
+                 position's options written by the kernel's code, each read once from the \
+                 memo); a position the code cannot run, or a cycle, goes to the general search"
+                    .to_string(),
+            );
+        }
         match planned {
             Err(NoKernel::NoArguments) => {
                 lines.push("  (a game without arguments has no kernel)".into())

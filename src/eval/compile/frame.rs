@@ -100,6 +100,27 @@ impl KeyFrame {
         true
     }
 
+    /// `load` of a position of the shape last loaded into this frame,
+    /// whose static arguments fill the slots below `first`: only the
+    /// arguments' coordinates are written, their slots' kinds kept.
+    #[inline]
+    pub(crate) fn reload(&mut self, first: usize, n_args: usize, coords: &[i64]) {
+        let mut at = 0;
+        for slot in first..first + n_args {
+            match self.kinds[slot] {
+                SlotKind::Items(_, start, len) => {
+                    let (start, len) = (start as usize, len as usize);
+                    self.items[start..start + len].copy_from_slice(&coords[at..at + len]);
+                    at += len;
+                }
+                _ => {
+                    self.ints[slot] = coords[at];
+                    at += 1;
+                }
+            }
+        }
+    }
+
     /// A frame with nothing in it (bindings are set with `set_int`).
     pub(crate) fn empty() -> KeyFrame {
         KeyFrame {

@@ -33,6 +33,7 @@ use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
+use smallvec::SmallVec;
 
 /// The moves of one game in kernel form; used for positions whose
 /// arguments (and static arguments) are all integers. Its code reads a
@@ -81,6 +82,30 @@ impl Kernel {
                 KernelMove::KeyLoop(k) => k.results.iter().all(|r| r.parts.len() <= 1),
             },
         })
+    }
+
+    /// The moves of a game the lean walk runs (`search/key_walk.rs`):
+    /// every one a keyed loop whose results are one position or none, read
+    /// option by option (no strided or bit-mask run), in a game without
+    /// `where` (`has_where`), twins or clamps. The walk chooses its games
+    /// by this, and `--explain` names it by this.
+    pub(crate) fn walk_moves(&self, has_where: bool) -> Option<SmallVec<[&KeyLoopMove; 4]>> {
+        if !self.keyed || has_where || self.swappable.is_some() || !self.clamps.is_empty() {
+            return None;
+        }
+        let one_part = |r: &MoveResult<_, _>| r.parts.len() <= 1;
+        (self.moves.iter())
+            .map(|plan| match plan {
+                MovePlan::Kernel(KernelMove::KeyLoop(m))
+                    if m.run.is_none()
+                        && m.bits_run.is_none()
+                        && m.results.iter().all(one_part) =>
+                {
+                    Some(m)
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether every move is in kernel form.

@@ -408,6 +408,43 @@ impl BitsChain {
     }
 }
 
+/// The one local `e` reads, if it reads one and only in forms
+/// `map_locals` follows (not inside a comprehension).
+fn one_local(e: &IrExpr) -> Option<Slot> {
+    let read = std::cell::Cell::new(None);
+    let only = |s: Slot| {
+        let first = *read.get().get_or_insert(s);
+        read.set(Some(first));
+        (first == s).then_some(IrExpr {
+            kind: IrKind::Local(s),
+            span: e.span,
+        })
+    };
+    map_locals(e, &only)?;
+    read.get()
+}
+
+/// `code` of a set that reads only the local `s` (`{v} | adj[v]`), read
+/// from a table of what it gives for `s` an integer in 0..63 (failures
+/// too), and run for any other: an option of a binding over a bit set
+/// costs one read instead of the set's code.
+fn tabulated(s: Slot, code: MaskCode) -> MaskCode {
+    if s as usize >= KERNEL_FRAME {
+        return code;
+    }
+    let mut frame = KeyFrame::empty();
+    let table: Vec<Option<Mask>> = (0..64)
+        .map(|x| {
+            frame.set_int(s, x);
+            code(&frame)
+        })
+        .collect();
+    Box::new(move |f| match f.int(s) {
+        Some(x) if (0..64).contains(&x) => table[x as usize],
+        _ => code(f),
+    })
+}
+
 /// The coordinates and shape of an option's key, written argument by
 /// argument.
 #[derive(Clone, Copy)]
@@ -976,6 +1013,16 @@ impl Compiler<'_> {
     /// chains, calls of helpers made of these, and `-`, `&`, `|` between
     /// them.
     fn mask_code(&self, e: &IrExpr) -> Option<MaskCode> {
+        let code = self.mask_code_of(e)?;
+        let plain = matches!(e.kind, IrKind::Local(_) | IrKind::Const(_));
+        Some(match one_local(e).filter(|_| !plain) {
+            Some(s) => tabulated(s, code),
+            None => code,
+        })
+    }
+
+    /// `mask_code` without the table of a set of one local.
+    fn mask_code_of(&self, e: &IrExpr) -> Option<MaskCode> {
         Some(match &e.kind {
             IrKind::Local(s) => {
                 let s = *s;

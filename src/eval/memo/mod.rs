@@ -783,7 +783,8 @@ impl ShapeTable {
         &self.strides[..self.n_coords]
     }
 
-    #[inline]
+    // Always inlined: every probe of an option asks it first.
+    #[inline(always)]
     fn index(&self, coords: &[i64]) -> Option<usize> {
         match &self.ranked {
             Some(r) => r.index(coords),
@@ -888,31 +889,17 @@ impl ShapeTable {
 
     /// Stores `code` for `coords`, and gives where; `stored` (the memo's
     /// positions so far) decides whether a window too small for them may
-    /// grow. `vacancy`: the sparse slot where a lookup found them
-    /// missing, and the sparse table's generation then.
-    fn set(
-        &mut self,
-        coords: &[i64],
-        code: u64,
-        stored: usize,
-        vacancy: Option<(usize, u32)>,
-    ) -> Option<(Place, usize)> {
+    /// grow.
+    fn set(&mut self, coords: &[i64], code: u64, stored: usize) -> Option<(Place, usize)> {
         if self.density.n_pages >= self.recheck_pages {
             self.recheck(stored);
         }
-        let vacant = |t: &ShapeTable| {
-            vacancy.filter(|&(slot, generation)| t.sparse.still_vacant(slot, generation))
-        };
-        // A vacancy still vacant lies outside the window: a window that
-        // grew since took the sparse positions in, a new generation.
-        if vacant(self).is_none() {
-            if let Some(i) = self.index(coords) {
-                self.set_dense(i, code);
-                return Some((Place::Dense, i));
-            }
-            if let Some(slot) = self.sparse.overwrite(coords, code) {
-                return Some((Place::Sparse, slot));
-            }
+        if let Some(i) = self.index(coords) {
+            self.set_dense(i, code);
+            return Some((Place::Dense, i));
+        }
+        if let Some(slot) = self.sparse.overwrite(coords, code) {
+            return Some((Place::Sparse, slot));
         }
         // Only a new position may make the window grow.
         let layout = self.layout;
@@ -924,8 +911,7 @@ impl ShapeTable {
             self.set_dense(i, code);
             return Some((Place::Dense, i));
         }
-        let vacancy = vacant(self).map(|(slot, _)| slot);
-        let slot = self.sparse.insert_new(coords, code, vacancy)?;
+        let slot = self.sparse.insert_new(coords, code)?;
         Some((Place::Sparse, slot))
     }
 
@@ -977,7 +963,7 @@ impl ShapeTable {
                 match self.index(&coords[..n]) {
                     Some(j) => self.set_dense(j, code),
                     None => {
-                        self.sparse.insert_new(&coords[..n], code, None);
+                        self.sparse.insert_new(&coords[..n], code);
                     }
                 }
             }
@@ -1046,6 +1032,56 @@ impl ShapeTable {
         held < self.grow_after && window_bits >= FREE_DENSE_BITS
     }
 
+    /// The bits of a window that takes `coords` as well, per coordinate
+    /// and in all.
+    #[inline]
+    fn need(&self, coords: &[i64]) -> ([u8; MAX_COORDS], u32) {
+        let mut need = self.bits;
+        let mut need_bits = 0;
+        for (n, &c) in need[..self.n_coords].iter_mut().zip(coords) {
+            *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
+            need_bits += *n as u32;
+        }
+        (need, need_bits)
+    }
+
+    /// Whether the window (not ranked) stays as it is for a new position
+    /// at `coords` outside it, by the checks that read neither the
+    /// window nor the sparse table: judged thin until the memo doubles
+    /// (`judged_thin`, `thin`), a negative coordinate, or past
+    /// `MAX_DENSE_BITS`. False: `try_grow` must judge.
+    #[inline]
+    fn stays(&self, coords: &[i64], stored: usize) -> bool {
+        // Outside a window past `FREE_DENSE_BITS`, a position needs more
+        // bits still: `thin` holds until the memo doubles, unasked.
+        if self.judged_thin(stored) || coords.iter().any(|&c| c < 0) {
+            return true;
+        }
+        let held = stored.max(self.density.positions + self.sparse.len());
+        let (_, need_bits) = self.need(coords);
+        need_bits > MAX_DENSE_BITS || (need_bits > FREE_DENSE_BITS && held < self.grow_after)
+    }
+
+    /// Stores a new position found missing at a sparse slot (`vacancy`:
+    /// the slot and the sparse table's generation then) in that slot,
+    /// without looking for it again, when nothing moved since and the
+    /// window stays as it is (`stays`); its slot. `None`: nothing stored
+    /// (`set` does it all).
+    #[inline]
+    fn set_vacant(
+        &mut self,
+        coords: &[i64],
+        code: u64,
+        stored: usize,
+        vacancy: (usize, u32),
+    ) -> Option<usize> {
+        let due = self.density.n_pages >= self.recheck_pages;
+        if due || self.ranked.is_some() || !self.stays(coords, stored) {
+            return None;
+        }
+        self.sparse.insert_vacant(coords, code, vacancy)
+    }
+
     /// Widens the dense window to take `coords` if they are non-negative,
     /// the window stays within `MAX_DENSE_BITS` and, past
     /// `FREE_DENSE_BITS`, it would not be too thin for the `stored`
@@ -1058,20 +1094,13 @@ impl ShapeTable {
         if self.ranked.is_some() {
             return self.grow_ranked(coords);
         }
-        // Outside a window past `FREE_DENSE_BITS`, a position needs more
-        // bits still: `thin` holds until the memo doubles, unasked.
-        if stored.is_some_and(|stored| self.judged_thin(stored)) {
+        if stored.is_some_and(|stored| self.stays(coords, stored)) {
             return;
         }
         if coords.iter().any(|&c| c < 0) {
             return;
         }
-        let mut need = self.bits;
-        let mut need_bits = 0;
-        for (n, &c) in need[..self.n_coords].iter_mut().zip(coords) {
-            *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
-            need_bits += *n as u32;
-        }
+        let (need, need_bits) = self.need(coords);
         let thin = |t: &mut ShapeTable, stored| t.thin(&need, need_bits, stored);
         if need_bits > MAX_DENSE_BITS || stored.is_some_and(|stored| thin(self, stored)) {
             return;
@@ -1727,11 +1756,37 @@ impl Memo {
     pub fn set_located(&mut self, at: Option<Located>, key: &Key, state: State) -> Option<Located> {
         match at {
             Some(at) if self.set_at(at, state) => Some(at),
-            Some(at) if at.place == Place::Vacant => {
-                self.store(key, state, Some((at.index, at.layout)))
-            }
+            Some(at) if at.place == Place::Vacant => match self.put_vacant(at, key.coords(), state)
+            {
+                Some(at) => Some(at),
+                None => self.set(key, state),
+            },
             _ => self.set(key, state),
         }
+    }
+
+    /// Stores `state` for the position of coordinates `coords`, found
+    /// missing at `at`, a vacant sparse slot, in that slot while nothing
+    /// has moved since and its window would not grow for it; where it is
+    /// now. `None`: nothing stored (`set_located` does it all).
+    #[inline]
+    pub fn put_vacant(&mut self, at: Located, coords: &[i64], state: State) -> Option<Located> {
+        if at.place != Place::Vacant {
+            return None;
+        }
+        let counted = matches!(state, State::Value(_) | State::Invalid) as usize;
+        let (table, vacancy) = (&mut self.shapes[at.table].1, (at.index, at.layout));
+        let stored = self.stored + counted;
+        let index = table.set_vacant(coords, state.encode(), stored, vacancy)?;
+        self.stored = stored;
+        self.last_shape = at.table;
+        let (layout, place) = (table.sparse.generation(), Place::Sparse);
+        Some(Located {
+            index,
+            layout,
+            place,
+            ..at
+        })
     }
 
     /// Stores `state` at `at`, without the key, if that place holds it
@@ -1970,9 +2025,19 @@ impl Memo {
 
     /// Calls `f` with the value of every position stored with one.
     pub fn for_each_value(&self, mut f: impl FnMut(u64)) {
-        let mut code = |c: u64| {
+        self.for_each_value_count(|v, n| (0..n).for_each(|_| f(v)));
+    }
+
+    /// Calls `f` with each value of the positions stored with one and how
+    /// many have it (a value may come more than once): codes of a byte
+    /// are counted first, then given once each.
+    pub fn for_each_value_count(&self, mut f: impl FnMut(u64, u64)) {
+        // `counts[c]`: the positions of code `c` below `BIG` (zero, no
+        // position, counts too, and is no value).
+        let mut counts = [0u64; BIG as usize];
+        let mut code = |c: u64, n: u64| {
             if let State::Value(v) = State::decode(c) {
-                f(v)
+                f(v, n)
             }
         };
         for (_, t) in &self.shapes {
@@ -1984,7 +2049,7 @@ impl Memo {
                     if block.iter().fold(0u8, |acc, &b| acc | b) != 0 {
                         for_each_nonzero_byte(block, |b| {
                             if b != BIG {
-                                code(b as u64)
+                                counts[b as usize] += 1;
                             }
                         });
                     }
@@ -1999,11 +2064,11 @@ impl Memo {
                 }),
             }
             // The large codes, in `wide` where the bytes are `BIG`.
-            let wide_codes = |range: std::ops::Range<usize>, code: &mut dyn FnMut(u64)| {
+            let wide_codes = |range: std::ops::Range<usize>, code: &mut dyn FnMut(u64, u64)| {
                 let wide = t.wide.get(range).unwrap_or_default();
                 wide.iter()
                     .filter(|&&w| w != 0)
-                    .for_each(|&w| code(w as u64));
+                    .for_each(|&w| code(w as u64, 1));
             };
             match t.lent || t.ranked.is_some() {
                 true => wide_codes(0..t.wide.len(), &mut code),
@@ -2012,10 +2077,15 @@ impl Memo {
                     wide_codes(start..(start + PAGE).min(t.wide.len()), &mut code)
                 }),
             }
-            t.big.values().for_each(|&c| code(c));
-            t.sparse.values().for_each(&mut code);
+            t.big.values().for_each(|&c| code(c, 1));
+            t.sparse.count_codes(&mut counts, |c| code(c, 1));
         }
-        self.generic.values().for_each(|&c| code(c));
+        self.generic.values().for_each(|&c| code(c, 1));
+        for (c, &n) in counts.iter().enumerate() {
+            if n > 0 {
+                code(c as u64, n);
+            }
+        }
     }
 
     /// The first half of `get_coords` for one of many lookups in a row:
@@ -2086,7 +2156,38 @@ impl Memo {
 
     /// Stores `state` for `key`; gives where, if in a shape's table.
     pub fn set(&mut self, key: &Key, state: State) -> Option<Located> {
-        self.store(key, state, None)
+        if matches!(state, State::Value(_) | State::Invalid) {
+            self.stored += 1;
+        }
+        let code = state.encode();
+        if let Some(g) = &key.generic {
+            if self.generic.len() == self.generic.capacity() && !self.generic_may_grow() {
+                return None;
+            }
+            self.generic.insert(g.clone(), code);
+            return None;
+        }
+        let s = match self.shape_of(key.shape) {
+            Some(s) => s,
+            None if self.rank_sequences.is_some() && one_sequence(key.shape, key.len()) => {
+                let order = self.rank_sequences.unwrap_or_default();
+                self.add_table(key.shape, ShapeTable::ranked(key.len(), order, false))
+            }
+            None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
+        };
+        self.last_shape = s;
+        let table = &mut self.shapes[s].1;
+        let (place, index) = table.set(key.coords(), code, self.stored)?;
+        let layout = match place {
+            Place::Dense => table.layout,
+            _ => table.sparse.generation(),
+        };
+        Some(Located {
+            table: s,
+            index,
+            layout,
+            place,
+        })
     }
 
     /// Stores `state(j)` (nothing for `None`) for the positions of
@@ -2127,43 +2228,6 @@ impl Memo {
             }
         }
         true
-    }
-
-    /// `set`, with the sparse slot where a lookup of `key` ended vacant
-    /// and the sparse table's generation then (`Place::Vacant`).
-    fn store(&mut self, key: &Key, state: State, vacancy: Option<(usize, u32)>) -> Option<Located> {
-        if matches!(state, State::Value(_) | State::Invalid) {
-            self.stored += 1;
-        }
-        let code = state.encode();
-        if let Some(g) = &key.generic {
-            if self.generic.len() == self.generic.capacity() && !self.generic_may_grow() {
-                return None;
-            }
-            self.generic.insert(g.clone(), code);
-            return None;
-        }
-        let s = match self.shape_of(key.shape) {
-            Some(s) => s,
-            None if self.rank_sequences.is_some() && one_sequence(key.shape, key.len()) => {
-                let order = self.rank_sequences.unwrap_or_default();
-                self.add_table(key.shape, ShapeTable::ranked(key.len(), order, false))
-            }
-            None => self.add_shape(key.shape, default_order(key.shape, key.len()), key.len()),
-        };
-        self.last_shape = s;
-        let table = &mut self.shapes[s].1;
-        let (place, index) = table.set(key.coords(), code, self.stored, vacancy)?;
-        let layout = match place {
-            Place::Dense => table.layout,
-            _ => table.sparse.generation(),
-        };
-        Some(Located {
-            table: s,
-            index,
-            layout,
-            place,
-        })
     }
 
     /// Grows the table of keys by value, full now, if the budget and the

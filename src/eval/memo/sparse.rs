@@ -137,14 +137,22 @@ impl Packing {
         }
     }
 
-    /// This packing widened to hold `coords`, if it fits `PACKED_BITS`.
+    /// This packing widened to hold `coords`, if it fits `PACKED_BITS`: a
+    /// coordinate that widens takes half its bits again as room while
+    /// the total fits, so that one growing a bit at a time (the masks of
+    /// a search's visited sets) repacks the table a few times, not once
+    /// a bit.
     fn widened(&self, coords: &[i64]) -> Option<Packing> {
-        let mut wider = *self;
-        for (&c, bits) in coords.iter().zip(&mut wider.bits) {
-            *bits = (*bits).max((64 - zigzag(c).leading_zeros()) as u8);
+        let (mut wider, mut roomy) = (*self, *self);
+        for (i, &c) in coords.iter().enumerate() {
+            let (bits, need) = (self.bits[i], (64 - zigzag(c).leading_zeros()) as u8);
+            if need > bits {
+                wider.bits[i] = need;
+                roomy.bits[i] = need.max(bits + bits / 2);
+            }
         }
-        let total: u32 = wider.bits.iter().map(|&b| b as u32).sum();
-        (total <= PACKED_BITS).then_some(wider)
+        let total = |p: &Packing| p.bits.iter().map(|&b| b as u32).sum::<u32>();
+        [roomy, wider].into_iter().find(|p| total(p) <= PACKED_BITS)
     }
 }
 
@@ -257,13 +265,6 @@ impl SparseTable {
             (false, Some(_)) => Slot::Held(slot, self.code_of(e)),
             (false, None) => Slot::Held(slot, self.rows[e.index() * (self.n + 1) + self.n] as u64),
         })
-    }
-
-    /// Whether `slot`, vacant at `generation` (`Slot::Vacant`), still is:
-    /// then the position it was found missing for still is.
-    #[inline]
-    pub(super) fn still_vacant(&self, slot: usize, generation: u32) -> bool {
-        generation == self.generation() && self.slots.slot(slot).is_vacant()
     }
 
     /// The packed word held in `slot` with the number of its packing,
@@ -414,15 +415,9 @@ impl SparseTable {
     }
 
     /// Stores `code` for `coords`, not stored yet (`coords.len()` is the
-    /// table's `n`), in `vacancy` if that is where `locate` of this
-    /// generation found them missing; gives their slot (none if the
-    /// budget refused the memory).
-    pub(super) fn insert_new(
-        &mut self,
-        coords: &[i64],
-        code: u64,
-        vacancy: Option<usize>,
-    ) -> Option<usize> {
+    /// table's `n`); gives their slot (none if the budget refused the
+    /// memory).
+    pub(super) fn insert_new(&mut self, coords: &[i64], code: u64) -> Option<usize> {
         debug_assert_eq!(coords.len(), self.n);
         if let Some(packing) = self.packing {
             let packing = match packing.pack(coords) {
@@ -430,25 +425,48 @@ impl SparseTable {
                 None => packing.widened(coords),
             };
             match packing {
-                Some(p) => return Some(self.insert_packed(p, coords, code, vacancy)),
+                Some(p) => return Some(self.insert_packed(p, coords, code)),
                 None => self.turn_to_rows(),
             }
         }
-        self.insert_row(coords, code, vacancy)
+        self.insert_row(coords, code, None)
     }
 
-    fn insert_packed(
+    /// Stores `code` for `coords`, not stored yet, in the vacant slot
+    /// where `locate` of `generation` found them missing, if the table
+    /// has not changed since, they pack as the table does (or it keeps
+    /// rows) and, packed, the slots need not grow: their slot then, found
+    /// without walking the run again. `None`: nothing stored
+    /// (`insert_new` does it all).
+    #[inline]
+    pub(super) fn insert_vacant(
         &mut self,
-        packing: Packing,
         coords: &[i64],
         code: u64,
-        mut vacancy: Option<usize>,
-    ) -> usize {
+        (slot, generation): (usize, u32),
+    ) -> Option<usize> {
+        if generation != self.generation() {
+            return None;
+        }
+        let Some(packing) = self.packing else {
+            return self.insert_row(coords, code, Some(slot));
+        };
+        let key = packing.pack(coords)?;
+        if !self.slots.put_vacant(slot, Entry::packed(key, code)) {
+            return None;
+        }
+        if code >= BIG_BYTE {
+            self.big.insert(key, code);
+        }
+        self.len += 1;
+        Some(slot)
+    }
+
+    fn insert_packed(&mut self, packing: Packing, coords: &[i64], code: u64) -> usize {
         if let Some(old) = self.packing.replace(packing) {
             if old.bits != packing.bits {
                 self.number_packing();
                 self.repack(old);
-                vacancy = None;
             }
         }
         let key = packing.pack(coords).expect("widened to hold them");
@@ -457,10 +475,7 @@ impl SparseTable {
         }
         let hash_of = |e: &Entry| key_hash(e.key());
         let (hash, entry) = (key_hash(key), Entry::packed(key, code));
-        let at = match vacancy {
-            Some(v) => self.slots.insert_at_vacancy(hash, v, entry, hash_of),
-            None => self.slots.insert_unique(hash, entry, hash_of),
-        };
+        let at = self.slots.insert_unique(hash, entry, hash_of);
         self.len += 1;
         at.index
     }
@@ -574,19 +589,28 @@ impl SparseTable {
         };
     }
 
-    /// Every stored code, read without unpacking the keys.
-    pub(super) fn values(&self) -> impl Iterator<Item = u64> + '_ {
-        let packed = self
-            .packing
-            .map(|_| self.slots.iter().map(|&e| self.code_of(e)));
-        let rows = self.packing.is_none().then(|| {
-            let codes = self.rows.iter().skip(self.n).step_by(self.n + 1);
-            codes.map(|&c| c as u64)
-        });
-        packed
-            .into_iter()
-            .flatten()
-            .chain(rows.into_iter().flatten())
+    /// Counts the stored codes below `counts.len()` in `counts` (and
+    /// vacant slots under code 0, which is no position's), read without
+    /// unpacking the keys; gives the others to `other`.
+    pub(super) fn count_codes(&self, counts: &mut [u64], mut other: impl FnMut(u64)) {
+        let mut count = |code: u64| match counts.get_mut(code as usize) {
+            Some(n) => *n += 1,
+            None => other(code),
+        };
+        match self.packing {
+            Some(_) => {
+                for e in self.slots.all() {
+                    match e.byte() {
+                        BIG_BYTE => other(self.big[&e.key()]),
+                        byte => counts[byte as usize] += 1,
+                    }
+                }
+            }
+            None => (self.rows.get(self.n..).unwrap_or_default())
+                .iter()
+                .step_by(self.n + 1)
+                .for_each(|&c| count(c as u64)),
+        }
     }
 
     /// Keeps the positions `keep` accepts (given their coordinates and
@@ -597,7 +621,7 @@ impl SparseTable {
             // Stored again from the start: packed, if they all pack now.
             for (coords, code) in self.take() {
                 if keep(&coords[..n], code) {
-                    self.insert_new(&coords[..n], code, None);
+                    self.insert_new(&coords[..n], code);
                 }
             }
             return;
@@ -644,8 +668,29 @@ mod tests {
 
     fn insert(t: &mut SparseTable, coords: &[i64], code: u64) {
         if t.overwrite(coords, code).is_none() {
-            t.insert_new(coords, code, None);
+            t.insert_new(coords, code);
         }
+    }
+
+    /// `count_codes` counts each stored code once, as `entries` lists
+    /// them: those of a byte (but 0, which vacant slots share) in the
+    /// counts, the others given one by one.
+    fn assert_counted(t: &SparseTable) {
+        let mut counts = [0u64; 255];
+        let mut others = Vec::new();
+        t.count_codes(&mut counts, |c| others.push(c));
+        let mut expected = [0u64; 255];
+        let mut expected_others = Vec::new();
+        for (_, code) in t.entries() {
+            match expected.get_mut(code as usize) {
+                Some(n) => *n += 1,
+                None => expected_others.push(code),
+            }
+        }
+        others.sort_unstable();
+        expected_others.sort_unstable();
+        assert_eq!(counts[1..], expected[1..]);
+        assert_eq!(others, expected_others);
     }
 
     #[test]
@@ -672,7 +717,8 @@ mod tests {
         insert(&mut t, &[-4, 16], 12);
         assert_eq!(t.get(&[-4, 16]), Some(12));
         assert_eq!(t.big.len(), 998);
-        assert_eq!(t.values().count(), 1000);
+        assert_eq!(t.entries().count(), 1000);
+        assert_counted(&t);
         let taken: Vec<_> = t.take().collect();
         assert_eq!(taken.len(), 1000);
         assert!(taken.iter().any(|(c, code)| c[..2] == [3, 9] && *code == 7));
@@ -682,7 +728,7 @@ mod tests {
     #[test]
     fn places_stay_good_until_the_generation_changes() {
         let mut t = SparseTable::new(2);
-        t.insert_new(&[1, 2], 5, None);
+        t.insert_new(&[1, 2], 5);
         let Some(Slot::Held(place, 5)) = t.locate(&[1, 2]) else {
             panic!("stored")
         };
@@ -691,15 +737,21 @@ mod tests {
         let Some(Slot::Vacant(vacancy)) = t.locate(&[-1, -2]) else {
             panic!("missing")
         };
-        assert!(t.still_vacant(vacancy, generation));
-        assert_eq!(t.insert_new(&[-1, -2], 6, Some(vacancy)), Some(vacancy));
-        assert!(!t.still_vacant(vacancy, generation));
+        assert_eq!(
+            t.insert_vacant(&[-1, -2], 6, (vacancy, generation)),
+            Some(vacancy)
+        );
+        assert_eq!(
+            t.insert_vacant(&[1, -2], 6, (vacancy, generation)),
+            None,
+            "taken"
+        );
         assert_eq!(t.locate(&[-1, -2]), Some(Slot::Held(vacancy, 6)));
         assert_eq!(t.generation(), generation, "no wider coordinate, no growth");
         t.set_at(place, 300);
         assert_eq!(t.get(&[1, 2]), Some(300));
         let word = t.pack_word(&[1, 2]).unwrap();
-        t.insert_new(&[-70_000, 0], 8, None);
+        t.insert_new(&[-70_000, 0], 8);
         assert_ne!(t.generation(), generation, "the first coordinate widened");
         assert_eq!(t.get(&[1, 2]), Some(300));
         let mut coords = [0; 2];
@@ -710,10 +762,10 @@ mod tests {
         // Growth of the slots moves them: a new generation.
         let generation = t.generation();
         for x in 0..100 {
-            t.insert_new(&[x, 7], 1, None);
+            t.insert_new(&[x, 7], 1);
         }
         assert_ne!(t.generation(), generation, "the slots grew");
-        t.insert_new(&[i64::MAX, 0], 9, None);
+        t.insert_new(&[i64::MAX, 0], 9);
         assert!(t.packing.is_none(), "past 55 bits: rows");
         assert_eq!(t.pack_word(&[1, 2]), None);
         t.unpack_word(wider, &mut coords);
@@ -728,7 +780,11 @@ mod tests {
         let Some(Slot::Vacant(vacancy)) = t.locate(&[5, 5]) else {
             panic!("missing")
         };
-        assert_eq!(t.insert_new(&[5, 5], 3, Some(vacancy)), Some(vacancy));
+        let generation = t.generation();
+        assert_eq!(
+            t.insert_vacant(&[5, 5], 3, (vacancy, generation)),
+            Some(vacancy)
+        );
         assert_eq!(t.locate(&[5, 5]), Some(Slot::Held(vacancy, 3)));
     }
 
@@ -765,6 +821,7 @@ mod tests {
         }
         assert!(t.packing.is_none());
         assert_eq!(t.len(), map.len());
+        assert_counted(&t);
         for (c, &v) in &map {
             assert_eq!(t.get(c), Some(v));
         }
@@ -780,10 +837,10 @@ mod tests {
         for wide in [false, true] {
             let mut t = SparseTable::new(2);
             for x in 0..5000i64 {
-                t.insert_new(&[x, -x], (x % 300) as u64, None);
+                t.insert_new(&[x, -x], (x % 300) as u64);
             }
             if wide {
-                t.insert_new(&[1 << 60, 0], 1, None);
+                t.insert_new(&[1 << 60, 0], 1);
                 assert!(t.packing.is_none());
             }
             let generation = t.generation();
@@ -797,7 +854,8 @@ mod tests {
             }
             assert_eq!(t.get(&[1 << 60, 0]), None);
             assert_eq!(t.len(), (0..5000).filter(|&x| kept(x)).count());
-            assert_eq!(t.values().count(), t.len());
+            assert_eq!(t.entries().count(), t.len());
+            assert_counted(&t);
         }
     }
 

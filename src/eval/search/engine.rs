@@ -1028,14 +1028,6 @@ fn twin_value(inst: &Instance, kernel: &Kernel, key: &Key) -> Option<u64> {
     (twin != coords).then(|| value(twin)).flatten()
 }
 
-/// The half-open range of a run's binding from its evaluated bounds
-/// (`lo..hi`, or `lo..=hi` when `inclusive`); `None` if a bound's code
-/// failed or the end overflows.
-pub(crate) fn run_range(lo: Option<i64>, hi: Option<i64>, inclusive: bool) -> Option<(i64, i64)> {
-    let (a, b) = lo.zip(hi)?;
-    Some((a, if inclusive { b.checked_add(1)? } else { b }))
-}
-
 /// The buffers of one search, kept in `Env` between searches.
 #[derive(Default)]
 pub struct SearchScratch {

@@ -5,8 +5,9 @@
 
 use std::ops::Range;
 
-use super::engine::{run_range, Lookup, SgSink};
+use super::engine::{Lookup, SgSink};
 use super::pick::{pick, Pick};
+use super::settings::run_range;
 use super::sum_scan::{scan_pairs, unit_windows};
 use crate::diag::Fallible;
 use crate::eval::compile::{

@@ -5,12 +5,13 @@
 //! runs goes through the memo's dense window like the runs of integer
 //! kernels.
 
-use super::engine::{run_range, SgSink};
+use super::engine::SgSink;
 use super::pick::{pick, Pick};
+use super::settings::{each_bit, each_setting, run_range};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     BitsRun, BoolCode, Env, Instance, Kernel, KernelMove, KeyFrame, KeyLoopMove, KeySource, Locals,
-    MovePlan, OptionKey, Settings,
+    MovePlan, OptionKey,
 };
 use crate::eval::memo::{Key, Window};
 use crate::eval::value::InstanceId;
@@ -71,7 +72,7 @@ impl SgSink {
         let last = level + 1 == m.bindings.len();
         // The last binding over a bit set, its guard read as a mask.
         if let (true, Some(filter)) = (last, &m.filter) {
-            if let Some(mut mask) = filter.mask(frame) {
+            if let Some(mask) = filter.mask(frame) {
                 if let Some(run) = &m.bits_run {
                     let target = (instance, inst);
                     if let Some(ok) =
@@ -81,14 +82,10 @@ impl SgSink {
                     }
                 }
                 let guard = filter.residual.as_ref();
-                while mask != 0 {
-                    frame.set_int(*slot, mask.trailing_zeros() as i64);
-                    mask &= mask - 1;
-                    if !self.key_option(env, (instance, inst), m, guard, frame)? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
+                let each = |sink: &mut SgSink, frame: &mut KeyFrame| {
+                    sink.key_option(env, (instance, inst), m, guard, frame)
+                };
+                return each_bit(self, frame, *slot, mask, each);
             }
         }
         // The position's list in the window is computed anew, then kept
@@ -114,19 +111,18 @@ impl SgSink {
                 }
             }
         }
-        let next = |sink: &mut SgSink, frame: &mut KeyFrame, k: i64| {
+        let next = |sink: &mut SgSink, frame: &mut KeyFrame| {
             *ticks = ticks.wrapping_add(1);
             if ticks.is_multiple_of(1 << 16) {
                 env.rt.check_interrupt(sink.span)?;
             }
-            frame.set_int(*slot, k);
             match (last, &m.run) {
                 // Straight to the runs: one call less per setting.
                 (true, Some(run)) => sink.key_run(env, (instance, inst), run, frame),
                 _ => sink.key_level(env, (instance, inst), m, frame, level + 1, ticks),
             }
         };
-        self.each_setting(frame, source, next)
+        each_setting(self, frame, (*slot, source), next)
     }
 
     /// Marks the options of `m` whose last binding, in `slot`, is a bit
@@ -202,38 +198,6 @@ impl SgSink {
         }
         self.slow = slow;
         Ok(marked.then_some(ok))
-    }
-
-    /// Calls `each` with every value of a binding's `source`, in order,
-    /// until it gives false (then false; also when the source is not at
-    /// hand as integers).
-    fn each_setting(
-        &mut self,
-        frame: &mut KeyFrame,
-        source: &KeySource,
-        mut each: impl FnMut(&mut SgSink, &mut KeyFrame, i64) -> Fallible<bool>,
-    ) -> Fallible<bool> {
-        if let KeySource::Range { lo, hi, inclusive } = source {
-            let Some((a, b)) = run_range(lo.eval(frame), hi.eval(frame), *inclusive) else {
-                return Ok(false);
-            };
-            for k in a..b {
-                if !each(self, frame, k)? {
-                    return Ok(false);
-                }
-            }
-            return Ok(true);
-        }
-        let mut settings = Settings::new();
-        if source.settings(frame, &mut settings).is_none() {
-            return Ok(false);
-        }
-        for k in settings {
-            if !each(self, frame, k)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
     }
 
     /// Marks one option of `m` (its bindings set in `frame`).

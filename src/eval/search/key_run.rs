@@ -7,8 +7,9 @@
 //! runs of one setting are scanned at once; a run whose key is only the
 //! sorted list goes first through `sorted_run.rs`, which writes no key.
 
-use super::engine::{run_range, SgSink};
+use super::engine::SgSink;
 use super::run_key::{Placement, RunKey, RunScratch};
+use super::settings::run_range;
 use crate::diag::Fallible;
 use crate::eval::compile::{affine_fits, AffineRun, Env, Instance, KeyFrame, KeyRun};
 use crate::eval::memo::scan::{mark_runs, Strided};

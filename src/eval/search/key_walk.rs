@@ -13,16 +13,15 @@
 //! (`engine.rs`) then takes the position from the start.
 
 use super::pick::{pick, Pick};
+use super::settings::{each_bit, each_setting};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    BoolCode, Env, Instance, KernelMove, KeyFrame, KeyLoopMove, MovePlan, MoveResult, OptionKey,
-    Rules, Runtime, Settings,
+    BoolCode, Env, Instance, KeyFrame, KeyLoopMove, OptionKey, Rules, Runtime,
 };
-use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, State};
+use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, Shape, State};
 use crate::eval::mex::StampedMex;
 use crate::eval::value::Value;
 use crate::syntax::Span;
-use smallvec::SmallVec;
 
 /// The buffers of the walk, kept between searches.
 #[derive(Default)]
@@ -49,32 +48,6 @@ struct Node {
     values: u32,
 }
 
-/// The moves of a game the walk can run: every one a keyed loop whose
-/// results are one position or none, read option by option.
-fn walkable(inst: &Instance) -> Option<SmallVec<[&KeyLoopMove; 4]>> {
-    let Rules::User(g) = &inst.rules;
-    let kernel = g.kernel.as_ref()?;
-    if !kernel.keyed || g.where_clause.is_some() || inst.layer.is_some() {
-        return None;
-    }
-    if kernel.swappable.is_some() || !kernel.clamps.is_empty() {
-        return None;
-    }
-    let one_part = |r: &MoveResult<_, _>| r.parts.len() <= 1;
-    kernel
-        .moves
-        .iter()
-        .map(|plan| match plan {
-            MovePlan::Kernel(KernelMove::KeyLoop(m))
-                if m.run.is_none() && m.bits_run.is_none() && m.results.iter().all(one_part) =>
-            {
-                Some(m)
-            }
-            _ => None,
-        })
-        .collect()
-}
-
 /// The value of the position `key` of `inst` (not valued yet, not on a
 /// search path), searched by the walk; `None` if its game is not one the
 /// walk runs or the walk stopped short (its path unmarked). Below, a
@@ -90,7 +63,9 @@ pub(super) fn walk(
     if !env.rt.limits.plans.kernels || key.generic.is_some() {
         return Ok(None);
     }
-    let Some(moves) = walkable(inst) else {
+    let Rules::User(g) = &inst.rules;
+    let walked = g.kernel.as_ref().filter(|_| inst.layer.is_none());
+    let Some(moves) = walked.and_then(|k| k.walk_moves(g.where_clause.is_some())) else {
         return Ok(None);
     };
     let mut root = OptionKey::default();
@@ -127,6 +102,13 @@ fn unmark(memo: &mut Memo, scratch: &mut WalkScratch) {
     }
 }
 
+/// The frame of the position last listed, and its shape: a position of
+/// the same shape is put in by its coordinates alone (`KeyFrame::reload`).
+struct Loaded {
+    frame: KeyFrame,
+    shape: Option<Shape>,
+}
+
 struct Walker<'a> {
     moves: &'a [&'a KeyLoopMove],
     statics: &'a [Value],
@@ -150,7 +132,11 @@ impl Walker<'_> {
         // The start is held where options are: positions name their keys
         // by their place among the options.
         s.options.push((root, Probe::Known(state)));
-        if !self.push(env, memo, s, 0, at)? {
+        let mut frame = Loaded {
+            frame: KeyFrame::empty(),
+            shape: None,
+        };
+        if !self.push(env, memo, s, &mut frame, (0, at))? {
             return Ok(None);
         }
         let mut steps = 0u32;
@@ -177,7 +163,7 @@ impl Walker<'_> {
                             let name = &self.inst.name;
                             env.rt.check_states(s.nodes.len(), self.span, name)?;
                         }
-                        if !self.push(env, memo, s, i, at)? {
+                        if !self.push(env, memo, s, &mut frame, (i, at))? {
                             return Ok(None);
                         }
                     }
@@ -210,15 +196,30 @@ impl Walker<'_> {
         env: &Env,
         memo: &mut Memo,
         s: &mut WalkScratch,
-        option: usize,
-        at: Option<Located>,
+        loaded: &mut Loaded,
+        (option, at): (usize, Option<Located>),
     ) -> Fallible<bool> {
-        s.options[option].0.key(&mut s.key);
-        let mut frame = KeyFrame::empty();
-        if !frame.load(self.statics, &s.key) {
-            return Ok(false);
+        let position = &s.options[option].0;
+        if loaded.shape == Some(position.shape) {
+            let n_args = position.n_args as usize;
+            (loaded.frame).reload(self.statics.len(), n_args, position.coords());
+        } else {
+            position.key(&mut s.key);
+            loaded.frame = KeyFrame::empty();
+            loaded.shape = None;
+            if !loaded.frame.load(self.statics, &s.key) {
+                return Ok(false);
+            }
+            loaded.shape = Some(position.shape);
         }
-        let at = memo.set_located(at, &s.key, State::OnPath);
+        let at = match at.and_then(|at| memo.put_vacant(at, position.coords(), State::OnPath)) {
+            Some(at) => Some(at),
+            None => {
+                position.key(&mut s.key);
+                memo.set_located(at, &s.key, State::OnPath)
+            }
+        };
+        let frame = &mut loaded.frame;
         s.nodes.push(Node {
             option: option as u32,
             at,
@@ -233,7 +234,7 @@ impl Walker<'_> {
                 rt: env.rt,
                 walker: self,
             };
-            if !lister.level(m, &mut frame, 0)? {
+            if !lister.level(m, frame, 0)? {
                 return Ok(false);
             }
         }
@@ -256,44 +257,20 @@ impl Lister<'_, '_> {
             return self.option(m, m.guard.as_ref(), frame);
         };
         let last = level + 1 == m.bindings.len();
-        let mut guard = m.guard.as_ref();
         // The last binding over a bit set, the leading conjuncts of its
         // guard read as a mask.
-        let filter = m.filter.as_ref().filter(|_| last);
-        let mask = match filter.and_then(|f| Some((f.mask(frame)?, f))) {
-            Some((mask, filter)) => {
-                guard = filter.residual.as_ref();
-                Some(mask)
+        if let Some(filter) = m.filter.as_ref().filter(|_| last) {
+            if let Some(mask) = filter.mask(frame) {
+                let guard = filter.residual.as_ref();
+                let each = |this: &mut Self, frame: &mut KeyFrame| this.option(m, guard, frame);
+                return each_bit(self, frame, *slot, mask, each);
             }
-            None => source.bits(frame),
+        }
+        let each = |this: &mut Self, frame: &mut KeyFrame| match last {
+            true => this.option(m, m.guard.as_ref(), frame),
+            false => this.level(m, frame, level + 1),
         };
-        let each = |this: &mut Self, frame: &mut KeyFrame, k: i64| {
-            frame.set_int(*slot, k);
-            match last {
-                true => this.option(m, guard, frame),
-                false => this.level(m, frame, level + 1),
-            }
-        };
-        if let Some(mut mask) = mask {
-            while mask != 0 {
-                let k = mask.trailing_zeros() as i64;
-                mask &= mask - 1;
-                if !each(self, frame, k)? {
-                    return Ok(false);
-                }
-            }
-            return Ok(true);
-        }
-        let mut settings = Settings::new();
-        if source.settings(frame, &mut settings).is_none() {
-            return Ok(false);
-        }
-        for &k in &settings {
-            if !each(self, frame, k)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        each_setting(self, frame, (*slot, source), each)
     }
 
     /// Lists the option of `m` whose bindings are set in `frame`.

@@ -10,8 +10,10 @@
 //!    single runs are `memo::scan`'s), `sorted_parts` (where a
 //!    sorted list's items lie in the window), `run_key` (the buffers of
 //!    keyed runs), `marked` (the values a position's options reported),
-//!    `pick` (the result a kernel move's option takes), `key_walk` (the
-//!    lean search of games whose moves are all keyed kernel loops).
+//!    `pick` (the result a kernel move's option takes), `settings` (the
+//!    values a binding takes: run ranges, the walk of a keyed binding's
+//!    settings), then `key_walk` (the lean search of games whose moves
+//!    are all keyed kernel loops).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
@@ -37,11 +39,11 @@ mod quadratic;
 mod rank_fill;
 mod rank_shift;
 mod run_key;
+mod settings;
 mod sorted_parts;
 mod sorted_run;
 mod sum_scan;
 
-pub(crate) use engine::run_range;
 pub use engine::{
     enumerate, loop_diag, search_located, search_swept, sg_of_game, sg_of_position, MoveSink,
     SearchScratch,
@@ -49,3 +51,4 @@ pub use engine::{
 pub use layered::sg_of_layered;
 pub(crate) use pick::{pick, Pick};
 pub use rank_fill::fill_ranked;
+pub(crate) use settings::run_range;

@@ -12,8 +12,8 @@
 //! (code that fails, an option without a value, a value past a byte) ends
 //! it: the lists left are searched one by one, as they would have been.
 
-use super::engine::run_range;
 use super::rank_shift::{column_ranks, option_ranks};
+use super::settings::run_range;
 use crate::diag::Fallible;
 use crate::eval::compile::{
     fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,

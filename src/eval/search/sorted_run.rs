@@ -10,7 +10,8 @@
 
 use std::ops::Range;
 
-use super::engine::{run_range, SgSink};
+use super::engine::SgSink;
+use super::settings::run_range;
 use super::sorted_parts::{lowered_runs, Boxed, Places, SortedParts, MAX_RUNS};
 use crate::eval::compile::{Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
 use crate::eval::memo::scan::{mark_columns, mark_runs};

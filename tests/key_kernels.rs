@@ -875,25 +875,7 @@ fn grid_geography_values(n: usize) -> (Vec<u8>, usize) {
         x
     }
     let cells = 3 * n;
-    let adj: Vec<u64> = (0..cells)
-        .map(|v| {
-            let (r, c) = (v % 3, v / 3);
-            let mut a = 0u64;
-            if r > 0 {
-                a |= 1 << (v - 1);
-            }
-            if r < 2 {
-                a |= 1 << (v + 1);
-            }
-            if c > 0 {
-                a |= 1 << (v - 3);
-            }
-            if c + 1 < n {
-                a |= 1 << (v + 3);
-            }
-            a
-        })
-        .collect();
+    let adj: Vec<u64> = common::grid3_neighbours(n);
     let mut memo = std::collections::HashMap::new();
     let values = (0..cells).map(|v| sg(&adj, &mut memo, v, 1 << v)).collect();
     (values, memo.len())

@@ -29,24 +29,10 @@ fn grid_node_kayles(n: usize) -> (u64, usize) {
         x
     }
     let cells = 3 * n;
-    let closed: Vec<u64> = (0..cells)
-        .map(|v| {
-            let (r, c) = (v % 3, v / 3);
-            let mut a = 1u64 << v;
-            if r > 0 {
-                a |= 1 << (v - 1);
-            }
-            if r < 2 {
-                a |= 1 << (v + 1);
-            }
-            if c > 0 {
-                a |= 1 << (v - 3);
-            }
-            if c + 1 < n {
-                a |= 1 << (v + 3);
-            }
-            a
-        })
+    let closed: Vec<u64> = common::grid3_neighbours(n)
+        .into_iter()
+        .enumerate()
+        .map(|(v, a)| a | 1 << v)
         .collect();
     let mut memo = std::collections::HashMap::new();
     let x = sg(&closed, &mut memo, (1u64 << cells) - 1);

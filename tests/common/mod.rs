@@ -67,3 +67,28 @@ pub fn explain(text: &str) -> String {
     assert!(result.ok(), "{:?}", result.failures);
     String::from_utf8(out).expect("utf-8 output")
 }
+
+/// The neighbours of each cell of the 3 x `n` grid as bit masks, cells
+/// numbered down each column (`v = 3 * column + row`): the brute forces
+/// of Node Kayles and of geography on that grid read them.
+pub fn grid3_neighbours(n: usize) -> Vec<u64> {
+    (0..3 * n)
+        .map(|v| {
+            let (r, c) = (v % 3, v / 3);
+            let mut a = 0u64;
+            if r > 0 {
+                a |= 1 << (v - 1);
+            }
+            if r < 2 {
+                a |= 1 << (v + 1);
+            }
+            if c > 0 {
+                a |= 1 << (v - 3);
+            }
+            if c + 1 < n {
+                a |= 1 << (v + 3);
+            }
+            a
+        })
+        .collect()
+}

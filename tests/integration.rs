@@ -25,6 +25,7 @@ mod key_kernels;
 mod key_walk;
 mod lexer;
 mod limits;
+mod list_filters;
 mod loop_bounds;
 mod loopy;
 mod loopy_compound_moves;

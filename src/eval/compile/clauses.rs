@@ -109,20 +109,7 @@ pub(super) fn run_clauses(
                 Ok(true)
             }
             IterCode::Values(code) => {
-                let v = code(env)?;
-                let items: Rc<Vec<Value>> = match v {
-                    Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => xs,
-                    Value::Table(t) => {
-                        Rc::new(t.rows.iter().map(|r| Value::list(r.clone())).collect())
-                    }
-                    other => {
-                        return Err(type_error(
-                            *span,
-                            "a list, set, tuple or range to iterate",
-                            &other,
-                        ))
-                    }
-                };
+                let items = items_of(code(env)?, *span)?;
                 for item in items.iter() {
                     bind(env, pattern, item.clone())?;
                     env.tick(*span)?;
@@ -133,6 +120,22 @@ pub(super) fn run_clauses(
                 Ok(true)
             }
         },
+    }
+}
+
+/// The items a `for` over the value `v` binds in turn (a table's rows
+/// as lists).
+pub(super) fn items_of(v: Value, span: Span) -> Fallible<Rc<Vec<Value>>> {
+    match v {
+        Value::List(xs) | Value::Set(xs) | Value::Tuple(xs) => Ok(xs),
+        Value::Table(t) => Ok(Rc::new(
+            t.rows.iter().map(|r| Value::list(r.clone())).collect(),
+        )),
+        other => Err(type_error(
+            span,
+            "a list, set, tuple or range to iterate",
+            &other,
+        )),
     }
 }
 

@@ -32,7 +32,9 @@
 //!    code asks of the search and the game questions above `compile`
 //!    goes through `Above` (function pointers in the runtime).
 //! 4. `where_check` (whether a key is a position: its game's `where`),
-//!    then `fold`, `clauses` (comprehension clauses as nested loops), `moves`
+//!    then `fold`, `clauses` (comprehension clauses as nested loops),
+//!    `filter` (a comprehension's last `for` over a list, its items
+//!    tested without binding them), `moves`
 //!    (move rules -> loops feeding a `Sink`), `calls` (calls and
 //!    positions at run time), `line_sweep` (sweeps a line of positions),
 //!    `sweep` (comprehensions swept along a line), `game_plan`, `explain`,
@@ -50,6 +52,7 @@ mod constants;
 mod expand;
 mod explain;
 mod expr;
+mod filter;
 mod fold;
 mod frame;
 mod game_plan;

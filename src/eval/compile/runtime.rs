@@ -282,7 +282,9 @@ pub struct Plans {
     /// Games compiled for their static arguments and top-level constants
     /// (`compile::specialize`).
     pub specialize: bool,
-    /// Tables asked over a range swept bottom-up (`compile::line_sweep`).
+    /// Tables asked over a range swept bottom-up (`compile::line_sweep`),
+    /// and lists filtered with their items tested in place
+    /// (`compile::filter`).
     pub sweeps: bool,
     /// `pass(G(x), n)` and `misere(G(x))` searched as layers of `G`, on
     /// its kernel when it has one (`search/layered.rs`), not by the

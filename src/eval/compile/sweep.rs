@@ -16,6 +16,7 @@ use std::cell::Cell;
 use super::calls::site_instance;
 use super::clauses::{run_comprehension, CClause};
 use super::compiler::Compiler;
+use super::filter::ListFilter;
 use super::fold::{Collect, Fold};
 use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
@@ -38,6 +39,10 @@ pub(crate) struct Comp {
     clauses: Vec<CClause>,
     body: Code,
     sweep: Option<SweepCode>,
+    /// The last `for` over a collection and its `if`s (`clauses[from..]`),
+    /// when the body or a condition tests its items without binding them
+    /// (`filter.rs`; with the sweeps, `Plans::sweeps`).
+    filter: Option<ListFilter>,
 }
 
 /// The last clause of a comprehension with a body `sg(G(args))`, swept.
@@ -182,10 +187,12 @@ impl Compiler<'_> {
         if sweep.is_some() {
             clauses.pop();
         }
+        let filter = (sweep.is_none()).then(|| self.list_filter(comp)).flatten();
         Comp {
             clauses,
             body: self.expr(&comp.body),
             sweep,
+            filter,
         }
     }
 
@@ -315,6 +322,13 @@ impl Comp {
     /// binding, in order; `f` returns false to stop. False if stopped.
     /// Generic in `f`, so that a sweep's loop holds the aggregate inline.
     pub(crate) fn for_each<F: Fold>(&self, env: &mut Env, f: &mut F) -> Fallible<bool> {
+        if let Some(filter) = (self.filter.as_ref()).filter(|_| env.rt.limits.plans.sweeps) {
+            let outer = &self.clauses[..filter.from];
+            if outer.is_empty() {
+                return filter.run(env, &self.body, f);
+            }
+            return run_comprehension(env, outer, &mut |env| filter.run(env, &self.body, f));
+        }
         let Some(sweep) = &self.sweep else {
             return run_comprehension(env, &self.clauses, &mut |env| {
                 let v = (self.body)(env)?;

@@ -661,6 +661,57 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn runs_shifted_along_lines_agree_with_the_brute_force(
+        w in 3usize..10, t in 1usize..5, c in 1usize..3, g in 0usize..4, p in 1usize..4,
+        r in 0usize..4,
+    ) {
+        // `fall` changes the innermost coordinate by the binding: where its
+        // guard holds inside the box (`k <= z`, `z >= k`, and `k < z` for
+        // `z - 2 * k`), it is listed once per line on the stretch the box
+        // does not clip, per cell near the ends; `k < z` for `z - k` and
+        // `k <= x` keep their guard per cell. `rise` has no guard: the
+        // box clips it at the line's top. From `w = 3` on, `rise` and
+        // `fall` make cycles (so the game is labelled).
+        let guards = ["k <= z", "k < z", "z >= k", "k <= x"];
+        let keep = |k: usize, x: usize, z: usize| match g {
+            0 | 2 => k <= z,
+            1 => k < z,
+            _ => k <= x,
+        };
+        let text = format!(
+            "game H(x, z) where 0 <= x < {w} and 0 <= z < {w} {{\n\
+             move take(k in 1..=2) if k <= x -> H(x - k, z)\n\
+             move fall(k in 1..={t}) if {guard} -> H(x, {fall})\n\
+             move rise(k in 1..=2) -> H(x, z + k)\n\
+             move put if x % {p} == {r} and x + 1 < {w} -> H(x + 1, z)\n}}\n\
+             print [sg(H(x, z)) for x in 0..{w}, z in 0..{w}]\n",
+            guard = guards[g],
+            fall = if c == 1 { "z - k" } else { "z - 2 * k" },
+        );
+        let out = dense_and_hashed(&text);
+        let id = |x: usize, z: usize| x * w + z;
+        let mut adj = vec![Vec::new(); w * w];
+        for x in 0..w {
+            for z in 0..w {
+                let ws: &mut Vec<usize> = &mut adj[id(x, z)];
+                ws.extend((1..=2).filter(|&k| k <= x).map(|k| id(x - k, z)));
+                ws.extend((1..=t).filter(|&k| keep(k, x, z) && c * k <= z).map(|k| id(x, z - c * k)));
+                ws.extend((1..=2).filter(|&k| z + k < w).map(|k| id(x, z + k)));
+                if x % p == r && x + 1 < w {
+                    ws.push(id(x + 1, z));
+                }
+                ws.sort_unstable();
+                ws.dedup();
+            }
+        }
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+    }
+}
+
 #[test]
 fn memo_histogram_counts_infinite_positions() {
     // AddTake as in examples/loopy/add_or_subtract.game: some heaps are

@@ -19,7 +19,7 @@
 //! that the position's own `where` or the move's guard evaluated on the
 //! same locals; no other arithmetic of the conjunct is taken.
 
-use super::linear::{conjuncts, linear, nonnegative, Atoms, Linear, Term};
+use super::linear::{conjuncts, linear, nonnegative, Atoms, Linear, NoAtoms, Term};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -43,6 +43,20 @@ impl Facts {
     /// `where`, the range of each binding over integers or constant
     /// integers, and the guard's conjuncts.
     pub(super) fn of_move(g: &IrGame, m: &IrMove) -> Facts {
+        let mut facts = Facts::of_ranges(g, m);
+        let mut conds = Vec::new();
+        if let Some(guard) = &m.guard {
+            conjuncts(guard, &mut conds);
+        }
+        for c in conds {
+            facts.add_comparison(c);
+        }
+        facts.forms.truncate(MAX_FACTS);
+        facts
+    }
+
+    /// The position's own `where` and the ranges of the bindings.
+    fn of_ranges(g: &IrGame, m: &IrMove) -> Facts {
         let mut facts = Facts::default();
         let mut conds = Vec::new();
         if let Some(w) = &g.where_clause {
@@ -85,15 +99,52 @@ impl Facts {
                 facts.forms.push(f);
             }
         }
-        conds = Vec::new();
-        if let Some(guard) = &m.guard {
-            conjuncts(guard, &mut conds);
-        }
+        facts
+    }
+
+    /// Whether the guard of `m`, whose result has the arguments `args`,
+    /// holds for every option that is a position: each of its conjuncts
+    /// compares two names or integer constants (so it never fails where
+    /// the general path asks it) and follows from the result's `where`
+    /// with `args` put in, the position's own `where` and the bindings'
+    /// ranges. `k <= y` for `G(x, y - k)` under `where 0 <= y`. A listing
+    /// that keeps only the options inside the `where` may skip it.
+    pub(super) fn guard_within_where(g: &IrGame, m: &IrMove, args: &[IrExpr]) -> bool {
+        let Some(guard) = &m.guard else {
+            return true;
+        };
+        let Some(w) = &g.where_clause else {
+            return false;
+        };
+        let mut facts = Facts::of_ranges(g, m);
+        let (mut conds, mut parts) = (Vec::new(), Vec::new());
+        conjuncts(w, &mut conds);
         for c in conds {
-            facts.add_comparison(c);
+            match substitute_params(c, g.n_statics, args) {
+                Some(e) => facts.add_comparison(&e),
+                None => return false,
+            }
         }
         facts.forms.truncate(MAX_FACTS);
-        facts
+        conjuncts(guard, &mut parts);
+        parts.iter().all(|c| {
+            let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
+                return false;
+            };
+            let leaf = |e: &IrExpr| match e.kind {
+                IrKind::Local(_) | IrKind::Const(Value::Int(_)) => linear(e, &mut NoAtoms),
+                _ => None,
+            };
+            let Some((l, r)) = leaf(lhs).zip(leaf(rhs)) else {
+                return false;
+            };
+            let ops = match op {
+                BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
+                op => std::slice::from_ref(op),
+            };
+            (ops.iter())
+                .all(|&op| nonnegative(op, &l, &r).is_some_and(|f| facts.proves(&f, MAX_STEPS)))
+        })
     }
 
     /// Adds a comparison that holds as facts (`==` as two).

@@ -18,7 +18,7 @@ use super::batch_code::{batch_code, BatchCode};
 use super::compiler::Compiler;
 use super::expand::MoveResult;
 use super::frame::KERNEL_FRAME;
-use super::guaranteed::const_items;
+use super::guaranteed::{const_items, Facts};
 use super::guard_bounds::{Implied, LoopGuard};
 use super::int_code::{bool_code, mentions, node_operand, BoolCode, Locals, Operand};
 use super::int_tree::{IntFn, IntNode, IntOp};
@@ -317,6 +317,10 @@ pub(crate) struct RunMove {
     /// The arguments along which the options move with the position
     /// (`translated_along`).
     pub translated: u64,
+    /// Its guard holds for every option inside the game's `where`
+    /// (`Facts::guard_within_where`): a listing of the options inside a
+    /// box that is the `where` skips it.
+    pub guard_in_where: bool,
 }
 
 /// A run argument `floor((base + coef * k) / div)` (`div > 0`), maybe
@@ -461,7 +465,31 @@ fn affine_operand<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(Operand<L
     match *e {
         _ if !e.reads(k) => Some((node_operand(e), 0)),
         IntNode::Local(_) => Some((Operand::Const(0), 1)),
-        _ => affine(e, k).map(|(base, coef)| (Operand::Code(base), coef)),
+        _ => affine(e, k).map(|(base, coef)| match local_base(e, k) {
+            Some(s) => (Operand::Local(s), coef),
+            None => (Operand::Code(base), coef),
+        }),
+    }
+}
+
+/// `Some(x)` when `e` is the local `x` plus or minus `k` or a constant
+/// times `k` (`y - k`, `y + 2 * k`): its base is `x` itself, read as a
+/// local (a listing can then tell which coordinate it is).
+fn local_base(e: &IntNode, k: Slot) -> Option<Slot> {
+    use IntNode::{Binary, Const, Local};
+    let Binary(IntOp::Op(BinaryOp::Add | BinaryOp::Sub), l, r) = e else {
+        return None;
+    };
+    let is_k = |n: &IntNode| matches!(*n, Local(s) if s == k);
+    let times_k = match &**r {
+        Binary(IntOp::Op(BinaryOp::Mul), a, b) => {
+            (is_k(a) && matches!(**b, Const(_))) || (is_k(b) && matches!(**a, Const(_)))
+        }
+        r => is_k(r),
+    };
+    match **l {
+        Local(x) if x != k && times_k => Some(x),
+        _ => None,
     }
 }
 
@@ -1022,6 +1050,7 @@ impl Compiler<'_> {
                 _ => None,
             },
             translated: translated_along(n_statics, m, args),
+            guard_in_where: Facts::guard_within_where(g, m, args),
             bases,
             coefs,
             bends: bends.filter(|_| !per_option.is_empty()),

@@ -12,11 +12,16 @@
 //! coordinate (`translated` by the kernel: `take_x` above, whose range,
 //! guard and other arguments do not read `y`) has the same runs, shifted
 //! by the cell, all along a line of the box: they are listed once per
-//! line (`LineRuns`).
+//! line (`LineRuns`). So does a move that changes the innermost
+//! coordinate by the binding (`G(x, y - k)`) where nothing else of it
+//! reads that coordinate and its guard holds inside the box
+//! (`RunMove::guard_in_where`: `k <= y`), on the stretch of the line
+//! where the box clips none of its options (`OnLine::Shifted`); the
+//! cells near the line's ends list it per cell.
 
 use super::cell_box::CellBox;
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, MovePlan, Narrowed, RunMove, SingleMove,
+    affine_fits, Kernel, KernelMove, MovePlan, Narrowed, Operand, RunMove, SingleMove,
 };
 use crate::eval::memo::MAX_COORDS;
 use crate::eval::search::run_range;
@@ -34,6 +39,10 @@ struct BoxMove<'k> {
     kind: MoveKind<'k>,
     /// Its options move with the position along the innermost coordinate.
     along_lines: bool,
+    /// Its options move with the position along the innermost coordinate
+    /// where the box does not clip them (a run changing that coordinate
+    /// by the binding, nothing else reading it).
+    shifted: bool,
     /// How many leading conjuncts of its guard (a move without bindings)
     /// do not read the innermost coordinate: decided once per line.
     line_conjuncts: usize,
@@ -53,6 +62,9 @@ enum MoveKind<'k> {
 enum OnLine {
     /// Its runs are `LineRuns::runs[from..to]`, the same for every cell.
     Listed(usize, usize),
+    /// Its runs are `LineRuns::runs[from..to]` for the cells `lo..hi`
+    /// along the line, listed per cell at the others.
+    Shifted(usize, usize, usize, usize),
     /// Listed per cell, its guard's conjuncts from this one on (those
     /// before hold all along the line).
     PerCell(usize),
@@ -64,6 +76,8 @@ enum OnLine {
 /// coordinate only).
 #[derive(Default)]
 pub(crate) struct LineRuns {
+    /// The line's first cell.
+    start: usize,
     /// The runs of the moves listed once per line, their first cell as an
     /// offset from the cell.
     runs: Vec<(isize, isize, usize)>,
@@ -81,6 +95,12 @@ impl<'k> BoxMoves<'k> {
             return None;
         }
         let inner = 1u64 << (n - 1);
+        // Whether an operand is evaluated without the innermost coordinate.
+        let free = |o: &Operand<[i64]>| match o {
+            Operand::Const(_) => true,
+            Operand::Local(s) => *s as usize != first_arg + n - 1,
+            Operand::Code(_) => false,
+        };
         let moves = (kernel.moves.iter())
             .map(|plan| match plan {
                 MovePlan::Kernel(KernelMove::Run(m)) if m.per_option.is_empty() => {
@@ -90,15 +110,25 @@ impl<'k> BoxMoves<'k> {
                             acc.checked_add(isize::try_from(c).ok()?.checked_mul(s as isize)?)
                         },
                     )?;
+                    let along_lines = m.translated & inner != 0;
+                    let (last, others) = m.bases.split_last()?;
+                    let shifted = !along_lines
+                        && m.guard_in_where
+                        && free(&m.lo)
+                        && free(&m.hi)
+                        && others.iter().all(free)
+                        && matches!(last, Operand::Local(s) if *s as usize == first_arg + n - 1);
                     Some(BoxMove {
                         kind: MoveKind::Run { m, step },
-                        along_lines: m.translated & inner != 0,
+                        along_lines,
+                        shifted,
                         line_conjuncts: 0,
                     })
                 }
                 MovePlan::Kernel(KernelMove::Single(m)) => Some(BoxMove {
                     kind: MoveKind::Single(m),
                     along_lines: m.translated & inner != 0,
+                    shifted: false,
                     line_conjuncts: (m.guard.iter())
                         .take_while(|(reads, _)| reads & inner == 0)
                         .count(),
@@ -121,9 +151,12 @@ impl<'k> BoxMoves<'k> {
     pub fn start_line(&self, frame: &mut [i64], u: usize, line: &mut LineRuns) {
         line.runs.clear();
         line.moves.clear();
+        line.start = u;
         let width = self.first_arg + self.cells.lo().len();
         for m in &self.moves {
-            let on_line = if m.along_lines {
+            let on_line = if m.shifted {
+                self.start_shifted(m, frame, u, line)
+            } else if m.along_lines {
                 let from = line.runs.len();
                 let runs = &mut line.runs;
                 let listed = self.list_move(m, 0, frame, &mut |first, step, count| {
@@ -150,6 +183,55 @@ impl<'k> BoxMoves<'k> {
         }
     }
 
+    /// A shifted move on the line from cell `u`: its runs at the first
+    /// cell along the line where the box clips none of the binding's
+    /// range, kept for the stretch of cells where it clips none.
+    fn start_shifted(
+        &self,
+        m: &BoxMove,
+        frame: &mut [i64],
+        u: usize,
+        line: &mut LineRuns,
+    ) -> OnLine {
+        let MoveKind::Run { m: run, .. } = m.kind else {
+            return OnLine::PerCell(0);
+        };
+        let ints = &frame[..self.first_arg + self.cells.lo().len()];
+        let range = run_range(run.lo.eval(ints), run.hi.eval(ints), run.inclusive);
+        let (Some((a, b)), Some(&c), Some(&size)) =
+            (range, run.coefs.last(), self.cells.size().last())
+        else {
+            return OnLine::PerCell(0);
+        };
+        if a >= b {
+            return OnLine::Never;
+        }
+        // Cell `j` of the line keeps every option when `j + c * k` lies
+        // in `0..size` for `k = a` and `k = b - 1`.
+        let ends = [c as i128 * a as i128, c as i128 * (b as i128 - 1)];
+        let lo = (-ends[0]).max(-ends[1]).max(0);
+        let hi = (size as i128 - ends[0].max(ends[1])).min(size as i128);
+        if lo >= hi {
+            return OnLine::PerCell(0);
+        }
+        let (lo, hi) = (lo as usize, hi as usize);
+        let inner = self.first_arg + self.cells.lo().len() - 1;
+        let first = frame[inner];
+        frame[inner] = first + lo as i64;
+        let from = line.runs.len();
+        let at = u + lo;
+        let runs = &mut line.runs;
+        let listed = self.list_move(m, 0, frame, &mut |cell, step, count| {
+            runs.push((cell as isize - at as isize, step, count))
+        });
+        frame[inner] = first;
+        if !listed {
+            line.runs.truncate(from);
+            return OnLine::PerCell(0);
+        }
+        OnLine::Shifted(from, line.runs.len(), lo, hi)
+    }
+
     /// Calls `run(first, step, count)` for the runs of cells that are the
     /// options of the position of cell `u`, whose frame (static
     /// arguments, then its integers, then room for bindings) is `frame`,
@@ -171,6 +253,13 @@ impl<'k> BoxMoves<'k> {
                 }
                 true
             }
+            OnLine::Shifted(from, to, lo, hi) if (lo..hi).contains(&(u - line.start)) => {
+                for &(offset, step, count) in &line.runs[from..to] {
+                    run((u as isize + offset) as usize, step, count);
+                }
+                true
+            }
+            OnLine::Shifted(..) => self.list_move(m, 0, frame, run),
             OnLine::PerCell(conjunct) => self.list_move(m, conjunct, frame, run),
             OnLine::Never => true,
         })
@@ -208,12 +297,9 @@ impl<'k> BoxMoves<'k> {
         if a >= b {
             return true;
         }
-        // The guard's own cuts; the box stands for the result's `where`.
-        if m.guard
-            .levels
-            .first()
-            .is_some_and(|steps| !steps.is_empty())
-        {
+        // The guard's own cuts (none to apply when it holds inside the
+        // box); the box stands for the result's `where`.
+        if !m.guard_in_where && (m.guard.levels.first()).is_some_and(|steps| !steps.is_empty()) {
             match m.guard.narrow_by_guard(0, frame, (a, b), None) {
                 Narrowed::Range(x, y) => (a, b) = (x, y),
                 Narrowed::Unknown => return false,

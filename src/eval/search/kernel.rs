@@ -92,6 +92,7 @@ impl SgSink {
             quadratic,
             varies,
             translated: _,
+            guard_in_where: _,
         } = m;
         let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
             .and_then(|range| narrowed(guard, ints, range))

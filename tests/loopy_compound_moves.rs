@@ -256,6 +256,28 @@ fn a_conjunctive_compound_of_the_position_that_cannot_move_is_terminal() {
         .is_some_and(|l| l.contains('0') && l.contains('1')));
 }
 
+/// Such a compound whose other component's plays all end (`E(2)`) would
+/// nest only two deep, but is refused all the same: the error says so,
+/// at the move, with the plans on and off.
+#[test]
+fn a_conjunctive_compound_nested_in_itself_is_refused_saying_why() {
+    let text = "game E(k) where 0 <= k <= 2 { move d if k > 0 -> E(k - 1) }
+         game A(n) where 0 <= n <= 3 { move down if n > 0 -> A(n - 1)  move c if n % 2 == 0 -> conjunctive(A(n), E(2)) }
+         print sg(A(2))\n";
+    for fast in [true, false] {
+        let out = bounded(text, fast);
+        assert!(out.starts_with("failure: loopy compound"), "{out}");
+        assert!(
+            out.contains("A(2)'s move c leads to conjunctive(A(2), E(2))"),
+            "{out}"
+        );
+        assert!(
+            out.contains("even when its other parts' plays all end (not supported)"),
+            "{out}"
+        );
+    }
+}
+
 /// Such a compound whose other component can move for ever (`L`, a
 /// cycle of two positions) nests the position without end: refused.
 #[test]

@@ -301,13 +301,24 @@ fn nested_without_end(env: &mut Env, n: &Nesting, span: Span) -> Box<Diag> {
             "{nested}, from which play leads back to {game}: the same move made again inside it"
         )
     };
+    // A compound that ends when one part ends: the nesting may end too
+    // (when the other parts' plays all end), but it is refused all the same.
+    let ends_with_a_part = matches!(
+        &env.rt.product.borrow().atoms[n.compound as usize].of,
+        AtomOf::Compound(key) if key[KIND] == CONJUNCTIVE || key[KIND] >= HYPERGRAPH
+    );
+    let why = match ends_with_a_part {
+        true => {
+            "compounds nested ever deeper, which end only where a part cannot move; \
+                 grundy refuses a conjunctive or hypergraph compound nested in itself even when \
+                 its other parts' plays all end (not supported)"
+        }
+        false => "compounds nested ever deeper, without end",
+    };
     let d = Diag::new(
         ErrorKind::Loopy,
         at.unwrap_or(span),
-        format!(
-            "loopy compound: {game}'s move{label} leads to {to}, a compound holding {holding}: \
-             compounds nested ever deeper, without end"
-        ),
+        format!("loopy compound: {game}'s move{label} leads to {to}, a compound holding {holding}: {why}"),
     )
     .label(format!("this move leads to a compound holding {nested}"))
     .help("a compound's positions are searched through its components' moves, and a position whose move leads to a compound of a position leading back to it makes new positions for ever (a conjunctive or hypergraph compound too, as long as it can move: such a move is refused all the same); a move to a sum of positions (-> M(0) + M(1)) is valued with the loopy game instead");

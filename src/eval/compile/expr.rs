@@ -10,12 +10,13 @@ use super::clauses::{
     bind, describe_bindings, pattern_value, run_clauses, run_comprehension, CClause,
 };
 use super::compiler::Compiler;
-use super::int_code::reads_global;
+use super::int_code::{bool_code, reads_global};
 use super::item_sum::sequence_order;
 use super::kernel::bounds_of;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::symmetry::{clamped_arguments, swappable_arguments};
+use super::where_line::WhereLine;
 use super::{fold, sweep};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, expect_int, Builtin};
@@ -43,7 +44,7 @@ impl<'a> Compiler<'a> {
             // a game whose moves are all in kernel form is assumed to have
             // them.
             if !k.keyed && k.all_kernel() {
-                k.swappable = swappable_arguments(g);
+                k.swappable = swappable_arguments(g, self.where_bounds(g));
                 let clamps = clamped_arguments(g);
                 let clamped = (self.clamped_options(id, g, &clamps))
                     .and_then(|c| self.kernel(id, &c).ok())
@@ -57,6 +58,9 @@ impl<'a> Compiler<'a> {
             }
             k
         });
+        // The `where` lowered once, read four ways.
+        let where_tree = g.where_clause.as_ref().and_then(|w| self.bool_tree(w).ok());
+        let width = g.n_statics + g.n_params;
         let body = match &g.body {
             IrGameBody::Moves(moves) => {
                 CompiledBody::Moves(moves.iter().map(|m| self.compile_move(id, g, m)).collect())
@@ -71,14 +75,10 @@ impl<'a> Compiler<'a> {
             n_params: g.n_params,
             n_slots: g.n_slots,
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
-            where_ints: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
-            where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
-            where_bounds: g.where_clause.as_ref().and_then(|w| {
-                let mut out = Vec::new();
-                bounds_of(w, g.n_statics + g.n_params, &mut out).map(|_| out)
-            }),
-            where_line: (g.where_clause.as_ref())
-                .and_then(|w| self.where_line(w, g.n_statics + g.n_params)),
+            where_ints: where_tree.as_ref().map(bool_code),
+            where_flat: where_tree.as_ref().map(bool_code),
+            where_bounds: where_tree.as_ref().and_then(|w| bounds_of(w, width)),
+            where_line: where_tree.as_ref().map(|w| WhereLine::new(w, width)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             explanation: self.explain(id, g, &planned),

@@ -21,7 +21,7 @@ use super::frame::KERNEL_FRAME;
 use super::guaranteed::const_items;
 use super::guard_bounds::{Implied, LoopGuard};
 use super::int_code::{bool_code, mentions, node_operand, BoolCode, Locals, Operand};
-use super::int_tree::{IntFn, IntNode, IntOp};
+use super::int_tree::{BoolNode, IntFn, IntNode, IntOp};
 use super::key_kernel::KeyLoopMove;
 use super::linear::{
     affine, conjuncts, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear,
@@ -515,36 +515,51 @@ fn result_refusal(result: &IrExpr) -> Refusal {
     }
 }
 
+impl Compiler<'_> {
+    /// The `where` of `g` as bounds on its frame (`bounds_of`; none
+    /// without a `where`).
+    pub(crate) fn where_bounds(&self, g: &IrGame) -> Option<Vec<Bound>> {
+        match &g.where_clause {
+            Some(w) => bounds_of(&self.bool_tree(w).ok()?, g.n_statics + g.n_params),
+            None => Some(Vec::new()),
+        }
+    }
+}
+
 /// A condition as bounds on a frame of `width` slots: comparisons of a
 /// slot with a constant (or of two constants) joined by `and`. Such
 /// comparisons of integers cannot fail, so the bounds decide exactly what
 /// the condition would. `None` for any other form.
-pub(crate) fn bounds_of(e: &IrExpr, width: usize, out: &mut Vec<Bound>) -> Option<()> {
-    let mut parts = Vec::new();
-    conjuncts(e, &mut parts);
-    for c in parts {
-        out.extend(bound_of(c, width)?);
-    }
-    Some(())
+pub(crate) fn bounds_of(c: &BoolNode, width: usize) -> Option<Vec<Bound>> {
+    let mut out = Vec::new();
+    bounds_in(c, width, &mut out)?;
+    Some(out)
 }
 
-/// One conjunct of `bounds_of` as the range it leaves its slot (`lo > hi`
-/// for none; no bound for a conjunct that always holds), read as forms
-/// `f >= 0` (`==` as two).
-fn bound_of(c: &IrExpr, width: usize) -> Option<Option<Bound>> {
+/// The conjuncts of `c` as the ranges they leave their slots (`lo > hi`
+/// for none; no bound for a conjunct that always holds), each read as
+/// forms `f >= 0` (`==` as two).
+fn bounds_in(c: &BoolNode, width: usize, out: &mut Vec<Bound>) -> Option<()> {
     let never = Bound {
         slot: 0,
         lo: 1,
         hi: 0,
     };
-    let side = |e: &IrExpr| match e.kind {
-        IrKind::Local(s) if (s as usize) < width => Some(Linear::term(Term::Local(s))),
-        IrKind::Const(Value::Int(c)) => Some(Linear::constant(c.into())),
+    let side = |e: &IntNode| match *e {
+        IntNode::Local(s) if (s as usize) < width => Some(Linear::term(Term::Local(s))),
+        IntNode::Const(c) => Some(Linear::constant(c.into())),
         _ => None,
     };
-    let (op, l, r) = match &c.kind {
-        IrKind::Const(Value::Bool(b)) => return Some((!b).then_some(never)),
-        IrKind::Binary { op, lhs, rhs, .. } => (op, side(lhs)?, side(rhs)?),
+    let (op, l, r) = match c {
+        BoolNode::Either { or: false, l, r } => {
+            bounds_in(l, width, out)?;
+            return bounds_in(r, width, out);
+        }
+        BoolNode::Const(b) => {
+            out.extend((!b).then_some(never));
+            return Some(());
+        }
+        BoolNode::Compare(op, l, r) => (op, side(l)?, side(r)?),
         _ => return None,
     };
     if !l.terms.is_empty() && !r.terms.is_empty() {
@@ -553,7 +568,8 @@ fn bound_of(c: &IrExpr, width: usize) -> Option<Option<Bound>> {
     let ops = match op {
         BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
         BinaryOp::Ne if l.terms.is_empty() && r.terms.is_empty() => {
-            return Some((l == r).then_some(never));
+            out.extend((l == r).then_some(never));
+            return Some(());
         }
         op => std::slice::from_ref(op),
     };
@@ -562,7 +578,10 @@ fn bound_of(c: &IrExpr, width: usize) -> Option<Option<Bound>> {
         // `f >= 0`, `f` a constant or `x + c` or `c - x`.
         let f = nonnegative(op, &l, &r)?;
         match &f.terms[..] {
-            [] if f.constant < 0 => return Some(Some(never)),
+            [] if f.constant < 0 => {
+                out.push(never);
+                return Some(());
+            }
             [] => {}
             [(m, c @ (1 | -1))] => {
                 let [Term::Local(x)] = m[..] else {
@@ -577,11 +596,11 @@ fn bound_of(c: &IrExpr, width: usize) -> Option<Option<Bound>> {
             _ => return None,
         }
     }
-    let Some(slot) = slot else {
-        return Some(None);
-    };
-    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
-    Some(Some(Bound { slot, lo, hi }))
+    if let Some(slot) = slot {
+        let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+        out.push(Bound { slot, lo, hi });
+    }
+    Some(())
 }
 
 /// Whether argument `j` is the position's own argument of the same place
@@ -754,10 +773,10 @@ impl Compiler<'_> {
         if x != own_slot(coord) {
             return None;
         }
-        let mut bounds = Vec::new();
-        if let Some(guard) = &m.guard {
-            bounds_of(guard, frame_width(g), &mut bounds)?;
-        }
+        let bounds = match &m.guard {
+            Some(guard) => bounds_of(&self.bool_tree(guard).ok()?, frame_width(g))?,
+            None => Vec::new(),
+        };
         Some(StrideMove {
             coord,
             delta,
@@ -774,12 +793,12 @@ impl Compiler<'_> {
         m: &IrMove,
     ) -> Result<KernelMove, Refusal> {
         let n_statics = g.n_statics;
-        let int_arg = |a: &IrExpr| self.operand(a);
         if let Some(alternatives) = self.expanded_result(&m.result) {
             // Only the Loop form chooses, and checks each option's positions.
             let mut l = self.loop_move(m)?;
-            l.results = (self.choices(game, g, &alternatives, int_arg))
-                .ok_or(Refusal::ChoiceNotIntegerCode)?;
+            let arg = |a: &IrExpr| self.int_operand(a).map_err(Some);
+            l.results = (self.choices_or_why(game, g, &alternatives, arg))
+                .map_err(Refusal::ChoiceNotIntegerCode)?;
             return Ok(KernelMove::Loop(l));
         }
         let run = self

@@ -16,7 +16,7 @@ use crate::syntax::ast::BinaryOp;
 use super::compiler::Compiler;
 use super::guaranteed::{same, substitute_params};
 use super::int_code::{map_locals, mentions};
-use super::kernel::{bounds_of, Bound};
+use super::kernel::Bound;
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 
@@ -100,15 +100,14 @@ fn swapped_move(m: &IrMove, pair: (Slot, Slot)) -> Option<IrMove> {
 /// The first pair of arguments `(i, j)`, `i < j`, that the game may swap
 /// (see the module's comment), if there is one. Its `where` must be
 /// bounds on the frame (`bounds_of`), which swap slot for slot.
-pub(crate) fn swappable_arguments(g: &IrGame) -> Option<(usize, usize)> {
+pub(crate) fn swappable_arguments(
+    g: &IrGame,
+    where_bounds: Option<Vec<Bound>>,
+) -> Option<(usize, usize)> {
     let IrGameBody::Moves(moves) = &g.body else {
         return None;
     };
-    let width = g.n_statics + g.n_params;
-    let mut bounds = Vec::new();
-    if let Some(w) = &g.where_clause {
-        bounds_of(w, width, &mut bounds)?;
-    }
+    let bounds = where_bounds?;
     let key = |b: &Bound| (b.slot, b.lo, b.hi);
     let mut want: Vec<_> = bounds.iter().map(key).collect();
     want.sort_unstable();
@@ -300,10 +299,7 @@ impl Compiler<'_> {
         clamps: &[(usize, IrExpr)],
     ) -> Option<IrGame> {
         let slot = |i: usize| g.n_statics + i;
-        let mut bounds = Vec::new();
-        if let Some(w) = &g.where_clause {
-            bounds_of(w, slot(g.n_params), &mut bounds)?;
-        }
+        let bounds = self.where_bounds(g)?;
         let reads_clamped = |b: &IrExpr| clamps.iter().any(|(j, _)| mentions(b, slot(*j) as Slot));
         if clamps.is_empty() || clamps.iter().any(|(_, b)| reads_clamped(b)) {
             return None;

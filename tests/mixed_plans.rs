@@ -236,7 +236,10 @@ fn conditions_through_helper_functions_are_integer_code() {
         }";
     let out = explain(text);
     let lines: Vec<&str> = out.lines().collect();
-    let t = lines.iter().position(|l| l.starts_with("game T:")).expect("T");
+    let t = lines
+        .iter()
+        .position(|l| l.starts_with("game T:"))
+        .expect("T");
     assert!(lines[t].starts_with("game T: kernel"), "{out}");
     assert_eq!(lines[t + 1], "  where: integer code", "{out}");
     assert!(

@@ -8,7 +8,7 @@
 
 use super::compiler::Compiler;
 use super::int_code::{bool_code, substitute, BoolCode, Locals};
-use super::int_tree::NotIntCode;
+use super::int_tree::{BoolNode, NotIntCode};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
@@ -210,27 +210,23 @@ impl Compiler<'_> {
         let Some(w) = &g.where_clause else {
             return Ok(None);
         };
-        let each = positions.iter().map(|p| {
+        // Each position's `where` lowered, joined by `and`.
+        let mut all = None;
+        for p in positions {
             let IrKind::Position { statics, args, .. } = &p.kind else {
-                return None;
+                return Err(None);
             };
             let values: Vec<IrExpr> = statics.iter().chain(args).cloned().collect();
-            substitute(w, &values)
-        });
-        let all = (each.collect::<Option<Vec<_>>>().ok_or(None)?)
-            .into_iter()
-            .reduce(|a, b| IrExpr {
-                span: a.span,
-                kind: IrKind::Binary {
-                    op: BinaryOp::And,
-                    op_span: a.span,
-                    lhs: Box::new(a),
-                    rhs: Box::new(b),
+            let here = self.bool_tree(&substitute(w, &values).ok_or(None)?)?;
+            all = Some(match all {
+                Some(l) => BoolNode::Either {
+                    or: false,
+                    l: Box::new(l),
+                    r: Box::new(here),
                 },
+                None => here,
             });
-        match all {
-            Some(e) => Ok(Some(bool_code(&self.bool_tree(&e)?))),
-            None => Ok(None),
         }
+        Ok(all.as_ref().map(bool_code))
     }
 }

@@ -39,14 +39,22 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
+        // The `where` lowered once, read as code, as bounds (none without
+        // a `where`) and along a line.
+        let where_tree = g.where_clause.as_ref().and_then(|w| self.bool_tree(w).ok());
+        let width = g.n_statics + g.n_params;
+        let bounds = match &g.where_clause {
+            Some(_) => where_tree.as_ref().and_then(|w| bounds_of(w, width)),
+            None => Some(Vec::new()),
+        };
         let planned = self.kernel(id, g).map(|mut k| {
             // A general move's code is not read for its symmetries: only
             // a game whose moves are all in kernel form is assumed to have
             // them.
             if !k.keyed && k.all_kernel() {
-                k.swappable = swappable_arguments(g, self.where_bounds(g));
+                k.swappable = swappable_arguments(g, bounds.as_deref());
                 let clamps = clamped_arguments(g);
-                let clamped = (self.clamped_options(id, g, &clamps))
+                let clamped = (self.clamped_options(id, g, &clamps, bounds.as_deref()))
                     .and_then(|c| self.kernel(id, &c).ok())
                     .filter(|c| !c.keyed && c.all_kernel());
                 if let Some(c) = clamped {
@@ -58,9 +66,6 @@ impl<'a> Compiler<'a> {
             }
             k
         });
-        // The `where` lowered once, read four ways.
-        let where_tree = g.where_clause.as_ref().and_then(|w| self.bool_tree(w).ok());
-        let width = g.n_statics + g.n_params;
         let body = match &g.body {
             IrGameBody::Moves(moves) => {
                 CompiledBody::Moves(moves.iter().map(|m| self.compile_move(id, g, m)).collect())
@@ -77,7 +82,7 @@ impl<'a> Compiler<'a> {
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
             where_ints: where_tree.as_ref().map(bool_code),
             where_flat: where_tree.as_ref().map(bool_code),
-            where_bounds: where_tree.as_ref().and_then(|w| bounds_of(w, width)),
+            where_bounds: g.where_clause.as_ref().and(bounds),
             where_line: where_tree.as_ref().map(|w| WhereLine::new(w, width)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,

@@ -85,8 +85,9 @@ pub(crate) enum BoolNode {
     },
     /// `distinct(xs)`, `xs` in a slot.
     Distinct(Slot),
-    /// `xs == ys` (`!=` when `negate`) between lists in slots, each side
-    /// `(slot, sorted)`: the slot itself or `sorted` of it.
+    /// `xs == ys` (`!=` when `negate`) between lists (or integers) in
+    /// slots, each side `(slot, sorted)`: the slot itself or `sorted` of
+    /// it.
     ItemsEqual {
         a: (Slot, bool),
         b: (Slot, bool),
@@ -261,7 +262,15 @@ impl Compiler<'_> {
                     "a comparison or logical operator, not arithmetic",
                 ))
             }
-            IrKind::Unary(UnaryOp::Neg, _) => return Err(refuse(e, "unary minus")),
+            // `0 - x` overflows where `-x` does, at `i64::MIN` alone.
+            IrKind::Unary(UnaryOp::Neg, x) => {
+                let zero = IntNode::Const(0);
+                IntNode::Binary(
+                    IntOp::Op(BinaryOp::Sub),
+                    node(zero),
+                    node(self.int_tree(x)?),
+                )
+            }
             IrKind::Global(_) => return Err(refuse(e, "a top-level `let`, read at run time")),
             _ => return Err(refuse(e, "a form integer code does not cover")),
         })

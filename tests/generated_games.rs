@@ -3,7 +3,8 @@
 //! guards monotone in the binding, not monotone, or not mentioning it;
 //! results that are one position, a sum, a choice, a call of a function,
 //! or outside the game's `where`; arguments and guards written through
-//! helper functions (one of them not reading the binding); moves only the general path runs (a
+//! helper functions (one of them not reading the binding), and
+//! conditions (`where`, guards) through helper functions; moves only the general path runs (a
 //! guard or an argument integer code cannot read) beside kernel moves;
 //! one and two integers (tables swept under a `where` that is an
 //! interval of the swept argument, or is not), lists and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
@@ -135,6 +136,8 @@ fn helper_move() -> impl Strategy<Value = String> {
         Just(String::new()),
         Just(" if sq(k) <= n".to_string()),
         Just(" if back(n, k) >= k".to_string()),
+        Just(" if fits(k, n)".to_string()),
+        Just(" if ok(back(n, k))".to_string()),
     ];
     let result = prop_oneof![
         Just("G(back(n, k))"),
@@ -165,6 +168,8 @@ fn int_program_of(moves: impl Strategy<Value = String>) -> impl Strategy<Value =
         prop_oneof![
             Just((String::new(), "true".to_string())),
             (3i64..7).prop_map(|m| (format!(" and n % {m} != 2"), format!("x % {m} != 2"))),
+            // The same `where` through the helper `ok`.
+            (3i64..7).prop_map(|m| (" and ok(n)".to_string(), format!("x % {m} != 2"))),
         ],
         proptest::collection::btree_set(1i64..12, 1..5),
         5i64..40,
@@ -174,6 +179,7 @@ fn int_program_of(moves: impl Strategy<Value = String>) -> impl Strategy<Value =
             let mut text = format!("let S = {{{}}}\n", set.join(", "));
             text.push_str("fn F(m) = if m >= 0 and ok(m) then G(m) else G(0)\n");
             text.push_str("fn back(a, b) = a - b\nfn sq(x) = x * x\nfn half(a, b) = a / 2\n");
+            text.push_str("fn fits(k, m) = k * k <= m\n");
             text.push_str(&format!("fn ok(x) = {ok}\ngame G(n) where n >= 0{wh} {{\n"));
             for (i, m) in moves.iter().enumerate() {
                 text.push_str(&format!("    move m{i}{m}\n"));
@@ -200,6 +206,8 @@ fn pair_move() -> impl Strategy<Value = String> {
         1 => Just(" if k < a - k".to_string()),
         1 => Just(" if k * k <= a".to_string()),
         1 => Just(" if b % 2 == 0".to_string()),
+        // A condition through a helper function, put in place.
+        1 => Just(" if fits(k, a)".to_string()),
     ];
     let shape = prop_oneof![
         Just("(k in 1..=a)G -> H(a - k, b)"),
@@ -235,12 +243,17 @@ fn pair_program() -> impl Strategy<Value = String> {
             Just(("a >= 0 and 0 <= b <= a + 2", "0..=a + 2")),
             Just(("b <= 2 * a and b > -1 and a >= 0", "0..=2 * a")),
             Just(("a >= 0 and b >= 0 and b != a + 1", "0..=a")),
+            // Bounds and a line through a helper function.
+            Just(("inside(a, b)", "0..=N")),
+            Just(("inside(a, b) and b <= a + 2", "0..=a + 2")),
         ],
         3i64..14,
     )
         .prop_map(|(moves, (wh, line), n)| {
             let line = line.replace('N', &n.to_string());
-            let mut text = format!("game H(a, b) where {wh} {{\n");
+            let mut text = String::from("fn inside(a, b) = a >= 0 and b >= 0\n");
+            text.push_str("fn fits(k, m) = k * k <= m\n");
+            text.push_str(&format!("game H(a, b) where {wh} {{\n"));
             for (i, m) in moves.iter().enumerate() {
                 text.push_str(&format!("    move m{i}{m}\n"));
             }

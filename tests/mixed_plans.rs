@@ -219,3 +219,80 @@ fn explain_quotes_the_code_integer_code_refused() {
         "{out}"
     );
 }
+
+/// A condition written through a helper function is put in place as
+/// integer code, as an integer helper is: a `where` and a guard read so
+/// get the plans they get written out, and the values of a brute force.
+#[test]
+fn conditions_through_helper_functions_are_integer_code() {
+    let text = "fn ok(a, b) = a >= 0 and b >= 0
+        fn fits(k, n) = k * k <= n
+        game T(a, b) where ok(a, b) {
+            move x(k in 1..=a) -> T(a - k, b)
+            move y(k in 1..=b) -> T(a, b - k)
+        }
+        game S(n) where n >= 0 {
+            move take(k in 1..=n) if fits(k, n) -> S(n - k * k)
+        }";
+    let out = explain(text);
+    let lines: Vec<&str> = out.lines().collect();
+    let t = lines
+        .iter()
+        .position(|l| l.starts_with("game T:"))
+        .expect("T");
+    assert!(lines[t].starts_with("game T: kernel"), "{out}");
+    assert_eq!(lines[t + 1], "  where: integer code", "{out}");
+    assert!(
+        out.contains("  move take: a run through the memo, 1 argument(s) quadratic"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 guard conjunct(s) monotone in a binding solved into its range"),
+        "{out}"
+    );
+    // Two heaps of Nim: a xor b; subtract-a-square by its mex.
+    let top = 200;
+    let mut squares = Vec::new();
+    for n in 0..=top {
+        let moves = (1..).map(|k: usize| k * k).take_while(|&s| s <= n);
+        squares.push(mex_of(&squares, n, moves));
+    }
+    let nim: Vec<String> = (0..12)
+        .flat_map(|a: u64| (0..12).map(move |b| (a ^ b).to_string()))
+        .collect();
+    let shown: Vec<String> = squares.iter().map(|v| v.to_string()).collect();
+    let out = same_both_ways(&format!(
+        "{text}\nprint [sg(T(a, b)) for a in 0..12, b in 0..12]\n\
+         print [sg(S(n)) for n in 0..={top}]"
+    ));
+    assert_eq!(
+        out,
+        format!("[{}]\n[{}]\n", nim.join(", "), shown.join(", "))
+    );
+}
+
+/// A move whose result chooses by a condition integer code cannot read
+/// is on the general path; `--explain` quotes that condition.
+#[test]
+fn explain_quotes_the_condition_a_choice_refused() {
+    let text = "game C(n) where n >= 0 {
+            move m(k in 1..=n) -> if str(k) == \"3\" then C(n - 1) else C(n - k)
+        }";
+    let out = explain(text);
+    assert!(
+        out.contains(
+            "`where` of a position the body writes is not integer code: `str(k)`: a built-in \
+             function integer code does not cover"
+        ),
+        "{out}"
+    );
+    let top = 60;
+    let mut values = Vec::new();
+    for n in 0..=top {
+        let moves = (1..=n).map(|k| if k == 3 { 1 } else { k });
+        values.push(mex_of(&values, n, moves));
+    }
+    let shown: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    let out = same_both_ways(&format!("{text}\nprint [sg(C(n)) for n in 0..={top}]"));
+    assert_eq!(out, format!("[{}]\n", shown.join(", ")));
+}

@@ -7,7 +7,8 @@
 //! keep the alternatives as `MoveResult`s, built here.
 
 use super::compiler::Compiler;
-use super::int_code::{substitute, BoolCode, Locals};
+use super::int_code::{bool_code, substitute, BoolCode, Locals};
+use super::int_tree::{BoolNode, NotIntCode};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
@@ -136,15 +137,26 @@ impl Compiler<'_> {
         alternatives: &[Alternative],
         arg: impl Fn(&IrExpr) -> Option<A>,
     ) -> Option<Vec<MoveResult<L, A>>> {
+        (self.choices_or_why(game, g, alternatives, |a| arg(a).ok_or(None))).ok()
+    }
+
+    /// `choices`, or the first condition, argument or `where` of a
+    /// body's position that is not integer code and why (`None` inside:
+    /// no reason to quote, as when a part is no position of `game`).
+    pub(crate) fn choices_or_why<L: Locals + ?Sized, A>(
+        &self,
+        game: GameId,
+        g: &IrGame,
+        alternatives: &[Alternative],
+        arg: impl Fn(&IrExpr) -> Result<A, Option<NotIntCode>>,
+    ) -> Result<Vec<MoveResult<L, A>>, Option<NotIntCode>> {
         alternatives
             .iter()
             .map(|a| {
-                let conds = a
-                    .conds
-                    .iter()
-                    .map(|(c, holds)| Some((self.bool_expr(c)?, *holds)));
-                Some(MoveResult {
-                    conds: conds.collect::<Option<_>>()?,
+                let conds =
+                    (a.conds.iter()).map(|(c, holds)| Ok((bool_code(&self.bool_tree(c)?), *holds)));
+                Ok(MoveResult {
+                    conds: conds.collect::<Result<_, NotIntCode>>()?,
                     body_where: self.where_of_positions(g, &a.from_bodies)?,
                     from_body: !a.from_bodies.is_empty(),
                     parts: self.parts_as(game, g.n_statics, &a.result, &arg)?,
@@ -166,21 +178,21 @@ impl Compiler<'_> {
             conds: Vec::new(),
             body_where: None,
             from_body: false,
-            parts: self.parts_as(game, n_statics, result, &arg)?,
+            parts: (self.parts_as(game, n_statics, result, &|a| arg(a).ok_or(None::<()>))).ok()?,
         })
     }
 
     /// The arguments of each part of a sum of positions of `game`, each
     /// by `arg`.
-    fn parts_as<A>(
+    fn parts_as<A, E>(
         &self,
         game: GameId,
         n_statics: usize,
         result: &IrExpr,
-        arg: &impl Fn(&IrExpr) -> Option<A>,
-    ) -> Option<Vec<Vec<A>>> {
+        arg: &impl Fn(&IrExpr) -> Result<A, Option<E>>,
+    ) -> Result<Vec<Vec<A>>, Option<E>> {
         let mut parts = Vec::new();
-        self.sum_parts(game, n_statics, result, &mut parts)?;
+        (self.sum_parts(game, n_statics, result, &mut parts)).ok_or(None)?;
         parts
             .iter()
             .map(|args| args.iter().map(arg).collect())
@@ -194,32 +206,27 @@ impl Compiler<'_> {
         &self,
         g: &IrGame,
         positions: &[IrExpr],
-    ) -> Option<Option<BoolCode<L>>> {
+    ) -> Result<Option<BoolCode<L>>, Option<NotIntCode>> {
         let Some(w) = &g.where_clause else {
-            return Some(None);
+            return Ok(None);
         };
-        let each = positions.iter().map(|p| {
+        // Each position's `where` lowered, joined by `and`.
+        let mut all = None;
+        for p in positions {
             let IrKind::Position { statics, args, .. } = &p.kind else {
-                return None;
+                return Err(None);
             };
             let values: Vec<IrExpr> = statics.iter().chain(args).cloned().collect();
-            substitute(w, &values)
-        });
-        let all = each
-            .collect::<Option<Vec<_>>>()?
-            .into_iter()
-            .reduce(|a, b| IrExpr {
-                span: a.span,
-                kind: IrKind::Binary {
-                    op: BinaryOp::And,
-                    op_span: a.span,
-                    lhs: Box::new(a),
-                    rhs: Box::new(b),
+            let here = self.bool_tree(&substitute(w, &values).ok_or(None)?)?;
+            all = Some(match all {
+                Some(l) => BoolNode::Either {
+                    or: false,
+                    l: Box::new(l),
+                    r: Box::new(here),
                 },
+                None => here,
             });
-        match all {
-            Some(e) => Some(Some(self.bool_expr(&e)?)),
-            None => Some(None),
         }
+        Ok(all.as_ref().map(bool_code))
     }
 }

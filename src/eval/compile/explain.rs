@@ -213,10 +213,11 @@ fn refusal_text(why: &Refusal) -> String {
              its components kept as keys",
             b.name()
         ),
-        Refusal::ChoiceNotIntegerCode => "its result chooses with `if` or reads a function's \
-                                          body, and a condition, an argument or the `where` \
-                                          of a position the body writes is not integer code"
-            .into(),
+        Refusal::ChoiceNotIntegerCode(why) => format!(
+            "its result chooses with `if` or reads a function's body, and a condition, an \
+             argument or the `where` of a position the body writes is not integer code{}",
+            why.as_ref().map(located).unwrap_or_default()
+        ),
         Refusal::ArgumentNotIntegerCode(i, why) => format!(
             "argument {} of its result is not integer code, nor a list or set the kernel \
              writes (an argument, `update`, `sorted`, `remove`, `insert`, `-`, `&` or `|` \

@@ -10,12 +10,13 @@ use super::clauses::{
     bind, describe_bindings, pattern_value, run_clauses, run_comprehension, CClause,
 };
 use super::compiler::Compiler;
-use super::int_code::reads_global;
+use super::int_code::{bool_code, reads_global};
 use super::item_sum::sequence_order;
 use super::kernel::bounds_of;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::symmetry::{clamped_arguments, swappable_arguments};
+use super::where_line::WhereLine;
 use super::{fold, sweep};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, expect_int, Builtin};
@@ -38,14 +39,22 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
+        // The `where` lowered once, read as code, as bounds (none without
+        // a `where`) and along a line.
+        let where_tree = g.where_clause.as_ref().and_then(|w| self.bool_tree(w).ok());
+        let width = g.n_statics + g.n_params;
+        let bounds = match &g.where_clause {
+            Some(_) => where_tree.as_ref().and_then(|w| bounds_of(w, width)),
+            None => Some(Vec::new()),
+        };
         let planned = self.kernel(id, g).map(|mut k| {
             // A general move's code is not read for its symmetries: only
             // a game whose moves are all in kernel form is assumed to have
             // them.
             if !k.keyed && k.all_kernel() {
-                k.swappable = swappable_arguments(g);
+                k.swappable = swappable_arguments(g, bounds.as_deref());
                 let clamps = clamped_arguments(g);
-                let clamped = (self.clamped_options(id, g, &clamps))
+                let clamped = (self.clamped_options(id, g, &clamps, bounds.as_deref()))
                     .and_then(|c| self.kernel(id, &c).ok())
                     .filter(|c| !c.keyed && c.all_kernel());
                 if let Some(c) = clamped {
@@ -71,14 +80,10 @@ impl<'a> Compiler<'a> {
             n_params: g.n_params,
             n_slots: g.n_slots,
             where_clause: g.where_clause.as_ref().map(|w| self.expr(w)),
-            where_ints: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
-            where_flat: g.where_clause.as_ref().and_then(|w| self.bool_expr(w)),
-            where_bounds: g.where_clause.as_ref().and_then(|w| {
-                let mut out = Vec::new();
-                bounds_of(w, g.n_statics + g.n_params, &mut out).map(|_| out)
-            }),
-            where_line: (g.where_clause.as_ref())
-                .and_then(|w| self.where_line(w, g.n_statics + g.n_params)),
+            where_ints: where_tree.as_ref().map(bool_code),
+            where_flat: where_tree.as_ref().map(bool_code),
+            where_bounds: g.where_clause.as_ref().and(bounds),
+            where_line: where_tree.as_ref().map(|w| WhereLine::new(w, width)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
             explanation: self.explain(id, g, &planned),

@@ -35,8 +35,8 @@
 use super::compiler::Compiler;
 use super::frame::KERNEL_FRAME;
 use super::guaranteed::{substitute_params, Facts};
-use super::int_code::{int_code, mentions, BoolCode, IntCode};
-use super::int_tree::IntNode;
+use super::int_code::{bool_code, int_code, BoolCode, IntCode};
+use super::int_tree::{BoolNode, IntNode};
 use super::linear::{conjuncts, degree, quadratic_coefs};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -505,23 +505,26 @@ impl Compiler<'_> {
         parts.extend(&implied.conds);
         let (mut level, mut taken) = (0, 0);
         for c in &parts {
-            // The innermost binding the conjunct mentions, counted from 1
+            // Each conjunct is read off its tree; one that is not integer
+            // code ends them.
+            let Ok(c) = self.bool_tree(c) else {
+                break;
+            };
+            // The innermost binding the conjunct reads, counted from 1
             // (0: none).
             let innermost = (1..=m)
                 .rev()
-                .find(|&j| mentions(c, bindings[j - 1]))
+                .find(|&j| c.reads(bindings[j - 1]))
                 .unwrap_or(0);
             // A cut narrows that binding's range; a check of the names
             // up to it is decided on the next binding's range.
             let cut = (innermost > level)
-                .then(|| self.cut(c, bindings[innermost - 1]))
+                .then(|| cut(&c, bindings[innermost - 1]))
                 .flatten()
                 .map(|cut| (innermost - 1, Step::Cut(cut)));
             let step = cut.or_else(|| {
                 (innermost < m && innermost >= level)
-                    .then(|| self.bool_expr::<[i64]>(c))
-                    .flatten()
-                    .map(|code| (innermost, Step::Check(code)))
+                    .then(|| (innermost, Step::Check(bool_code(&c))))
             });
             let Some((at, step)) = step else {
                 break;
@@ -567,37 +570,33 @@ impl Compiler<'_> {
         }
         out
     }
+}
 
-    /// `c` as a cut of the binding in `k`, if it is a comparison of
-    /// polynomials in it.
-    fn cut(&self, c: &IrExpr, k: Slot) -> Option<Cut> {
-        let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
-            return None;
-        };
-        if !matches!(
-            op,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        ) || k as usize >= KERNEL_FRAME
-        {
-            return None;
-        }
-        let (lhs, rhs) = (self.int_tree(lhs).ok()?, self.int_tree(rhs).ok()?);
-        let mut nodes = Vec::new();
-        degree(&lhs, k, &mut nodes)?;
-        degree(&rhs, k, &mut nodes)?;
-        let side = |e: &IntNode| match (nodes.iter().position(|n| std::ptr::eq(*n, e)), e) {
-            (Some(i), _) => Side::Node(i),
-            (None, &IntNode::Local(s)) if s == k => Side::Binding,
-            (None, &IntNode::Const(c)) => Side::Const(c),
-            _ => Side::Free(int_code(e)),
-        };
-        Some(Cut {
-            slot: k,
-            op: *op,
-            sides: [side(&lhs), side(&rhs)],
-            nodes: nodes.iter().map(|n| node(n, k)).collect::<Option<_>>()?,
-        })
+/// `c` as a cut of the binding in `k`, if it is a comparison of
+/// polynomials in it.
+fn cut(c: &BoolNode, k: Slot) -> Option<Cut> {
+    use BinaryOp::{Ge, Gt, Le, Lt};
+    let BoolNode::Compare(op @ (Lt | Le | Gt | Ge), lhs, rhs) = c else {
+        return None;
+    };
+    if k as usize >= KERNEL_FRAME {
+        return None;
     }
+    let mut nodes = Vec::new();
+    degree(lhs, k, &mut nodes)?;
+    degree(rhs, k, &mut nodes)?;
+    let side = |e: &IntNode| match (nodes.iter().position(|n| std::ptr::eq(*n, e)), e) {
+        (Some(i), _) => Side::Node(i),
+        (None, &IntNode::Local(s)) if s == k => Side::Binding,
+        (None, &IntNode::Const(c)) => Side::Const(c),
+        _ => Side::Free(int_code(e)),
+    };
+    Some(Cut {
+        slot: k,
+        op: *op,
+        sides: [side(lhs), side(rhs)],
+        nodes: nodes.iter().map(|n| node(n, k)).collect::<Option<_>>()?,
+    })
 }
 
 /// A node of a cut as a polynomial in its binding `k`.

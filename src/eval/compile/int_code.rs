@@ -301,8 +301,9 @@ pub(crate) fn bool_code<L: Locals + ?Sized>(node: &BoolNode) -> BoolCode<L> {
 }
 
 /// `xs == ys` (`!=` when `negate`) between lists held as a frame's items,
-/// each side a slot, sorted or not (`coins == sorted(coins)`); `None` at
-/// run time for anything but two lists (the value path compares those).
+/// each side a slot, sorted or not (`coins == sorted(coins)`), or between
+/// two integers in slots; `None` at run time for anything else (the value
+/// path compares those).
 fn items_equal<L: Locals + ?Sized>(
     (a, sort_a): (Slot, bool),
     (b, sort_b): (Slot, bool),
@@ -329,6 +330,10 @@ fn items_equal<L: Locals + ?Sized>(
         Some(xs)
     };
     Box::new(move |x: &L| {
+        // Two integers (`a == b` of integer locals reads as this too).
+        if let (false, false, Some(p), Some(q)) = (sort_a, sort_b, x.int(a), x.int(b)) {
+            return Some((p == q) != negate);
+        }
         let equal = list(x, a, sort_a)? == list(x, b, sort_b)?;
         Some(equal != negate)
     })

@@ -85,8 +85,9 @@ pub(crate) enum BoolNode {
     },
     /// `distinct(xs)`, `xs` in a slot.
     Distinct(Slot),
-    /// `xs == ys` (`!=` when `negate`) between lists in slots, each side
-    /// `(slot, sorted)`: the slot itself or `sorted` of it.
+    /// `xs == ys` (`!=` when `negate`) between lists (or integers) in
+    /// slots, each side `(slot, sorted)`: the slot itself or `sorted` of
+    /// it.
     ItemsEqual {
         a: (Slot, bool),
         b: (Slot, bool),
@@ -122,8 +123,16 @@ impl IntNode {
 }
 
 impl BoolNode {
+    /// The conjuncts of the node (`x and y and ...`), in order.
+    pub(crate) fn conjuncts(&self) -> Vec<&BoolNode> {
+        match self {
+            BoolNode::Either { or: false, l, r } => [l.conjuncts(), r.conjuncts()].concat(),
+            _ => vec![self],
+        }
+    }
+
     /// Whether the node reads the slot `k`.
-    fn reads(&self, k: Slot) -> bool {
+    pub(crate) fn reads(&self, k: Slot) -> bool {
         match self {
             BoolNode::Const(_) => false,
             BoolNode::Not(x) => x.reads(k),
@@ -245,17 +254,7 @@ impl Compiler<'_> {
                 }
             },
             IrKind::CallFn { .. } | IrKind::CallValue { .. } => {
-                let depth = self.inline_depth.get();
-                if depth >= 8 {
-                    return Err(refuse(e, "calls nested more than 8 deep"));
-                }
-                let body = self
-                    .call_body(e)
-                    .ok_or(refuse(e, "a call whose body cannot be put in place"))?;
-                self.inline_depth.set(depth + 1);
-                let tree = self.int_tree(&body);
-                self.inline_depth.set(depth);
-                tree?
+                self.in_place(e, |body| self.int_tree(body))?
             }
             IrKind::Binary { .. } => {
                 return Err(refuse(
@@ -263,7 +262,15 @@ impl Compiler<'_> {
                     "a comparison or logical operator, not arithmetic",
                 ))
             }
-            IrKind::Unary(UnaryOp::Neg, _) => return Err(refuse(e, "unary minus")),
+            // `0 - x` overflows where `-x` does, at `i64::MIN` alone.
+            IrKind::Unary(UnaryOp::Neg, x) => {
+                let zero = IntNode::Const(0);
+                IntNode::Binary(
+                    IntOp::Op(BinaryOp::Sub),
+                    node(zero),
+                    node(self.int_tree(x)?),
+                )
+            }
             IrKind::Global(_) => return Err(refuse(e, "a top-level `let`, read at run time")),
             _ => return Err(refuse(e, "a form integer code does not cover")),
         })
@@ -279,6 +286,9 @@ impl Compiler<'_> {
                 local_slot(&args[0]).ok_or(refuse(e, "`distinct` of a value not in a slot"))?,
             ),
             IrKind::Const(Value::Bool(b)) => BoolNode::Const(*b),
+            IrKind::CallFn { .. } | IrKind::CallValue { .. } => {
+                self.in_place(e, |body| self.bool_tree(body))?
+            }
             IrKind::Unary(UnaryOp::Not, x) => BoolNode::Not(Box::new(self.bool_tree(x)?)),
             IrKind::Binary { op, lhs, rhs, .. } => match op {
                 BinaryOp::In | BinaryOp::NotIn => BoolNode::In {
@@ -314,6 +324,25 @@ impl Compiler<'_> {
             },
             _ => return Err(refuse(e, "a condition integer code does not cover")),
         })
+    }
+
+    /// The call `e` put in place: `lower` of its body, the arguments put
+    /// in (`call_body`), at most 8 calls deep.
+    fn in_place<T>(
+        &self,
+        e: &IrExpr,
+        lower: impl FnOnce(&IrExpr) -> Result<T, NotIntCode>,
+    ) -> Result<T, NotIntCode> {
+        let depth = self.inline_depth.get();
+        if depth >= 8 {
+            return Err(refuse(e, "calls nested more than 8 deep"));
+        }
+        let body =
+            (self.call_body(e)).ok_or(refuse(e, "a call whose body cannot be put in place"))?;
+        self.inline_depth.set(depth + 1);
+        let tree = lower(&body);
+        self.inline_depth.set(depth);
+        tree
     }
 
     /// The body of a call of a user function with the arguments put in,

@@ -21,11 +21,10 @@ use super::frame::KERNEL_FRAME;
 use super::guaranteed::{const_items, Facts};
 use super::guard_bounds::{Implied, LoopGuard};
 use super::int_code::{bool_code, mentions, node_operand, BoolCode, Locals, Operand};
-use super::int_tree::{IntFn, IntNode, IntOp};
+use super::int_tree::{BoolNode, IntFn, IntNode, IntOp};
 use super::key_kernel::KeyLoopMove;
 use super::linear::{
-    affine, conjuncts, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear,
-    Term,
+    affine, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear, Term,
 };
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
@@ -544,72 +543,67 @@ fn result_refusal(result: &IrExpr) -> Refusal {
 }
 
 /// A condition as bounds on a frame of `width` slots: comparisons of a
-/// slot with a constant (or of two constants) joined by `and`. Such
+/// slot with a constant (or of two constants) joined by `and`, each read
+/// as forms `f >= 0` (`==` as two), the range it leaves its slot (`lo >
+/// hi` for none; no bound for a conjunct that always holds). Such
 /// comparisons of integers cannot fail, so the bounds decide exactly what
 /// the condition would. `None` for any other form.
-pub(crate) fn bounds_of(e: &IrExpr, width: usize, out: &mut Vec<Bound>) -> Option<()> {
-    let mut parts = Vec::new();
-    conjuncts(e, &mut parts);
-    for c in parts {
-        out.extend(bound_of(c, width)?);
-    }
-    Some(())
-}
-
-/// One conjunct of `bounds_of` as the range it leaves its slot (`lo > hi`
-/// for none; no bound for a conjunct that always holds), read as forms
-/// `f >= 0` (`==` as two).
-fn bound_of(c: &IrExpr, width: usize) -> Option<Option<Bound>> {
-    let never = Bound {
-        slot: 0,
-        lo: 1,
-        hi: 0,
-    };
-    let side = |e: &IrExpr| match e.kind {
-        IrKind::Local(s) if (s as usize) < width => Some(Linear::term(Term::Local(s))),
-        IrKind::Const(Value::Int(c)) => Some(Linear::constant(c.into())),
+pub(crate) fn bounds_of(c: &BoolNode, width: usize) -> Option<Vec<Bound>> {
+    let side = |e: &IntNode| match *e {
+        IntNode::Local(s) if (s as usize) < width => Some(Linear::term(Term::Local(s))),
+        IntNode::Const(c) => Some(Linear::constant(c.into())),
         _ => None,
     };
-    let (op, l, r) = match &c.kind {
-        IrKind::Const(Value::Bool(b)) => return Some((!b).then_some(never)),
-        IrKind::Binary { op, lhs, rhs, .. } => (op, side(lhs)?, side(rhs)?),
-        _ => return None,
+    // A conjunct of constants alone, as `holds - 1 >= 0`.
+    let holds = |b: bool| {
+        (
+            BinaryOp::Ge,
+            Linear::constant(b as i128 - 1),
+            Linear::constant(0),
+        )
     };
-    if !l.terms.is_empty() && !r.terms.is_empty() {
-        return None;
-    }
-    let ops = match op {
-        BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
-        BinaryOp::Ne if l.terms.is_empty() && r.terms.is_empty() => {
-            return Some((l == r).then_some(never));
-        }
-        op => std::slice::from_ref(op),
-    };
-    let (mut slot, mut lo, mut hi) = (None, i128::from(i64::MIN), i128::from(i64::MAX));
-    for &op in ops {
-        // `f >= 0`, `f` a constant or `x + c` or `c - x`.
-        let f = nonnegative(op, &l, &r)?;
-        match &f.terms[..] {
-            [] if f.constant < 0 => return Some(Some(never)),
-            [] => {}
-            [(m, c @ (1 | -1))] => {
-                let [Term::Local(x)] = m[..] else {
-                    return None;
-                };
-                slot = Some(x as usize);
-                match c {
-                    1 => lo = lo.max(-f.constant),
-                    _ => hi = hi.min(f.constant),
-                }
-            }
+    let mut out = Vec::new();
+    for c in c.conjuncts() {
+        let (op, l, r) = match c {
+            BoolNode::Const(b) => holds(*b),
+            BoolNode::Compare(op, l, r) => (*op, side(l)?, side(r)?),
             _ => return None,
+        };
+        let (op, l, r) = match (l.terms.is_empty(), r.terms.is_empty()) {
+            (false, false) => return None,
+            (true, true) if op == BinaryOp::Ne => holds(l != r),
+            _ => (op, l, r),
+        };
+        let ops = match op {
+            BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
+            ref op => std::slice::from_ref(op),
+        };
+        let (mut slot, mut lo, mut hi) = (0, i128::from(i64::MIN), i128::from(i64::MAX));
+        for &op in ops {
+            // `f >= 0`, `f` a constant or `x + c` or `c - x`.
+            let f = nonnegative(op, &l, &r)?;
+            match &f.terms[..] {
+                [] if f.constant < 0 => (lo, hi) = (1, 0),
+                [] => {}
+                [(m, c @ (1 | -1))] => {
+                    let [Term::Local(x)] = m[..] else {
+                        return None;
+                    };
+                    slot = x as usize;
+                    match c {
+                        1 => lo = lo.max(-f.constant),
+                        _ => hi = hi.min(f.constant),
+                    }
+                }
+                _ => return None,
+            }
+        }
+        let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
+        if (lo, hi) != (i64::MIN, i64::MAX) {
+            out.push(Bound { slot, lo, hi });
         }
     }
-    let Some(slot) = slot else {
-        return Some(None);
-    };
-    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
-    Some(Some(Bound { slot, lo, hi }))
+    Some(out)
 }
 
 /// Whether argument `j` is the position's own argument of the same place
@@ -637,14 +631,6 @@ fn translated_along(n_statics: usize, m: &IrMove, args: &[IrExpr]) -> u64 {
             matches!(args[i].kind, IrKind::Local(s) if s == slot)
                 && !read.any(|e| mentions(e, slot))
         })
-        .fold(0, |mask, i| mask | 1 << i)
-}
-
-/// The parameters among `n_params` that `e` reads, bit `i` for parameter
-/// `i`.
-fn params_read(n_statics: usize, n_params: usize, e: &IrExpr) -> u64 {
-    (0..n_params.min(64))
-        .filter(|&i| mentions(e, (n_statics + i) as Slot))
         .fold(0, |mask, i| mask | 1 << i)
 }
 
@@ -782,10 +768,10 @@ impl Compiler<'_> {
         if x != own_slot(coord) {
             return None;
         }
-        let mut bounds = Vec::new();
-        if let Some(guard) = &m.guard {
-            bounds_of(guard, frame_width(g), &mut bounds)?;
-        }
+        let bounds = match &m.guard {
+            Some(guard) => bounds_of(&self.bool_tree(guard).ok()?, frame_width(g))?,
+            None => Vec::new(),
+        };
         Some(StrideMove {
             coord,
             delta,
@@ -802,12 +788,12 @@ impl Compiler<'_> {
         m: &IrMove,
     ) -> Result<KernelMove, Refusal> {
         let n_statics = g.n_statics;
-        let int_arg = |a: &IrExpr| self.operand(a);
         if let Some(alternatives) = self.expanded_result(&m.result) {
             // Only the Loop form chooses, and checks each option's positions.
             let mut l = self.loop_move(m)?;
-            l.results = (self.choices(game, g, &alternatives, int_arg))
-                .ok_or(Refusal::ChoiceNotIntegerCode)?;
+            let arg = |a: &IrExpr| self.int_operand(a).map_err(Some);
+            l.results = (self.choices_or_why(game, g, &alternatives, arg))
+                .map_err(Refusal::ChoiceNotIntegerCode)?;
             return Ok(KernelMove::Loop(l));
         }
         let run = self
@@ -983,14 +969,22 @@ impl Compiler<'_> {
             .iter()
             .map(|a| self.operand(a))
             .collect::<Option<_>>()?;
-        let mut parts = Vec::new();
-        if let Some(e) = &m.guard {
-            conjuncts(e, &mut parts);
-        }
+        let guard = m
+            .guard
+            .as_ref()
+            .map(|e| self.bool_tree(e))
+            .transpose()
+            .ok()?;
+        // Each conjunct with the parameters it reads, bit `i` for parameter `i`.
+        let reads = |c: &BoolNode| {
+            (0..args.len().min(64))
+                .filter(|&i| c.reads((n_statics + i) as Slot))
+                .fold(0, |mask, i| mask | 1 << i)
+        };
         Some(SingleMove {
-            guard: (parts.into_iter())
-                .map(|c| Some((params_read(n_statics, args.len(), c), self.bool_expr(c)?)))
-                .collect::<Option<_>>()?,
+            guard: (guard.iter().flat_map(|e| e.conjuncts()))
+                .map(|c| (reads(c), bool_code(c)))
+                .collect(),
             varies: (0..args.len())
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),

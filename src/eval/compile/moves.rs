@@ -578,10 +578,24 @@ impl Compiler<'_> {
         }
     }
 
-    /// A writer for one position argument, with allocation-free forms for
-    /// locals, `update(xs, i, v)` and `sorted(...)`.
+    /// A writer for one position argument: an allocation-free form
+    /// (`key_writer`) or the value written.
     pub(crate) fn writer(&self, e: &IrExpr) -> Writer {
-        match &e.kind {
+        if let Some(w) = self.key_writer(e) {
+            return w;
+        }
+        let code = self.expr(e);
+        Box::new(move |env, key| {
+            let v = code(env)?;
+            Ok(key.push_value(&v))
+        })
+    }
+
+    /// A writer for a local, `update(xs, i, v)` of a list in a local with
+    /// `i` and `v` integer code, `remove`/`insert` on a set in a local
+    /// (`set_mask`) and `sorted(...)`, without building values.
+    fn key_writer(&self, e: &IrExpr) -> Option<Writer> {
+        Some(match &e.kind {
             IrKind::Local(slot) => {
                 let slot = *slot;
                 Box::new(move |env, key| Ok(key.push_value(env.local(slot))))
@@ -589,17 +603,12 @@ impl Compiler<'_> {
             IrKind::CallBuiltin {
                 builtin: Builtin::Update,
                 args,
-            } if matches!(args[0].kind, IrKind::Local(_)) => {
+            } => {
                 let IrKind::Local(slot) = args[0].kind else {
-                    unreachable!()
+                    return None;
                 };
-                let int_or_value = |e: &IrExpr| -> IntCode {
-                    match self.int_expr(e) {
-                        Some(code) => code,
-                        None => Box::new(|_| None),
-                    }
-                };
-                let (index, value) = (int_or_value(&args[1]), int_or_value(&args[2]));
+                let (index, value): (IntCode, IntCode) =
+                    (self.int_expr(&args[1])?, self.int_expr(&args[2])?);
                 Box::new(move |env, key| {
                     let (Some(i), Some(v)) = (index(env.frame()), value(env.frame())) else {
                         return Ok(false);
@@ -626,8 +635,8 @@ impl Compiler<'_> {
             IrKind::CallBuiltin {
                 builtin: Builtin::Remove | Builtin::Insert,
                 ..
-            } if self.set_mask(e).is_some() => {
-                let mask = self.set_mask(e).expect("checked");
+            } => {
+                let mask = self.set_mask(e)?;
                 Box::new(move |env, key| {
                     Ok(match mask(env) {
                         Some(m) => key.push_coord(m as i64) && key.push_tag(Tag::Bits),
@@ -657,20 +666,8 @@ impl Compiler<'_> {
                     Ok(true)
                 })
             }
-            _ => {
-                if let Some(int) = self.int_expr(e) {
-                    return Box::new(move |env, key| match int(env.frame()) {
-                        Some(n) => Ok(key.push_int(n)),
-                        None => Ok(false),
-                    });
-                }
-                let code = self.expr(e);
-                Box::new(move |env, key| {
-                    let v = code(env)?;
-                    Ok(key.push_value(&v))
-                })
-            }
-        }
+            _ => return None,
+        })
     }
 }
 

@@ -18,8 +18,8 @@ pub(crate) enum Refusal {
     ResultCompound(Builtin),
     /// Its result chooses with `if` or reads a function's body, and a
     /// condition, an argument or the `where` of a position the body
-    /// writes is not integer code.
-    ChoiceNotIntegerCode,
+    /// writes is not integer code, and why (when a subexpression is).
+    ChoiceNotIntegerCode(Option<NotIntCode>),
     /// This argument (counted from 0) of a part of its result is not
     /// integer code, and why.
     ArgumentNotIntegerCode(usize, NotIntCode),

@@ -16,7 +16,7 @@ use crate::syntax::ast::BinaryOp;
 use super::compiler::Compiler;
 use super::guaranteed::{same, substitute_params};
 use super::int_code::{map_locals, mentions};
-use super::kernel::{bounds_of, Bound};
+use super::kernel::Bound;
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 
@@ -99,16 +99,16 @@ fn swapped_move(m: &IrMove, pair: (Slot, Slot)) -> Option<IrMove> {
 
 /// The first pair of arguments `(i, j)`, `i < j`, that the game may swap
 /// (see the module's comment), if there is one. Its `where` must be
-/// bounds on the frame (`bounds_of`), which swap slot for slot.
-pub(crate) fn swappable_arguments(g: &IrGame) -> Option<(usize, usize)> {
+/// bounds on the frame (`where_bounds`, from `bounds_of`), which swap
+/// slot for slot.
+pub(crate) fn swappable_arguments(
+    g: &IrGame,
+    where_bounds: Option<&[Bound]>,
+) -> Option<(usize, usize)> {
     let IrGameBody::Moves(moves) = &g.body else {
         return None;
     };
-    let width = g.n_statics + g.n_params;
-    let mut bounds = Vec::new();
-    if let Some(w) = &g.where_clause {
-        bounds_of(w, width, &mut bounds)?;
-    }
+    let bounds = where_bounds?;
     let key = |b: &Bound| (b.slot, b.lo, b.hi);
     let mut want: Vec<_> = bounds.iter().map(key).collect();
     want.sort_unstable();
@@ -291,19 +291,18 @@ impl Compiler<'_> {
     /// value: past `bound`, moves read `x` only as `bound`; and the
     /// clamped `x` lies between `lo` and `x`, so a `where` of bounds on
     /// the frame with none above `x` holds for both or neither. None
-    /// when the `where` is not of that form, or a bound reads a clamped
+    /// when the `where` is not of that form (`where_bounds`, from
+    /// `bounds_of`), or a bound reads a clamped
     /// argument (clamping one would move the other's bound).
     pub(crate) fn clamped_options(
         &self,
         game: GameId,
         g: &IrGame,
         clamps: &[(usize, IrExpr)],
+        where_bounds: Option<&[Bound]>,
     ) -> Option<IrGame> {
         let slot = |i: usize| g.n_statics + i;
-        let mut bounds = Vec::new();
-        if let Some(w) = &g.where_clause {
-            bounds_of(w, slot(g.n_params), &mut bounds)?;
-        }
+        let bounds = where_bounds?;
         let reads_clamped = |b: &IrExpr| clamps.iter().any(|(j, _)| mentions(b, slot(*j) as Slot));
         if clamps.is_empty() || clamps.iter().any(|(_, b)| reads_clamped(b)) {
             return None;

@@ -5,9 +5,8 @@
 //! becomes one interval of the line's argument, found once per line
 //! instead of running its code for every position.
 
-use super::compiler::Compiler;
-use super::int_code::{mentions, BoolCode, Operand};
-use super::linear::conjuncts;
+use super::int_code::{bool_code, node_operand, BoolCode, Operand};
+use super::int_tree::{BoolNode, IntNode};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
@@ -25,47 +24,40 @@ struct Conjunct {
 
 type Side = (Operand<[i64]>, u64);
 
-/// The slots of a frame of `width` that `e` reads (all of them when some
-/// slot is past 63).
-fn slots_read(e: &IrExpr, width: usize) -> u64 {
+/// The slots of a frame of `width` that `reads` says are read (all of
+/// them when some slot is past 63).
+fn slots_read(reads: impl Fn(Slot) -> bool, width: usize) -> u64 {
     if width > 64 {
         return u64::MAX;
     }
     (0..width)
-        .filter(|&s| mentions(e, s as Slot))
+        .filter(|&s| reads(s as Slot))
         .fold(0, |m, s| m | 1 << s)
 }
 
-impl Compiler<'_> {
-    /// The `where` `w` of a game whose frame has `width` slots, read by
-    /// conjuncts, if each is integer code.
-    pub(crate) fn where_line(&self, w: &IrExpr, width: usize) -> Option<WhereLine> {
-        let mut parts = Vec::new();
-        conjuncts(w, &mut parts);
-        let conjunct = |c: &IrExpr| {
-            let compare = match &c.kind {
-                IrKind::Binary { op, lhs, rhs, .. }
-                    if matches!(
-                        op,
-                        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq
-                    ) =>
-                {
-                    let side = |e: &IrExpr| Some((self.operand(e)?, slots_read(e, width)));
-                    side(lhs).zip(side(rhs)).map(|(l, r)| (*op, l, r))
+impl WhereLine {
+    /// The `where` `w` (its tree) of a game whose frame has `width`
+    /// slots, read by conjuncts.
+    pub(crate) fn new(w: &BoolNode, width: usize) -> WhereLine {
+        use BinaryOp::{Eq, Ge, Gt, Le, Lt};
+        let side = |e: IntNode| (node_operand(&e), slots_read(|s| e.reads(s), width));
+        let conjunct = |c: &BoolNode| Conjunct {
+            reads: slots_read(|s| c.reads(s), width),
+            code: bool_code(c),
+            compare: match *c {
+                BoolNode::Compare(op @ (Lt | Le | Gt | Ge | Eq), ref l, ref r) => {
+                    Some((op, side(l.clone()), side(r.clone())))
                 }
+                // `x == y` of two locals, either of which could be a list.
+                BoolNode::ItemsEqual {
+                    a: (a, false),
+                    b: (b, false),
+                    negate: false,
+                } => Some((Eq, side(IntNode::Local(a)), side(IntNode::Local(b)))),
                 _ => None,
-            };
-            Some(Conjunct {
-                reads: slots_read(c, width),
-                code: self.bool_expr(c)?,
-                compare,
-            })
+            },
         };
-        parts
-            .into_iter()
-            .map(conjunct)
-            .collect::<Option<_>>()
-            .map(WhereLine)
+        WhereLine(w.conjuncts().into_iter().map(conjunct).collect())
     }
 }
 

@@ -542,8 +542,9 @@ impl OptionKey {
         key.set_raw(self.shape, self.n_args, self.coords().iter().copied());
     }
 
-    /// Writes the coordinates of the slot's contents, giving their tag.
-    #[inline]
+    /// Writes the coordinates of the slot's contents, giving their tag
+    /// (in the option's code: most arguments are a slot as it is).
+    #[inline(always)]
     fn slot(&mut self, f: &KeyFrame, slot: Slot) -> Option<Tag> {
         match f.kind(slot) {
             SlotKind::Int => {

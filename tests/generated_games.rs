@@ -286,6 +286,9 @@ fn list_move() -> impl Strategy<Value = &'static str> {
         Just("(i in 0..len(xs), k in 1..=xs[i]) if k * k <= xs[i] -> L(sorted(update(xs, i, xs[i] - k)))"),
         // Only the general path runs this one (its guard).
         Just("(i in 0..len(xs)) if xs[i] >= 1 and str(xs[i]) != \"2\" -> L(update(xs, i, xs[i] - 1))"),
+        // Lists joined with `+`, literals and `sorted` of a join.
+        Just("(k in 1..=xs[0]) if len(xs) == 3 -> L([xs[0] - k] + [xs[1], xs[2]])"),
+        Just("(k in 1..=xs[2]) if len(xs) == 3 -> L(sorted([xs[1], xs[2] - k] + [xs[0]]))"),
     ]
 }
 
@@ -328,6 +331,15 @@ fn set_move() -> impl Strategy<Value = String> {
         Just("(i in free) if str(i) != \"1\" -> T(free - {i})".to_string()),
         Just("(i in free) -> T(free - ({i} | near(i)))".to_string()),
         Just("(i in free, j in [i + 1, i + 3]) if j in free -> T(free - {i, j})".to_string()),
+        // Set code in other forms: chains of `remove`/`insert` (one
+        // inserting an item removed before, one past 63: the general
+        // path), a chain on a set computed, `&`, a source computed.
+        Just("(i in free) -> T(remove(remove(free, i), i + 2))".to_string()),
+        Just("(i in free) -> T(insert(free - {i, i + 1}, i + 1))".to_string()),
+        Just("(i in free) if i >= 2 -> T(insert(free - {i}, i + 70) - {i + 70})".to_string()),
+        Just("(i in free) -> T((free - near(i)) - {i})".to_string()),
+        Just("(i in free) -> T((free - {i}) & ({0, 2, 4, 6, 8} | near(i)))".to_string()),
+        Just("(i in free - {0} - near(0)) -> T(free - {i})".to_string()),
     ]
 }
 

@@ -1017,3 +1017,22 @@ fn sets_of_one_binding_read_from_their_table_agree_with_the_general_path() {
     );
     assert!(failed.contains("failure"), "{failed}");
 }
+
+/// An argument that is neither integer code nor set code a keyed kernel
+/// computes: `--explain` quotes the piece of set code refused (`str(i)`
+/// inside the set literal), not the whole argument, and the values
+/// agree with the general path.
+#[test]
+fn explain_quotes_the_piece_of_set_code_refused() {
+    let program = "game T(free) {
+            move m(i in free) -> T(free - {i, i + len(str(i))})
+        }
+        print [sg(T(set(0..k))) for k in 0..8]";
+    let out = same_both_ways(program);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let explained = explain(program);
+    assert!(
+        explained.contains("`str(i)`: `len` of a value not in a slot"),
+        "{explained}"
+    );
+}

@@ -673,21 +673,28 @@ impl Compiler<'_> {
         };
         let mut plans = (int_plans, false);
         if count(&plans.0) < moves.len() {
-            let key_plans: Vec<MovePlan> = (moves.iter().zip(&plans.0))
-                .map(|(m, int)| match self.key_loop_move(game, g, m) {
-                    Some(k) => MovePlan::Kernel(KernelMove::KeyLoop(k)),
-                    None => MovePlan::General(match int {
-                        MovePlan::General(why) => why.clone(),
-                        MovePlan::Kernel(_) => Refusal::NotOnKeyFrame,
-                    }),
-                })
-                .collect();
+            let key_plans: Vec<MovePlan> =
+                (moves.iter().zip(&plans.0))
+                    .map(|(m, int)| match self.key_loop_move(game, g, m) {
+                        Some(k) => MovePlan::Kernel(KernelMove::KeyLoop(k)),
+                        // An argument neither integer code nor one the kernel
+                        // over lists and sets writes: its refusal first.
+                        None => MovePlan::General(self.key_arg_refusal(game, g, m).unwrap_or_else(
+                            || match int {
+                                MovePlan::General(why) => why.clone(),
+                                MovePlan::Kernel(_) => Refusal::NotOnKeyFrame,
+                            },
+                        )),
+                    })
+                    .collect();
             // A move only the keyed kernel runs writes lists or sets: the
             // positions are likely not all integers, which the integer
             // kernel needs.
             let key_only = (key_plans.iter().zip(&plans.0))
                 .any(|p| matches!(p, (MovePlan::Kernel(_), MovePlan::General(_))));
-            if key_only && count(&key_plans) >= count(&plans.0) {
+            // With no kernel move either way, the keyed refusals say more.
+            let none = count(&plans.0) == 0;
+            if none || key_only && count(&key_plans) >= count(&plans.0) {
                 plans = (key_plans, true);
             }
         }

@@ -20,7 +20,9 @@
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `refusal` (why a move or game has no kernel form), `item_sum`
 //!    (list games whose moves never raise the sum of the items),
-//!    `rank_shift` (their moves as changes to the list's items), `key_kernel` and
+//!    `rank_shift` (their moves as changes to the list's items), `key_tree`
+//!    (set and sequence code of keyed kernels on the integer tree's
+//!    leaves), `key_kernel` and
 //!    `kernel` (a plan per move: its kernel form or its refusal), `rank_fill`
 //!    (whether a ranked table is filled without a search), `symmetry`
 //!    (arguments a game may swap), `where_line` (a `where` read along a
@@ -64,6 +66,7 @@ mod int_tree;
 mod item_sum;
 mod kernel;
 mod key_kernel;
+mod key_tree;
 mod line_sweep;
 mod linear;
 mod moves;

@@ -7,7 +7,8 @@
 //! conditions (`where`, guards) through helper functions; moves only the general path runs (a
 //! guard or an argument integer code cannot read) beside kernel moves;
 //! one and two integers (tables swept under a `where` that is an
-//! interval of the swept argument, or is not), lists and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
+//! interval of the swept argument, or is not), lists (under no `where`,
+//! naturals, or one keeping them sorted, swept along an item) and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
 //! print the same values, and fail with the same located errors, with
 //! the fast paths on and off (the general path is the reference).
 
@@ -296,24 +297,40 @@ fn list_program() -> impl Strategy<Value = String> {
     let shapes = (
         proptest::collection::vec(list_move(), 1..3),
         2i64..5,
-        any::<bool>(),
+        0usize..4,
     );
-    shapes.prop_map(|(moves, n, naturals)| {
-        // Without a `where`, lists kept by rank of sum are filled.
+    shapes.prop_map(|(moves, n, where_)| {
+        // Without a `where`, lists kept by rank of sum are filled; a
+        // `where` keeping the list sorted is decided once per swept line.
         let mut text = String::from("game L(xs) ");
-        if naturals {
-            text.push_str("where all(x >= 0 for x in xs) ");
-        }
+        text.push_str(
+            [
+                "",
+                "where all(x >= 0 for x in xs) ",
+                "where xs == sorted(xs) ",
+                "where distinct(xs) and xs == sorted(xs) ",
+            ][where_],
+        );
         text.push_str("{\n");
         for (i, m) in moves.iter().enumerate() {
             text.push_str(&format!("    move m{i}{m}\n"));
         }
         text.push_str("}\n");
-        text.push_str(&format!(
-            "print [sg(L([a, b, c])) for a in 0..={n}, b in 0..={n}, c in 0..={n}]\n\
-             print [sg(L(sorted([a, b, c]))) for a in reversed(list(0..={n})), b in 0..={n}, c in 0..={n}]\n\
-             print [sg(pass(L([a, b, 1]))) for a in 0..={n}, b in 0..={n}]\n"
-        ));
+        if where_ < 2 {
+            text.push_str(&format!(
+                "print [sg(L([a, b, c])) for a in 0..={n}, b in 0..={n}, c in 0..={n}]\n\
+                 print [sg(L(sorted([a, b, c]))) for a in reversed(list(0..={n})), b in 0..={n}, c in 0..={n}]\n\
+                 print [sg(pass(L([a, b, 1]))) for a in 0..={n}, b in 0..={n}]\n"
+            ));
+        } else {
+            // Sorted lists swept along the middle item and the last (the
+            // lines leaving the `where`, an error that ends the file, are
+            // `swept_kernels`').
+            text.push_str(&format!(
+                "print [sg(L([a, b, c])) for a in 0..={n}, c in a + 2..={n}, b in a + 1..c]\n\
+                 print [sg(L([a, b, c])) for a in 0..={n}, b in a + 1..={n}, c in b + 1..={n} + 2]\n"
+            ));
+        }
         text
     })
 }

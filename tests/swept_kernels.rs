@@ -297,3 +297,97 @@ fn sorted_lists_swept_along_their_last_item_agree_with_the_definition() {
         );
     }
 }
+
+/// The value of the sorted list `xs` in Welter's game with coins moving
+/// down to any square from 0 on (not taken, when `distinct`), by its
+/// definition.
+fn welter_value(
+    xs: Vec<i64>,
+    distinct: bool,
+    memo: &mut std::collections::HashMap<Vec<i64>, u64>,
+) -> u64 {
+    if let Some(&v) = memo.get(&xs) {
+        return v;
+    }
+    let mut options = Vec::new();
+    for i in 0..xs.len() {
+        for t in 0..xs[i] {
+            if distinct && xs.contains(&t) {
+                continue;
+            }
+            let mut ys = xs.clone();
+            ys[i] = t;
+            ys.sort();
+            options.push(welter_value(ys, distinct, memo));
+        }
+    }
+    let v = (0..).find(|v| !options.contains(v)).expect("a mex");
+    memo.insert(xs, v);
+    v
+}
+
+#[test]
+fn a_where_keeping_a_list_sorted_is_decided_once_per_line() {
+    // Lines along the middle item of sorted lists, the `where` written
+    // in several ways (`compile/where_line.rs` reads it as the interval
+    // between the item's neighbours); `distinct` alone is no interval and
+    // is checked position by position. Against the definition, and
+    // lines that leave the `where` (the neighbours out of order, the
+    // item past one of them) fail as on the general path.
+    let n = 8;
+    for (w, distinct) in [
+        ("distinct(xs) and xs == sorted(xs)", true),
+        ("sorted(xs) == xs and distinct(xs)", true),
+        ("xs == sorted(xs)", false),
+        ("xs == sorted(xs) and xs == sorted(xs)", false),
+    ] {
+        let guard = if distinct { " if t not in xs" } else { "" };
+        let game = format!(
+            "game W(xs) where {w} {{
+                move slide(i in 0..len(xs), t in 0..xs[i]){guard} -> W(sorted(update(xs, i, t)))
+            }}"
+        );
+        let (gap, step) = if distinct { (2, " + 1") } else { (0, "") };
+        let table = same_every_way(
+            &format!(
+                "{game}\nprint [sg(W([a, b, d])) for a in 0..{n}, d in a + {gap}..{n}, b in a{step}..d{}]",
+                if distinct { "" } else { " + 1" }
+            ),
+            Limits::default(),
+        );
+        let mut memo = std::collections::HashMap::new();
+        let mut want = Vec::new();
+        let g = i64::from(distinct);
+        for a in 0..n {
+            for d in a + 2 * g..n {
+                for b in a + g..d + 1 - g {
+                    want.push(welter_value(vec![a, b, d], distinct, &mut memo).to_string());
+                }
+            }
+        }
+        assert_eq!(table.trim(), format!("[{}]", want.join(", ")), "where {w}");
+        for line in [
+            "[sg(W([2, b, 5])) for b in 0..8]",
+            "[sg(W([2, b, 5])) for b in 2..=5]",
+            "[sg(W([5, b, 2])) for b in 0..8]",
+            "[sg(W([1, 3, d])) for d in 0..8]",
+        ] {
+            let out = same_every_way(&format!("{game}\nprint {line}"), Limits::default());
+            let inside = !distinct && line.contains("2..=5");
+            assert_eq!(
+                !out.contains("not a position"),
+                inside,
+                "where {w}, {line}: {out}"
+            );
+        }
+    }
+    // `distinct` alone: every position checked, the same values.
+    let game = "game D(xs) where distinct(xs) {
+        move m(i in 0..len(xs), t in 0..xs[i]) if t not in xs -> D(update(xs, i, t))
+    }";
+    let out = same_every_way(
+        &format!("{game}\nprint [sg(D([3, b, 1])) for b in 0..6]"),
+        Limits::default(),
+    );
+    assert!(out.contains("not a position"), "{out}");
+}

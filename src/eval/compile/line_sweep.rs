@@ -21,7 +21,7 @@ use std::ops::Range;
 
 use super::frame::KeyFrame;
 use super::kernel::{Bound, StrideMove};
-use super::runtime::{CompiledBody, Env, Instance, Rules};
+use super::runtime::{CompiledBody, CompiledGame, Env, Instance, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
@@ -377,6 +377,25 @@ struct Sweeper<'a> {
 enum FrameAt {
     Slot(Slot),
     Item(usize),
+}
+
+/// The first coordinate and the length of the argument of `key` in
+/// `slot` (after `n_statics` static arguments), if it is a list and
+/// coordinate `coord` is one of its items.
+fn list_at(key: &Key, n_statics: usize, slot: Slot, coord: usize) -> Option<(usize, usize)> {
+    let mut at = 0;
+    for (j, tag) in key.tags().enumerate() {
+        let width = match tag {
+            Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,
+            Tag::Int | Tag::Bool | Tag::Bits => 1,
+        };
+        if n_statics + j == slot as usize {
+            let list = matches!(tag, Tag::List(_)) && (at..at + width).contains(&coord);
+            return list.then_some((at, width));
+        }
+        at += width;
+    }
+    None
 }
 
 /// Where coordinate `coord` of `key` lies in a frame loaded with it and
@@ -814,6 +833,17 @@ impl Sweeper<'_> {
         }
         self.set_key();
         self.keyed = true;
+        let sorted = env
+            .rt
+            .limits
+            .plans
+            .where_code
+            .then(|| self.sorted_interval(g));
+        if let Some(interval) = sorted.flatten() {
+            // The same for the rest of the line.
+            self.where_line = Some(interval);
+            return Ok((interval.0..=interval.1).contains(&self.coords[self.coord]));
+        }
         if let (false, Some(w)) = (self.ints, &g.where_ints) {
             // Loaded at the line's first position; then only its moving
             // coordinate changes.
@@ -836,6 +866,16 @@ impl Sweeper<'_> {
             }
         }
         satisfies_where(env, self.instance, &self.key, self.span)
+    }
+
+    /// The interval of the line's argument where a `where` that keeps a
+    /// list sorted holds, when the line moves an item of that list (its
+    /// key written).
+    fn sorted_interval(&self, g: &CompiledGame) -> Option<(i64, i64)> {
+        let w = g.where_line.as_ref()?;
+        let slot = w.sorted_list()?;
+        let (at, n) = list_at(&self.key, self.inst.frame_statics().len(), slot, self.coord)?;
+        w.sorted_interval(&self.coords[at..at + n], self.coord - at)
     }
 
     /// The value of the position `x` at `index` of the placed line from

@@ -3,15 +3,25 @@
 //! argument are decided once for the line, and those that compare it with
 //! code free of it (`0 <= y <= F(x, z)`) bound it, so the whole `where`
 //! becomes one interval of the line's argument, found once per line
-//! instead of running its code for every position.
+//! instead of running its code for every position. A `where` that keeps
+//! a list sorted (`xs == sorted(xs)`, with `distinct(xs)` or not) holds,
+//! along a line that moves one item, between that item's neighbours
+//! when the other items are in order: one interval too.
 
 use super::int_code::{bool_code, node_operand, BoolCode, Operand};
 use super::int_tree::{BoolNode, IntNode};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
-/// The conjuncts of a `where` on a frame of integers, in order.
-pub(crate) struct WhereLine(Vec<Conjunct>);
+/// The conjuncts of a `where` on a frame of integers, in order; or a
+/// `where` that keeps one list sorted.
+pub(crate) struct WhereLine {
+    conjuncts: Vec<Conjunct>,
+    /// The `where` is `xs == sorted(xs)` (either way round), with or
+    /// without `distinct(xs)`, of the list in this slot, and nothing
+    /// else: whether it is `distinct` too.
+    sorted: Option<(Slot, bool)>,
+}
 
 struct Conjunct {
     /// The frame slots it reads, bit `s` for slot `s`.
@@ -40,6 +50,13 @@ impl WhereLine {
     /// slots, read by conjuncts.
     pub(crate) fn new(w: &BoolNode, width: usize) -> WhereLine {
         use BinaryOp::{Eq, Ge, Gt, Le, Lt};
+        let parts = w.conjuncts();
+        if let Some(sorted) = sorted_where(&parts) {
+            return WhereLine {
+                conjuncts: Vec::new(),
+                sorted: Some(sorted),
+            };
+        }
         let side = |e: IntNode| (node_operand(&e), slots_read(|s| e.reads(s), width));
         let conjunct = |c: &BoolNode| Conjunct {
             reads: slots_read(|s| c.reads(s), width),
@@ -57,8 +74,38 @@ impl WhereLine {
                 _ => None,
             },
         };
-        WhereLine(w.conjuncts().into_iter().map(conjunct).collect())
+        WhereLine {
+            conjuncts: parts.into_iter().map(conjunct).collect(),
+            sorted: None,
+        }
     }
+}
+
+/// The slot of the list the conjuncts `parts` keep sorted, and whether
+/// they say `distinct` too, if they say only that.
+fn sorted_where(parts: &[&BoolNode]) -> Option<(Slot, bool)> {
+    let (mut list, mut sorted, mut distinct) = (None, false, false);
+    for c in parts {
+        let slot = match **c {
+            BoolNode::Distinct(s) => {
+                distinct = true;
+                s
+            }
+            BoolNode::ItemsEqual {
+                a: (a, a_sorted),
+                b: (b, b_sorted),
+                negate: false,
+            } if a == b && a_sorted != b_sorted => {
+                sorted = true;
+                a
+            }
+            _ => return None,
+        };
+        if *list.get_or_insert(slot) != slot {
+            return None;
+        }
+    }
+    Some((list.filter(|_| sorted)?, distinct))
 }
 
 impl WhereLine {
@@ -68,11 +115,14 @@ impl WhereLine {
     /// than compared with code free of it, or some code fails on
     /// integers: the caller then checks each position).
     pub(crate) fn interval(&self, frame: &[i64], slot: usize) -> Option<(i64, i64)> {
+        if self.sorted.is_some() {
+            return None;
+        }
         let bit = 1u64.checked_shl(slot as u32)?;
         let (mut lo, mut hi) = (i64::MIN, i64::MAX);
         // In order, as `and` evaluates them: a conjunct false on the whole
         // line decides it (the ones before it cannot fail here).
-        for c in &self.0 {
+        for c in &self.conjuncts {
             if c.reads & bit == 0 {
                 if !(c.code)(frame)? {
                     return Some((1, 0));
@@ -97,6 +147,41 @@ impl WhereLine {
                 _ => (lo, hi) = (lo.max(e), hi.min(e)),
             }
         }
+        Some((lo, hi))
+    }
+}
+
+impl WhereLine {
+    /// The slot of the list a `where` that keeps one list sorted reads.
+    pub(crate) fn sorted_list(&self) -> Option<Slot> {
+        self.sorted.map(|(slot, _)| slot)
+    }
+
+    /// The values of item `i` of the list `xs` of such a `where` (its
+    /// other items fixed) at which it holds: `lo..=hi`, empty when the
+    /// other items are out of order. Sorted, item `i` lies between its
+    /// neighbours (strictly when `distinct`, which on a sorted list is
+    /// items strictly ascending). `None` on overflow.
+    pub(crate) fn sorted_interval(&self, xs: &[i64], i: usize) -> Option<(i64, i64)> {
+        let (_, distinct) = self.sorted?;
+        if i >= xs.len() {
+            return None;
+        }
+        let in_order = |a: i64, b: i64| if distinct { a < b } else { a <= b };
+        let others = (xs.windows(2).enumerate())
+            .all(|(j, pair)| j == i || j + 1 == i || in_order(pair[0], pair[1]));
+        if !others {
+            return Some((1, 0));
+        }
+        let gap = i64::from(distinct);
+        let lo = match i.checked_sub(1) {
+            Some(j) => xs[j].checked_add(gap)?,
+            None => i64::MIN,
+        };
+        let hi = match xs.get(i + 1) {
+            Some(&y) => y.checked_sub(gap)?,
+            None => i64::MAX,
+        };
         Some((lo, hi))
     }
 }

@@ -290,7 +290,7 @@ impl Ranking {
 /// table and the layout it is good for (`Memo::ranked_line`).
 #[derive(Clone, Copy, Debug)]
 pub struct RankedLine {
-    fixed: usize,
+    pub(super) fixed: usize,
     origin: isize,
     per_x: isize,
     lo: i64,
@@ -307,6 +307,15 @@ impl RankedLine {
             return None;
         }
         Some(self.fixed + binom[(self.origin + self.per_x * x as isize) as usize])
+    }
+
+    /// The binomials of its first `most` lists (at least one), in the
+    /// order of `x` or the reverse: each list's rank less `fixed`.
+    pub(super) fn rows<'b>(&self, binom: &'b [usize], most: i64) -> Option<&'b [usize]> {
+        let hi = self.hi.min(self.lo.checked_add(most - 1)?);
+        let row = |x: i64| (self.origin + self.per_x * x as isize) as usize;
+        let (a, b) = (row(self.lo), row(hi));
+        binom.get(a.min(b)..=a.max(b))
     }
 }
 

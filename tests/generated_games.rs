@@ -283,6 +283,9 @@ fn list_move() -> impl Strategy<Value = &'static str> {
         // option with an item -1: outside the `where`, or a list of no rank).
         Just("(i in 1..len(xs), j in 0..i, k in 1..=xs[i]) -> L(update(update(xs, i, xs[i] - k), j, xs[j] + k))"),
         Just("(i in 1..len(xs), k in 1..=xs[i] + 1) -> L(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k))"),
+        // Stairs bounded by an item: a fill works out their settings
+        // for each list, not once (`RankShift::fixed`).
+        Just("(i in 1..min(len(xs), xs[0] + 2), k in 1..=xs[i]) -> L(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k))"),
         Just("(i in 0..len(xs), t in 0..xs[i]) if t not in xs -> L(sorted(update(xs, i, t)))"),
         Just("(i in 0..len(xs), k in 1..=xs[i]) if k * k <= xs[i] -> L(sorted(update(xs, i, xs[i] - k)))"),
         // Only the general path runs this one (its guard).

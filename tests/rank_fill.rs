@@ -130,6 +130,20 @@ fn update_chain_games_filled_by_level_agree_with_the_general_path() {
                  G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
             FILLED_DOWN,
         ),
+        // Stairs up to the first pile's count: the outer range reads an
+        // item, so its settings are worked out for each list, not once.
+        (
+            "game G(xs) { move m(i in 1..min(len(xs), xs[0] + 2), k in 1..=xs[i]) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
+        // The stairs from a constant set and the run's end from code: the
+        // settings once per fill, the run per list through the frame.
+        (
+            "game G(xs) { move m(i in {3, 1}, k in 1..xs[i] + 1) ->
+                 G(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k)) }",
+            FILLED_DOWN,
+        ),
         // Coins moved up, to the pile above: a prefix sum moves down.
         (
             "game G(xs) { move m(i in 0..len(xs) - 1, k in 1..=xs[i]) ->

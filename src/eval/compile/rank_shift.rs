@@ -10,6 +10,7 @@ use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::Locals;
 use super::item_sum::{index_below, sequence_order, updates};
 use super::linear::{Linear, Term};
+use crate::eval::builtins::Builtin;
 use crate::eval::memo::Order;
 use crate::ir::ir::*;
 use std::cmp::Ordering;
@@ -19,6 +20,11 @@ use std::cmp::Ordering;
 pub(crate) struct RankShift {
     pub list: Slot,
     pub steps: Steps,
+    /// The move's other bindings take the same settings, and its steps
+    /// the same indices, for every list of one length: they read the list
+    /// only through `len`, and no local but those bindings and the game's
+    /// static arguments. A fill works them out once (`search/rank_fill.rs`).
+    pub fixed: bool,
 }
 
 /// `constant + sum of coefficient * local`, read from a `KeyFrame`.
@@ -35,11 +41,6 @@ impl LinearCode {
         self.terms.iter().try_fold(self.constant, |acc, &(s, c)| {
             acc.checked_add(c.checked_mul(f.int(s)?)?)
         })
-    }
-
-    /// The coefficient of `slot`.
-    pub(crate) fn coef(&self, slot: Slot) -> i64 {
-        (self.terms.iter()).fold(0, |c, &(s, q)| if s == slot { c + q } else { c })
     }
 
     /// `c` if the code is `slot + c`.
@@ -119,7 +120,7 @@ pub(crate) fn rank_shift(
     // once sorted by their constants, and so are bindings one of which
     // ranges below the other (`j in 0..i`); indices of other forms are
     // taken in the order the run finds them ascending in, or not at all
-    // (`option_ranks` checks it).
+    // (`search/rank_shift.rs`, `step_ends`, checks it).
     let below = |a: &Linear, b: &Linear| match a.terms == b.terms {
         true => a.constant < b.constant,
         false => index_below(m, a, b),
@@ -156,8 +157,25 @@ pub(crate) fn rank_shift(
         return Err(ShiftRefusal::NotItemChanges);
     }
     let column = one_form.then(|| OneColumn::of(&chain, &steps)).flatten();
+    let outer = &m.bindings[..m.bindings.len().saturating_sub(1)];
+    let fixed_slot = |s: Slot| {
+        (s as usize) < g.n_statics
+            || outer
+                .iter()
+                .any(|b| matches!(b.pattern, IrPattern::Slot { slot, .. } if slot == s))
+    };
+    let fixed = outer
+        .iter()
+        .all(|b| per_length(&b.iterable, list, &fixed_slot))
+        && (chain.iter()).all(|(index, _)| {
+            index.terms.iter().all(|(t, _)| match t[..] {
+                [Term::Local(s)] => fixed_slot(s),
+                _ => false,
+            })
+        });
     Ok(RankShift {
         list,
+        fixed,
         steps: Steps {
             ordered,
             steps,
@@ -166,28 +184,33 @@ pub(crate) fn rank_shift(
     })
 }
 
-/// Ends and constants of `OneColumn` are within this bound, its slopes
-/// within 2^20: its arithmetic on ranked items cannot overflow an `i64`.
-pub(crate) const FAR: i64 = 1 << 40;
+/// Whether `e` is the same for every list in slot `list` of one length:
+/// it reads the list only as `len(list)` and no local for which `fixed`
+/// is false (no comprehension or `let`, whose locals are not walked).
+fn per_length(e: &IrExpr, list: Slot, fixed: &dyn Fn(Slot) -> bool) -> bool {
+    match &e.kind {
+        IrKind::CallBuiltin {
+            builtin: Builtin::Len,
+            args,
+        } if matches!(args[..], [IrExpr { kind: IrKind::Local(s), .. }] if s == list) => true,
+        &IrKind::Local(s) => s != list && fixed(s),
+        kind => (kind.children()).is_some_and(|xs| xs.iter().all(|x| per_length(x, list, fixed))),
+    }
+}
 
 /// Steps that move one prefix sum with `k`, by `+k` or `-k` (`k` coins
 /// moved from one item to another, Staircase Nim's `i` to `i - 1`), and
-/// any others by constants, their indices one form plus constants: the
-/// options lie down one binomial column from the first, each known by one
-/// addition, with the checks of a setting made once
-/// (`search/rank_shift.rs::column_ranks`).
+/// no other, their indices one form plus constants: the options lie down
+/// one binomial column from the first, each known by one addition
+/// (`search/rank_fill.rs`, `Lean`).
 #[derive(Debug)]
 pub(crate) struct OneColumn {
     /// The first step's index; each step's lies `offset` past it.
     pub index: LinearCode,
     /// Per step: `(offset, base, per_k)`.
     pub items: Vec<(usize, i64, i64)>,
-    /// The prefix sums moved by a constant: `(offset, by)`.
-    pub shifted: Vec<(usize, i64)>,
     /// The prefix sum moving with `k`: `(offset, base, slope)`.
     pub moving: (usize, i64, i64),
-    /// The last step's offset.
-    pub span: usize,
 }
 
 impl OneColumn {
@@ -198,20 +221,14 @@ impl OneColumn {
         let offsets: Vec<usize> = (chain.iter())
             .map(|(index, _)| usize::try_from(index.constant.checked_sub(first)?).ok())
             .collect::<Option<_>>()?;
-        let small = |v: i64| v.unsigned_abs() <= FAR as u64;
         if steps.last()?.moved != (0, 0) || offsets.windows(2).any(|w| w[0] >= w[1]) {
             return None;
         }
-        let (mut shifted, mut moving) = (Vec::new(), None);
+        let mut moving = None;
         for (t, s) in steps.iter().enumerate() {
-            // Slopes small enough that `per_k * k` stays within `i64`.
-            if !small(s.base) || s.per_k.unsigned_abs() > 1 << 20 || !small(s.moved.0) {
-                return None;
-            }
             for c in offsets[t]..offsets.get(t + 1).copied().unwrap_or(offsets[t]) {
                 match s.moved {
                     (0, 0) => {}
-                    (by, 0) => shifted.push((c, by)),
                     (by, q @ (1 | -1)) if moving.is_none() => moving = Some((c, by, q)),
                     _ => return None,
                 }
@@ -222,31 +239,22 @@ impl OneColumn {
             items: (offsets.iter().zip(steps))
                 .map(|(&d, s)| (d, s.base, s.per_k))
                 .collect(),
-            shifted,
             moving: moving?,
-            span: *offsets.last()?,
         })
     }
 
-    /// The steps `(offset, base, per_k)` whose items a run of `k` from
-    /// `k_lo` may take below 0, the run ending at `xs[i] + plus` when
-    /// `end` is `Some((i, plus))`. The others are proven once: an item
-    /// raised from `k_lo >= 0` on, or `xs[i]` lowered by `k` (to at least
-    /// `base + 1 - plus`).
-    pub(crate) fn unproven(
-        &self,
-        k_lo: Option<i64>,
-        end: Option<(Slot, i64)>,
-    ) -> Vec<(usize, i64, i64)> {
+    /// Whether every item a run of `k` from `k_lo` changes is proven to
+    /// stay a natural, the run ending at `xs[i] + plus` when `end` is
+    /// `Some((i, plus))`: an item raised from `k_lo >= 0` on, or `xs[i]`
+    /// lowered by `k` (to at least `base + 1 - plus`).
+    pub(crate) fn proven(&self, k_lo: Option<i64>, end: Option<(Slot, i64)>) -> bool {
         let from_natural = k_lo.is_some_and(|c| c >= 0);
         let own = |d: usize| end.filter(|&(i, _)| self.index.offset_from(i) == Some(-(d as i64)));
-        (self.items.iter().copied())
-            .filter(|&(d, base, per_k)| match own(d) {
-                _ if from_natural && base >= 0 && per_k >= 0 => false,
-                Some((_, plus)) => per_k != -1 || base + 1 - plus < 0,
-                None => true,
-            })
-            .collect()
+        (self.items.iter()).all(|&(d, base, per_k)| match own(d) {
+            _ if from_natural && base >= 0 && per_k >= 0 => true,
+            Some((_, plus)) => per_k == -1 && base + 1 - plus >= 0,
+            None => false,
+        })
     }
 }
 

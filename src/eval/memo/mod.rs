@@ -1987,8 +1987,17 @@ impl Memo {
     pub fn ranked_line(&self, shape: Shape, coords: &[i64], coord: usize) -> Option<RankedLine> {
         let s = self.shape_of(shape)?;
         let table = &self.shapes[s].1;
-        let mut line = table.ranked.as_ref()?.column_line(coords, coord)?;
+        let ranking = table.ranked.as_ref()?;
+        let mut line = ranking.column_line(coords, coord)?;
         (line.table, line.layout) = (s, table.layout);
+        // The line's lists lie far apart (a level each, by sum): their
+        // bytes read here together, each read independent of the others,
+        // come from memory at once, where the sweep's reads one after
+        // another would each wait (the first 64).
+        let binom = ranking.binomials().table;
+        let rows = line.rows(binom, 64).unwrap_or_default();
+        let bytes = rows.iter().filter_map(|&r| table.dense.get(line.fixed + r));
+        std::hint::black_box(bytes.fold(0u8, |a, &b| a | b));
         Some(line)
     }
 

@@ -209,8 +209,32 @@ impl Ranking {
                 let flip = |&x: &i64| (bound as i64 - 1).wrapping_sub(x);
                 self.index_of(coords.iter().rev().map(flip))
             }
+            None if self.order == Order::Sums => Some(self.by_sum(coords)?.rank),
             None => self.index_of(coords.iter().copied()),
         }
+    }
+
+    /// The place of `coords` (`n` of them) ranked by sum, if its items are
+    /// naturals and its level is ranked: `c_j` is the prefix sum plus `j`,
+    /// so each item only adds (no order to check, as `index_of` does).
+    #[inline(always)]
+    fn by_sum(&self, coords: &[i64]) -> Option<Placed> {
+        let mut at = Placed {
+            rank: 0,
+            c: [0; MAX_COORDS],
+        };
+        let mut sum = 0usize;
+        for (j, &x) in coords.iter().enumerate() {
+            // `sum` is below `rows` here and `x` below 2^63: no overflow.
+            sum += usize::try_from(x).ok()?;
+            let m = sum + j;
+            if m >= self.rows {
+                return None;
+            }
+            at.rank += self.binom[j * self.rows + m];
+            at.c[j] = m;
+        }
+        Some(at)
     }
 
     /// `index` of the items as ranked (flipped already).
@@ -266,7 +290,7 @@ impl Ranking {
 /// table and the layout it is good for (`Memo::ranked_line`).
 #[derive(Clone, Copy, Debug)]
 pub struct RankedLine {
-    fixed: usize,
+    pub(super) fixed: usize,
     origin: isize,
     per_x: isize,
     lo: i64,
@@ -283,6 +307,15 @@ impl RankedLine {
             return None;
         }
         Some(self.fixed + binom[(self.origin + self.per_x * x as isize) as usize])
+    }
+
+    /// The binomials of its first `most` lists (at least one), in the
+    /// order of `x` or the reverse: each list's rank less `fixed`.
+    pub(super) fn rows<'b>(&self, binom: &'b [usize], most: i64) -> Option<&'b [usize]> {
+        let hi = self.hi.min(self.lo.checked_add(most - 1)?);
+        let row = |x: i64| (self.origin + self.per_x * x as isize) as usize;
+        let (a, b) = (row(self.lo), row(hi));
+        binom.get(a.min(b)..=a.max(b))
     }
 }
 
@@ -432,12 +465,26 @@ pub struct LevelWalk {
 impl LevelWalk {
     /// Steps to the next list (colexicographic order of the `c_j`, the
     /// last fixed at the level): false after the last.
+    #[inline]
     pub fn advance(&mut self) -> bool {
         if self.left == 0 {
             return false;
         }
         self.left -= 1;
         let c = &mut self.at.c;
+        // Most steps move only `c_0`, between the first two items.
+        let first = match self.descending {
+            true => c[0] > 0,
+            false => c[0] + 1 < c[1],
+        };
+        if first {
+            let d = if self.descending { -1 } else { 1 };
+            c[0] = c[0].wrapping_add_signed(d as isize);
+            self.at.rank = self.at.rank.wrapping_add_signed(d as isize);
+            self.items[0] += d;
+            self.items[1] -= d;
+            return true;
+        }
         let j = if self.descending {
             // The lowest `c_j` that can go down does; those below it
             // take their largest places under it.
@@ -470,19 +517,10 @@ impl LevelWalk {
 impl Ranking {
     /// The rank and prefix sums of `items`, if ranked by sum.
     pub(super) fn place(&self, items: &[i64]) -> Option<Placed> {
-        if self.order != Order::Sums || items.len() != self.n {
+        if self.order != Order::Sums || items.len() != self.n || self.flip.is_some() {
             return None;
         }
-        let mut at = Placed {
-            rank: self.index(items)?,
-            c: [0; MAX_COORDS],
-        };
-        let mut c = 0;
-        for (j, &x) in items.iter().enumerate() {
-            c += x as usize;
-            at.c[j] = c + j;
-        }
-        Some(at)
+        self.by_sum(items)
     }
 
     /// Its binomials.

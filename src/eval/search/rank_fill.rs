@@ -2,22 +2,24 @@
 //! (`compile::fill_order`): when every move's options rank on one side of
 //! their parent, the level's lists are valued in the opposite rank order,
 //! each from its options' bytes, with no search stack. A list's rank and
-//! prefix sums come from the walk (`memo::LevelWalk`), and each setting
-//! of a move's outer bindings moves only the prefix sums its changes
-//! reach (`column_ranks`: one column along the last binding, its first
-//! index stepped along the last outer one and checked within the list at
-//! that binding's least and greatest settings, the items the run's range
-//! keeps natural not checked, `OneColumn::unproven`; else
-//! `option_ranks`). A list the fill cannot value plainly
-//! (code that fails, an option without a value, a value past a byte) ends
-//! it: the lists left are searched one by one, as they would have been.
+//! prefix sums come from the walk (`memo::LevelWalk`). A move's outer
+//! bindings are set, and its steps' indices worked out, once per fill
+//! when they are the same for every list of its length
+//! (`RankShift::fixed`), else per list (`Outer`); each setting then moves
+//! only the prefix sums its changes reach (`ranks_at`), and a move under
+//! one column whose run's range keeps its items natural
+//! (`OneColumn::proven`) reads its options' binomials in order down it
+//! with no check per setting (`mark_lean`). A list the fill
+//! cannot value plainly (code that fails, an option without a value, a
+//! value past a byte) ends it: the lists left are searched one by one,
+//! as they would have been.
 
-use super::rank_shift::{column_ranks, option_ranks};
+use super::rank_shift::{ranks_at, step_ends, Ends};
 use super::settings::run_range;
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, KeySource, Locals,
-    MovePlan, OneColumn, Operand, RankShift, Rules, RunEnd, Settings,
+    fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, Locals, MovePlan,
+    Operand, RankShift, Rules, RunEnd, Settings,
 };
 use crate::eval::memo::scan::{byte_value, mark_each, Walk, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
@@ -43,7 +45,7 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
         return Ok(false);
     };
     // All of this form: `fill_order` checked.
-    let moves: Vec<FillMove<'_>> = (kernel.moves.iter())
+    let mut moves: Vec<FillMove<'_>> = (kernel.moves.iter())
         .filter_map(|p| match p {
             MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
                 let run = m.run.as_ref()?;
@@ -61,14 +63,29 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
                     _ => None,
                 };
                 let end = end_item.map(|(i, _, plus)| (i, plus));
-                let checks =
-                    (shift.steps.column.as_ref()).map_or_else(Vec::new, |c| c.unproven(k_lo, end));
+                let column = shift.steps.column.as_ref();
+                // (Not `?`: a move left out would lose its options.)
+                let lean = match (column, end_item) {
+                    (Some(c), Some((_, a, plus))) if c.proven(k_lo, end) => {
+                        let (_, by, q) = c.moving;
+                        let from = q.checked_mul(a).and_then(|qa| qa.checked_add(by));
+                        let from = from.and_then(|f| isize::try_from(f).ok());
+                        from.map(|from| Lean {
+                            a,
+                            plus,
+                            from,
+                            up: q == 1,
+                        })
+                    }
+                    _ => None,
+                };
                 Some(FillMove {
                     m,
                     run,
                     shift,
                     end_item,
-                    checks,
+                    outer: Outer::default(),
+                    lean,
                 })
             }
             _ => None,
@@ -78,6 +95,12 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
     if !frame.load(inst.frame_statics(), key) || frame.items(g.n_statics as u32).is_none() {
         return Ok(false);
     }
+    let n = key.coords().len();
+    let mut fixed = moves.iter_mut().filter(|m| m.shift.fixed);
+    if !fixed.all(|m| m.settings(&mut frame, n)) {
+        return Ok(false);
+    }
+    let per_list = (moves.iter()).any(|m| !m.shift.fixed || m.end_item.is_none());
     let mut memo = inst.memo.borrow_mut();
     let Some(mut fill) = memo.ranked_fill(key.shape(), key.coords()) else {
         return Ok(false);
@@ -98,9 +121,9 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
         return Ok(false);
     }
     let mut fill_run = Fill {
-        moves: &moves,
         frame,
-        n: key.coords().len(),
+        per_list,
+        n,
         seen: [0; 256],
         stamp: 0,
         stored: 0,
@@ -111,7 +134,14 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
         if !fill.claim(level) {
             continue;
         }
-        filled = fill_run.level(env, &mut fill, level, order == FillOrder::Down, span);
+        filled = fill_run.level(
+            &mut moves,
+            env,
+            &mut fill,
+            level,
+            order == FillOrder::Down,
+            span,
+        );
         if !matches!(filled, Ok(true)) {
             break;
         }
@@ -131,16 +161,102 @@ struct FillMove<'a> {
     /// A run `c..xs[i]` (`i`, `c` and whether `..=`), `i` an outer
     /// binding and `xs` the list: its end read off the list.
     end_item: Option<(Slot, i64, i64)>,
-    /// The column's steps whose items may leave the naturals, checked
-    /// per setting (`OneColumn::unproven`).
-    checks: Vec<(usize, i64, i64)>,
+    /// The settings of the outer bindings, worked out once for the fill
+    /// when they are the same for every list (`RankShift::fixed`), else
+    /// for each list.
+    outer: Outer,
+    /// A move under one column whose run ends at an item and keeps every
+    /// changed item natural (`OneColumn::proven`): each setting is then
+    /// its run's end, the moving prefix sum's binomial and a row down its
+    /// column.
+    lean: Option<Lean>,
 }
 
-/// One fill: the game's moves, the frame its code reads, and the marks
-/// of a list's option bytes (`seen[byte] == stamp`).
-struct Fill<'a> {
-    moves: &'a [FillMove<'a>],
+/// What a lean move's settings share: the run `a..xs[i] + plus`, and the
+/// row of its first option, `from` past the moving prefix sum's own
+/// (`up`: the next rows below it, else above).
+#[derive(Clone, Copy)]
+struct Lean {
+    a: i64,
+    plus: i64,
+    from: isize,
+    up: bool,
+}
+
+/// The settings of a move's outer bindings for a list, each with its
+/// steps' indices and the item its run ends at.
+#[derive(Default)]
+struct Outer {
+    /// The bindings' values, a setting after another.
+    ks: Vec<i64>,
+    placings: Vec<Placing>,
+}
+
+/// Where a setting's options lie in the list.
+#[derive(Clone, Copy)]
+struct Placing {
+    /// The steps' indices (`step_ends`); `None` if one is outside the
+    /// list or they do not ascend, which fails the setting only if its
+    /// run has options.
+    ends: Option<Ends>,
+    /// The index of the item the run ends at (`FillMove::end_item`), if
+    /// within the list.
+    item: Option<usize>,
+    /// Under one column, the prefix sum that moves with `k` (with valid
+    /// `ends`).
+    sum: usize,
+}
+
+impl FillMove<'_> {
+    /// Works out `outer` for the list in `frame`: false if a binding's
+    /// code fails.
+    fn settings(&mut self, frame: &mut KeyFrame, n: usize) -> bool {
+        let mut outer = std::mem::take(&mut self.outer);
+        outer.ks.clear();
+        outer.placings.clear();
+        let ok = self.collect(0, frame, n, &mut outer).is_some();
+        self.outer = outer;
+        ok
+    }
+
+    /// `settings` from binding `level` in, those before it set.
+    fn collect(&self, level: usize, frame: &mut KeyFrame, n: usize, out: &mut Outer) -> Option<()> {
+        let Some((slot, source)) = self.m.bindings.get(level) else {
+            let item = self
+                .end_item
+                .and_then(|(i, _, _)| usize::try_from(frame.int(i)?).ok());
+            out.ks.extend(
+                self.m
+                    .bindings
+                    .iter()
+                    .map(|&(s, _)| frame.int(s).unwrap_or(0)),
+            );
+            let ends = step_ends(&self.shift.steps, frame, n);
+            let column = self.shift.steps.column.as_ref();
+            out.placings.push(Placing {
+                ends,
+                item: item.filter(|&i| i < n),
+                sum: ends.zip(column).map_or(0, |(e, c)| e[0] + c.moving.0),
+            });
+            return Some(());
+        };
+        let mut settings = Settings::new();
+        source.settings(frame, &mut settings)?;
+        for k in settings {
+            frame.set_int(*slot, k);
+            self.collect(level + 1, frame, n, out)?;
+        }
+        Some(())
+    }
+}
+
+/// One fill: the frame its game's code reads, and the marks of a list's
+/// option bytes (`seen[byte] == stamp`).
+struct Fill {
     frame: KeyFrame,
+    /// The frame is read per list: some move's settings or runs are
+    /// worked out by code for each.
+    per_list: bool,
     n: usize,
     seen: [u32; 256],
     stamp: u32,
@@ -149,11 +265,12 @@ struct Fill<'a> {
     options: usize,
 }
 
-impl Fill<'_> {
+impl Fill {
     /// Values the lists of level `s` in rank order (`down`: highest
-    /// first); false at the first it cannot value plainly.
+    /// first) by `moves`; false at the first it cannot value plainly.
     fn level(
         &mut self,
+        moves: &mut [FillMove<'_>],
         env: &mut Env,
         fill: &mut RankedFill<'_>,
         s: usize,
@@ -173,7 +290,7 @@ impl Fill<'_> {
             let (at, items) = (&walk.at, &walk.items[..self.n]);
             match fill.dense[at.rank] {
                 0 | 3 => {
-                    let Some(v) = self.value(fill.binomials(), fill.dense, at, items) else {
+                    let Some(v) = self.value(moves, fill.binomials(), fill.dense, at, items) else {
                         return Ok(false);
                     };
                     fill.dense[at.rank] = v;
@@ -192,6 +309,7 @@ impl Fill<'_> {
     /// option has a value in a byte.
     fn value(
         &mut self,
+        moves: &mut [FillMove<'_>],
         bin: Binomials<'_>,
         dense: &[u8],
         at: &Placed,
@@ -201,11 +319,16 @@ impl Fill<'_> {
             (self.seen, self.stamp) = ([0; 256], 0);
         }
         self.stamp += 1;
-        for (j, &x) in items.iter().enumerate() {
-            self.frame.set_item(j, x);
+        if self.per_list {
+            for (j, &x) in items.iter().enumerate() {
+                self.frame.set_item(j, x);
+            }
         }
-        for m in self.moves {
-            self.mark_move(m, 0, (bin, dense), at, items)?;
+        for m in moves {
+            if !m.shift.fixed && !m.settings(&mut self.frame, items.len()) {
+                return None;
+            }
+            self.mark_move(m, (bin, dense), at, items)?;
         }
         let marked = |b: u8| self.seen[b as usize] == self.stamp;
         if NO_VALUE_BYTES.iter().any(|&b| marked(b as u8)) || marked(2) {
@@ -214,136 +337,87 @@ impl Fill<'_> {
         (4..BIG).find(|&b| !marked(b))
     }
 
-    /// Marks the options of `m` from binding `level` in.
+    /// Marks the options of `m` for each setting of its outer bindings:
+    /// per setting, the run's ends (off the list when it ends at an item)
+    /// and the options' ranks from the steps' indices (`ranks_at`), or
+    /// for a lean move down its column (`mark_lean`).
     fn mark_move(
         &mut self,
         m: &FillMove<'_>,
-        level: usize,
-        memo: (Binomials<'_>, &[u8]),
-        at: &Placed,
-        items: &[i64],
-    ) -> Option<()> {
-        let column = m.shift.steps.column.as_ref();
-        let Some((slot, source)) = m.m.bindings.get(level) else {
-            let ends = self.run_ends(m, items)?;
-            return self.mark_run(m, ends, memo, at, items);
-        };
-        let mut settings = Settings::new();
-        let (a, b) = match source {
-            KeySource::Range { lo, hi, inclusive } => {
-                run_range(lo.eval(&self.frame), hi.eval(&self.frame), *inclusive)?
-            }
-            _ => source
-                .settings(&self.frame, &mut settings)
-                .map(|_| (0, 0))?,
-        };
-        // Under one column the first index is affine in the last outer
-        // binding: evaluated at its least setting, stepped for the others,
-        // and checked within the list once, at the least and the greatest.
-        let column = column.filter(|_| level + 1 == m.m.bindings.len());
-        let start = column.and_then(|c| {
-            let (lo, hi) = match a < b {
-                true => (a, b - 1),
-                false => (*settings.iter().min()?, *settings.iter().max()?),
-            };
-            self.frame.set_int(*slot, lo);
-            let (j, per) = (c.index.eval(&self.frame)?, c.index.coef(*slot));
-            let j_hi = j.checked_add(per.checked_mul(hi.checked_sub(lo)?)?)?;
-            let last = usize::try_from(j.max(j_hi)).ok()?.checked_add(c.span)?;
-            (j.min(j_hi) >= 0 && last < items.len()).then_some((lo, j, per))
-        });
-        let settings = (a..b).chain(settings.iter().copied());
-        if let Some((c, start)) = column.zip(start) {
-            return self.mark_column(m, (c, *slot, start), settings, memo, at, items);
-        }
-        for k in settings {
-            self.frame.set_int(*slot, k);
-            self.mark_move(m, level + 1, memo, at, items)?;
-        }
-        Some(())
-    }
-
-    /// Marks the options of `m` for the settings of its last outer binding
-    /// (`slot`) under one column, whose first index `j + per * (k - lo)`
-    /// lies within the list for every setting `k` (checked at both ends):
-    /// per setting, the run's ends (off the list when it ends at an item),
-    /// the column's place and the options' bytes down it.
-    #[inline(always)]
-    fn mark_column(
-        &mut self,
-        m: &FillMove<'_>,
-        (c, slot, (lo, j, per)): (&OneColumn, Slot, (i64, i64, i64)),
-        settings: impl Iterator<Item = i64>,
         (bin, dense): (Binomials<'_>, &[u8]),
         at: &Placed,
         items: &[i64],
     ) -> Option<()> {
-        for k in settings {
-            // Between the two ends checked: no overflow, within the list.
-            let j0 = (j + per * (k - lo)) as usize;
-            // The frame written only for code that reads it.
+        if let Some(lean) = m.lean {
+            return self.mark_lean(m, lean, (bin, dense), at, items);
+        }
+        let width = m.m.bindings.len();
+        for (t, p) in m.outer.placings.iter().enumerate() {
             let (a, b) = match m.end_item {
-                Some((i, a, plus)) if i == slot => {
-                    (a, items.get(usize::try_from(k).ok()?)?.checked_add(plus)?)
-                }
-                _ => {
-                    self.frame.set_int(slot, k);
-                    self.run_ends(m, items)?
+                // Items of a ranked list are small: no overflow.
+                Some((_, a, plus)) => (a, items[p.item?] + plus),
+                None => {
+                    // The frame written only for code that reads it.
+                    let ks = &m.outer.ks[t * width..(t + 1) * width];
+                    for (&(slot, _), &k) in m.m.bindings.iter().zip(ks) {
+                        self.frame.set_int(slot, k);
+                    }
+                    let run = m.run;
+                    let (lo, hi) = (run.lo.eval(&self.frame), run.hi.eval(&self.frame));
+                    run_range(lo, hi, run.inclusive)?
                 }
             };
             if a >= b {
                 continue;
             }
-            let Some((fixed, row, step)) = column_ranks(c, &m.checks, j0, items, at, bin, (a, b))
-            else {
-                self.frame.set_int(slot, k);
-                self.mark_run(m, (a, b), (bin, dense), at, items)?;
-                continue;
-            };
-            let n = (b - a) as usize;
-            self.options += n;
-            let rows = match step {
-                1 => &bin.table[row..row + n],
-                _ => &bin.table[row + 1 - n..=row],
-            };
-            let indices = rows.iter().map(|&r| fixed + r);
-            mark_each(indices, dense, self.stamp, &mut self.seen);
+            let ends = p.ends.as_ref()?;
+            let n = usize::try_from(b.checked_sub(a)?).ok()?;
+            self.options = self.options.saturating_add(n);
+            let options = ranks_at(&m.shift.steps, ends, items, at, bin, (a, b))?;
+            options.mark_bytes(dense, n, self.stamp, &mut self.seen);
         }
         Some(())
     }
 
-    /// The ends of the last binding's run of `m`, the others set.
+    /// `mark_move` for a lean move: per setting, the run's end off the
+    /// list, the moving prefix sum's binomial taken out of the rank, and
+    /// the options' binomials read in order down its column.
     #[inline(always)]
-    fn run_ends(&self, m: &FillMove<'_>, items: &[i64]) -> Option<(i64, i64)> {
-        let run = m.run;
-        let Some((i, c, plus)) = m.end_item else {
-            return run_range(
-                run.lo.eval(&self.frame),
-                run.hi.eval(&self.frame),
-                run.inclusive,
-            );
-        };
-        let i = usize::try_from(self.frame.int(i)?).ok()?;
-        Some((c, items.get(i)?.checked_add(plus)?))
-    }
-
-    /// Marks the options `k` in `a..b` of the last binding of `m`, the
-    /// others set, placed by `option_ranks`.
-    fn mark_run(
+    fn mark_lean(
         &mut self,
         m: &FillMove<'_>,
-        (a, b): (i64, i64),
+        Lean { a, plus, from, up }: Lean,
         (bin, dense): (Binomials<'_>, &[u8]),
         at: &Placed,
         items: &[i64],
     ) -> Option<()> {
-        if a >= b {
-            return Some(());
+        for p in &m.outer.placings {
+            // Items of a ranked list are small, and `a` is at least 0 (a
+            // column raises an item by `k`, proven natural from `a` on):
+            // no overflow.
+            let b = items[p.item?] + plus;
+            if a >= b {
+                continue;
+            }
+            p.ends.as_ref()?;
+            let n = (b - a) as usize;
+            self.options += n;
+            let place = p.sum * bin.rows + at.c[p.sum];
+            let fixed = at.rank - bin.table[place];
+            let row = place.wrapping_add_signed(from);
+            let rows = match up {
+                true => &bin.table[row..row + n],
+                false => &bin.table[row + 1 - n..=row],
+            };
+            mark_rows(rows, fixed, dense, self.stamp, &mut self.seen);
         }
-        let n = usize::try_from(b.checked_sub(a)?).ok()?;
-        self.options = self.options.saturating_add(n);
-        let options = option_ranks(&m.shift.steps, &self.frame, items, at, bin, (a, b))?;
-        options.mark_bytes(dense, n, self.stamp, &mut self.seen);
         Some(())
     }
+}
+
+/// Marks the bytes at `fixed + row` for each of `rows`: out of line, so
+/// that its loop keeps its state in registers.
+#[inline(never)]
+fn mark_rows(rows: &[usize], fixed: usize, dense: &[u8], stamp: u32, seen: &mut [u32; 256]) {
+    mark_each(rows.iter().map(|&r| fixed + r), dense, stamp, seen);
 }

@@ -1,16 +1,14 @@
 //! The options of a keyed run whose move changes a few items of a list
 //! kept by rank (`compile::RankShift`, Staircase Nim): their places in the
-//! memo follow from the list's place and the move's steps (`option_ranks`:
-//! the prefix sums the steps move have their binomials exchanged, read
+//! memo follow from the list's place and the move's steps (`step_ends`,
+//! `ranks_at`: the prefix sums the steps move have their binomials exchanged, read
 //! along their columns when they move with the binding), read by the one
 //! scan. No option's key is written but for those without a value yet.
 //! A fill (`rank_fill.rs`) places options the same way.
 
 use super::engine::SgSink;
 use crate::diag::Fallible;
-use crate::eval::compile::{
-    AffineRun, Env, Instance, KeyFrame, Locals, OneColumn, RankShift, Seq, Steps, FAR,
-};
+use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, Locals, RankShift, Seq, Steps};
 use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
@@ -51,8 +49,10 @@ impl SgSink {
             };
             let at = window.place(items);
             let bin = window.binomials();
+            let ends = step_ends(&shift.steps, frame, items.len());
+            let placed = at.zip(ends);
             let Some(walk) =
-                at.and_then(|at| option_ranks(&shift.steps, frame, items, &at, bin, (a, b)))
+                placed.and_then(|(at, e)| ranks_at(&shift.steps, &e, items, &at, bin, (a, b)))
             else {
                 return Ok(false);
             };
@@ -61,8 +61,8 @@ impl SgSink {
         if self.slow.is_empty() {
             return Ok(true);
         }
-        // The options' keys, for those looked up one by one: `option_ranks`
-        // checked each index and that each changed item stays a natural.
+        // The options' keys, for those looked up one by one: `step_ends`
+        // and `ranks_at` checked each index and that each changed item stays a natural.
         let (mut bases, mut coefs) = ([0i64; MAX_COORDS], [0i64; MAX_COORDS]);
         let len = items.len();
         bases[..len].copy_from_slice(items);
@@ -86,33 +86,42 @@ impl SgSink {
     }
 }
 
-/// Where the options `k` in `a..b` (not empty) of a move with `steps` lie,
-/// the move's other bindings in `frame`, for the list `items` placed at
-/// `at`: the list's rank with the binomials of the prefix sums the steps
-/// move exchanged. `None` if an index is out of range, a changed item
-/// leaves the naturals or the option's sum the ranking, at either end of
-/// the run (all are affine in `k`, so they stay within between). An
-/// option of natural items has its prefix sums between 0 and its sum, so
-/// those are not checked one by one.
-pub(super) fn option_ranks<'m>(
-    steps: &Steps,
-    frame: &KeyFrame,
-    items: &[i64],
-    at: &Placed,
-    bin: Binomials<'m>,
-    (a, b): (i64, i64),
-) -> Option<RankedRun<'m>> {
-    let (n, steps) = (items.len(), &steps.steps);
-    // Each step's index, ascending (the steps' prefix sums hold only
-    // then), and the list's end after the last.
+/// Each step's index, the move's other bindings in `frame`, and the
+/// list's length `n` after the last: `None` if one is outside the list or
+/// they do not ascend (the steps' prefix sums hold only then).
+#[inline]
+pub(super) fn step_ends(steps: &Steps, frame: &KeyFrame, n: usize) -> Option<Ends> {
     let mut ends = [n; MAX_COORDS + 1];
-    for (t, s) in steps.iter().enumerate() {
+    for (t, s) in steps.steps.iter().enumerate() {
         let j = usize::try_from(s.index.eval(frame)?).ok()?;
         if j >= n || t.checked_sub(1).is_some_and(|u| ends[u] >= j) {
             return None;
         }
         ends[t] = j;
     }
+    Some(ends)
+}
+
+/// The steps' indices, ascending within the list, then its length.
+pub(super) type Ends = [usize; MAX_COORDS + 1];
+
+/// Where the options `k` in `a..b` (not empty) of a move with `steps` at
+/// indices `ends` (`step_ends`) lie, for the list `items` placed at `at`:
+/// the list's rank with the binomials of the prefix sums the steps move
+/// exchanged. `None` if a changed item leaves the naturals or the
+/// option's sum the ranking, at either end of the run (all are affine in
+/// `k`, so they stay within between). An option of natural items has its
+/// prefix sums between 0 and its sum, so those are not checked one by
+/// one.
+pub(super) fn ranks_at<'m>(
+    steps: &Steps,
+    ends: &Ends,
+    items: &[i64],
+    at: &Placed,
+    bin: Binomials<'m>,
+    (a, b): (i64, i64),
+) -> Option<RankedRun<'m>> {
+    let (n, steps) = (items.len(), &steps.steps);
     let (lo, last) = (a as i128, b as i128 - 1);
     let (sum, max) = ((at.c[n - 1] + 1 - n) as i128, bin.max_sum as i128);
     let (by, per) = steps.last()?.moved;
@@ -142,52 +151,4 @@ pub(super) fn option_ranks<'m>(
         }
     }
     Some(RankedRun::new(bin.table, fixed, moving))
-}
-
-/// `option_ranks` for steps with one column (`OneColumn`), its first index
-/// at `j0` (its last step's within the list), the steps in `checks` those
-/// whose items are not proven to stay naturals
-/// (`OneColumn::unproven`): the checks of the setting in `i64` (the list
-/// is ranked, so its items are small, and the column's constants and the
-/// run's ends are within `FAR`), the `t`-th option at `fixed + table[row +
-/// step * t]` as `(fixed, row, step)`. `None` where `option_ranks`
-/// decides. The column keeps the list's sum, so an option of natural
-/// items keeps its prefix sums in the ranking.
-#[inline(always)]
-pub(super) fn column_ranks(
-    col: &OneColumn,
-    checks: &[(usize, i64, i64)],
-    j0: usize,
-    items: &[i64],
-    at: &Placed,
-    bin: Binomials<'_>,
-    (a, b): (i64, i64),
-) -> Option<(usize, usize, isize)> {
-    if a < -FAR || b > FAR {
-        return None;
-    }
-    let last = b - 1;
-    for &(d, base, per_k) in checks {
-        let x = items[j0 + d] + base;
-        if (x + per_k * a).min(x + per_k * last) < 0 {
-            return None;
-        }
-    }
-    let mut fixed = at.rank;
-    for &(d, by) in &col.shifted {
-        let (row, old) = moved_sum(at, bin, j0 + d, by);
-        fixed = fixed - old + bin.table[row];
-    }
-    let (d, by, q) = col.moving;
-    let (row, old) = moved_sum(at, bin, j0 + d, by + q * a);
-    Some((fixed - old, row, q as isize))
-}
-
-/// The row of prefix sum `c` of `at` moved by `by` (within the ranking)
-/// and the binomial it leaves.
-#[inline(always)]
-fn moved_sum(at: &Placed, bin: Binomials<'_>, c: usize, by: i64) -> (usize, usize) {
-    let column = c * bin.rows;
-    let row = (column + at.c[c]).wrapping_add_signed(by as isize);
-    (row, bin.table[column + at.c[c]])
 }

@@ -571,16 +571,17 @@ fn box_size(ends: &[u64]) -> u64 {
 }
 
 /// The extent a coordinate grows to when a position at `x` (past its
-/// extent `end`) asks it to: to `x + 1` when the position is the far
-/// corner of a box about to be stored (`exact`: a sweep's reservation).
-/// Else, with room ahead: the outermost coordinate doubles (the rows past
-/// those stored are pages never touched), an inner one by an eighth (its
-/// unused room is in every row, each row laid out again as it grows).
-fn grown_end(end: u64, x: u64, exact: bool, outermost: bool) -> u64 {
-    match (exact, outermost) {
-        (true, _) => x + 1,
-        (false, true) => (x + 1).max(end.saturating_mul(2)),
-        (false, false) => (x + 1).max(end + end / 8),
+/// extent `end`) asks it to: at least `x + 1`, and at least an eighth
+/// more, so that a coordinate asked one more at a time is laid out again
+/// a few dozen times, not at every step: its unused room is in every row.
+/// The outermost coordinate doubles instead, unless the position is the
+/// far corner of a box about to be stored (`reserved`: a sweep's
+/// reservation, whose box is then laid out exactly): its rows past those
+/// stored are pages never touched.
+fn grown_end(end: u64, x: u64, reserved: bool, outermost: bool) -> u64 {
+    match outermost && !reserved {
+        true => (x + 1).max(end.saturating_mul(2)),
+        false => (x + 1).max(end + end / 8),
     }
 }
 
@@ -1052,15 +1053,15 @@ impl ShapeTable {
     }
 
     /// The extents of a window that takes `coords` (not negative) as
-    /// well (`grown_end`, `exact` for a sweep's reservation), per
+    /// well (`grown_end`, `reserved` for a sweep's reservation), per
     /// coordinate, and the positions it holds.
     #[inline]
-    fn need(&self, coords: &[i64], exact: bool) -> ([u64; MAX_COORDS], u64) {
+    fn need(&self, coords: &[i64], reserved: bool) -> ([u64; MAX_COORDS], u64) {
         let mut need = self.ends;
         let outermost = self.order[self.n_coords.saturating_sub(1)] as usize;
         for (c, (n, &x)) in need[..self.n_coords].iter_mut().zip(coords).enumerate() {
             if x as u64 >= *n {
-                *n = grown_end(*n, x as u64, exact, c == outermost);
+                *n = grown_end(*n, x as u64, reserved, c == outermost);
             }
         }
         (need, box_size(&need[..self.n_coords]))

@@ -3,8 +3,9 @@
 //! A position's arguments are flattened into a key: a shape (one tag per
 //! argument: integer, boolean, or a list/set/tuple of integers of some
 //! length) and the integers themselves. Keys of one shape whose integers are
-//! small and non-negative live in a dense byte array indexed by their bits
-//! (untouched pages of it cost no memory); others go to a packed hash
+//! small and non-negative live in a dense byte array, a box of the extent
+//! its positions fill (untouched pages of it cost no memory, `zeroed.rs`
+//! lengthens it in place); others go to a packed hash
 //! table of their coordinates (`sparse.rs`). Arguments that do not flatten
 //! (nested lists, games ...) are hashed as values.
 

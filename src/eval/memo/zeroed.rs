@@ -12,8 +12,9 @@
 use std::ops::{Deref, DerefMut};
 
 /// From this many bytes an array is mapped (below it, the allocator's
-/// heap serves it; the first growth past it maps it and copies once).
-const MAP_FROM: usize = 1 << 18;
+/// heap serves it, and a growth copies it; the first growth past it maps
+/// it and copies once).
+const MAP_FROM: usize = 1 << 16;
 
 /// A type whose all-zero bytes are the value 0.
 pub(super) trait Zero: Copy + Default + 'static {}
@@ -64,10 +65,8 @@ impl<T: Zero> Zeroed<T> {
                     return;
                 }
             }
-            Zeroed::Heap(v) if len.saturating_mul(size_of::<T>()) < MAP_FROM => {
-                v.resize(len, T::default());
-                return;
-            }
+            // Not `Vec::resize`, which writes the zeros of the new part:
+            // the allocator's zeroed memory leaves its pages untouched.
             Zeroed::Heap(_) => {}
         }
         let mut longer = Zeroed::new(len);

@@ -2,7 +2,7 @@
 //! across window growth and sparse keys, lookups begun in a row and
 //! resolved after stores.
 
-use grundy::eval::memo::{int_shape, Key, Memo, Probe, Shape, State, FREE_DENSE_BITS};
+use grundy::eval::memo::{int_shape, Key, Memo, Probe, Shape, State, FREE_DENSE_BYTES};
 use grundy::eval::value::Value;
 
 fn key(args: &[Value]) -> Key {
@@ -230,8 +230,8 @@ fn a_window_grows_for_positions_along_lines_not_for_scattered_ones() {
     for (i, k) in keys.iter().enumerate() {
         scattered.set(k, State::Value(i as u64));
     }
-    // (A window is padded by a cache line or so: see `stride_above`.)
-    assert!(window_bytes(&scattered, int_shape(1)) < 1 << (FREE_DENSE_BITS + 1));
+    // (A window is padded by a cache line or so: see `stride_past`.)
+    assert!((window_bytes(&scattered, int_shape(1)) as u64) < 2 * FREE_DENSE_BYTES);
     for (i, k) in keys.iter().enumerate() {
         assert_eq!(scattered.get(k), State::Value(i as u64));
     }
@@ -245,7 +245,7 @@ fn a_window_grows_for_positions_along_lines_not_for_scattered_ones() {
         let k = key(&[Value::Int((1 << 20) + 7), Value::Int(x)]);
         lined.set(&k, State::Value(2));
     }
-    assert!(window_bytes(&lined, int_shape(2)) >= 1 << (FREE_DENSE_BITS + 1));
+    assert!(window_bytes(&lined, int_shape(2)) as u64 >= 2 * FREE_DENSE_BYTES);
     let k = key(&[Value::Int((1 << 20) + 7), Value::Int(499)]);
     assert!(lined.locate(&k).1.is_some(), "in the window");
 }
@@ -268,8 +268,8 @@ fn a_window_whose_later_positions_spread_thinly_narrows_again() {
         memo.set(k, State::Value(*v));
         widest = widest.max(window_bytes(&memo, int_shape(2)));
     }
-    assert!(widest >= 1 << (FREE_DENSE_BITS + 1));
-    assert!(window_bytes(&memo, int_shape(2)) < 1 << (FREE_DENSE_BITS + 1));
+    assert!(widest as u64 >= 2 * FREE_DENSE_BYTES);
+    assert!((window_bytes(&memo, int_shape(2)) as u64) < 2 * FREE_DENSE_BYTES);
     for (k, v) in &stored {
         assert_eq!(memo.get(k), State::Value(*v));
     }

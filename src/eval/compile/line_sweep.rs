@@ -552,8 +552,8 @@ impl Sweeper<'_> {
         let mut moves = SmallVec::new();
         for s in self.strides.unwrap_or(&[]) {
             let taken = narrow(&s.bounds, self.coords, self.coord, full);
-            let (bits, step) = (line.bits[s.coord], line.strides[s.coord] as isize);
-            let top = (1i64 << bits) - 1;
+            let (end, step) = (line.ends[s.coord], line.strides[s.coord] as isize);
+            let top = end as i64 - 1;
             let (within, offset) = if s.coord == self.coord {
                 // 0 <= x + delta <= top
                 let lo = 0i64.saturating_sub(s.delta);
@@ -610,8 +610,8 @@ impl Sweeper<'_> {
         let Some(dense) = memo.line_bytes(&plan.line) else {
             return Ok(Run::At(ks.start, false));
         };
-        let (bits, step) = (plan.line.bits[coord], plan.line.strides[coord]);
-        let top = (1i64 << bits) - 1;
+        let (end, step) = (plan.line.ends[coord], plan.line.strides[coord]);
+        let top = end as i64 - 1;
         if ahead {
             write_ahead(dense, &plan.line, map, (ks.clone(), top));
         }

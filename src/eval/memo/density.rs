@@ -26,6 +26,15 @@ impl Density {
     }
 
     /// A position stored at byte `i`, where none was.
+    /// Counts for a window lengthened to `bytes`, its pages where they
+    /// were.
+    pub(super) fn grow(&mut self, bytes: usize) {
+        let words = bytes.div_ceil(PAGE).div_ceil(64);
+        if words > self.pages.len() {
+            self.pages.resize(words, 0);
+        }
+    }
+
     #[inline]
     pub(super) fn stored(&mut self, i: usize) {
         self.positions += 1;

@@ -3,8 +3,9 @@
 //! A position's arguments are flattened into a key: a shape (one tag per
 //! argument: integer, boolean, or a list/set/tuple of integers of some
 //! length) and the integers themselves. Keys of one shape whose integers are
-//! small and non-negative live in a dense byte array indexed by their bits
-//! (untouched pages of it cost no memory); others go to a packed hash
+//! small and non-negative live in a dense byte array, a box of the extent
+//! its positions fill (untouched pages of it cost no memory, `zeroed.rs`
+//! lengthens it in place); others go to a packed hash
 //! table of their coordinates (`sparse.rs`). Arguments that do not flatten
 //! (nested lists, games ...) are hashed as values.
 
@@ -12,6 +13,7 @@ mod density;
 mod ranked;
 pub mod scan;
 mod sparse;
+mod zeroed;
 
 use std::rc::Rc;
 
@@ -22,6 +24,7 @@ use self::density::{Density, PAGE};
 use self::ranked::Ranking;
 pub use self::ranked::{Binomials, LevelWalk, Order, Placed, RankedLine, RankedRun, SortedItems};
 use self::sparse::{Slot, Sought, SparseTable};
+use self::zeroed::Zeroed;
 use super::gsg::INFINITE;
 use super::value::Value;
 
@@ -527,13 +530,13 @@ impl State {
 /// Dense byte codes above this live in `big` (the byte holds `BIG`).
 pub const BIG: u8 = u8::MAX;
 
-/// Largest dense index space, in bits (2^30 bytes of address space, touched
-/// only where positions are).
-const MAX_DENSE_BITS: u32 = 30;
+/// Largest dense index space (2^30 bytes of address space, touched only
+/// where positions are).
+const MAX_DENSE_BYTES: u64 = 1 << 30;
 
-/// A window of up to 2^`FREE_DENSE_BITS` bytes grows without asking how
-/// full it would be.
-pub const FREE_DENSE_BITS: u32 = 22;
+/// A window of up to `FREE_DENSE_BYTES` grows without asking how full it
+/// would be.
+pub const FREE_DENSE_BYTES: u64 = 1 << 22;
 
 /// A larger window grows if the pages it would have written hold at
 /// least `PAGE_FILL` positions each (see `ShapeTable::thin`), and goes
@@ -550,18 +553,37 @@ const PAGE_FILL: usize = 64;
 const RECHECK_PAGES: usize = 1024;
 
 /// The stride of the coordinate laid out just outside one of `stride`
-/// and `bits` bits: past its whole range, and from 512 bytes up an odd
-/// number of cache lines. Options read along a power-of-two stride (or
-/// one byte less: a diagonal) fall in a few cache sets and evict one
-/// another.
-fn stride_above(stride: usize, bits: u8) -> usize {
+/// and extent `end`: past its whole range, and from 512 bytes up, where
+/// that is a whole number of cache lines, an odd number of them. Options
+/// read along a power-of-two stride (or one byte less: a diagonal) fall
+/// in a few cache sets and evict one another.
+fn stride_past(stride: usize, end: u64) -> usize {
     const LINE: usize = 64;
-    let past = stride << bits;
-    if past < 512 {
+    let past = stride.saturating_mul(end as usize);
+    if past < 512 || !past.is_multiple_of(LINE) {
         return past;
     }
-    let lines = past.div_ceil(LINE);
-    (lines | 1) * LINE
+    ((past / LINE) | 1) * LINE
+}
+
+/// How many positions a box of extents `ends` holds (saturating).
+fn box_size(ends: &[u64]) -> u64 {
+    ends.iter().fold(1u64, |size, &e| size.saturating_mul(e))
+}
+
+/// The extent a coordinate grows to when a position at `x` (past its
+/// extent `end`) asks it to: at least `x + 1`, and at least an eighth
+/// more, so that a coordinate asked one more at a time is laid out again
+/// a few dozen times, not at every step: its unused room is in every row.
+/// The outermost coordinate doubles instead, unless the position is the
+/// far corner of a box about to be stored (`reserved`: a sweep's
+/// reservation, whose box is then laid out exactly): its rows past those
+/// stored are pages never touched.
+fn grown_end(end: u64, x: u64, reserved: bool, outermost: bool) -> u64 {
+    match outermost && !reserved {
+        true => (x + 1).max(end.saturating_mul(2)),
+        false => (x + 1).max(end + end / 8),
+    }
 }
 
 /// The index of the position at `index` with a coordinate of `stride`
@@ -577,25 +599,25 @@ const BLOCK: usize = 256;
 
 /// Moves the rows of the innermost coordinate (`row` bytes each, stride
 /// 1 in both layouts) from `old` to `new`, the outer coordinates given
-/// from the inside out as their bits and their old and new strides. Rows
+/// from the inside out as their old extents and their old and new strides. Rows
 /// with nothing stored are skipped; those in pages `written` (the old
 /// window's `Density`, if it counted its writes) never wrote, unread.
 fn move_rows(
     (old, written): (&[u8], Option<&Density>),
     new: &mut [u8],
     row: usize,
-    outer: &[(u8, usize, usize)],
+    outer: &[(u64, usize, usize)],
     density: &mut Density,
 ) {
     let unwritten = |lo: usize, hi: usize| written.is_some_and(|d| d.unwritten(lo, hi));
     // Rows next to each other in both layouts are moved as one (all of
     // them when only the outermost coordinate grew, as a sweep does).
     let (mut row, mut outer) = (row, outer);
-    while let Some((&(bits, ..), rest)) = outer
+    while let Some((&(end, ..), rest)) = outer
         .split_first()
         .filter(|(o, _)| o.1 == row && o.2 == row)
     {
-        (row, outer) = (row << bits, rest);
+        (row, outer) = (row * end as usize, rest);
     }
     // An odometer over the outer coordinates, the innermost fastest.
     let mut x = [0usize; MAX_COORDS];
@@ -603,12 +625,12 @@ fn move_rows(
     loop {
         let bytes = &old[from..from + row];
         let page_end = (from / PAGE + 1) * PAGE;
-        if let Some(&(bits, old_stride, new_stride)) =
+        if let Some(&(end, old_stride, new_stride)) =
             outer.first().filter(|_| unwritten(from, row + from))
         {
             // The rows of the first outer coordinate within this page.
             let skip =
-                ((page_end - from).saturating_sub(row) / old_stride + 1).min((1 << bits) - x[0]);
+                ((page_end - from).saturating_sub(row) / old_stride + 1).min(end as usize - x[0]);
             x[0] += skip - 1;
             from += (skip - 1) * old_stride;
             to += (skip - 1) * new_stride;
@@ -636,13 +658,13 @@ fn move_rows(
         }
         let mut i = 0;
         loop {
-            let Some(&(bits, old_stride, new_stride)) = outer.get(i) else {
+            let Some(&(end, old_stride, new_stride)) = outer.get(i) else {
                 return;
             };
             x[i] += 1;
             from += old_stride;
             to += new_stride;
-            if x[i] >> bits == 0 {
+            if (x[i] as u64) < end {
                 break;
             }
             from -= x[i] * old_stride;
@@ -653,13 +675,13 @@ fn move_rows(
     }
 }
 
-/// Where `coords` lie in a window of `bits` and `strides` per coordinate,
-/// if they do.
+/// Where `coords` lie in a window of extents `ends` and `strides` per
+/// coordinate, if they do.
 #[inline]
-fn index_in(coords: &[i64], bits: &[u8], strides: &[usize]) -> Option<usize> {
+fn index_in(coords: &[i64], ends: &[u64], strides: &[usize]) -> Option<usize> {
     let mut idx = 0usize;
-    for ((&c, &b), &s) in coords.iter().zip(bits).zip(strides) {
-        if (c as u64) >> b != 0 {
+    for ((&c, &end), &s) in coords.iter().zip(ends).zip(strides) {
+        if c as u64 >= end {
             return None; // negative or too large for the window
         }
         idx += c as usize * s;
@@ -671,9 +693,9 @@ fn index_in(coords: &[i64], bits: &[u8], strides: &[usize]) -> Option<usize> {
 #[derive(Debug, Default)]
 struct ShapeTable {
     n_coords: usize,
-    /// Bits per coordinate of the dense window, and their strides (see
-    /// `layout`).
-    bits: [u8; MAX_COORDS],
+    /// The extent of the dense window per coordinate (a coordinate `x`
+    /// lies in it if `0 <= x < end`), and their strides (see `layout`).
+    ends: [u64; MAX_COORDS],
     strides: [usize; MAX_COORDS],
     /// Counts re-layouts of the window: a `Located` index from an older
     /// layout is stale.
@@ -681,14 +703,14 @@ struct ShapeTable {
     /// The coordinates from the innermost (stride 1) out: see
     /// `default_order`.
     order: [u8; MAX_COORDS],
-    dense: Vec<u8>,
+    dense: Zeroed<u8>,
     /// The codes of positions whose byte is `BIG`, indexed like `dense`:
     /// two bytes a position where values pass 250, read without hashing.
     /// Allocated at the first large value; only its pages near large
     /// values are ever touched. 0: the code does not fit, look in `big`,
     /// and 0 wherever the byte is not `BIG` (scans read a position's
     /// code as the larger of the two, `scan::code_slot`).
-    wide: Vec<u16>,
+    wide: Zeroed<u16>,
     /// The codes past 16 bits, by index in `dense`.
     big: FxHashMap<u64, u64>,
     /// Positions outside the window.
@@ -714,6 +736,7 @@ impl ShapeTable {
     fn new(n_coords: usize, order: [u8; MAX_COORDS]) -> ShapeTable {
         let mut t = ShapeTable {
             n_coords,
+            ends: [1; MAX_COORDS],
             order,
             sparse: SparseTable::new(n_coords),
             ..ShapeTable::default()
@@ -730,28 +753,28 @@ impl ShapeTable {
             true => Ranking::flipped(n_coords, order),
             false => Ranking::new(n_coords, order),
         });
-        t.dense = vec![0u8; 1];
+        t.dense = Zeroed::new(1);
         t
     }
 
-    /// Lays the window out for `bits`: coordinate by coordinate from the
+    /// Lays the window out for `ends`: coordinate by coordinate from the
     /// innermost, each stride past the whole range of the one inside it
-    /// (`stride_above`).
+    /// (`stride_past`).
     fn layout(&mut self) {
-        let (strides, bytes) = self.strides_for(&self.bits);
+        let (strides, bytes) = self.strides_for(&self.ends);
         self.strides = strides;
-        self.dense = vec![0u8; bytes];
+        self.dense = Zeroed::new(bytes);
         self.density = Density::new(bytes);
         self.layout = self.layout.wrapping_add(1);
     }
 
-    /// The strides of a window of `bits`, and its size in bytes.
-    fn strides_for(&self, bits: &[u8; MAX_COORDS]) -> ([usize; MAX_COORDS], usize) {
+    /// The strides of a window of extents `ends`, and its size in bytes.
+    fn strides_for(&self, ends: &[u64; MAX_COORDS]) -> ([usize; MAX_COORDS], usize) {
         let mut strides = [0usize; MAX_COORDS];
         let mut stride = 1usize;
         for i in self.inner_to_outer() {
             strides[i] = stride;
-            stride = stride_above(stride, bits[i]);
+            stride = stride_past(stride, ends[i]);
         }
         (strides, stride)
     }
@@ -762,7 +785,7 @@ impl ShapeTable {
         (0..self.n_coords).map(move |j| order[j] as usize)
     }
 
-    /// The coordinates of the position at `index`, under `bits` and
+    /// The coordinates of the position at `index`, under
     /// `strides` (outer coordinates first: each stride is past the whole
     /// range of those inside it).
     fn coords_at(&self, mut index: usize, strides: &[usize]) -> [usize; MAX_COORDS] {
@@ -775,8 +798,8 @@ impl ShapeTable {
         coords
     }
 
-    fn bits(&self) -> &[u8] {
-        &self.bits[..self.n_coords]
+    fn ends(&self) -> &[u64] {
+        &self.ends[..self.n_coords]
     }
 
     fn strides(&self) -> &[usize] {
@@ -788,7 +811,7 @@ impl ShapeTable {
     fn index(&self, coords: &[i64]) -> Option<usize> {
         match &self.ranked {
             Some(r) => r.index(coords),
-            None => index_in(coords, self.bits(), self.strides()),
+            None => index_in(coords, self.ends(), self.strides()),
         }
     }
 
@@ -916,32 +939,31 @@ impl ShapeTable {
     }
 
     /// Judges the window again as its written pages double: one past
-    /// `FREE_DENSE_BITS` whose written pages hold fewer than half
+    /// `FREE_DENSE_BYTES` whose written pages hold fewer than half
     /// `PAGE_FILL` positions each (a search whose first positions filled their pages,
     /// and whose later ones spread thinly: sets of visited vertices) is
     /// narrowed to
-    /// at most `FREE_DENSE_BITS`, its other positions moved to the sparse
+    /// at most `FREE_DENSE_BYTES`, its other positions moved to the sparse
     /// table, and may not grow again until the memo doubles.
     fn recheck(&mut self, stored: usize) {
         self.recheck_pages = self.density.n_pages.saturating_mul(2).max(RECHECK_PAGES);
         let n = self.n_coords;
-        let window_bits = |bits: &[u8]| bits[..n].iter().map(|&b| b as u32).sum::<u32>();
-        if self.lent || self.ranked.is_some() || window_bits(&self.bits) <= FREE_DENSE_BITS {
+        if self.lent || self.ranked.is_some() || box_size(self.ends()) <= FREE_DENSE_BYTES {
             return;
         }
         if 2 * self.density.positions >= self.density.n_pages * PAGE_FILL {
             return;
         }
-        let mut bits = self.bits;
-        while window_bits(&bits) > FREE_DENSE_BITS {
-            let widest = (0..n).max_by_key(|&c| bits[c]).unwrap_or(0);
-            bits[widest] -= 1;
+        let mut ends = self.ends;
+        while box_size(&ends[..n]) > FREE_DENSE_BYTES {
+            let widest = (0..n).max_by_key(|&c| ends[c]).unwrap_or(0);
+            ends[widest] = ends[widest].div_ceil(2);
         }
         let old_dense = std::mem::take(&mut self.dense);
         let old_big = self.take_big();
         let old_density = std::mem::take(&mut self.density);
         let old_strides = self.strides;
-        self.bits = bits;
+        self.ends = ends;
         self.layout();
         let mut coords = [0i64; MAX_COORDS];
         for page in old_density.written() {
@@ -972,7 +994,7 @@ impl ShapeTable {
         self.recheck_pages = RECHECK_PAGES;
     }
 
-    /// Whether a window of `need` bits (`need_bits` in all) would be too
+    /// Whether a window of extents `need` (`need_size` positions) would be too
     /// thin: the pages it would have written (those of the window so far
     /// and those the sparse table's positions would fall in) hold fewer
     /// than `PAGE_FILL` positions each. A search along lines fills the
@@ -984,9 +1006,9 @@ impl ShapeTable {
     /// says nothing of where they lie: a window grown because they were
     /// many, then narrowed by `recheck` because they lay scattered, grew
     /// and narrowed again at every doubling, moving them all each time.
-    fn thin(&mut self, need: &[u8; MAX_COORDS], need_bits: u32, stored: usize) -> bool {
+    fn thin(&mut self, need: &[u64; MAX_COORDS], need_size: u64, stored: usize) -> bool {
         let held = stored.max(self.density.positions + self.sparse.len());
-        if need_bits <= FREE_DENSE_BITS {
+        if need_size <= FREE_DENSE_BYTES {
             return false;
         }
         if held < self.grow_after {
@@ -1023,26 +1045,27 @@ impl ShapeTable {
     }
 
     /// Whether `thin` holds for any position outside the window (which
-    /// needs more bits than it has) before the memo doubles: the window
-    /// is past `FREE_DENSE_BITS` and was judged thin at half its `held`.
+    /// needs a larger one) before the memo doubles: the window is past
+    /// `FREE_DENSE_BYTES` and was judged thin at half its `held`.
     #[inline]
     fn judged_thin(&self, stored: usize) -> bool {
         let held = stored.max(self.density.positions + self.sparse.len());
-        let window_bits: u32 = self.bits[..self.n_coords].iter().map(|&b| b as u32).sum();
-        held < self.grow_after && window_bits >= FREE_DENSE_BITS
+        held < self.grow_after && box_size(self.ends()) >= FREE_DENSE_BYTES
     }
 
-    /// The bits of a window that takes `coords` as well, per coordinate
-    /// and in all.
+    /// The extents of a window that takes `coords` (not negative) as
+    /// well (`grown_end`, `reserved` for a sweep's reservation), per
+    /// coordinate, and the positions it holds.
     #[inline]
-    fn need(&self, coords: &[i64]) -> ([u8; MAX_COORDS], u32) {
-        let mut need = self.bits;
-        let mut need_bits = 0;
-        for (n, &c) in need[..self.n_coords].iter_mut().zip(coords) {
-            *n = (*n).max((64 - (c as u64).leading_zeros()) as u8);
-            need_bits += *n as u32;
+    fn need(&self, coords: &[i64], reserved: bool) -> ([u64; MAX_COORDS], u64) {
+        let mut need = self.ends;
+        let outermost = self.order[self.n_coords.saturating_sub(1)] as usize;
+        for (c, (n, &x)) in need[..self.n_coords].iter_mut().zip(coords).enumerate() {
+            if x as u64 >= *n {
+                *n = grown_end(*n, x as u64, reserved, c == outermost);
+            }
         }
-        (need, need_bits)
+        (need, box_size(&need[..self.n_coords]))
     }
 
     /// Whether the window (not ranked) stays as it is for a new position
@@ -1058,8 +1081,8 @@ impl ShapeTable {
             return true;
         }
         let held = stored.max(self.density.positions + self.sparse.len());
-        let (_, need_bits) = self.need(coords);
-        need_bits > MAX_DENSE_BITS || (need_bits > FREE_DENSE_BITS && held < self.grow_after)
+        let (_, need_size) = self.need(coords, false);
+        need_size > MAX_DENSE_BYTES || (need_size > FREE_DENSE_BYTES && held < self.grow_after)
     }
 
     /// Stores a new position found missing at a sparse slot (`vacancy`:
@@ -1083,8 +1106,8 @@ impl ShapeTable {
     }
 
     /// Widens the dense window to take `coords` if they are non-negative,
-    /// the window stays within `MAX_DENSE_BITS` and, past
-    /// `FREE_DENSE_BITS`, it would not be too thin for the `stored`
+    /// the window stays within `MAX_DENSE_BYTES` and, past
+    /// `FREE_DENSE_BYTES`, it would not be too thin for the `stored`
     /// positions (`thin`; `None`: a sweep asks ahead for the positions it
     /// will store, not judged); moves every entry over. Positions spread thinly
     /// (sets of 40 small integers as bit masks) stay in the sparse table,
@@ -1100,33 +1123,45 @@ impl ShapeTable {
         if coords.iter().any(|&c| c < 0) {
             return;
         }
-        let (need, need_bits) = self.need(coords);
-        let thin = |t: &mut ShapeTable, stored| t.thin(&need, need_bits, stored);
-        if need_bits > MAX_DENSE_BITS || stored.is_some_and(|stored| thin(self, stored)) {
+        let (need, need_size) = self.need(coords, stored.is_none());
+        let thin = |t: &mut ShapeTable, stored| t.thin(&need, need_size, stored);
+        if need_size > MAX_DENSE_BYTES || stored.is_some_and(|stored| thin(self, stored)) {
             return;
         }
         // A window past the budget is not made: its positions stay in the
         // sparse table, whose growth the budget checks.
-        let (_, bytes) = self.strides_for(&need);
+        let (strides, bytes) = self.strides_for(&need);
         let wide = if self.has_big() { 2 * bytes } else { 0 };
         if !crate::budget::fits(bytes + wide) {
             return;
         }
+        if strides == self.strides {
+            // Only the outermost coordinate grew: every index stays, and
+            // the arrays are lengthened in place, not copied.
+            self.ends = need;
+            self.dense.grow(bytes);
+            if !self.wide.is_empty() {
+                self.wide.grow(bytes);
+            }
+            self.density.grow(bytes);
+            self.layout = self.layout.wrapping_add(1);
+            return self.take_in_sparse();
+        }
         let old_dense = std::mem::take(&mut self.dense);
         let old_big = self.take_big();
         let old_density = std::mem::take(&mut self.density);
-        let (old_bits, old_strides) = (self.bits, self.strides);
-        self.bits = need;
+        let (old_ends, old_strides) = (self.ends, self.strides);
+        self.ends = need;
         self.layout();
         // Each coordinate keeps its value; only its stride changes.
         let n = self.n_coords;
         let new_strides = self.strides;
         let mut order = self.inner_to_outer();
         let inner = order.next().unwrap_or(0);
-        let outer: SmallVec<[(u8, usize, usize); MAX_COORDS]> = order
-            .map(|c| (old_bits[c], old_strides[c], new_strides[c]))
+        let outer: SmallVec<[(u64, usize, usize); MAX_COORDS]> = order
+            .map(|c| (old_ends[c], old_strides[c], new_strides[c]))
             .collect();
-        let row = 1 << old_bits[inner];
+        let row = old_ends[inner] as usize;
         let written = (!self.lent).then_some(&old_density);
         move_rows(
             (&old_dense, written),
@@ -1139,7 +1174,7 @@ impl ShapeTable {
             let coords = self.coords_at(i, &old_strides);
             (0..n).map(|c| coords[c] * new_strides[c]).sum()
         };
-        let (mut wide, mut big) = (Vec::new(), FxHashMap::default());
+        let (mut wide, mut big) = (Zeroed::default(), FxHashMap::default());
         for (i, code) in old_big.iter(&old_dense) {
             put_large(&mut wide, &mut big, self.dense.len(), moved(i), code);
         }
@@ -1157,7 +1192,7 @@ impl ShapeTable {
             return;
         }
         // Nothing is ranked before the bound: the window was empty.
-        self.dense = vec![0u8; bounded.len()];
+        self.dense = Zeroed::new(bounded.len());
         self.ranked = Some(bounded);
         self.layout = self.layout.wrapping_add(1);
         self.take_big();
@@ -1195,22 +1230,15 @@ impl ShapeTable {
         if !crate::budget::fits(bytes + wide) {
             return;
         }
-        // Zeroed on allocation: pages past the old bytes stay untouched
-        // until a position is stored in them.
-        let mut dense = vec![0u8; bytes];
-        dense[..self.dense.len()].copy_from_slice(&self.dense);
-        self.dense = dense;
+        // Ranks stay: the bytes and the large codes keep their indices,
+        // lengthened in place (pages past the old ones stay untouched
+        // until a position is stored in them).
+        self.dense.grow(bytes);
+        if !self.wide.is_empty() {
+            self.wide.grow(bytes);
+        }
         self.ranked = Some(grown);
         self.layout = self.layout.wrapping_add(1);
-        // Ranks stay: the large codes keep their indices, copied one by
-        // one so that pages without large values stay untouched.
-        if !self.wide.is_empty() {
-            let mut wide = vec![0u16; bytes];
-            for (i, &w) in self.wide.iter().enumerate().filter(|&(_, &w)| w != 0) {
-                wide[i] = w;
-            }
-            self.wide = wide;
-        }
         self.take_in_sparse();
     }
 
@@ -1336,8 +1364,8 @@ pub struct Line {
     /// The index with coordinate `coord` at 0.
     base: usize,
     coord: usize,
-    /// Bits per coordinate of the window, and their strides.
-    pub bits: [u8; MAX_COORDS],
+    /// The window's extent per coordinate, and their strides.
+    pub ends: [u64; MAX_COORDS],
     pub strides: [usize; MAX_COORDS],
 }
 
@@ -1351,7 +1379,7 @@ impl Line {
     /// lies in the window.
     #[inline]
     pub fn index(&self, x: i64) -> Option<usize> {
-        ((x as u64) >> self.bits[self.coord] == 0)
+        ((x as u64) < self.ends[self.coord])
             .then(|| self.base + x as usize * self.strides[self.coord])
     }
 
@@ -1359,7 +1387,7 @@ impl Line {
     /// from `x` to `y`, if `y` lies in the window.
     #[inline]
     pub fn moved(&self, index: usize, c: usize, (x, y): (i64, i64)) -> Option<usize> {
-        if (y as u64) >> self.bits[c] != 0 {
+        if y as u64 >= self.ends[c] {
             return None;
         }
         Some(replaced(index, self.strides[c], (x, y)))
@@ -1379,10 +1407,16 @@ impl Line {
 
 /// Keeps `code` (past `BIG`) for the position at `i` of a window of
 /// `len` bytes: in `wide` if it fits in 16 bits, in `big` otherwise.
-fn put_large(wide: &mut Vec<u16>, big: &mut FxHashMap<u64, u64>, len: usize, i: usize, code: u64) {
+fn put_large(
+    wide: &mut Zeroed<u16>,
+    big: &mut FxHashMap<u64, u64>,
+    len: usize,
+    i: usize,
+    code: u64,
+) {
     if wide.is_empty() {
-        // Zeroed by the allocator: pages stay untouched until written.
-        *wide = vec![0; len];
+        // Zeroed: pages stay untouched until written.
+        *wide = Zeroed::new(len);
     }
     debug_assert_eq!(wide.len(), len, "large codes laid out as the bytes");
     match u16::try_from(code) {
@@ -1402,7 +1436,7 @@ fn put_large(wide: &mut Vec<u16>, big: &mut FxHashMap<u64, u64>, len: usize, i: 
 /// The large codes of a window taken out while its layout changes
 /// (`ShapeTable::take_big`), read by their old indices.
 struct LargeCodes {
-    wide: Vec<u16>,
+    wide: Zeroed<u16>,
     big: FxHashMap<u64, u64>,
 }
 
@@ -1459,8 +1493,8 @@ impl<'m> Window<'m> {
         // Affine coordinates are monotone in k: both ends in the window
         // put the whole run in it.
         let (mut first, mut stride, mut outside) = (0usize, 0isize, 0u64);
-        let per_coord = bases.iter().zip(coefs).zip(&table.bits).zip(&table.strides);
-        for (((&base, &coef), &bits), &step) in per_coord {
+        let per_coord = bases.iter().zip(coefs).zip(&table.ends).zip(&table.strides);
+        for (((&base, &coef), &end), &step) in per_coord {
             let (at_lo, at_hi) = if coef == 0 {
                 (base, base)
             } else {
@@ -1469,7 +1503,7 @@ impl<'m> Window<'m> {
                     base.checked_add(coef.checked_mul(hi - 1)?)?,
                 )
             };
-            outside |= ((at_lo | at_hi) as u64) >> bits;
+            outside |= ((at_lo as u64).max(at_hi as u64) >= end) as u64;
             first = first.wrapping_add((at_lo as usize).wrapping_mul(step));
             stride = stride.wrapping_add((coef as isize).wrapping_mul(step as isize));
         }
@@ -1483,18 +1517,18 @@ impl<'m> Window<'m> {
         big_value(self.table, index)
     }
 
-    /// Where coordinate `coord` lies in an index: how many bits it has
-    /// and its stride. A value `v` lies in the window if `v >> bits == 0`
-    /// (as unsigned) and adds `v * stride` to the index.
+    /// Where coordinate `coord` lies in an index: its extent and its
+    /// stride. A value `v` lies in the window if `v < end` (as unsigned)
+    /// and adds `v * stride` to the index.
     #[inline]
-    pub fn place(&self, coord: usize) -> (u8, usize) {
-        (self.table.bits[coord], self.table.strides[coord])
+    pub fn place(&self, coord: usize) -> (u64, usize) {
+        (self.table.ends[coord], self.table.strides[coord])
     }
 
-    /// `place` of every coordinate: their bits and their strides.
+    /// `place` of every coordinate: their extents and their strides.
     #[inline]
-    pub fn layout(&self) -> (&'m [u8; MAX_COORDS], &'m [usize; MAX_COORDS]) {
-        (&self.table.bits, &self.table.strides)
+    pub fn layout(&self) -> (&'m [u64; MAX_COORDS], &'m [usize; MAX_COORDS]) {
+        (&self.table.ends, &self.table.strides)
     }
 
     /// How many coordinates the window's keys have.
@@ -1940,8 +1974,8 @@ impl Memo {
         if table.layout != at.layout || at.place != Place::Dense || coord >= table.n_coords {
             return None;
         }
-        let (bits, step) = (table.bits[coord], table.strides[coord]);
-        if ((from | to) as u64) >> bits != 0 {
+        let (end, step) = (table.ends[coord], table.strides[coord]);
+        if (from as u64).max(to as u64) >= end {
             return None;
         }
         let first = replaced(at.index, step, (own, from));
@@ -1959,15 +1993,15 @@ impl Memo {
             return None;
         }
         let mut base = 0usize;
-        for (c, (&x, (&bits, &step))) in coords
+        for (c, (&x, (&end, &step))) in coords
             .iter()
-            .zip(table.bits().iter().zip(table.strides()))
+            .zip(table.ends().iter().zip(table.strides()))
             .enumerate()
         {
             if c == coord {
                 continue;
             }
-            if (x as u64) >> bits != 0 {
+            if x as u64 >= end {
                 return None;
             }
             base += x as usize * step;
@@ -1977,7 +2011,7 @@ impl Memo {
             layout: table.layout,
             base,
             coord,
-            bits: table.bits,
+            ends: table.ends,
             strides: table.strides,
         })
     }
@@ -2317,6 +2351,49 @@ mod tests {
     }
 
     #[test]
+    fn a_window_is_laid_out_by_the_extent_its_rows_fill_and_grows_in_rows_in_place() {
+        // Rows of 601 positions stored one after another (a table of two
+        // integers, values past 250 among them): the inner coordinate's
+        // extent stays within an eighth of 601, not the power of two past
+        // it, and rows added later keep every index (no layout copies the
+        // window for them).
+        let mut memo = Memo::default();
+        let value = |a: i64, b: i64| (a * 7 + b * 3) as u64 % 400;
+        let k = |a: i64, b: i64| key(&[Value::Int(a), Value::Int(b)]);
+        for a in 0..=40 {
+            for b in 0..=600 {
+                memo.set(&k(a, b), State::Value(value(a, b)));
+            }
+        }
+        let table = &memo.shapes[0].1;
+        let (inner, outer) = (table.ends[1], table.ends[0]);
+        assert!(
+            (601..=601 + 601 / 8).contains(&inner),
+            "inner extent {inner}"
+        );
+        assert!(outer >= 41 && table.strides[0] == inner as usize);
+        let at = memo.locate(&k(3, 5)).1.expect("in the window");
+        let layouts = memo.shapes[0].1.layout;
+        memo.set(&k(200, 17), State::Value(9));
+        let table = &memo.shapes[0].1;
+        assert!(table.layout - layouts <= 1, "one lengthening at most");
+        assert_eq!(table.ends[1], inner, "rows keep their extent");
+        assert_eq!(memo.locate(&k(3, 5)).1.map(|l| l.index), Some(at.index));
+        for a in 0..=40 {
+            for b in 0..=600 {
+                assert_eq!(memo.get(&k(a, b)), State::Value(value(a, b)));
+            }
+        }
+        assert_eq!(memo.get(&k(200, 17)), State::Value(9));
+        assert_eq!(memo.get(&k(200, 18)), State::Unknown);
+        // A sweep's reservation lays the box out exactly.
+        let mut reserved = Memo::default();
+        reserved.reserve_new(k(0, 0).shape(), &[300, 450]);
+        let w = reserved.window(k(0, 0).shape()).expect("a window");
+        assert_eq!((w.place(0).0, w.place(1)), (301, (451, 1)));
+    }
+
+    #[test]
     fn sparse_locations_write_their_row_until_the_window_takes_it() {
         let mut memo = Memo::default();
         let far = key(&[Value::Int(-7), Value::Int(1 << 40)]);
@@ -2395,31 +2472,30 @@ mod tests {
         }
         let table = &memo.shapes[0].1;
         assert!(table.layout <= 40, "laid out {} times", table.layout);
-        assert!(window_bytes(&memo) < 1 << (FREE_DENSE_BITS + 2));
+        assert!((window_bytes(&memo) as u64) < 4 * FREE_DENSE_BYTES);
         for (k, v) in &stored {
             assert_eq!(memo.get(k), State::Value(*v));
         }
     }
 
     #[test]
-    fn strides_from_512_bytes_are_an_odd_number_of_cache_lines() {
-        // Three coordinates of 7 bits: 1, 128, then 2^14 and 2^21 padded.
+    fn strides_are_the_extents_and_whole_cache_lines_from_512_bytes_an_odd_number() {
+        // Three coordinates of extent 101 (a first position at 100 each):
+        // strides 1, 101, 101 * 101.
         let mut memo = Memo::default();
         let k = key(&[Value::Int(100), Value::Int(100), Value::Int(100)]);
         memo.set(&k, State::Value(7));
         let w = memo.window(k.shape()).unwrap();
-        let strides: Vec<usize> = (0..3).map(|c| w.place(c).1).collect();
-        assert_eq!(&strides[1..], &[128, 1]);
-        assert!(
-            strides[0] > 1 << 14 && strides[0].is_multiple_of(64) && (strides[0] / 64) % 2 == 1
-        );
-        assert!(w.dense().len() >= strides[0] << 7);
-        assert_eq!(stride_above(128, 5), 4096 + 64);
-        assert_eq!(stride_above(1, 7), 128);
-        assert_eq!(stride_above(1, 8), 256);
-        assert_eq!(stride_above(1, 9), 512 + 64);
-        assert_eq!(stride_above(1, 10), 1024 + 64);
-        assert_eq!(stride_above(4096 + 64, 1), 2 * 4096 + 128 + 64);
+        let places: Vec<(u64, usize)> = (0..3).map(|c| w.place(c)).collect();
+        assert_eq!(places, [(101, 101 * 101), (101, 101), (101, 1)]);
+        assert_eq!(w.dense().len(), 101 * 101 * 101);
+        assert_eq!(stride_past(128, 32), 4096 + 64);
+        assert_eq!(stride_past(1, 128), 128);
+        assert_eq!(stride_past(1, 256), 256);
+        assert_eq!(stride_past(1, 512), 512 + 64);
+        assert_eq!(stride_past(1, 601), 601);
+        assert_eq!(stride_past(1, 1024), 1024 + 64);
+        assert_eq!(stride_past(4096 + 64, 2), 2 * 4096 + 128 + 64);
         assert_eq!(memo.get(&k), State::Value(7));
         // Reserved ahead of a sweep: the far position fits the window,
         // and what was stored stays.

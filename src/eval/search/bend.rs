@@ -270,9 +270,9 @@ impl SgSink {
         let mut quot = None;
         for e in evaluated {
             let (c, arg) = piece_arg(e, lo);
-            let (bits, unit) = window.place(c);
+            let (end, unit) = window.place(c);
             let (from, to) = (arg.at(lo), arg.at(hi - 1));
-            if ((from | to) as u64) >> bits != 0 {
+            if (from as u64).max(to as u64) >= end {
                 return false;
             }
             first = first.wrapping_add((from as usize).wrapping_mul(unit));

@@ -377,11 +377,11 @@ impl Gather<'_> {
 
 /// Where the options of a `Gather` lie in a window: the affine
 /// arguments' index, plus per option each per-option argument's value
-/// times its stride (`places`: bits and stride); past the window where
+/// times its stride (`places`: extent and stride); past the window where
 /// a value is not in it.
 struct GatherWalk<'a> {
     affine: Strided,
-    places: SmallVec<[(u8, usize); 4]>,
+    places: SmallVec<[(u64, usize); 4]>,
     values: &'a [i64],
 }
 
@@ -389,9 +389,9 @@ impl Walk for GatherWalk<'_> {
     fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
         self.affine.indices(n).enumerate().map(move |(j, at)| {
             let (mut index, mut outside) = (at, 0u64);
-            for (p, &(bits, step)) in self.places.iter().enumerate() {
+            for (p, &(end, step)) in self.places.iter().enumerate() {
                 let v = self.values[p * n + j];
-                outside |= (v as u64) >> bits;
+                outside |= (v as u64 >= end) as u64;
                 index = index.wrapping_add((v as usize).wrapping_mul(step));
             }
             if outside == 0 {

@@ -166,14 +166,14 @@ impl SgSink {
                 .as_ref()
                 .and_then(|w| fixed_place(w, out.coords(), coord));
             match (window, place) {
-                (Some(window), Some((fixed, (bits, stride)))) => {
+                (Some(window), Some((fixed, (end, stride)))) => {
                     let dense = window.dense();
                     let mut rest = mask;
                     while rest != 0 {
                         let k = rest.trailing_zeros() as i64;
                         rest &= rest - 1;
                         match run.mask(base, k) {
-                            Some(o) if o >> bits == 0 => {
+                            Some(o) if o < end => {
                                 if !self.seen.mark_byte(dense[fixed + o as usize * stride]) {
                                     slow.push(k);
                                 }
@@ -239,21 +239,21 @@ impl SgSink {
 /// Where the keys `coords`, all but coordinate `coord`, lie in `window`:
 /// the index they add up to, and coordinate `coord`'s bits and stride.
 /// `None` if one of them lies outside.
-fn fixed_place(window: &Window<'_>, coords: &[i64], coord: usize) -> Option<(usize, (u8, usize))> {
+fn fixed_place(window: &Window<'_>, coords: &[i64], coord: usize) -> Option<(usize, (u64, usize))> {
     if window.n_coords() != coords.len() {
         return None;
     }
-    let (bits, strides) = window.layout();
+    let (ends, strides) = window.layout();
     let mut fixed = 0usize;
     for (j, &x) in coords.iter().enumerate() {
         if j != coord {
-            if (x as u64) >> bits[j] != 0 {
+            if x as u64 >= ends[j] {
                 return None;
             }
             fixed += x as usize * strides[j];
         }
     }
-    Some((fixed, (bits[coord], strides[coord])))
+    Some((fixed, (ends[coord], strides[coord])))
 }
 
 /// Counts `n` settings run at once in `ticks`, checking for an interrupt

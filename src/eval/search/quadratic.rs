@@ -93,12 +93,12 @@ impl SgSink {
             let Some(window) = memo.window(run.shape) else {
                 return Ok(false);
             };
-            let (bits, strides) = window.layout();
+            let (ends, strides) = window.layout();
             // The index of option `k` is `i0 + i1 * k + i2 * k * k`.
             let (mut i0, mut i1, mut i2) = (0isize, 0isize, 0isize);
             for (c, p) in polys.iter().enumerate() {
                 let (least, most) = p.extremes(lo, hi);
-                if least < 0 || (most as u64) >> bits[c] != 0 {
+                if least < 0 || most as u64 >= ends[c] {
                     return Ok(false);
                 }
                 // Wrapping: the terms may pass 2^63 where their sum, an

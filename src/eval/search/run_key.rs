@@ -138,15 +138,15 @@ pub(super) struct Placement {
     base: usize,
     stride: isize,
     /// Affine coordinates (coefficient not 0) outside the list, checked
-    /// per run: `(base, coef, bits)`.
-    varying: [(i64, i64, u8); MAX_COORDS],
+    /// per run: `(base, coef, end)`.
+    varying: [(i64, i64, u64); MAX_COORDS],
     n_varying: usize,
     /// For place `j` of `k`: the index of the list's other items (`rest[q]`
     /// is coordinate `start + q` for `q < j`, `start + q + 1` after), with
-    /// `OUTSIDE` or more if one lies outside the window; and the bits
+    /// `OUTSIDE` or more if one lies outside the window; and the extent
     /// and stride of `k`'s coordinate.
     items: [usize; MAX_COORDS],
-    k_place: [(u8, usize); MAX_COORDS],
+    k_place: [(u64, usize); MAX_COORDS],
 }
 
 impl Placement {
@@ -162,15 +162,15 @@ impl Placement {
             .list
             .map_or((n, n), |(start, n_rest)| (start, start + n_rest + 1));
         for c in (0..start).chain(end..n) {
-            let (bits, step) = w.place(c);
+            let (end, step) = w.place(c);
             let (base, coef) = (key.out.coords[c], key.coefs[c]);
             if coef == 0 {
-                if (base as u64) >> bits != 0 {
+                if base as u64 >= end {
                     return false;
                 }
                 self.base = self.base.wrapping_add(base as usize * step);
             } else {
-                self.varying[self.n_varying] = (base, coef, bits);
+                self.varying[self.n_varying] = (base, coef, end);
                 self.n_varying += 1;
                 let (base, step) = (base as usize, step as isize);
                 self.base = self.base.wrapping_add(base.wrapping_mul(step as usize));
@@ -181,15 +181,15 @@ impl Placement {
             // The items from `j` on one coordinate up, then those before
             // `j` at their own. An item outside the window adds `OUTSIDE`
             // (far above any index, and at most 16 of them: no overflow).
-            let (bits, strides) = w.layout();
-            let (bits, strides) = (
-                &bits[start..=start + n_rest],
+            let (ends, strides) = w.layout();
+            let (ends, strides) = (
+                &ends[start..=start + n_rest],
                 &strides[start..=start + n_rest],
             );
             let rest = &key.rest[..n_rest];
-            let at = |x: i64, c: usize| match (x as u64) >> bits[c] {
-                0 => x as usize * strides[c],
-                _ => OUTSIDE,
+            let at = |x: i64, c: usize| match x as u64 >= ends[c] {
+                false => x as usize * strides[c],
+                true => OUTSIDE,
             };
             let mut up = 0;
             self.items[n_rest] = 0;
@@ -198,9 +198,9 @@ impl Placement {
                 self.items[q] = up;
             }
             let mut own = 0;
-            for (j, (&b, &s)) in bits.iter().zip(strides).enumerate() {
+            for (j, (&e, &s)) in ends.iter().zip(strides).enumerate() {
                 self.items[j] += own;
-                self.k_place[j] = (b, s);
+                self.k_place[j] = (e, s);
                 if let Some(&x) = rest.get(j) {
                     own += at(x, j);
                 }
@@ -213,10 +213,10 @@ impl Placement {
     /// place `j`, if every option lies in the window.
     #[inline]
     pub(super) fn run(&self, key: &RunKey, j: usize, lo: i64, hi: i64) -> Option<(usize, isize)> {
-        for &(base, coef, bits) in &self.varying[..self.n_varying] {
+        for &(base, coef, end) in &self.varying[..self.n_varying] {
             // `affine_fits` held over the whole range: no overflow here.
             let (at_lo, at_hi) = (base + coef * lo, base + coef * (hi - 1));
-            if ((at_lo | at_hi) as u64) >> bits != 0 {
+            if (at_lo as u64).max(at_hi as u64) >= end {
                 return None;
             }
         }
@@ -225,8 +225,8 @@ impl Placement {
             .wrapping_add(self.stride.wrapping_mul(lo as isize) as usize);
         let mut stride = self.stride;
         if key.list.is_some() {
-            let ((bits, step), items) = (self.k_place[j], self.items[j]);
-            if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits != 0 {
+            let ((end, step), items) = (self.k_place[j], self.items[j]);
+            if items >= OUTSIDE || (lo as u64).max((hi - 1) as u64) >= end {
                 return None;
             }
             index = index.wrapping_add(items + lo as usize * step);

@@ -32,25 +32,25 @@ pub(super) trait Places {
     }
 }
 
-/// A window laid out by coordinates: its bits and strides.
-pub(super) struct Boxed<'m>(pub(super) (&'m [u8; MAX_COORDS], &'m [usize; MAX_COORDS]));
+/// A window laid out by coordinates: its extents and strides.
+pub(super) struct Boxed<'m>(pub(super) (&'m [u64; MAX_COORDS], &'m [usize; MAX_COORDS]));
 
 impl Places for Boxed<'_> {
     type Run = Strided;
 
     #[inline(always)]
     fn at(&self, x: i64, c: usize) -> usize {
-        let (bits, strides) = self.0;
-        match (x as u64) >> bits[c] {
-            0 => x as usize * strides[c],
-            _ => OUTSIDE,
+        let (ends, strides) = self.0;
+        match x as u64 >= ends[c] {
+            false => x as usize * strides[c],
+            true => OUTSIDE,
         }
     }
 
     #[inline(always)]
     fn run(&self, items: usize, c: usize, (lo, hi): (i64, i64)) -> Option<Strided> {
-        let (bits, strides) = self.0;
-        if items >= OUTSIDE || ((lo | (hi - 1)) as u64) >> bits[c] != 0 {
+        let (ends, strides) = self.0;
+        if items >= OUTSIDE || (lo as u64).max((hi - 1) as u64) >= ends[c] {
             return None;
         }
         Some(Strided {

@@ -77,6 +77,18 @@ fn grew(bytes: usize) {
     }
 }
 
+/// Pages mapped from the system outside the allocator (a dense window's
+/// large arrays, `eval/memo/zeroed.rs`) count as bytes in use, as the
+/// allocator's zeroed blocks do, so that the limit sees them.
+pub fn mapped(bytes: usize) {
+    grew(bytes);
+}
+
+/// Mapped pages given back to the system.
+pub fn unmapped(bytes: usize) {
+    IN_USE.fetch_sub(bytes, Relaxed);
+}
+
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 

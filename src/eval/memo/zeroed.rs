@@ -135,6 +135,7 @@ impl<T: Zero> Mapping<T> {
             return None;
         }
         let ptr = std::ptr::NonNull::new(at.cast::<T>())?;
+        crate::budget::mapped(bytes);
         Some(Mapping { ptr, len })
     }
 
@@ -154,6 +155,7 @@ impl<T: Zero> Mapping<T> {
         match std::ptr::NonNull::new(at.cast::<T>()) {
             Some(ptr) => {
                 (self.ptr, self.len) = (ptr, len);
+                crate::budget::mapped(new - old);
                 true
             }
             None => false,
@@ -175,10 +177,12 @@ impl<T: Zero> Mapping<T> {
 #[cfg(target_os = "linux")]
 impl<T> Drop for Mapping<T> {
     fn drop(&mut self) {
+        let bytes = self.len * size_of::<T>();
         // SAFETY: unmaps the pages mapped by `new` or `grow`, once.
         unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), self.len * size_of::<T>());
+            libc::munmap(self.ptr.as_ptr().cast(), bytes);
         }
+        crate::budget::unmapped(bytes);
     }
 }
 

@@ -541,12 +541,14 @@ pub const FREE_DENSE_BYTES: u64 = 1 << 22;
 /// A larger window grows if the pages it would have written hold at
 /// least `PAGE_FILL` positions each (see `ShapeTable::thin`), and goes
 /// back to a small window when its written pages hold fewer than half
-/// that (`ShapeTable::recheck`): 64 bytes a position, a few times what
-/// one costs in the sparse table. Narrowed only below where it grows: a
+/// that (`ShapeTable::recheck`): 32 bytes a position, about what one
+/// costs in the sparse table with its spare slots (at 64 a page, W14's
+/// keys went dense once windows were laid out by extent, and its peak
+/// memory doubled for no time gained). Narrowed only below where it grows: a
 /// window narrowed at a fill it would grow at again was grown and
 /// narrowed at every doubling of the memo, its positions moved each
 /// time.
-const PAGE_FILL: usize = 64;
+const PAGE_FILL: usize = 128;
 
 /// A window is judged first when it has written this many pages (4 MiB),
 /// then each time they double.

@@ -385,10 +385,7 @@ enum FrameAt {
 fn list_at(key: &Key, n_statics: usize, slot: Slot, coord: usize) -> Option<(usize, usize)> {
     let mut at = 0;
     for (j, tag) in key.tags().enumerate() {
-        let width = match tag {
-            Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,
-            Tag::Int | Tag::Bool | Tag::Bits => 1,
-        };
+        let width = tag.width();
         if n_statics + j == slot as usize {
             let list = matches!(tag, Tag::List(_)) && (at..at + width).contains(&coord);
             return list.then_some((at, width));

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
 use super::int_code::{int_code, sorted_update_of, IntCode};
+use super::key_tree::chain_step;
 use super::linear::affine;
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
@@ -698,15 +699,7 @@ impl Compiler<'_> {
                 let insert = *b == Builtin::Insert;
                 Some(Box::new(move |env| {
                     let m = inner(env)?;
-                    let v = item(env.frame())?;
-                    let in_range = (0..64).contains(&v);
-                    match (insert, in_range) {
-                        (true, true) => Some(m | 1 << v),
-                        (false, true) => Some(m & !(1 << v)),
-                        // Removing an integer the set cannot hold: no change.
-                        (false, false) => Some(m),
-                        (true, false) => None,
-                    }
+                    chain_step(m, insert, item(env.frame())?)
                 }))
             }
             _ => None,

@@ -67,7 +67,8 @@ impl Tag {
         }
     }
 
-    fn width(self) -> usize {
+    /// How many coordinates of a flattened key the argument takes.
+    pub(crate) fn width(self) -> usize {
         match self {
             Tag::Int | Tag::Bool | Tag::Bits => 1,
             Tag::List(n) | Tag::Set(n) | Tag::Tuple(n) => n as usize,

@@ -329,3 +329,123 @@ fn explain_names_the_plan_of_each_compound() {
     );
     assert!(out.contains("division by zero"), "{out}");
 }
+
+/// The tables of compounds asked of `pos` (a position reading the swept
+/// binding, and `j`, an outer loop over pass counts): the body and the
+/// loops before the swept one.
+const COMPOUND_TABLES: [(&str, &str); 5] = [
+    ("sg(pass({pos}))", ""),
+    ("sg(misere({pos}))", ""),
+    ("sg(pass({pos}, j))", "j in 1..=3, "),
+    ("sg(pass({pos}, 2)) + sg(misere({pos}))", ""),
+    ("outcome(misere({pos})) == N", ""),
+];
+
+/// Each table of `COMPOUND_TABLES` of `pos` in `game`, its last loop
+/// `last in range`, asked over the range (swept on the compound's layer,
+/// `compile/sweep.rs`) and over a list of it (not swept, each element a
+/// query), each with every plan on and with none: all four must print
+/// the same. The tables' lines.
+fn swept_and_unswept(game: &str, pos: &str, outer: &str, last: &str) -> String {
+    let mut out = String::new();
+    for (body, loops) in COMPOUND_TABLES {
+        let body = body.replace("{pos}", pos);
+        let swept = format!("{game}\nprint [{body} for {loops}{outer}{last}]");
+        let (binding, range) = last.split_once(" in ").expect("a loop");
+        let unswept =
+            format!("{game}\nprint [{body} for {loops}{outer}{binding} in list({range})]");
+        let on = common::same_both_ways(&swept);
+        assert_eq!(on, common::same_both_ways(&unswept), "{swept}");
+        out += &on;
+    }
+    out
+}
+
+/// A game of one integer under a `where`: a run of takes, a move by a
+/// stride, maybe a move to the zero game or one the `where` drops.
+fn swept_one_integer() -> impl Strategy<Value = String> {
+    (1i64..5, 2i64..5, 0i64..3, 0usize..3).prop_map(|(cap, step, low, extra)| {
+        let extra = match extra {
+            0 => String::new(),
+            1 => format!("move done if n == {step} -> 0"),
+            _ => "move under(k in 1..=2) -> G(n - 3 * k)".to_string(),
+        };
+        let game = format!(
+            "game G(n) where n >= {low} {{
+                move take(k in 1..=min(n, {cap})) -> G(n - k)
+                move jump if n >= {step} -> G(n - {step})
+                {extra}
+            }}"
+        );
+        swept_and_unswept(&game, "G(x)", "", &format!("x in {low}..=24"))
+    })
+}
+
+/// A game of two integers under a `where` (Empty-and-Divide, or runs
+/// along each coordinate), its table swept along either coordinate,
+/// starting inside the `where` or outside it (an error, the same).
+fn swept_two_integers() -> impl Strategy<Value = String> {
+    (any::<bool>(), any::<bool>(), 0i64..2, 1i64..3).prop_map(|(divide, by_b, start, cap)| {
+        let game = if divide {
+            "game G(a, b) where a >= 1 and b >= 1 {
+                move split_b(k in 1..b) -> G(k, b - k)
+                move split_a(k in 1..a) -> G(k, a - k)
+            }"
+            .to_string()
+        } else {
+            format!(
+                "game G(a, b) where a >= 1 and b >= 0 {{
+                    move left(k in 1..a) if k <= {cap} -> G(a - k, b)
+                    move down(k in 1..=b) -> G(a, b - k)
+                }}"
+            )
+        };
+        let (outer, last) = match by_b {
+            true => (format!("a in 1..=7, "), format!("b in {start}..=8")),
+            false => (format!("b in 1..=7, "), format!("a in {start}..=8")),
+        };
+        swept_and_unswept(&game, "G(a, b)", &outer, &last)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn compound_tables_swept_agree_with_their_queries(
+        one in swept_one_integer(),
+        two in swept_two_integers(),
+    ) {
+        prop_assert!(one.lines().count() == COMPOUND_TABLES.len(), "{}", one);
+        prop_assert!(two.lines().count() >= 1, "{}", two);
+    }
+}
+
+#[test]
+fn a_compound_table_swept_matches_a_brute_force_and_is_explained() {
+    // Empty-and-Divide under one and two passes, by a brute force; and
+    // `--explain` names the layers of the swept table.
+    let n = 12;
+    let game = "game E(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> E(k, b - k)
+            move split_a(k in 1..a) -> E(k, a - k)
+        }";
+    let out = common::same_both_ways(&format!(
+        "{game}
+        print [sg(pass(E(a, b), j)) for j in 1..=2, a in 1..={n}, b in 1..={n}]"
+    ));
+    let ed = brute_empty_divide(n, 2);
+    let items: Vec<String> = (1..=2)
+        .flat_map(|j| (1..=n).flat_map(move |a| (1..=n).map(move |b| (j, a, b))))
+        .map(|(j, a, b)| ed[j][a][b].to_string())
+        .collect();
+    assert_eq!(out, format!("[{}]\n", items.join(", ")));
+    let out = explain(&format!(
+        "{game}
+        print histogram(sg(pass(E(a, b))) for a in 1..=6, b in 1..=6)"
+    ));
+    assert!(
+        out.contains("compound pass(E): as layers of E (on its kernel)"),
+        "{out}"
+    );
+}

@@ -140,7 +140,9 @@ pub fn sweep_line<S: LineSink>(
         coords: line.coords,
         coord: line.coord,
         span: line.span,
-        strides: kernel.and_then(|k| k.strides.as_deref()),
+        // A compound's layer adds an option the strides do not read
+        // (the pass, below) or a terminal value (misère): searched.
+        strides: (kernel.filter(|_| inst.layer.is_none())).and_then(|k| k.strides.as_deref()),
         where_line,
         placed: None,
         column: None,
@@ -732,7 +734,9 @@ impl Sweeper<'_> {
             None => {
                 // A list kept by rank: its level filled at once, if its
                 // game's moves allow (the lists asked after it are then read).
-                if (env.rt.above.fill_ranked)(env, self.instance, &self.key, self.span)? {
+                if self.inst.layer.is_none()
+                    && (env.rt.above.fill_ranked)(env, self.instance, &self.key, self.span)?
+                {
                     let mut memo = self.inst.memo.borrow_mut();
                     if let State::Value(v) = memo.get_coords(self.shape, self.coords) {
                         return Ok(Some(v));
@@ -742,11 +746,14 @@ impl Sweeper<'_> {
             }
         };
         let Some(at) = at else {
+            if self.inst.layer.is_some() {
+                return Ok(None); // a compound's, the general way
+            }
             return (env.rt.above.search_located)(env, self.instance, &self.key, None, self.span)
                 .map(Some);
         };
         let inst = (self.instance, self.inst);
-        (env.rt.above.search_swept)(env, &mut self.held, inst, &self.key, at, self.span).map(Some)
+        (env.rt.above.search_swept)(env, &mut self.held, inst, &self.key, at, self.span)
     }
 
     /// The key of the current position.

@@ -209,6 +209,10 @@ pub struct Layer {
     pub kind: LayerKind,
 }
 
+/// Most passes a compound runs as layers (one instance each); more go to
+/// the product search, which keeps the count in its keys.
+pub const MOST_LAYERED_PASSES: u32 = 64;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LayerKind {
     /// `pass(G, n)`: `n` passes left (at least 1).
@@ -408,7 +412,7 @@ pub type SearchSwept = fn(
     &Key,
     Located,
     Span,
-) -> Fallible<u64>;
+) -> Fallible<Option<u64>>;
 
 #[derive(Clone, Copy)]
 pub struct Above {
@@ -419,7 +423,8 @@ pub struct Above {
     /// possibly located already.
     pub search_located: fn(&mut Env, InstanceId, &Key, Option<Located>, Span) -> Fallible<u64>,
     /// `search::search_swept`: `search_located` of a position a sweep
-    /// found in its window, on the search's buffers it holds.
+    /// found in its window, on the search's buffers it holds; `None`
+    /// when a compound's layer hands it to the general way.
     pub search_swept: SearchSwept,
     /// `search::fill_ranked`: the level of a list kept by rank filled
     /// without a search, when its game's moves allow; true if done.
@@ -669,6 +674,28 @@ impl Runtime {
         }));
         self.layer_ids.borrow_mut().insert(layer, id);
         id
+    }
+
+    /// Why the compound `layer` of a position of `layer.base` cannot be
+    /// searched as layers of its game (`search/layered.rs`), the product
+    /// search valuing it instead; `None` when it can. A sweep of a
+    /// compound's table asks it once per line, the query once per query.
+    pub fn layer_refusal(&self, layer: Layer) -> Option<&'static str> {
+        if !self.limits.plans.compound_layers {
+            return Some("Plans::compound_layers off");
+        }
+        let inst = self.instance(layer.base);
+        let Rules::User(g) = &inst.rules;
+        match &g.kernel {
+            _ if inst.layer.is_some() => Some("a compound of a compound's layer"),
+            Some(k) if !k.moves_to_single_positions() => {
+                Some("a move of its game leads to a sum, so a position is a multiset of components")
+            }
+            _ if matches!(layer.kind, LayerKind::Pass(n) if n > MOST_LAYERED_PASSES) => {
+                Some("more passes than the layers kept (64)")
+            }
+            _ => None,
+        }
     }
 
     /// Each value stored for a compound layer of `kind` (`memo_histogram`

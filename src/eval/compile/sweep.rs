@@ -22,7 +22,7 @@ use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
-use super::runtime::{Code, Env, Progress};
+use super::runtime::{Code, Env, Layer, LayerKind, Progress, MOST_LAYERED_PASSES};
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
 use crate::eval::gsg::{is_infinite, InfSets};
@@ -73,6 +73,50 @@ pub(crate) struct SweepCode {
     order: SmallVec<[u8; MAX_COORDS]>,
     sg_span: Span,
     reading: Reading,
+    /// `sg(pass(G(..), n))` or `sg(misere(G(..)))`: the line swept on the
+    /// compound's layer of `G` (`search/layered.rs`), when it has one.
+    layer: Option<LayerCode>,
+}
+
+/// The compound around a swept position.
+enum LayerCode {
+    /// `pass(G(..))`, or `pass(G(..), n)` with the count's code.
+    Pass(Option<Code>),
+    Misere,
+}
+
+impl LayerCode {
+    /// The compound of `e` around a position, and the position; `None`
+    /// for any other compound, or a pass count that moves with `slot`.
+    fn of(e: &IrExpr, slot: Slot) -> Option<(Option<LayerCode>, &IrExpr, Option<&IrExpr>)> {
+        let IrKind::CallBuiltin { builtin, args } = &e.kind else {
+            return Some((None, e, None));
+        };
+        match (builtin, &args[..]) {
+            (Builtin::Pass, [p]) => Some((Some(LayerCode::Pass(None)), p, None)),
+            (Builtin::Pass, [p, n]) if !mentions(n, slot) => {
+                Some((Some(LayerCode::Pass(None)), p, Some(n)))
+            }
+            (Builtin::Misere, [p]) => Some((Some(LayerCode::Misere), p, None)),
+            _ => None,
+        }
+    }
+
+    /// The layer for this line; `None` when its elements go the general
+    /// way (a pass count that is not one the layers keep: the query
+    /// reports or values it).
+    fn kind(&self, env: &mut Env) -> Fallible<Option<LayerKind>> {
+        Ok(match self {
+            LayerCode::Misere => Some(LayerKind::Misere),
+            LayerCode::Pass(None) => Some(LayerKind::Pass(1)),
+            LayerCode::Pass(Some(n)) => match n(env)? {
+                Value::Int(n) if n >= 1 && n <= i64::from(MOST_LAYERED_PASSES) => {
+                    Some(LayerKind::Pass(n as u32))
+                }
+                _ => None,
+            },
+        })
+    }
 }
 
 /// What the body makes of a swept position's SG value.
@@ -202,7 +246,12 @@ impl Compiler<'_> {
         };
         let (slot, start, end, inclusive) = kernel::slot_range(b)?;
         let (reading, args) = Reading::of(&comp.body)?;
-        let (game, statics, pargs) = self.keyed_position(args.first()?)?;
+        let (layer, position, count) = LayerCode::of(args.first()?, slot)?;
+        let layer = match (layer, count) {
+            (Some(LayerCode::Pass(_)), Some(n)) => Some(LayerCode::Pass(Some(self.expr(n)))),
+            (layer, _) => layer,
+        };
+        let (game, statics, pargs) = self.keyed_position(position)?;
         if pargs.is_empty() || pargs.len() > MAX_ARGS as usize {
             return None;
         }
@@ -271,6 +320,7 @@ impl Compiler<'_> {
             order,
             sg_span: comp.body.span,
             reading,
+            layer,
         })
     }
 
@@ -395,7 +445,58 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
     }
 }
 
+/// Every element of `ks` asked the general way, ticked as the asking
+/// loop ticks.
+fn sweep_general<S: LineSink>(
+    env: &mut Env,
+    ks: std::ops::Range<i64>,
+    sink: &mut S,
+    span: Span,
+) -> Fallible<bool> {
+    for k in ks {
+        sink.reached(k);
+        env.tick(span)?;
+        if !sink.general(env, k)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 impl SweepCode {
+    /// The instance of the compound `layer` of `base`'s positions, laid
+    /// out as the sweep lays out its own window (the position below a
+    /// pass is read at the same coordinates); `None` when the compound
+    /// has no layer (`Runtime::layer_refusal`): the query asks the
+    /// product search.
+    fn layered(
+        &self,
+        env: &mut Env,
+        layer: &LayerCode,
+        base: InstanceId,
+    ) -> Fallible<Option<InstanceId>> {
+        let Some(kind) = layer.kind(env)? else {
+            return Ok(None);
+        };
+        let layer = Layer { base, kind };
+        if env.rt.layer_refusal(layer).is_some() {
+            return Ok(None);
+        }
+        let below = match kind {
+            LayerKind::Pass(n) if n > 1 => Some(env.rt.layered_instance(Layer {
+                base,
+                kind: LayerKind::Pass(n - 1),
+            })),
+            LayerKind::Pass(_) => Some(base),
+            LayerKind::Misere => None,
+        };
+        if let Some(below) = below {
+            let inst = env.rt.instance(below);
+            inst.memo.borrow_mut().lay_out(self.shape, &self.order);
+        }
+        Ok(Some(env.rt.layered_instance(layer)))
+    }
+
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
     /// the comprehension's first loop).
     fn run<F: Fold>(&self, env: &mut Env, body: &Code, track: bool, f: &mut F) -> Fallible<bool> {
@@ -451,16 +552,15 @@ impl SweepCode {
             });
         let (Some(map), true) = (self.moving.at(env.frame()), fixed) else {
             // Not integers: every element the general way.
-            for k in ks {
-                sink.reached(k);
-                env.tick(self.clause_span)?;
-                if !sink.general(env, k)? {
-                    return Ok(false);
-                }
-            }
-            return Ok(true);
+            return sweep_general(env, ks, sink, self.clause_span);
         };
-        let instance = site_instance(env, (self.game, &self.statics, &self.cached), true)?;
+        let mut instance = site_instance(env, (self.game, &self.statics, &self.cached), true)?;
+        if let Some(layer) = &self.layer {
+            match self.layered(env, layer, instance)? {
+                Some(id) => instance = id,
+                None => return sweep_general(env, ks, sink, self.clause_span),
+            }
+        }
         let mut far = coords;
         for (x, end) in far.iter_mut().zip(&self.box_ends) {
             if let Some((end, inclusive)) = end {

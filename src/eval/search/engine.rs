@@ -821,11 +821,24 @@ pub fn search_swept(
     at: Located,
     span: Span,
 ) -> Fallible<u64> {
-    let scratch = searched(held.get_or_insert_with(|| take_scratch(env)));
-    match search_in(env, scratch, (instance, inst), key, Some(at), span)? {
+    match swept_finite(env, held, (instance, inst), key, at, span)? {
         Some(v) => Ok(v),
         None => (env.rt.above.label_loopy)(env, instance, key, span),
     }
+}
+
+/// `search_swept` short of labelling a loopy game: `None` on a cycle
+/// (or an option off a compound's layer).
+pub(super) fn swept_finite(
+    env: &mut Env,
+    held: &mut Option<Box<dyn Any>>,
+    (instance, inst): (InstanceId, &Instance),
+    key: &Key,
+    at: Located,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    let scratch = searched(held.get_or_insert_with(|| take_scratch(env)));
+    search_in(env, scratch, (instance, inst), key, Some(at), span)
 }
 
 /// A search's buffers from `Env::scratch` (or new ones).

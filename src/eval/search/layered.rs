@@ -13,16 +13,14 @@
 //! that leave the layer (a sum, another game) or a cycle hand the
 //! compound back to the product search.
 
-use super::engine::search_finite;
+use std::any::Any;
+
+use super::engine::{search_finite, swept_finite};
 use crate::diag::{ErrorKind, Fallible};
-use crate::eval::compile::{Env, Layer, LayerKind, Rules};
-use crate::eval::memo::{Key, State};
+use crate::eval::compile::{Env, Instance, Layer, LayerKind, Rules};
+use crate::eval::memo::{Key, Located, State};
 use crate::eval::value::InstanceId;
 use crate::syntax::Span;
-
-/// Most passes a compound runs as layers (one instance each); more go to
-/// the product search, which keeps the count in its keys.
-pub const MOST_LAYERED_PASSES: u32 = 64;
 
 /// The value of `kind` (a pass or misère compound) of the position `key`
 /// of `instance`, searched as layers of its game; `None` when the
@@ -36,38 +34,24 @@ pub fn sg_of_layered(
     key: &Key,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    if !env.rt.limits.plans.compound_layers {
-        return Ok(None);
-    }
-    let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
-    let name = |inst: &str| match kind {
-        LayerKind::Pass(1) => format!("pass({inst})"),
-        LayerKind::Pass(n) => format!("pass({inst}, {n})"),
-        LayerKind::Misere => format!("misere({inst})"),
-    };
     // A game without a kernel is tried: its moves' options are checked
     // as they come (`SgSink::layer_option`).
-    let refused = match &g.kernel {
-        _ if inst.layer.is_some() => Some("a compound of a compound's layer"),
-        Some(k) if !k.moves_to_single_positions() => {
-            Some("a move of its game leads to a sum, so a position is a multiset of components")
-        }
-        _ if matches!(kind, LayerKind::Pass(n) if n > MOST_LAYERED_PASSES) => {
-            Some("more passes than the layers kept (64)")
-        }
-        _ => None,
-    };
-    if let Some(why) = refused {
-        env.rt.note_compound_plan(|| {
-            format!("compound {}: product search ({why})", name(&inst.name))
-        });
-        return Ok(None);
-    }
     let layer = Layer {
         base: instance,
         kind,
     };
+    if let Some(why) = env.rt.layer_refusal(layer) {
+        if env.rt.limits.plans.compound_layers {
+            let name = &env.rt.instance(instance).name;
+            env.rt.note_compound_plan(|| {
+                format!(
+                    "compound {}: product search ({why})",
+                    layer_name(kind, name)
+                )
+            });
+        }
+        return Ok(None);
+    }
     let id = env.rt.layered_instance(layer);
     let layered = env.rt.instance(id);
     let state = layered.memo.borrow_mut().get(key);
@@ -94,29 +78,82 @@ pub fn sg_of_layered(
         Ok(v) => v,
         Err(_) => None,
     };
+    note_plan(env, layer, result.is_some());
+    Ok(result)
+}
+
+/// Notes for `--explain` how the compound `layer` was valued: as layers
+/// (`layered`), or handed to the product search.
+fn note_plan(env: &Env, layer: Layer, layered: bool) {
+    let inst = env.rt.instance(layer.base);
+    let Rules::User(g) = &inst.rules;
     env.rt.note_compound_plan(|| {
         let on = match g.kernel {
             Some(_) => "on its kernel",
             None => "on its general path",
         };
-        let plan = match (result, kind) {
-            (None, _) => {
-                "product search (searched as layers, it met an option off its game, a cycle \
-                 or an error)"
-                    .to_string()
-            }
-            (Some(_), LayerKind::Pass(_)) => format!(
+        let plan = match (layered, layer.kind) {
+            (false, _) => "product search (searched as layers, it met an option off its game, a \
+                 cycle or an error)"
+                .to_string(),
+            (true, LayerKind::Pass(_)) => format!(
                 "as layers of {} ({on}), a memo per number of passes left, the pass read in \
                  the one below",
                 inst.name
             ),
-            (Some(_), LayerKind::Misere) => format!(
+            (true, LayerKind::Misere) => format!(
                 "as a layer of {} ({on}), a memo of its own, terminal positions worth 1",
                 inst.name
             ),
         };
-        format!("compound {}: {plan}", name(&inst.name))
+        format!("compound {}: {plan}", layer_name(layer.kind, &inst.name))
     });
+}
+
+/// `pass(G(..))`, `pass(G(..), n)` or `misere(G(..))` for `--explain`.
+fn layer_name(kind: LayerKind, inst: &str) -> String {
+    match kind {
+        LayerKind::Pass(1) => format!("pass({inst})"),
+        LayerKind::Pass(n) => format!("pass({inst}, {n})"),
+        LayerKind::Misere => format!("misere({inst})"),
+    }
+}
+
+/// `search::search_swept` of a position a sweep found at `at`; for a
+/// layer's position (a compound's table swept on the layer's instance,
+/// `compile/sweep.rs`), the search `sg_of_layered` runs once the layer
+/// is known, so a line pays its layer's set-up once, not per position:
+/// `None` (the element asked the general way, which hands the compound
+/// to the product search) where `sg_of_layered` says `None`.
+pub fn search_swept(
+    env: &mut Env,
+    held: &mut Option<Box<dyn Any>>,
+    (instance, inst): (InstanceId, &Instance),
+    key: &Key,
+    at: Located,
+    span: Span,
+) -> Fallible<Option<u64>> {
+    let Some(layer) = inst.layer else {
+        return super::engine::search_swept(env, held, (instance, inst), key, at, span).map(Some);
+    };
+    let this = (layer, key.clone());
+    if env.rt.layering.borrow().contains(&this) {
+        return Ok(None);
+    }
+    env.rt.layering.borrow_mut().push(this);
+    let searched = (|| {
+        if let LayerKind::Pass(n) = layer.kind {
+            below_first(env, (layer.base, n), key, span)?;
+        }
+        swept_finite(env, held, (instance, inst), key, at, span)
+    })();
+    env.rt.layering.borrow_mut().pop();
+    let result = match searched {
+        Err(e) if is_limit(e.kind) => return Err(e),
+        Ok(v) => v,
+        Err(_) => None,
+    };
+    note_plan(env, layer, result.is_some());
     Ok(result)
 }
 

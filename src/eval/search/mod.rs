@@ -45,10 +45,9 @@ mod sorted_run;
 mod sum_scan;
 
 pub use engine::{
-    enumerate, loop_diag, search_located, search_swept, sg_of_game, sg_of_position, MoveSink,
-    SearchScratch,
+    enumerate, loop_diag, search_located, sg_of_game, sg_of_position, MoveSink, SearchScratch,
 };
-pub use layered::sg_of_layered;
+pub use layered::{search_swept, sg_of_layered};
 pub(crate) use pick::{pick, Pick};
 pub use rank_fill::fill_ranked;
 pub(crate) use settings::run_range;

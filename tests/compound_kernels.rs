@@ -401,8 +401,8 @@ fn swept_two_integers() -> impl Strategy<Value = String> {
             )
         };
         let (outer, last) = match by_b {
-            true => (format!("a in 1..=7, "), format!("b in {start}..=8")),
-            false => (format!("b in 1..=7, "), format!("a in {start}..=8")),
+            true => ("a in 1..=7, ".to_string(), format!("b in {start}..=8")),
+            false => ("b in 1..=7, ".to_string(), format!("a in {start}..=8")),
         };
         swept_and_unswept(&game, "G(a, b)", &outer, &last)
     })

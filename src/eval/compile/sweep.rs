@@ -86,22 +86,6 @@ enum LayerCode {
 }
 
 impl LayerCode {
-    /// The compound of `e` around a position, and the position; `None`
-    /// for any other compound, or a pass count that moves with `slot`.
-    fn of(e: &IrExpr, slot: Slot) -> Option<(Option<LayerCode>, &IrExpr, Option<&IrExpr>)> {
-        let IrKind::CallBuiltin { builtin, args } = &e.kind else {
-            return Some((None, e, None));
-        };
-        match (builtin, &args[..]) {
-            (Builtin::Pass, [p]) => Some((Some(LayerCode::Pass(None)), p, None)),
-            (Builtin::Pass, [p, n]) if !mentions(n, slot) => {
-                Some((Some(LayerCode::Pass(None)), p, Some(n)))
-            }
-            (Builtin::Misere, [p]) => Some((Some(LayerCode::Misere), p, None)),
-            _ => None,
-        }
-    }
-
     /// The layer for this line; `None` when its elements go the general
     /// way (a pass count that is not one the layers keep: the query
     /// reports or values it).
@@ -246,11 +230,7 @@ impl Compiler<'_> {
         };
         let (slot, start, end, inclusive) = kernel::slot_range(b)?;
         let (reading, args) = Reading::of(&comp.body)?;
-        let (layer, position, count) = LayerCode::of(args.first()?, slot)?;
-        let layer = match (layer, count) {
-            (Some(LayerCode::Pass(_)), Some(n)) => Some(LayerCode::Pass(Some(self.expr(n)))),
-            (layer, _) => layer,
-        };
+        let (layer, position) = self.layer_code(args.first()?, slot)?;
         let (game, statics, pargs) = self.keyed_position(position)?;
         if pargs.is_empty() || pargs.len() > MAX_ARGS as usize {
             return None;
@@ -322,6 +302,22 @@ impl Compiler<'_> {
             reading,
             layer,
         })
+    }
+
+    /// The compound of `e` around a position, and the position; `None`
+    /// for any other compound, or a pass count that moves with `slot`.
+    fn layer_code<'e>(&self, e: &'e IrExpr, slot: Slot) -> Option<(Option<LayerCode>, &'e IrExpr)> {
+        let IrKind::CallBuiltin { builtin, args } = &e.kind else {
+            return Some((None, e));
+        };
+        match (builtin, &args[..]) {
+            (Builtin::Pass, [p]) => Some((Some(LayerCode::Pass(None)), p)),
+            (Builtin::Pass, [p, n]) if !mentions(n, slot) => {
+                Some((Some(LayerCode::Pass(Some(self.expr(n)))), p))
+            }
+            (Builtin::Misere, [p]) => Some((Some(LayerCode::Misere), p)),
+            _ => None,
+        }
     }
 
     /// `e` as a `Moving` form of the binding `k`, read on its tree.

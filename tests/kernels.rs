@@ -1090,6 +1090,106 @@ fn games_that_may_swap_two_arguments_value_one_of_each_pair() {
 }
 
 #[test]
+fn games_symmetric_once_their_results_arguments_are_exchanged_read_twins() {
+    // Three-heap Nim with one pass written out (`benches/nim3pass.game`):
+    // renaming `a` and `b` turns `take_a` into `take_b` once the results'
+    // first two arguments are exchanged, and the pass's guard reads
+    // `b + a` for `a + b`; so N3(b, a, c, p) has the value of N3(a, b, c,
+    // p). `Lean` weighs `b` twice in its pass: no swap; `Skew` moves `b`
+    // further than `a`: no swap. Values against a brute force, the
+    // tables asked in both orders, every plan on and off.
+    let program = "game N3(a, b, c, p) {
+            move take_a(x in 0..a) -> N3(x, b, c, p)
+            move take_b(x in 0..b) -> N3(a, x, c, p)
+            move take_c(x in 0..c) -> N3(a, b, x, p)
+            move pass if p == 1 and a + b + c > 0 -> N3(a, b, c, 0)
+        }
+        game Lean(a, b, c, p) {
+            move take_a(x in 0..a) -> Lean(x, b, c, p)
+            move take_b(x in 0..b) -> Lean(a, x, c, p)
+            move take_c(x in 0..c) -> Lean(a, b, x, p)
+            move pass if p == 1 and a + 2 * b + c > 2 -> Lean(a, b, c, 0)
+        }
+        game Skew(a, b) where a >= 0 and b >= 0 {
+            move x(k in 0..a) -> Skew(k, b)
+            move y(k in 0..b) -> Skew(a, k)
+            move z if b >= 2 -> Skew(a + 1, b - 2)
+        }
+        print [sg(N3(a, b, c, p)) for p in 0..=1, a in 0..=7, b in 0..=7, c in 0..=7]
+        print [sg(N3(a, b, c, 1)) for c in reversed(list(0..=7)), b in reversed(list(0..=7)), a in reversed(list(0..=7))]
+        print [sg(Lean(a, b, c, p)) for p in 0..=1, a in 0..=6, b in 0..=6, c in 0..=6]
+        print [sg(Skew(a, b)) for a in 0..=10, b in 0..=10]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    type P4 = (i64, i64, i64, i64);
+    let takes = |&(a, b, c, p): &P4| -> Vec<P4> {
+        let mut o: Vec<P4> = (0..a).map(|x| (x, b, c, p)).collect();
+        o.extend((0..b).map(|x| (a, x, c, p)));
+        o.extend((0..c).map(|x| (a, b, x, p)));
+        o
+    };
+    let n3 = |q: &P4| {
+        let mut o = takes(q);
+        let &(a, b, c, p) = q;
+        if p == 1 && a + b + c > 0 {
+            o.push((a, b, c, 0));
+        }
+        o
+    };
+    let lean = |q: &P4| {
+        let mut o = takes(q);
+        let &(a, b, c, p) = q;
+        if p == 1 && a + 2 * b + c > 2 {
+            o.push((a, b, c, 0));
+        }
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let forward: Vec<i64> = (0..=1)
+        .flat_map(|p| {
+            (0..=7).flat_map(move |a| (0..=7).flat_map(move |b| (0..=7).map(move |c| (a, b, c, p))))
+        })
+        .map(|q| brute_sg(&q, &n3, &|_| true, &mut memo))
+        .collect();
+    assert_eq!(lines[0], shown(&forward));
+    let backward: Vec<i64> = (0..=7)
+        .rev()
+        .flat_map(|c| {
+            (0..=7)
+                .rev()
+                .flat_map(move |b| (0..=7).rev().map(move |a| (a, b, c, 1)))
+        })
+        .map(|q| brute_sg(&q, &n3, &|_| true, &mut memo))
+        .collect();
+    assert_eq!(lines[1], shown(&backward));
+    let mut memo = std::collections::HashMap::new();
+    let lean_values: Vec<i64> = (0..=1)
+        .flat_map(|p| {
+            (0..=6).flat_map(move |a| (0..=6).flat_map(move |b| (0..=6).map(move |c| (a, b, c, p))))
+        })
+        .map(|q| brute_sg(&q, &lean, &|_| true, &mut memo))
+        .collect();
+    assert_eq!(lines[2], shown(&lean_values));
+    let skew = |&(a, b): &(i64, i64)| -> Vec<(i64, i64)> {
+        let mut o: Vec<(i64, i64)> = (0..a).map(|k| (k, b)).collect();
+        o.extend((0..b).map(|k| (a, k)));
+        if b >= 2 {
+            o.push((a + 1, b - 2));
+        }
+        o
+    };
+    let mut memo = std::collections::HashMap::new();
+    let skew_values: Vec<i64> = (0..=10)
+        .flat_map(|a| (0..=10).map(move |b| (a, b)))
+        .map(|q| brute_sg(&q, &skew, &|_| true, &mut memo))
+        .collect();
+    assert_eq!(lines[3], shown(&skew_values));
+    let how = explain(program);
+    assert_eq!(how.matches("arguments a and b swap").count(), 1, "{how}");
+}
+
+#[test]
 fn arguments_read_only_through_a_clamp_take_the_clamped_twins_value() {
     // Fibonacci Nim: `m` enters the moves only as `min(m, n)`, so
     // `Fib(n, m)` for `m >= n` has the options of `Fib(n, n)`. `Cap`

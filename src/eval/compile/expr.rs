@@ -15,7 +15,7 @@ use super::item_sum::sequence_order;
 use super::kernel::bounds_of;
 use super::moves::ArgWriter;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
-use super::symmetry::{clamped_arguments, swappable_arguments};
+use super::symmetry::clamped_arguments;
 use super::where_line::WhereLine;
 use super::{fold, sweep};
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -52,7 +52,7 @@ impl<'a> Compiler<'a> {
             // a game whose moves are all in kernel form is assumed to have
             // them.
             if !k.keyed && k.all_kernel() {
-                k.swappable = swappable_arguments(g, bounds.as_deref());
+                k.swappable = self.swappable_arguments(id, g, bounds.as_deref());
                 let clamps = clamped_arguments(g);
                 let clamped = (self.clamped_options(id, g, &clamps, bounds.as_deref()))
                     .and_then(|c| self.kernel(id, &c).ok())

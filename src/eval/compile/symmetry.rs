@@ -1,10 +1,15 @@
 //! Arguments a game may swap: `EmptyDivide(a, b)` has the value of
 //! `EmptyDivide(b, a)` when renaming `a` and `b` in its rules gives the
-//! same rules. Then the options of the swapped position are the options
-//! of the position itself (each move renamed is one of the game's moves),
-//! and its `where` holds for both or neither: the two have one value. The
-//! search values one of the two and reads the other's value from it, and
-//! a run whose options come in swapped pairs reads half of them.
+//! same rules, each move renamed one of the game's moves as it is, or
+//! with the two arguments of its results' positions of the game exchanged
+//! too (`N3(a, b, c, p)`'s `take_a(x in 0..a) -> N3(x, b, c, p)` renamed
+//! and exchanged is `take_b`), operands of `+`, `*`, `==` and `!=` in
+//! either order. Then each option of the swapped position is an option
+//! of the position itself or that option swapped, and its `where` holds
+//! for both or neither: by induction over the options, the two have one
+//! value. The search values one of the two and reads the other's value
+//! from it, and a run whose options come in swapped pairs reads half of
+//! them.
 //!
 //! Arguments a game reads only clamped (`clamped_arguments`): a position
 //! past the clamp has the value of the one at it, so options are read
@@ -19,28 +24,6 @@ use super::int_code::{map_locals, mentions};
 use super::kernel::Bound;
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
-
-/// Whether two moves are the same rule (labels and spans aside).
-fn same_move(a: &IrMove, b: &IrMove) -> bool {
-    let same_guard = match (&a.guard, &b.guard) {
-        (None, None) => true,
-        (Some(x), Some(y)) => same(x, y),
-        _ => false,
-    };
-    let same_binding = |x: &IrBinding, y: &IrBinding| match (&x.pattern, &y.pattern) {
-        (IrPattern::Slot { slot: s, .. }, IrPattern::Slot { slot: t, .. }) => {
-            s == t && same(&x.iterable, &y.iterable)
-        }
-        _ => false,
-    };
-    a.bindings.len() == b.bindings.len()
-        && a.bindings
-            .iter()
-            .zip(&b.bindings)
-            .all(|(x, y)| same_binding(x, y))
-        && same_guard
-        && same(&a.result, &b.result)
-}
 
 /// `e` with the locals `x` and `y` swapped (a range's ends too).
 fn swapped(e: &IrExpr, (x, y): (Slot, Slot)) -> Option<IrExpr> {
@@ -97,42 +80,138 @@ fn swapped_move(m: &IrMove, pair: (Slot, Slot)) -> Option<IrMove> {
     })
 }
 
-/// The first pair of arguments `(i, j)`, `i < j`, that the game may swap
-/// (see the module's comment), if there is one. Its `where` must be
-/// bounds on the frame (`where_bounds`, from `bounds_of`), which swap
-/// slot for slot.
-pub(crate) fn swappable_arguments(
-    g: &IrGame,
-    where_bounds: Option<&[Bound]>,
-) -> Option<(usize, usize)> {
-    let IrGameBody::Moves(moves) = &g.body else {
-        return None;
+/// `a` and `b` the same code (labels and spans aside), the operands of
+/// `+`, `*`, `==` and `!=` in either order: both orders evaluate the
+/// same operands, so where one has a value the other has the same.
+fn same_commuted(a: &IrExpr, b: &IrExpr) -> bool {
+    let (
+        IrKind::Binary {
+            op: o,
+            lhs: l1,
+            rhs: r1,
+            ..
+        },
+        IrKind::Binary {
+            op: p,
+            lhs: l2,
+            rhs: r2,
+            ..
+        },
+    ) = (&a.kind, &b.kind)
+    else {
+        return same(a, b);
     };
-    let bounds = where_bounds?;
-    let key = |b: &Bound| (b.slot, b.lo, b.hi);
-    let mut want: Vec<_> = bounds.iter().map(key).collect();
-    want.sort_unstable();
-    (0..g.n_params)
-        .flat_map(|i| (i + 1..g.n_params).map(move |j| (i, j)))
-        .find(|&(i, j)| {
-            let (x, y) = (g.n_statics + i, g.n_statics + j);
-            let swap = |s: usize| {
-                if s == x {
-                    y
-                } else if s == y {
-                    x
-                } else {
-                    s
-                }
-            };
-            let mut got: Vec<_> = bounds.iter().map(|b| (swap(b.slot), b.lo, b.hi)).collect();
-            got.sort_unstable();
-            let pair = (x as Slot, y as Slot);
-            got == want
-                && moves.iter().all(|m| {
-                    swapped_move(m, pair).is_some_and(|s| moves.iter().any(|n| same_move(&s, n)))
-                })
-        })
+    let commutes = matches!(
+        o,
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Eq | BinaryOp::Ne
+    );
+    o == p
+        && ((same_commuted(l1, l2) && same_commuted(r1, r2))
+            || (commutes && same_commuted(l1, r2) && same_commuted(r1, l2)))
+}
+
+/// Whether two moves are the same rule (labels and spans aside), up to
+/// `same_commuted`.
+fn same_move_commuted(a: &IrMove, b: &IrMove) -> bool {
+    let same_guard = match (&a.guard, &b.guard) {
+        (None, None) => true,
+        (Some(x), Some(y)) => same_commuted(x, y),
+        _ => false,
+    };
+    let same_binding = |x: &IrBinding, y: &IrBinding| match (&x.pattern, &y.pattern) {
+        (IrPattern::Slot { slot: s, .. }, IrPattern::Slot { slot: t, .. }) => {
+            s == t && same_commuted(&x.iterable, &y.iterable)
+        }
+        _ => false,
+    };
+    a.bindings.len() == b.bindings.len()
+        && (a.bindings.iter().zip(&b.bindings)).all(|(x, y)| same_binding(x, y))
+        && same_guard
+        && same_commuted(&a.result, &b.result)
+}
+
+impl Compiler<'_> {
+    /// The first pair of arguments `(i, j)`, `i < j`, that the game may
+    /// swap (see the module's comment), if there is one. Its `where` must
+    /// be bounds on the frame (`where_bounds`, from `bounds_of`), which
+    /// swap slot for slot.
+    pub(crate) fn swappable_arguments(
+        &self,
+        game: GameId,
+        g: &IrGame,
+        where_bounds: Option<&[Bound]>,
+    ) -> Option<(usize, usize)> {
+        let IrGameBody::Moves(moves) = &g.body else {
+            return None;
+        };
+        let bounds = where_bounds?;
+        let key = |b: &Bound| (b.slot, b.lo, b.hi);
+        let mut want: Vec<_> = bounds.iter().map(key).collect();
+        want.sort_unstable();
+        (0..g.n_params)
+            .flat_map(|i| (i + 1..g.n_params).map(move |j| (i, j)))
+            .find(|&(i, j)| {
+                let (x, y) = (g.n_statics + i, g.n_statics + j);
+                let swap = |s: usize| {
+                    if s == x {
+                        y
+                    } else if s == y {
+                        x
+                    } else {
+                        s
+                    }
+                };
+                let mut got: Vec<_> = bounds.iter().map(|b| (swap(b.slot), b.lo, b.hi)).collect();
+                got.sort_unstable();
+                let pair = (x as Slot, y as Slot);
+                got == want
+                    && moves.iter().all(|m| {
+                        let Some(s) = swapped_move(m, pair) else {
+                            return false;
+                        };
+                        if moves.iter().any(|n| same_move_commuted(&s, n)) {
+                            return true;
+                        }
+                        let mut e = s;
+                        e.result = self.exchanged(game, g.n_statics, &e.result, (i, j));
+                        moves.iter().any(|n| same_move_commuted(&e, n))
+                    })
+            })
+    }
+
+    /// `e` with arguments `i` and `j` of its positions of `game` (as
+    /// results: alone, in sums and in choices) exchanged.
+    fn exchanged(
+        &self,
+        game: GameId,
+        n_statics: usize,
+        e: &IrExpr,
+        (i, j): (usize, usize),
+    ) -> IrExpr {
+        let mut out = e.clone();
+        match &mut out.kind {
+            IrKind::Position { args, .. } if self.same_game_args(game, n_statics, e).is_some() => {
+                args.swap(i, j);
+            }
+            IrKind::Binary {
+                op: BinaryOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => {
+                **lhs = self.exchanged(game, n_statics, lhs, (i, j));
+                **rhs = self.exchanged(game, n_statics, rhs, (i, j));
+            }
+            IrKind::If {
+                then, otherwise, ..
+            } => {
+                **then = self.exchanged(game, n_statics, then, (i, j));
+                **otherwise = self.exchanged(game, n_statics, otherwise, (i, j));
+            }
+            _ => {}
+        }
+        out
+    }
 }
 
 /// Whether every local `e` reads is below `width` (none is a binding).

@@ -361,24 +361,34 @@ fn swept_and_unswept(game: &str, pos: &str, outer: &str, last: &str) -> String {
     out
 }
 
-/// A game of one integer under a `where`: a run of takes, a move by a
-/// stride, maybe a move to the zero game or one the `where` drops.
+/// A game of one integer under a `where`: a run of takes or single
+/// takes (all moves then strides, which the sweep's plain loop reads),
+/// a move by a stride, maybe a move to the zero game or one the `where`
+/// drops.
 fn swept_one_integer() -> impl Strategy<Value = String> {
-    (1i64..5, 2i64..5, 0i64..3, 0usize..3).prop_map(|(cap, step, low, extra)| {
-        let extra = match extra {
-            0 => String::new(),
-            1 => format!("move done if n == {step} -> 0"),
-            _ => "move under(k in 1..=2) -> G(n - 3 * k)".to_string(),
-        };
-        let game = format!(
-            "game G(n) where n >= {low} {{
-                move take(k in 1..=min(n, {cap})) -> G(n - k)
+    (1i64..5, 2i64..5, 0i64..3, 0usize..3, any::<bool>()).prop_map(
+        |(cap, step, low, extra, singles)| {
+            let extra = match extra {
+                0 => String::new(),
+                1 => format!("move done if n == {step} -> 0"),
+                _ => "move under(k in 1..=2) -> G(n - 3 * k)".to_string(),
+            };
+            let take = match singles {
+                true => format!(
+                    "move one if n >= 1 -> G(n - 1)\nmove cap if n >= {cap} -> G(n - {cap})"
+                ),
+                false => format!("move take(k in 1..=min(n, {cap})) -> G(n - k)"),
+            };
+            let game = format!(
+                "game G(n) where n >= {low} {{
+                {take}
                 move jump if n >= {step} -> G(n - {step})
                 {extra}
             }}"
-        );
-        swept_and_unswept(&game, "G(x)", "", &format!("x in {low}..=24"))
-    })
+            );
+            swept_and_unswept(&game, "G(x)", "", &format!("x in {low}..=24"))
+        },
+    )
 }
 
 /// A game of two integers under a `where` (Empty-and-Divide, or runs
@@ -409,7 +419,7 @@ fn swept_two_integers() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
     #[test]
     fn compound_tables_swept_agree_with_their_queries(

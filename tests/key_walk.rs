@@ -200,3 +200,42 @@ fn explain_names_the_walk_for_the_games_it_runs_and_no_others() {
         );
     }
 }
+
+#[test]
+fn every_form_of_set_and_sequence_code_agrees_with_the_general_path() {
+    // Each move writes its option through another node of the key code
+    // (`compile/key_tree.rs`, generated into closures): chains of
+    // several steps, operators on operators, a literal, a constant set,
+    // a table read at integer code, a comprehension, a call, a set of
+    // one local read from its table and, past 63, from its code; an
+    // integer or a set (`n - i`); `update`, `sorted` of a list and of a
+    // bit set, lists joined, a list literal.
+    let out = same_both_ways(
+        "let adj = [{1, 2}, {0, 3}, {0, 3}, {1, 2}, {5}, {4}]
+        let evens = {0, 2, 4}
+        fn ring(v) = {u for u in [v - 1, v + 1] if 0 <= u < 6}
+        game S(s) {
+            move pair(i in s, j in s) if i < j -> S(s - {i} - {j})
+            move ops(i in s) -> S((s & evens) - ({i} | adj[i]))
+            move near(i in s) -> S(s - ring(i) - {i})
+            move two(i in s) -> S(remove(s - {i, i + 1}, i + 2))
+            move deep(i in s) -> S((s - (adj[(i + 1) % 6] & s)) - {i})
+            move far(k in [70, 71]) if k - 69 in s -> S(s - ({k - 69} | {k - 70}))
+        }
+        game D(n, s) {
+            move m(i in s) if i <= n -> D(n - i, s - {i})
+        }
+        game L(xs, s) {
+            move down(i in 0..len(xs)) if xs[i] > 0 -> L(update(xs, i, xs[i] - 1), s)
+            move bits(i in s) -> L(sorted(s - {i}), s - {i})
+            move join(i in s) if len(xs) < 3 -> L(sorted(xs + [i]), s - {i})
+            move lit(i in s) -> L([i, i + 1], s - {i})
+        }
+        print [sg(S(set(0..m))) for m in 0..7]
+        print [sg(D(n, {1, 2, 3})) for n in 0..7]
+        print [sg(L(xs, {0, 1, 2})) for xs in [[], [1], [2, 0], [1, 1, 1]]]
+        print sorted(list(memo_histogram(S))), sorted(list(memo_histogram(L)))",
+    );
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}

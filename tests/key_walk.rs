@@ -239,3 +239,48 @@ fn every_form_of_set_and_sequence_code_agrees_with_the_general_path() {
     assert_eq!(out.lines().count(), 4, "{out}");
     assert!(!out.contains("failure"), "{out}");
 }
+
+#[test]
+fn the_general_path_writes_by_key_code_the_keys_values_write() {
+    // Move `a` writes its option by the key code (`s - {i}`, `update`),
+    // move `b` the same kind of option through a form that code refuses
+    // (`set(list(..))`, a comprehension), so as a value: were their keys
+    // to differ, a position reached both ways would be stored twice.
+    // Every subset of the start is reached and every move takes one item
+    // (or one unit) away: values are parities, counts products.
+    let program = |start: &str| {
+        format!(
+            "game C(s) {{
+                move a(i in s) if i % 2 == 0 -> C(s - {{i}})
+                move b(i in s) if i % 2 == 1 -> C(set(list(s - {{i}})))
+            }}
+            game L(xs) {{
+                move a(i in 0..len(xs)) if xs[i] > 0 and i == 0 -> L(update(xs, i, xs[i] - 1))
+                move b(i in 0..len(xs)) if xs[i] > 0 and i > 0 ->
+                    L([if j == i then xs[j] - 1 else xs[j] for j in 0..len(xs)])
+            }}
+            print [sg(C(set({start}..{start} + n))) for n in 0..8], sum(memo_histogram(C))
+            print [sg(L([a, b, 2])) for a in 0..3 for b in 0..3], sum(memo_histogram(L))"
+        )
+    };
+    let parities: Vec<String> = (0..8).map(|n| (n % 2).to_string()).collect();
+    let sums: Vec<String> = (0..3)
+        .flat_map(|a| (0..3).map(move |b| ((a + b + 2) % 2).to_string()))
+        .collect();
+    let want = format!("[{}] 128\n[{}] 27\n", parities.join(", "), sums.join(", "));
+    for plans in [Plans::ALL, Plans::NONE] {
+        let limits = Limits {
+            plans,
+            ..Limits::default()
+        };
+        // Items 0..7 (bit sets) and 60..67 (sets past 63, written as
+        // values by both moves).
+        for start in ["0", "60"] {
+            assert_eq!(
+                run_with(&program(start), limits.clone()),
+                want,
+                "from {start}"
+            );
+        }
+    }
+}

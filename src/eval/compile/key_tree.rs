@@ -484,6 +484,12 @@ impl ArgCode {
         let tag = (self.0)(f, out)?;
         out.end(tag)
     }
+
+    /// Writes the argument's coordinates into `out`, giving their tag.
+    #[inline]
+    pub(crate) fn coords(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<Tag> {
+        (self.0)(f, out)
+    }
 }
 
 /// The closure writing `arg`: a slot, an integer or a set in place, a

@@ -2,7 +2,7 @@
 //! position's static arguments and arguments as integers (`KeyFrame`).
 
 use super::int_code::{Locals, Seq};
-use crate::eval::memo::{Key, Tag, MAX_COORDS};
+use crate::eval::memo::{Key, MaskCache, Tag, MAX_COORDS};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 
@@ -119,6 +119,50 @@ impl KeyFrame {
                 }
             }
         }
+    }
+
+    /// Puts the value `v` in `slot` as `load` puts an argument of its
+    /// kind (an integer; a set of integers 0..63 as its mask; a sequence
+    /// of integers as items, from `items` on, which it advances); false
+    /// if it is none of these or does not fit. A set's mask is read
+    /// through `masks` (the options of a position ask for the same set).
+    pub(crate) fn put_value(
+        &mut self,
+        slot: Slot,
+        v: &Value,
+        items: &mut usize,
+        masks: &MaskCache,
+    ) -> bool {
+        let s = slot as usize;
+        let (seq, xs) = match v {
+            _ if s >= KERNEL_FRAME => return false,
+            Value::Int(n) => {
+                self.set_int(slot, *n);
+                return true;
+            }
+            Value::Set(xs) => match masks.mask(xs) {
+                Some(mask) => {
+                    (self.ints[s], self.kinds[s]) = (mask as i64, SlotKind::Bits);
+                    return true;
+                }
+                None => (Seq::Set, xs),
+            },
+            Value::List(xs) => (Seq::List, xs),
+            Value::Tuple(xs) => (Seq::Tuple, xs),
+            _ => return false,
+        };
+        let Some(room) = self.items.get_mut(*items..*items + xs.len()) else {
+            return false;
+        };
+        for (c, x) in room.iter_mut().zip(xs.iter()) {
+            let Value::Int(n) = x else {
+                return false;
+            };
+            *c = *n;
+        }
+        self.kinds[s] = SlotKind::Items(seq, *items as u8, xs.len() as u8);
+        *items += xs.len();
+        true
     }
 
     /// A frame with nothing in it (bindings are set with `set_int`).

@@ -19,7 +19,7 @@ use super::expand::MoveResult;
 use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::{map_locals, mentions, sorted_update_of, BoolCode, Locals, Operand, Seq};
 use super::key_tree::{chain_step, ChainItem, SetNode};
-pub(crate) use super::key_tree::{KeyArg, KeySource, OptionKey, Settings};
+pub(crate) use super::key_tree::{ArgCode, KeyArg, KeySource, OptionKey, Settings};
 use super::linear;
 use super::rank_shift::{rank_shift, RankShift, ShiftRefusal};
 use super::refusal::Refusal;
@@ -49,7 +49,7 @@ pub(crate) struct KeyLoopMove {
 }
 
 /// One sum a `KeyLoopMove` may give.
-pub(crate) type KeyResult = MoveResult<KeyFrame, KeyArg>;
+pub(crate) type KeyResult = MoveResult<KeyFrame, ArgCode>;
 
 /// `i in s` as the last binding of a move with one part whose key differs
 /// from option to option only in one bit set, `remove`/`insert` of
@@ -274,7 +274,7 @@ impl KeyRun {
 
 pub(crate) enum RunArg {
     /// An argument that does not mention `k`.
-    Fixed(KeyArg),
+    Fixed(ArgCode),
     /// `base + coef * k`.
     Affine(Operand<KeyFrame>, i64),
     /// `sorted(update(xs, i, k))`: the list's other items, sorted, with
@@ -322,10 +322,11 @@ impl Compiler<'_> {
         let filter = self.bits_filter(m);
         let key_arg = |a: &IrExpr| self.key_arg(a).ok();
         if let Some(alternatives) = self.expanded_result(&m.result) {
+            let arg_code = |a: &IrExpr| key_arg(a).map(ArgCode::new);
             return Some(KeyLoopMove {
                 bindings,
                 guard,
-                results: self.choices(game, g, &alternatives, key_arg)?,
+                results: self.choices(game, g, &alternatives, arg_code)?,
                 run: None,
                 filter,
                 bits_run: None,
@@ -352,6 +353,16 @@ impl Compiler<'_> {
         let bits_run = match (m.bindings.last(), guard_left) {
             (Some(b), false) => bits_run(b, &result.parts),
             _ => None,
+        };
+        // The arguments read, their code generated.
+        let parts = result.parts.into_iter();
+        let result = KeyResult {
+            parts: parts
+                .map(|p| p.into_iter().map(ArgCode::new).collect())
+                .collect(),
+            conds: result.conds,
+            body_where: result.body_where,
+            from_body: result.from_body,
         };
         Some(KeyLoopMove {
             bindings,
@@ -474,7 +485,7 @@ impl Compiler<'_> {
         let mut run_args = Vec::new();
         for a in args.iter() {
             run_args.push(if !mentions(a, k) {
-                RunArg::Fixed(self.key_arg(a).ok()?)
+                RunArg::Fixed(ArgCode::new(self.key_arg(a).ok()?))
             } else if let Some((list, index)) = sorted_update_of(a, k) {
                 RunArg::SortedUpdate {
                     list,

@@ -5,10 +5,14 @@
 //! helpers) and the arguments an option's key is written from (`update`,
 //! `sorted`, lists joined with `+`, list and tuple literals) are lowered
 //! once from `IrExpr`, their integer leaves through the integer tree
-//! (`int_tree.rs`), and refused with its `NotIntCode`. The nodes run by
-//! one `match` each, with no closure per node; a set node reading a single
-//! integer local (`{v} | adj[v]`, `adj(v)`) is read from a table of what it
-//! gives for that local's values 0..63.
+//! (`int_tree.rs`), and refused with its `NotIntCode`. The nodes are read
+//! at compile time, then generated into closures (`set_code`, `ArgCode`):
+//! one a node, the operands that are leaves (a slot, a constant, a table
+//! read) read inside the node's closure and a set argument's code inside
+//! the argument's, so that the common chains are one call of straight-line
+//! code; a set node reading a single integer local (`{v} | adj[v]`,
+//! `adj(v)`) is read from a table of what it gives for that local's values
+//! 0..63.
 
 use smallvec::SmallVec;
 
@@ -100,8 +104,10 @@ pub(crate) fn chain_step(m: u64, insert: bool, v: i64) -> Option<u64> {
     }
 }
 
-/// Set code. `eval` gives `None` where an operand is not a bit set or
-/// integer code fails (the general path then runs the move).
+/// Set code as lowered. The nodes are read at compile time (`bits_run`
+/// reads a chain's steps) and then generated into closures (`set_code`);
+/// none runs by itself. The code gives `None` where an operand is not a
+/// bit set or integer code fails (the general path then runs the move).
 pub(crate) enum SetNode {
     /// The bit set in a slot.
     Local(Slot),
@@ -122,8 +128,8 @@ pub(crate) enum SetNode {
     /// not inline into the caller's), its parameters the arguments.
     Call(Vec<Operand<KeyFrame>>, Box<SetNode>),
     /// A node reading only the integer local in the slot: what it gives
-    /// for each value 0..63 of it (failures too), the node run for others.
-    Tabulated(Slot, Box<[Option<Mask>; 64]>, Box<SetNode>),
+    /// for each value 0..63 of it (failures too), its code run for others.
+    Tabulated(Slot, Box<[Option<Mask>; 64]>, SetCode),
 }
 
 /// An item a `Chain` inserts or removes.
@@ -149,72 +155,129 @@ pub(crate) enum CompStep {
     If(BoolCode<KeyFrame>),
 }
 
-impl SetNode {
-    /// The set the node gives in `f`. A node whose operands are
-    /// leaves (a local, a constant, a table read) runs in the caller's
-    /// code, without a call (`seen | {u}`, `adj[v] - seen`, `free - ({v}
-    /// | adj[v])` with its right side tabulated); deeper nodes call
-    /// `eval_deep` for their operands.
+/// Set code generated from a `SetNode`: one closure a node, the leaves
+/// below it (a slot, a constant, a table read) read inside it without a
+/// call, so that `seen | {u}`, `adj[v] - seen` and `free - ({v} |
+/// adj[v])` (its right side tabulated) are one closure each.
+pub(crate) type SetCode = Box<dyn Fn(&KeyFrame) -> Option<Mask>>;
+
+/// An operand of a set node, read in the code of the node above it.
+enum Leaf {
+    Local(Slot),
+    Const(Mask),
+    Table(Box<[Mask]>, Operand<KeyFrame>),
+    Tabulated(Slot, Box<[Option<Mask>; 64]>, SetCode),
+    /// Any other node: its own closure, called.
+    Code(SetCode),
+}
+
+impl Leaf {
+    fn of(node: SetNode) -> Leaf {
+        match node {
+            SetNode::Local(s) => Leaf::Local(s),
+            SetNode::Const(m) => Leaf::Const(m),
+            SetNode::Table(sets, i) => Leaf::Table(sets.into(), i),
+            SetNode::Tabulated(s, table, code) => Leaf::Tabulated(s, table, code),
+            node => Leaf::Code(set_code(node)),
+        }
+    }
+
     #[inline(always)]
-    pub(crate) fn eval(&self, f: &KeyFrame) -> Option<Mask> {
-        Some(match self {
-            SetNode::Chain(base, steps) => {
-                let mut m = base.leaf(f)?.key_bits()?;
-                for (insert, item) in steps {
-                    m = chain_step(m, *insert, item.eval(f)?)?;
-                }
-                Mask::bits(m)
-            }
-            SetNode::Op(op, a, b) => Mask::apply(*op, a.leaf(f)?, b.leaf(f)?)?,
-            _ => self.leaf(f)?,
+    fn get(&self, f: &KeyFrame) -> Option<Mask> {
+        match self {
+            Leaf::Local(s) => Some(Mask::bits(f.bits(*s)?)),
+            Leaf::Const(m) => Some(*m),
+            Leaf::Table(sets, i) => sets.get(usize::try_from(i.eval(f)?).ok()?).copied(),
+            Leaf::Tabulated(s, table, code) => match f.int(*s) {
+                Some(x) if (0..64).contains(&x) => table[x as usize],
+                _ => code(f),
+            },
+            Leaf::Code(code) => code(f),
+        }
+    }
+}
+
+/// What the closure of a set node is made into: set code, or an
+/// argument written as its bit mask (`AsBits`), the node's code inside
+/// the argument's closure.
+trait SetSink {
+    type Out;
+    fn take(self, code: impl Fn(&KeyFrame) -> Option<Mask> + 'static) -> Self::Out;
+}
+
+struct AsSet;
+
+impl SetSink for AsSet {
+    type Out = SetCode;
+    fn take(self, code: impl Fn(&KeyFrame) -> Option<Mask> + 'static) -> SetCode {
+        Box::new(code)
+    }
+}
+
+struct AsBits;
+
+impl SetSink for AsBits {
+    type Out = ArgFn;
+    fn take(self, code: impl Fn(&KeyFrame) -> Option<Mask> + 'static) -> ArgFn {
+        Box::new(move |f, out| {
+            out.push(code(f)?.key_bits()? as i64)?;
+            Some(Tag::Bits)
         })
     }
+}
 
-    /// `eval` of a leaf in place; any other node by a call.
-    #[inline(always)]
-    fn leaf(&self, f: &KeyFrame) -> Option<Mask> {
-        match self {
-            SetNode::Local(s) => Some(Mask::bits(f.bits(*s)?)),
-            SetNode::Const(m) => Some(*m),
-            SetNode::Table(sets, i) => sets.get(usize::try_from(i.eval(f)?).ok()?).copied(),
-            SetNode::Tabulated(s, table, node) => match f.int(*s) {
-                Some(x) if (0..64).contains(&x) => table[x as usize],
-                _ => node.eval_deep(f),
-            },
-            _ => self.eval_deep(f),
-        }
-    }
+/// The code of `node`.
+pub(crate) fn set_code(node: SetNode) -> SetCode {
+    set_fn(node, AsSet)
+}
 
-    /// `eval` as a function of its own (the recursion), a
-    /// comprehension's or a call's frame set up apart (`eval_framed`) so
-    /// that this one's stays small.
-    #[inline(never)]
-    fn eval_deep(&self, f: &KeyFrame) -> Option<Mask> {
-        match self {
-            SetNode::Literal(items) => Mask::of(items.iter().map(|x| x.eval(f))),
-            SetNode::Comp(..) | SetNode::Call(..) => self.eval_framed(f),
-            _ => self.eval(f),
-        }
-    }
-
-    /// `eval` of a comprehension or a call, on a frame of their own.
-    #[inline(never)]
-    fn eval_framed(&self, f: &KeyFrame) -> Option<Mask> {
-        Some(match self {
-            SetNode::Comp(steps, body) => {
-                let (mut frame, mut m) = (f.clone(), Mask::EMPTY);
-                comp_items(steps, body, &mut frame, &mut m)?;
-                m
+/// The closure of `node`, made into `sink`'s output: a chain of one
+/// step and an operator on two leaves are straight-line code.
+fn set_fn<S: SetSink>(node: SetNode, sink: S) -> S::Out {
+    match node {
+        SetNode::Chain(base, mut steps) => {
+            let base = Leaf::of(*base);
+            match (steps.len(), steps.pop()) {
+                (1, Some((insert, ChainItem::Offset(x, c)))) => sink.take(move |f| {
+                    let m = base.get(f)?.key_bits()?;
+                    chain_step(m, insert, f.int(x)?.checked_add(c)?).map(Mask::bits)
+                }),
+                (_, last) => {
+                    steps.extend(last);
+                    sink.take(move |f| {
+                        let mut m = base.get(f)?.key_bits()?;
+                        for (insert, item) in &steps {
+                            m = chain_step(m, *insert, item.eval(f)?)?;
+                        }
+                        Some(Mask::bits(m))
+                    })
+                }
             }
-            SetNode::Call(params, body) => {
+        }
+        SetNode::Op(op, a, b) => {
+            let (a, b) = (Leaf::of(*a), Leaf::of(*b));
+            sink.take(move |f| Mask::apply(op, a.get(f)?, b.get(f)?))
+        }
+        SetNode::Literal(items) => sink.take(move |f| Mask::of(items.iter().map(|x| x.eval(f)))),
+        SetNode::Comp(steps, body) => sink.take(move |f| {
+            let (mut frame, mut m) = (f.clone(), Mask::EMPTY);
+            comp_items(&steps, &body, &mut frame, &mut m)?;
+            Some(m)
+        }),
+        SetNode::Call(params, body) => {
+            let body = set_code(*body);
+            sink.take(move |f| {
                 let mut frame = KeyFrame::empty();
                 for (i, p) in params.iter().enumerate() {
                     frame.set_int(i as Slot, p.eval(f)?);
                 }
-                body.eval(&frame)?
-            }
-            _ => self.eval_deep(f)?,
-        })
+                body(&frame)
+            })
+        }
+        leaf => {
+            let leaf = Leaf::of(leaf);
+            sink.take(move |f| leaf.get(f))
+        }
     }
 }
 
@@ -250,12 +313,13 @@ fn comp_items(
 /// other: an option of a binding over a bit set costs one read instead
 /// of the set's code.
 fn tabulated(s: Slot, node: SetNode) -> SetNode {
+    let code = set_code(node);
     let mut frame = KeyFrame::empty();
     let table = std::array::from_fn(|x| {
         frame.set_int(s, x as i64);
-        node.eval(&frame)
+        code(&frame)
     });
-    SetNode::Tabulated(s, Box::new(table), Box::new(node))
+    SetNode::Tabulated(s, Box::new(table), code)
 }
 
 /// The one local `e` reads, if it reads one and only in forms
@@ -318,7 +382,7 @@ pub(crate) enum KeySource {
     Items(Slot),
     /// A set computed as a bit mask (`adj[v] - seen`): its bits
     /// ascending, a set's items in order.
-    Mask(SetNode),
+    Mask(SetCode),
     /// A list or tuple literal of integer code (`[v - 3, v + 3]`), in
     /// order.
     Codes(Vec<Operand<KeyFrame>>),
@@ -335,7 +399,7 @@ impl KeySource {
     pub(crate) fn bits(&self, f: &KeyFrame) -> Option<u64> {
         match self {
             KeySource::Items(s) if f.kind(*s) == SlotKind::Bits => f.bits(*s),
-            KeySource::Mask(set) => set.eval(f)?.key_bits(),
+            KeySource::Mask(set) => set(f)?.key_bits(),
             _ => None,
         }
     }
@@ -368,7 +432,7 @@ impl KeySource {
                 SlotKind::Items(..) => out.extend_from_slice(f.items(*s)?.1),
                 SlotKind::Int | SlotKind::Unset => return None,
             },
-            KeySource::Mask(set) => bits(out, set.eval(f)?.key_bits()?),
+            KeySource::Mask(set) => bits(out, set(f)?.key_bits()?),
             KeySource::Codes(codes) => {
                 for c in codes {
                     out.push(c.eval(f)?);
@@ -379,7 +443,8 @@ impl KeySource {
     }
 }
 
-/// How one argument of an option is written into its key.
+/// How one argument of an option is written into its key, as lowered
+/// (read at compile time, then generated into an `ArgCode`).
 pub(crate) enum KeyArg {
     /// A slot as it is: an integer, a bit set or a sequence.
     Local(Slot),
@@ -399,51 +464,66 @@ pub(crate) enum KeyArg {
     Items(Seq, Vec<Operand<KeyFrame>>),
 }
 
-impl KeyArg {
+/// The code of an argument: writes its coordinates into the option,
+/// giving their tag.
+type ArgFn = Box<dyn Fn(&KeyFrame, &mut OptionKey) -> Option<Tag>>;
+
+/// How an argument of an option is written, generated from its
+/// `KeyArg`: one closure, its set code and leaves inside it.
+pub(crate) struct ArgCode(ArgFn);
+
+impl ArgCode {
+    pub(crate) fn new(arg: KeyArg) -> ArgCode {
+        ArgCode(arg_fn(arg))
+    }
+
     /// Writes the argument into `out`; `None` sends the position to the
     /// general path.
     #[inline]
     pub(crate) fn write(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<()> {
-        let tag = self.coords(f, out)?;
+        let tag = (self.0)(f, out)?;
         out.end(tag)
     }
 
-    /// Writes the argument's coordinates, giving their tag: a slot, an
-    /// integer or a set in place, a sequence by a call (`seq_coords`).
-    #[inline(always)]
-    fn coords(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<Tag> {
-        Some(match self {
-            KeyArg::Local(slot) => out.slot(f, *slot)?,
-            KeyArg::Int(op) => {
-                out.push(op.eval(f)?)?;
-                Tag::Int
-            }
-            KeyArg::Set(set) => {
-                out.push(set.eval(f)?.key_bits()? as i64)?;
-                Tag::Bits
-            }
-            KeyArg::IntOrSet(op, set) => match op.eval(f) {
+    /// Writes the argument's coordinates into `out`, giving their tag.
+    #[inline]
+    pub(crate) fn coords(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<Tag> {
+        (self.0)(f, out)
+    }
+}
+
+/// The closure writing `arg`: a slot, an integer or a set in place, a
+/// sequence around the closures of the sequences it is written from.
+fn arg_fn(arg: KeyArg) -> ArgFn {
+    match arg {
+        KeyArg::Local(slot) => Box::new(move |f, out| out.slot(f, slot)),
+        KeyArg::Int(Operand::Local(x)) => Box::new(move |f, out| {
+            out.push(f.int(x)?)?;
+            Some(Tag::Int)
+        }),
+        KeyArg::Int(op) => Box::new(move |f, out| {
+            out.push(op.eval(f)?)?;
+            Some(Tag::Int)
+        }),
+        KeyArg::Set(set) => set_fn(set, AsBits),
+        KeyArg::IntOrSet(op, set) => {
+            let set = set_code(set);
+            Box::new(move |f, out| match op.eval(f) {
                 Some(n) => {
                     out.push(n)?;
-                    Tag::Int
+                    Some(Tag::Int)
                 }
                 None => {
-                    out.push(set.eval(f)?.key_bits()? as i64)?;
-                    Tag::Bits
+                    out.push(set(f)?.key_bits()? as i64)?;
+                    Some(Tag::Bits)
                 }
-            },
-            _ => self.seq_coords(f, out)?,
-        })
-    }
-
-    /// `coords` of a sequence written from others, as a function of its
-    /// own (the recursion).
-    #[inline(never)]
-    fn seq_coords(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<Tag> {
-        Some(match self {
-            KeyArg::Update(inner, index, value) => {
+            })
+        }
+        KeyArg::Update(inner, index, value) => {
+            let inner = arg_fn(*inner);
+            Box::new(move |f, out| {
                 let start = out.len;
-                let tag = inner.coords(f, out)?;
+                let tag = inner(f, out)?;
                 // A set updated is a set again, sorted anew: not here.
                 let (Tag::List(n) | Tag::Tuple(n)) = tag else {
                     return None;
@@ -453,11 +533,14 @@ impl KeyArg {
                     return None;
                 }
                 out.coords[start + i] = value.eval(f)?;
-                tag
-            }
-            KeyArg::Sorted(inner) => {
+                Some(tag)
+            })
+        }
+        KeyArg::Sorted(inner) => {
+            let inner = arg_fn(*inner);
+            Box::new(move |f, out| {
                 let start = out.len;
-                let n = match inner.coords(f, out)? {
+                let n = match inner(f, out)? {
                     Tag::Bits => {
                         // The bits ascending, in place of the mask.
                         out.len -= 1;
@@ -473,26 +556,31 @@ impl KeyArg {
                     Tag::Int | Tag::Bool => return None,
                 };
                 out.coords[start..out.len].sort_unstable();
-                Tag::List(n)
-            }
-            KeyArg::Join(first, second) => match (first.coords(f, out)?, second.coords(f, out)?) {
-                (Tag::List(n), Tag::List(m)) => Tag::List(n + m),
+                Some(Tag::List(n))
+            })
+        }
+        KeyArg::Join(first, second) => {
+            let (first, second) = (arg_fn(*first), arg_fn(*second));
+            Box::new(move |f, out| match (first(f, out)?, second(f, out)?) {
+                (Tag::List(n), Tag::List(m)) => Some(Tag::List(n + m)),
                 // Anything else is no list join (the general path says
                 // what it is).
-                _ => return None,
-            },
-            KeyArg::Items(seq, items) => {
-                for x in items {
+                _ => None,
+            })
+        }
+        KeyArg::Items(seq, items) => {
+            let n = items.len() as u32;
+            let tag = match seq {
+                Seq::Tuple => Tag::Tuple(n),
+                _ => Tag::List(n),
+            };
+            Box::new(move |f, out| {
+                for x in &items {
                     out.push(x.eval(f)?)?;
                 }
-                let n = items.len() as u32;
-                match seq {
-                    Seq::Tuple => Tag::Tuple(n),
-                    _ => Tag::List(n),
-                }
-            }
-            _ => self.coords(f, out)?,
-        })
+                Some(tag)
+            })
+        }
     }
 }
 
@@ -518,6 +606,13 @@ impl Default for OptionKey {
 }
 
 impl OptionKey {
+    /// Empties the key for another option (its coordinates are written
+    /// before they are read).
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        (self.len, self.shape, self.n_args) = (0, 0, 0);
+    }
+
     #[inline]
     pub(crate) fn push(&mut self, c: i64) -> Option<()> {
         *self.coords.get_mut(self.len)? = c;
@@ -676,7 +771,7 @@ impl Compiler<'_> {
                     const_ints(v).ok_or(refuse(e, "a constant of items not all integers"))?,
                 )
             }
-            _ => KeySource::Mask(self.set_node(e)?),
+            _ => KeySource::Mask(set_code(self.set_node(e)?)),
         })
     }
 

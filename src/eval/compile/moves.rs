@@ -4,20 +4,21 @@
 //! item replaced) go to the sink as strided runs, and runs of other
 //! integer results as batches, so the search reads them in tight loops.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
-use super::int_code::{int_code, sorted_update_of, IntCode};
-use super::key_tree::chain_step;
+use super::frame::{KeyFrame, KERNEL_FRAME};
+use super::int_code::{int_code, map_locals, sorted_update_of, IntCode};
+use super::key_tree::{ArgCode, OptionKey};
 use super::linear::affine;
 use super::runtime::{
     eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
 };
 use super::where_check::is_keyed_position;
 use crate::diag::{ErrorKind, Fallible};
-use crate::eval::builtins::{expect_bool, Builtin};
+use crate::eval::builtins::expect_bool;
 use crate::eval::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use crate::eval::ops;
 use crate::eval::value::{InstanceId, Value};
@@ -579,11 +580,35 @@ impl Compiler<'_> {
         }
     }
 
-    /// A writer for one position argument: an allocation-free form
-    /// (`key_writer`) or the value written.
+    /// A writer for one position argument: the key code keyed kernels
+    /// run (`key_tree.rs`: `update`, `sorted`, `remove`/`insert` chains,
+    /// set operators, literals), on the locals it reads put in a frame of
+    /// integers, without building values; or, for any form that code
+    /// refuses, the value written.
     pub(crate) fn writer(&self, e: &IrExpr) -> Writer {
-        if let Some(w) = self.key_writer(e) {
-            return w;
+        let reads = locals_read(e).filter(|r| r.iter().all(|&s| (s as usize) < KERNEL_FRAME));
+        if let (Ok(arg), Some(reads)) = (self.key_arg(e), reads) {
+            let arg = ArgCode::new(arg);
+            // Kept between options: the code reads only the slots `reads`
+            // puts in again each time.
+            let scratch = RefCell::new((KeyFrame::empty(), OptionKey::default()));
+            let masks: Vec<MaskCache> = reads.iter().map(|_| MaskCache::default()).collect();
+            return Box::new(move |env, key| {
+                let (frame, out) = &mut *scratch.borrow_mut();
+                // A local that is no integer, bit set or sequence of
+                // integers, or code that fails: the caller writes values.
+                let mut items = 0;
+                for (&s, masks) in reads.iter().zip(&masks) {
+                    if !frame.put_value(s, env.local(s), &mut items, masks) {
+                        return Ok(false);
+                    }
+                }
+                out.clear();
+                let Some(tag) = arg.coords(frame, out) else {
+                    return Ok(false);
+                };
+                Ok(out.coords().iter().all(|&c| key.push_coord(c)) && key.push_tag(tag))
+            });
         }
         let code = self.expr(e);
         Box::new(move |env, key| {
@@ -591,120 +616,22 @@ impl Compiler<'_> {
             Ok(key.push_value(&v))
         })
     }
-
-    /// A writer for a local, `update(xs, i, v)` of a list in a local with
-    /// `i` and `v` integer code, `remove`/`insert` on a set in a local
-    /// (`set_mask`) and `sorted(...)`, without building values.
-    fn key_writer(&self, e: &IrExpr) -> Option<Writer> {
-        Some(match &e.kind {
-            IrKind::Local(slot) => {
-                let slot = *slot;
-                Box::new(move |env, key| Ok(key.push_value(env.local(slot))))
-            }
-            IrKind::CallBuiltin {
-                builtin: Builtin::Update,
-                args,
-            } => {
-                let IrKind::Local(slot) = args[0].kind else {
-                    return None;
-                };
-                let (index, value): (IntCode, IntCode) =
-                    (self.int_expr(&args[1])?, self.int_expr(&args[2])?);
-                Box::new(move |env, key| {
-                    let (Some(i), Some(v)) = (index(env.frame()), value(env.frame())) else {
-                        return Ok(false);
-                    };
-                    let Value::List(xs) = env.local(slot) else {
-                        return Ok(false);
-                    };
-                    if i < 0 || i as usize >= xs.len() {
-                        return Ok(false); // the value path reports the error
-                    }
-                    for (j, x) in xs.iter().enumerate() {
-                        let c = match x {
-                            _ if j == i as usize => v,
-                            Value::Int(n) => *n,
-                            _ => return Ok(false),
-                        };
-                        if !key.push_coord(c) {
-                            return Ok(false);
-                        }
-                    }
-                    Ok(key.push_tag(Tag::List(xs.len() as u32)))
-                })
-            }
-            IrKind::CallBuiltin {
-                builtin: Builtin::Remove | Builtin::Insert,
-                ..
-            } => {
-                let mask = self.set_mask(e)?;
-                Box::new(move |env, key| {
-                    Ok(match mask(env) {
-                        Some(m) => key.push_coord(m as i64) && key.push_tag(Tag::Bits),
-                        None => false,
-                    })
-                })
-            }
-            IrKind::CallBuiltin {
-                builtin: Builtin::Sorted,
-                args,
-            } => {
-                let inner = self.writer(&args[0]);
-                Box::new(move |env, key| {
-                    let start = key.len();
-                    if !inner(env, key)? {
-                        return Ok(false);
-                    }
-                    if key.last_tag() == Some(Tag::Bits) {
-                        return Ok(key.bits_to_list()); // ascending already
-                    }
-                    let n = match key.last_tag() {
-                        Some(Tag::List(n) | Tag::Set(n) | Tag::Tuple(n)) => n,
-                        _ => return Ok(false),
-                    };
-                    key.coords_from_mut(start).sort_unstable();
-                    key.set_last_tag(Tag::List(n));
-                    Ok(true)
-                })
-            }
-            _ => return None,
-        })
-    }
 }
 
-/// Code for the bit mask of a set of small integers, without building the
-/// set: `None` at run time when it is not one (the value path decides).
-type MaskCode = Box<dyn Fn(&Env) -> Option<u64>>;
-
-impl Compiler<'_> {
-    /// `remove(...)`/`insert(...)` chains on a set held in a local, as the
-    /// bit mask of the result (`Tag::Bits`): a move on a board of cells
-    /// then allocates nothing per option.
-    pub(crate) fn set_mask(&self, e: &IrExpr) -> Option<MaskCode> {
-        match &e.kind {
-            IrKind::Local(slot) => {
-                let slot = *slot;
-                let cache = MaskCache::default();
-                Some(Box::new(move |env| match env.local(slot) {
-                    Value::Set(xs) => cache.mask(xs),
-                    _ => None,
-                }))
-            }
-            IrKind::CallBuiltin {
-                builtin: b @ (Builtin::Remove | Builtin::Insert),
-                args,
-            } => {
-                let inner = self.set_mask(&args[0])?;
-                let item: IntCode = self.int_expr(&args[1])?;
-                let insert = *b == Builtin::Insert;
-                Some(Box::new(move |env| {
-                    let m = inner(env)?;
-                    chain_step(m, insert, item(env.frame())?)
-                }))
-            }
-            _ => None,
-        }
-    }
+/// The locals `e` reads, if `map_locals` follows it all.
+fn locals_read(e: &IrExpr) -> Option<Vec<Slot>> {
+    let reads = RefCell::new(Vec::new());
+    map_locals(e, &|s| {
+        reads.borrow_mut().push(s);
+        Some(IrExpr {
+            kind: IrKind::Local(s),
+            span: e.span,
+        })
+    })?;
+    let mut reads = reads.into_inner();
+    reads.sort_unstable();
+    reads.dedup();
+    Some(reads)
 }
 
 /// Whether `bases + coefs * k` fits in 64 bits for every `k` in `a..b`:

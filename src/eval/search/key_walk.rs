@@ -27,12 +27,30 @@ use crate::syntax::Span;
 #[derive(Default)]
 pub(super) struct WalkScratch {
     nodes: Vec<Node>,
-    /// The options listed by the positions on `nodes`, in stack order.
+    /// The options listed by the positions on `nodes`, in stack order:
+    /// the first `n_options`; the entries past them are kept to be
+    /// written again (an entry is 190 bytes, not written whole per option).
     options: Vec<(OptionKey, Probe)>,
+    n_options: usize,
     /// The values of the options read so far, in stack order.
     values: Vec<u64>,
     mex: StampedMex,
     key: Key,
+}
+
+impl WalkScratch {
+    /// The next entry of the option stack, its key empty.
+    #[inline]
+    fn next_option(&mut self) -> &mut (OptionKey, Probe) {
+        if self.n_options == self.options.len() {
+            let empty = (OptionKey::default(), Probe::Known(State::Unknown));
+            self.options.push(empty);
+        }
+        let entry = &mut self.options[self.n_options];
+        self.n_options += 1;
+        entry.0.clear();
+        entry
+    }
 }
 
 /// A position on the walk's path.
@@ -81,7 +99,7 @@ pub(super) fn walk(
         span,
     };
     scratch.nodes.clear();
-    scratch.options.clear();
+    scratch.n_options = 0;
     scratch.values.clear();
     let result = walker.run(env, &mut memo, scratch, root);
     if !matches!(result, Ok(Some(_))) {
@@ -131,7 +149,7 @@ impl Walker<'_> {
         }
         // The start is held where options are: positions name their keys
         // by their place among the options.
-        s.options.push((root, Probe::Known(state)));
+        *s.next_option() = (root, Probe::Known(state));
         let mut frame = Loaded {
             frame: KeyFrame::empty(),
             shape: None,
@@ -143,7 +161,7 @@ impl Walker<'_> {
         loop {
             let top = s.nodes.last_mut().expect("a position on the path");
             let i = top.next as usize;
-            if i < s.options.len() {
+            if i < s.n_options {
                 top.next += 1;
                 let (option, probe) = &s.options[i];
                 // A shape not stored when listed may be now.
@@ -173,7 +191,7 @@ impl Walker<'_> {
             let (option, at, values) = (top.option as usize, top.at, top.values as usize);
             let v = s.mex.mex(&s.values[values..]);
             s.values.truncate(values);
-            s.options.truncate(top.first as usize);
+            s.n_options = top.first as usize;
             s.nodes.pop();
             let key = &s.options[option].0;
             if !at.is_some_and(|at| memo.set_at(at, State::Value(v))) {
@@ -223,8 +241,8 @@ impl Walker<'_> {
         s.nodes.push(Node {
             option: option as u32,
             at,
-            first: s.options.len() as u32,
-            next: s.options.len() as u32,
+            first: s.n_options as u32,
+            next: s.n_options as u32,
             values: s.values.len() as u32,
         });
         for m in self.moves {
@@ -291,18 +309,16 @@ impl Lister<'_, '_> {
             return Ok(true);
         };
         // Written in place: a key is a few hundred bytes.
-        let options = &mut self.s.options;
-        options.push((OptionKey::default(), Probe::Known(State::Unknown)));
-        let (out, probe) = options.last_mut().expect("just pushed");
+        let (out, probe) = self.s.next_option();
         for a in args {
             if a.write(frame, out).is_none() {
                 return Ok(false);
             }
         }
         *probe = self.memo.probe(out.shape, out.coords());
-        if self.s.options.len().is_multiple_of(4096) {
+        if self.s.n_options.is_multiple_of(4096) {
             let (rt, span) = (self.rt, self.walker.span);
-            let waiting = self.s.options.len() + self.s.nodes.len();
+            let waiting = self.s.n_options + self.s.nodes.len();
             rt.check_states(waiting, span, &self.walker.inst.name)?;
             rt.check_memory(0, span)?;
             rt.check_interrupt(span)?;

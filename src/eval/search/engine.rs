@@ -821,7 +821,12 @@ pub fn search_swept(
     at: Located,
     span: Span,
 ) -> Fallible<u64> {
-    let scratch = searched(held.get_or_insert_with(|| take_scratch(env)));
+    // Taken at the line's first position, with no line's decision in it.
+    let scratch = searched(held.get_or_insert_with(|| {
+        let mut scratch = take_scratch(env);
+        searched(&mut scratch).line_walks = None;
+        scratch
+    }));
     // Whether the lean walk takes the line's game is decided at its first
     // position, not asked again for each.
     let walks = match scratch.line_walks {
@@ -848,15 +853,11 @@ fn walks_game(env: &Env, inst: &Instance) -> bool {
         && (g.kernel.as_ref()).is_some_and(|k| k.walk_moves(g.where_clause.is_some()).is_some())
 }
 
-/// A search's buffers from `Env::scratch` (or new ones), with no line's
-/// decisions in them.
+/// A search's buffers from `Env::scratch` (or new ones).
 fn take_scratch(env: &mut Env) -> Box<dyn Any> {
-    let mut scratch = env
-        .scratch
+    env.scratch
         .pop()
-        .unwrap_or_else(|| Box::<SearchScratch>::default());
-    searched(&mut scratch).line_walks = None;
-    scratch
+        .unwrap_or_else(|| Box::<SearchScratch>::default())
 }
 
 /// The search's buffers in `scratch` (`Env::scratch` holds no others).

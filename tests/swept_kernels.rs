@@ -391,3 +391,72 @@ fn a_where_keeping_a_list_sorted_is_decided_once_per_line() {
     );
     assert!(out.contains("not a position"), "{out}");
 }
+
+/// The game of `a_runs_set_up_depends_on_either_coordinate_of_the_line`
+/// by its definition: `g[a][b]` for `a, b <= n`.
+fn mixed(n: usize) -> Vec<Vec<u64>> {
+    let isqrt = |x: usize| (0..=x).take_while(|k| k * k <= x).last().unwrap_or(0);
+    let mut g = vec![vec![0u64; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            let mut options = Vec::new();
+            // k * k <= b: a guard on the other coordinate's line.
+            options.extend((1..=a.min(isqrt(b))).map(|k| g[a - k][b]));
+            // k * k <= a + b: on both.
+            options.extend((1..=b.min(isqrt(a + b))).map(|k| g[a][b - k]));
+            // A bend whose base and clamp read b.
+            options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)]));
+            // A guard that reads a only.
+            options.extend((1..=b).filter(|k| 2 * k <= a).map(|k| g[a][b - k]));
+            // Quadratic in the binding, its guard on a.
+            options.extend((1..=isqrt(a)).map(|k| g[a - k * k][b]));
+            // A clamp whose bound is a.
+            options.extend((0..b).map(|k| g[a.min(k + 1)][k]));
+            g[a][b] = (0..).find(|v| !options.contains(v)).expect("a mex");
+        }
+    }
+    g
+}
+
+#[test]
+fn a_runs_set_up_depends_on_either_coordinate_of_the_line() {
+    // Each move's range, guard, bend and quadratic argument read the
+    // swept coordinate, the other one, or both: a table swept along `b`
+    // and one swept along `a` (separate runs, so that each line is
+    // valued in order), and one asked from the top (positions waiting for
+    // their options), against the definition and the general path.
+    let n = 16;
+    let g = mixed(n);
+    let game = "game G(a, b) where a >= 0 and b >= 0 {
+            move m1(k in 1..=a) if k * k <= b -> G(a - k, b)
+            move m2(k in 1..=b) if k * k <= a + b -> G(a, b - k)
+            move m3(k in 0..a) -> G(k, min((k + b) / 2, b))
+            move m4(k in 1..=b) if 2 * k <= a -> G(a, b - k)
+            move m5(k in 1..=a) if k * k <= a -> G(a - k * k, b)
+            move m6(k in 0..b) -> G(min(a, k + 1), k)
+        }";
+    let along_b = same_every_way(
+        &format!("{game}\nprint [sg(G(a, b)) for a in 0..={n}, b in 0..={n}]"),
+        Limits::default(),
+    );
+    let want: Vec<String> = g.iter().flatten().map(|v| v.to_string()).collect();
+    assert_eq!(along_b.trim(), format!("[{}]", want.join(", ")));
+    let along_a = same_every_way(
+        &format!("{game}\nprint [sg(G(a, b)) for b in 0..={n}, a in 0..={n}]"),
+        Limits::default(),
+    );
+    let want: Vec<String> = (0..=n)
+        .flat_map(|b| (0..=n).map(move |a| (a, b)))
+        .map(|(a, b)| g[a][b].to_string())
+        .collect();
+    assert_eq!(along_a.trim(), format!("[{}]", want.join(", ")));
+    let down = same_every_way(
+        &format!("{game}\nprint [sg(G({n} - a, b)) for a in 0..={n}, b in 0..={n}]"),
+        Limits::default(),
+    );
+    let want: Vec<String> = (0..=n)
+        .flat_map(|a| (0..=n).map(move |b| (n - a, b)))
+        .map(|(a, b)| g[a][b].to_string())
+        .collect();
+    assert_eq!(down.trim(), format!("[{}]", want.join(", ")));
+}

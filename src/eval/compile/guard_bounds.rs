@@ -14,7 +14,10 @@
 //!   are read once per range (constants, and the value at `k = 0`, or
 //!   values at three points), so the end of that prefix is found by
 //!   integer arithmetic next to the real root, with no code run per
-//!   option or per step of a bisection.
+//!   option or per step of a bisection. A cut remembers where its
+//!   comparison last changed truth: positions asked a step apart (a
+//!   sweep's line) move it little, so it is checked there first, and the
+//!   root is solved only when it moved.
 //!
 //! The conjuncts are taken in their order, each acting on a binding no
 //! outer than the one before: the general path evaluates a conjunct only
@@ -42,6 +45,7 @@ use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 use smallvec::SmallVec;
+use std::cell::Cell;
 
 /// The leading conjuncts of a move's guard as bounds on its bindings'
 /// loops (on a kernel's frame of integers).
@@ -91,6 +95,11 @@ pub(crate) struct Cut {
     /// Every subexpression mentioning `slot` but `slot` itself.
     nodes: Vec<Node>,
     sides: [Side; 2],
+    /// Where the comparison last changed truth (`apply`'s split index):
+    /// the first guess for the next range. A sweep asks positions a step
+    /// apart, whose split moves little (`k * k <= n` by at most one as `n`
+    /// grows by one), so the guess is checked and no root is solved.
+    last: Cell<i64>,
 }
 
 /// A subexpression of a cut as a polynomial in its binding `k`.
@@ -426,6 +435,15 @@ impl Cut {
                 _ => d >= 0,
             })
         };
+        // The comparison of a monotone difference changes truth at most
+        // once: where it did last time, if it does there now.
+        let last = self.last.get();
+        if a < last && last < b {
+            let before = holds(last - 1)?;
+            if before != holds(last)? {
+                return Some(if before { (a, last) } else { (last, b) });
+            }
+        }
         let (at_a, at_last) = (holds(a)?, holds(b - 1)?);
         if at_a == at_last {
             return Some(if at_a { (a, b) } else { (a, a) });
@@ -433,13 +451,21 @@ impl Cut {
         // The first index in (lo, hi] where the comparison is `at_last`:
         // next to the real root, then by bisection if that was off.
         let (mut lo, mut hi) = (a, b - 1);
-        if let Some(root) = diff.root(span) {
-            let t = root.ceil().clamp(0.0, span as f64) as i64;
-            let guess = match values {
-                None => a + t,
-                Some(v) => a + v[a as usize..b as usize].partition_point(|&x| x - first < t) as i64,
-            }
-            .clamp(lo + 1, hi);
+        let guess = if lo < last && last <= hi {
+            Some(last)
+        } else {
+            diff.root(span).map(|root| {
+                let t = root.ceil().clamp(0.0, span as f64) as i64;
+                match values {
+                    None => a + t,
+                    Some(v) => {
+                        a + v[a as usize..b as usize].partition_point(|&x| x - first < t) as i64
+                    }
+                }
+                .clamp(lo + 1, hi)
+            })
+        };
+        if let Some(guess) = guess {
             if holds(guess)? == at_last {
                 hi = guess;
                 if guess - 1 > lo && holds(guess - 1)? != at_last {
@@ -460,6 +486,7 @@ impl Cut {
                 lo = mid;
             }
         }
+        self.last.set(hi);
         Some(if at_a { (a, hi) } else { (hi, b) })
     }
 }
@@ -596,6 +623,7 @@ fn cut(c: &BoolNode, k: Slot) -> Option<Cut> {
         op: *op,
         sides: [side(lhs), side(rhs)],
         nodes: nodes.iter().map(|n| node(n, k)).collect::<Option<_>>()?,
+        last: Cell::new(i64::MIN),
     })
 }
 

@@ -800,8 +800,8 @@ pub(super) fn search_finite(
         env,
         searched(&mut scratch),
         (instance, &inst),
-        key,
-        at,
+        (key, at),
+        true,
         span,
     );
     env.scratch.push(scratch);
@@ -837,8 +837,33 @@ pub(super) fn swept_finite(
     at: Located,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    let scratch = searched(held.get_or_insert_with(|| take_scratch(env)));
-    search_in(env, scratch, (instance, inst), key, Some(at), span)
+    // Taken at the line's first position, with no line's decision in it.
+    let scratch = searched(held.get_or_insert_with(|| {
+        let mut scratch = take_scratch(env);
+        searched(&mut scratch).line_walks = None;
+        scratch
+    }));
+    // Whether the lean walk takes the line's game is decided at its first
+    // position, not asked again for each.
+    let walks = match scratch.line_walks {
+        Some((id, walks)) if id == instance => walks,
+        _ => {
+            let walks = walks_game(env, inst);
+            scratch.line_walks = Some((instance, walks));
+            walks
+        }
+    };
+    search_in(env, scratch, (instance, inst), (key, Some(at)), walks, span)
+}
+
+/// Whether the lean walk (`key_walk.rs`) may take positions of `inst`:
+/// its own choice of games (`Kernel::walk_moves`), read once per swept
+/// line. A position it would refuse for its key alone goes to it anyway.
+fn walks_game(env: &Env, inst: &Instance) -> bool {
+    let Rules::User(g) = &inst.rules;
+    env.rt.limits.plans.kernels
+        && inst.layer.is_none()
+        && (g.kernel.as_ref()).is_some_and(|k| k.walk_moves(g.where_clause.is_some()).is_some())
 }
 
 /// A search's buffers from `Env::scratch` (or new ones).
@@ -853,21 +878,26 @@ fn searched(scratch: &mut Box<dyn Any>) -> &mut SearchScratch {
     scratch.downcast_mut().expect("a search's buffers")
 }
 
-/// `search_finite` on the buffers `scratch`.
+/// `search_finite` on the buffers `scratch`; the lean walk tried first
+/// if `walks` (false: it takes no position of this game).
 fn search_in(
     env: &mut Env,
-    SearchScratch { stack, sink, walk }: &mut SearchScratch,
+    SearchScratch {
+        stack, sink, walk, ..
+    }: &mut SearchScratch,
     (instance, inst): (InstanceId, &Instance),
-    key: &Key,
-    at: Option<Located>,
+    (key, at): (&Key, Option<Located>),
+    walks: bool,
     span: Span,
 ) -> Fallible<Option<u64>> {
     sink.span = span;
     sink.last = None;
     sink.cycle_at = None;
-    let walked = key_walk::walk(env, walk, inst, key, span);
-    if !matches!(walked, Ok(None)) {
-        return walked;
+    if walks {
+        let walked = key_walk::walk(env, walk, inst, key, span);
+        if !matches!(walked, Ok(None)) {
+            return walked;
+        }
     }
     match value_directly(env, sink, (instance, inst), key, at, span)? {
         Direct::Value(v) => Ok(Some(v)),
@@ -958,7 +988,8 @@ fn value_directly(
         }
     };
     sink.layer = inst.layer.map(|l| (instance, l));
-    if let Some(v) = twin_value(inst, kernel, key) {
+    let twins = kernel.swappable.is_some() || !kernel.clamps.is_empty();
+    if let Some(v) = twins.then(|| twin_value(inst, kernel, key)).flatten() {
         inst.memo.borrow_mut().set_located(at, key, State::Value(v));
         env.rt.count_stored_n(key.weight(), span, &inst.name)?;
         return Ok(Direct::Value(v));
@@ -1047,6 +1078,9 @@ pub struct SearchScratch {
     stack: Stack,
     sink: SgSink,
     walk: WalkScratch,
+    /// On a sweep's held buffers: the line's game and whether the lean
+    /// walk takes it (`walks_game`).
+    line_walks: Option<(InstanceId, bool)>,
 }
 
 /// The value of the position at the bottom of the stack; `None` if the

@@ -288,6 +288,8 @@ fn list_move() -> impl Strategy<Value = &'static str> {
         Just("(i in 1..min(len(xs), xs[0] + 2), k in 1..=xs[i]) -> L(update(update(xs, i, xs[i] - k), i - 1, xs[i - 1] + k))"),
         Just("(i in 0..len(xs), t in 0..xs[i]) if t not in xs -> L(sorted(update(xs, i, t)))"),
         Just("(i in 0..len(xs), k in 1..=xs[i]) if k * k <= xs[i] -> L(sorted(update(xs, i, xs[i] - k)))"),
+        // Settings of the moving item by their code, its own value left out.
+        Just("(i in 0..len(xs), t in xs[i] / 2..=xs[i]) if t not in xs -> L(sorted(update(xs, i, t)))"),
         // Only the general path runs this one (its guard).
         Just("(i in 0..len(xs)) if xs[i] >= 1 and str(xs[i]) != \"2\" -> L(update(xs, i, xs[i] - 1))"),
         // Lists joined with `+`, literals and `sorted` of a join.

@@ -62,10 +62,7 @@ impl SgSink {
     ) -> Fallible<bool> {
         let Some((slot, source)) = m.bindings.get(level) else {
             return match &m.run {
-                Some(run) => {
-                    self.sorted_parts_stale();
-                    self.key_run(env, (instance, inst), run, frame)
-                }
+                Some(run) => self.key_run(env, (instance, inst), run, frame),
                 None => self.key_option(env, (instance, inst), m, m.guard.as_ref(), frame),
             };
         };
@@ -88,11 +85,9 @@ impl SgSink {
                 return each_bit(self, frame, *slot, mask, each);
             }
         }
-        // The position's list in the window is computed anew, then kept
-        // for every setting of this last binding (`sorted_run.rs`), whose
-        // runs are first tried all at once.
+        // The runs of every setting of this last binding first tried all
+        // at once (`sorted_run.rs`).
         if let (true, Some(run)) = (last, &m.run) {
-            self.sorted_parts_stale();
             if let KeySource::Range { lo, hi, inclusive } = source {
                 let ks = run_range(lo.eval(frame), hi.eval(frame), *inclusive);
                 if let Some((a, b)) = ks {

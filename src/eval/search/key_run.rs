@@ -78,8 +78,6 @@ impl SgSink {
             }
         }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
-        // The general runs may look options up and lay the window out anew.
-        scratch.parts.stale();
         let done = self.key_runs(env, call, ks, &mut scratch);
         self.run_scratch = Some(scratch);
         done

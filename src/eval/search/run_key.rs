@@ -1,7 +1,7 @@
 //! The buffers of `key_run.rs` kept in the sink between runs (`RunScratch`):
 //! the key of a run's options and where its runs lie in the window.
 
-use super::sorted_parts::{Runs, SortedParts, OUTSIDE};
+use super::sorted_parts::{Runs, OUTSIDE};
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
 use crate::eval::memo::scan::{Column, Strided};
 use crate::eval::memo::{Tag, Window, MAX_COORDS};
@@ -244,10 +244,8 @@ pub(super) struct RunScratch {
     /// The runs of one setting of the outer bindings in the window, to
     /// scan at once.
     pub(super) strided: [Strided; MAX_COORDS],
-    /// The position's sorted list in the window (`sorted_run.rs`).
-    pub(super) parts: SortedParts,
-    /// Its runs of one setting, or of all, to scan at once, in a window
-    /// laid out by coordinates or by rank.
+    /// The runs of a sorted list's settings (`sorted_run.rs`), to scan
+    /// at once, in a window laid out by coordinates or by rank.
     pub(super) sorted_runs: Runs<Strided>,
     pub(super) ranked_runs: Runs<Column>,
 }
@@ -272,7 +270,6 @@ impl Default for RunScratch {
                 k_place: [(0, 0); MAX_COORDS],
             },
             strided: [Strided::default(); MAX_COORDS],
-            parts: SortedParts::new(),
             sorted_runs: Runs::new(),
             ranked_runs: Runs::new(),
         }

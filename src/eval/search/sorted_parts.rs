@@ -1,16 +1,13 @@
-//! Where the items of a position's sorted list lie in the memo's window
-//! (`SortedParts`), computed once per position for `sorted_run.rs`, and
-//! the runs of its options placed from them (`Runs`). A window laid out
-//! by coordinates (`Boxed`: an item adds its value times its coordinate's
+//! Where the options of a move on a sorted list lie in the memo's
+//! window: `sorted_runs` places every setting's runs from the list's
+//! items, for `sorted_run.rs` to scan at once. A window laid out by
+//! coordinates (`Boxed`: an item adds its value times its coordinate's
 //! stride) and one laid out by rank of sorted lists (`SortedItems`: an
 //! item adds a binomial of its coordinate's column) both add one part per
 //! item (`Places`), so the same placement serves both.
 
-use std::ops::Range;
-
-use crate::eval::compile::{KeyFrame, KeyRun, Locals, RunArg, Seq};
 use crate::eval::memo::scan::{Column, Strided};
-use crate::eval::memo::{shape_push, Memo, Shape, SortedItems, Tag, MAX_COORDS};
+use crate::eval::memo::{SortedItems, MAX_COORDS};
 
 /// Set in the part of an item that lies outside the window: dense
 /// windows have at most 2^30 bytes, so no index has it, and a sum of at
@@ -87,219 +84,65 @@ impl Places for SortedItems<'_> {
     }
 }
 
-/// Where the items of a position's list lie in the memo's window of the
-/// options' shape, computed once for every setting of the outer bindings
-/// of a move on one position (`stale` at their start), and again after
-/// the general runs looked options up (which may lay the window out anew).
-pub(super) struct SortedParts {
-    /// Computed for the current position and layout.
-    pub(super) ready: bool,
-    /// The run and the list have the form, and the window has one
-    /// coordinate per item.
-    pub(super) usable: bool,
-    pub(super) n: usize,
-    /// The options' shape: a list of `n` items.
-    pub(super) shape: Shape,
-    /// The list is ascending: every `rest` is too.
-    sorted: bool,
-    /// The parts are those of a window laid out by rank (`SortedItems`),
-    /// not by coordinates.
-    pub(super) ranked: bool,
-    pub(super) xs: [i64; MAX_COORDS],
-    /// Where the places next to item `p` start and end: `xs[p] + 1`, and
-    /// `xs[p]` (`k` equal to it skipped, `KeyRun::skips_repeats`) or
-    /// `xs[p] + 1` (looked up in its run).
-    after: [i64; MAX_COORDS],
-    before: [i64; MAX_COORDS],
-    /// For item `i` moving, `k` at place 0: the items before `i` one
-    /// coordinate up, those after at their own (`OUTSIDE` added for each
-    /// outside the window).
-    first: [usize; MAX_COORDS],
-    /// From one place to the next, item `q` moves one coordinate down:
-    /// the change of the index, for `q` before the moving item (from
-    /// coordinate `q + 1` to `q`) and after it (from `q` to `q - 1`).
-    down_before: [usize; MAX_COORDS],
-    down_after: [usize; MAX_COORDS],
+/// Settings of a move on one position to place together, when their
+/// ranges come from code: item `i` moving over `k` in `a..b`.
+pub(super) struct Settings {
+    each: [(usize, (i64, i64)); 2 * MAX_COORDS],
+    n: usize,
 }
 
-impl SortedParts {
-    /// Parts to compute on first use.
-    pub(super) fn new() -> SortedParts {
-        SortedParts {
-            ready: false,
-            usable: false,
+impl Settings {
+    /// Adds item `i` moving over `a..b` (nothing if empty); `None` when full.
+    pub(super) fn push(&mut self, i: usize, (a, b): (i64, i64)) -> Option<()> {
+        if a < b {
+            *self.each.get_mut(self.n)? = (i, (a, b));
+            self.n += 1;
+        }
+        Some(())
+    }
+
+    /// Item `i` moving over `a..b` but `x` (`k not in xs`, `x` the moving
+    /// item's own value): the two runs either side of it.
+    pub(super) fn push_without(&mut self, i: usize, (a, b): (i64, i64), x: i64) -> Option<()> {
+        match (a..b).contains(&x) {
+            true => self.push(i, (a, x)).and_then(|_| self.push(i, (x + 1, b))),
+            false => self.push(i, (a, b)),
+        }
+    }
+
+    pub(super) fn get(&self) -> impl Iterator<Item = (usize, (i64, i64))> + '_ {
+        self.each[..self.n.min(2 * MAX_COORDS)].iter().copied()
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            each: [(0, (0, 0)); 2 * MAX_COORDS],
             n: 0,
-            shape: 0,
-            sorted: false,
-            ranked: false,
-            xs: [0; MAX_COORDS],
-            after: [0; MAX_COORDS],
-            before: [0; MAX_COORDS],
-            first: [0; MAX_COORDS],
-            down_before: [0; MAX_COORDS],
-            down_after: [0; MAX_COORDS],
         }
-    }
-
-    /// To compute again: another position, or the memo may have been
-    /// laid out anew.
-    pub(super) fn stale(&mut self) {
-        self.ready = false;
-    }
-
-    /// Computes the parts of the items of `run`'s list, laid out as in
-    /// `memo`'s window (by coordinates or by rank).
-    pub(super) fn set(&mut self, memo: &Memo, run: &KeyRun, frame: &KeyFrame) {
-        self.ready = true;
-        self.usable = false;
-        let [RunArg::SortedUpdate { list, .. }] = &run.args[..] else {
-            return;
-        };
-        let Some((seq, xs)) = frame.items(*list) else {
-            return;
-        };
-        let n = xs.len();
-        if seq == Seq::Set || n == 0 || n > MAX_COORDS {
-            return;
-        }
-        let Some(shape) = shape_push(0, 0, Tag::List(n as u32)) else {
-            return;
-        };
-        let placed = match memo.window(shape).filter(|w| w.n_coords() == n) {
-            Some(w) => self.set_in(&Boxed(w.layout()), xs, run),
-            None => match memo.ranked(shape).and_then(|r| r.sorted_items()) {
-                Some(items) => self.set_in(&items, xs, run),
-                None => false,
-            },
-        };
-        if !placed {
-            return;
-        }
-        self.ranked = memo.window(shape).is_none();
-        self.n = n;
-        self.shape = shape;
-        self.usable = true;
-    }
-
-    /// `set` in the layout `places`: false if the run's options may have
-    /// no place there.
-    fn set_in<P: Places>(&mut self, places: &P, xs: &[i64], run: &KeyRun) -> bool {
-        let n = xs.len();
-        let strict = places.distinct();
-        if strict && !run.skips_repeats() {
-            return false;
-        }
-        let at = |x: i64, c: usize| places.at(x, c);
-        // Item `p` before the moving one goes from `p + 1` down to `p`
-        // (the last item is never before it); after it, from `p` to
-        // `p - 1` (the first is never after it). `first[p]` is the sum of
-        // the `up` parts before `p` and the `own` parts after it: the
-        // latter as all of them less those up to `p`, added at the end.
-        let repeat = !run.skips_repeats() as i64;
-        let (mut ups, mut owns, mut down) = (0usize, 0usize, 0usize);
-        let mut sorted = true;
-        let mut own = at(xs[0], 0);
-        for p in 0..n {
-            let x = xs[p];
-            let up = match p + 1 < n {
-                true => at(x, p + 1),
-                false => 0,
-            };
-            owns = owns.wrapping_add(own);
-            self.xs[p] = x;
-            self.after[p] = x.saturating_add(1);
-            self.before[p] = x.saturating_add(repeat);
-            self.down_before[p] = own.wrapping_sub(up);
-            self.down_after[p] = down;
-            self.first[p] = ups.wrapping_sub(owns);
-            ups = ups.wrapping_add(up);
-            if p + 1 < n {
-                let next = xs[p + 1];
-                sorted &= x < next || (!strict && x == next);
-                let next_own = at(next, p + 1);
-                down = at(next, p).wrapping_sub(next_own);
-                own = next_own;
-            }
-        }
-        for f in &mut self.first[..n] {
-            *f = f.wrapping_add(owns);
-        }
-        self.sorted = sorted;
-        true
-    }
-
-    /// Adds the runs of `k` in `a..b` (not empty) for item `i` moving to
-    /// `out` from `n_out` on, one per place, in `places` (the layout the
-    /// parts were computed in): the runs then. `None` if `i` is out of
-    /// range, the other items are not in order, or some option lies
-    /// outside the window.
-    #[inline(always)]
-    pub(super) fn place<P: Places>(
-        &self,
-        places: &P,
-        i: usize,
-        (a, b): (i64, i64),
-        (out, mut n_out): (&mut [P::Run; MAX_RUNS], usize),
-    ) -> Option<usize> {
-        let n = self.n.min(MAX_COORDS);
-        if i >= n {
-            return None;
-        }
-        // The other items, in order: `rest[j]` is `xs[j + (j >= i)]`.
-        let at = |j: usize| j + (j >= i) as usize;
-        let in_order = |x: i64, y: i64| x < y || (!places.distinct() && x == y);
-        if !self.sorted && !(1..n - 1).all(|j| in_order(self.xs[at(j - 1)], self.xs[at(j)])) {
-            return None;
-        }
-        let mut push = |items: usize, j: usize, ks: (i64, i64)| {
-            push_run(places, out, &mut n_out, items, j, ks)
-        };
-        // Place `j`, `k` between `rest[j - 1]` and `rest[j]`: `rest[q]` at
-        // coordinate `q` for `q < j`, `q + 1` after. Place 0 first.
-        let mut items = self.first[i];
-        let (mut j, mut lo) = (0, a);
-        while j + 1 < n {
-            let q = at(j);
-            let hi = b.min(self.before[q]);
-            if lo < hi {
-                push(items, j, (lo, hi))?;
-            }
-            lo = a.max(self.after[q]);
-            // The later places start higher still: no option there (for
-            // Welter's game, every place past the moving coin's own).
-            if lo >= b {
-                return Some(n_out);
-            }
-            // The next place: `rest[j]` one coordinate down.
-            items = items.wrapping_add(match q < i {
-                true => self.down_before[q],
-                false => self.down_after[q],
-            });
-            j += 1;
-        }
-        push(items, j, (lo, b))?;
-        Some(n_out)
     }
 }
 
-/// The runs of every setting `i` in `items` of a move `k in c..xs[i]`
-/// whose one argument is `sorted(update(xs, i, k))` (Welter's game) on an
-/// ascending list `xs`, put in `out` from its start, read off the items
-/// directly: the number of runs. They are those `SortedParts::place`
-/// gives: item `i` moving, the places of `k` are those below it, and an
-/// item moves one coordinate down from one place to the next. `None`
-/// (having placed maybe some) if the list is not ascending or does not
-/// fit `places`, an `i` is out of range, or some option lies outside the
-/// window: then `SortedParts` place them.
-pub(super) fn lowered_runs<P: Places>(
+/// The runs of every setting `(i, (a, b))` of a move whose one argument
+/// is `sorted(update(xs, i, k))` (Welter's game), item `i` moving over
+/// `k` in `a..b`, on an ascending list `xs` (`distinct`: `k` equal to
+/// another item gives no option), put in `out` from its start: the number
+/// of runs. One run per place of `k` among the other items: at a place,
+/// the items below `k` keep their coordinate and those above it sit one
+/// up, so from one place to the next the item passed moves one
+/// coordinate down, and each run's index is the last one's plus that
+/// part's change. `None` (having placed maybe some) if the list is not
+/// ascending or does not fit `places`, an `i` is out of range, or some
+/// option lies outside the window.
+pub(super) fn sorted_runs<P: Places>(
     (xs, distinct): (&[i64], bool),
-    c: i64,
-    items: Range<usize>,
+    settings: impl Iterator<Item = (usize, (i64, i64))>,
     places: &P,
     out: &mut [P::Run; MAX_RUNS],
 ) -> Option<usize> {
     let n = xs.len();
-    if n == 0 || n > MAX_COORDS || items.end > n {
+    if n == 0 || n > MAX_COORDS {
         return None;
     }
     let strict = places.distinct();
@@ -324,34 +167,45 @@ pub(super) fn lowered_runs<P: Places>(
         ups[q + 1] = ups[q].wrapping_add(up[q]);
     }
     let mut n_out = 0;
-    for i in items {
-        let b = xs[i];
-        if c >= b {
+    'settings: for (i, (a, b)) in settings {
+        if i >= n {
+            return None;
+        } else if a >= b {
             continue;
         }
-        // Place 0: the items before `i` one coordinate up, those after at
-        // their own.
+        // The lowest place: the items below `i` one coordinate up, those
+        // above it at their own.
         let mut base = ups[i].wrapping_add(owns[n].wrapping_sub(owns[i + 1]));
-        let mut lo = c;
-        for j in 0..=i {
-            // Below item `j`: `k` up to it (or to `b`), then past it.
-            let hi = match j < i {
-                true => b.min(xs[j].saturating_add(repeat)),
-                false => b,
-            };
+        let mut lo = a;
+        // Below each item `q` under the moving one: `k` up to it, then
+        // past it, where `q` has moved one coordinate down.
+        for q in 0..i {
+            let x = xs[q];
+            let hi = b.min(x.saturating_add(repeat));
             if lo < hi {
-                push_run(places, out, &mut n_out, base, j, (lo, hi))?;
+                push_run(places, out, &mut n_out, base, q, (lo, hi))?;
             }
-            if j == i {
-                break;
-            }
-            lo = c.max(xs[j].saturating_add(1));
+            lo = a.max(x.saturating_add(1));
             if lo >= b {
-                break;
+                continue 'settings;
             }
-            // The next place: item `j` one coordinate down.
-            base = base.wrapping_add(own[j].wrapping_sub(up[j]));
+            base = base.wrapping_add(own[q].wrapping_sub(up[q]));
         }
+        // The same past the moving item (for Welter's game, `k` below it:
+        // the first place here is the last with options).
+        for q in i + 1..n {
+            let x = xs[q];
+            let hi = b.min(x.saturating_add(repeat));
+            if lo < hi {
+                push_run(places, out, &mut n_out, base, q - 1, (lo, hi))?;
+            }
+            lo = a.max(x.saturating_add(1));
+            if lo >= b {
+                continue 'settings;
+            }
+            base = base.wrapping_add(at(x, q - 1).wrapping_sub(own[q]));
+        }
+        push_run(places, out, &mut n_out, base, n - 1, (lo, b))?;
     }
     Some(n_out)
 }

@@ -8,7 +8,7 @@
 //! `key_kernel.rs`) and the item changes of list moves (`item_sum.rs`,
 //! `rank_shift.rs`) are readings of it.
 
-use super::int_code::{int_code, map_locals, IntCode, Locals};
+use super::int_code::{int_code, IntCode, Locals};
 use super::int_tree::{IntNode, IntOp};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -154,15 +154,6 @@ pub(super) trait Atoms<'e> {
     fn atom(&mut self, e: &'e IrExpr) -> Option<Term>;
 }
 
-/// No atoms: a form of locals and constants only.
-pub(super) struct NoAtoms;
-
-impl Atoms<'_> for NoAtoms {
-    fn atom(&mut self, _: &IrExpr) -> Option<Term> {
-        None
-    }
-}
-
 /// `e` as a linear form, subexpressions that are not as atoms.
 pub(super) fn linear<'e>(e: &'e IrExpr, atoms: &mut impl Atoms<'e>) -> Option<Linear> {
     Some(match &e.kind {
@@ -212,12 +203,38 @@ pub(super) fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear
 /// operation (`x`, `x + c`, `c + x`, `x - c`): exact wherever it is
 /// asked, as the general path computes it, with no other step to fail.
 pub(super) fn local_plus_constant(e: &IrExpr) -> Option<(Slot, i64)> {
-    let leaf = |x: &IrExpr| matches!(x.kind, IrKind::Local(_) | IrKind::Const(Value::Int(_)));
-    let one_step = leaf(e)
-        || matches!(&e.kind, IrKind::Binary { op: BinaryOp::Add | BinaryOp::Sub, lhs, rhs, .. }
-            if leaf(lhs) && leaf(rhs));
-    let (x, c) = linear(e, &mut NoAtoms).filter(|_| one_step)?.local_plus()?;
-    Some((x, i64::try_from(c).ok()?))
+    let leaf = |x: &IrExpr| match x.kind {
+        IrKind::Local(s) => Some(IntNode::Local(s)),
+        IrKind::Const(Value::Int(c)) => Some(IntNode::Const(c)),
+        _ => None,
+    };
+    let node = match &e.kind {
+        IrKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } => IntNode::Binary(IntOp::Op(*op), Box::new(leaf(lhs)?), Box::new(leaf(rhs)?)),
+        _ => leaf(e)?,
+    };
+    node_local_plus(&node)
+}
+
+/// `local_plus_constant` of a node.
+pub(super) fn node_local_plus(n: &IntNode) -> Option<(Slot, i64)> {
+    use BinaryOp::{Add, Sub};
+    let IntNode::Binary(IntOp::Op(op @ (Add | Sub)), l, r) = n else {
+        return match *n {
+            IntNode::Local(x) => Some((x, 0)),
+            _ => None,
+        };
+    };
+    match (&**l, &**r, op) {
+        (&IntNode::Local(x), &IntNode::Const(c), Add)
+        | (&IntNode::Const(c), &IntNode::Local(x), Add) => Some((x, c)),
+        (&IntNode::Local(x), &IntNode::Const(c), Sub) => Some((x, c.checked_neg()?)),
+        _ => None,
+    }
 }
 
 /// Integer code (a node of the tree) as a linear form, its nodes that
@@ -303,18 +320,6 @@ pub(super) fn affine<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(IntCod
     }
     let (coef, _) = quadratic_coefs(e, k)?;
     Some((int_code(&e.with_local(k, 0)?), coef))
-}
-
-/// `e` with the local `slot` replaced by the constant `k`.
-pub(super) fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
-    map_locals(e, &|s| {
-        let kind = if s == slot {
-            IrKind::Const(Value::Int(k))
-        } else {
-            IrKind::Local(s)
-        };
-        Some(IrExpr { kind, span: e.span })
-    })
 }
 
 /// The conjuncts of `e` (`x and y and ...`), in order.

@@ -301,7 +301,7 @@ fn explain_quotes_the_condition_a_choice_refused() {
 /// value is put in where its body reads it (`int_tree.rs`). Values
 /// against brute forces, and the same with every plan off.
 #[test]
-fn lets_inside_moves_and_helpers_are_integer_code() {
+fn lets_in_guards_and_helpers_are_integer_code() {
     let text = "fn half(n) = let h = n / 2 in h + n % 2
         fn drop(n, k) = let rest = n - k in rest
         game H(n) where n >= 0 {

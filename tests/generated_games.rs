@@ -130,8 +130,8 @@ fn int_move() -> impl Strategy<Value = String> {
 }
 
 /// A move of `G(n)` whose guard or argument calls helper functions
-/// (`back`, `sq`, `half`, which ignores its binding): the planner reads
-/// them put in place.
+/// (`back`, `sq`, `half`, which ignores its binding, `rest` through
+/// `let`s) or binds a `let`: the planner reads them put in place.
 fn helper_move() -> impl Strategy<Value = String> {
     let guard = prop_oneof![
         Just(String::new()),
@@ -139,12 +139,17 @@ fn helper_move() -> impl Strategy<Value = String> {
         Just(" if back(n, k) >= k".to_string()),
         Just(" if fits(k, n)".to_string()),
         Just(" if ok(back(n, k))".to_string()),
+        Just(" if (let s = sq(k) in s <= n)".to_string()),
+        // A value failing at k == 2 that the body reads on one branch only.
+        Just(" if (let q = n / (k - 2) in k == 2 or q >= 0)".to_string()),
     ];
     let result = prop_oneof![
         Just("G(back(n, k))"),
         Just("G(back(n, sq(k)))"),
         Just("G(min(back(n, k), half(n, k)))"),
         Just("G(k - 1) + G(back(n, k))"),
+        Just("let r = back(n, k) in G(r)"),
+        Just("G(rest(n, k))"),
     ];
     ((1i64..3), upper(), guard, result)
         .prop_map(|(lo, hi, g, r)| format!("(k in {lo}..={hi}){g} -> {r}"))
@@ -181,6 +186,7 @@ fn int_program_of(moves: impl Strategy<Value = String>) -> impl Strategy<Value =
             text.push_str("fn F(m) = if m >= 0 and ok(m) then G(m) else G(0)\n");
             text.push_str("fn back(a, b) = a - b\nfn sq(x) = x * x\nfn half(a, b) = a / 2\n");
             text.push_str("fn fits(k, m) = k * k <= m\n");
+            text.push_str("fn rest(a, b) = let h = a / 2, d = a - b in if d >= h then d else h - 1\n");
             text.push_str(&format!("fn ok(x) = {ok}\ngame G(n) where n >= 0{wh} {{\n"));
             for (i, m) in moves.iter().enumerate() {
                 text.push_str(&format!("    move m{i}{m}\n"));

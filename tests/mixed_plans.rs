@@ -296,3 +296,64 @@ fn explain_quotes_the_condition_a_choice_refused() {
     let out = same_both_ways(&format!("{text}\nprint [sg(C(n)) for n in 0..={top}]"));
     assert_eq!(out, format!("[{}]\n", shown.join(", ")));
 }
+
+/// A `let ... in` in a guard or a helper's body is integer code: its
+/// value is put in where its body reads it (`int_tree.rs`). Values
+/// against brute forces, and the same with every plan off.
+#[test]
+fn lets_in_guards_and_helpers_are_integer_code() {
+    let text = "fn half(n) = let h = n / 2 in h + n % 2
+        fn drop(n, k) = let rest = n - k in rest
+        game H(n) where n >= 0 {
+            move take(k in 1..=half(n)) -> H(drop(n, k))
+        }
+        game Q(n) where n >= 0 {
+            move sq(k in 1..=n) if (let s = k * k in s <= n) -> Q(n - k * k)
+        }";
+    let out = explain(text);
+    for (game, plan) in [
+        ("  move take: ", "a run read along the position's own line"),
+        ("  move sq: ", "guard conjunct(s) monotone in a binding"),
+    ] {
+        let line = (out.lines().find(|l| l.starts_with(game))).expect("the move's line");
+        assert!(line.contains(plan), "{out}");
+    }
+    // H takes 1..=ceil(n / 2) from n; Q subtracts a square.
+    let top = 150;
+    let (mut h, mut q) = (Vec::new(), Vec::new());
+    for n in 0..=top {
+        h.push(mex_of(&h, n, 1..=n.div_ceil(2)));
+        let squares = (1..).map(|k: usize| k * k).take_while(|&s| s <= n);
+        q.push(mex_of(&q, n, squares));
+    }
+    let shown = |v: &[u64]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let out = same_both_ways(&format!(
+        "{text}\nprint [sg(H(n)) for n in 0..={top}]\nprint [sg(Q(n)) for n in 0..={top}]"
+    ));
+    assert_eq!(out, format!("[{}]\n[{}]\n", shown(&h), shown(&q)));
+}
+
+/// A `let` whose value can fail is put in place only where its body
+/// reads it on every path (`D1`'s guard; not `D2`'s, whose `or` may skip
+/// it): the general path evaluates the value first and reports its
+/// error, and so do both games, with the plans on as with them off.
+#[test]
+fn a_let_whose_value_fails_keeps_its_error() {
+    for (game, guard) in [("D1", "q >= 0 or k > 1"), ("D2", "k > 1 or q >= 0")] {
+        let text = format!(
+            "game {game}(n) where n >= 0 {{
+                move m(k in 1..=n) if (let q = 12 / (n - 3) in {guard}) -> {game}(n - k)
+            }}"
+        );
+        let out = same_both_ways(&format!("{text}\nprint sg({game}(5))"));
+        assert!(out.contains("division by zero in `12 / 0`"), "{out}");
+        let plan = explain(&text);
+        let kernel = game == "D1";
+        assert_eq!(plan.contains("move m: general path"), !kernel, "{plan}");
+    }
+}

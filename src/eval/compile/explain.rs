@@ -4,8 +4,7 @@
 
 use super::compiler::Compiler;
 use super::guard_bounds::LoopGuard;
-use super::int_tree::NotIntCode;
-use super::item_sum::sequence_order;
+use super::int_tree::{BoolNode, NotIntCode};
 use super::kernel::{Kernel, KernelMove, MovePlan};
 use super::key_kernel::RunArg;
 use super::moves::ResultForm;
@@ -21,13 +20,16 @@ const MEMO: &str = "a dense window over the positions searched, a hash table \
                     masks of subsets of a large range)";
 
 impl Compiler<'_> {
-    /// The explanation of a game from its plans (`Compiler::kernel`): a
-    /// headline, then one line per move.
+    /// The explanation of a game from what its compilation decided: its
+    /// plans (`Compiler::kernel`), its `where` as lowered and its memo's
+    /// order; a headline, then one line per move.
     pub(crate) fn explain(
         &self,
         id: GameId,
         g: &IrGame,
         planned: &Result<Kernel, NoKernel>,
+        where_lowered: Option<&Result<BoolNode, NotIntCode>>,
+        order: Option<Order>,
     ) -> Vec<String> {
         let mut lines = Vec::new();
         let moves = match &g.body {
@@ -93,19 +95,19 @@ impl Compiler<'_> {
                     .to_string(),
             );
         }
-        if let Some(w) = &g.where_clause {
-            lines.push(match self.bool_tree(w) {
+        if let Some(w) = where_lowered {
+            lines.push(match w {
                 Ok(_) => "  where: integer code".to_string(),
                 Err(why) => format!(
                     "  where: value code (it uses values integer code does not cover){}",
-                    located(&why)
+                    located(why)
                 ),
             });
         }
-        if let Some(order) = sequence_order(id, g) {
+        if let Some(order) = order {
             lines.push(format!("  memo: {}", ranked_memo(order)));
         }
-        if let (Some(Order::Sums), Some(k)) = (sequence_order(id, g), kernel) {
+        if let (Some(Order::Sums), Some(k)) = (order, kernel) {
             lines.push(match fill_order(g.where_clause.is_some(), k) {
                 Ok(FillOrder::Down) => "  fill: every option ranks above its list (the changes \
                     move prefix sums up), so a table asked by a comprehension fills each level \

@@ -41,7 +41,9 @@ impl<'a> Compiler<'a> {
     pub fn game(&self, id: GameId, g: &IrGame) -> CompiledGame {
         // The `where` lowered once, read as code, as bounds (none without
         // a `where`) and along a line.
-        let where_tree = g.where_clause.as_ref().and_then(|w| self.bool_tree(w).ok());
+        let where_lowered = g.where_clause.as_ref().map(|w| self.bool_tree(w));
+        let where_tree = where_lowered.clone().and_then(Result::ok);
+        let order = sequence_order(id, g);
         let width = g.n_statics + g.n_params;
         let bounds = match &g.where_clause {
             Some(_) => where_tree.as_ref().and_then(|w| bounds_of(w, width)),
@@ -86,9 +88,9 @@ impl<'a> Compiler<'a> {
             where_line: where_tree.as_ref().map(|w| WhereLine::new(w, width)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
-            explanation: self.explain(id, g, &planned),
+            explanation: self.explain(id, g, &planned, where_lowered.as_ref(), order),
             reads_constants: game_reads_global(g, self.fn_ir),
-            sequence_order: sequence_order(id, g),
+            sequence_order: order,
             kernel: planned.ok(),
             span: g.span,
         }

@@ -6,12 +6,15 @@
 //! values positions only) imply them. Such a conjunct is dropped when the
 //! move is compiled, so no option pays for it.
 //!
-//! The proof is linear: every fact and the conjunct are read as `f >= 0`
-//! with `f` a linear form over the frame's locals and over *atoms*
-//! (subexpressions that are not linear, compared as written: `F(x, z)`),
-//! and the conjunct's form is reduced by nonnegative multiples of the
-//! facts' forms to a nonnegative constant. Nothing is assumed of an atom
-//! but that it has one value wherever it is written the same on one frame.
+//! The proof is linear: every fact and the conjunct are lowered to the
+//! integer tree (`int_tree.rs`: helper calls and `let`s put in place)
+//! and read as `f >= 0` with `f` a linear form over the frame's locals
+//! and over *atoms* (nodes that are not linear, compared as lowered:
+//! `F(x, z)`'s body, `x / 2`, `min(a, b)`), and the conjunct's form is
+//! reduced by nonnegative multiples of the facts' forms to a nonnegative
+//! constant. Nothing is assumed of an atom but that it has one value
+//! wherever it is the same node on one frame (and what a quotient, a
+//! remainder, `min` or `max` is known to satisfy).
 //!
 //! Exactness: a dropped conjunct must be one the general path evaluates
 //! to `true`, never to an error. Its sides may be constants, the result's
@@ -19,18 +22,21 @@
 //! that the position's own `where` or the move's guard evaluated on the
 //! same locals; no other arithmetic of the conjunct is taken.
 
-use super::linear::{conjuncts, linear, nonnegative, Atoms, Linear, NoAtoms, Term};
+use super::compiler::Compiler;
+use super::int_tree::{BoolNode, IntFn, IntNode, IntOp};
+use super::linear::{conjuncts, node_form, nonnegative, Linear, Term};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
-/// What holds for every option of one move: forms `f >= 0`.
-#[derive(Default)]
-pub(super) struct Facts {
+/// What holds for every option of one move: forms `f >= 0`, read off
+/// the integer tree of the conditions (`Compiler::int_tree`).
+pub(super) struct Facts<'c, 'a> {
+    compiler: &'c Compiler<'a>,
     forms: Vec<Linear>,
-    /// The atoms the forms name, as written.
-    atoms: Vec<IrExpr>,
+    /// The atoms the forms name, as lowered.
+    atoms: Vec<IntNode>,
 }
 
 /// The most facts a proof reads, and the most steps it takes: moves are
@@ -38,32 +44,46 @@ pub(super) struct Facts {
 const MAX_FACTS: usize = 24;
 const MAX_STEPS: usize = 3;
 
-impl Facts {
+/// `l op r` if the condition `c` is a comparison of integer code (two
+/// integer locals compared with `==` or `!=` included).
+fn comparison(c: &BoolNode) -> Option<(BinaryOp, IntNode, IntNode)> {
+    match c {
+        BoolNode::Compare(op, l, r) => Some((*op, l.clone(), r.clone())),
+        &BoolNode::ItemsEqual {
+            a: (a, false),
+            b: (b, false),
+            negate,
+        } => Some((
+            if negate { BinaryOp::Ne } else { BinaryOp::Eq },
+            IntNode::Local(a),
+            IntNode::Local(b),
+        )),
+        _ => None,
+    }
+}
+
+impl<'c, 'a> Facts<'c, 'a> {
     /// The facts of an option of `m` in game `g`: the position's own
     /// `where`, the range of each binding over integers or constant
     /// integers, and the guard's conjuncts.
-    pub(super) fn of_move(g: &IrGame, m: &IrMove) -> Facts {
-        let mut facts = Facts::of_ranges(g, m);
-        let mut conds = Vec::new();
+    pub(super) fn of_move(compiler: &'c Compiler<'a>, g: &IrGame, m: &IrMove) -> Self {
+        let mut facts = Facts::of_ranges(compiler, g, m);
         if let Some(guard) = &m.guard {
-            conjuncts(guard, &mut conds);
-        }
-        for c in conds {
-            facts.add_comparison(c);
+            facts.add_conditions(guard);
         }
         facts.forms.truncate(MAX_FACTS);
         facts
     }
 
     /// The position's own `where` and the ranges of the bindings.
-    fn of_ranges(g: &IrGame, m: &IrMove) -> Facts {
-        let mut facts = Facts::default();
-        let mut conds = Vec::new();
+    fn of_ranges(compiler: &'c Compiler<'a>, g: &IrGame, m: &IrMove) -> Self {
+        let mut facts = Facts {
+            compiler,
+            forms: Vec::new(),
+            atoms: Vec::new(),
+        };
         if let Some(w) = &g.where_clause {
-            conjuncts(w, &mut conds);
-        }
-        for c in conds {
-            facts.add_comparison(c);
+            facts.add_conditions(w);
         }
         for b in &m.bindings {
             let IrPattern::Slot { slot, .. } = b.pattern else {
@@ -76,7 +96,7 @@ impl Facts {
                     end,
                     inclusive,
                 } => {
-                    let (lo, hi) = (linear(start, &mut facts), linear(end, &mut facts));
+                    let (lo, hi) = (facts.form_of(start), facts.form_of(end));
                     let last = hi.and_then(|hi| {
                         let one = Linear::constant(if *inclusive { 0 } else { 1 });
                         hi.combine(1, &one, -1)
@@ -109,57 +129,85 @@ impl Facts {
     /// with `args` put in, the position's own `where` and the bindings'
     /// ranges. `k <= y` for `G(x, y - k)` under `where 0 <= y`. A listing
     /// that keeps only the options inside the `where` may skip it.
-    pub(super) fn guard_within_where(g: &IrGame, m: &IrMove, args: &[IrExpr]) -> bool {
+    pub(super) fn guard_within_where(
+        compiler: &'c Compiler<'a>,
+        g: &IrGame,
+        m: &IrMove,
+        args: &[IrExpr],
+    ) -> bool {
         let Some(guard) = &m.guard else {
             return true;
         };
         let Some(w) = &g.where_clause else {
             return false;
         };
-        let mut facts = Facts::of_ranges(g, m);
+        let mut facts = Facts::of_ranges(compiler, g, m);
         let (mut conds, mut parts) = (Vec::new(), Vec::new());
         conjuncts(w, &mut conds);
         for c in conds {
             match substitute_params(c, g.n_statics, args) {
-                Some(e) => facts.add_comparison(&e),
+                Some(e) => facts.add_conditions(&e),
                 None => return false,
             }
         }
         facts.forms.truncate(MAX_FACTS);
         conjuncts(guard, &mut parts);
         parts.iter().all(|c| {
-            let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
+            let Some((op, l, r)) = compiler.bool_tree(c).ok().as_ref().and_then(comparison) else {
                 return false;
             };
-            let leaf = |e: &IrExpr| match e.kind {
-                IrKind::Local(_) | IrKind::Const(Value::Int(_)) => linear(e, &mut NoAtoms),
+            let leaf = |e: &IntNode| match *e {
+                IntNode::Local(s) => Some(Linear::term(Term::Local(s))),
+                IntNode::Const(c) => Some(Linear::constant(c.into())),
                 _ => None,
             };
-            let Some((l, r)) = leaf(lhs).zip(leaf(rhs)) else {
+            let Some((l, r)) = leaf(&l).zip(leaf(&r)) else {
                 return false;
             };
             let ops = match op {
                 BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
-                op => std::slice::from_ref(op),
+                ref op => std::slice::from_ref(op),
             };
             (ops.iter())
                 .all(|&op| nonnegative(op, &l, &r).is_some_and(|f| facts.proves(&f, MAX_STEPS)))
         })
     }
 
-    /// Adds a comparison that holds as facts (`==` as two).
-    fn add_comparison(&mut self, c: &IrExpr) {
-        let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
-            return;
-        };
-        let Some((l, r)) = linear(lhs, self).zip(linear(rhs, self)) else {
-            return;
-        };
-        if *op == BinaryOp::Eq {
-            self.forms.extend(nonnegative(BinaryOp::Ge, &l, &r));
-            self.forms.extend(nonnegative(BinaryOp::Le, &l, &r));
-        } else if let Some(f) = nonnegative(*op, &l, &r) {
-            self.forms.push(f);
+    /// `e` lowered to integer code as a linear form, its nodes that are
+    /// not linear as atoms.
+    fn form_of(&mut self, e: &IrExpr) -> Option<Linear> {
+        let n = self.compiler.int_tree(e).ok()?;
+        self.form(&n)
+    }
+
+    fn form(&mut self, n: &IntNode) -> Option<Linear> {
+        node_form(n, &mut |x| Some(self.atom(x)))
+    }
+
+    /// Adds the conjuncts of `e` that are comparisons of integer code as
+    /// facts (`==` as two).
+    fn add_conditions(&mut self, e: &IrExpr) {
+        let mut conds = Vec::new();
+        conjuncts(e, &mut conds);
+        for c in conds {
+            let Some((op, l, r)) = self
+                .compiler
+                .bool_tree(c)
+                .ok()
+                .as_ref()
+                .and_then(comparison)
+            else {
+                continue;
+            };
+            let Some((l, r)) = self.form(&l).zip(self.form(&r)) else {
+                continue;
+            };
+            if op == BinaryOp::Eq {
+                self.forms.extend(nonnegative(BinaryOp::Ge, &l, &r));
+                self.forms.extend(nonnegative(BinaryOp::Le, &l, &r));
+            } else if let Some(f) = nonnegative(op, &l, &r) {
+                self.forms.push(f);
+            }
         }
     }
 
@@ -167,30 +215,40 @@ impl Facts {
     /// position with arguments `args` (parameter `i` is local `n_statics
     /// + i`), holds for every option these facts describe.
     pub(super) fn guarantee(&self, c: &IrExpr, n_statics: usize, args: &[IrExpr]) -> bool {
-        let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
+        let lowered = |e: &IrExpr| {
+            self.compiler
+                .bool_tree(e)
+                .ok()
+                .as_ref()
+                .and_then(comparison)
+        };
+        // The conjunct as written, and with the arguments put in.
+        let Some(((op, l, r), (_, l_put, r_put))) = lowered(c).zip(
+            substitute_params(c, n_statics, args)
+                .as_ref()
+                .and_then(lowered),
+        ) else {
             return false;
         };
         let mut scratch = Facts {
+            compiler: self.compiler,
             forms: Vec::new(),
             atoms: self.atoms.clone(),
         };
-        let side = |e: &IrExpr, scratch: &mut Facts| -> Option<Linear> {
-            match &e.kind {
-                IrKind::Const(Value::Int(c)) => Some(Linear::constant(*c as i128)),
-                IrKind::Local(s) => match (*s as usize).checked_sub(n_statics) {
-                    Some(i) => linear(args.get(i)?, scratch),
-                    None => Some(Linear::term(Term::Local(*s))),
-                },
+        let mut side = |e: &IntNode, put: &IntNode| -> Option<Linear> {
+            match *e {
+                IntNode::Const(c) => Some(Linear::constant(c.into())),
+                IntNode::Local(s) if (s as usize) < n_statics => Some(Linear::term(Term::Local(s))),
+                IntNode::Local(_) => scratch.form(put),
                 // Anything else only as evaluated already: one of the
                 // facts' atoms once the arguments are put in.
                 _ => {
-                    let put = substitute_params(e, n_statics, args)?;
-                    let i = self.atoms.iter().position(|a| same(a, &put))?;
+                    let i = self.atoms.iter().position(|a| a == put)?;
                     Some(Linear::term(Term::Atom(i)))
                 }
             }
         };
-        let Some((l, r)) = side(lhs, &mut scratch).zip(side(rhs, &mut scratch)) else {
+        let Some((l, r)) = side(&l, &l_put).zip(side(&r, &r_put)) else {
             return false;
         };
         let forms = |op| nonnegative(op, &l, &r);
@@ -198,7 +256,7 @@ impl Facts {
             BinaryOp::Eq => [BinaryOp::Ge, BinaryOp::Le]
                 .into_iter()
                 .all(|op| forms(op).is_some_and(|f| self.proves(&f, MAX_STEPS))),
-            _ => forms(*op).is_some_and(|f| self.proves(&f, MAX_STEPS)),
+            _ => forms(op).is_some_and(|f| self.proves(&f, MAX_STEPS)),
         }
     }
 
@@ -222,31 +280,23 @@ impl Facts {
             })
         })
     }
-}
 
-impl Atoms<'_> for Facts {
-    /// The atom `e`, added if new. A new floor quotient or remainder by
+    /// The atom `n`, added if new. A new floor quotient or remainder by
     /// a positive constant `c` brings what it is known to satisfy: `0 <=
     /// x - c * (x / c) < c` and `0 <= x % c < c`.
-    fn atom(&mut self, e: &IrExpr) -> Option<Term> {
-        if let Some(i) = self.atoms.iter().position(|a| same(a, e)) {
-            return Some(Term::Atom(i));
+    fn atom(&mut self, n: &IntNode) -> Term {
+        if let Some(i) = self.atoms.iter().position(|a| a == n) {
+            return Term::Atom(i);
         }
-        self.atoms.push(e.clone());
+        self.atoms.push(n.clone());
         let t = Term::Atom(self.atoms.len() - 1);
-        if let IrKind::Binary {
-            op: op @ (BinaryOp::Div | BinaryOp::Mod),
-            lhs,
-            rhs,
-            ..
-        } = &e.kind
-        {
-            if let IrKind::Const(Value::Int(c @ 1..)) = rhs.kind {
-                let c = c as i128;
-                let rest = match op {
-                    BinaryOp::Div => {
-                        linear(lhs, self).and_then(|x| x.combine(1, &Linear::term(t), -c))
-                    }
+        match n {
+            IntNode::Unary(f @ (IntFn::FloorDiv(d) | IntFn::FloorMod(d)), x) => {
+                let c = i128::from(d.divisor());
+                let rest = match f {
+                    IntFn::FloorDiv(_) => self
+                        .form(x)
+                        .and_then(|x| x.combine(1, &Linear::term(t), -c)),
                     _ => Some(Linear::term(t)),
                 };
                 if let Some(rest) = rest {
@@ -255,22 +305,20 @@ impl Atoms<'_> for Facts {
                     self.forms.push(rest);
                 }
             }
-        }
-        // `min(x, y)` is at most either side, `max(x, y)` at least: a
-        // diagonal `k in 1..=min(a, b)` keeps `a - k` and `b - k` at 0 or
-        // more.
-        if let IrKind::CallBuiltin {
-            builtin: b @ (Builtin::Min | Builtin::Max),
-            args,
-        } = &e.kind
-        {
-            let sign = if *b == Builtin::Min { 1 } else { -1 };
-            for side in args.iter().take(2).filter(|_| args.len() == 2) {
-                let f = linear(side, self).and_then(|x| x.combine(sign, &Linear::term(t), -sign));
-                self.forms.extend(f);
+            // `min(x, y)` is at most either side, `max(x, y)` at least: a
+            // diagonal `k in 1..=min(a, b)` keeps `a - k` and `b - k` at 0
+            // or more.
+            IntNode::Binary(IntOp::Builtin(b @ (Builtin::Min | Builtin::Max)), l, r) => {
+                let sign = if *b == Builtin::Min { 1 } else { -1 };
+                for side in [l, r] {
+                    let f =
+                        (self.form(side)).and_then(|x| x.combine(sign, &Linear::term(t), -sign));
+                    self.forms.extend(f);
+                }
             }
+            _ => {}
         }
-        Some(t)
+        t
     }
 }
 
@@ -316,84 +364,4 @@ pub(super) fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
         _ => return None,
     };
     Some(items)
-}
-
-/// Whether two expressions are the same code (spans aside). Forms this
-/// does not compare count as different.
-pub(super) fn same(a: &IrExpr, b: &IrExpr) -> bool {
-    let all = |xs: &[IrExpr], ys: &[IrExpr]| {
-        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
-    };
-    match (&a.kind, &b.kind) {
-        (IrKind::Const(x), IrKind::Const(y)) => x == y,
-        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Global(x), IrKind::Global(y)) => x == y,
-        (IrKind::List(xs), IrKind::List(ys))
-        | (IrKind::Set(xs), IrKind::Set(ys))
-        | (IrKind::Tuple(xs), IrKind::Tuple(ys)) => all(xs, ys),
-        (IrKind::Unary(o, x), IrKind::Unary(p, y)) => o == p && same(x, y),
-        (
-            IrKind::Binary {
-                op: o,
-                lhs: l1,
-                rhs: r1,
-                ..
-            },
-            IrKind::Binary {
-                op: p,
-                lhs: l2,
-                rhs: r2,
-                ..
-            },
-        ) => o == p && same(l1, l2) && same(r1, r2),
-        (
-            IrKind::Range {
-                start: s1,
-                end: e1,
-                inclusive: i1,
-            },
-            IrKind::Range {
-                start: s2,
-                end: e2,
-                inclusive: i2,
-            },
-        ) => i1 == i2 && same(s1, s2) && same(e1, e2),
-        (
-            IrKind::If {
-                cond: c1,
-                then: t1,
-                otherwise: o1,
-            },
-            IrKind::If {
-                cond: c2,
-                then: t2,
-                otherwise: o2,
-            },
-        ) => same(c1, c2) && same(t1, t2) && same(o1, o2),
-        (IrKind::CallFn { func: f, args: xs }, IrKind::CallFn { func: g, args: ys }) => {
-            f == g && all(xs, ys)
-        }
-        (
-            IrKind::CallBuiltin {
-                builtin: f,
-                args: xs,
-            },
-            IrKind::CallBuiltin {
-                builtin: g,
-                args: ys,
-            },
-        ) => f == g && all(xs, ys),
-        (
-            IrKind::Position {
-                game: g1,
-                statics: s1,
-                args: a1,
-            },
-            IrKind::Position {
-                game: g2,
-                statics: s2,
-                args: a2,
-            },
-        ) => g1 == g2 && all(s1, s2) && all(a1, a2),
-        _ => false,
-    }
 }

@@ -582,7 +582,7 @@ impl Compiler<'_> {
         };
         let mut conds = Vec::new();
         conjuncts(w, &mut conds);
-        let facts = Facts::of_move(g, m);
+        let facts = Facts::of_move(self, g, m);
         for args in parts {
             for c in &conds {
                 if facts.guarantee(c, g.n_statics, args) {

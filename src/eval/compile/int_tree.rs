@@ -29,8 +29,9 @@ fn refuse(e: &IrExpr, why: &'static str) -> NotIntCode {
 
 /// Integer code. Each step that can fail at run time (overflow, a zero
 /// divisor, an index out of range, a slot that is not an integer) gives
-/// `None` there, and the general path reports the error.
-#[derive(Clone)]
+/// `None` there, and the general path reports the error. Equal nodes
+/// are the same code (the atoms of the proofs, `guaranteed.rs`).
+#[derive(Clone, PartialEq)]
 pub(crate) enum IntNode {
     Const(i64),
     Local(Slot),
@@ -62,8 +63,19 @@ pub(crate) enum IntFn {
     FloorMod(ConstDivisor),
 }
 
+impl PartialEq for IntFn {
+    fn eq(&self, other: &IntFn) -> bool {
+        use IntFn::*;
+        match (self, other) {
+            (Builtin(a), Builtin(b)) => a == b,
+            (FloorDiv(a), FloorDiv(b)) | (FloorMod(a), FloorMod(b)) => a.divisor() == b.divisor(),
+            _ => false,
+        }
+    }
+}
+
 /// Comparisons of integer code joined by `and`, `or`, `not`.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub(crate) enum BoolNode {
     Const(bool),
     Not(Box<BoolNode>),
@@ -108,16 +120,21 @@ impl IntNode {
         }
     }
 
-    /// The node with the local `k` replaced by the constant `c`, where
-    /// only operators of two integers read `k` (the bases of the
-    /// polynomial readings, `linear.rs`); `None` elsewhere.
+    /// The node with the local `k` replaced by the constant `c` (the
+    /// bases of the polynomial readings, `linear.rs`; a move over a
+    /// constant set, one setting at a time); `None` where `k` is read as
+    /// a list.
     pub(crate) fn with_local(&self, k: Slot, c: i64) -> Option<IntNode> {
         let put = |x: &IntNode| x.with_local(k, c).map(Box::new);
         Some(match self {
             _ if !self.reads(k) => self.clone(),
             IntNode::Local(_) => IntNode::Const(c),
             IntNode::Binary(op, l, r) => IntNode::Binary(*op, put(l)?, put(r)?),
-            _ => return None,
+            IntNode::Unary(f, x) => IntNode::Unary(*f, put(x)?),
+            IntNode::ConstItem(xs, i) => IntNode::ConstItem(xs.clone(), put(i)?),
+            IntNode::If(b, t, o) => IntNode::If(Box::new(b.with_local(k, c)?), put(t)?, put(o)?),
+            &IntNode::Item(s, ref i) if s != k => IntNode::Item(s, put(i)?),
+            IntNode::Const(_) | IntNode::Item(..) | IntNode::Len(_) => return None,
         })
     }
 }
@@ -129,6 +146,34 @@ impl BoolNode {
             BoolNode::Either { or: false, l, r } => [l.conjuncts(), r.conjuncts()].concat(),
             _ => vec![self],
         }
+    }
+
+    /// The node with the local `k` replaced by the constant `c`, as
+    /// `IntNode::with_local`.
+    pub(crate) fn with_local(&self, k: Slot, c: i64) -> Option<BoolNode> {
+        let put = |x: &BoolNode| x.with_local(k, c).map(Box::new);
+        Some(match self {
+            _ if !self.reads(k) => self.clone(),
+            BoolNode::Not(x) => BoolNode::Not(put(x)?),
+            &BoolNode::Either { or, ref l, ref r } => BoolNode::Either {
+                or,
+                l: put(l)?,
+                r: put(r)?,
+            },
+            BoolNode::Compare(op, l, r) => {
+                BoolNode::Compare(*op, l.with_local(k, c)?, r.with_local(k, c)?)
+            }
+            &BoolNode::In {
+                ref item,
+                slot,
+                negate,
+            } if slot != k => BoolNode::In {
+                item: item.with_local(k, c)?,
+                slot,
+                negate,
+            },
+            _ => return None,
+        })
     }
 
     /// Whether the node reads the slot `k`.
@@ -271,7 +316,11 @@ impl Compiler<'_> {
                     node(self.int_tree(x)?),
                 )
             }
-            IrKind::Global(_) => return Err(refuse(e, "a top-level `let`, read at run time")),
+            IrKind::Global(g) => match self.globals.get(*g as usize) {
+                Some(Some(Value::Int(n))) => IntNode::Const(*n),
+                _ => return Err(refuse(e, "a top-level `let`, read at run time")),
+            },
+            IrKind::Let { .. } => self.int_tree(&let_put_in(e)?)?,
             _ => return Err(refuse(e, "a form integer code does not cover")),
         })
     }
@@ -290,6 +339,7 @@ impl Compiler<'_> {
                 self.in_place(e, |body| self.bool_tree(body))?
             }
             IrKind::Unary(UnaryOp::Not, x) => BoolNode::Not(Box::new(self.bool_tree(x)?)),
+            IrKind::Let { .. } => self.bool_tree(&let_put_in(e)?)?,
             IrKind::Binary { op, lhs, rhs, .. } => match op {
                 BinaryOp::In | BinaryOp::NotIn => BoolNode::In {
                     item: self.int_tree(lhs)?,
@@ -436,6 +486,43 @@ fn local_slot(e: &IrExpr) -> Option<Slot> {
     }
 }
 
+/// The `let` `e` with its value put in where its body reads the name,
+/// or why not: a tuple pattern, a form `map_locals` does not cover, or
+/// a value that could fail (not a local or a constant) and that the
+/// body does not read on every path (the general path evaluates it
+/// first, and its error must not be lost).
+fn let_put_in(e: &IrExpr) -> Result<IrExpr, NotIntCode> {
+    let put = map_locals(e, &|s| {
+        let kind = IrKind::Local(s);
+        Some(IrExpr { kind, span: e.span })
+    });
+    put.ok_or(refuse(e, "a `let` not put in place (a tuple pattern, or a value that could fail read on some paths only)"))
+}
+
+/// Whether evaluating `e` reads the local `slot` whichever way its
+/// conditions go (no for the forms that bind names).
+fn always_reads(e: &IrExpr, slot: Slot) -> bool {
+    match &e.kind {
+        IrKind::Local(s) => *s == slot,
+        IrKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            always_reads(cond, slot) || (always_reads(then, slot) && always_reads(otherwise, slot))
+        }
+        // The right side of `and` and `or` may not run.
+        IrKind::Binary {
+            op: BinaryOp::And | BinaryOp::Or,
+            lhs,
+            ..
+        } => always_reads(lhs, slot),
+        kind => kind
+            .children()
+            .is_some_and(|cs| cs.into_iter().any(|x| always_reads(x, slot))),
+    }
+}
+
 /// Whether `e` reads the local `slot`.
 pub(crate) fn mentions(e: &IrExpr, slot: Slot) -> bool {
     match &e.kind {
@@ -461,6 +548,26 @@ pub(crate) fn substitute(body: &IrExpr, args: &[IrExpr]) -> Option<IrExpr> {
 pub(crate) fn map_locals(e: &IrExpr, local: &dyn Fn(Slot) -> Option<IrExpr>) -> Option<IrExpr> {
     let kind = match &e.kind {
         IrKind::Local(s) => return local(*s),
+        // A `let` of one name: its value put in where the body reads it.
+        IrKind::Let {
+            pattern: IrPattern::Slot { slot, .. },
+            value,
+            body,
+        } => {
+            let can_fail = !matches!(value.kind, IrKind::Local(_) | IrKind::Const(_));
+            if can_fail && !always_reads(body, *slot) {
+                return None;
+            }
+            let span = e.span;
+            let body = map_locals(body, &|s| match s == *slot {
+                true => Some((**value).clone()),
+                false => Some(IrExpr {
+                    kind: IrKind::Local(s),
+                    span,
+                }),
+            })?;
+            return map_locals(&body, local);
+        }
         // Not read by integer code or in-place calls.
         IrKind::Range { .. }
         | IrKind::GameRef { .. }

@@ -21,44 +21,42 @@
 //! its constant at most 0 and every binding's coefficient 0, or negative
 //! with the binding over a range starting at a natural.
 
-use super::linear::{conjuncts as conjuncts_of, linear, Atoms, Linear, Term};
+use std::collections::HashSet;
+
+use super::compiler::Compiler;
+use super::int_tree::IntNode;
+use super::linear::{conjuncts as conjuncts_of, node_form, Linear, Term};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::Order;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
-/// The one item `xs[index]` of the list in slot `list` a form may read,
-/// as atom 0: its index.
-struct Item<'e> {
-    list: Slot,
-    index: Option<&'e IrExpr>,
-}
-
-impl<'e> Atoms<'e> for Item<'e> {
-    fn atom(&mut self, e: &'e IrExpr) -> Option<Term> {
-        match &e.kind {
-            IrKind::Index { target, index } if self.index.is_none() => {
-                matches!(target.kind, IrKind::Local(s) if s == self.list).then_some(())?;
-                self.index = Some(index);
-                Some(Term::Atom(0))
-            }
-            _ => None,
-        }
-    }
+/// `e` lowered to integer code, no function put in place: the readers
+/// here (`sequence_order`, and `rank_shift` for `key_kernel.rs`) are
+/// asked without the program's compiler.
+fn lowered(e: &IrExpr) -> Option<IntNode> {
+    Compiler::new(&HashSet::new(), &[]).int_tree(e).ok()
 }
 
 /// `e` as an affine form of locals other than `list`, with at most one
-/// item `xs[index]` of that list (coefficient 1), returned apart.
-fn affine(e: &IrExpr, list: Slot) -> Option<(Linear, Option<&IrExpr>)> {
-    let mut item = Item { list, index: None };
-    let mut form = linear(e, &mut item)?;
+/// item `xs[index]` of that list (coefficient 1, as atom 0), its index
+/// returned apart.
+fn affine(e: &IntNode, list: Slot) -> Option<(Linear, Option<IntNode>)> {
+    let mut index = None;
+    let mut form = node_form(e, &mut |n| match n {
+        IntNode::Item(s, i) if *s == list && index.is_none() => {
+            index = Some((**i).clone());
+            Some(Term::Atom(0))
+        }
+        _ => None,
+    })?;
     let one_item = form.coef_of(Term::Atom(0));
-    if item.index.is_some() {
+    if index.is_some() {
         form = form.combine(1, &Linear::term(Term::Atom(0)), -one_item)?;
     }
     let plain = form.is_affine_i64() && !form.mentions(Term::Local(list));
-    (plain && one_item == i128::from(item.index.is_some())).then_some((form, item.index))
+    (plain && one_item == i128::from(index.is_some())).then_some((form, index))
 }
 
 /// The updates of `e` on the list in `list`, innermost first: each
@@ -68,14 +66,14 @@ pub(super) fn updates(e: &IrExpr, list: Slot) -> Option<Vec<(Linear, Linear)>> {
     let (inner, chain) = e.update_chain()?;
     matches!(inner.kind, IrKind::Local(s) if s == list).then_some(())?;
     let update = |[index, value]: [&IrExpr; 2]| {
-        let (index, None) = affine(index, list)? else {
+        let (index, None) = affine(&lowered(index)?, list)? else {
             return None;
         };
         // The new item is the old one plus a change.
-        let (change, Some(item)) = affine(value, list)? else {
+        let (change, Some(item)) = affine(&lowered(value)?, list)? else {
             return None;
         };
-        let (read, None) = affine(item, list)? else {
+        let (read, None) = affine(&item, list)? else {
             return None;
         };
         (read == index).then_some((index, change))

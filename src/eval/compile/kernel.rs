@@ -23,9 +23,7 @@ use super::guard_bounds::{Implied, LoopGuard};
 use super::int_code::{bool_code, mentions, node_operand, BoolCode, Locals, Operand};
 use super::int_tree::{BoolNode, IntFn, IntNode, IntOp};
 use super::key_kernel::KeyLoopMove;
-use super::linear::{
-    affine, local_plus_constant, nonnegative, put_constant, quadratic_coefs, Linear, Term,
-};
+use super::linear::{affine, node_local_plus, nonnegative, quadratic_coefs, Linear, Term};
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
@@ -398,6 +396,31 @@ impl SingleMove {
     }
 }
 
+/// A move without bindings whose result is the position of the game
+/// itself (`args`, its arguments' code) with one argument moved by a
+/// constant, as a `StrideMove`, if it has that form.
+fn stride_of(g: &IrGame, args: &[IntNode], guard: Option<&BoolNode>) -> Option<StrideMove> {
+    let own = |j: usize| IntNode::Local((g.n_statics + j) as Slot);
+    let mut moved = args.iter().enumerate().filter(|&(j, a)| *a != own(j));
+    let (coord, arg) = moved.next()?;
+    if moved.next().is_some() {
+        return None;
+    }
+    let (x, delta) = node_local_plus(arg)?;
+    if IntNode::Local(x) != own(coord) {
+        return None;
+    }
+    let bounds = match guard {
+        Some(c) => bounds_of(c, frame_width(g))?,
+        None => Vec::new(),
+    };
+    Some(StrideMove {
+        coord,
+        delta,
+        bounds,
+    })
+}
+
 /// `min(l, r)` (true) or `max(l, r)` (false): which, and its sides both
 /// ways round.
 type Sides<'e> = [(&'e IntNode, &'e IntNode); 2];
@@ -729,61 +752,35 @@ impl Compiler<'_> {
     fn strides_of(&self, game: GameId, g: &IrGame, moves: &[IrMove]) -> Option<Vec<StrideMove>> {
         let mut out = Vec::new();
         for m in moves {
-            let [b] = &m.bindings[..] else {
-                out.push(self.stride_of(game, g, m)?);
-                continue;
+            let args = self.same_game_args(game, g.n_statics, &m.result)?;
+            let args: Vec<IntNode> =
+                (args.iter().map(|a| self.int_tree(a).ok())).collect::<Option<_>>()?;
+            let guard = match &m.guard {
+                Some(e) => Some(self.bool_tree(e).ok()?),
+                None => None,
+            };
+            let b = match &m.bindings[..] {
+                [] => {
+                    out.push(stride_of(g, &args, guard.as_ref())?);
+                    continue;
+                }
+                [b] => b,
+                _ => return None,
             };
             let IrPattern::Slot { slot, .. } = b.pattern else {
                 return None;
             };
             for k in const_items(&b.iterable).filter(|ks| ks.len() <= MAX_STRIDES)? {
-                let one = IrMove {
-                    label: m.label.clone(),
-                    bindings: Vec::new(),
-                    guard: match &m.guard {
-                        Some(e) => Some(put_constant(e, slot, k)?),
-                        None => None,
-                    },
-                    result: put_constant(&m.result, slot, k)?,
-                    span: m.span,
+                let args: Vec<IntNode> =
+                    (args.iter().map(|a| a.with_local(slot, k))).collect::<Option<_>>()?;
+                let guard = match &guard {
+                    Some(c) => Some(c.with_local(slot, k)?),
+                    None => None,
                 };
-                out.push(self.stride_of(game, g, &one)?);
+                out.push(stride_of(g, &args, guard.as_ref())?);
             }
         }
         (out.len() <= MAX_STRIDES).then_some(out)
-    }
-
-    /// A move without bindings whose result is the position of the game
-    /// itself with one argument moved by a constant, as a `StrideMove`, if
-    /// it has that form.
-    fn stride_of(&self, game: GameId, g: &IrGame, m: &IrMove) -> Option<StrideMove> {
-        let n_statics = g.n_statics;
-        if !m.bindings.is_empty() {
-            return None;
-        }
-        let args = self.same_game_args(game, n_statics, &m.result)?;
-        let own_slot = |j: usize| (n_statics + j) as Slot;
-        let is_own = |j: usize, e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == own_slot(j));
-        let mut moved = args.iter().enumerate().filter(|(j, e)| !is_own(*j, e));
-        let (coord, arg) = moved.next()?;
-        if moved.next().is_some() {
-            return None;
-        }
-        // `n + c`, `c + n` or `n - c`: one checked operation, as the
-        // general path computes it.
-        let (x, delta) = local_plus_constant(arg)?;
-        if x != own_slot(coord) {
-            return None;
-        }
-        let bounds = match &m.guard {
-            Some(guard) => bounds_of(&self.bool_tree(guard).ok()?, frame_width(g))?,
-            None => Vec::new(),
-        };
-        Some(StrideMove {
-            coord,
-            delta,
-            bounds,
-        })
     }
 
     /// The kernel form of a move on a frame of integers: the fastest
@@ -1051,7 +1048,7 @@ impl Compiler<'_> {
                 _ => None,
             },
             translated: translated_along(n_statics, m, args),
-            guard_in_where: Facts::guard_within_where(g, m, args),
+            guard_in_where: Facts::guard_within_where(self, g, m, args),
             bases,
             coefs,
             bends: bends.filter(|_| !per_option.is_empty()),

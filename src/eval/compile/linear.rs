@@ -1,18 +1,19 @@
 //! The one linear form of integer code that the compile-time analyses
 //! read: `constant + sum of coefficient * term`, exact (`i128`), a term a
 //! variable or the product of two, a variable a local of the frame or an
-//! *atom* (a subexpression the reader names: `F(x, z)` in a proof, an
-//! item `xs[i]` of a list, anything free of a binding). The proofs of
+//! *atom* (a node of the integer tree the reader names: `F(x, z)`'s body
+//! in a proof, an item `xs[i]` of a list, anything free of a binding),
+//! read off the tree by `node_form` alone. The proofs of
 //! `guaranteed.rs`, the cuts of `guard_bounds.rs` (a polynomial in one
 //! binding), the affine arguments of runs (`moves.rs`, `kernel.rs`,
 //! `key_kernel.rs`) and the item changes of list moves (`item_sum.rs`,
 //! `rank_shift.rs`) are readings of it.
 
-use super::int_code::{int_code, map_locals, IntCode, Locals};
+use super::int_code::{int_code, IntCode, Locals};
 use super::int_tree::{IntNode, IntOp};
 use crate::eval::value::Value;
 use crate::ir::ir::*;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::ast::BinaryOp;
 use smallvec::{smallvec, SmallVec};
 
 /// A linear form `constant + sum of coefficient * term`, a term a
@@ -25,7 +26,7 @@ pub(super) struct Linear {
 }
 
 /// A variable of a linear form: a local of the frame, or an atom (an
-/// index into what the reader's `Atoms` keeps).
+/// index into the nodes the reader keeps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Term {
     Local(Slot),
@@ -131,69 +132,16 @@ impl Linear {
         })
     }
 
-    /// `(x, c)` if it is `x + c`, `x` a local.
-    pub(super) fn local_plus(&self) -> Option<(Slot, i128)> {
-        match &self.terms[..] {
-            [(m, 1)] => match m[..] {
-                [Term::Local(s)] => Some((s, self.constant)),
+    /// The local it is, alone (`x`: coefficient 1, no constant).
+    pub(super) fn lone_local(&self) -> Option<Slot> {
+        match (&self.terms[..], self.constant) {
+            ([(m, 1)], 0) => match m[..] {
+                [Term::Local(s)] => Some(s),
                 _ => None,
             },
             _ => None,
         }
     }
-
-    /// The local it is, alone (`x`: coefficient 1, no constant).
-    pub(super) fn lone_local(&self) -> Option<Slot> {
-        self.local_plus().filter(|&(_, c)| c == 0).map(|(x, _)| x)
-    }
-}
-
-/// What a reader of linear forms makes of a subexpression that is not
-/// linear: a new variable, or `None` when the form is not to be had.
-pub(super) trait Atoms<'e> {
-    fn atom(&mut self, e: &'e IrExpr) -> Option<Term>;
-}
-
-/// No atoms: a form of locals and constants only.
-pub(super) struct NoAtoms;
-
-impl Atoms<'_> for NoAtoms {
-    fn atom(&mut self, _: &IrExpr) -> Option<Term> {
-        None
-    }
-}
-
-/// `e` as a linear form, subexpressions that are not as atoms.
-pub(super) fn linear<'e>(e: &'e IrExpr, atoms: &mut impl Atoms<'e>) -> Option<Linear> {
-    Some(match &e.kind {
-        IrKind::Const(Value::Int(c)) => Linear::constant(*c as i128),
-        IrKind::Local(s) => Linear::term(Term::Local(*s)),
-        IrKind::Unary(UnaryOp::Neg, x) => Linear::constant(0).combine(0, &linear(x, atoms)?, -1)?,
-        IrKind::Binary {
-            op: op @ (BinaryOp::Add | BinaryOp::Sub),
-            lhs,
-            rhs,
-            ..
-        } => {
-            let (l, r) = (linear(lhs, atoms)?, linear(rhs, atoms)?);
-            l.combine(1, &r, if *op == BinaryOp::Add { 1 } else { -1 })?
-        }
-        IrKind::Binary {
-            op: BinaryOp::Mul,
-            lhs,
-            rhs,
-            ..
-        } => {
-            let l = linear(lhs, atoms);
-            let product = l.zip(linear(rhs, atoms)).and_then(|(l, r)| l.times(&r));
-            match product {
-                Some(p) => p,
-                None => Linear::term(atoms.atom(e)?),
-            }
-        }
-        IrKind::Const(_) => return None,
-        _ => Linear::term(atoms.atom(e)?),
-    })
 }
 
 /// `l op r` as a form `f >= 0` (`None` for an operator that is no order).
@@ -212,12 +160,38 @@ pub(super) fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear
 /// operation (`x`, `x + c`, `c + x`, `x - c`): exact wherever it is
 /// asked, as the general path computes it, with no other step to fail.
 pub(super) fn local_plus_constant(e: &IrExpr) -> Option<(Slot, i64)> {
-    let leaf = |x: &IrExpr| matches!(x.kind, IrKind::Local(_) | IrKind::Const(Value::Int(_)));
-    let one_step = leaf(e)
-        || matches!(&e.kind, IrKind::Binary { op: BinaryOp::Add | BinaryOp::Sub, lhs, rhs, .. }
-            if leaf(lhs) && leaf(rhs));
-    let (x, c) = linear(e, &mut NoAtoms).filter(|_| one_step)?.local_plus()?;
-    Some((x, i64::try_from(c).ok()?))
+    let leaf = |x: &IrExpr| match x.kind {
+        IrKind::Local(s) => Some(IntNode::Local(s)),
+        IrKind::Const(Value::Int(c)) => Some(IntNode::Const(c)),
+        _ => None,
+    };
+    let node = match &e.kind {
+        IrKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub),
+            lhs,
+            rhs,
+            ..
+        } => IntNode::Binary(IntOp::Op(*op), Box::new(leaf(lhs)?), Box::new(leaf(rhs)?)),
+        _ => leaf(e)?,
+    };
+    node_local_plus(&node)
+}
+
+/// `local_plus_constant` of a node.
+pub(super) fn node_local_plus(n: &IntNode) -> Option<(Slot, i64)> {
+    use BinaryOp::{Add, Sub};
+    let IntNode::Binary(IntOp::Op(op @ (Add | Sub)), l, r) = n else {
+        return match *n {
+            IntNode::Local(x) => Some((x, 0)),
+            _ => None,
+        };
+    };
+    match (&**l, &**r, op) {
+        (&IntNode::Local(x), &IntNode::Const(c), Add)
+        | (&IntNode::Const(c), &IntNode::Local(x), Add) => Some((x, c)),
+        (&IntNode::Local(x), &IntNode::Const(c), Sub) => Some((x, c.checked_neg()?)),
+        _ => None,
+    }
 }
 
 /// Integer code (a node of the tree) as a linear form, its nodes that
@@ -303,18 +277,6 @@ pub(super) fn affine<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(IntCod
     }
     let (coef, _) = quadratic_coefs(e, k)?;
     Some((int_code(&e.with_local(k, 0)?), coef))
-}
-
-/// `e` with the local `slot` replaced by the constant `k`.
-pub(super) fn put_constant(e: &IrExpr, slot: Slot, k: i64) -> Option<IrExpr> {
-    map_locals(e, &|s| {
-        let kind = if s == slot {
-            IrKind::Const(Value::Int(k))
-        } else {
-            IrKind::Local(s)
-        };
-        Some(IrExpr { kind, span: e.span })
-    })
 }
 
 /// The conjuncts of `e` (`x and y and ...`), in order.

@@ -19,7 +19,7 @@ use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
 use super::compiler::Compiler;
-use super::guaranteed::{same, substitute_params};
+use super::guaranteed::substitute_params;
 use super::int_code::{map_locals, mentions};
 use super::kernel::Bound;
 use crate::eval::builtins::Builtin;
@@ -416,5 +416,85 @@ impl Compiler<'_> {
             }
         }
         Some(out)
+    }
+}
+
+/// Whether two expressions are the same code (spans aside). Forms this
+/// does not compare count as different.
+fn same(a: &IrExpr, b: &IrExpr) -> bool {
+    let all = |xs: &[IrExpr], ys: &[IrExpr]| {
+        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+    };
+    match (&a.kind, &b.kind) {
+        (IrKind::Const(x), IrKind::Const(y)) => x == y,
+        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Global(x), IrKind::Global(y)) => x == y,
+        (IrKind::List(xs), IrKind::List(ys))
+        | (IrKind::Set(xs), IrKind::Set(ys))
+        | (IrKind::Tuple(xs), IrKind::Tuple(ys)) => all(xs, ys),
+        (IrKind::Unary(o, x), IrKind::Unary(p, y)) => o == p && same(x, y),
+        (
+            IrKind::Binary {
+                op: o,
+                lhs: l1,
+                rhs: r1,
+                ..
+            },
+            IrKind::Binary {
+                op: p,
+                lhs: l2,
+                rhs: r2,
+                ..
+            },
+        ) => o == p && same(l1, l2) && same(r1, r2),
+        (
+            IrKind::Range {
+                start: s1,
+                end: e1,
+                inclusive: i1,
+            },
+            IrKind::Range {
+                start: s2,
+                end: e2,
+                inclusive: i2,
+            },
+        ) => i1 == i2 && same(s1, s2) && same(e1, e2),
+        (
+            IrKind::If {
+                cond: c1,
+                then: t1,
+                otherwise: o1,
+            },
+            IrKind::If {
+                cond: c2,
+                then: t2,
+                otherwise: o2,
+            },
+        ) => same(c1, c2) && same(t1, t2) && same(o1, o2),
+        (IrKind::CallFn { func: f, args: xs }, IrKind::CallFn { func: g, args: ys }) => {
+            f == g && all(xs, ys)
+        }
+        (
+            IrKind::CallBuiltin {
+                builtin: f,
+                args: xs,
+            },
+            IrKind::CallBuiltin {
+                builtin: g,
+                args: ys,
+            },
+        ) => f == g && all(xs, ys),
+        (
+            IrKind::Position {
+                game: g1,
+                statics: s1,
+                args: a1,
+            },
+            IrKind::Position {
+                game: g2,
+                statics: s2,
+                args: a2,
+            },
+        ) => g1 == g2 && all(s1, s2) && all(a1, a2),
+        _ => false,
     }
 }

@@ -544,3 +544,51 @@ fn tables_over_a_box_reserved_at_once_agree_with_the_general_path() {
         .collect();
     assert_eq!(first, format!("[{}]", want.join(", ")));
 }
+
+/// `histogram`, `min`, `max` and `sum` of a comprehension fold its values
+/// as they come (`compile/fold.rs`: counts kept as the list's integers, one
+/// value kept for `min`/`max`), swept or not: the same answers as the
+/// built-ins applied to the list of the values, and as a brute force,
+/// for values past 250 (Lasker's Nim without the choice of taking: a heap
+/// of n has value n) and for small ones; no value at all is the list
+/// form's error.
+#[test]
+fn aggregates_fold_values_as_the_built_ins_fold_their_list() {
+    let out = same_both_ways(
+        "game H(n) where n >= 0 {
+            move take(k in 1..=n) -> H(n - k)
+            move split(a in 1..n) if a <= n - a -> H(a) + H(n - a)
+        }
+        game S(n) where n >= 0 {
+            move take(k in {1, 2, 5}) if k <= n -> S(n - k)
+        }
+        let xs = [sg(H(n)) for n in 0..=600]
+        print histogram(sg(H(n)) for n in 0..=600) == histogram(xs)
+        print max(sg(H(n)) for n in 0..=600), max(xs), min(sg(H(n)) for n in 3..=600)
+        print sum(sg(H(n)) for n in 0..=600), sum(xs)
+        let ys = [sg(S(n)) for n in 0..=3000]
+        print min(sg(S(n)) for n in 1..=3000), max(sg(S(n)) for n in 0..=3000), min(ys[1..]), max(ys)
+        print histogram(sg(S(n)) for n in 0..=3000)
+        print max(v for v in [3, -2, 7, 7, 1]), min(v for v in [3, -2, 7, 1]), max(s for s in [\"b\", \"a\"])
+        print max(sg(S(n)) for n in 5..5)",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+    assert_eq!(lines[0], "true");
+    assert_eq!(lines[1], "600 600 3");
+    let total: i64 = (0..=600).sum();
+    assert_eq!(lines[2], format!("{total} {total}"));
+    let g = subtraction_values(&[1, 2, 5], 3000);
+    let (lo, hi) = (g[1..].iter().min().unwrap(), g.iter().max().unwrap());
+    assert_eq!(lines[3], format!("{lo} {hi} {lo} {hi}"));
+    let mut h = vec![0i64; *hi as usize + 1];
+    for &v in &g {
+        h[v as usize] += 1;
+    }
+    assert_eq!(lines[4], shown(&h));
+    assert_eq!(lines[5], "7 -2 b");
+    assert!(
+        lines[6].starts_with("failure:") && lines[6].contains("min/max of an empty collection"),
+        "{out}"
+    );
+}

@@ -228,21 +228,13 @@ fn same_kind(like: &Value, items: Vec<Value>) -> Value {
 }
 
 fn min_max(args: &[Value], span: Span, want_max: bool) -> Fallible<Value> {
-    let pick = |a: &Value, b: &Value| {
-        if (b > a) == want_max && b != a {
-            b.clone()
-        } else {
-            a.clone()
-        }
-    };
+    let pick = |a: &Value, b: &Value| (if picks(a, b, want_max) { b } else { a }).clone();
     match args {
         [a, b] => Ok(pick(a, b)),
         [xs] => {
             let items = expect_items(xs, span)?;
             let Some(first) = items.first() else {
-                return Diag::new(ErrorKind::Invalid, span, "min/max of an empty collection")
-                    .label("this is empty")
-                    .err();
+                return Err(empty_extreme(span));
             };
             Ok(items[1..]
                 .iter()
@@ -250,6 +242,19 @@ fn min_max(args: &[Value], span: Span, want_max: bool) -> Fallible<Value> {
         }
         _ => unreachable!("arity checked in lowering"),
     }
+}
+
+/// Whether `max` (or `min`) of `a` then `b` is `b`: only when it is
+/// strictly greater (smaller), so the first of equal values stays.
+pub fn picks(a: &Value, b: &Value, want_max: bool) -> bool {
+    (b > a) == want_max && b != a
+}
+
+/// `min` or `max` of no values.
+pub fn empty_extreme(span: Span) -> Box<Diag> {
+    Diag::new(ErrorKind::Invalid, span, "min/max of an empty collection")
+        .label("this is empty")
+        .boxed()
 }
 
 pub fn sum_ints(items: &[Value], span: Span) -> Fallible<i64> {
@@ -662,43 +667,53 @@ fn collection_items(v: &Value, span: Span) -> Fallible<Vec<Value>> {
 
 /// h[v] = number of items equal to v, for non-negative integers.
 pub fn histogram(items: &[Value], span: Span) -> Fallible<Value> {
-    let mut h: Vec<i64> = Vec::new();
+    let mut h: Vec<Value> = Vec::new();
     let mut infinite = Vec::new();
     for v in items {
         if let Value::Infinite(_) = v {
             infinite.push(v.clone());
             continue;
         }
-        let n = expect_int(v, span)?;
-        if !(0..1 << 24).contains(&n) {
-            return Diag::new(
-                ErrorKind::Invalid,
-                span,
-                format!("histogram of the value {n}"),
-            )
-            .label("histogram counts integers from 0 to 2^24")
-            .err();
-        }
-        if h.len() <= n as usize {
-            h.resize(n as usize + 1, 0);
-        }
-        h[n as usize] += 1;
+        count_into(&mut h, v, span)?;
     }
     Ok(histogram_value(h, infinite))
 }
 
-/// A histogram's answer: the counts `h[v]` of the integers `v`; when
-/// infinite SG values (of a loopy game) occur too, which no index names,
-/// the list of `(v, count)` pairs of every value that occurs instead,
-/// integers first.
-pub fn histogram_value(counts: Vec<i64>, mut infinite: Vec<Value>) -> Value {
+/// Adds one to `h[v]`, the count of the integer `v` (0 to 2^24), `h`
+/// grown with zeros to hold it; the counts are the integers of the
+/// histogram's list (`histogram_value`).
+pub fn count_into(h: &mut Vec<Value>, v: &Value, span: Span) -> Fallible<()> {
+    let n = expect_int(v, span)?;
+    if !(0..1 << 24).contains(&n) {
+        return Diag::new(
+            ErrorKind::Invalid,
+            span,
+            format!("histogram of the value {n}"),
+        )
+        .label("histogram counts integers from 0 to 2^24")
+        .err();
+    }
+    if h.len() <= n as usize {
+        h.resize(n as usize + 1, Value::Int(0));
+    }
+    if let Value::Int(c) = &mut h[n as usize] {
+        *c += 1;
+    }
+    Ok(())
+}
+
+/// A histogram's answer: the counts `h[v]` of the integers `v` (each an
+/// `Int`); when infinite SG values (of a loopy game) occur too, which no
+/// index names, the list of `(v, count)` pairs of every value that
+/// occurs instead, integers first.
+pub fn histogram_value(counts: Vec<Value>, mut infinite: Vec<Value>) -> Value {
     if infinite.is_empty() {
-        return Value::list(counts.into_iter().map(Value::Int).collect());
+        return Value::list(counts);
     }
     infinite.sort();
-    let mut pairs: Vec<Value> = (counts.iter().enumerate())
-        .filter(|(_, &c)| c > 0)
-        .map(|(v, &c)| Value::tuple(vec![Value::Int(v as i64), Value::Int(c)]))
+    let mut pairs: Vec<Value> = (counts.into_iter().enumerate())
+        .filter(|(_, c)| matches!(c, Value::Int(c) if *c > 0))
+        .map(|(v, c)| Value::tuple(vec![Value::Int(v as i64), c]))
         .collect();
     for run in infinite.chunk_by(|a, b| a == b) {
         pairs.push(Value::tuple(vec![

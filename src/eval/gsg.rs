@@ -28,8 +28,8 @@ pub fn is_infinite(v: u64) -> bool {
 /// an infinite value is one `u64` and equal values are equal numbers.
 #[derive(Default)]
 pub struct InfSets {
-    sets: Vec<Rc<[u64]>>,
-    ids: FxHashMap<Rc<[u64]>, u64>,
+    sets: Vec<Rc<Vec<u64>>>,
+    ids: FxHashMap<Rc<Vec<u64>>, u64>,
 }
 
 impl InfSets {
@@ -38,10 +38,10 @@ impl InfSets {
     pub fn infinite_in(&mut self, k: &mut Vec<u64>) -> u64 {
         k.sort_unstable();
         k.dedup();
-        if let Some(&id) = self.ids.get(k.as_slice()) {
+        if let Some(&id) = self.ids.get(&*k) {
             return INFINITE | id;
         }
-        let set: Rc<[u64]> = Rc::from(k.as_slice());
+        let set = Rc::new(k.clone());
         let id = self.sets.len() as u64;
         self.sets.push(set.clone());
         self.ids.insert(set, id);
@@ -49,7 +49,7 @@ impl InfSets {
     }
 
     /// The K set of the infinite value `v`.
-    pub fn k(&self, v: u64) -> &Rc<[u64]> {
+    pub fn k(&self, v: u64) -> &Rc<Vec<u64>> {
         debug_assert!(is_infinite(v));
         &self.sets[(v & !INFINITE) as usize]
     }

@@ -113,7 +113,7 @@ pub fn make(args: &[Value], spans: &[Span], span: Span) -> Fallible<Value> {
     })?;
     let file = match args.get(1) {
         None => None,
-        Some(Value::Str(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(Value::Str(s)) if !s.trim().is_empty() => Some(Rc::from(s.as_str())),
         Some(Value::Str(_)) => {
             return Diag::new(ErrorKind::Invalid, at(1), "the file name is empty")
                 .label("no file name")

@@ -170,9 +170,12 @@ pub enum Value {
     Ordinal(Rc<Ordinal>),
     /// The infinite generalised SG value ∞_K of a loopy game's position:
     /// K, sorted without repeats, is the set of its options' finite values.
-    Infinite(Rc<[u64]>),
+    Infinite(Rc<Vec<u64>>),
     Bool(bool),
-    Str(Rc<str>),
+    /// Behind one thin pointer, as every other payload, so that a value
+    /// is 16 bytes (`size_of_value_is_two_words`): lists, frames and keys
+    /// of values are two thirds of what a wide pointer made them.
+    Str(Rc<String>),
     List(Rc<Vec<Value>>),
     /// Sorted, without repeats.
     Set(Rc<Vec<Value>>),
@@ -213,7 +216,12 @@ impl Value {
     }
 
     pub fn str(s: &str) -> Value {
-        Value::Str(Rc::from(s))
+        Value::Str(Rc::new(s.to_string()))
+    }
+
+    /// A string value that owns `s`.
+    pub fn string(s: String) -> Value {
+        Value::Str(Rc::new(s))
     }
 
     /// A game as a value; the zero game is the integer 0, so that it
@@ -660,4 +668,22 @@ pub fn overflow(span: Span, what: &str) -> Box<Diag> {
     .label("the result does not fit in 64 bits")
     .help("integers are 64-bit; values beyond ±9223372036854775807 are errors, never wrapped")
     .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every payload is one word, so a value is two: a list of n values
+    /// takes 16n bytes (a histogram of 30,001 values 0.48 MB, not 0.72).
+    #[test]
+    fn size_of_value_is_two_words() {
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        let s = Value::str("ab");
+        assert_eq!(s, Value::string("ab".to_string()));
+        assert_eq!(format!("{s:#}"), "\"ab\"");
+        let k = Value::Infinite(Rc::new(vec![0, 2]));
+        assert_eq!(k.to_string(), "∞{0,2}");
+        assert!(k > Value::Int(i64::MAX));
+    }
 }

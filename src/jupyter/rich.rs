@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn other_values_are_plain_text() {
-        let data = serde_json::to_value(bundle(&Value::Str(Rc::from("hi")))).unwrap();
+        let data = serde_json::to_value(bundle(&Value::str("hi"))).unwrap();
         assert_eq!(data, serde_json::json!({"text/plain": "\"hi\""}));
     }
 }

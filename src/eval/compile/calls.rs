@@ -207,7 +207,7 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
     };
     match v {
         Value::Move(m) => Ok(match name {
-            "label" => Value::Str(m.label.clone()),
+            "label" => Value::str(&m.label),
             "args" => Value::tuple(m.bindings.iter().map(|(_, v)| v.clone()).collect()),
             "to" => Value::game(m.to.clone()),
             "sg" => m.sg.clone(),
@@ -304,7 +304,7 @@ fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
             .borrow()
             .for_each_value(|v| infinite.push(sets.to_value(v)));
     }
-    let counts = h.into_iter().map(|n| n as i64).collect();
+    let counts = h.into_iter().map(|n| Value::Int(n as i64)).collect();
     Ok(crate::eval::builtins::histogram_value(counts, infinite))
 }
 

@@ -627,8 +627,16 @@ impl<'a> Compiler<'a> {
                 swept.for_each(env, &mut h)?;
                 Ok(h.finish())
             }),
+            Builtin::Min | Builtin::Max => Box::new(move |env| {
+                let mut m = fold::Extreme {
+                    best: None,
+                    want_max: b == Builtin::Max,
+                };
+                swept.for_each(env, &mut m)?;
+                m.finish(span)
+            }),
             _ => {
-                // list, set, min, max, period: collect, then apply the built-in.
+                // list, set, period: collect, then apply the built-in.
                 Box::new(move |env| {
                     let out = swept.collect(env, span)?;
                     builtins::apply_pure(b, &[Value::list(out)], span)

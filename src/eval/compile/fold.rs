@@ -1,12 +1,13 @@
 //! How the aggregates of a comprehension's values (`sum`, `histogram`,
-//! the collecting ones) take its elements: an SG value that a sweep read
-//! from the memo comes as a small integer (`Fold::sg`), counted or added
-//! in a register with no `Value` made or dropped; anything else comes as
-//! a value.
+//! `min`, `max`, `count`, the collecting ones) take its elements: an SG
+//! value that a sweep read from the memo comes as a small integer
+//! (`Fold::sg`), counted or added in a register with no `Value` made or
+//! dropped; anything else comes as a value. Only `list`, `set` and
+//! `period` keep the values; the others keep what their answer needs.
 
 use super::runtime::Env;
 use crate::diag::Fallible;
-use crate::eval::builtins::{self, expect_int};
+use crate::eval::builtins;
 use crate::eval::gsg::is_infinite;
 use crate::eval::ops;
 use crate::eval::value::Value;
@@ -87,9 +88,49 @@ impl Fold for Sum {
     }
 }
 
-/// `histogram`: counts per value.
+/// `min`, `max`: the least (greatest) value so far, as the built-in picks
+/// it from a list (`builtins::picks`), with no list of the values kept:
+/// `max(sg(G(n)) for n in 0..=N)` holds one value, not N.
+pub(crate) struct Extreme {
+    pub best: Option<Value>,
+    pub want_max: bool,
+}
+
+impl Extreme {
+    /// The answer; no value at all is the built-in's error at `span`.
+    pub fn finish(self, span: Span) -> Fallible<Value> {
+        self.best.ok_or_else(|| builtins::empty_extreme(span))
+    }
+}
+
+impl Fold for Extreme {
+    #[inline]
+    fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
+        if let (Some(Value::Int(b)), false) = (&mut self.best, is_infinite(v)) {
+            let v = v as i64;
+            if (v > *b) == self.want_max && v != *b {
+                *b = v;
+            }
+            return Ok(true);
+        }
+        let v = env.rt.inf_sets.borrow().to_value(v);
+        self.value(env, v)
+    }
+
+    fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
+        match &self.best {
+            Some(a) if !builtins::picks(a, &v, self.want_max) => {}
+            _ => self.best = Some(v),
+        }
+        Ok(true)
+    }
+}
+
+/// `histogram`: counts per value, kept as the integers of the answer's
+/// list, so that the list is the counts themselves, with no second array
+/// of them beside it while it is made.
 pub(crate) struct Histogram {
-    pub counts: Vec<i64>,
+    pub counts: Vec<Value>,
     /// The infinite SG values met (loopy games), in order.
     pub infinite: Vec<Value>,
     pub body_span: Span,
@@ -115,7 +156,7 @@ impl Fold for Histogram {
     /// counted is added to in place, the rest out of line.
     #[inline]
     fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
-        if let Some(c) = self.counts.get_mut(v as usize) {
+        if let Some(Value::Int(c)) = self.counts.get_mut(v as usize) {
             *c += 1;
             return Ok(true);
         }
@@ -128,28 +169,6 @@ impl Fold for Histogram {
             self.infinite.push(v);
             return Ok(true);
         }
-        if let Value::Int(n) = v {
-            if let Some(c) = usize::try_from(n).ok().and_then(|i| self.counts.get_mut(i)) {
-                *c += 1;
-                return Ok(true);
-            }
-        }
-        histogram_other(&mut self.counts, v, self.body_span)
+        builtins::count_into(&mut self.counts, &v, self.body_span).map(|()| true)
     }
-}
-
-/// A histogram's element that is not a count already held: counted if it
-/// is an integer in range (growing the counts), else the built-in's error.
-#[cold]
-#[inline(never)]
-fn histogram_other(h: &mut Vec<i64>, v: Value, span: Span) -> Fallible<bool> {
-    let n = expect_int(&v, span)?;
-    if !(0..1 << 24).contains(&n) {
-        return builtins::histogram(&[v], span).map(|_| true);
-    }
-    if h.len() <= n as usize {
-        h.resize(n as usize + 1, 0);
-    }
-    h[n as usize] += 1;
-    Ok(true)
 }

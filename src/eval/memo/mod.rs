@@ -206,11 +206,6 @@ impl Key {
         &self.coords[..self.len as usize]
     }
 
-    /// The integers from index `start` on, to reorder them (`sorted`).
-    pub fn coords_from_mut(&mut self, start: usize) -> &mut [i64] {
-        &mut self.coords[start..self.len as usize]
-    }
-
     pub fn n_args(&self) -> u8 {
         self.n_args
     }
@@ -232,34 +227,6 @@ impl Key {
         (0..self.n_args)
             .rev()
             .map(move |i| Tag::from_code((self.shape >> (8 * i as u32)) & 0xff))
-    }
-
-    pub fn last_tag(&self) -> Option<Tag> {
-        (self.n_args > 0).then(|| Tag::from_code(self.shape & 0xff))
-    }
-
-    /// Turns a last argument kept as a bit mask into the ascending list of
-    /// its items (`sorted(set)`); false if they do not fit.
-    pub fn bits_to_list(&mut self) -> bool {
-        if self.last_tag() != Some(Tag::Bits) {
-            return false;
-        }
-        self.len -= 1;
-        let mut mask = self.coords[self.len as usize] as u64;
-        let n = mask.count_ones();
-        while mask != 0 {
-            if !self.push_coord(mask.trailing_zeros() as i64) {
-                return false;
-            }
-            mask &= mask - 1;
-        }
-        self.set_last_tag(Tag::List(n));
-        true
-    }
-
-    /// Replaces the tag of the last argument (same width).
-    pub fn set_last_tag(&mut self, tag: Tag) {
-        self.shape = (self.shape & !0xff) | tag.code();
     }
 
     /// Appends one integer coordinate (part of an argument being written);

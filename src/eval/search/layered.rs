@@ -55,22 +55,41 @@ pub fn sg_of_layered(
     let id = env.rt.layered_instance(layer);
     let layered = env.rt.instance(id);
     let state = layered.memo.borrow_mut().get(key);
-    let this = (layer, key.clone());
     match state {
         State::Value(v) => return Ok(Some(v)),
         // Asked again while an outer search values it (a cycle, or a
         // move of the position to this very compound): the product
         // search reports it.
         State::OnPath => return Ok(None),
-        _ if env.rt.layering.borrow().contains(&this) => return Ok(None),
         _ => {}
+    }
+    within_layer(env, layer, key, span, |env| {
+        search_finite(env, id, key, None, span)
+    })
+}
+
+/// Runs `search` of the position `key` of `layer` with the position
+/// marked as being searched as a layer (a position asked again inside
+/// its own search is `None`: the product search values it), the layer
+/// below a pass valued first; an error other than a limit is `None`
+/// too (the product search reports it where it finds it).
+fn within_layer(
+    env: &mut Env,
+    layer: Layer,
+    key: &Key,
+    span: Span,
+    search: impl FnOnce(&mut Env) -> Fallible<Option<u64>>,
+) -> Fallible<Option<u64>> {
+    let this = (layer, key.clone());
+    if env.rt.layering.borrow().contains(&this) {
+        return Ok(None);
     }
     env.rt.layering.borrow_mut().push(this);
     let searched = (|| {
-        if let LayerKind::Pass(n) = kind {
-            below_first(env, (instance, n), key, span)?;
+        if let LayerKind::Pass(n) = layer.kind {
+            below_first(env, (layer.base, n), key, span)?;
         }
-        search_finite(env, id, key, None, span)
+        search(env)
     })();
     env.rt.layering.borrow_mut().pop();
     let result = match searched {
@@ -136,25 +155,9 @@ pub fn search_swept(
     let Some(layer) = inst.layer else {
         return super::engine::search_swept(env, held, (instance, inst), key, at, span).map(Some);
     };
-    let this = (layer, key.clone());
-    if env.rt.layering.borrow().contains(&this) {
-        return Ok(None);
-    }
-    env.rt.layering.borrow_mut().push(this);
-    let searched = (|| {
-        if let LayerKind::Pass(n) = layer.kind {
-            below_first(env, (layer.base, n), key, span)?;
-        }
+    within_layer(env, layer, key, span, |env| {
         swept_finite(env, held, (instance, inst), key, at, span)
-    })();
-    env.rt.layering.borrow_mut().pop();
-    let result = match searched {
-        Err(e) if is_limit(e.kind) => return Err(e),
-        Ok(v) => v,
-        Err(_) => None,
-    };
-    note_plan(env, layer, result.is_some());
-    Ok(result)
+    })
 }
 
 /// Values the position `key` in the layer below `pass(.., n)` of

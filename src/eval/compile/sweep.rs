@@ -22,7 +22,7 @@ use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
-use super::runtime::{Code, Env, Layer, LayerKind, Progress, MOST_LAYERED_PASSES};
+use super::runtime::{Code, Env, Layer, LayerKind, Progress};
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
 use crate::eval::gsg::{is_infinite, InfSets};
@@ -94,9 +94,8 @@ impl LayerCode {
             LayerCode::Misere => Some(LayerKind::Misere),
             LayerCode::Pass(None) => Some(LayerKind::Pass(1)),
             LayerCode::Pass(Some(n)) => match n(env)? {
-                Value::Int(n) if n >= 1 && n <= i64::from(MOST_LAYERED_PASSES) => {
-                    Some(LayerKind::Pass(n as u32))
-                }
+                // Past the layers kept: `Runtime::layer_refusal` says so.
+                Value::Int(n) if n >= 1 => u32::try_from(n).ok().map(LayerKind::Pass),
                 _ => None,
             },
         })

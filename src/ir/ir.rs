@@ -366,6 +366,21 @@ pub struct IrMove {
     pub span: Span,
 }
 
+impl IrMove {
+    /// The move's expressions: its bindings' iterables, its guard, its
+    /// result, in that order.
+    pub fn exprs(&self) -> impl Iterator<Item = &IrExpr> {
+        let iterables = self.bindings.iter().map(|b| &b.iterable);
+        iterables.chain(&self.guard).chain([&self.result])
+    }
+
+    /// `exprs`, to rewrite in place.
+    pub fn exprs_mut(&mut self) -> impl Iterator<Item = &mut IrExpr> {
+        let iterables = self.bindings.iter_mut().map(|b| &mut b.iterable);
+        iterables.chain(&mut self.guard).chain([&mut self.result])
+    }
+}
+
 /// A top-level statement after lowering.
 #[derive(Clone, Debug)]
 pub enum IrStmt {

@@ -672,9 +672,5 @@ fn game_reads_global(g: &IrGame, fns: &[Option<Rc<IrFn>>]) -> bool {
         IrGameBody::Alias(_) => return false,
     };
     g.where_clause.as_ref().is_some_and(&reads_global)
-        || moves.iter().any(|m| {
-            m.bindings.iter().any(|b| reads_global(&b.iterable))
-                || m.guard.as_ref().is_some_and(&reads_global)
-                || reads_global(&m.result)
-        })
+        || moves.iter().flat_map(IrMove::exprs).any(reads_global)
 }

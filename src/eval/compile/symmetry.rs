@@ -41,93 +41,43 @@ fn swapped(e: &IrExpr, (x, y): (Slot, Slot)) -> Option<IrExpr> {
         return Some(IrExpr { kind, span: e.span });
     }
     map_locals(e, &|s| {
-        let s = if s == x {
-            y
-        } else if s == y {
-            x
-        } else {
-            s
-        };
-        Some(IrExpr {
-            kind: IrKind::Local(s),
-            span: e.span,
-        })
+        let kind = IrKind::Local(one_for_other(s, (x, y)));
+        Some(IrExpr { kind, span: e.span })
     })
+}
+
+/// `s`, or `x` for `y` and `y` for `x`.
+fn one_for_other<T: PartialEq>(s: T, (x, y): (T, T)) -> T {
+    if s == x {
+        y
+    } else if s == y {
+        x
+    } else {
+        s
+    }
 }
 
 /// `m` with the locals `x` and `y` swapped.
 fn swapped_move(m: &IrMove, pair: (Slot, Slot)) -> Option<IrMove> {
-    let bindings = m
-        .bindings
-        .iter()
-        .map(|b| {
-            Some(IrBinding {
-                pattern: b.pattern.clone(),
-                iterable: swapped(&b.iterable, pair)?,
-                span: b.span,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(IrMove {
-        label: m.label.clone(),
-        bindings,
-        guard: match &m.guard {
-            Some(g) => Some(swapped(g, pair)?),
-            None => None,
-        },
-        result: swapped(&m.result, pair)?,
-        span: m.span,
-    })
+    let mut out = m.clone();
+    for e in out.exprs_mut() {
+        *e = swapped(e, pair)?;
+    }
+    Some(out)
 }
 
-/// `a` and `b` the same code (labels and spans aside), the operands of
-/// `+`, `*`, `==` and `!=` in either order: both orders evaluate the
-/// same operands, so where one has a value the other has the same.
-fn same_commuted(a: &IrExpr, b: &IrExpr) -> bool {
-    let (
-        IrKind::Binary {
-            op: o,
-            lhs: l1,
-            rhs: r1,
-            ..
-        },
-        IrKind::Binary {
-            op: p,
-            lhs: l2,
-            rhs: r2,
-            ..
-        },
-    ) = (&a.kind, &b.kind)
-    else {
-        return same(a, b);
+/// Whether two moves are the same rule (labels and spans aside): the
+/// same binding slots, a guard in both or neither, and their expressions
+/// `same`, commuted operands allowed.
+fn same_move(a: &IrMove, b: &IrMove) -> bool {
+    let slot = |x: &IrBinding| match x.pattern {
+        IrPattern::Slot { slot, .. } => Some(slot),
+        IrPattern::Tuple(..) => None,
     };
-    let commutes = matches!(
-        o,
-        BinaryOp::Add | BinaryOp::Mul | BinaryOp::Eq | BinaryOp::Ne
-    );
-    o == p
-        && ((same_commuted(l1, l2) && same_commuted(r1, r2))
-            || (commutes && same_commuted(l1, r2) && same_commuted(r1, l2)))
-}
-
-/// Whether two moves are the same rule (labels and spans aside), up to
-/// `same_commuted`.
-fn same_move_commuted(a: &IrMove, b: &IrMove) -> bool {
-    let same_guard = match (&a.guard, &b.guard) {
-        (None, None) => true,
-        (Some(x), Some(y)) => same_commuted(x, y),
-        _ => false,
-    };
-    let same_binding = |x: &IrBinding, y: &IrBinding| match (&x.pattern, &y.pattern) {
-        (IrPattern::Slot { slot: s, .. }, IrPattern::Slot { slot: t, .. }) => {
-            s == t && same_commuted(&x.iterable, &y.iterable)
-        }
-        _ => false,
-    };
-    a.bindings.len() == b.bindings.len()
-        && (a.bindings.iter().zip(&b.bindings)).all(|(x, y)| same_binding(x, y))
-        && same_guard
-        && same_commuted(&a.result, &b.result)
+    let slots = |m: &IrMove| m.bindings.iter().map(slot).collect::<Option<Vec<_>>>();
+    slots(a).is_some_and(|s| Some(s) == slots(b))
+        && a.guard.is_some() == b.guard.is_some()
+        && a.exprs().zip(b.exprs()).all(|(x, y)| same(x, y, true))
 }
 
 impl Compiler<'_> {
@@ -152,16 +102,8 @@ impl Compiler<'_> {
             .flat_map(|i| (i + 1..g.n_params).map(move |j| (i, j)))
             .find(|&(i, j)| {
                 let (x, y) = (g.n_statics + i, g.n_statics + j);
-                let swap = |s: usize| {
-                    if s == x {
-                        y
-                    } else if s == y {
-                        x
-                    } else {
-                        s
-                    }
-                };
-                let mut got: Vec<_> = bounds.iter().map(|b| (swap(b.slot), b.lo, b.hi)).collect();
+                let swap = |b: &Bound| (one_for_other(b.slot, (x, y)), b.lo, b.hi);
+                let mut got: Vec<_> = bounds.iter().map(swap).collect();
                 got.sort_unstable();
                 let pair = (x as Slot, y as Slot);
                 got == want
@@ -169,48 +111,38 @@ impl Compiler<'_> {
                         let Some(s) = swapped_move(m, pair) else {
                             return false;
                         };
-                        if moves.iter().any(|n| same_move_commuted(&s, n)) {
+                        if moves.iter().any(|n| same_move(&s, n)) {
                             return true;
                         }
                         let mut e = s;
-                        e.result = self.exchanged(game, g.n_statics, &e.result, (i, j));
-                        moves.iter().any(|n| same_move_commuted(&e, n))
+                        self.exchange(game, g.n_statics, &mut e.result, (i, j));
+                        moves.iter().any(|n| same_move(&e, n))
                     })
             })
     }
 
-    /// `e` with arguments `i` and `j` of its positions of `game` (as
-    /// results: alone, in sums and in choices) exchanged.
-    fn exchanged(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        e: &IrExpr,
-        (i, j): (usize, usize),
-    ) -> IrExpr {
-        let mut out = e.clone();
-        match &mut out.kind {
-            IrKind::Position { args, .. } if self.same_game_args(game, n_statics, e).is_some() => {
-                args.swap(i, j);
-            }
+    /// Exchanges arguments `i` and `j` of the positions of `game` in `e`
+    /// (as results: alone, in sums and in choices).
+    fn exchange(&self, game: GameId, n_statics: usize, e: &mut IrExpr, (i, j): (usize, usize)) {
+        let own = self.same_game_args(game, n_statics, e).is_some();
+        match &mut e.kind {
+            IrKind::Position { args, .. } if own => args.swap(i, j),
             IrKind::Binary {
                 op: BinaryOp::Add,
-                lhs,
-                rhs,
+                lhs: a,
+                rhs: b,
+                ..
+            }
+            | IrKind::If {
+                then: a,
+                otherwise: b,
                 ..
             } => {
-                **lhs = self.exchanged(game, n_statics, lhs, (i, j));
-                **rhs = self.exchanged(game, n_statics, rhs, (i, j));
-            }
-            IrKind::If {
-                then, otherwise, ..
-            } => {
-                **then = self.exchanged(game, n_statics, then, (i, j));
-                **otherwise = self.exchanged(game, n_statics, otherwise, (i, j));
+                self.exchange(game, n_statics, a, (i, j));
+                self.exchange(game, n_statics, b, (i, j));
             }
             _ => {}
         }
-        out
     }
 }
 
@@ -243,7 +175,7 @@ fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> b
             };
             if let Some(other) = other.filter(|o| !mentions(o, x)) {
                 return match bound {
-                    Some(b) => same(b, other),
+                    Some(b) => same(b, other, false),
                     None => {
                         *bound = Some(other);
                         true
@@ -276,15 +208,10 @@ pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
         .filter_map(|i| {
             let x = (g.n_statics + i) as Slot;
             let mut bound = None;
-            let all = moves.iter().all(|m| {
-                m.bindings
-                    .iter()
-                    .all(|b| only_clamped(&b.iterable, x, &mut bound))
-                    && m.guard
-                        .as_ref()
-                        .is_none_or(|e| only_clamped(e, x, &mut bound))
-                    && only_clamped(&m.result, x, &mut bound)
-            });
+            let all = moves
+                .iter()
+                .flat_map(|m| m.exprs())
+                .all(|e| only_clamped(e, x, &mut bound));
             let bound = bound.filter(|b| all && reads_below(b, width))?;
             Some((i, bound.clone()))
         })
@@ -325,7 +252,7 @@ fn guard_clamped(m: &IrMove) -> std::borrow::Cow<'_, IrMove> {
         let Some(limit) = conj.first().and_then(|c| upper_bound_of(c, *k, *inclusive)) else {
             continue;
         };
-        if mentions(limit, *k) || same(limit, end) {
+        if mentions(limit, *k) || same(limit, end, false) {
             continue;
         }
         out.to_mut().bindings[i].iterable.kind = IrKind::Range {
@@ -419,82 +346,57 @@ impl Compiler<'_> {
     }
 }
 
-/// Whether two expressions are the same code (spans aside). Forms this
-/// does not compare count as different.
-fn same(a: &IrExpr, b: &IrExpr) -> bool {
-    let all = |xs: &[IrExpr], ys: &[IrExpr]| {
-        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+/// Whether two expressions are the same code (spans aside); forms
+/// `same_node` does not compare count as different. Where `commute`,
+/// the operands of `+`, `*`, `==` and `!=` may come in either order
+/// along the operators from the top (both orders evaluate the same
+/// operands, so where one has a value the other has the same); below
+/// any other node, in the same order.
+fn same(a: &IrExpr, b: &IrExpr, commute: bool) -> bool {
+    let commute = commute && matches!(a.kind, IrKind::Binary { .. });
+    let (Some(xs), Some(ys)) = (a.kind.children(), b.kind.children()) else {
+        return false;
     };
-    match (&a.kind, &b.kind) {
-        (IrKind::Const(x), IrKind::Const(y)) => x == y,
-        (IrKind::Local(x), IrKind::Local(y)) | (IrKind::Global(x), IrKind::Global(y)) => x == y,
-        (IrKind::List(xs), IrKind::List(ys))
-        | (IrKind::Set(xs), IrKind::Set(ys))
-        | (IrKind::Tuple(xs), IrKind::Tuple(ys)) => all(xs, ys),
-        (IrKind::Unary(o, x), IrKind::Unary(p, y)) => o == p && same(x, y),
-        (
-            IrKind::Binary {
-                op: o,
-                lhs: l1,
-                rhs: r1,
-                ..
-            },
-            IrKind::Binary {
-                op: p,
-                lhs: l2,
-                rhs: r2,
-                ..
-            },
-        ) => o == p && same(l1, l2) && same(r1, r2),
-        (
-            IrKind::Range {
-                start: s1,
-                end: e1,
-                inclusive: i1,
-            },
-            IrKind::Range {
-                start: s2,
-                end: e2,
-                inclusive: i2,
-            },
-        ) => i1 == i2 && same(s1, s2) && same(e1, e2),
-        (
-            IrKind::If {
-                cond: c1,
-                then: t1,
-                otherwise: o1,
-            },
-            IrKind::If {
-                cond: c2,
-                then: t2,
-                otherwise: o2,
-            },
-        ) => same(c1, c2) && same(t1, t2) && same(o1, o2),
-        (IrKind::CallFn { func: f, args: xs }, IrKind::CallFn { func: g, args: ys }) => {
-            f == g && all(xs, ys)
+    let in_order = || xs.iter().zip(&ys).all(|(x, y)| same(x, y, true));
+    let commutes = matches!(
+        a.kind,
+        IrKind::Binary {
+            op: BinaryOp::Add | BinaryOp::Mul | BinaryOp::Eq | BinaryOp::Ne,
+            ..
         }
+    );
+    same_node(&a.kind, &b.kind)
+        && xs.len() == ys.len()
+        && (in_order()
+            || (commute && commutes && same(xs[0], ys[1], true) && same(xs[1], ys[0], true)))
+}
+
+/// Whether two nodes are the same apart from their children.
+fn same_node(a: &IrKind, b: &IrKind) -> bool {
+    use IrKind::*;
+    match (a, b) {
+        (Const(x), Const(y)) => x == y,
+        (Local(x), Local(y)) | (Global(x), Global(y)) => x == y,
+        (List(_), List(_)) | (Set(_), Set(_)) | (Tuple(_), Tuple(_)) | (If { .. }, If { .. }) => {
+            true
+        }
+        (Unary(o, _), Unary(p, _)) => o == p,
+        (Binary { op: o, .. }, Binary { op: p, .. }) => o == p,
+        (Range { inclusive: i, .. }, Range { inclusive: j, .. }) => i == j,
+        (CallFn { func: f, .. }, CallFn { func: g, .. }) => f == g,
+        (CallBuiltin { builtin: f, .. }, CallBuiltin { builtin: g, .. }) => f == g,
         (
-            IrKind::CallBuiltin {
-                builtin: f,
-                args: xs,
-            },
-            IrKind::CallBuiltin {
-                builtin: g,
-                args: ys,
-            },
-        ) => f == g && all(xs, ys),
-        (
-            IrKind::Position {
+            Position {
                 game: g1,
                 statics: s1,
-                args: a1,
+                ..
             },
-            IrKind::Position {
+            Position {
                 game: g2,
                 statics: s2,
-                args: a2,
+                ..
             },
-        ) => g1 == g2 && all(s1, s2) && all(a1, a2),
+        ) => g1 == g2 && s1.len() == s2.len(),
         _ => false,
     }
 }

@@ -441,6 +441,23 @@ impl Compiler<'_> {
     }
 }
 
+/// `e` lowered to integer code, no function put in place: for readers
+/// asked without the program's compiler (`item_sum.rs`, which lays out
+/// the memo, and `linear::local_plus_constant`).
+pub(crate) fn lowered(e: &IrExpr) -> Option<IntNode> {
+    alone(|c| c.int_tree(e).ok())
+}
+
+/// `lowered` of a condition.
+pub(crate) fn lowered_bool(e: &IrExpr) -> Option<BoolNode> {
+    alone(|c| c.bool_tree(e).ok())
+}
+
+/// `f` of a compiler that knows no game, function or constant.
+fn alone<T>(f: impl FnOnce(&Compiler) -> T) -> T {
+    f(&Compiler::new(&std::collections::HashSet::new(), &[]))
+}
+
 /// Whether `op` is an operator of two integers to an integer.
 fn is_arithmetic(op: BinaryOp) -> bool {
     use BinaryOp::*;

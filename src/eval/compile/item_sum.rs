@@ -21,23 +21,13 @@
 //! its constant at most 0 and every binding's coefficient 0, or negative
 //! with the binding over a range starting at a natural.
 
-use std::collections::HashSet;
-
-use super::compiler::Compiler;
-use super::int_tree::IntNode;
+use super::int_tree::{lowered, lowered_bool, BoolNode, IntNode};
 use super::linear::{conjuncts as conjuncts_of, node_form, Linear, Term};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::Order;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
-
-/// `e` lowered to integer code, no function put in place: the readers
-/// here (`sequence_order`, and `rank_shift` for `key_kernel.rs`) are
-/// asked without the program's compiler.
-fn lowered(e: &IrExpr) -> Option<IntNode> {
-    Compiler::new(&HashSet::new(), &[]).int_tree(e).ok()
-}
 
 /// `e` as an affine form of locals other than `list`, with at most one
 /// item `xs[index]` of that list (coefficient 1, as atom 0), its index
@@ -183,25 +173,14 @@ fn sorted_order(game: GameId, g: &IrGame, list: Slot) -> Option<Order> {
     if let Some(w) = &g.where_clause {
         conjuncts_of(w, &mut parts);
     }
-    let is_list = |e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == list);
-    let call_on_list = |e: &IrExpr, b: Builtin| {
-        matches!(&e.kind, IrKind::CallBuiltin { builtin, args }
-            if *builtin == b && matches!(&args[..], [x] if is_list(x)))
-    };
-    let said_sorted = parts.iter().any(|c| match &c.kind {
-        IrKind::Binary {
-            op: BinaryOp::Eq,
-            lhs,
-            rhs,
-            ..
-        } => {
-            (is_list(lhs) && call_on_list(rhs, Builtin::Sorted))
-                || (call_on_list(lhs, Builtin::Sorted) && is_list(rhs))
-        }
-        _ => false,
+    let parts: Vec<BoolNode> = parts.into_iter().filter_map(lowered_bool).collect();
+    // `xs == sorted(xs)`, either way round.
+    let said_sorted = parts.iter().any(|c| {
+        matches!(*c, BoolNode::ItemsEqual { a: (x, s), b: (y, t), negate: false }
+            if x == list && y == list && s != t)
     });
     let ascending = said_sorted || moves_sort(game, g);
-    let distinct = parts.iter().any(|c| call_on_list(c, Builtin::Distinct));
+    let distinct = parts.contains(&BoolNode::Distinct(list));
     match (ascending, distinct) {
         (true, true) => Some(Order::Increasing),
         (true, false) => Some(Order::Ascending),

@@ -10,8 +10,7 @@
 //! `rank_shift.rs`) are readings of it.
 
 use super::int_code::{int_code, IntCode, Locals};
-use super::int_tree::{IntNode, IntOp};
-use crate::eval::value::Value;
+use super::int_tree::{lowered, IntNode, IntOp};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 use smallvec::{smallvec, SmallVec};
@@ -160,21 +159,7 @@ pub(super) fn nonnegative(op: BinaryOp, l: &Linear, r: &Linear) -> Option<Linear
 /// operation (`x`, `x + c`, `c + x`, `x - c`): exact wherever it is
 /// asked, as the general path computes it, with no other step to fail.
 pub(super) fn local_plus_constant(e: &IrExpr) -> Option<(Slot, i64)> {
-    let leaf = |x: &IrExpr| match x.kind {
-        IrKind::Local(s) => Some(IntNode::Local(s)),
-        IrKind::Const(Value::Int(c)) => Some(IntNode::Const(c)),
-        _ => None,
-    };
-    let node = match &e.kind {
-        IrKind::Binary {
-            op: op @ (BinaryOp::Add | BinaryOp::Sub),
-            lhs,
-            rhs,
-            ..
-        } => IntNode::Binary(IntOp::Op(*op), Box::new(leaf(lhs)?), Box::new(leaf(rhs)?)),
-        _ => leaf(e)?,
-    };
-    node_local_plus(&node)
+    node_local_plus(&lowered(e)?)
 }
 
 /// `local_plus_constant` of a node.

@@ -323,17 +323,24 @@ pub trait Walk {
         stamp: u32,
         seen: &mut [u32; WIDE_SLOTS],
     ) -> usize {
-        let mut top = 0;
-        for i in self.indices(n) {
-            let slot = match (bytes.get(i), wide.get(i)) {
-                (Some(&b), Some(&w)) => code_slot(b, w),
-                _ => 0,
-            };
-            top |= slot;
-            seen[slot as usize & (WIDE_SLOTS - 1)] = stamp;
-        }
-        top as usize
+        let slots = self.indices(n).map(|i| match (bytes.get(i), wide.get(i)) {
+            (Some(&b), Some(&w)) => code_slot(b, w),
+            _ => 0,
+        });
+        mark_slots(slots, stamp, seen)
     }
+}
+
+/// Marks each of `slots` (`code_slot`s); gives their bits or'ed
+/// (`Walk::mark_codes`).
+#[inline(always)]
+fn mark_slots(slots: impl Iterator<Item = u32>, stamp: u32, seen: &mut [u32; WIDE_SLOTS]) -> usize {
+    let mut top = 0;
+    for slot in slots {
+        top |= slot;
+        seen[slot as usize & (WIDE_SLOTS - 1)] = stamp;
+    }
+    top as usize
 }
 
 /// `Walk::mark_bytes` one index at a time.
@@ -479,7 +486,7 @@ impl Strided {
     /// stride, and the step between them (a stride of 0 is one byte):
     /// one bounds check for the whole run. `None` if it leaves `bytes`.
     #[inline(always)]
-    fn window<T>(self, bytes: &[T]) -> Option<(&[T], usize)> {
+    pub(crate) fn window<T>(self, bytes: &[T]) -> Option<(&[T], usize)> {
         let n = if self.stride == 0 { 1 } else { self.n };
         let step = self.stride.unsigned_abs();
         let span = (n.checked_sub(1)?).checked_mul(step)?;
@@ -565,14 +572,8 @@ impl Walk for Strided {
             }
             return top as usize;
         }
-        let mut i = 0;
-        while i < bytes.len() {
-            let slot = code_slot(bytes[i], wide[i]);
-            top |= slot;
-            seen[slot as usize & (WIDE_SLOTS - 1)] = stamp;
-            i += step;
-        }
-        top as usize
+        let slots = (0..bytes.len()).step_by(step);
+        mark_slots(slots.map(|i| code_slot(bytes[i], wide[i])), stamp, seen)
     }
 
     #[inline(always)]

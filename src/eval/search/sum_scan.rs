@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::eval::memo::scan::{seen_slot, WIDE_SLOTS};
+use crate::eval::memo::scan::{seen_slot, Strided, WIDE_SLOTS};
 use crate::eval::memo::BIG;
 
 /// The `len` items of `w` from the `j`-th in walking order (backwards
@@ -49,12 +49,8 @@ pub(super) fn unit_windows<T>(
 ) -> Option<(&[T], &[T])> {
     let n = usize::try_from(ks.end.checked_sub(ks.start)?).ok()?;
     let window = |first: usize, stride: isize| {
-        let start = match stride {
-            1 => first,
-            -1 => (first + 1).checked_sub(n)?,
-            _ => return None,
-        };
-        dense.get(start..start.checked_add(n)?)
+        let run = (stride.unsigned_abs() == 1).then_some(Strided { first, stride, n })?;
+        Some(run.window(dense)?.0)
     };
     Some((window(f1, s1)?, window(f2, s2)?))
 }
@@ -94,8 +90,7 @@ pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
         // the vector unit idle.
         let mark = |seen: &mut [u32; 512], v: u8| seen[seen_slot(v as u64) & 511] = stamp;
         let block = |w: &[u8], j: usize, rev: bool| -> [u8; BLOCK] {
-            let at = if rev { n - j - BLOCK } else { j };
-            w[at..at + BLOCK].try_into().expect("a block")
+            block(w, j, BLOCK, rev).try_into().expect("a block")
         };
         let mut j = 0;
         while j + BLOCK <= n {

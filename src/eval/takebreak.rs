@@ -65,21 +65,25 @@ pub fn code_diag(e: &CodeError, text: &str, span: Span) -> Box<Diag> {
 
 /// The code of an `octal_game` instance, or None for any other game.
 fn code_of(env: &Env, instance: InstanceId) -> Option<Code> {
-    let (_, octal_id) = env.rt.prelude.iter().find(|(n, _)| *n == "octal_game")?;
+    Code::from_packed(&prelude_ints(env, instance, "octal_game")?)
+}
+
+/// The static argument of `instance`, a list of integers, when it is an
+/// instance of the prelude's `game`.
+fn prelude_ints(env: &Env, instance: InstanceId, game: &str) -> Option<Vec<i64>> {
+    let (_, id) = env.rt.prelude.iter().find(|(n, _)| *n == game)?;
     let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
-    if g.id != *octal_id {
+    if g.id != *id {
         return None;
     }
-    let digits = inst.statics.first()?.items()?;
-    let packed: Option<Vec<i64>> = digits
-        .iter()
+    let items = inst.statics.first()?.items()?;
+    (items.iter())
         .map(|d| match d {
             Value::Int(n) => Some(*n),
             _ => None,
         })
-        .collect();
-    Code::from_packed(&packed?)
+        .collect()
 }
 
 /// The value of heap `key` when `instance` is an `octal_game`, by the engine.
@@ -250,20 +254,9 @@ fn family_instance(v: &Value, span: Span) -> Fallible<InstanceId> {
 /// A subtraction game with a finite set S is the code with digit 3 at each
 /// k in S (take k, leaving nothing or one heap).
 fn subtraction_code(env: &Env, instance: InstanceId) -> Option<Code> {
-    let (_, sub_id) = env
-        .rt
-        .prelude
-        .iter()
-        .find(|(n, _)| *n == "subtraction_game")?;
-    let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
-    if g.id != *sub_id {
-        return None;
-    }
     let mut packed = vec![0i64];
-    for k in inst.statics.first()?.items()? {
-        let Value::Int(k) = k else { return None };
-        let k = usize::try_from(*k)
+    for k in prelude_ints(env, instance, "subtraction_game")? {
+        let k = usize::try_from(k)
             .ok()
             .filter(|k| (1..=crate::takebreak::code::MAX_DIGITS).contains(k))?;
         if packed.len() <= k {

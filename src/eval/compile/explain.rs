@@ -3,6 +3,7 @@
 //! a researcher whose game is slow learns what to change.
 
 use super::compiler::Compiler;
+use super::expand::MoveResult;
 use super::guard_bounds::LoopGuard;
 use super::int_tree::{BoolNode, NotIntCode};
 use super::kernel::{Kernel, KernelMove, MovePlan};
@@ -418,7 +419,7 @@ fn describe_plan(k: &KernelMove) -> String {
                 } else {
                     ""
                 },
-                results_words(l.results.iter().map(|r| (r.parts.len(), r.from_body, r.body_where.is_some())))
+                results_words(&l.results)
             )
                 }
             }
@@ -429,29 +430,24 @@ fn describe_plan(k: &KernelMove) -> String {
                 0 => "one option",
                 _ => "option by option",
             },
-            results_words(l.results.iter().map(|r| (
-                r.parts.len(),
-                r.from_body,
-                r.body_where.is_some()
-            )))
+            results_words(&l.results)
         ),
     }
 }
 
-/// What a Loop form's results are, from each one's number of parts,
-/// whether it reads a function's body in place, and whether it checks the
+/// What a Loop form's results are: each one's number of parts, whether
+/// it reads a function's body in place, and whether it checks the
 /// positions that body writes against `where`.
-fn results_words(results: impl Iterator<Item = (usize, bool, bool)>) -> String {
-    let results: Vec<(usize, bool, bool)> = results.collect();
-    let sums = match &results[..] {
-        [(0, ..)] => " (to the zero game)".to_string(),
-        [(1, ..)] => String::new(),
-        [(n, ..)] => format!(" (a sum of {n} parts, values xored)"),
+fn results_words<L: ?Sized, A>(results: &[MoveResult<L, A>]) -> String {
+    let sums = match results {
+        [r] if r.parts.is_empty() => " (to the zero game)".to_string(),
+        [r] if r.parts.len() == 1 => String::new(),
+        [r] => format!(" (a sum of {} parts, values xored)", r.parts.len()),
         all => format!(" (its result one of {} sums, chosen by `if`)", all.len()),
     };
-    let body = if results.iter().any(|r| r.2) {
+    let body = if results.iter().any(|r| r.body_where.is_some()) {
         ", the function's body read in place and its positions checked against `where`"
-    } else if results.iter().any(|r| r.1) {
+    } else if results.iter().any(|r| r.from_body) {
         ", the function's body read in place"
     } else {
         ""

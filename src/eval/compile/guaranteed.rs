@@ -164,12 +164,7 @@ impl<'c, 'a> Facts<'c, 'a> {
             let Some((l, r)) = leaf(&l).zip(leaf(&r)) else {
                 return false;
             };
-            let ops = match op {
-                BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
-                ref op => std::slice::from_ref(op),
-            };
-            (ops.iter())
-                .all(|&op| nonnegative(op, &l, &r).is_some_and(|f| facts.proves(&f, MAX_STEPS)))
+            facts.proves_comparison(op, &l, &r)
         })
     }
 
@@ -251,13 +246,16 @@ impl<'c, 'a> Facts<'c, 'a> {
         let Some((l, r)) = side(&l, &l_put).zip(side(&r, &r_put)) else {
             return false;
         };
-        let forms = |op| nonnegative(op, &l, &r);
-        match op {
-            BinaryOp::Eq => [BinaryOp::Ge, BinaryOp::Le]
-                .into_iter()
-                .all(|op| forms(op).is_some_and(|f| self.proves(&f, MAX_STEPS))),
-            _ => forms(op).is_some_and(|f| self.proves(&f, MAX_STEPS)),
-        }
+        self.proves_comparison(op, &l, &r)
+    }
+
+    /// Whether `l op r` follows from the facts (`==` as `>=` and `<=`).
+    fn proves_comparison(&self, op: BinaryOp, l: &Linear, r: &Linear) -> bool {
+        let ops = match op {
+            BinaryOp::Eq => &[BinaryOp::Ge, BinaryOp::Le][..],
+            ref op => std::slice::from_ref(op),
+        };
+        (ops.iter()).all(|&op| nonnegative(op, l, r).is_some_and(|f| self.proves(&f, MAX_STEPS)))
     }
 
     /// Whether `f >= 0` follows from the facts in at most `steps`

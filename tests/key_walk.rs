@@ -60,6 +60,34 @@ fn node_kayles_on_the_walk_agrees_with_the_general_path_and_a_brute_force() {
 }
 
 #[test]
+fn options_found_solved_as_they_are_listed_read_at_once_in_dense_and_sparse_tables() {
+    // Node Kayles reaches most positions many ways: an option found
+    // solved when listed is read then (`Memo::probe`). A negative second
+    // argument keeps every position in the sparse table (no window takes
+    // negative coordinates), so both lookups are met; the values and the
+    // number of positions against the brute force and the general path.
+    for n in [3, 5] {
+        let (x, positions) = grid_node_kayles(n);
+        for (args, result) in [("", ""), (", t", ", t")] {
+            let program = format!(
+                "let N = {n}
+                let adj = [{{u for u in [v - 3, v + 3] if 0 <= u < 3 * N}}
+                           | {{u for u in [v - 1, v + 1] if u / 3 == v / 3 and 0 <= u}}
+                           for v in 0..3 * N]
+                game K(free{args}) {{
+                    move take(v in free) -> K(free - ({{v}} | adj[v]){result})
+                }}
+                print sg(K(set(0..3 * N){tail}))
+                print sum(memo_histogram(K))",
+                tail = if args.is_empty() { "" } else { ", -1" },
+            );
+            let out = same_both_ways(&program);
+            assert_eq!(out, format!("{x}\n{positions}\n"), "N = {n}, {args:?}");
+        }
+    }
+}
+
+#[test]
 fn several_bindings_guards_and_chosen_results_agree_with_the_general_path() {
     let out = same_both_ways(
         "# Two bindings, a guard across them, a result chosen by `if`, an

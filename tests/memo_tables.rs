@@ -57,12 +57,16 @@ fn memo_keeps_values_across_window_growth_and_sparse_keys() {
 
 #[test]
 fn lookups_probed_in_a_row_resolve_to_what_get_reads() {
-    // Scattered positions stay sparse, a line of them goes dense; the
-    // probes are all made before any is resolved, as a batch does.
+    // Scattered positions stay sparse, enough of them that the sparse
+    // slots pass the cache (their lookups then wait for `resolve`, after
+    // a prefetch); a line of them goes dense. The probes are all made
+    // before any is resolved, as the walk lists a position's options.
     let mut memo = Memo::default();
     let shape = key(&[Value::Int(0)]).shape();
-    for i in 0..3000i64 {
+    for i in 0..700_000i64 {
         memo.set(&key(&[Value::Int(i << 22)]), State::Value(i as u64 % 300));
+    }
+    for i in 0..3000i64 {
         memo.set(&key(&[Value::Int(i)]), State::Value(i as u64 % 7 + 1000));
     }
     let asked: Vec<i64> = (0..4000i64)
@@ -70,7 +74,9 @@ fn lookups_probed_in_a_row_resolve_to_what_get_reads() {
         .collect();
     let probes: Vec<Probe> = asked.iter().map(|&c| memo.probe(shape, &[c])).collect();
     assert!(probes.iter().any(|p| matches!(p, Probe::Sparse { .. })));
-    assert!(probes.iter().any(|p| matches!(p, Probe::Dense(_))));
+    // Found at once: a dense byte (the line's values are 1000 and up).
+    let dense = |p: &Probe| matches!(p, Probe::Found(State::Value(1000..), Some(_)));
+    assert!(probes.iter().any(dense));
     // Stores between the probes and their lookups: the sparse slots
     // grow and its packing widens, positions found missing are stored.
     for i in 1..20_000i64 {
@@ -78,7 +84,7 @@ fn lookups_probed_in_a_row_resolve_to_what_get_reads() {
         memo.set(&key(&[Value::Int(-i)]), State::Value(3));
     }
     for (&c, &p) in asked.iter().zip(&probes) {
-        let (state, at) = memo.resolve(p, &[c]);
+        let (state, at) = memo.resolve(p, shape, &[c]);
         assert_eq!(state, memo.get_coords(shape, &[c]), "{c}");
         if let Some(at) = at {
             assert_eq!(memo.state_at(at), Some(state), "{c}");
@@ -86,10 +92,11 @@ fn lookups_probed_in_a_row_resolve_to_what_get_reads() {
     }
     let mut probed = |shape, coords: &[i64]| {
         let p = memo.probe(shape, coords);
-        memo.resolve(p, coords).0
+        memo.resolve(p, shape, coords).0
     };
     assert_eq!(probed(shape, &[5 << 22]), State::Value(5));
     assert_eq!(probed(shape, &[5]), State::Value(1005));
+    assert_eq!(probed(shape, &[-7]), State::Value(3));
     let other = key(&[Value::Int(0), Value::Int(0)]).shape();
     assert_eq!(probed(other, &[0, 0]), State::Unknown);
 }

@@ -157,8 +157,10 @@ pub(crate) enum CompStep {
 
 /// Set code generated from a `SetNode`: one closure a node, the leaves
 /// below it (a slot, a constant, a table read) read inside it without a
-/// call, so that `seen | {u}`, `adj[v] - seen` and `free - ({v} |
-/// adj[v])` (its right side tabulated) are one closure each.
+/// call and without a `match` on their kinds (the closure is generated
+/// for them, `Leaf::read_as`), so that `seen | {u}`, `adj[v] - seen` and
+/// `free - ({v} | adj[v])` (its right side tabulated) are one closure of
+/// straight-line code each.
 pub(crate) type SetCode = Box<dyn Fn(&KeyFrame) -> Option<Mask>>;
 
 /// An operand of a set node, read in the code of the node above it.
@@ -182,17 +184,109 @@ impl Leaf {
         }
     }
 
-    #[inline(always)]
-    fn get(&self, f: &KeyFrame) -> Option<Mask> {
+    /// Calls `k` with this leaf as a reader of its own kind, so that the
+    /// code `k` generates reads it with no `match` on the kind.
+    fn read_as<K: WithRead>(self, k: K) -> K::Out {
         match self {
-            Leaf::Local(s) => Some(Mask::bits(f.bits(*s)?)),
-            Leaf::Const(m) => Some(*m),
-            Leaf::Table(sets, i) => sets.get(usize::try_from(i.eval(f)?).ok()?).copied(),
-            Leaf::Tabulated(s, table, code) => match f.int(*s) {
+            Leaf::Local(s) => k.with(move |f: &KeyFrame| Some(Mask::bits(f.bits(s)?))),
+            Leaf::Const(m) => k.with(move |_: &KeyFrame| Some(m)),
+            Leaf::Table(sets, Operand::Local(i)) => {
+                k.with(move |f: &KeyFrame| sets.get(usize::try_from(f.int(i)?).ok()?).copied())
+            }
+            Leaf::Table(sets, i) => {
+                k.with(move |f: &KeyFrame| sets.get(usize::try_from(i.eval(f)?).ok()?).copied())
+            }
+            Leaf::Tabulated(s, table, code) => k.with(move |f: &KeyFrame| match f.int(s) {
                 Some(x) if (0..64).contains(&x) => table[x as usize],
                 _ => code(f),
-            },
-            Leaf::Code(code) => code(f),
+            }),
+            Leaf::Code(code) => k.with(move |f: &KeyFrame| code(f)),
+        }
+    }
+}
+
+/// A leaf's reader, of the leaf's own kind.
+trait Read: Fn(&KeyFrame) -> Option<Mask> + 'static {}
+
+impl<R: Fn(&KeyFrame) -> Option<Mask> + 'static> Read for R {}
+
+/// Code generated around a leaf's reader (`Leaf::read_as`).
+trait WithRead {
+    type Out;
+    fn with<A: Read>(self, a: A) -> Self::Out;
+}
+
+/// An operator's code once its left operand's reader is known: reads
+/// the right one's kind next.
+struct OpLeft<S> {
+    op: BinaryOp,
+    b: Leaf,
+    sink: S,
+}
+
+impl<S: SetSink> WithRead for OpLeft<S> {
+    type Out = S::Out;
+    fn with<A: Read>(self, a: A) -> S::Out {
+        let (op, sink) = (self.op, self.sink);
+        self.b.read_as(OpRight { op, a, sink })
+    }
+}
+
+struct OpRight<A, S> {
+    op: BinaryOp,
+    a: A,
+    sink: S,
+}
+
+impl<A: Read, S: SetSink> WithRead for OpRight<A, S> {
+    type Out = S::Out;
+    /// The operator's code for the two readers, one closure an operator.
+    fn with<B: Read>(self, b: B) -> S::Out {
+        let (a, sink) = (self.a, self.sink);
+        match self.op {
+            BinaryOp::Sub => sink.take(move |f| Mask::apply(BinaryOp::Sub, a(f)?, b(f)?)),
+            BinaryOp::BitAnd => sink.take(move |f| Mask::apply(BinaryOp::BitAnd, a(f)?, b(f)?)),
+            BinaryOp::BitOr => sink.take(move |f| Mask::apply(BinaryOp::BitOr, a(f)?, b(f)?)),
+            op => sink.take(move |f| Mask::apply(op, a(f)?, b(f)?)),
+        }
+    }
+}
+
+/// `(insert, item)` steps on a base's reader (none: the base as it is);
+/// one step `x + c` is straight-line code.
+struct Steps<S> {
+    steps: Vec<(bool, ChainItem)>,
+    sink: S,
+}
+
+impl<S: SetSink> WithRead for Steps<S> {
+    type Out = S::Out;
+    fn with<A: Read>(mut self, base: A) -> S::Out {
+        // Step `x + c`, `insert` a constant in each closure.
+        #[inline(always)]
+        fn one(base: &impl Read, f: &KeyFrame, insert: bool, (x, c): (Slot, i64)) -> Option<Mask> {
+            let m = base(f)?.key_bits()?;
+            chain_step(m, insert, f.int(x)?.checked_add(c)?).map(Mask::bits)
+        }
+        match (self.steps.len(), self.steps.pop()) {
+            (0, _) => self.sink.take(base),
+            (1, Some((true, ChainItem::Offset(x, c)))) => {
+                self.sink.take(move |f| one(&base, f, true, (x, c)))
+            }
+            (1, Some((false, ChainItem::Offset(x, c)))) => {
+                self.sink.take(move |f| one(&base, f, false, (x, c)))
+            }
+            (_, last) => {
+                let mut steps = self.steps;
+                steps.extend(last);
+                self.sink.take(move |f| {
+                    let mut m = base(f)?.key_bits()?;
+                    for (insert, item) in &steps {
+                        m = chain_step(m, *insert, item.eval(f)?)?;
+                    }
+                    Some(Mask::bits(m))
+                })
+            }
         }
     }
 }
@@ -235,28 +329,10 @@ pub(crate) fn set_code(node: SetNode) -> SetCode {
 /// step and an operator on two leaves are straight-line code.
 fn set_fn<S: SetSink>(node: SetNode, sink: S) -> S::Out {
     match node {
-        SetNode::Chain(base, mut steps) => {
-            let base = Leaf::of(*base);
-            match (steps.len(), steps.pop()) {
-                (1, Some((insert, ChainItem::Offset(x, c)))) => sink.take(move |f| {
-                    let m = base.get(f)?.key_bits()?;
-                    chain_step(m, insert, f.int(x)?.checked_add(c)?).map(Mask::bits)
-                }),
-                (_, last) => {
-                    steps.extend(last);
-                    sink.take(move |f| {
-                        let mut m = base.get(f)?.key_bits()?;
-                        for (insert, item) in &steps {
-                            m = chain_step(m, *insert, item.eval(f)?)?;
-                        }
-                        Some(Mask::bits(m))
-                    })
-                }
-            }
-        }
+        SetNode::Chain(base, steps) => Leaf::of(*base).read_as(Steps { steps, sink }),
         SetNode::Op(op, a, b) => {
-            let (a, b) = (Leaf::of(*a), Leaf::of(*b));
-            sink.take(move |f| Mask::apply(op, a.get(f)?, b.get(f)?))
+            let b = Leaf::of(*b);
+            Leaf::of(*a).read_as(OpLeft { op, b, sink })
         }
         SetNode::Literal(items) => sink.take(move |f| Mask::of(items.iter().map(|x| x.eval(f)))),
         SetNode::Comp(steps, body) => sink.take(move |f| {
@@ -274,10 +350,10 @@ fn set_fn<S: SetSink>(node: SetNode, sink: S) -> S::Out {
                 body(&frame)
             })
         }
-        leaf => {
-            let leaf = Leaf::of(leaf);
-            sink.take(move |f| leaf.get(f))
-        }
+        leaf => Leaf::of(leaf).read_as(Steps {
+            steps: Vec::new(),
+            sink,
+        }),
     }
 }
 
@@ -469,26 +545,37 @@ pub(crate) enum KeyArg {
 type ArgFn = Box<dyn Fn(&KeyFrame, &mut OptionKey) -> Option<Tag>>;
 
 /// How an argument of an option is written, generated from its
-/// `KeyArg`: one closure, its set code and leaves inside it.
-pub(crate) struct ArgCode(ArgFn);
+/// `KeyArg`: a slot as it is (the commonest argument: the binding, an
+/// argument passed on) copied in the caller's code, any other one
+/// closure, its set code and leaves inside it.
+pub(crate) enum ArgCode {
+    Slot(Slot),
+    Code(ArgFn),
+}
 
 impl ArgCode {
     pub(crate) fn new(arg: KeyArg) -> ArgCode {
-        ArgCode(arg_fn(arg))
+        match arg {
+            KeyArg::Local(slot) => ArgCode::Slot(slot),
+            arg => ArgCode::Code(arg_fn(arg)),
+        }
     }
 
     /// Writes the argument into `out`; `None` sends the position to the
     /// general path.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<()> {
-        let tag = (self.0)(f, out)?;
+        let tag = self.coords(f, out)?;
         out.end(tag)
     }
 
     /// Writes the argument's coordinates into `out`, giving their tag.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn coords(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<Tag> {
-        (self.0)(f, out)
+        match self {
+            ArgCode::Slot(slot) => out.slot(f, *slot),
+            ArgCode::Code(code) => code(f, out),
+        }
     }
 }
 

@@ -1659,16 +1659,15 @@ impl InfiniteMemo {
     }
 }
 
-/// A lookup begun by `Memo::probe`.
+/// The lookup of one of many options listed in a row (`Memo::probe`).
 #[derive(Clone, Copy, Debug)]
 pub enum Probe {
-    Known(State),
-    /// In a dense window: read when resolved, at this place while the
-    /// window keeps its layout.
-    Dense(Located),
-    /// In shape table `table`'s sparse table, its slot prefetched, its
-    /// lookup's start `sought` (if they pack) good while the table's
-    /// generation stays.
+    /// Its state when listed, and where it lives or would go (none: its
+    /// shape held no position then, or it does not pack).
+    Found(State, Option<Located>),
+    /// In shape table `table`'s sparse table, past the cache: its slot
+    /// prefetched, its lookup's start `sought` (if they pack) good while
+    /// the table's generation stays.
     Sparse {
         table: usize,
         generation: u32,
@@ -1745,11 +1744,14 @@ impl Memo {
     #[inline]
     pub fn state_at(&self, at: Located) -> Option<State> {
         let table = &self.shapes.get(at.table)?.1;
-        let code = match (at.place, table.sparse.at(at.index, at.layout)) {
-            (Place::Dense, _) if table.layout == at.layout => table.get_dense(at.index),
-            (Place::Sparse, Some(Slot::Held(_, code))) => code,
-            (Place::Vacant, Some(Slot::Vacant(_))) => 0,
-            _ => return None,
+        let code = match at.place {
+            Place::Dense if table.layout == at.layout => table.get_dense(at.index),
+            Place::Dense => return None,
+            place => match (place, table.sparse.at(at.index, at.layout)?) {
+                (Place::Sparse, Slot::Held(_, code)) => code,
+                (Place::Vacant, Slot::Vacant(_)) => 0,
+                _ => return None,
+            },
         };
         Some(State::decode(code))
     }
@@ -2101,42 +2103,60 @@ impl Memo {
         }
     }
 
-    /// The first half of `get_coords` for one of many lookups in a row:
-    /// a position of a shape not stored is known at once, one in a dense
-    /// window is placed; one in a sparse table has its slot prefetched,
-    /// to be read by `resolve` after the others' prefetches.
+    /// The lookup of one of many options listed in a row: one pass (one
+    /// hash, one probe, one compare) where the memo answers at once (a
+    /// dense window, a sparse table within the cache); a sparse table
+    /// past the cache has the slot prefetched, read by `resolve` after
+    /// the other options' prefetches.
     #[inline]
     pub fn probe(&mut self, shape: Shape, coords: &[i64]) -> Probe {
         let Some(s) = self.shape_of(shape) else {
-            return Probe::Known(State::Unknown);
+            return Probe::Found(State::Unknown, None);
         };
         self.last_shape = s;
         let table = &self.shapes[s].1;
         if let Some(index) = table.index(coords) {
-            return Probe::Dense(Located {
+            let at = Located {
                 table: s,
                 index,
                 layout: table.layout,
                 place: Place::Dense,
-            });
+            };
+            return Probe::Found(State::decode(table.get_dense(index)), Some(at));
         }
-        Probe::Sparse {
-            table: s,
-            generation: table.sparse.generation(),
-            sought: table.sparse.prefetch(coords),
+        match table.sparse.probe(coords) {
+            Ok(slot) => {
+                let (state, at) = located_sparse(table, s, slot);
+                Probe::Found(state, at)
+            }
+            Err(sought) => Probe::Sparse {
+                table: s,
+                generation: table.sparse.generation(),
+                sought,
+            },
         }
     }
 
-    /// The state of the position `probe` was made for, and where it
-    /// lives in a sparse table (or a dense window that took it since the
-    /// probe).
+    /// The state now of the position of `shape` and `coords` that
+    /// `probe` was made for, and where it lives or would go: a state
+    /// found solved stays; an unsolved one is read again at its place
+    /// while that is current (a sibling's search may have solved it).
     #[inline]
-    pub fn resolve(&self, probe: Probe, coords: &[i64]) -> (State, Option<Located>) {
+    pub fn resolve(
+        &mut self,
+        probe: Probe,
+        shape: Shape,
+        coords: &[i64],
+    ) -> (State, Option<Located>) {
         match probe {
-            Probe::Known(state) => (state, None),
-            Probe::Dense(at) => match self.state_at(at) {
+            Probe::Found(state @ (State::Value(_) | State::Invalid), at) => (state, at),
+            Probe::Found(_, Some(at)) => match self.state_at(at) {
                 Some(state) => (state, Some(at)),
                 None => located_in(&self.shapes[at.table].1, at.table, coords),
+            },
+            Probe::Found(_, None) => match self.shape_of(shape) {
+                Some(s) => located_in(&self.shapes[s].1, s, coords),
+                None => (State::Unknown, None),
             },
             Probe::Sparse {
                 table: s,

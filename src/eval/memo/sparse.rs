@@ -390,15 +390,23 @@ impl SparseTable {
         }
     }
 
-    /// Starts loading the slot where the lookup of `coords` begins, if
-    /// the table is past the cache; gives where it begins (`sought`).
+    /// The lookup of `coords` among many in a row: their place at once
+    /// (`locate`) if the slots are within the cache, else the slot where
+    /// their lookup begins loading and that start (`sought`, `None` if
+    /// they do not pack), to be read after the others' loads.
     #[inline]
-    pub(super) fn prefetch(&self, coords: &[i64]) -> Option<Sought> {
-        let sought = self.sought(coords)?;
-        if let Some(p) = self.slots.prefetcher() {
-            p.prefetch(sought.hash);
+    pub(super) fn probe(&self, coords: &[i64]) -> Result<Option<Slot>, Option<Sought>> {
+        let sought = self.sought(coords);
+        match (self.slots.prefetcher(), sought) {
+            (None, Some(sought)) => Ok(self.locate_sought(coords, sought)),
+            (None, None) => Ok(None),
+            (Some(p), sought) => {
+                if let Some(s) = sought {
+                    p.prefetch(s.hash);
+                }
+                Err(sought)
+            }
         }
-        Some(sought)
     }
 
     /// Stores `code` for `coords` if they are stored already: their
@@ -813,7 +821,11 @@ mod tests {
             insert(&mut t, &c, code);
             map.insert(c, code);
             let probe = [c[0], c[1] + 1, c[2]];
-            t.prefetch(&probe);
+            let found = match t.probe(&probe) {
+                Ok(slot) => slot,
+                Err(sought) => sought.and_then(|sought| t.locate_sought(&probe, sought)),
+            };
+            assert_eq!(found, t.locate(&probe), "{probe:?}");
             assert_eq!(t.get(&probe), map.get(&probe).copied(), "{probe:?}");
             if step == 999_999 {
                 assert!(t.packing.is_some());

@@ -2,10 +2,12 @@
 //! (`compile::KeyLoopMove`) leading to one position of the game (or to
 //! the zero game), as a hand-written program searches: one stack of
 //! positions, each listing its options once, straight from its key, by
-//! the kernel's code (their memo slots prefetched, `Memo::probe`), one
-//! stack of those options, each read from the memo when its turn comes
-//! (a new one searched above its parent at once), and one stack of the
-//! values found, whose mex is the position's value, stored once.
+//! the kernel's code, each looked up as it is listed (`Memo::probe`:
+//! one pass where the memo answers at once, the slot prefetched in a
+//! table past the cache), one stack of the options not solved yet, each
+//! read again from the memo when its turn comes (a new one searched
+//! above its parent at once), and one stack of the values found, whose
+//! mex is the position's value, stored once.
 //!
 //! At a position the kernel's code cannot run (it needs the general
 //! path, which reports any error) or on a cycle, the walk stops with
@@ -43,7 +45,7 @@ impl WalkScratch {
     #[inline]
     fn next_option(&mut self) -> &mut (OptionKey, Probe) {
         if self.n_options == self.options.len() {
-            let empty = (OptionKey::default(), Probe::Known(State::Unknown));
+            let empty = (OptionKey::default(), Probe::Found(State::Unknown, None));
             self.options.push(empty);
         }
         let entry = &mut self.options[self.n_options];
@@ -149,7 +151,7 @@ impl Walker<'_> {
         }
         // The start is held where options are: positions name their keys
         // by their place among the options.
-        *s.next_option() = (root, Probe::Known(state));
+        *s.next_option() = (root, Probe::Found(state, at));
         let mut frame = Loaded {
             frame: KeyFrame::empty(),
             shape: None,
@@ -164,12 +166,7 @@ impl Walker<'_> {
             if i < s.n_options {
                 top.next += 1;
                 let (option, probe) = &s.options[i];
-                // A shape not stored when listed may be now.
-                let probe = match probe {
-                    Probe::Known(_) => memo.probe(option.shape, option.coords()),
-                    _ => *probe,
-                };
-                match memo.resolve(probe, option.coords()) {
+                match memo.resolve(*probe, option.shape, option.coords()) {
                     (State::Value(v), _) => s.values.push(v),
                     (State::Invalid, _) => {}
                     (State::OnPath, _) => return Ok(None),
@@ -315,7 +312,24 @@ impl Lister<'_, '_> {
                 return Ok(false);
             }
         }
-        *probe = self.memo.probe(out.shape, out.coords());
+        // An option solved already is read now, not held: most options
+        // of a game whose positions are reached many ways.
+        let solved = match self.memo.probe(out.shape, out.coords()) {
+            Probe::Found(state @ (State::Value(_) | State::Invalid | State::OnPath), _) => state,
+            found => {
+                *probe = found;
+                State::Unknown
+            }
+        };
+        match solved {
+            State::Value(v) => {
+                self.s.n_options -= 1;
+                self.s.values.push(v);
+            }
+            State::Invalid => self.s.n_options -= 1,
+            State::OnPath => return Ok(false),
+            State::Unknown | State::Valid => {}
+        }
         if self.s.n_options.is_multiple_of(4096) {
             let (rt, span) = (self.rt, self.walker.span);
             let waiting = self.s.n_options + self.s.nodes.len();

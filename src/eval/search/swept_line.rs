@@ -36,6 +36,10 @@ struct LineKernel {
     usable: bool,
     /// A position may take its twin's value (`value_directly`).
     twins: bool,
+    /// A position of the line went to the search: its next ones go there
+    /// straight away (in a table not asked in the memo's order, they
+    /// would each run the kernel twice).
+    fell_back: bool,
     /// Per move, what is kept of its set-up for the line.
     held: Vec<RunHeld>,
 }
@@ -82,6 +86,7 @@ impl LineKernel {
             slot: width.saturating_sub(n) + on.coord,
             usable,
             twins: kernel.swappable.is_some() || !kernel.clamps.is_empty(),
+            fell_back: false,
             held: kernel.moves.iter().map(|_| RunHeld::default()).collect(),
         }
     }
@@ -110,7 +115,7 @@ pub fn value_on_line(
                 .expect("a line kernel")
         }
     };
-    if !line.usable {
+    if !line.usable || line.fell_back {
         return Ok(None);
     }
     let at = on.line.located(on.index);
@@ -126,12 +131,16 @@ pub fn value_on_line(
     for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
         let inst = (instance, inst);
         if !sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving))? {
+            line.fell_back = true;
             return Ok(None);
         }
     }
     match sink.line_value() {
         Some(v) => store(env, inst, at, (on, g.n_params), v).map(Some),
-        None => Ok(None),
+        None => {
+            line.fell_back = true;
+            Ok(None)
+        }
     }
 }
 

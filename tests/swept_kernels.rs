@@ -502,18 +502,21 @@ fn bends_whose_clamps_read_the_swept_coordinate_or_not() {
             move m4(k in 1..=a) -> G(a - k, max(b - k, 0))
             move m5(k in 0..b) -> G(a, min(k, max(a + b - 2 * k, 1)))
         }";
-    let cases: [(&str, Box<dyn Fn(usize, usize) -> (usize, usize)>); 3] = [
-        ("a in 0..=N, b in 0..=N", Box::new(|i, j| (i, j))),
-        ("b in 0..=N, a in 0..=N", Box::new(|i, j| (j, i))),
-        ("a in 0..=N, b in 0..=N", Box::new(|i, j| (n - i, j))),
+    // The loops, the position asked, and where element (i, j) lies.
+    type At = fn(usize, usize, usize) -> (usize, usize);
+    let cases: [(&str, &str, At); 3] = [
+        ("a in 0..=N, b in 0..=N", "G(a, b)", |_, i, j| (i, j)),
+        ("b in 0..=N, a in 0..=N", "G(a, b)", |_, i, j| (j, i)),
+        ("a in 0..=N, b in 0..=N", "G(N - a, b)", |n, i, j| {
+            (n - i, j)
+        }),
     ];
-    for (i, (loops, at)) in cases.iter().enumerate() {
-        let asked = if i == 2 { "G(N - a, b)" } else { "G(a, b)" };
+    for (loops, asked, at) in cases {
         let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
         let out = same_every_way(&text, Limits::default());
         let want: Vec<String> = (0..=n)
             .flat_map(|i| (0..=n).map(move |j| (i, j)))
-            .map(|(i, j)| at(i, j))
+            .map(|(i, j)| at(n, i, j))
             .map(|(a, b)| g[a][b].to_string())
             .collect();
         assert_eq!(

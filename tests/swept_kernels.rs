@@ -1,7 +1,9 @@
 //! Tables of games on kernels swept in order (`compile/line_sweep.rs`):
 //! each position is valued through its kernel on the search's buffers the
-//! sweep holds for its line (`search::search_swept`), the search going on
-//! from what was listed when an option has no value yet. Against the
+//! sweep holds for its line (`search::value_on_line`, the line's frame
+//! and the set-up of runs that do not read the moving coordinate held;
+//! `search::search_swept` when an option has no value yet, the search
+//! going on from what was listed). Against the
 //! general path (every plan off, and each plan off in turn): values,
 //! errors and limits alike; values against a brute force written here,
 //! on tables asked in order and out of order (positions waiting for

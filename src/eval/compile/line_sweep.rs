@@ -11,7 +11,9 @@
 //! reached, so an element costs a few reads, its mex and a store. Any
 //! position that is not that plain case (outside the window, not a
 //! position, an option without a value yet, ...) is handed back to the
-//! caller, which asks it the general way; positions whose options need a
+//! caller, which asks it the general way; an unknown position of a game
+//! on a kernel of integers is valued on it with the line's frame held
+//! (`value_on_line` via `Above`), and positions whose options need a
 //! search go through the search (`search_swept` via `Above`, on buffers
 //! held for the line) as a single query would. So values and errors are
 //! those of asking one position at a time.

@@ -1,7 +1,9 @@
 //! Tables of games on kernels swept in order (`compile/line_sweep.rs`):
 //! each position is valued through its kernel on the search's buffers the
-//! sweep holds for its line (`search::search_swept`), the search going on
-//! from what was listed when an option has no value yet. Against the
+//! sweep holds for its line (`search::value_on_line`, the line's frame
+//! and the set-up of runs that do not read the moving coordinate held;
+//! `search::search_swept` when an option has no value yet, the search
+//! going on from what was listed). Against the
 //! general path (every plan off, and each plan off in turn): values,
 //! errors and limits alike; values against a brute force written here,
 //! on tables asked in order and out of order (positions waiting for
@@ -459,4 +461,70 @@ fn a_runs_set_up_depends_on_either_coordinate_of_the_line() {
         .map(|(a, b)| g[a][b].to_string())
         .collect();
     assert_eq!(down.trim(), format!("[{}]", want.join(", ")));
+}
+
+/// The game of `bends_whose_clamps_read_the_swept_coordinate_or_not` by
+/// its definition: `g[a][b]` for `a, b <= n`.
+fn clamped(n: usize) -> Vec<Vec<u64>> {
+    let mut g = vec![vec![0u64; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            let mut options = Vec::new();
+            // A quotient clamped by b.
+            options.extend((0..a).map(|k| g[k][((k + 2 * a) / 3).min(b)]));
+            // A quotient clamped by a.
+            options.extend((0..b).map(|k| g[a.min((k + a) / 2)][k]));
+            options.extend((0..b).map(|k| g[a][k]));
+            // Clamped by a constant.
+            options.extend((1..=a).map(|k| g[a - k][b.saturating_sub(k)]));
+            // Clamped by a bound that itself moves with the binding.
+            let bound = |k: usize| (a as i64 + b as i64 - 2 * k as i64).max(1) as usize;
+            options.extend((0..b).map(|k| g[a][k.min(bound(k))]));
+            g[a][b] = (0..).find(|v| !options.contains(v)).expect("a mex");
+        }
+    }
+    g
+}
+
+#[test]
+fn bends_whose_clamps_read_the_swept_coordinate_or_not() {
+    // Swept along `b`, the first move's clamp reads the moving coordinate
+    // and the second's does not; along `a`, the other way round; the
+    // fourth's clamp is a constant and the last's bound moves with the
+    // binding. Each line is valued on the kernel with its set-up held
+    // (`search/swept_line.rs`); asked from the top, the positions wait
+    // for their options and go to the search. Against the definition
+    // and the general path.
+    let n = 15;
+    let g = clamped(n);
+    let game = "game G(a, b) where a >= 0 and b >= 0 {
+            move m1(k in 0..a) -> G(k, min((k + 2 * a) / 3, b))
+            move m2(k in 0..b) -> G(min(a, (k + a) / 2), k)
+            move m3(k in 0..b) -> G(a, k)
+            move m4(k in 1..=a) -> G(a - k, max(b - k, 0))
+            move m5(k in 0..b) -> G(a, min(k, max(a + b - 2 * k, 1)))
+        }";
+    // The loops, the position asked, and where element (i, j) lies.
+    type At = fn(usize, usize, usize) -> (usize, usize);
+    let cases: [(&str, &str, At); 3] = [
+        ("a in 0..=N, b in 0..=N", "G(a, b)", |_, i, j| (i, j)),
+        ("b in 0..=N, a in 0..=N", "G(a, b)", |_, i, j| (j, i)),
+        ("a in 0..=N, b in 0..=N", "G(N - a, b)", |n, i, j| {
+            (n - i, j)
+        }),
+    ];
+    for (loops, asked, at) in cases {
+        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+        let out = same_every_way(&text, Limits::default());
+        let want: Vec<String> = (0..=n)
+            .flat_map(|i| (0..=n).map(move |j| (i, j)))
+            .map(|(i, j)| at(n, i, j))
+            .map(|(a, b)| g[a][b].to_string())
+            .collect();
+        assert_eq!(
+            out.trim(),
+            format!("[{}]", want.join(", ")),
+            "{loops}, {asked}"
+        );
+    }
 }

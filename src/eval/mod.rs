@@ -71,6 +71,7 @@ pub fn new_runtime(limits: Limits) -> Runtime {
             },
             search_located: search::search_located,
             search_swept: search::search_swept,
+            value_on_line: search::value_on_line,
             fill_ranked: search::fill_ranked,
             sg_of_position: search::sg_of_position,
             sg_of_compound: product::sg,

@@ -318,6 +318,10 @@ pub(crate) struct RunMove {
     /// (`Facts::guard_within_where`): a listing of the options inside a
     /// box that is the `where` skips it.
     pub guard_in_where: bool,
+    /// The frame slots its range, guard and affine arguments read, a bit
+    /// each (all where that is not known): along a swept line that moves
+    /// none of them, they are worked out once for the line.
+    pub reads: u64,
 }
 
 /// A run argument `floor((base + coef * k) / div)` (`div > 0`), maybe
@@ -357,6 +361,14 @@ impl Bend {
             clamp,
         }
     }
+}
+
+/// The frame slots below 64 other than the binding `k` that `reads`
+/// says are read, a bit each.
+fn slots_read(k: Slot, reads: impl Fn(Slot) -> bool) -> u64 {
+    (0..KERNEL_FRAME.min(64) as Slot)
+        .filter(|&s| s != k && reads(s))
+        .fold(0, |mask, s| mask | 1 << s)
 }
 
 /// A run argument `base + c1 * k + c2 * k * k` with constant `c1`,
@@ -1009,11 +1021,24 @@ impl Compiler<'_> {
             return None;
         }
         let (mut bases, mut coefs, mut per_option) = (Vec::new(), Vec::new(), Vec::new());
+        // What the range, the guard and the affine arguments read.
+        let reads_of = |e: &IrExpr| match self.int_tree(e) {
+            Ok(t) => slots_read(slot, |s| t.reads(s)),
+            Err(_) => u64::MAX,
+        };
+        let mut reads = reads_of(start) | reads_of(end);
+        if let Some(g) = &m.guard {
+            reads |= match self.bool_tree(g) {
+                Ok(t) => slots_read(slot, |s| t.reads(s)),
+                Err(_) => u64::MAX,
+            };
+        }
         let mut bends = Some(Vec::new());
         let mut quadratic = Some(Vec::new());
         for (i, a) in args.iter().enumerate() {
             match self.affine_operand(a, slot) {
                 Some((base, coef)) => {
+                    reads |= reads_of(a);
                     bases.push(base);
                     coefs.push(coef);
                 }
@@ -1049,6 +1074,7 @@ impl Compiler<'_> {
             },
             translated: translated_along(n_statics, m, args),
             guard_in_where: Facts::guard_within_where(self, g, m, args),
+            reads,
             bases,
             coefs,
             bends: bends.filter(|_| !per_option.is_empty()),

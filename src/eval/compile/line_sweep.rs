@@ -11,7 +11,9 @@
 //! reached, so an element costs a few reads, its mex and a store. Any
 //! position that is not that plain case (outside the window, not a
 //! position, an option without a value yet, ...) is handed back to the
-//! caller, which asks it the general way; positions whose options need a
+//! caller, which asks it the general way; an unknown position of a game
+//! on a kernel of integers is valued on it with the line's frame held
+//! (`value_on_line` via `Above`), and positions whose options need a
 //! search go through the search (`search_swept` via `Above`, on buffers
 //! held for the line) as a single query would. So values and errors are
 //! those of asking one position at a time.
@@ -21,7 +23,7 @@ use std::ops::Range;
 
 use super::frame::KeyFrame;
 use super::kernel::{Bound, StrideMove};
-use super::runtime::{CompiledBody, CompiledGame, Env, Instance, Rules};
+use super::runtime::{CompiledBody, CompiledGame, Env, Instance, OnLine, Rules};
 use super::where_check::satisfies_where;
 use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
@@ -153,6 +155,9 @@ pub fn sweep_line<S: LineSink>(
         keyed: false,
         written_ahead: false,
         held: None,
+        on_kernel: kernel.is_some_and(|k| !k.keyed)
+            && inst.layer.is_none()
+            && env.rt.limits.plans.kernels,
     };
     let tick_span = line.tick_span;
     let mut run = || -> Fallible<bool> {
@@ -372,6 +377,9 @@ struct Sweeper<'a> {
     written_ahead: bool,
     /// The search's buffers, held for the line (`Above::search_swept`).
     held: Option<Box<dyn Any>>,
+    /// The game has a kernel of the line's integers and no layer: an
+    /// unknown position is valued on it (`Above::value_on_line`).
+    on_kernel: bool,
 }
 
 /// Where a key's coordinate lies in its `KeyFrame`.
@@ -725,6 +733,20 @@ impl Sweeper<'_> {
         if let Some(v) = index.and_then(|index| self.by_strides(x, index)) {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
+        }
+        // On the game's kernel, with the line's set-up held.
+        if let (true, Some(index), Some(line)) = (self.on_kernel, index, &self.placed) {
+            let on = OnLine {
+                line,
+                coords: self.coords,
+                coord: self.coord,
+                index,
+                span: self.span,
+            };
+            let inst = (self.instance, self.inst);
+            if let Some(v) = (env.rt.above.value_on_line)(env, &mut self.held, inst, &on)? {
+                return Ok(Some(v));
+            }
         }
         if !self.keyed {
             self.set_key();

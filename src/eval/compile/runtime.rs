@@ -414,6 +414,25 @@ pub type SearchSwept = fn(
     Span,
 ) -> Fallible<Option<u64>>;
 
+/// A position of a swept line for `Above::value_on_line`: the line
+/// (`line`, placed in the window), its coordinates with the moving one,
+/// `coord`, set to the position's, and the position's index there.
+pub struct OnLine<'a> {
+    pub line: &'a crate::eval::memo::Line,
+    pub coords: &'a [i64],
+    pub coord: usize,
+    pub index: usize,
+    pub span: Span,
+}
+
+/// `Above::value_on_line`.
+pub type ValueOnLine = fn(
+    &mut Env,
+    &mut Option<Box<dyn std::any::Any>>,
+    (InstanceId, &Instance),
+    &OnLine<'_>,
+) -> Fallible<Option<u64>>;
+
 #[derive(Clone, Copy)]
 pub struct Above {
     /// The built-ins that ask about games (`sg`, `outcome`, `options`,
@@ -426,6 +445,11 @@ pub struct Above {
     /// found in its window, on the search's buffers it holds; `None`
     /// when a compound's layer hands it to the general way.
     pub search_swept: SearchSwept,
+    /// `search::value_on_line`: an unknown position of a swept line
+    /// valued on its game's kernel, the frame and the moves' set-up that
+    /// do not read the moving coordinate kept for the line in the held
+    /// buffers; `None` (nothing stored) where it needs the search.
+    pub value_on_line: ValueOnLine,
     /// `search::fill_ranked`: the level of a list kept by rank filled
     /// without a search, when its game's moves allow; true if done.
     pub fill_ranked: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<bool>,

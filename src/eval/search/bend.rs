@@ -143,6 +143,23 @@ fn cut((num, a, d): (i64, i64, i64), c: i64) -> Option<Option<i64>> {
     t.map(Some)
 }
 
+/// `b`'s quotient on the frame `ints`, if its code runs and it fits over
+/// `lo..hi`.
+fn quot_of(b: &Bend, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Quot> {
+    let num = b.base.eval(ints)?;
+    // Both ends fit, so every option between does (affine).
+    for k in [lo, hi - 1] {
+        b.coef.checked_mul(k)?.checked_add(num)?;
+    }
+    Some(Quot {
+        num,
+        a: b.coef,
+        d: b.div,
+        a_div: b.coef_div,
+        a_rem: b.coef_rem,
+    })
+}
+
 impl SgSink {
     /// Marks the options of a run whose per-option arguments are `bends`,
     /// piece by piece. False, with nothing marked, if the run does not fit
@@ -160,26 +177,9 @@ impl SgSink {
         let mut cuts = Cuts::new();
         let mut quotients = 0;
         for (&(coord, _), b) in per_option.iter().zip(bends) {
-            let Some(num) = b.base.eval(ints) else {
+            let Some(q) = quot_of(b, ints, (lo, hi)) else {
                 return Ok(false);
             };
-            let q = Quot {
-                num,
-                a: b.coef,
-                d: b.div,
-                a_div: b.coef_div,
-                a_rem: b.coef_rem,
-            };
-            // Both ends fit, so every option between does (affine).
-            for k in [lo, hi - 1] {
-                if q.a
-                    .checked_mul(k)
-                    .and_then(|x| x.checked_add(num))
-                    .is_none()
-                {
-                    return Ok(false);
-                }
-            }
             // A quotient that is not affine: at most one, walked with a
             // remainder.
             quotients += usize::from(q.a_rem != 0);

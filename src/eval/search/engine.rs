@@ -841,6 +841,7 @@ pub(super) fn swept_finite(
     let scratch = searched(held.get_or_insert_with(|| {
         let mut scratch = take_scratch(env);
         searched(&mut scratch).line_walks = None;
+        searched(&mut scratch).line = None;
         scratch
     }));
     // Whether the lean walk takes the line's game is decided at its first
@@ -854,6 +855,41 @@ pub(super) fn swept_finite(
         }
     };
     search_in(env, scratch, (instance, inst), (key, Some(at)), walks, span)
+}
+
+/// The sink and the line's own buffers (`swept_line.rs`) of a sweep's
+/// held search buffers, taken at the line's first position.
+pub(super) fn line_buffers<'h>(
+    env: &mut Env,
+    held: &'h mut Option<Box<dyn Any>>,
+) -> (&'h mut SgSink, &'h mut Option<Box<dyn Any>>) {
+    let scratch = searched(held.get_or_insert_with(|| {
+        let mut scratch = take_scratch(env);
+        searched(&mut scratch).line_walks = None;
+        searched(&mut scratch).line = None;
+        scratch
+    }));
+    (&mut scratch.sink, &mut scratch.line)
+}
+
+impl SgSink {
+    /// Starts a position of a swept line valued on its kernel, as
+    /// `value_directly` starts one.
+    pub(super) fn start_on_line(&mut self, span: Span) {
+        self.span = span;
+        self.cycle_at = None;
+        self.layer = None;
+        self.start();
+        self.stacked = 0;
+    }
+
+    /// The value of a position of a swept line once its kernel's moves
+    /// are marked: `None` when an option waits for its value, is on a
+    /// cycle, or is off a layer (the search values it).
+    pub(super) fn line_value(&self) -> Option<u64> {
+        (self.pending.is_empty() && self.cycle_at.is_none() && !self.off_layer)
+            .then(|| self.seen.mex())
+    }
 }
 
 /// Whether the lean walk (`key_walk.rs`) may take positions of `inst`:
@@ -989,7 +1025,10 @@ fn value_directly(
     };
     sink.layer = inst.layer.map(|l| (instance, l));
     let twins = kernel.swappable.is_some() || !kernel.clamps.is_empty();
-    if let Some(v) = twins.then(|| twin_value(inst, kernel, key)).flatten() {
+    if let Some(v) = twins
+        .then(|| twin_value(inst, kernel, key.coords()))
+        .flatten()
+    {
         inst.memo.borrow_mut().set_located(at, key, State::Value(v));
         env.rt.count_stored_n(key.weight(), span, &inst.name)?;
         return Ok(Direct::Value(v));
@@ -1041,8 +1080,7 @@ fn expanded_root(
 /// The value of the position `key` read from its twin, the position with
 /// the kernel's swappable arguments exchanged (`Kernel::swappable`),
 /// when the memo has it.
-fn twin_value(inst: &Instance, kernel: &Kernel, key: &Key) -> Option<u64> {
-    let coords = key.coords();
+pub(super) fn twin_value(inst: &Instance, kernel: &Kernel, coords: &[i64]) -> Option<u64> {
     if coords.len() != kernel.n_params {
         return None;
     }
@@ -1081,6 +1119,8 @@ pub struct SearchScratch {
     /// On a sweep's held buffers: the line's game and whether the lean
     /// walk takes it (`walks_game`).
     line_walks: Option<(InstanceId, bool)>,
+    /// On a sweep's held buffers: what `swept_line.rs` keeps for the line.
+    line: Option<Box<dyn Any>>,
 }
 
 /// The value of the position at the bottom of the stack; `None` if the
@@ -1149,7 +1189,7 @@ fn run_search(
         let Rules::User(g) = &inst.rules;
         let kernel = g.kernel.as_ref();
         let kernel = kernel.filter(|k| env.rt.limits.plans.kernels && k.accepts(key));
-        if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, key)) {
+        if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, key.coords())) {
             store_top(env, &inst, stack, v, span)?;
             last = v;
             continue;

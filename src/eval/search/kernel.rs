@@ -45,28 +45,73 @@ impl SgSink {
         let ints = &frame[..n];
         for (i, plan) in kernel.moves.iter().enumerate() {
             let mark = self.option_mark();
-            let done = match plan {
-                MovePlan::Kernel(KernelMove::Run(r)) => {
-                    self.kernel_run(env, (instance, inst), kernel, r, ints, at)?
-                }
-                MovePlan::Kernel(KernelMove::SumRun(r)) => {
-                    self.kernel_sum_run(env, (instance, inst), kernel, r, ints)?
-                }
-                MovePlan::Kernel(KernelMove::Loop(l)) => {
-                    self.kernel_loop(env, (instance, inst), kernel, l, ints)?
-                }
-                MovePlan::Kernel(KernelMove::Single(s)) => {
-                    self.kernel_single(env, (instance, inst), kernel, s, ints, at)?
-                }
-                // Only in keyed kernels, run above.
-                MovePlan::Kernel(KernelMove::KeyLoop(_)) | MovePlan::General(_) => false,
-            };
-            if !done {
+            if !self.kernel_move(env, (instance, inst), kernel, plan, ints, at)? {
                 self.drop_option(mark);
                 self.general_move(env, instance, key, i)?;
             }
         }
         Ok(true)
+    }
+
+    /// Marks the options of one move of a kernel of integers at the
+    /// position `ints` (its frame); false where the move needs the
+    /// general path here (what it marked is then to be dropped).
+    #[inline]
+    pub(super) fn kernel_move(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        plan: &MovePlan,
+        ints: &[i64],
+        at: Option<Located>,
+    ) -> Fallible<bool> {
+        match plan {
+            MovePlan::Kernel(KernelMove::Run(r)) => {
+                self.kernel_run(env, (instance, inst), kernel, r, ints, at)
+            }
+            MovePlan::Kernel(KernelMove::SumRun(r)) => {
+                self.kernel_sum_run(env, (instance, inst), kernel, r, ints)
+            }
+            MovePlan::Kernel(KernelMove::Loop(l)) => {
+                self.kernel_loop(env, (instance, inst), kernel, l, ints)
+            }
+            MovePlan::Kernel(KernelMove::Single(s)) => {
+                self.kernel_single(env, (instance, inst), kernel, s, ints, at)
+            }
+            // Only in keyed kernels, run apart.
+            MovePlan::Kernel(KernelMove::KeyLoop(_)) | MovePlan::General(_) => Ok(false),
+        }
+    }
+
+    /// `kernel_move` on a swept line whose moving coordinate is the frame
+    /// slot `moving` (a bit): a run's set-up that does not read it is
+    /// worked out at the line's first position and kept in `held`.
+    #[inline]
+    pub(super) fn kernel_move_held(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        (plan, held): (&MovePlan, &mut RunHeld),
+        ints: &[i64],
+        (at, moving): (Located, u64),
+    ) -> Fallible<bool> {
+        let MovePlan::Kernel(KernelMove::Run(m)) = plan else {
+            return self.kernel_move(env, (instance, inst), kernel, plan, ints, Some(at));
+        };
+        if m.reads & moving != 0 || !held.filled {
+            held.set_up.fill(m, ints);
+            held.filled = true;
+        }
+        self.run_from(
+            env,
+            (instance, inst),
+            kernel,
+            (m, &held.set_up),
+            ints,
+            Some(at),
+        )
     }
 
     /// Marks the options of a run move.
@@ -79,24 +124,32 @@ impl SgSink {
         ints: &[i64],
         at: Option<Located>,
     ) -> Fallible<bool> {
+        let mut set_up = RunSetUp::default();
+        set_up.fill(m, ints);
+        self.run_from(env, (instance, inst), kernel, (m, &set_up), ints, at)
+    }
+
+    /// Marks the options of a run move from its set-up.
+    fn run_from(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        (m, set_up): (&RunMove, &RunSetUp),
+        ints: &[i64],
+        at: Option<Located>,
+    ) -> Fallible<bool> {
         let RunMove {
             slot,
-            lo,
-            hi,
-            inclusive,
-            guard,
             bases,
             coefs,
             per_option,
             bends,
             quadratic,
             varies,
-            translated: _,
-            guard_in_where: _,
+            ..
         } = m;
-        let Some((a, b)) = run_range(lo.eval(ints), hi.eval(ints), *inclusive)
-            .and_then(|range| narrowed(guard, ints, range))
-        else {
+        let Some((a, b)) = set_up.range else {
             return Ok(false);
         };
         if a >= b {
@@ -116,9 +169,10 @@ impl SgSink {
         };
         if let Some((i, at)) = varies.zip(at) {
             // The options next to the position: only argument i to compute.
-            let Some(base) = bases[i].eval(ints) else {
+            if set_up.failed & 1 << i != 0 {
                 return Ok(false);
-            };
+            }
+            let base = set_up.bases[i];
             let own = ints[ints.len() - n + i];
             if self.scan_line(inst, (i, own), (base, coefs[i]), a..b, at) {
                 if !self.slow.is_empty() {
@@ -131,13 +185,10 @@ impl SgSink {
                 return Ok(true);
             }
         }
-        for (x, base) in coords.iter_mut().zip(bases) {
-            match base.eval(ints) {
-                Some(v) => *x = v,
-                None => return Ok(false),
-            }
+        if set_up.failed != 0 {
+            return Ok(false);
         }
-        let mut run = run(&coords[..n]);
+        let mut run = run(&set_up.bases[..n]);
         if per_option.is_empty() {
             if kernel
                 .swappable
@@ -349,6 +400,42 @@ impl SgSink {
         }
         Ok(true)
     }
+}
+
+/// What a run works out from a position's frame before reading its
+/// options: its range narrowed by its guard (`None`: the general path
+/// decides), and its affine arguments at `k = 0` (bit `i` of `failed`
+/// where argument `i`'s code fails), worked out only for a range that
+/// is not empty.
+#[derive(Default)]
+pub(super) struct RunSetUp {
+    range: Option<(i64, i64)>,
+    bases: [i64; MAX_ARGS as usize],
+    failed: u8,
+}
+
+impl RunSetUp {
+    fn fill(&mut self, m: &RunMove, ints: &[i64]) {
+        self.range = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
+            .and_then(|range| narrowed(&m.guard, ints, range));
+        self.failed = 0;
+        if self.range.is_some_and(|(a, b)| a < b) {
+            for (i, (x, base)) in self.bases.iter_mut().zip(&m.bases).enumerate() {
+                match base.eval(ints) {
+                    Some(v) => *x = v,
+                    None => self.failed |= 1 << i,
+                }
+            }
+        }
+    }
+}
+
+/// What a swept line keeps of one of its kernel's moves: a run's set-up
+/// (`kernel_move_held`), once `filled`.
+#[derive(Default)]
+pub(super) struct RunHeld {
+    set_up: RunSetUp,
+    filled: bool,
 }
 
 /// A run of a kernel with arguments computed per option: those of `run`

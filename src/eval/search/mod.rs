@@ -22,7 +22,8 @@
 //!    `key_run`: the fast paths of `SgSink` (`impl SgSink` blocks) for
 //!    kernels, keyed kernels, bent and quadratic runs and keyed runs;
 //!    `layered`, pass and misère compounds of one position searched as
-//!    layers of its game.
+//!    layers of its game; `swept_line`, a swept line's positions valued
+//!    on their kernel with the line's set-up held.
 //! 4. `rank_fill`: tables of lists kept by rank filled a level at a time,
 //!    with no search.
 
@@ -43,6 +44,7 @@ mod settings;
 mod sorted_parts;
 mod sorted_run;
 mod sum_scan;
+mod swept_line;
 
 pub use engine::{
     enumerate, loop_diag, search_located, sg_of_game, sg_of_position, MoveSink, SearchScratch,
@@ -51,3 +53,4 @@ pub use layered::{search_swept, sg_of_layered};
 pub(crate) use pick::{pick, Pick};
 pub use rank_fill::fill_ranked;
 pub(crate) use settings::run_range;
+pub use swept_line::value_on_line;

@@ -10,7 +10,6 @@
 
 use super::coded::{self, CodeTable, CodedReplacing, ParentCode, IN_HASH_BYTE, ON_PATH_BYTE};
 use super::table::{self, merge_without, InlineReplacing, KeyTable, ParentImage};
-use super::AtomLists;
 use crate::eval::open_table::{Prefetcher, SlotAt};
 
 /// Components of a key a dense table takes at most.
@@ -613,7 +612,9 @@ pub(crate) struct DenseReplacing<'m> {
 static COLUMNS: [&[u32]; DENSE_LEN - 1] = [&C2, &C3, &C4];
 
 impl DenseReplacing<'_> {
-    /// Pushes the values of the options `opts[*next..]` while each drops
+    /// Pushes the values of the options `next..` (packed as
+    /// `AtomLists::packed` gives them: `ends[i]` where option `i`'s
+    /// components end in `atoms`) while each drops
     /// the component or replaces it by one and its entry holds a value,
     /// and leaves `*next` at the first it cannot tell (for `get` and
     /// `get_replaced`). The added component's sorted place is carried
@@ -624,8 +625,12 @@ impl DenseReplacing<'_> {
     /// registers: inlined into the search's frame loop, it lived on the
     /// stack.
     #[inline(never)]
-    pub(crate) fn push_known(&self, opts: &AtomLists, next: &mut usize, values: &mut Vec<u64>) {
-        let (atoms, ends) = (&opts.atoms[..], &opts.ends[..]);
+    pub(crate) fn push_known(
+        &self,
+        (atoms, ends): (&[u32], &[u32]),
+        next: &mut usize,
+        values: &mut Vec<u64>,
+    ) {
         let (rest, n) = (&self.rest[..self.n], self.n);
         let same = self.same.unwrap_or(&[]);
         let dropped = self
@@ -867,8 +872,13 @@ mod tests {
         ];
         let (mut told, mut stops) = (0, 0);
         for options in orders {
-            let mut opts = AtomLists::default();
-            options.iter().for_each(|o| opts.push(o.iter().copied()));
+            let atoms: Vec<u32> = options.concat();
+            let ends: Vec<u32> = (options.iter())
+                .scan(0, |end, o| {
+                    *end += o.len() as u32;
+                    Some(*end)
+                })
+                .collect();
             for p in parts
                 .iter()
                 .filter(|p| !p.is_empty() && p.len() <= DENSE_LEN)
@@ -885,7 +895,7 @@ mod tests {
                     let mut next = 0;
                     while next < options.len() {
                         let (from, mut values) = (next, Vec::new());
-                        r.push_known(&opts, &mut next, &mut values);
+                        r.push_known((&atoms, &ends), &mut next, &mut values);
                         let general: Vec<u64> = (from..next).map(|i| read(i).unwrap()).collect();
                         assert_eq!(values, general, "{p:?} {skip} from {from}");
                         assert!(!values.contains(&on_path), "{p:?} {skip}");

@@ -446,3 +446,87 @@ fn ordinal_sum_errors() {
     let out = run("print ordinal(3, 4)");
     assert!(out.contains("failure"), "{out}");
 }
+
+/// The value of `pass(G(h_1) + ... , passes)` for the heaps `hs`, by its
+/// definition: a move in one component (a take of 3, 1 or 2, or a split
+/// of 4 into `G(1) + G(n - 4)`), or a pass while any component can move.
+fn brute_pass_of_sum(
+    hs: &[usize],
+    passes: u32,
+    memo: &mut std::collections::HashMap<(Vec<usize>, u32), u64>,
+) -> u64 {
+    let mut key: Vec<usize> = hs.iter().copied().filter(|&h| h > 0).collect();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&(key.clone(), passes)) {
+        return v;
+    }
+    let mut options: Vec<(Vec<usize>, u32)> = Vec::new();
+    for (i, &h) in key.iter().enumerate() {
+        let mut with = |parts: &[usize]| {
+            let mut o = key.clone();
+            o.remove(i);
+            o.extend_from_slice(parts);
+            options.push((o, passes));
+        };
+        for k in [3, 1, 2] {
+            if k <= h {
+                with(&[h - k]);
+            }
+        }
+        if h >= 4 {
+            with(&[1, h - 4]);
+        }
+    }
+    if passes > 0 && !key.is_empty() {
+        options.push((key.clone(), passes - 1));
+    }
+    let values: Vec<u64> = options
+        .iter()
+        .map(|(o, p)| brute_pass_of_sum(o, *p, memo))
+        .collect();
+    let v = (0..).find(|v| !values.contains(v)).expect("a mex");
+    memo.insert((key, passes), v);
+    v
+}
+
+#[test]
+fn pass_of_sums_matches_its_definition_whatever_order_components_are_met_in() {
+    // The options of a dense key are read with the added component's
+    // place carried from one option to the next: components interned
+    // from the largest heap down (their options then come in ascending
+    // order) or from the smallest up (descending), moves listed out of
+    // order, and a split whose option adds two components (read the
+    // general way) must all give the definition's values.
+    let game = "game G(n) where n >= 0 {
+            move take(k in {3, 1, 2}) if k <= n -> G(n - k)
+            move split if n >= 4 -> G(1) + G(n - 4)
+        }";
+    let mut memo = std::collections::HashMap::new();
+    for order in ["0..=7", "reversed(list(0..=7))"] {
+        let out = run(&format!(
+            "{game}
+            print [sg(pass(G(a) + G(b) + G(c))) for a in {order}, b in {order}, c in {order}]
+            print [sg(pass(G(a) + G(b), 2)) for a in {order}, b in {order}]"
+        ));
+        let hs: Vec<usize> = match order {
+            "0..=7" => (0..=7).collect(),
+            _ => (0..=7).rev().collect(),
+        };
+        let mut three = Vec::new();
+        for &a in &hs {
+            for &b in &hs {
+                for &c in &hs {
+                    three.push(brute_pass_of_sum(&[a, b, c], 1, &mut memo).to_string());
+                }
+            }
+        }
+        let mut two = Vec::new();
+        for &a in &hs {
+            for &b in &hs {
+                two.push(brute_pass_of_sum(&[a, b], 2, &mut memo).to_string());
+            }
+        }
+        let expected = format!("[{}]\n[{}]", three.join(", "), two.join(", "));
+        assert_eq!(out.trim(), expected, "{order}");
+    }
+}

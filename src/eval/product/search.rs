@@ -286,7 +286,10 @@ impl Search {
             };
             let values = &mut self.values;
             let missing = match &fast {
-                Some(Replacing::Dense(p)) => walk.run(p, next, prefetched, values),
+                Some(Replacing::Dense(p)) => {
+                    p.push_known(opts.options.packed(), next, values);
+                    walk.run(p, next, prefetched, values)
+                }
                 Some(Replacing::Coded(p)) => walk.run(p, next, prefetched, values),
                 Some(Replacing::Hashed(p)) => walk.run(p, next, prefetched, values),
                 None => walk.run(&NoProbe, next, prefetched, values),

@@ -607,6 +607,82 @@ pub(crate) struct DenseReplacing<'m> {
     same: Option<&'m [u32]>,
 }
 
+/// `C(b, i + 1)` by the place `i` of a component past the first: the
+/// rank term of `a` at place `i` is `COLUMNS[i - 1][a + i]` (`term`).
+static COLUMNS: [&[u32]; DENSE_LEN - 1] = [&C2, &C3, &C4];
+
+impl DenseReplacing<'_> {
+    /// Pushes the values of the options `next..` (packed as
+    /// `AtomLists::packed` gives them: `ends[i]` where option `i`'s
+    /// components end in `atoms`) while each drops
+    /// the component or replaces it by one and its entry holds a value,
+    /// and leaves `*next` at the first it cannot tell (for `get` and
+    /// `get_replaced`). The added component's sorted place is carried
+    /// from the option before, counted again only when the component
+    /// leaves the interval that keeps it (a component's options mostly
+    /// come in order), and its term read from that place's column: no
+    /// term chosen by a `match`, no hash. Kept out of line, its state in
+    /// registers: inlined into the search's frame loop, it lived on the
+    /// stack.
+    #[inline(never)]
+    pub(crate) fn push_known(
+        &self,
+        (atoms, ends): (&[u32], &[u32]),
+        next: &mut usize,
+        values: &mut Vec<u64>,
+    ) {
+        let (rest, n) = (&self.rest[..self.n], self.n);
+        let same = self.same.unwrap_or(&[]);
+        let dropped = self
+            .fewer
+            .and_then(|t| t.get(usize::try_from(self.before[n]).ok()?));
+        let mut i = *next;
+        let mut start = match i.checked_sub(1) {
+            Some(j) if j < ends.len() => ends[j] as usize,
+            _ => 0,
+        };
+        // The place `p` of the last component added, the components `x`
+        // that take it (`lo <= x <= hi`), and their ranks: `off + x` at
+        // place 0, else `off + col[x]` (`col[x] = C(x + p, p + 1)`).
+        let (mut lo, mut hi) = (1, 0);
+        let (mut off, mut col): (u64, &[u32]) = (0, &[]);
+        let mut out = std::mem::take(values);
+        while let Some(&end) = ends.get(i) {
+            let end = end as usize;
+            let code = match atoms.get(start..end) {
+                Some([]) => dropped,
+                Some(&[x]) => {
+                    if x < lo || x > hi {
+                        let p = rest.iter().filter(|&&a| a < x).count();
+                        lo = p.checked_sub(1).map_or(0, |q| rest[q].saturating_add(1));
+                        hi = rest.get(p).map_or(u32::MAX, |&a| a);
+                        off = self.before[p] + self.after[p];
+                        col = match p {
+                            0 => &[],
+                            _ => &COLUMNS[p - 1][p..],
+                        };
+                    }
+                    let term = match col.is_empty() {
+                        true => x as u64,
+                        false => col.get(x as usize).map_or(DENSE_CAP, |&c| c as u64),
+                    };
+                    same.get(usize::try_from(off + term).unwrap_or(usize::MAX))
+                }
+                _ => None,
+            };
+            match code {
+                Some(&c) if c != UNKNOWN && c != ON_PATH_CODE && c != IN_HASH => {
+                    out.push(c as u64 - 2)
+                }
+                _ => break,
+            }
+            (start, i) = (end, i + 1);
+        }
+        *values = out;
+        *next = i;
+    }
+}
+
 impl OptionProbe for DenseReplacing<'_> {
     /// Cannot tell for more than one component added, a key past the cap,
     /// or a value kept in the hash table.
@@ -720,12 +796,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn replacing_reads_what_get_replaced_reads() {
-        // Every sorted multiset of up to 4 components below 9 (and a few
-        // large ones, hashed), some valued, some on the path, one with a
-        // value too large for a dense table.
-        let on_path = u64::MAX;
+    /// Every sorted multiset of up to 4 components below 9 (and a few
+    /// large ones, hashed), some valued, some on the path, one with a
+    /// value too large for a dense table: the memo, and the parts.
+    fn small_parts_stored(on_path: u64) -> (ProductMemo, Vec<Vec<u32>>) {
         let mut memo = ProductMemo::default();
         let mut parts: Vec<Vec<u32>> = vec![vec![3, 70_000], vec![1, 2, 3_000_000]];
         for k in 0..=4usize {
@@ -749,10 +823,94 @@ mod tests {
             };
             store(&mut memo, &k, v, on_path);
         }
+        (memo, parts)
+    }
+
+    #[test]
+    fn replacing_reads_what_get_replaced_reads() {
+        let on_path = u64::MAX;
+        let (memo, parts) = small_parts_stored(on_path);
         let adds: [&[u32]; 6] = [&[], &[0], &[4], &[8], &[2, 5], &[9]];
         let nonempty: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
         let fast = probes_agree(&memo, &nonempty, &adds, on_path);
         assert!(fast > 1000, "{fast}");
+    }
+
+    #[test]
+    fn pushed_values_are_what_get_replaced_reads_up_to_the_first_it_cannot_tell() {
+        // Options in descending order (a heap's), ascending, and mixed,
+        // with drops, pairs, and components past the binomial columns; each
+        // walk resumed after each stop, as the search resumes it.
+        let on_path = u64::MAX;
+        let (memo, parts) = small_parts_stored(on_path);
+        let orders: [&[&[u32]]; 3] = [
+            &[&[8], &[7], &[6], &[5], &[4], &[3], &[2], &[1], &[0], &[]],
+            &[
+                &[],
+                &[0],
+                &[1],
+                &[2],
+                &[2, 5],
+                &[3],
+                &[6],
+                &[8],
+                &[9],
+                &[70_000],
+            ],
+            &[
+                &[4],
+                &[0],
+                &[8],
+                &[3_000_000],
+                &[1],
+                &[7],
+                &[],
+                &[5],
+                &[2],
+                &[6],
+            ],
+        ];
+        let (mut told, mut stops) = (0, 0);
+        for options in orders {
+            let atoms: Vec<u32> = options.concat();
+            let ends: Vec<u32> = (options.iter())
+                .scan(0, |end, o| {
+                    *end += o.len() as u32;
+                    Some(*end)
+                })
+                .collect();
+            for p in parts
+                .iter()
+                .filter(|p| !p.is_empty() && p.len() <= DENSE_LEN)
+            {
+                for skip in 0..p.len() {
+                    let Some(Replacing::Dense(r)) = memo.replacing([0, 1], p, skip, None) else {
+                        panic!("{p:?} not dense");
+                    };
+                    let read = |i: usize| {
+                        let add = options[i];
+                        let hash = key_hash(&replaced(p, skip, add));
+                        memo.get_replaced([0, 1], p, skip, add, hash, on_path)
+                    };
+                    let mut next = 0;
+                    while next < options.len() {
+                        let (from, mut values) = (next, Vec::new());
+                        r.push_known((&atoms, &ends), &mut next, &mut values);
+                        let general: Vec<u64> = (from..next).map(|i| read(i).unwrap()).collect();
+                        assert_eq!(values, general, "{p:?} {skip} from {from}");
+                        assert!(!values.contains(&on_path), "{p:?} {skip}");
+                        told += values.len();
+                        if next < options.len() {
+                            // The probe tells no value there either.
+                            let v = r.get(options[next], 0, on_path);
+                            assert!(!matches!(v, Some(Some(v)) if v != on_path), "{p:?} {skip}");
+                            (next, stops) = (next + 1, stops + 1);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(told > 1000 && stops > 1000, "{told} {stops}");
     }
 
     #[test]

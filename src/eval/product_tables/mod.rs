@@ -125,6 +125,12 @@ impl AtomLists {
         self.ends.len()
     }
 
+    /// The atoms of all the lists, one after another, and where each
+    /// list ends among them.
+    pub(crate) fn packed(&self) -> (&[u32], &[u32]) {
+        (&self.atoms, &self.ends)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }

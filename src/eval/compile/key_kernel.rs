@@ -175,8 +175,8 @@ fn bits_run(last: &IrBinding, parts: &[Vec<KeyArg>]) -> Option<BitsRun> {
 }
 
 /// The last binding of a move, `k in lo..hi`, read as strided runs: every
-/// argument of the (one) result is affine in `k` or does not mention it,
-/// or the one argument is `sorted(update(xs, i, k))`.
+/// argument of the (one) result is affine in `k`, does not mention it, or
+/// is `sorted(update(xs, i, k))`.
 pub(crate) struct KeyRun {
     pub slot: Slot,
     pub lo: Operand<KeyFrame>,
@@ -498,11 +498,11 @@ impl Compiler<'_> {
                 RunArg::Affine(base, coef)
             });
         }
-        let list_arg = (run_args.iter()).position(|a| matches!(a, RunArg::SortedUpdate { .. }));
-        // A sorted list's runs are placed from its items alone
-        // (`search/sorted_run.rs`): beside other arguments, or twice, the
-        // move runs option by option.
-        if list_arg.is_some() && run_args.len() > 1 {
+        let mut sorted_updates = (run_args.iter().enumerate())
+            .filter(|(_, a)| matches!(a, RunArg::SortedUpdate { .. }))
+            .map(|(a, _)| a);
+        let list_arg = sorted_updates.next();
+        if sorted_updates.next().is_some() {
             return None;
         }
         // A guard only of `k not in xs`, `xs` the list sorted with `k` put

@@ -1,12 +1,13 @@
 //! The last binding of a keyed kernel's move read as runs
 //! (`compile::KeyRun`), for one setting of the outer bindings: a sorted
 //! list's item moving goes through `sorted_run.rs`, a list kept by rank
-//! through `rank_shift.rs`, other arguments affine in the binding as one
-//! strided run through the memo (`scan_in`, those without a value yet
-//! looked up one by one), and anything else option by option on the
-//! frame.
+//! through `rank_shift.rs`, anything else as affine runs through the memo
+//! (`scan_in`: one, or one per place of `k` in a sorted list beside other
+//! arguments; those without a value yet looked up one by one), and a run
+//! whose code fails option by option on the frame.
 
 use super::engine::SgSink;
+use super::run_key::RunScratch;
 use super::settings::run_range;
 use crate::diag::Fallible;
 use crate::eval::compile::{affine_fits, AffineRun, Env, Instance, KeyFrame, KeyLoopMove, KeyRun};
@@ -59,26 +60,7 @@ impl SgSink {
             }
         }
         let mut scratch = self.run_scratch.take().unwrap_or_default();
-        let key = &mut scratch.key;
-        let written = key.write(run, frame).is_some();
-        let n = key.out.len;
-        let (bases, coefs) = (&key.out.coords[..n], &key.coefs[..n]);
-        let done = match written && affine_fits(bases, coefs, ks.0, ks.1) {
-            true => {
-                let affine = AffineRun {
-                    instance,
-                    slot: run.slot,
-                    lo: ks.0,
-                    hi: ks.1,
-                    shape: key.out.shape,
-                    n_args: key.out.n_args,
-                    bases,
-                    coefs,
-                };
-                self.scan_in(env, inst, &affine)
-            }
-            false => Ok(false),
-        };
+        let done = self.affine_places(env, (instance, inst), run, frame, ks, &mut scratch);
         self.run_scratch = Some(scratch);
         if done? {
             return Ok(true);
@@ -89,6 +71,50 @@ impl SgSink {
             if !self.key_option(env, (instance, inst), m, m.guard.as_ref(), frame)? {
                 return Ok(false);
             }
+        }
+        Ok(true)
+    }
+
+    /// The options `k` in `a..b` as affine runs through the memo
+    /// (`scan_in`), one per place of `k` in a sorted list: false, with
+    /// nothing marked, if some code fails or an option's arguments
+    /// overflow.
+    fn affine_places(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        run: &KeyRun,
+        frame: &KeyFrame,
+        ab: (i64, i64),
+        scratch: &mut RunScratch,
+    ) -> Fallible<bool> {
+        let key = &mut scratch.key;
+        if key.write(run, frame).is_none() {
+            return Ok(false);
+        }
+        let (n, skips) = (key.out.len, run.skips_repeats());
+        // The list's coordinates are its items or `k`: the others checked
+        // over the whole range cover every place.
+        key.place(0, ab, skips);
+        if !affine_fits(&key.out.coords[..n], &key.coefs[..n], ab.0, ab.1) {
+            return Ok(false);
+        }
+        for j in 0..key.places() {
+            let (lo, hi) = key.place(j, ab, skips);
+            if lo >= hi {
+                continue;
+            }
+            let affine = AffineRun {
+                instance,
+                slot: run.slot,
+                lo,
+                hi,
+                shape: key.out.shape,
+                n_args: key.out.n_args,
+                bases: &key.out.coords[..n],
+                coefs: &key.coefs[..n],
+            };
+            self.scan_in(env, inst, &affine)?;
         }
         Ok(true)
     }

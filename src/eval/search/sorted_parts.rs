@@ -188,8 +188,7 @@ pub(super) fn sorted_runs<P: Places>(
         let mut lo = a;
         // Below each item `q` under the moving one: `k` up to it, then
         // past it, where `q` has moved one coordinate down.
-        for q in 0..i {
-            let x = xs[q];
+        for (q, &x) in xs.iter().enumerate().take(i) {
             let hi = b.min(x.saturating_add(repeat));
             if lo < hi {
                 push_run(places, out, &mut n_out, base, q, (lo, hi))?;
@@ -202,8 +201,7 @@ pub(super) fn sorted_runs<P: Places>(
         }
         // The same past the moving item (for Welter's game, `k` below it:
         // the first place here is the last with options).
-        for q in i + 1..n {
-            let x = xs[q];
+        for (q, &x) in xs.iter().enumerate().skip(i + 1) {
             let hi = b.min(x.saturating_add(repeat));
             if lo < hi {
                 push_run(places, out, &mut n_out, base, q - 1, (lo, hi))?;

@@ -3,9 +3,10 @@
 //! other items of `xs` in order. Each place of `k` among them is one
 //! strided run, placed from the list's items (`sorted_parts.rs`) and
 //! scanned at once with the runs of every other setting of the item that
-//! moves; no key is written. Anything else (other arguments, a list not
-//! ascending, options outside the window or without a value yet) is left
-//! to `key_run.rs`.
+//! moves; no key is written. A position some of whose options lie outside
+//! the window or have no value yet is finished place by place, those
+//! options looked up one by one (`finish_sorted`). Other arguments beside
+//! the list, or a list not ascending, are left to `key_run.rs`.
 
 use std::ops::Range;
 
@@ -191,9 +192,15 @@ impl SgSink {
         }
         // A ranking of distinct lists has no place for a list with a
         // repeat (its parts would name another list).
-        let (below, above) = (c.checked_sub(1).map(|p| items[p]), items.get(c + 1).copied());
+        let (below, above) = (
+            c.checked_sub(1).map(|p| items[p]),
+            items.get(c + 1).copied(),
+        );
         let others_repeat = (0..items.len().saturating_sub(2)).any(|p| {
-            let (x, y) = (items[p + (p >= c) as usize], items[p + 1 + (p + 1 >= c) as usize]);
+            let (x, y) = (
+                items[p + (p >= c) as usize],
+                items[p + 1 + (p + 1 >= c) as usize],
+            );
             x >= y
         });
         let strict = places.distinct();

@@ -413,7 +413,7 @@ fn the_modules_of_eval_form_layers() {
         ("compile", "compile::runtime"),
         ("compile::expr", "compile::clauses"),
         ("search", "search::engine"),
-        ("search::key_run", "search::run_key"),
+        ("search::sorted_run", "search::sorted_parts"),
     ] {
         assert!(
             g.get(from).is_some_and(|d| d.contains(to)),

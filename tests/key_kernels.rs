@@ -45,6 +45,44 @@ fn welter_on_sorted_lists_agrees_with_the_general_path_and_with_integers() {
 }
 
 #[test]
+fn sorted_runs_finish_positions_whose_options_lack_values() {
+    // Queried largest first, one root at a time, the search expands each
+    // position before its options have values: the sorted runs then
+    // finish it place by place (the options with a value marked from the
+    // window, the others looked up and searched), in a window laid out by
+    // coordinates (`distinct` alone), by rank of sets and by rank of
+    // multisets (`xs == sorted(xs)`), and with items past the window.
+    // Against the general path and, on three coins, Welter's game on
+    // integers.
+    let out = same_both_ways(&format!(
+        "{WELTER}
+        game Ranked(coins) where distinct(coins) and coins == sorted(coins) {{
+            move slide(i in 0..len(coins), t in 0..coins[i]) if t not in coins ->
+                Ranked(sorted(update(coins, i, t)))
+        }}
+        game Multi(xs) where xs == sorted(xs) {{
+            move s(i in 0..len(xs), t in 0..xs[i]) -> Multi(sorted(update(xs, i, t)))
+        }}
+        game M3(a, b, c) where 0 <= a <= b <= c {{
+            move a_down(t in 0..a) -> M3(t, b, c)
+            move b_below(t in 0..a) -> M3(t, a, c)
+            move b_between(t in a..b) -> M3(a, t, c)
+            move c_below(t in 0..a) -> M3(t, a, b)
+            move c_between_ab(t in a..b) -> M3(a, t, b)
+            move c_between_bc(t in b..c) -> M3(a, b, t)
+        }}
+        print [sg(Ranked([a, b, c, d])) for d in reversed(list(3..14)), c in reversed(list(2..d)), b in 1..c, a in 0..b]
+        print [sg(Welter([a, b, c, 40 + d])) for d in reversed(list(0..3)), c in reversed(list(2..9)), b in 1..c, a in 0..b]
+        print [sg(Multi([a, b, c, d])) for d in reversed(list(0..10)), c in reversed(list(0..=d)), b in 0..=c, a in 0..=b]
+        assert all(sg(Ranked([a, b, c])) == sg(W3(a, b, c)) for c in reversed(list(2..16)), b in 1..c, a in 0..b)
+        assert all(sg(Welter([a, b, c])) == sg(W3(a, b, c)) for c in reversed(list(2..16)), b in 1..c, a in 0..b)
+        assert all(sg(Multi([a, b, c])) == sg(M3(a, b, c)) for c in reversed(list(0..14)), b in 0..=c, a in 0..=b)"
+    ));
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("failure"), "{out}");
+}
+
+#[test]
 fn lists_with_repeats_fail_where_as_on_the_general_path() {
     let out = same_both_ways(&format!(
         "{WELTER}

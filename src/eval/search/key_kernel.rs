@@ -62,7 +62,7 @@ impl SgSink {
     ) -> Fallible<bool> {
         let Some((slot, source)) = m.bindings.get(level) else {
             return match &m.run {
-                Some(run) => self.key_run(env, (instance, inst), run, frame),
+                Some(run) => self.key_run(env, (instance, inst), (m, run), frame),
                 None => self.key_option(env, (instance, inst), m, m.guard.as_ref(), frame),
             };
         };
@@ -91,7 +91,7 @@ impl SgSink {
             if let KeySource::Range { lo, hi, inclusive } = source {
                 let ks = run_range(lo.eval(frame), hi.eval(frame), *inclusive);
                 if let Some((a, b)) = ks {
-                    if self.sorted_settings(inst, run, *slot, frame, a..b) {
+                    if self.sorted_settings(env, (instance, inst), run, (*slot, a..b), frame)? {
                         return count_ticks(env, self.span, ticks, b - a).map(|_| true);
                     }
                 }
@@ -113,7 +113,7 @@ impl SgSink {
             }
             match (last, &m.run) {
                 // Straight to the runs: one call less per setting.
-                (true, Some(run)) => sink.key_run(env, (instance, inst), run, frame),
+                (true, Some(run)) => sink.key_run(env, (instance, inst), (m, run), frame),
                 _ => sink.key_level(env, (instance, inst), m, frame, level + 1, ticks),
             }
         };
@@ -196,7 +196,7 @@ impl SgSink {
     }
 
     /// Marks one option of `m` (its bindings set in `frame`).
-    fn key_option(
+    pub(super) fn key_option(
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),

@@ -110,7 +110,7 @@ impl Settings {
         }
     }
 
-    pub(super) fn get(&self) -> impl Iterator<Item = (usize, (i64, i64))> + '_ {
+    pub(super) fn get(&self) -> impl Iterator<Item = (usize, (i64, i64))> + Clone + '_ {
         self.each[..self.n.min(2 * MAX_COORDS)].iter().copied()
     }
 }
@@ -139,7 +139,7 @@ pub(super) fn sorted_runs<P: Places>(
     (xs, distinct): (&[i64], bool),
     settings: impl Iterator<Item = (usize, (i64, i64))>,
     places: &P,
-    out: &mut [P::Run; MAX_RUNS],
+    runs: &mut Runs<P::Run>,
 ) -> Option<usize> {
     let n = xs.len();
     if n == 0 || n > MAX_COORDS {
@@ -151,21 +151,30 @@ pub(super) fn sorted_runs<P: Places>(
     }
     let repeat = !distinct as i64;
     let at = |x: i64, c: usize| places.at(x, c);
-    // Item `q` at its own coordinate and one up (the last is never below
-    // the moving one), and the sums of those before each item.
-    let (mut own, mut up) = ([0usize; MAX_COORDS], [0usize; MAX_COORDS]);
-    let (mut owns, mut ups) = ([0usize; MAX_COORDS + 1], [0usize; MAX_COORDS + 1]);
+    // The sums of the items before each at their own coordinate and one
+    // up (the last is never below the moving one), in the scratch's
+    // arrays: no zeroing per position.
+    let Runs {
+        runs: out,
+        owns,
+        ups,
+        ..
+    } = runs;
+    (owns[0], ups[0]) = (0, 0);
     for q in 0..n {
+        let mut up = 0;
         if q + 1 < n {
             if xs[q] > xs[q + 1] || (strict && xs[q] == xs[q + 1]) {
                 return None;
             }
-            up[q] = at(xs[q], q + 1);
+            up = at(xs[q], q + 1);
         }
-        own[q] = at(xs[q], q);
-        owns[q + 1] = owns[q].wrapping_add(own[q]);
-        ups[q + 1] = ups[q].wrapping_add(up[q]);
+        owns[q + 1] = owns[q].wrapping_add(at(xs[q], q));
+        ups[q + 1] = ups[q].wrapping_add(up);
     }
+    // Item `q`'s part at its own coordinate, and one up.
+    let own = |q: usize| owns[q + 1].wrapping_sub(owns[q]);
+    let up = |q: usize| ups[q + 1].wrapping_sub(ups[q]);
     let mut n_out = 0;
     'settings: for (i, (a, b)) in settings {
         if i >= n {
@@ -179,8 +188,7 @@ pub(super) fn sorted_runs<P: Places>(
         let mut lo = a;
         // Below each item `q` under the moving one: `k` up to it, then
         // past it, where `q` has moved one coordinate down.
-        for q in 0..i {
-            let x = xs[q];
+        for (q, &x) in xs.iter().enumerate().take(i) {
             let hi = b.min(x.saturating_add(repeat));
             if lo < hi {
                 push_run(places, out, &mut n_out, base, q, (lo, hi))?;
@@ -189,12 +197,11 @@ pub(super) fn sorted_runs<P: Places>(
             if lo >= b {
                 continue 'settings;
             }
-            base = base.wrapping_add(own[q].wrapping_sub(up[q]));
+            base = base.wrapping_add(own(q).wrapping_sub(up(q)));
         }
         // The same past the moving item (for Welter's game, `k` below it:
         // the first place here is the last with options).
-        for q in i + 1..n {
-            let x = xs[q];
+        for (q, &x) in xs.iter().enumerate().skip(i + 1) {
             let hi = b.min(x.saturating_add(repeat));
             if lo < hi {
                 push_run(places, out, &mut n_out, base, q - 1, (lo, hi))?;
@@ -203,7 +210,7 @@ pub(super) fn sorted_runs<P: Places>(
             if lo >= b {
                 continue 'settings;
             }
-            base = base.wrapping_add(at(x, q - 1).wrapping_sub(own[q]));
+            base = base.wrapping_add(at(x, q - 1).wrapping_sub(own(q)));
         }
         push_run(places, out, &mut n_out, base, n - 1, (lo, b))?;
     }
@@ -235,6 +242,9 @@ pub(super) const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
 pub(super) struct Runs<R> {
     pub(super) runs: [R; MAX_RUNS],
     pub(super) n: usize,
+    /// `sorted_runs`' sums of the items' parts, kept between positions.
+    owns: [usize; MAX_COORDS + 1],
+    ups: [usize; MAX_COORDS + 1],
 }
 
 impl<R: Copy + Default> Runs<R> {
@@ -242,6 +252,8 @@ impl<R: Copy + Default> Runs<R> {
         Runs {
             runs: [R::default(); MAX_RUNS],
             n: 0,
+            owns: [0; MAX_COORDS + 1],
+            ups: [0; MAX_COORDS + 1],
         }
     }
 

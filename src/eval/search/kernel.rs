@@ -56,7 +56,7 @@ impl SgSink {
     /// Marks the options of one move of a kernel of integers at the
     /// position `ints` (its frame); false where the move needs the
     /// general path here (what it marked is then to be dropped).
-    #[inline]
+    #[inline(always)]
     pub(super) fn kernel_move(
         &mut self,
         env: &mut Env,
@@ -115,6 +115,7 @@ impl SgSink {
     }
 
     /// Marks the options of a run move.
+    #[inline(always)]
     fn kernel_run(
         &mut self,
         env: &mut Env,
@@ -130,6 +131,7 @@ impl SgSink {
     }
 
     /// Marks the options of a run move from its set-up.
+    #[inline(always)]
     fn run_from(
         &mut self,
         env: &mut Env,
@@ -415,6 +417,7 @@ pub(super) struct RunSetUp {
 }
 
 impl RunSetUp {
+    #[inline(always)]
     fn fill(&mut self, m: &RunMove, ints: &[i64]) {
         self.range = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
             .and_then(|range| narrowed(&m.guard, ints, range));

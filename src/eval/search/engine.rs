@@ -813,22 +813,8 @@ pub(super) fn search_finite(
 /// first), with its instance at hand: a table asked in order values each
 /// position straight through its kernel (`value_directly`), the search
 /// going on from what was listed only when an option has no value yet.
-pub fn search_swept(
-    env: &mut Env,
-    held: &mut Option<Box<dyn Any>>,
-    (instance, inst): (InstanceId, &Instance),
-    key: &Key,
-    at: Located,
-    span: Span,
-) -> Fallible<u64> {
-    match swept_finite(env, held, (instance, inst), key, at, span)? {
-        Some(v) => Ok(v),
-        None => (env.rt.above.label_loopy)(env, instance, key, span),
-    }
-}
-
-/// `search_swept` short of labelling a loopy game: `None` on a cycle
-/// (or an option off a compound's layer).
+/// `None` on a cycle (or an option off a compound's layer): the caller
+/// labels a loopy game (`layered::search_swept`).
 pub(super) fn swept_finite(
     env: &mut Env,
     held: &mut Option<Box<dyn Any>>,

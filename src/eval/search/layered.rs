@@ -138,7 +138,8 @@ fn layer_name(kind: LayerKind, inst: &str) -> String {
     }
 }
 
-/// `search::search_swept` of a position a sweep found at `at`; for a
+/// The search of a position a sweep found at `at` (`swept_finite`, a
+/// loopy game labelled where it meets a cycle); for a
 /// layer's position (a compound's table swept on the layer's instance,
 /// `compile/sweep.rs`), the search `sg_of_layered` runs once the layer
 /// is known, so a line pays its layer's set-up once, not per position:
@@ -153,7 +154,10 @@ pub fn search_swept(
     span: Span,
 ) -> Fallible<Option<u64>> {
     let Some(layer) = inst.layer else {
-        return super::engine::search_swept(env, held, (instance, inst), key, at, span).map(Some);
+        return match swept_finite(env, held, (instance, inst), key, at, span)? {
+            Some(v) => Ok(Some(v)),
+            None => (env.rt.above.label_loopy)(env, instance, key, span).map(Some),
+        };
     };
     within_layer(env, layer, key, span, |env| {
         swept_finite(env, held, (instance, inst), key, at, span)

@@ -26,7 +26,6 @@ impl Compiler<'_> {
     /// order; a headline, then one line per move.
     pub(crate) fn explain(
         &self,
-        id: GameId,
         g: &IrGame,
         planned: &Result<Kernel, NoKernel>,
         where_lowered: Option<&Result<BoolNode, NotIntCode>>,
@@ -145,9 +144,9 @@ impl Compiler<'_> {
             let how = match (kernel, planned) {
                 (Some(k), _) => match &k.moves[i] {
                     MovePlan::Kernel(k) => describe(k),
-                    MovePlan::General(why) => self.general_text(id, g, m, why),
+                    MovePlan::General(why) => self.general_text(m, why),
                 },
-                (None, Err(NoKernel::NoMove(why))) => self.general_text(id, g, m, &why[i]),
+                (None, Err(NoKernel::NoMove(why))) => self.general_text(m, &why[i]),
                 (None, _) => format!("general path{}", self.result_text(&m.result)),
             };
             lines.push(format!("  move {}: {how}", m.label));
@@ -164,14 +163,9 @@ impl Compiler<'_> {
 
     /// A move on the general path: how its options are handed over, and
     /// why it has no kernel form.
-    fn general_text(&self, id: GameId, g: &IrGame, m: &IrMove, why: &Refusal) -> String {
+    fn general_text(&self, m: &IrMove, why: &Refusal) -> String {
         format!(
-            "general path{}{}: {}",
-            if self.affine_move(id, g.n_statics, m).is_some() {
-                ", a strided run"
-            } else {
-                ""
-            },
+            "general path{}: {}",
             self.result_text(&m.result),
             refusal_text(why)
         )

@@ -88,7 +88,7 @@ impl<'a> Compiler<'a> {
             where_line: where_tree.as_ref().map(|w| WhereLine::new(w, width)),
             where_span: g.where_clause.as_ref().map(|w| w.span),
             body,
-            explanation: self.explain(id, g, &planned, where_lowered.as_ref(), order),
+            explanation: self.explain(g, &planned, where_lowered.as_ref(), order),
             reads_constants: game_reads_global(g, self.fn_ir),
             sequence_order: order,
             kernel: planned.ok(),

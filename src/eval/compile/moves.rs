@@ -1,8 +1,7 @@
-//! Moves: each rule becomes a loop that hands its options to a `Sink`.
-//! Results are written straight into reusable keys; runs of options
-//! that are affine in the innermost binding (or a sorted list with one
-//! item replaced) go to the sink as strided runs, and runs of other
-//! integer results as batches, so the search reads them in tight loops.
+//! Moves: each rule becomes a loop that hands its options to a `Sink`,
+//! one by one, its results written straight into reusable keys: the
+//! general path. Runs of options read from the memo in tight loops are
+//! the kernels' plans (`kernel.rs`, `key_kernel.rs`).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -10,22 +9,18 @@ use std::rc::Rc;
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
 use super::frame::{KeyFrame, KERNEL_FRAME};
-use super::int_code::{int_code, map_locals, sorted_update_of, IntCode};
+use super::int_code::{map_locals, IntCode};
 use super::key_tree::{ArgCode, OptionKey};
-use super::linear::affine;
-use super::runtime::{
-    eval_all, AffineRun, Code, CompiledMove, Env, MoveCode, OptionBatch, Rules, Sink, Target,
-};
+use super::runtime::{eval_all, Code, CompiledMove, Env, MoveCode, Rules, Target};
 use super::where_check::is_keyed_position;
 use crate::diag::{ErrorKind, Fallible};
 use crate::eval::builtins::expect_bool;
-use crate::eval::memo::{int_shape, shape_push, Key, MaskCache, Shape, Tag, MAX_ARGS, MAX_COORDS};
+use crate::eval::memo::{Key, MaskCache};
 use crate::eval::ops;
 use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 use crate::syntax::Span;
-use smallvec::SmallVec;
 
 /// Writes one argument of a position into a key; false when the value does
 /// not flatten (the caller then falls back to values).
@@ -55,225 +50,11 @@ impl ArgWriter {
     }
 }
 
-/// How one argument of a move's result depends on the innermost binding.
-pub(crate) enum ArgForm {
-    /// `base + coef * k`.
-    Affine(IntCode, i64),
-    /// Any other integer code: evaluated for every `k`.
-    PerOption(IntCode),
-    /// `sorted(update(xs, i, k))`.
-    SortedUpdate { list: Slot, index: IntCode },
-}
-
-/// The coordinates of a move's result for one setting of the outer
-/// bindings: affine in `k`, except one sorted list in which `k` takes the
-/// place `slot` (the list's other items are `rest`, ascending).
-pub(crate) struct Template<'f> {
-    /// Coordinates computed by code for every option: (index, code).
-    per_option: SmallVec<[(usize, &'f IntCode); 4]>,
-    bases: SmallVec<[i64; 8]>,
-    coefs: SmallVec<[i64; 8]>,
-    shape: Shape,
-    n_args: u8,
-    /// Where the sorted list starts in the coordinates, and its other items.
-    list: Option<(usize, SmallVec<[i64; MAX_COORDS]>)>,
-}
-
-impl<'f> Template<'f> {
-    fn build(env: &Env, forms: &'f [ArgForm]) -> Option<Template<'f>> {
-        let (mut bases, mut coefs) = (SmallVec::new(), SmallVec::new());
-        let mut list = None;
-        let mut per_option = SmallVec::new();
-        let mut shape: Shape = 0;
-        for (n_args, f) in forms.iter().enumerate() {
-            let tag = match f {
-                ArgForm::PerOption(code) => {
-                    per_option.push((bases.len(), code));
-                    bases.push(0);
-                    coefs.push(0);
-                    Tag::Int
-                }
-                ArgForm::Affine(base, coef) => {
-                    bases.push(base(env.frame())?);
-                    coefs.push(*coef);
-                    Tag::Int
-                }
-                ArgForm::SortedUpdate { list: slot, index } => {
-                    let Value::List(xs) = env.local(*slot) else {
-                        return None;
-                    };
-                    let i = index(env.frame())?;
-                    if i < 0 || i as usize >= xs.len() {
-                        return None;
-                    }
-                    let mut rest: SmallVec<[i64; MAX_COORDS]> = SmallVec::new();
-                    for (j, x) in xs.iter().enumerate() {
-                        match x {
-                            Value::Int(n) if j != i as usize => rest.push(*n),
-                            Value::Int(_) => {}
-                            _ => return None,
-                        }
-                    }
-                    rest.sort_unstable();
-                    list = Some((bases.len(), rest));
-                    for _ in 0..xs.len() {
-                        bases.push(0);
-                        coefs.push(0);
-                    }
-                    Tag::List(xs.len() as u32)
-                }
-            };
-            shape = shape_push(shape, n_args as u8, tag)?;
-        }
-        if bases.len() > MAX_COORDS {
-            return None;
-        }
-        Some(Template {
-            per_option,
-            bases,
-            coefs,
-            shape,
-            n_args: forms.len() as u8,
-            list,
-        })
-    }
-
-    /// Hands the options for `k` in `a..b` to the sink as affine runs, one
-    /// per place of `k` in the sorted list.
-    fn emit(
-        mut self,
-        env: &mut Env,
-        sink: &mut dyn Sink,
-        slot: Slot,
-        a: i64,
-        b: i64,
-        generic: &MoveCode,
-    ) -> Fallible<()> {
-        let Some((start, rest)) = self.list.take() else {
-            return self.run(env, sink, slot, a, b, generic);
-        };
-        for j in 0..=rest.len() {
-            // For rest[j - 1] < k <= rest[j], k is item j of the list (equal
-            // to rest[j], the list repeats an item: its `where` decides).
-            let lo = if j == 0 {
-                a
-            } else {
-                a.max(rest[j - 1].saturating_add(1))
-            };
-            let hi = if j == rest.len() {
-                b
-            } else {
-                b.min(rest[j].saturating_add(1))
-            };
-            if lo < hi {
-                for (p, x) in (start..).zip(rest.iter().take(j).chain([&0]).chain(&rest[j..])) {
-                    self.bases[p] = *x;
-                    self.coefs[p] = 0;
-                }
-                self.coefs[start + j] = 1;
-                self.run(env, sink, slot, lo, hi, generic)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn run(
-        &self,
-        env: &mut Env,
-        sink: &mut dyn Sink,
-        slot: Slot,
-        a: i64,
-        b: i64,
-        generic: &MoveCode,
-    ) -> Fallible<()> {
-        if !affine_fits(&self.bases, &self.coefs, a, b) {
-            for k in a..b {
-                env.set_local_int(slot, k);
-                generic(env, sink)?;
-            }
-            return Ok(());
-        }
-        if !self.per_option.is_empty() {
-            return self.batch(env, sink, slot, a, b, generic);
-        }
-        let run = AffineRun {
-            instance: env.instance,
-            slot,
-            lo: a,
-            hi: b,
-            shape: self.shape,
-            n_args: self.n_args,
-            bases: &self.bases,
-            coefs: &self.coefs,
-        };
-        sink.affine(env, &run)
-    }
-
-    /// Computes every option's coordinates first, then hands them over in
-    /// one batch; an option whose code needs the value path goes alone.
-    fn batch(
-        &self,
-        env: &mut Env,
-        sink: &mut dyn Sink,
-        slot: Slot,
-        a: i64,
-        b: i64,
-        generic: &MoveCode,
-    ) -> Fallible<()> {
-        let width = self.bases.len();
-        let mut coords = std::mem::take(&mut env.batch_buf);
-        coords.clear();
-        // Capped: a range of 10^18 options must reach the memory checks.
-        let mut ks = Vec::with_capacity(((b - a) as usize).min(1 << 16));
-        'options: for k in a..b {
-            env.set_local_int(slot, k);
-            let start = coords.len();
-            coords.extend(
-                self.bases
-                    .iter()
-                    .zip(&self.coefs)
-                    .map(|(&base, &coef)| base + coef * k),
-            );
-            for &(at, code) in &self.per_option {
-                match code(env.frame()) {
-                    Some(v) => coords[start + at] = v,
-                    None => {
-                        coords.truncate(start);
-                        generic(env, sink)?;
-                        continue 'options;
-                    }
-                }
-            }
-            ks.push(k);
-        }
-        let batch = OptionBatch {
-            instance: env.instance,
-            slot,
-            shape: self.shape,
-            n_args: self.n_args,
-            width,
-            ks: &ks,
-            coords: &coords,
-        };
-        let result = sink.batch(env, &batch);
-        env.batch_buf = coords;
-        result
-    }
-}
-
 impl Compiler<'_> {
     pub(crate) fn compile_move(&self, game: GameId, g: &IrGame, m: &IrMove) -> CompiledMove {
         let mut names = Vec::new();
         for b in &m.bindings {
             b.pattern.names(&mut names);
-        }
-        if let Some(run) = self.affine_move(game, g.n_statics, m) {
-            return CompiledMove {
-                label: m.label.clone(),
-                span: m.span,
-                names,
-                run,
-            };
         }
         let clauses: Vec<CClause> = m.bindings.iter().map(|b| self.clause_for(b)).collect();
         let guard = m
@@ -305,133 +86,6 @@ impl Compiler<'_> {
             names,
             run,
         }
-    }
-
-    /// A move `label(..., k in lo..hi) -> G(args)` without a guard, whose
-    /// arguments are all `base + coef * k` with integer bases computed from
-    /// outer names and constant coefficients: the innermost loop then runs
-    /// without evaluating any code per option.
-    pub(crate) fn affine_move(
-        &self,
-        game: GameId,
-        n_statics: usize,
-        m: &IrMove,
-    ) -> Option<MoveCode> {
-        if m.guard.is_some() {
-            return None;
-        }
-        let (last, outer) = m.bindings.split_last()?;
-        let IrPattern::Slot { slot: k, .. } = last.pattern else {
-            return None;
-        };
-        let IrKind::Range {
-            start,
-            end,
-            inclusive,
-        } = &last.iterable.kind
-        else {
-            return None;
-        };
-        let args = self.same_game_args(game, n_statics, &m.result)?;
-        if args.is_empty() || args.len() > MAX_ARGS as usize {
-            return None;
-        }
-        let mut forms = Vec::new();
-        for a in args {
-            forms.push(self.arg_form(a, k)?);
-        }
-        let sorted_updates = forms
-            .iter()
-            .filter(|f| matches!(f, ArgForm::SortedUpdate { .. }))
-            .count();
-        if sorted_updates > 1 {
-            return None;
-        }
-        let lo = self.int_expr(start)?;
-        let hi = self.int_expr(end)?;
-        let inclusive = *inclusive;
-        let clauses: Vec<CClause> = outer.iter().map(|b| self.clause_for(b)).collect();
-        // The generic form, for when a bound or base is not a plain integer.
-        let fallback_clauses: Vec<CClause> =
-            m.bindings.iter().map(|b| self.clause_for(b)).collect();
-        let fallback = self.result(game, n_statics, &m.result);
-        // All arguments affine: the run's key layout is fixed, no template.
-        let plain: Option<Vec<i64>> = forms
-            .iter()
-            .map(|f| match f {
-                ArgForm::Affine(_, coef) => Some(*coef),
-                _ => None,
-            })
-            .collect();
-        let plain_shape = int_shape(forms.len());
-        Some(Box::new(move |env, sink| {
-            run_clauses(env, &clauses, &mut |env| {
-                let bounds = lo(env.frame()).zip(hi(env.frame())).and_then(|(a, b)| {
-                    let b = if inclusive { b.checked_add(1)? } else { b };
-                    Some((a, b))
-                });
-                let Some((a, b)) = bounds else {
-                    return generic_innermost(env, &fallback_clauses, &fallback, sink);
-                };
-                if a >= b {
-                    return Ok(true);
-                }
-                if let Some(coefs) = &plain {
-                    let mut bases = [0i64; 8];
-                    for (v, f) in bases.iter_mut().zip(&forms) {
-                        let ArgForm::Affine(base, _) = f else {
-                            unreachable!("plain forms are affine")
-                        };
-                        match base(env.frame()) {
-                            Some(x) => *v = x,
-                            None => {
-                                return generic_innermost(env, &fallback_clauses, &fallback, sink)
-                            }
-                        }
-                    }
-                    let n = coefs.len();
-                    if !affine_fits(&bases[..n], coefs, a, b) {
-                        return generic_innermost(env, &fallback_clauses, &fallback, sink);
-                    }
-                    let run = AffineRun {
-                        instance: env.instance,
-                        slot: k,
-                        lo: a,
-                        hi: b,
-                        shape: plain_shape,
-                        n_args: n as u8,
-                        bases: &bases[..n],
-                        coefs,
-                    };
-                    sink.affine(env, &run)?;
-                    return Ok(true);
-                }
-                match Template::build(env, &forms) {
-                    Some(t) => {
-                        t.emit(env, sink, k, a, b, &fallback)?;
-                        Ok(true)
-                    }
-                    None => generic_innermost(env, &fallback_clauses, &fallback, sink),
-                }
-            })?;
-            Ok(())
-        }))
-    }
-
-    /// How an argument depends on the innermost binding `k`: affine, or
-    /// `sorted(update(xs, i, k))`, which is affine between the other items.
-    pub(crate) fn arg_form(&self, e: &IrExpr, k: Slot) -> Option<ArgForm> {
-        if let Some((list, index)) = sorted_update_of(e, k) {
-            return Some(ArgForm::SortedUpdate {
-                list,
-                index: self.int_expr(index)?,
-            });
-        }
-        let e = self.int_tree(e).ok()?;
-        Some(match affine(&e, k) {
-            Some((base, coef)) => ArgForm::Affine(base, coef),
-            None => ArgForm::PerOption(int_code(&e)),
-        })
     }
 
     /// The result of a move: positions of keyed games are written straight
@@ -644,21 +298,6 @@ pub(crate) fn affine_fits(bases: &[i64], coefs: &[i64], a: i64, b: i64) -> bool 
                     .and_then(|x| x.checked_add(base))
                     .is_some()
             })
-    })
-}
-
-/// Runs only the innermost binding of `clauses` (the outer ones are bound
-/// already) and emits each option the generic way.
-pub(crate) fn generic_innermost(
-    env: &mut Env,
-    clauses: &[CClause],
-    emit: &MoveCode,
-    sink: &mut dyn Sink,
-) -> Fallible<bool> {
-    let last = &clauses[clauses.len() - 1..];
-    run_clauses(env, last, &mut |env| {
-        emit(env, sink)?;
-        Ok(true)
     })
 }
 

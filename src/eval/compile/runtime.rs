@@ -105,30 +105,6 @@ pub enum Target<'a> {
 /// move are in the current frame of `env` while `option` runs.
 pub trait Sink {
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()>;
-
-    /// A run of options `instance(base + coef * k)` (all integer arguments)
-    /// for `k` in `lo..hi`, with `k` bound in `slot`. The SG search reads
-    /// such runs with a stride through the memo; this default goes one by one.
-    /// A batch of options with known keys; the default goes one by one.
-    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
-        let mut key = Key::default();
-        for (j, &k) in batch.ks.iter().enumerate() {
-            env.set_local_int(batch.slot, k);
-            batch.key_at(j, &mut key);
-            self.option(env, Target::Position(batch.instance, &key))?;
-        }
-        Ok(())
-    }
-
-    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
-        let mut key = Key::default();
-        for k in run.lo..run.hi {
-            env.set_local_int(run.slot, k);
-            run.key_at(k, &mut key);
-            self.option(env, Target::Position(run.instance, &key))?;
-        }
-        Ok(())
-    }
 }
 
 /// Options `instance(bases + coefs * k)` for `k` in `lo..hi`, keys of
@@ -153,26 +129,6 @@ impl AffineRun<'_> {
             self.n_args,
             self.bases.iter().zip(self.coefs).map(|(b, c)| b + c * k),
         );
-    }
-}
-
-/// Options of one move whose keys are all known: `coords` holds `width`
-/// coordinates per option, the option for `ks[j]` at `j * width`.
-#[derive(Clone, Copy)]
-pub struct OptionBatch<'a> {
-    pub instance: InstanceId,
-    pub slot: Slot,
-    pub shape: Shape,
-    pub n_args: u8,
-    pub width: usize,
-    pub ks: &'a [i64],
-    pub coords: &'a [i64],
-}
-
-impl OptionBatch<'_> {
-    pub fn key_at(&self, j: usize, key: &mut Key) {
-        let c = &self.coords[j * self.width..(j + 1) * self.width];
-        key.set_raw(self.shape, self.n_args, c.iter().copied());
     }
 }
 
@@ -273,111 +229,55 @@ pub struct Limits {
     pub plans: Plans,
 }
 
-/// The evaluator's fast plans, each of which must give what the general
-/// path gives (values and errors): `tests/generated_games.rs` switches
-/// them off in turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plans {
+/// Declares `Plans` with one flag per plan, and its `ALL`, `NONE` and
+/// `each_off`, so that a plan added is switched off by the tests too.
+macro_rules! plans {
+    ($($(#[doc = $doc:literal])* $name:ident,)*) => {
+        /// The evaluator's fast plans, each of which must give what the
+        /// general path gives (values and errors): `tests/generated_games.rs`
+        /// switches them off in turn.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Plans {
+            $($(#[doc = $doc])* pub $name: bool,)*
+        }
+
+        impl Plans {
+            /// Every plan on: the default.
+            pub const ALL: Plans = Plans { $($name: true,)* };
+            /// The general path alone.
+            pub const NONE: Plans = Plans { $($name: false,)* };
+
+            /// Every plan on but one, named.
+            pub fn each_off() -> Vec<(&'static str, Plans)> {
+                vec![$((stringify!($name), Plans { $name: false, ..Plans::ALL }),)*]
+            }
+        }
+    };
+}
+
+plans! {
     /// Game kernels: positions searched on frames of integers or keys,
     /// options read from the memo (`compile::kernel`, `compile::key_kernel`).
-    pub kernels: bool,
+    kernels,
     /// `where` clauses decided by integer code (`compile::where_check`).
-    pub where_code: bool,
+    where_code,
     /// Games compiled for their static arguments and top-level constants
     /// (`compile::specialize`).
-    pub specialize: bool,
+    specialize,
     /// Tables asked over a range swept bottom-up (`compile::line_sweep`),
     /// and lists filtered with their items tested in place
     /// (`compile::filter`).
-    pub sweeps: bool,
+    sweeps,
     /// `pass(G(x), n)` and `misere(G(x))` searched as layers of `G`, on
     /// its kernel when it has one (`search/layered.rs`), not by the
     /// product search.
-    pub compound_layers: bool,
+    compound_layers,
     /// Options of a list kept by rank read from the position's own items
     /// and the move's changes (`compile::rank_shift`), no key written.
-    pub rank_shifts: bool,
+    rank_shifts,
     /// Tables of lists kept by rank filled a level at a time, options
     /// before parents (`compile::rank_fill`), when a sweep asks them.
-    pub rank_fills: bool,
-}
-
-impl Plans {
-    /// Every plan on: the default.
-    pub const ALL: Plans = Plans {
-        kernels: true,
-        where_code: true,
-        specialize: true,
-        sweeps: true,
-        compound_layers: true,
-        rank_shifts: true,
-        rank_fills: true,
-    };
-    /// The general path alone.
-    pub const NONE: Plans = Plans {
-        kernels: false,
-        where_code: false,
-        specialize: false,
-        sweeps: false,
-        compound_layers: false,
-        rank_shifts: false,
-        rank_fills: false,
-    };
-
-    /// Every plan on but one, named.
-    pub fn each_off() -> [(&'static str, Plans); 7] {
-        [
-            (
-                "kernels",
-                Plans {
-                    kernels: false,
-                    ..Plans::ALL
-                },
-            ),
-            (
-                "where_code",
-                Plans {
-                    where_code: false,
-                    ..Plans::ALL
-                },
-            ),
-            (
-                "specialize",
-                Plans {
-                    specialize: false,
-                    ..Plans::ALL
-                },
-            ),
-            (
-                "sweeps",
-                Plans {
-                    sweeps: false,
-                    ..Plans::ALL
-                },
-            ),
-            (
-                "compound_layers",
-                Plans {
-                    compound_layers: false,
-                    ..Plans::ALL
-                },
-            ),
-            (
-                "rank_shifts",
-                Plans {
-                    rank_shifts: false,
-                    ..Plans::ALL
-                },
-            ),
-            (
-                "rank_fills",
-                Plans {
-                    rank_fills: false,
-                    ..Plans::ALL
-                },
-            ),
-        ]
-    }
+    rank_fills,
 }
 
 impl Default for Limits {
@@ -940,8 +840,6 @@ pub struct Env<'r> {
     /// progress (if no outer loop is tracked already).
     pub track_next: bool,
     pub tracking: bool,
-    /// Reused buffer for the coordinates of a batch of options.
-    pub batch_buf: Vec<i64>,
     /// Loop steps so far, for interrupt checks.
     pub ticks: u32,
     /// Reused buffer for a position's arguments.
@@ -965,7 +863,6 @@ impl<'r> Env<'r> {
             scratch: Vec::new(),
             args_buf: Vec::new(),
             ticks: 0,
-            batch_buf: Vec::new(),
             track_next: false,
             tracking: false,
         }

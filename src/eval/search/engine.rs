@@ -14,7 +14,7 @@ use super::marked::Marked;
 use super::run_key::RunScratch;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{
-    affine_fits, satisfies_where, AffineRun, CompiledBody, OptionBatch, Sink, Target,
+    affine_fits, satisfies_where, AffineRun, CompiledBody, Sink, Target,
 };
 use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind, Rules};
 use crate::eval::memo::scan::{scan, Marks, Strided, Walk};
@@ -400,51 +400,6 @@ pub(super) enum Lookup {
 }
 
 impl Sink for SgSink {
-    fn affine(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<()> {
-        if self.layer.is_some() {
-            let Some(instance) = self.in_layer(run.instance) else {
-                return Ok(());
-            };
-            let run = AffineRun { instance, ..*run };
-            return self.scan(env, &run).map(|_| ());
-        }
-        // Moves hand over only runs whose arguments fit (`affine_fits`).
-        self.scan(env, run).map(|_| ())
-    }
-
-    fn batch(&mut self, env: &mut Env, batch: &OptionBatch<'_>) -> Fallible<()> {
-        let mut instance = batch.instance;
-        if self.layer.is_some() {
-            match self.in_layer(instance) {
-                Some(id) => instance = id,
-                None => return Ok(()),
-            }
-        }
-        let batch = &OptionBatch { instance, ..*batch };
-        let inst = self.instance(env, batch.instance);
-        let mut slow = std::mem::take(&mut self.slow);
-        slow.clear();
-        {
-            let mut memo = inst.memo.borrow_mut();
-            for (j, c) in batch.coords.chunks_exact(batch.width).enumerate() {
-                match memo.get_coords(batch.shape, c) {
-                    State::Value(v) => self.add(v),
-                    State::Invalid => {}
-                    _ => slow.push(j as i64),
-                }
-            }
-        }
-        let mut key = Key::default();
-        for &j in &slow {
-            batch.key_at(j as usize, &mut key);
-            if let Lookup::Value(v) = self.lookup(env, batch.instance, &key)? {
-                self.add(v);
-            }
-        }
-        self.slow = slow;
-        Ok(())
-    }
-
     fn option(&mut self, env: &mut Env, target: Target<'_>) -> Fallible<()> {
         if self.layer.is_some() {
             return self.layer_option(env, target);
@@ -623,15 +578,10 @@ impl SgSink {
 }
 
 impl SgSink {
-    /// Reads a run of options through the memo with a stride; positions
-    /// the memo cannot answer yet go through `lookup` one by one. False,
-    /// with nothing marked, if some option's arguments overflow.
-    fn scan(&mut self, env: &mut Env, run: &AffineRun<'_>) -> Fallible<bool> {
-        let inst = self.instance(env, run.instance);
-        self.scan_in(env, &inst, run)
-    }
-
-    /// `scan` with the run's instance at hand.
+    /// Reads a run of options of `inst` through the memo with a stride;
+    /// positions the memo cannot answer yet go through `lookup` one by
+    /// one. False, with nothing marked, if some option's arguments
+    /// overflow.
     pub(super) fn scan_in(
         &mut self,
         env: &mut Env,

@@ -266,15 +266,18 @@ pub(super) fn affine<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(IntCod
 
 /// The conjuncts of `e` (`x and y and ...`), in order.
 pub(crate) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
+    operands(BinaryOp::And, e, out)
+}
+
+/// The operands of a chain of `op` in `e` (`x and y and ...`, `A + B +
+/// ...`), in order.
+pub(crate) fn operands<'e>(op: BinaryOp, e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
     match &e.kind {
         IrKind::Binary {
-            op: BinaryOp::And,
-            lhs,
-            rhs,
-            ..
-        } => {
-            conjuncts(lhs, out);
-            conjuncts(rhs, out);
+            op: o, lhs, rhs, ..
+        } if *o == op => {
+            operands(op, lhs, out);
+            operands(op, rhs, out);
         }
         _ => out.push(e),
     }

@@ -11,6 +11,7 @@ use super::compiler::Compiler;
 use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::{map_locals, IntCode};
 use super::key_tree::{ArgCode, OptionKey};
+use super::linear::operands;
 use super::runtime::{eval_all, Code, CompiledMove, Env, MoveCode, Rules, Target};
 use super::where_check::is_keyed_position;
 use crate::diag::{ErrorKind, Fallible};
@@ -334,18 +335,7 @@ impl ResultForm<'_> {
 
 /// The terms of a sum `A + B + ...`, in order.
 pub(crate) fn sum_terms<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
-    match &e.kind {
-        IrKind::Binary {
-            op: BinaryOp::Add,
-            lhs,
-            rhs,
-            ..
-        } => {
-            sum_terms(lhs, out);
-            sum_terms(rhs, out);
-        }
-        _ => out.push(e),
-    }
+    operands(BinaryOp::Add, e, out)
 }
 
 /// Writes a position that is a move's result (or a term of one) into a

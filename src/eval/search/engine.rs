@@ -13,9 +13,7 @@ use super::key_walk::{self, WalkScratch};
 use super::marked::Marked;
 use super::run_key::RunScratch;
 use crate::diag::{Diag, ErrorKind, Fallible};
-use crate::eval::compile::{
-    affine_fits, satisfies_where, AffineRun, CompiledBody, Sink, Target,
-};
+use crate::eval::compile::{affine_fits, satisfies_where, AffineRun, CompiledBody, Sink, Target};
 use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind, Rules};
 use crate::eval::memo::scan::{scan, Marks, Strided, Walk};
 use crate::eval::memo::{Key, Located, Memo, PackedKey, State, Window, MAX_ARGS};

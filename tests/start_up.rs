@@ -91,7 +91,7 @@ fn released_code_pages_come_back_as_they_run() {
     );
     let again = crate::common::run(text, true);
     assert_eq!(first, again);
-    let mut sg = vec![0u32; 50];
+    let mut sg = [0u32; 50];
     for n in 0..50 {
         let options: Vec<u32> = [1, 3, 4]
             .iter()

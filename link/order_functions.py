@@ -6,7 +6,10 @@ Runs a release binary under valgrind's callgrind on a sample of what users
 run (every bench workload's rule file at its default size, or a smaller
 one for the slow ones, so that the paths of large values and of growing
 tables are in it; a loopy game, a table, --explain, an error, a REPL
-session, `grundy test`), and lists the functions executed: those that
+session, `grundy test`), and lists the functions executed: first those of the smallest run,
+`print 1` (the start-up every run pays: the command line, the parser,
+the lowering, the compiler of one statement), the most used first, so
+that they lie on as few pages as they fill; then the others, those that
 most runs execute first, and among those that as many runs execute, the
 ones the same runs execute together; then a local search moves those
 groups so that the runs touch, in all, as few 64 KiB windows of the file
@@ -34,6 +37,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "..", "shared", "bench", "rules")
+
+# The smallest run, `print 1`: its functions are laid out first (see main).
+FLOOR = "print 1\n"
 
 # (arguments to grundy, text for its standard input)
 RUNS = [
@@ -93,11 +99,15 @@ def executed(binary, args, stdin, workdir):
 WINDOW = 64 * 1024  # the kernel's fault-around: pages mapped per fault
 
 
-def windows_touched(groups_in_order, group_sizes, text_start):
+def windows_touched(groups_in_order, group_sizes, text_start, head_windows):
     """How many WINDOW-sized windows all runs touch, in all, with the groups
-    laid out in this order from text_start. A group's functions lie next to
-    each other, so it touches every window from its first byte to its last."""
+    laid out in this order from text_start (after the floor's functions,
+    in which each run touches head_windows). A group's functions lie next
+    to each other, so it touches every window from its first byte to its
+    last."""
     touched = collections.defaultdict(set)
+    for run, windows in head_windows.items():
+        touched[run].update(windows)
     address = text_start
     for runs in groups_in_order:
         windows = range(address // WINDOW, (address + group_sizes[runs] - 1) // WINDOW + 1)
@@ -107,20 +117,34 @@ def windows_touched(groups_in_order, group_sizes, text_start):
     return sum(len(w) for w in touched.values())
 
 
-def fewest_windows(start, groups, in_binary, tries):
-    """A local search over the groups' order for fewer touched windows.
+def padded(size):
+    """A function's bytes in the text, 16-byte aligned as lld lays it out."""
+    return (max(size, 1) + 15) & ~15
+
+
+def fewest_windows(start, groups, in_binary, tries, head, used_by):
+    """A local search over the groups' order for fewer touched windows, the
+    functions of `head` laid out before them.
 
     Moves one group elsewhere or swaps two, keeping a change that touches no
     more windows; seeded, so the same runs give the same order."""
-    text_start = min(address for address, _ in in_binary.values())
-    # 16-byte alignment as lld pads functions
+    address = min(address for address, _ in in_binary.values())
+    head_windows = collections.defaultdict(set)
+    for n in head:
+        size = padded(in_binary[n][1])
+        for run in used_by[n]:
+            head_windows[run].update(range(address // WINDOW, (address + size - 1) // WINDOW + 1))
+        address += size
     group_sizes = {
-        runs: sum((max(in_binary[n][1], 1) + 15) & ~15 for n in names)
-        for runs, names in groups.items()
+        runs: sum(padded(in_binary[n][1]) for n in names) for runs, names in groups.items()
     }
+
+    def cost(order):
+        return windows_touched(order, group_sizes, address, head_windows)
+
     rng = random.Random(0)
     best = list(start)
-    best_cost = windows_touched(best, group_sizes, text_start)
+    best_cost = cost(best)
     first_cost = best_cost
     for _ in range(tries if len(best) > 1 else 0):
         trial = list(best)
@@ -129,9 +153,9 @@ def fewest_windows(start, groups, in_binary, tries):
             trial[i], trial[j] = trial[j], trial[i]
         else:
             trial.insert(j, trial.pop(i))
-        cost = windows_touched(trial, group_sizes, text_start)
-        if cost <= best_cost:
-            best, best_cost = trial, cost
+        trial_cost = cost(trial)
+        if trial_cost <= best_cost:
+            best, best_cost = trial, trial_cost
     print(
         f"windows touched by all runs: {first_cost} before the search, {best_cost} after",
         file=sys.stderr,
@@ -169,18 +193,28 @@ def main():
                 used_by[name].append(i)
                 first_seen.setdefault(name, (i, name))
             print(f"{i + 1}/{len(RUNS)}: {' '.join(args)[:70]}", file=sys.stderr)
-    # Functions used by the same runs form a group; the groups most runs
-    # use first, then moved to touch fewer windows.
+        floor_file = os.path.join(workdir, "floor.game")
+        with open(floor_file, "w") as f:
+            f.write(FLOOR)
+        floor = executed(opts.binary, ["run", floor_file], None, workdir)
+    # The floor's functions first, the most used first: every run executes
+    # most of them, and together they fill few pages.
+    head = sorted(
+        (n for n in floor if n in in_binary and n != "_start"),
+        key=lambda n: (-runs_using[n], first_seen.get(n, (len(RUNS), n))),
+    )
+    # The other functions used by the same runs form a group; the groups
+    # most runs use first, then moved to touch fewer windows.
     groups = collections.defaultdict(list)
     for n in runs_using:
-        if n in in_binary and n != "_start":
+        if n in in_binary and n != "_start" and n not in floor:
             groups[tuple(used_by[n])].append(n)
     for names in groups.values():
         names.sort(key=lambda n: first_seen[n])
     start = sorted(groups, key=lambda runs: (-len(runs), runs))
-    placed = fewest_windows(start, groups, in_binary, opts.tries)
+    placed = fewest_windows(start, groups, in_binary, opts.tries, head, used_by)
     # The entry point runs first in every run; callgrind does not name it.
-    order = ["_start"] + [n for runs in placed for n in groups[runs]]
+    order = ["_start"] + head + [n for runs in placed for n in groups[runs]]
     with open(opts.out, "w") as f:
         f.write("# Made by link/order_functions.py; read by build.rs.\n")
         f.write("\n".join(order) + "\n")

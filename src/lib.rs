@@ -10,7 +10,6 @@
 pub mod budget;
 pub mod busy;
 pub mod cli;
-pub mod code_pages;
 pub mod diag;
 pub mod eval;
 pub mod ir;

@@ -425,9 +425,6 @@ impl Session {
                     continue;
                 }
             }
-            // What parsing, compiling and earlier statements paged in of
-            // the program's code goes; this statement maps what it runs.
-            crate::code_pages::release();
             match self.run_stmt(stmt, out) {
                 Ok(true) => result.assertions_passed += 1,
                 Ok(false) => {}

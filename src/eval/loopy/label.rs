@@ -22,7 +22,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::graph::Graph;
+use super::graph::{Graph, Preds};
 use crate::diag::Fallible;
 use crate::eval::gsg::{is_infinite, InfSets, INFINITE};
 
@@ -79,9 +79,9 @@ pub fn label(
     // Each vertex's followers still open, kept up to date as they are
     // labelled (a follower labelled ∞ stays open).
     // Without fixed finite vertices every follower is open: the degree.
-    let degrees = finite_leaves.is_empty();
+    let (degrees, closed) = (finite_leaves.is_empty(), g.closed());
     let mut open_left: Vec<u32> = (0..n)
-        .map(|u| match (u < g.closed(), degrees) {
+        .map(|u| match (u < closed, degrees) {
             (false, _) => 0,
             (true, true) => g.degree(u) as u32,
             (true, false) => g.succ(u).filter(|&w| open(value[w as usize])).count() as u32,
@@ -119,26 +119,8 @@ pub fn label(
         }
         queue.clear();
         let mut steps: u32 = 0;
-        // A follower `v` of the vertices in `preds.of(v)` has just been
-        // hit: those waiting on it count one open follower less.
-        let on_hit =
-            |v: u32, value: &mut [Label], count: &mut [u32], hit: &[u32], queue: &mut Vec<u32>| {
-                if !open(value[v as usize]) {
-                    return;
-                }
-                for &u in preds.of(v as usize) {
-                    let u = u as usize;
-                    if value[u] == UNLABELLED {
-                        count[u] -= 1;
-                        if count[u] == 0 && hit[u] != stamp {
-                            value[u] = level;
-                            queue.push(u as u32);
-                        }
-                    }
-                }
-            };
         for &v in &newly_hit {
-            on_hit(v, &mut value, &mut count, &hit, &mut queue);
+            on_hit(v, &preds, level, &mut value, &mut count, &hit, &mut queue);
         }
         for &u in &active {
             let u = u as usize;
@@ -157,7 +139,7 @@ pub fn label(
                 open_left[p as usize] -= 1;
                 if hit[p as usize] != stamp {
                     hit[p as usize] = stamp;
-                    on_hit(p, &mut value, &mut count, &hit, &mut queue);
+                    on_hit(p, &preds, level, &mut value, &mut count, &hit, &mut queue);
                 }
             }
         }
@@ -210,6 +192,35 @@ pub fn label(
         out[u] = v;
     }
     Ok((out, level as u64))
+}
+
+/// A follower `v` of the vertices in `preds.of(v)` has just been hit at
+/// level `level`: those waiting on it count one open follower less, and
+/// one left with none, not hit itself, is labelled `level` and queued.
+/// Inline: it runs once per hit vertex.
+#[inline(always)]
+fn on_hit(
+    v: u32,
+    preds: &Preds,
+    level: u32,
+    value: &mut [Label],
+    count: &mut [u32],
+    hit: &[u32],
+    queue: &mut Vec<u32>,
+) {
+    if !open(value[v as usize]) {
+        return;
+    }
+    for &u in preds.of(v as usize) {
+        let u = u as usize;
+        if value[u] == UNLABELLED {
+            count[u] -= 1;
+            if count[u] == 0 && hit[u] != level + 1 {
+                value[u] = level;
+                queue.push(u as u32);
+            }
+        }
+    }
 }
 
 /// Smith's remoteness of every vertex that is not a draw: `Some((wins,

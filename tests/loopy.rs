@@ -910,3 +910,33 @@ fn games_of_no_arguments_and_adjacency_lists_are_labelled() {
         Ok(())
     );
 }
+
+#[test]
+fn infinite_values_keep_k_sets_with_large_and_shared_items() {
+    // Vertices 0..=66 are nim heaps (each moves to every smaller one), so
+    // vertex i has value i. Each loop vertex moves to itself and to some
+    // heaps: it is infinite, its K the heaps' values. K sets of values
+    // past 63 (`{3, 64}`, `{65, 66}`) and sets shared by several vertices
+    // (`{2, 3}` twice, asked in either order) must all come out as the
+    // definition and the brute force say, from one labelling and from
+    // queries that meet vertices labelled before (the shuffled order).
+    let heaps = 67usize;
+    let mut adj: Vec<Vec<usize>> = (0..heaps).map(|i| (0..i).collect()).collect();
+    let loops: [&[usize]; 6] = [&[64, 3], &[2, 3], &[3, 2], &[65, 66, 1], &[0, 64], &[]];
+    for ks in loops {
+        let u = adj.len();
+        adj.push(ks.iter().copied().chain([u]).collect());
+    }
+    // One more: a cycle of two through the loop vertices.
+    let (a, b) = (adj.len(), adj.len() + 1);
+    adj.push(vec![b, 5, heaps]);
+    adj.push(vec![a, 64]);
+    let order: Vec<usize> = (0..adj.len()).rev().collect();
+    assert_eq!(check_graph(&adj, &order), Ok(()));
+    let order: Vec<usize> = (0..adj.len()).collect();
+    assert_eq!(check_graph(&adj, &order), Ok(()));
+    let (vals, _) = grundy_values(&adj, &order);
+    assert_eq!(vals[heaps], Gsg::Infinite(vec![3, 64]));
+    assert_eq!(vals[heaps + 1], vals[heaps + 2]);
+    assert_eq!(vals[heaps + 3], Gsg::Infinite(vec![1, 65, 66]));
+}

@@ -463,29 +463,37 @@ impl Builder {
         let mut general = [0i64; KERNEL_FRAME];
         let line_len = *cells.size().last().expect("a coordinate") as usize;
         let mut line = LineRuns::default();
-        for u in 0..cells.cells() {
+        let mut unchecked = 0;
+        for start in (0..cells.cells()).step_by(line_len.max(1)) {
             if self.stopped() {
                 break;
             }
-            if u % 4096 == 4095 {
+            unchecked += line_len;
+            if unchecked >= 4096 {
+                unchecked = 0;
                 env.rt.check_interrupt(self.span)?;
                 env.rt.check_memory(self.out.bytes(), self.span)?;
             }
-            if u % line_len == 0 {
-                moves.start_line(&mut frame, u, &mut line);
-            }
-            if self.out.graph.fixed(u).is_none() {
-                let graph = &mut self.out.graph;
-                let listed_by_runs = moves.list(&mut frame, u, &line, &mut |first, step, count| {
-                    graph.push_run(first, step, count)
-                });
-                if !listed_by_runs {
-                    self.out.graph.discard_row();
-                    self.list_vertex(env, u, listed, &mut general)?;
+            moves.start_line(&mut frame, start, &mut line);
+            // A line without fixed cells asks none.
+            let all_free = self.out.graph.none_fixed(start, start + line_len);
+            for u in start..start + line_len {
+                if all_free || self.out.graph.fixed(u).is_none() {
+                    let graph = &mut self.out.graph;
+                    let by_runs = moves.list(&mut frame, u, &line, &mut |first, step, count| {
+                        graph.push_run(first, step, count)
+                    });
+                    if !by_runs {
+                        self.out.graph.discard_row();
+                        self.list_vertex(env, u, listed, &mut general)?;
+                    }
                 }
+                self.out.graph.close();
+                if self.stopped() {
+                    return Ok(cells.cells());
+                }
+                cells.advance(&mut frame[s..s + m.n]);
             }
-            self.out.graph.close();
-            cells.advance(&mut frame[s..s + m.n]);
         }
         Ok(cells.cells())
     }
@@ -523,13 +531,16 @@ impl Builder {
         let m = self.out.main.as_ref().expect("a main game");
         let root_cell = b.cell(root.coords());
         let mut coords = [0i64; MAX_ARGS as usize];
+        coords[..m.n].copy_from_slice(b.lo());
         let mut key = Key::default();
         let mut memo = m.inst.memo.borrow_mut();
         for cell in 0..b.cells() {
             if cell % (1 << 16) == 0 {
                 env.rt.check_interrupt(self.span)?;
             }
-            b.coords_of(cell, &mut coords);
+            if cell > 0 {
+                b.advance(&mut coords[..m.n]);
+            }
             let known = match memo.get_coords(m.shape, &coords[..m.n]) {
                 State::Value(v) => Some(v),
                 State::OnPath => {

@@ -34,6 +34,7 @@ impl Graph {
     }
 
     /// A new vertex; its value when known (`fixed`). Its number.
+    #[inline]
     pub fn add_vertex(&mut self, fixed: Option<u64>) -> u32 {
         let id = self.len as u32;
         self.len += 1;
@@ -62,11 +63,9 @@ impl Graph {
     /// Pushes the followers `first + j * step` for `j` in `0..count`.
     #[inline]
     pub fn push_run(&mut self, first: usize, step: isize, count: usize) {
-        let mut w = first as isize;
-        for _ in 0..count {
-            self.succ.push(w as u32);
-            w += step;
-        }
+        // One reservation for the run, not a check per follower.
+        let first = first as isize;
+        (self.succ).extend((0..count as isize).map(|j| (first + j * step) as u32));
     }
 
     /// Drops the followers pushed since the last `close`.
@@ -79,21 +78,28 @@ impl Graph {
     /// repeats (a move may list one option many times); a short one keeps
     /// them: the labelling counts a follower once per edge on both sides
     /// (its counters and the predecessors), so repeats change no value.
+    #[inline]
     pub fn close(&mut self) {
         let from = *self.start.last().expect("a vertex") as usize;
-        let tail = &mut self.succ[from..];
-        if tail.len() > SHORT_ROW {
-            tail.sort_unstable();
-            let mut kept = 0;
-            for i in 0..tail.len() {
-                if i == 0 || tail[i] != tail[i - 1] {
-                    tail[kept] = tail[i];
-                    kept += 1;
-                }
-            }
-            self.succ.truncate(from + kept);
+        if self.succ.len() - from > SHORT_ROW {
+            self.free_of_repeats(from);
         }
         self.start.push(self.succ.len() as u32);
+    }
+
+    /// Sorts the followers from `from` on and drops their repeats.
+    #[cold]
+    fn free_of_repeats(&mut self, from: usize) {
+        let tail = &mut self.succ[from..];
+        tail.sort_unstable();
+        let mut kept = 0;
+        for i in 0..tail.len() {
+            if i == 0 || tail[i] != tail[i - 1] {
+                tail[kept] = tail[i];
+                kept += 1;
+            }
+        }
+        self.succ.truncate(from + kept);
     }
 
     #[inline]
@@ -105,9 +111,21 @@ impl Graph {
         Some(self.fixed[i].1)
     }
 
+    /// Whether none of the vertices `from..to` is fixed.
+    pub fn none_fixed(&self, from: usize, to: usize) -> bool {
+        let i = (self.fixed).partition_point(|&(w, _)| (w as usize) < from);
+        self.fixed.get(i).is_none_or(|&(w, _)| w as usize >= to)
+    }
+
     /// The fixed vertices with their values, in order.
     pub fn fixed_vertices(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
         self.fixed.iter().copied()
+    }
+
+    /// How many followers vertex `u` has (edges, repeats counted).
+    #[inline]
+    pub fn degree(&self, u: usize) -> usize {
+        (self.start[u + 1] - self.start[u]) as usize
     }
 
     pub fn succ(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
@@ -128,10 +146,11 @@ impl Graph {
         }
         let mut fill = start.clone();
         let mut pred = vec![0u32; self.succ.len()];
-        for u in 0..self.closed() {
-            for w in self.succ(u) {
-                pred[fill[w as usize] as usize] = u as u32;
-                fill[w as usize] += 1;
+        for (u, row) in self.start.windows(2).enumerate() {
+            for &w in &self.succ[row[0] as usize..row[1] as usize] {
+                let at = &mut fill[w as usize];
+                pred[*at as usize] = u as u32;
+                *at += 1;
             }
         }
         Preds { start, pred }
@@ -193,7 +212,7 @@ impl Graph {
         4 * (self.start.capacity() + 2 * self.succ.capacity() + self.len() + 1)
             + 8 * self.is_fixed.capacity()
             + 16 * self.fixed.capacity()
-            + (4 + 4 + 4 + 4) * self.len()
+            + (4 + 4 + 4 + 4 + 4) * self.len()
     }
 }
 

@@ -15,9 +15,14 @@
 //! solvers run: a vertex counts its followers still open (unlabelled or ∞)
 //! that have no follower labelled i yet ("hit"); it is labelled i when the
 //! count reaches 0 while it is not hit itself. So a level costs time
-//! linear in the edges among the vertices not finished below it.
+//! linear in the edges among the vertices not finished below it. The
+//! open followers are counted once and kept (`open_left`): a vertex
+//! labelled finite takes one off each predecessor's as it is labelled,
+//! so a level starts its counters from them without reading the edges.
 
-use super::graph::Graph;
+use rustc_hash::FxHashMap;
+
+use super::graph::{Graph, Preds};
 use crate::diag::Fallible;
 use crate::eval::gsg::{is_infinite, InfSets, INFINITE};
 
@@ -71,6 +76,17 @@ pub fn label(
     let mut next_leaf = 0;
     let mut hit = vec![0u32; n];
     let mut count = vec![0u32; n];
+    // Each vertex's followers still open, kept up to date as they are
+    // labelled (a follower labelled ∞ stays open).
+    // Without fixed finite vertices every follower is open: the degree.
+    let (degrees, closed) = (finite_leaves.is_empty(), g.closed());
+    let mut open_left: Vec<u32> = (0..n)
+        .map(|u| match (u < closed, degrees) {
+            (false, _) => 0,
+            (true, true) => g.degree(u) as u32,
+            (true, false) => g.succ(u).filter(|&w| open(value[w as usize])).count() as u32,
+        })
+        .collect();
     let mut queue: Vec<u32> = Vec::new();
     let mut newly_hit: Vec<u32> = Vec::new();
     let mut level: u32 = 0;
@@ -78,10 +94,7 @@ pub fn label(
         check()?;
         let stamp = level + 1;
         for &u in &active {
-            count[u as usize] = g
-                .succ(u as usize)
-                .filter(|&w| open(value[w as usize]))
-                .count() as u32;
+            count[u as usize] = open_left[u as usize];
         }
         // Every hit the fixed vertices cause, before anything is labelled:
         // a follower labelled i disqualifies a vertex whatever the order.
@@ -106,26 +119,8 @@ pub fn label(
         }
         queue.clear();
         let mut steps: u32 = 0;
-        // A follower `v` of the vertices in `preds.of(v)` has just been
-        // hit: those waiting on it count one open follower less.
-        let on_hit =
-            |v: u32, value: &mut [Label], count: &mut [u32], hit: &[u32], queue: &mut Vec<u32>| {
-                if !open(value[v as usize]) {
-                    return;
-                }
-                for &u in preds.of(v as usize) {
-                    let u = u as usize;
-                    if value[u] == UNLABELLED {
-                        count[u] -= 1;
-                        if count[u] == 0 && hit[u] != stamp {
-                            value[u] = level;
-                            queue.push(u as u32);
-                        }
-                    }
-                }
-            };
         for &v in &newly_hit {
-            on_hit(v, &mut value, &mut count, &hit, &mut queue);
+            on_hit(v, &preds, level, &mut value, &mut count, &hit, &mut queue);
         }
         for &u in &active {
             let u = u as usize;
@@ -140,9 +135,11 @@ pub fn label(
                 check()?;
             }
             for &p in preds.of(w as usize) {
+                // `w`, labelled now, is no longer open.
+                open_left[p as usize] -= 1;
                 if hit[p as usize] != stamp {
                     hit[p as usize] = stamp;
-                    on_hit(p, &mut value, &mut count, &hit, &mut queue);
+                    on_hit(p, &preds, level, &mut value, &mut count, &hit, &mut queue);
                 }
             }
         }
@@ -155,7 +152,7 @@ pub fn label(
         active.retain(|&u| value[u as usize] == UNLABELLED);
         level += 1;
     }
-    drop((hit, count, preds));
+    drop((hit, count, open_left, preds));
     // The values: fixed ones as given, the K of each ∞ its followers'
     // finite values.
     let mut out: Vec<u64> = (value.iter())
@@ -167,19 +164,63 @@ pub fn label(
     for (u, v) in infinite_leaves {
         out[u as usize] = v;
     }
+    // A K of values below 64 is found as a bit mask, each mask's value
+    // asked of `InfSets` once (many vertices share few sets).
+    let mut by_mask: FxHashMap<u64, u64> = FxHashMap::default();
     let mut k = Vec::new();
     for u in 0..n {
-        if value[u] == INF {
-            k.clear();
-            k.extend(
-                g.succ(u)
-                    .map(|w| out[w as usize])
-                    .filter(|&v| !is_infinite(v)),
-            );
-            out[u] = sets.infinite_in(&mut k);
+        if value[u] != INF {
+            continue;
         }
+        let finite = || {
+            g.succ(u)
+                .map(|w| out[w as usize])
+                .filter(|&v| !is_infinite(v))
+        };
+        let mask = finite().try_fold(0u64, |m, v| (v < 64).then(|| m | 1 << v));
+        k.clear();
+        let v = match mask {
+            Some(mask) => *by_mask.entry(mask).or_insert_with(|| {
+                k.extend((0..64).filter(|&b| mask >> b & 1 == 1));
+                sets.infinite_in(&mut k)
+            }),
+            None => {
+                k.extend(finite());
+                sets.infinite_in(&mut k)
+            }
+        };
+        out[u] = v;
     }
     Ok((out, level as u64))
+}
+
+/// A follower `v` of the vertices in `preds.of(v)` has just been hit at
+/// level `level`: those waiting on it count one open follower less, and
+/// one left with none, not hit itself, is labelled `level` and queued.
+/// Inline: it runs once per hit vertex.
+#[inline(always)]
+fn on_hit(
+    v: u32,
+    preds: &Preds,
+    level: u32,
+    value: &mut [Label],
+    count: &mut [u32],
+    hit: &[u32],
+    queue: &mut Vec<u32>,
+) {
+    if !open(value[v as usize]) {
+        return;
+    }
+    for &u in preds.of(v as usize) {
+        let u = u as usize;
+        if value[u] == UNLABELLED {
+            count[u] -= 1;
+            if count[u] == 0 && hit[u] != level + 1 {
+                value[u] = level;
+                queue.push(u as u32);
+            }
+        }
+    }
 }
 
 /// Smith's remoteness of every vertex that is not a draw: `Some((wins,

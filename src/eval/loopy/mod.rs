@@ -98,7 +98,9 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
     let mut key = Key::default();
     let line = |u: usize, instance, shape, first: &[i64], len: usize| {
         let inst = env.rt.instance(instance);
-        let free = |j: usize| g.graph.fixed(u + j).is_none();
+        // A line of free vertices (the usual case) asks no vertex.
+        let all_free = g.graph.none_fixed(u, u + len);
+        let free = |j: usize| all_free || g.graph.fixed(u + j).is_none();
         let value = |j: usize| free(j).then(|| values[u + j]);
         let at = (first, first.len().wrapping_sub(1), len);
         let in_memo = (inst.memo.borrow_mut()).set_line(shape, at, |j| value(j).map(state));
@@ -124,7 +126,10 @@ fn store(env: &mut Env, g: &PositionGraph, values: &[u64], span: Span) -> Fallib
             }
         }
         key.set_coords(shape, first.len() as u8, first);
-        let stored = (0..len).filter(|&j| free(j)).count();
+        let stored = match all_free {
+            true => len,
+            false => (0..len).filter(|&j| free(j)).count(),
+        };
         env.rt
             .count_stored_n(stored * key.weight(), span, &inst.name)
     };

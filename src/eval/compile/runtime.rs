@@ -391,12 +391,6 @@ impl Default for Limits {
     }
 }
 
-/// What compiled code asks of the layers above it: the search, the
-/// product search and the game questions run compiled code, and compiled
-/// code asks them for values (`sg(G(x))` in a move rule). The top of
-/// `eval` fills this in once (`eval::new_runtime`); each query costs one
-/// call through a pointer, no search loop calls through it per option.
-
 /// `compile::specialized_game`: a game, an instance's static arguments
 /// and name, and whether to compile only if the game reads constants.
 pub type Specialize = fn(&Runtime, GameId, &[Value], &Rc<str>, bool) -> Option<CompiledGame>;
@@ -430,6 +424,11 @@ pub type ValueOnLine = fn(
     &OnLine<'_>,
 ) -> Fallible<Option<u64>>;
 
+/// What compiled code asks of the layers above it: the search, the
+/// product search and the game questions run compiled code, and compiled
+/// code asks them for values (`sg(G(x))` in a move rule). The top of
+/// `eval` fills this in once (`eval::new_runtime`); each query costs one
+/// call through a pointer, no search loop calls through it per option.
 #[derive(Clone, Copy)]
 pub struct Above {
     /// The built-ins that ask about games (`sg`, `outcome`, `options`,

@@ -83,7 +83,7 @@ pub fn sg_of_atoms(env: &mut Env, key: &mut RootKey, span: Span) -> Fallible<u64
     };
     match (layer, &key[HEADER..]) {
         (Some(layer), &[1, atom]) if key[N_PARTS] == 1 => {
-            if let Some(v) = layered_atom(env, layer, atom, span)? {
+            if let Some(v) = layered_atom(env, layer, key[KIND], atom, span)? {
                 return Ok(v);
             }
         }
@@ -133,15 +133,25 @@ fn note_product_plan(env: &Env, code: u32, parts: u32) {
     });
 }
 
-/// `sg_of_layered` of a part that is one atom, a position.
-fn layered_atom(env: &mut Env, kind: LayerKind, atom: u32, span: Span) -> Fallible<Option<u64>> {
+/// `sg_of_layered` of a part that is one atom, a position (the compound
+/// of a nested compound is noted as the product search's).
+fn layered_atom(
+    env: &mut Env,
+    kind: LayerKind,
+    code: u32,
+    atom: u32,
+    span: Span,
+) -> Fallible<Option<u64>> {
     let position = match &env.rt.product.borrow().atoms[atom as usize].of {
         AtomOf::Game(Game::Position(p)) => Some(p.clone()),
         _ => None,
     };
     match position {
         Some(p) => sg_of_layered(env, kind, p.instance, &Key::from_args(&p.args), span),
-        None => Ok(None),
+        None => {
+            note_product_plan(env, code, 1);
+            Ok(None)
+        }
     }
 }
 

@@ -77,9 +77,6 @@ pub fn new_runtime(limits: Limits) -> Runtime {
             sg_of_compound: product::sg,
             sg_of_layered: search::sg_of_layered,
             sg_of_atoms: product::sg_of_atoms,
-            sg_of_atom_sum: |env, parts, span| {
-                product::sg_of_sum(env, parts.iter().flatten().copied(), span)
-            },
             label_loopy: loopy::label_position,
             specialize: compile::specialized_game,
         },

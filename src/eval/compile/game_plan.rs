@@ -15,11 +15,11 @@ use super::where_check::is_keyed_position;
 use crate::diag::Fallible;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key};
-use crate::eval::value::{CompoundKind, InstanceId, Value};
+use crate::eval::product_tables::{RootKey, CONJUNCTIVE, COUNTER, KIND, MISERE, PASS, SELECTIVE};
+use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 use crate::syntax::Span;
-use smallvec::SmallVec;
 
 /// A game expression whose leaves are positions of games without static
 /// arguments: one sum, or a compound of sums.
@@ -94,30 +94,39 @@ impl GamePlan {
     pub(crate) fn sg(&self, env: &mut Env, span: Span) -> Fallible<Option<u64>> {
         // Each position's arguments, then its `where`, in the order the
         // general path builds them, so that the first error is the same.
-        // Positions are kept as their atoms (interning has no errors);
-        // values are asked only once every position is known to be one.
+        // Positions are kept as their atoms (interning has no errors),
+        // written into the compound's key, its kind last, as the general
+        // path evaluates a pass count after the parts.
         if let Some(v) = self.layered(env, span)? {
             return Ok(Some(v));
         }
-        let mut parts: SmallVec<[SmallVec<[u32; 4]>; 2]> = SmallVec::new();
-        if !self.atoms(env, &mut parts, span)? {
-            return Ok(None);
+        let mut key = RootKey::new();
+        // Pushed one by one: inline, where `extend` is a call.
+        key.push(0);
+        key.push(0);
+        key.push(self.parts.len() as u32);
+        for part in &self.parts {
+            key.push(part.len() as u32);
+            for p in part {
+                let Some(atom) = p.atom(env, span)? else {
+                    return Ok(None);
+                };
+                key.push(atom);
+            }
         }
-        let Some(kind) = self.kind(env)? else {
+        let Some((code, counter)) = self.kind(env)? else {
             return Ok(None);
         };
-        match kind {
-            Some(kind) => (env.rt.above.sg_of_atoms)(env, &kind, &mut parts, span).map(Some),
-            // A sum (or a pass compound with no pass): the theorem.
-            None => (env.rt.above.sg_of_atom_sum)(env, &parts, span).map(Some),
-        }
+        (key[KIND], key[COUNTER]) = (code, counter);
+        (env.rt.above.sg_of_atoms)(env, &mut key, span).map(Some)
     }
 
-    /// The compound (`Some(None)` for a sum, or a pass compound with no
-    /// pass); `None` for a bad pass count, which the general path reports.
-    fn kind(&self, env: &mut Env) -> Fallible<Option<Option<CompoundKind>>> {
+    /// The compound's kind code and counter in its key (a sum, or a pass
+    /// compound with no pass, is `PASS` with none); `None` for a bad pass
+    /// count, which the general path reports.
+    fn kind(&self, env: &mut Env) -> Fallible<Option<(u32, u32)>> {
         Ok(Some(match &self.compound {
-            None => None,
+            None => (PASS, 0),
             Some((Builtin::Pass, passes)) => {
                 let n = match passes {
                     Some(code) => match code(env)? {
@@ -126,11 +135,11 @@ impl GamePlan {
                     },
                     None => 1,
                 };
-                (n > 0).then_some(CompoundKind::Pass(n as u32))
+                (PASS, n as u32)
             }
-            Some((Builtin::Misere, _)) => Some(CompoundKind::Misere),
-            Some((Builtin::Conjunctive, _)) => Some(CompoundKind::Conjunctive),
-            Some((_, _)) => Some(CompoundKind::Selective),
+            Some((Builtin::Misere, _)) => (MISERE, 0),
+            Some((Builtin::Conjunctive, _)) => (CONJUNCTIVE, 0),
+            Some((_, _)) => (SELECTIVE, 0),
         }))
     }
 
@@ -168,34 +177,14 @@ impl GamePlan {
             return Ok(None);
         }
         let layer = match self.kind(env)? {
-            Some(Some(kind)) => LayerKind::of(&kind),
+            Some((PASS, n)) if n > 0 => Some(LayerKind::Pass(n)),
+            Some((MISERE, _)) => Some(LayerKind::Misere),
             _ => None,
         };
         match layer {
             Some(layer) => (env.rt.above.sg_of_layered)(env, layer, instance, key, span),
             None => Ok(None),
         }
-    }
-
-    /// Writes each part's atoms; false if some position's arguments do not
-    /// flatten or it fails its `where`.
-    fn atoms(
-        &self,
-        env: &mut Env,
-        parts: &mut SmallVec<[SmallVec<[u32; 4]>; 2]>,
-        span: Span,
-    ) -> Fallible<bool> {
-        for part in &self.parts {
-            let mut atoms = SmallVec::new();
-            for p in part {
-                let Some(atom) = p.atom(env, span)? else {
-                    return Ok(false);
-                };
-                atoms.push(atom);
-            }
-            parts.push(atoms);
-        }
-        Ok(true)
     }
 }
 

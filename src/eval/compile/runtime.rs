@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 
 use super::frame::KeyFrame;
 use super::int_code::BoolCode;
@@ -24,7 +23,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
 use crate::eval::gsg::InfSets;
 use crate::eval::memo::{InfiniteMemo, Key, Located, Memo, Shape, HASHED_BYTES};
-use crate::eval::product_tables::ProductTables;
+use crate::eval::product_tables::{ProductTables, RootKey};
 use crate::eval::value::{Compound, CompoundKind, Game, InstanceId, Value};
 use crate::ir::ir::{FnId, GameId, Slot};
 use crate::syntax::Span;
@@ -292,14 +291,6 @@ impl Default for Limits {
     }
 }
 
-/// What compiled code asks of the layers above it: the search, the
-/// product search and the game questions run compiled code, and compiled
-/// code asks them for values (`sg(G(x))` in a move rule). The top of
-/// `eval` fills this in once (`eval::new_runtime`); each query costs one
-/// call through a pointer, no search loop calls through it per option.
-/// The parts of a compound as their atoms (`ProductTables::intern_position`).
-pub type AtomParts = [SmallVec<[u32; 4]>];
-
 /// `compile::specialized_game`: a game, an instance's static arguments
 /// and name, and whether to compile only if the game reads constants.
 pub type Specialize = fn(&Runtime, GameId, &[Value], &Rc<str>, bool) -> Option<CompiledGame>;
@@ -333,6 +324,11 @@ pub type ValueOnLine = fn(
     &OnLine<'_>,
 ) -> Fallible<Option<u64>>;
 
+/// What compiled code asks of the layers above it: the search, the
+/// product search and the game questions run compiled code, and compiled
+/// code asks them for values (`sg(G(x))` in a move rule). The top of
+/// `eval` fills this in once (`eval::new_runtime`); each query costs one
+/// call through a pointer, no search loop calls through it per option.
 #[derive(Clone, Copy)]
 pub struct Above {
     /// The built-ins that ask about games (`sg`, `outcome`, `options`,
@@ -361,10 +357,9 @@ pub struct Above {
     /// position `key` of `instance` on its game's kernel; `None` when the
     /// product search must value it.
     pub sg_of_layered: fn(&mut Env, LayerKind, InstanceId, &Key, Span) -> Fallible<Option<u64>>,
-    /// `product::sg_of_atoms`: a compound given as its parts' atoms.
-    pub sg_of_atoms: fn(&mut Env, &CompoundKind, &mut AtomParts, Span) -> Fallible<u64>,
-    /// `product::sg_of_sum` of all the atoms of the parts.
-    pub sg_of_atom_sum: fn(&mut Env, &AtomParts, Span) -> Fallible<u64>,
+    /// `product::sg_of_atoms`: a compound (or a sum) given as its parts'
+    /// atoms.
+    pub sg_of_atoms: fn(&mut Env, &mut RootKey, Span) -> Fallible<u64>,
     /// `loopy::label_position`: the generalised value of a position
     /// whose search met a cycle or a position of infinite value.
     pub label_loopy: fn(&mut Env, InstanceId, &Key, Span) -> Fallible<u64>,

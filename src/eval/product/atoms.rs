@@ -175,13 +175,6 @@ impl ProductTables {
         }
     }
 
-    pub(super) fn is_terminal(&self, atom: u32) -> bool {
-        self.atoms[atom as usize]
-            .options
-            .as_ref()
-            .is_some_and(|o| o.is_empty())
-    }
-
     /// The game an atom stands for, to show it.
     fn atom_game(&self, atom: u32) -> Game {
         match &self.atoms[atom as usize].of {
@@ -477,11 +470,7 @@ pub(super) fn atom_sg(env: &mut Env, atom: u32, span: Span) -> Fallible<u64> {
         // The product search sits above this module: asked through the
         // runtime, as a compiled query asks it.
         AtomOf::Compound(key) => {
-            let kind = env.rt.product.borrow().kind_of(key[KIND], key[COUNTER]);
-            let mut parts: Vec<SmallVec<[u32; 4]>> = parts_of(&key)
-                .map(|r| key[r].iter().copied().collect())
-                .collect();
-            (env.rt.above.sg_of_atoms)(env, &kind, &mut parts, span)?
+            (env.rt.above.sg_of_atoms)(env, &mut key.iter().copied().collect(), span)?
         }
     };
     env.rt.product.borrow_mut().atoms[atom as usize].sg = Some(v);

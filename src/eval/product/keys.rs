@@ -6,25 +6,15 @@ use std::ops::Range;
 use crate::diag::Fallible;
 use crate::eval::product_tables::{merge_without, AtomLists};
 
-/// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
-pub(super) const KIND: usize = 0;
-pub(super) const COUNTER: usize = 1;
-pub(super) const N_PARTS: usize = 2;
-pub(super) const HEADER: usize = 3;
+pub(super) use crate::eval::product_tables::{
+    CONJUNCTIVE, COUNTER, HEADER, HYPERGRAPH, KIND, MISERE, N_PARTS, ORDINAL, PASS, SELECTIVE,
+};
 
 /// Key header of a one-part compound: `[kind, counter, 1, len]`.
 pub(super) const ONE_PART_HEADER: usize = HEADER + 1;
 
 /// Memo value of a position on the current search path.
 pub(super) const ON_PATH: u64 = u64::MAX;
-
-/// Kind codes in keys; hypergraphs add the index of their edge list.
-pub(super) const PASS: u32 = 0;
-pub(super) const MISERE: u32 = 1;
-pub(super) const CONJUNCTIVE: u32 = 2;
-pub(super) const SELECTIVE: u32 = 3;
-pub(super) const ORDINAL: u32 = 4;
-pub(super) const HYPERGRAPH: u32 = 5;
 
 /// The ranges of a key's parts.
 pub(super) fn parts_of(key: &[u32]) -> impl Iterator<Item = Range<usize>> + '_ {

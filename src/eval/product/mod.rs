@@ -22,14 +22,16 @@ use smallvec::SmallVec;
 
 use super::compile::{Env, LayerKind};
 use super::memo::Key;
-use super::product_tables::{key_hash, AtomOf, ProductTables};
+use super::product_tables::{key_hash, AtomOf, ProductTables, RootKey};
 use super::search::{loop_diag, sg_of_layered};
 use super::value::{Compound, CompoundKind, Game};
 use crate::diag::Fallible;
-use crate::eval::gsg::is_infinite;
 use crate::syntax::Span;
-use atoms::{atom_sg, ensure_options, plain_value};
-use keys::ON_PATH;
+use atoms::{ensure_options, plain_value};
+use keys::{
+    parts_of, CONJUNCTIVE, COUNTER, HEADER, KIND, MISERE, N_PARTS, ON_PATH, ORDINAL, PASS,
+    SELECTIVE,
+};
 
 impl ProductTables {
     /// The histogram of the values stored for compounds of this kind
@@ -49,86 +51,79 @@ impl ProductTables {
     }
 }
 
-/// Appends a part to a root key: its atoms (in any order), canonical.
-/// A root key, on the stack for the few parts a query has.
-type RootKey = SmallVec<[u32; 16]>;
-
-fn push_part(env: &mut Env, key: &mut RootKey, atoms: &mut [u32], span: Span) -> Fallible<()> {
-    let listed = |t: &ProductTables| atoms.iter().all(|&a| t.atoms[a as usize].options.is_some());
-    if !listed(&env.rt.product.borrow()) {
-        for &a in atoms.iter() {
-            ensure_options(env, a, span)?;
-        }
-    }
-    let t = env.rt.product.borrow();
-    let start = key.len();
-    key.push(0);
-    key.extend(atoms.iter().copied().filter(|&a| !t.is_terminal(a)));
-    key[start + 1..].sort_unstable();
-    key[start] = (key.len() - start - 1) as u32;
-    Ok(())
-}
-
 /// The value of a compound: its SG value, or for `misere(E)` the misère
 /// Grundy value (terminal positions have value 1).
 pub fn sg(env: &mut Env, root: &Compound, span: Span) -> Fallible<u64> {
-    if let (Some(kind), [Game::Position(p)]) = (LayerKind::of(&root.kind), &root.parts[..]) {
-        let key = Key::from_args(&p.args);
-        if let Some(v) = sg_of_layered(env, kind, p.instance, &key, span)? {
-            return Ok(v);
+    let mut key = {
+        let mut t = env.rt.product.borrow_mut();
+        let (code, counter) = t.kind_code(&root.kind);
+        let mut key: RootKey = SmallVec::new();
+        key.extend([code, counter, root.parts.len() as u32]);
+        let mut atoms = Vec::new();
+        for p in &root.parts {
+            atoms.clear();
+            t.flatten(p, &mut atoms);
+            key.push(atoms.len() as u32);
+            key.extend(atoms.iter().copied());
         }
-    } else {
-        note_product_plan(env, &root.kind, root.parts.len());
-    }
-    let (code, counter) = env.rt.product.borrow_mut().kind_code(&root.kind);
-    let mut key: RootKey = SmallVec::new();
-    key.extend([code, counter, root.parts.len() as u32]);
-    let mut atoms = Vec::new();
-    for p in &root.parts {
-        atoms.clear();
-        env.rt.product.borrow_mut().flatten(p, &mut atoms);
-        push_part(env, &mut key, &mut atoms, span)?;
-    }
-    value_of(env, &key, span)
+        key
+    };
+    sg_of_atoms(env, &mut key, span)
 }
 
-/// The value of a compound whose parts are given as their atoms
-/// (`intern_position`), with no game value built: what a compiled query
-/// such as `sg(pass(Heap(a) + Heap(b)))` asks.
-pub fn sg_of_atoms(
-    env: &mut Env,
-    kind: &CompoundKind,
-    parts: &mut [SmallVec<[u32; 4]>],
-    span: Span,
-) -> Fallible<u64> {
-    match (LayerKind::of(kind), &*parts) {
-        (Some(layer), [atoms]) if atoms.len() == 1 => {
-            if let Some(v) = layered_atom(env, layer, atoms, span)? {
+/// The value of the compound `key` (`RootKey`: each part's atoms, interned
+/// by `intern_position`, in any order), with no game value built: what a
+/// compiled query such as `sg(pass(Heap(a) + Heap(b)))` asks, and a sum
+/// as a pass compound with no pass left.
+pub fn sg_of_atoms(env: &mut Env, key: &mut RootKey, span: Span) -> Fallible<u64> {
+    let layer = match (key[KIND], key[COUNTER]) {
+        (PASS, n) if n > 0 => LayerKind::of(&CompoundKind::Pass(n)),
+        (MISERE, _) => Some(LayerKind::Misere),
+        _ => None,
+    };
+    match (layer, &key[HEADER..]) {
+        (Some(layer), &[1, atom]) if key[N_PARTS] == 1 => {
+            if let Some(v) = layered_atom(env, layer, key[KIND], atom, span)? {
                 return Ok(v);
             }
         }
-        _ => note_product_plan(env, kind, parts.len()),
+        _ => {
+            if let Some(v) = env.rt.product.borrow().known_value(key) {
+                return Ok(v);
+            }
+            // A plain sum needs no options listed: its atoms' values.
+            if let Some(v) = plain_value(env, key, span)? {
+                return Ok(v);
+            }
+            note_product_plan(env, key[KIND], key[N_PARTS]);
+        }
     }
-    let (code, counter) = env.rt.product.borrow_mut().kind_code(kind);
-    let mut key: RootKey = SmallVec::new();
-    key.extend([code, counter, parts.len() as u32]);
-    for atoms in parts.iter_mut() {
-        push_part(env, &mut key, atoms, span)?;
+    let listed = env.rt.product.borrow().canonical_in_place(key);
+    if !listed {
+        for a in atoms_of(key) {
+            ensure_options(env, a, span)?;
+        }
+        env.rt.product.borrow().canonical_in_place(key);
     }
-    value_of(env, &key, span)
+    value_of(env, key, span)
+}
+
+/// The atoms of every part of `key`, one after another.
+fn atoms_of(key: &[u32]) -> RootKey {
+    parts_of(key).flat_map(|r| key[r].iter().copied()).collect()
 }
 
 /// Notes for `--explain` that a compound other than one of a single
 /// position goes to the product search.
-fn note_product_plan(env: &Env, kind: &CompoundKind, parts: usize) {
+fn note_product_plan(env: &Env, code: u32, parts: u32) {
     env.rt.note_compound_plan(|| {
-        let name = match kind {
-            CompoundKind::Pass(_) => "pass",
-            CompoundKind::Misere => "misere",
-            CompoundKind::Conjunctive => "conjunctive",
-            CompoundKind::Selective => "selective",
-            CompoundKind::Hypergraph(_) => "hypergraph",
-            CompoundKind::Ordinal => "ordinal",
+        let name = match code {
+            PASS => "pass",
+            MISERE => "misere",
+            CONJUNCTIVE => "conjunctive",
+            SELECTIVE => "selective",
+            ORDINAL => "ordinal",
+            _ => "hypergraph",
         };
         let s = if parts == 1 { "" } else { "s" };
         format!(
@@ -138,51 +133,26 @@ fn note_product_plan(env: &Env, kind: &CompoundKind, parts: usize) {
     });
 }
 
-/// `sg_of_layered` of a part that is one atom, a position.
+/// `sg_of_layered` of a part that is one atom, a position (the compound
+/// of a nested compound is noted as the product search's).
 fn layered_atom(
     env: &mut Env,
     kind: LayerKind,
-    atoms: &[u32],
+    code: u32,
+    atom: u32,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    let position = match atoms {
-        [a] => match &env.rt.product.borrow().atoms[*a as usize].of {
-            AtomOf::Game(Game::Position(p)) => Some(p.clone()),
-            _ => None,
-        },
+    let position = match &env.rt.product.borrow().atoms[atom as usize].of {
+        AtomOf::Game(Game::Position(p)) => Some(p.clone()),
         _ => None,
     };
     match position {
         Some(p) => sg_of_layered(env, kind, p.instance, &Key::from_args(&p.args), span),
-        None => Ok(None),
+        None => {
+            note_product_plan(env, code, 1);
+            Ok(None)
+        }
     }
-}
-
-/// The normal-play value of a sum of atoms: the xor of theirs.
-pub fn sg_of_sum(
-    env: &mut Env,
-    atoms: impl Iterator<Item = u32> + Clone,
-    span: Span,
-) -> Fallible<u64> {
-    // Values already known: one borrow for them all.
-    let known = {
-        let t = env.rt.product.borrow();
-        atoms.clone().try_fold(0, |x, a| {
-            t.atoms[a as usize]
-                .sg
-                .filter(|v| !is_infinite(*v))
-                .map(|v| x ^ v)
-        })
-    };
-    if let Some(x) = known {
-        return Ok(x);
-    }
-    let mut x = 0;
-    for a in atoms {
-        let v = atom_sg(env, a, span)?;
-        x = env.rt.inf_sets.borrow_mut().add(x, v);
-    }
-    Ok(x)
 }
 
 fn value_of(env: &mut Env, key: &[u32], span: Span) -> Fallible<u64> {

@@ -140,6 +140,111 @@ impl AtomLists {
     }
 }
 
+/// Key layout: `[kind, counter, n_parts, (len, atoms...) per part]`.
+pub(crate) const KIND: usize = 0;
+pub(crate) const COUNTER: usize = 1;
+pub(crate) const N_PARTS: usize = 2;
+pub(crate) const HEADER: usize = 3;
+
+/// Kind codes in keys; hypergraphs add the index of their edge list. A
+/// pass compound with no pass left is a plain sum: a sum is asked as one.
+pub(crate) const PASS: u32 = 0;
+pub(crate) const MISERE: u32 = 1;
+pub(crate) const CONJUNCTIVE: u32 = 2;
+pub(crate) const SELECTIVE: u32 = 3;
+pub(crate) const ORDINAL: u32 = 4;
+pub(crate) const HYPERGRAPH: u32 = 5;
+
+/// A compound's key as a query writes it (its parts' atoms in any order,
+/// terminal ones too), on the stack for the few parts a query has.
+pub type RootKey = SmallVec<[u32; 16]>;
+
+impl ProductTables {
+    pub(crate) fn is_terminal(&self, atom: u32) -> bool {
+        self.atoms[atom as usize]
+            .options
+            .as_ref()
+            .is_some_and(|o| o.is_empty())
+    }
+
+    /// Puts each part of `key` in its canonical form in place: terminal
+    /// atoms dropped, the rest sorted. False when some atom's options are
+    /// not listed yet (it is kept; run again once they are).
+    pub(crate) fn canonical_in_place(&self, key: &mut RootKey) -> bool {
+        let (len, listed) = self.canonical_parts(key.as_mut_slice());
+        key.truncate(len);
+        listed
+    }
+
+    /// `canonical_in_place` on a slice (no spill checks per index): the
+    /// key's new length and whether every atom was listed.
+    fn canonical_parts(&self, key: &mut [u32]) -> (usize, bool) {
+        let mut listed = true;
+        let (mut read, mut write) = (HEADER, HEADER);
+        for _ in 0..key[N_PARTS] {
+            let len = key[read] as usize;
+            let start = write + 1;
+            write = start;
+            for i in read + 1..read + 1 + len {
+                let a = key[i];
+                match &self.atoms[a as usize].options {
+                    Some(o) if o.is_empty() => continue,
+                    Some(_) => {}
+                    None => listed = false,
+                }
+                key[write] = a;
+                write += 1;
+            }
+            read += 1 + len;
+            key[start - 1] = (write - start) as u32;
+            // A query's parts have a few atoms: an insertion sort.
+            let part = &mut key[start..write];
+            if part.len() > 8 {
+                part.sort_unstable();
+            }
+            for i in 1..part.len() {
+                let (a, mut j) = (part[i], i);
+                while j > 0 && part[j - 1] > a {
+                    part[j] = part[j - 1];
+                    j -= 1;
+                }
+                part[j] = a;
+            }
+        }
+        (write, listed)
+    }
+
+    /// The value of the compound `key` when nothing need be searched: a
+    /// plain sum whose atoms' values are known and finite, or a key whose
+    /// atoms are listed (put in canonical form here) found in the memo.
+    /// What a table of queries mostly asks, with one borrow and no
+    /// allocation.
+    pub(crate) fn known_value(&self, key: &mut RootKey) -> Option<u64> {
+        if (key[KIND], key[COUNTER]) == (PASS, 0) {
+            let mut at = HEADER;
+            let mut x = 0;
+            for _ in 0..key[N_PARTS] {
+                let len = key[at] as usize;
+                for &a in &key[at + 1..at + 1 + len] {
+                    x ^= self.atoms[a as usize]
+                        .sg
+                        .filter(|v| !crate::eval::gsg::is_infinite(*v))?;
+                }
+                at += 1 + len;
+            }
+            return Some(x);
+        }
+        if !self.canonical_in_place(key) {
+            return None;
+        }
+        // A key on the search path is left to the search, which says so.
+        match self.memo.get_lazy(key, || key_hash(key), u64::MAX) {
+            Some(u64::MAX) => None,
+            v => v,
+        }
+    }
+}
+
 /// Integer arguments `plan_atoms` holds (4 bytes each per instance).
 const PLAN_ATOMS_CAP: i64 = 1 << 20;
 

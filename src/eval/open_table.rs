@@ -92,6 +92,10 @@ pub(crate) struct OpenTable<T> {
     shift: u32,
     /// The index of the first slot that starts a cache line.
     phase: usize,
+    /// Masks a run's start (`home`): to its cache line's first slot in a
+    /// table past the cache, whose lines are prefetched; all ones in one
+    /// within it, where a run starts at its own slot.
+    line_mask: usize,
     /// Counts the growths and removals, which move slots: an index taken
     /// at an insert stays valid while this stays the same.
     generation: u64,
@@ -108,6 +112,7 @@ impl<T> Default for OpenTable<T> {
             len: 0,
             shift: 64,
             phase: 0,
+            line_mask: !0,
             generation: 0,
             #[cfg(test)]
             refuse_growth: false,
@@ -123,16 +128,20 @@ impl<T: Vacant> OpenTable<T> {
         64 / std::mem::size_of::<T>()
     };
 
-    /// Where the run of `hash` starts: the first slot of the cache line
-    /// its top bits pick, so that the first probes of a run share the
-    /// line the search prefetched (starting mid-line, a second probe
-    /// waited for the next line about one time in three).
+    /// Where the run of `hash` starts. In a table past the cache, the
+    /// first slot of the cache line its top bits pick, so that the first
+    /// probes of a run share the line the search prefetched (starting
+    /// mid-line, a second probe waited for the next line about one time
+    /// in three). Within the cache, the slot its top bits pick: runs
+    /// started at a line's first slot pile the line's keys up in one run
+    /// that every lookup from that line walks from its start (geography's
+    /// sparse lookups cost a third fewer instructions from their own slot).
     #[inline]
     fn home(&self, hash: u64) -> usize {
         // Only called with slots: shift < 64. The lines start `phase`
         // slots into the array.
         let top = (hash >> self.shift) as usize;
-        let start = (top.wrapping_sub(self.phase) & !(Self::PER_LINE - 1)).wrapping_add(self.phase);
+        let start = (top.wrapping_sub(self.phase) & self.line_mask).wrapping_add(self.phase);
         start & (self.slots.len() - 1)
     }
 
@@ -343,6 +352,12 @@ impl<T: Vacant> OpenTable<T> {
         self.shift = 64 - capacity.trailing_zeros();
         let line = (self.slots.as_ptr() as usize % 64) / std::mem::size_of::<T>().max(1);
         self.phase = (Self::PER_LINE - line) % Self::PER_LINE;
+        let past_cache = std::mem::size_of_val(&self.slots[..]) > PREFETCH_PAST_BYTES;
+        self.line_mask = if past_cache {
+            !(Self::PER_LINE - 1)
+        } else {
+            !0
+        };
         for s in old {
             if !s.is_vacant() {
                 self.place(hash_of(&s), s);
@@ -536,6 +551,27 @@ mod tests {
         }
         assert_eq!(t.iter().count(), map.len());
         assert_eq!(t.len, map.len());
+    }
+
+    #[test]
+    fn runs_start_at_their_slot_within_the_cache_and_at_their_line_past_it() {
+        // One key in an empty table takes its home: the slot its hash's
+        // top bits pick, or past the cache that slot's line's first slot
+        // (the line the prefetcher loads). Tables past the cache: 16 MiB.
+        let hash = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let past = PREFETCH_PAST_BYTES / std::mem::size_of::<(u64, u64)>();
+        for (n, past_cache, keys) in [(100, false, 64), (past, true, 8)] {
+            for k in 1..=keys {
+                let mut t = OpenTable::<(u64, u64)>::default();
+                t.reserve(n, |s| hash(s.0));
+                assert_eq!(t.prefetcher().is_some(), past_cache);
+                let at = t.insert_unique(hash(k), (k, k), |s| hash(s.0)).index;
+                let top = (hash(k) >> t.shift) as usize;
+                let line = top.wrapping_sub(t.phase) & !(OpenTable::<(u64, u64)>::PER_LINE - 1);
+                let line_start = line.wrapping_add(t.phase) & (t.capacity() - 1);
+                assert_eq!(at, if past_cache { line_start } else { top }, "key {k}");
+            }
+        }
     }
 
     #[test]

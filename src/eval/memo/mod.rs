@@ -790,12 +790,20 @@ impl ShapeTable {
         self.ranked.is_none().then_some(self)
     }
 
-    #[inline]
+    /// The byte read inline (every option of a dense game reads one), a
+    /// large code out of line.
+    #[inline(always)]
     fn get_dense(&self, i: usize) -> u64 {
         match self.dense[i] {
-            BIG => self.big_code(i).expect("a large value for a BIG byte"),
+            BIG => self.big_dense(i),
             code => code as u64,
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn big_dense(&self, i: usize) -> u64 {
+        self.big_code(i).expect("a large value for a BIG byte")
     }
 
     /// The code of a position whose byte is `BIG`.

@@ -19,9 +19,9 @@
 //! change of the table (`unpack_word`): a search holds positions so.
 //!
 //! The slot a position's hash starts at is known before the lookup, so a
-//! search asking for many options first prefetches their slots
-//! (`prefetch`), then looks them up: the misses of a table past the
-//! cache overlap instead of waiting in turn.
+//! search asking for many options in a table past the cache first
+//! prefetches their slots (`probe`), then looks them up: the misses
+//! overlap instead of waiting in turn.
 
 use std::hash::Hasher;
 

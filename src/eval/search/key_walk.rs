@@ -227,7 +227,14 @@ impl Walker<'_> {
             }
             loaded.shape = Some(position.shape);
         }
-        let at = match at.and_then(|at| memo.put_vacant(at, position.coords(), State::OnPath)) {
+        // Marked at its place (held, or the vacant slot its lookup ended
+        // at), with no key built; else through the key.
+        let coords = position.coords();
+        let placed = at.and_then(|at| match at.holds() {
+            true => memo.set_at(at, State::OnPath).then_some(at),
+            false => memo.put_vacant(at, coords, State::OnPath),
+        });
+        let at = match placed {
             Some(at) => Some(at),
             None => {
                 position.key(&mut s.key);

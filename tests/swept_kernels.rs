@@ -529,7 +529,7 @@ fn bends_whose_clamps_read_the_swept_coordinate_or_not() {
     }
 }
 
-/// The game of `bend_runs_held_along_a_line_agree_with_the_definition`
+/// The game of `bend_runs_along_a_line_agree_with_the_definition`
 /// by its definition: `g[a][b][c]` for `a, b, c <= n`.
 fn sloped(n: usize) -> Vec<Vec<Vec<u64>>> {
     let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
@@ -564,14 +564,14 @@ fn sloped(n: usize) -> Vec<Vec<Vec<u64>>> {
 }
 
 #[test]
-fn bend_runs_held_along_a_line_agree_with_the_definition() {
+fn bend_runs_along_a_line_agree_with_the_definition() {
     // Bends whose quotients and clamps read the swept coordinate with
-    // slopes 3, 2, 1 and -1, and bends that read none of it: along each
-    // line the bends that read the moving coordinate are evaluated
-    // again at every position and the others kept from the line's first
-    // (`BendSetUp`, `search/bend.rs`). Swept along `c`, along `b`, along
-    // `a`, and asked from the top (positions waiting for their options).
-    // Against the definition and the general path.
+    // slopes 3, 2, 1 and -1, and bends that read none of it (whose
+    // set-up a line could keep from its first position): each line is
+    // valued on the kernel (`search/swept_line.rs`, `search/bend.rs`).
+    // Swept along `c`, along `b`, along `a`, and asked from the top
+    // (positions waiting for their options). Against the definition and
+    // the general path.
     let n = 6;
     let g = sloped(n);
     let game = "game G(a, b, c) where a >= 0 and b >= 0 and c >= 0 {

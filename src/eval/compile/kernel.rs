@@ -340,10 +340,6 @@ pub(crate) struct Bend {
     pub coef_div: i64,
     pub coef_rem: i64,
     pub clamp: Option<(bool, Limit)>,
-    /// The frame slots its base and clamp read, a bit each: along a
-    /// swept line that moves none of them, the search keeps what it
-    /// works out of the bend.
-    pub reads: u64,
 }
 
 /// The bound of a `Bend`'s clamp: `base + coef * k`, itself maybe clamped
@@ -355,14 +351,8 @@ pub(crate) struct Limit {
 }
 
 impl Bend {
-    fn new(
-        base: Operand<[i64]>,
-        (coef, div): (i64, i64),
-        clamp: Option<(bool, Limit)>,
-        reads: u64,
-    ) -> Self {
+    fn new(base: Operand<[i64]>, (coef, div): (i64, i64), clamp: Option<(bool, Limit)>) -> Self {
         Bend {
-            reads,
             base,
             coef,
             div,
@@ -466,15 +456,14 @@ fn quadratic_of(e: &IntNode, k: Slot) -> Option<Quadratic> {
 
 /// `e` as a `Bend` over the binding `k`, if it is one.
 fn bend_of(e: &IntNode, k: Slot) -> Option<Bend> {
-    let reads = slots_read(k, |s| e.reads(s));
     let Some((min, sides)) = clamp_sides(e) else {
         let (base, coef, div) = floor_affine(e, k)?;
-        return Some(Bend::new(base, (coef, div), None, reads));
+        return Some(Bend::new(base, (coef, div), None));
     };
     let side = |(moving, bound): (&IntNode, &IntNode)| {
         let (base, coef, div) = floor_affine(moving, k)?;
         let clamp = Some((min, limit(bound, k)?));
-        Some(Bend::new(base, (coef, div), clamp, reads))
+        Some(Bend::new(base, (coef, div), clamp))
     };
     side(sides[0]).or_else(|| side(sides[1]))
 }

@@ -160,102 +160,47 @@ fn quot_of(b: &Bend, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Quot> {
     })
 }
 
-/// Each bend of a run evaluated on the frame `ints` over `lo..hi`, and
-/// the points where a clamp may switch sides, sorted: false if one does
-/// not fit (overflow, code that does not run, two quotients that are not
-/// affine).
-#[inline(always)]
-fn set_up(
-    (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
-    ints: &[i64],
-    (lo, hi): (i64, i64),
-    (evaluated, cuts): (&mut SmallVec<[Evaluated; 4]>, &mut Cuts),
-) -> bool {
-    let mut quotients = 0;
-    for (&(coord, _), b) in per_option.iter().zip(bends) {
-        let Some(q) = quot_of(b, ints, (lo, hi)) else {
-            return false;
-        };
-        // A quotient that is not affine: at most one, walked with a
-        // remainder.
-        quotients += usize::from(q.a_rem != 0);
-        let clamp = match &b.clamp {
-            Some((min, limit)) => {
-                let Some(line) = Line::of(limit, ints, (lo, hi)) else {
-                    return false;
-                };
-                if clamp_cuts(q, line, (lo, hi), cuts).is_none() {
-                    return false;
-                }
-                Some((*min, line))
-            }
-            None => None,
-        };
-        evaluated.push((coord, q, clamp));
-    }
-    cuts.sort_unstable();
-    quotients <= 1
-}
-
-/// A bend run's set-up kept on a swept line none of whose bends reads
-/// the moving coordinate (`Bend::reads`): worked out at the line's first
-/// position, and again where the run's range moves.
-#[derive(Default)]
-pub(super) struct BendsHeld {
-    range: Option<(i64, i64)>,
-    evaluated: SmallVec<[Evaluated; 4]>,
-    cuts: Cuts,
-}
-
 impl SgSink {
     /// Marks the options of a run whose per-option arguments are `bends`,
     /// piece by piece. False, with nothing marked, if the run does not fit
-    /// this form; the caller then goes through the batched code. `held`:
-    /// on a swept line, what it keeps of the run and the frame slot that
-    /// moves along it (a bit).
+    /// this form; the caller then goes through the batched code.
     pub(super) fn kernel_bends(
         &mut self,
         env: &mut Env,
         inst: &Instance,
         run: &AffineRun<'_>,
-        bends: (&[(usize, BatchCode)], &[Bend]),
+        (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
         ints: &[i64],
-        held: Option<(&mut BendsHeld, u64)>,
-    ) -> Fallible<bool> {
-        let range = (run.lo, run.hi);
-        let still =
-            |moving: u64| moving != u64::MAX && bends.1.iter().all(|b| b.reads & moving == 0);
-        if let Some((kept, _)) = held.filter(|&(_, moving)| still(moving)) {
-            if kept.range != Some(range) {
-                kept.evaluated.clear();
-                kept.cuts.clear();
-                let fits = set_up(bends, ints, range, (&mut kept.evaluated, &mut kept.cuts));
-                kept.range = fits.then_some(range);
-                if !fits {
-                    return Ok(false);
-                }
-            }
-            return self.mark_bends(env, inst, run, &kept.evaluated, &kept.cuts);
-        }
-        let (mut evaluated, mut cuts) = (SmallVec::new(), Cuts::new());
-        if !set_up(bends, ints, range, (&mut evaluated, &mut cuts)) {
-            return Ok(false);
-        }
-        self.mark_bends(env, inst, run, &evaluated, &cuts)
-    }
-
-    /// Marks the options of a bend run from its bends `evaluated` and
-    /// their sorted `cuts`.
-    #[inline(always)]
-    fn mark_bends(
-        &mut self,
-        env: &mut Env,
-        inst: &Instance,
-        run: &AffineRun<'_>,
-        evaluated: &[Evaluated],
-        cuts: &[i64],
     ) -> Fallible<bool> {
         let (lo, hi) = (run.lo, run.hi);
+        let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
+        let mut cuts = Cuts::new();
+        let mut quotients = 0;
+        for (&(coord, _), b) in per_option.iter().zip(bends) {
+            let Some(q) = quot_of(b, ints, (lo, hi)) else {
+                return Ok(false);
+            };
+            // A quotient that is not affine: at most one, walked with a
+            // remainder.
+            quotients += usize::from(q.a_rem != 0);
+            let clamp = match &b.clamp {
+                Some((min, limit)) => {
+                    let Some(line) = Line::of(limit, ints, (lo, hi)) else {
+                        return Ok(false);
+                    };
+                    if clamp_cuts(q, line, (lo, hi), &mut cuts).is_none() {
+                        return Ok(false);
+                    }
+                    Some((*min, line))
+                }
+                None => None,
+            };
+            evaluated.push((coord, q, clamp));
+        }
+        if quotients > 1 {
+            return Ok(false);
+        }
+        cuts.sort_unstable();
         // Every piece read through the window, placed once for the run;
         // then the options it could not answer one by one.
         self.slow.clear();
@@ -269,7 +214,7 @@ impl SgSink {
                 if p >= q {
                     continue;
                 }
-                let walked = placed.is_some_and(|(w, at)| self.walk(w, run, at, evaluated, p..q));
+                let walked = placed.is_some_and(|(w, at)| self.walk(w, run, at, &evaluated, p..q));
                 if !walked {
                     // The rest one by one.
                     all = p..hi;
@@ -286,7 +231,7 @@ impl SgSink {
             for ((x, &base), &coef) in coords.iter_mut().zip(run.bases).zip(run.coefs) {
                 *x = base + coef * k;
             }
-            for e in evaluated {
+            for e in &evaluated {
                 let (c, arg) = piece_arg(e, start);
                 coords[c] = arg.at(k);
             }

@@ -5,7 +5,6 @@
 
 use std::ops::Range;
 
-use super::bend::BendsHeld;
 use super::engine::{Lookup, SgSink};
 use super::pick::{pick, Pick};
 use super::settings::run_range;
@@ -105,9 +104,14 @@ impl SgSink {
             held.set_up.fill(m, ints);
             held.filled = true;
         }
-        let bends = Some((&mut held.bends, moving));
-        let inst = (instance, inst);
-        self.run_from(env, inst, kernel, (m, &held.set_up, bends), ints, Some(at))
+        self.run_from(
+            env,
+            (instance, inst),
+            kernel,
+            (m, &held.set_up),
+            ints,
+            Some(at),
+        )
     }
 
     /// Marks the options of a run move.
@@ -123,19 +127,17 @@ impl SgSink {
     ) -> Fallible<bool> {
         let mut set_up = RunSetUp::default();
         set_up.fill(m, ints);
-        let inst = (instance, inst);
-        self.run_from(env, inst, kernel, (m, &set_up, None), ints, at)
+        self.run_from(env, (instance, inst), kernel, (m, &set_up), ints, at)
     }
 
-    /// Marks the options of a run move from its set-up (and, on a swept
-    /// line, its bends' set-up held there with the moving slot).
+    /// Marks the options of a run move from its set-up.
     #[inline(always)]
     fn run_from(
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
-        (m, set_up, held): (&RunMove, &RunSetUp, Option<(&mut BendsHeld, u64)>),
+        (m, set_up): (&RunMove, &RunSetUp),
         ints: &[i64],
         at: Option<Located>,
     ) -> Fallible<bool> {
@@ -200,7 +202,7 @@ impl SgSink {
             return self.scan_in(env, inst, &run);
         }
         if let Some(bends) = bends {
-            if self.kernel_bends(env, inst, &run, (per_option, bends), ints, held)? {
+            if self.kernel_bends(env, inst, &run, (per_option, bends), ints)? {
                 return Ok(true);
             }
         }
@@ -432,12 +434,11 @@ impl RunSetUp {
 }
 
 /// What a swept line keeps of one of its kernel's moves: a run's set-up
-/// (`kernel_move_held`), once `filled`, and its bends' (`BendsHeld`).
+/// (`kernel_move_held`), once `filled`.
 #[derive(Default)]
 pub(super) struct RunHeld {
     set_up: RunSetUp,
     filled: bool,
-    bends: BendsHeld,
 }
 
 /// A run of a kernel with arguments computed per option: those of `run`

@@ -528,3 +528,96 @@ fn bends_whose_clamps_read_the_swept_coordinate_or_not() {
         );
     }
 }
+
+/// The game of `bend_runs_along_a_line_agree_with_the_definition`
+/// by its definition: `g[a][b][c]` for `a, b, c <= n`.
+fn sloped(n: usize) -> Vec<Vec<Vec<u64>>> {
+    let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
+    // Every option has no coordinate above the position's and one below:
+    // in this order, each is known before the positions that reach it.
+    for a in 0..=n {
+        for b in 0..=n {
+            for c in 0..=n {
+                let (ai, bi, ci) = (a as i64, b as i64, c as i64);
+                let mut options = Vec::new();
+                // A quotient of `b` clamped by a bound of slope 3 in `c`
+                // and -1 in `a`.
+                let bound = (3 * ci - ai).max(0);
+                options.extend((0..b).map(|k| g[a][((k + 2 * b) / 3).min(bound as usize)][c]));
+                // A quotient of `b` clamped by `a`.
+                options.extend((0..c).map(|k| g[a.min((k + b) / 2)][b][k]));
+                // `c` clamped by a bound of slope 2 in `b` that moves with
+                // the binding.
+                let bound = |k: usize| (2 * bi - k as i64).max(0) as usize;
+                options.extend((0..a).map(|k| g[k][b][c.min(bound(k))]));
+                // A quotient of `a` and the binding clamped by `b`.
+                options.extend((1..=c).map(|k| g[a][b.min((a + k) / 3)][c - k]));
+                options.extend((0..a).map(|k| g[k][b][c]));
+                // A quotient of the binding and `a` clamped by `b`: reads
+                // neither `c` nor the binding's bounds' other coordinates.
+                options.extend((0..a).map(|k| g[k][b.min((k + a) / 2)][c]));
+                g[a][b][c] = (0..).find(|v| !options.contains(v)).expect("a mex");
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn bend_runs_along_a_line_agree_with_the_definition() {
+    // Bends whose quotients and clamps read the swept coordinate with
+    // slopes 3, 2, 1 and -1, and bends that read none of it (whose
+    // set-up a line could keep from its first position): each line is
+    // valued on the kernel (`search/swept_line.rs`, `search/bend.rs`).
+    // Swept along `c`, along `b`, along `a`, and asked from the top
+    // (positions waiting for their options). Against the definition and
+    // the general path.
+    let n = 6;
+    let g = sloped(n);
+    let game = "game G(a, b, c) where a >= 0 and b >= 0 and c >= 0 {
+            move m1(k in 0..b) -> G(a, min((k + 2 * b) / 3, max(3 * c - a, 0)), c)
+            move m2(k in 0..c) -> G(min(a, (k + b) / 2), b, k)
+            move m3(k in 0..a) -> G(k, b, min(c, max(2 * b - k, 0)))
+            move m4(k in 1..=c) -> G(a, min(b, (a + k) / 3), c - k)
+            move m5(k in 0..a) -> G(k, b, c)
+            move m6(k in 0..a) -> G(k, min(b, (k + a) / 2), c)
+        }";
+    // The loops, the position asked, and where element (i, j, l) lies.
+    type At = fn(usize, [usize; 3]) -> [usize; 3];
+    let cases: [(&str, &str, At); 4] = [
+        (
+            "a in 0..=N, b in 0..=N, c in 0..=N",
+            "G(a, b, c)",
+            |_, [i, j, l]| [i, j, l],
+        ),
+        (
+            "c in 0..=N, a in 0..=N, b in 0..=N",
+            "G(a, b, c)",
+            |_, [i, j, l]| [j, l, i],
+        ),
+        (
+            "b in 0..=N, c in 0..=N, a in 0..=N",
+            "G(a, b, c)",
+            |_, [i, j, l]| [l, i, j],
+        ),
+        (
+            "a in 0..=N, b in 0..=N, c in 0..=N",
+            "G(N - a, b, N - c)",
+            |n, [i, j, l]| [n - i, j, n - l],
+        ),
+    ];
+    for (loops, asked, at) in cases {
+        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+        let out = same_every_way(&text, Limits::default());
+        let want: Vec<String> = (0..=n)
+            .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
+            .map(|ijl| at(n, ijl))
+            .map(|[a, b, c]| g[a][b][c].to_string())
+            .collect();
+        assert_eq!(
+            out.trim(),
+            format!("[{}]", want.join(", ")),
+            "{loops}, {asked}"
+        );
+    }
+}

@@ -64,6 +64,7 @@ struct Line {
 impl Line {
     /// `limit` on the frame `ints`, if its code runs and it fits over
     /// `lo..hi`.
+    #[inline]
     fn of(limit: &Limit, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Line> {
         let clamp = match &limit.clamp {
             Some((min, c)) => Some((*min, c.eval(ints)?)),
@@ -95,6 +96,7 @@ type Evaluated = (usize, Quot, Option<(bool, Line)>);
 /// of `q` by `line` may change: `q` against the line's affine part, the
 /// line against its own bound, `q` against that bound. `None` on
 /// overflow.
+#[inline]
 fn clamp_cuts(q: Quot, line: Line, (lo, hi): (i64, i64), cuts: &mut Cuts) -> Option<()> {
     let mut at = [None; 3];
     at[0] = match line.coef {

@@ -14,6 +14,7 @@ use super::int_code::{bool_code, reads_global};
 use super::item_sum::sequence_order;
 use super::kernel::bounds_of;
 use super::moves::ArgWriter;
+use super::rank_fill::fill_order;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::symmetry::clamped_arguments;
 use super::where_line::WhereLine;
@@ -91,6 +92,9 @@ impl<'a> Compiler<'a> {
             explanation: self.explain(g, &planned, where_lowered.as_ref(), order),
             reads_constants: game_reads_global(g, self.fn_ir),
             sequence_order: order,
+            fill_order: (planned.as_ref().ok())
+                .filter(|k| k.keyed)
+                .and_then(|k| fill_order(g.where_clause.is_some(), k).ok()),
             kernel: planned.ok(),
             span: g.span,
         }

@@ -155,6 +155,7 @@ pub fn sweep_line<S: LineSink>(
         keyed: false,
         written_ahead: false,
         held: None,
+        may_fill: g.fill_order.is_some() && inst.layer.is_none(),
         on_kernel: kernel.is_some_and(|k| !k.keyed)
             && inst.layer.is_none()
             && env.rt.limits.plans.kernels,
@@ -375,6 +376,9 @@ struct Sweeper<'a> {
     /// The pages of the line's elements were faulted in for writing
     /// (`write_ahead`).
     written_ahead: bool,
+    /// A level of the game's lists may be filled at once (`fill_ranked`):
+    /// it has a fill order and no layer.
+    may_fill: bool,
     /// The search's buffers, held for the line (`Above::search_swept`).
     held: Option<Box<dyn Any>>,
     /// The game has a kernel of the line's integers and no layer: an
@@ -756,7 +760,7 @@ impl Sweeper<'_> {
             None => {
                 // A list kept by rank: its level filled at once, if its
                 // game's moves allow (the lists asked after it are then read).
-                if self.inst.layer.is_none()
+                if self.may_fill
                     && (env.rt.above.fill_ranked)(env, self.instance, &self.key, self.span)?
                 {
                     let mut memo = self.inst.memo.borrow_mut();

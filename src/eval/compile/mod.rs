@@ -95,7 +95,7 @@ pub(crate) use key_kernel::RunEnd;
 pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;
-pub(crate) use rank_fill::{fill_order, FillOrder};
+pub(crate) use rank_fill::FillOrder;
 pub(crate) use rank_shift::{RankShift, Steps};
 pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,

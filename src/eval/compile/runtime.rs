@@ -18,6 +18,7 @@ use rustc_hash::FxHashMap;
 use super::frame::KeyFrame;
 use super::int_code::BoolCode;
 use super::kernel::{Bound, Kernel};
+use super::rank_fill::FillOrder;
 use super::where_line::WhereLine;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::Builtin;
@@ -62,6 +63,10 @@ pub struct CompiledGame {
     pub body: CompiledBody,
     /// A plan per move, when some move has a kernel form.
     pub(crate) kernel: Option<Kernel>,
+    /// The order a level of its lists kept by rank is filled in at once
+    /// (`compile::fill_order`), decided here once: a sweep asks a fill
+    /// only of games that have one.
+    pub(crate) fill_order: Option<FillOrder>,
     /// How the search evaluates the game (`--explain`), a line each.
     pub explanation: Vec<String>,
     /// Its moves or `where` read a top-level constant (`specialize.rs`).

@@ -18,8 +18,8 @@ use super::rank_shift::{ranks_at, step_ends, Ends};
 use super::settings::run_range;
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    fill_order, Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, Locals, MovePlan,
-    Operand, RankShift, Rules, RunEnd, Settings,
+    Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, Locals, MovePlan, Operand,
+    RankShift, Rules, RunEnd, Settings,
 };
 use crate::eval::memo::scan::{byte_value, mark_each, Walk, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
@@ -38,10 +38,7 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
     }
     let inst = env.rt.instance(instance);
     let Rules::User(g) = &inst.rules;
-    let Some(kernel) = g.kernel.as_ref().filter(|k| k.keyed) else {
-        return Ok(false);
-    };
-    let Ok(order) = fill_order(g.where_clause.is_some(), kernel) else {
+    let (Some(kernel), Some(order)) = (&g.kernel, g.fill_order) else {
         return Ok(false);
     };
     // All of this form: `fill_order` checked.

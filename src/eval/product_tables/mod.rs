@@ -201,6 +201,7 @@ impl ProductTables {
             let part = &mut key[start..write];
             if part.len() > 8 {
                 part.sort_unstable();
+                continue;
             }
             for i in 1..part.len() {
                 let (a, mut j) = (part[i], i);

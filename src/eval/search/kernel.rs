@@ -8,14 +8,14 @@ use std::ops::Range;
 use super::engine::{Lookup, SgSink};
 use super::pick::{pick, Pick};
 use super::settings::run_range;
-use super::sum_scan::{scan_pairs, unit_windows};
+use super::sum_scan::{scan_sum, MAX_PARTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
     LoopMove, MovePlan, Narrowed, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
-use crate::eval::memo::scan::{full_code, seen_slot, Strided, Walk, WIDE_SLOTS};
-use crate::eval::memo::{Key, Located, Window, BIG, MAX_ARGS};
+use crate::eval::memo::scan::{Strided, Walk, WIDE_SLOTS};
+use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -493,9 +493,6 @@ impl Walk for GatherWalk<'_> {
     }
 }
 
-/// The most parts of a sum a kernel reads in one go.
-const MAX_PARTS: usize = 8;
-
 impl SgSink {
     /// Marks the options of a take-and-break run: for each `k`, the xor of
     /// the values of its parts, each part read from the memo's window with
@@ -588,52 +585,13 @@ impl SgSink {
         Ok(true)
     }
 
-    /// The hot loop of take-and-break games: marks `xor` of the values
-    /// at `first_p + stride_p * (k - lo)` over the parts `p`, for each
-    /// `k`, read from the window's bytes and, past 250, its 16-bit codes;
-    /// options with a part that holds no value there go to `slow`.
+    /// Marks the sums of `kernel_sum_run`'s options `ks` whose parts lie
+    /// at `places` (first index, stride) in `window` (`sum_scan`).
     fn scan_sum(&mut self, window: &Window<'_>, places: &[(usize, isize)], ks: Range<i64>) {
-        let (dense, wide) = (window.dense(), window.wide());
         let (seen, stamp) = self.seen.slots_mut(WIDE_SLOTS);
         let seen: &mut [u32; WIDE_SLOTS] = seen.try_into().expect("slots");
-        if let [(f1, s1), (f2, s2)] = *places {
-            if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
-                let wide = (!wide.is_empty())
-                    .then(|| unit_windows(wide, (f1, s1), (f2, s2), ks.clone()))
-                    .flatten();
-                let slow = &mut self.slow;
-                let top = match (s1 < 0, s2 < 0) {
-                    (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
-                    (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
-                    (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
-                    (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
-                };
-                self.seen.marked_up_to(top);
-                return;
-            }
-        }
-        // A part's code: its byte's, or its 16-bit code where the byte is
-        // `BIG` (`BIG` itself where that is kept past 16 bits: no value
-        // here, as bytes 0 to 3).
-        let code = |i: usize| full_code(dense[i], wide.get(i).copied().unwrap_or(0)) as usize;
-        let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
-        let mut top = 0;
-        for k in ks {
-            let (mut x, mut bad) = (0usize, false);
-            for (i, p) in at.iter_mut().zip(places) {
-                let c = code(*i as usize);
-                x ^= c.wrapping_sub(4);
-                bad |= (c < 4) | (c == BIG as usize);
-                *i += p.1;
-            }
-            if bad {
-                self.slow.push(k);
-            } else {
-                let slot = seen_slot(x as u64);
-                top |= slot;
-                seen[slot & (WIDE_SLOTS - 1)] = stamp;
-            }
-        }
+        let bytes = (window.dense(), window.wide());
+        let top = scan_sum(bytes, places, ks, (stamp, seen), &mut self.slow);
         self.seen.marked_up_to(top);
     }
 

@@ -12,7 +12,7 @@ use super::sum_scan::{scan_sum, MAX_PARTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
-    LoopMove, MovePlan, Narrowed, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    LoopMove, MovePlan, Narrowed, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{Strided, Walk, WIDE_SLOTS};
 use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
@@ -383,13 +383,32 @@ impl SgSink {
             }
             drop(memo);
         }
+        match self.part_at(env, (instance, inst), kernel, args, ints)? {
+            Some(Lookup::Value(v)) => self.add(v),
+            Some(_) => {}
+            None => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The value of the option (or part) of `kernel`'s game with arguments
+    /// `args` on `frame`; `None` where an argument's code fails.
+    #[inline(always)]
+    fn part_at(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        args: &[Operand<[i64]>],
+        frame: &[i64],
+    ) -> Fallible<Option<Lookup>> {
+        let n = kernel.n_params;
         let mut coords = [0i64; MAX_ARGS as usize];
-        let n = args.len();
         for (x, arg) in coords.iter_mut().zip(args) {
-            match arg.eval(ints) {
+            match arg.eval(frame) {
                 Some(v) => *x = v,
-                None => return Ok(false),
-            };
+                None => return Ok(None),
+            }
         }
         let state = inst
             .memo
@@ -397,10 +416,8 @@ impl SgSink {
             .get_coords(kernel.shape, &coords[..n]);
         let write_key =
             |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-        if let Lookup::Value(v) = self.part_of_option(env, instance, state, write_key)? {
-            self.add(v);
-        }
-        Ok(true)
+        self.part_of_option(env, instance, state, write_key)
+            .map(Some)
     }
 }
 
@@ -631,27 +648,15 @@ impl SgSink {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
         };
-        let n = kernel.n_params;
         let mark = self.option_mark();
         let mut x = 0;
         let mut known = true;
         // Part by part: an argument the general path must compute sends the
         // whole position there (`start` forgets what this one pushed).
         for args in &result.parts {
-            let mut coords = [0i64; MAX_ARGS as usize];
-            for (c, arg) in coords.iter_mut().zip(args) {
-                match arg.eval(frame) {
-                    Some(v) => *c = v,
-                    None => return Ok(false),
-                }
-            }
-            let state = inst
-                .memo
-                .borrow_mut()
-                .get_coords(kernel.shape, &coords[..n]);
-            let write_key =
-                |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-            let part = self.part_of_option(env, instance, state, write_key)?;
+            let Some(part) = self.part_at(env, (instance, inst), kernel, args, frame)? else {
+                return Ok(false);
+            };
             if !self.fold_part(part, mark, &mut x, &mut known) {
                 return Ok(true);
             }

@@ -14,7 +14,7 @@ use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
     LoopMove, MovePlan, Narrowed, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
-use crate::eval::memo::scan::{Strided, Walk, WIDE_SLOTS};
+use crate::eval::memo::scan::{Strided, Walk};
 use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
@@ -572,7 +572,7 @@ impl SgSink {
             });
             // Without a window every option goes one by one (none listed).
             match placed {
-                Some(window) => self.scan_sum(&window, &places[..n_parts], a..b),
+                Some(w) => scan_sum(&w, &places[..n_parts], a..b, &mut self.seen, &mut self.slow),
                 None => all = a..b,
             }
         }
@@ -600,16 +600,6 @@ impl SgSink {
         }
         self.slow = slow;
         Ok(true)
-    }
-
-    /// Marks the sums of `kernel_sum_run`'s options `ks` whose parts lie
-    /// at `places` (first index, stride) in `window` (`sum_scan`).
-    fn scan_sum(&mut self, window: &Window<'_>, places: &[(usize, isize)], ks: Range<i64>) {
-        let (seen, stamp) = self.seen.slots_mut(WIDE_SLOTS);
-        let seen: &mut [u32; WIDE_SLOTS] = seen.try_into().expect("slots");
-        let bytes = (window.dense(), window.wide());
-        let top = scan_sum(bytes, places, ks, (stamp, seen), &mut self.slow);
-        self.seen.marked_up_to(top);
     }
 
     /// Marks the options of a `LoopMove`, one by one on a frame of

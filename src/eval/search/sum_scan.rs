@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use smallvec::SmallVec;
 
-use crate::eval::memo::scan::{full_code, seen_slot, Strided, WIDE_SLOTS};
-use crate::eval::memo::BIG;
+use crate::eval::memo::scan::{full_code, seen_slot, Marks, Strided, WIDE_SLOTS};
+use crate::eval::memo::{Window, BIG};
 
 /// The most parts of a sum a kernel reads in one go.
 pub(super) const MAX_PARTS: usize = 8;
@@ -16,26 +16,29 @@ pub(super) const MAX_PARTS: usize = 8;
 /// the xor of the values at `first_p + stride_p * (k - lo)` over the
 /// parts `p` (`places`), for each `k` of `ks`, read from the window's
 /// bytes and, past 250, its 16-bit codes (`bytes`); options with a part
-/// that holds no value there go to `slow`. Returns a slot at or above
-/// every slot marked past the first 512 (`Marks::marked_up_to`).
+/// that holds no value there go to `slow`.
 pub(super) fn scan_sum(
-    (dense, wide): (&[u8], &[u16]),
+    window: &Window<'_>,
     places: &[(usize, isize)],
     ks: Range<i64>,
-    (stamp, seen): (u32, &mut [u32; WIDE_SLOTS]),
+    marks: &mut Marks,
     slow: &mut Vec<i64>,
-) -> usize {
+) {
+    let (dense, wide) = (window.dense(), window.wide());
+    let (seen, stamp) = marks.slots_mut(WIDE_SLOTS);
+    let seen: &mut [u32; WIDE_SLOTS] = seen.try_into().expect("slots");
     if let [(f1, s1), (f2, s2)] = *places {
         if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
             let wide = (!wide.is_empty())
                 .then(|| unit_windows(wide, (f1, s1), (f2, s2), ks.clone()))
                 .flatten();
-            return match (s1 < 0, s2 < 0) {
+            let top = match (s1 < 0, s2 < 0) {
                 (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
                 (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
                 (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
                 (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
             };
+            return marks.marked_up_to(top);
         }
     }
     // A part's code: its byte's, or its 16-bit code where the byte is
@@ -60,7 +63,7 @@ pub(super) fn scan_sum(
             seen[slot & (WIDE_SLOTS - 1)] = stamp;
         }
     }
-    top
+    marks.marked_up_to(top);
 }
 
 /// The `len` items of `w` from the `j`-th in walking order (backwards

@@ -286,55 +286,35 @@ impl SgSink {
         gather: &Gather<'_>,
     ) -> Fallible<bool> {
         let run = gather.run;
-        self.slow.clear();
-        let mut all = 0..0;
-        {
-            let memo = inst.memo.borrow();
-            // The affine arguments step through the window with a stride
-            // (the per-option ones are 0 there); the others add their bits.
-            let window = memo.window(run.shape);
-            let placed = window.as_ref().and_then(|w| {
-                let (first, stride) = w.run(run.bases, run.coefs, run.lo, run.hi)?;
-                Some((w, first, stride))
-            });
-            // Without a window every option goes one by one (none listed).
-            match placed {
-                Some((window, first, stride)) => self.gather_in(window, (first, stride), gather),
-                None => all = run.lo..run.hi,
-            }
-        }
+        // The affine arguments step through the window with a stride (the
+        // per-option ones are 0 there); the others add their bits. Without
+        // a window every option goes one by one (none listed).
+        let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
+            let placed =
+                window.and_then(|w| Some((w, w.run(run.bases, run.coefs, run.lo, run.hi)?)));
+            let Some((w, (first, stride))) = placed else {
+                return Some(run.lo..run.hi);
+            };
+            let walk = GatherWalk {
+                affine: Strided {
+                    first,
+                    stride,
+                    n: 0,
+                },
+                places: (gather.per_option.iter())
+                    .map(|(c, _)| w.place(*c))
+                    .collect(),
+                values: gather.values,
+            };
+            sink.scan_walk(w, &walk, run.lo..run.hi);
+            Some(0..0)
+        };
         let n = run.bases.len();
         let mut coords = [0i64; MAX_ARGS as usize];
-        self.look_up_slow_then(env, run.instance, all, |k, key| {
+        self.read_run(env, (inst, run), scan, |k, key| {
             gather.coords(k, &mut coords[..n]);
             key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
-        })?;
-        Ok(true)
-    }
-
-    /// Marks the options of `gather` whose affine arguments are at `first
-    /// + stride * (k - lo)` in `window`; those the window cannot answer go
-    /// to `slow`.
-    fn gather_in(
-        &mut self,
-        window: &Window<'_>,
-        (first, stride): (usize, isize),
-        gather: &Gather<'_>,
-    ) {
-        let walk = GatherWalk {
-            affine: Strided {
-                first,
-                stride,
-                n: 0,
-            },
-            places: gather
-                .per_option
-                .iter()
-                .map(|(c, _)| window.place(*c))
-                .collect(),
-            values: gather.values,
-        };
-        self.scan_walk(window, &walk, gather.run.lo..gather.run.hi);
+        })
     }
 
     /// Marks the option of a move without bindings.

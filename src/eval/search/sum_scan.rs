@@ -12,11 +12,11 @@ use crate::eval::memo::{Window, BIG};
 /// The most parts of a sum a kernel reads in one go.
 pub(super) const MAX_PARTS: usize = 8;
 
-/// The hot loop of take-and-break games: marks in `seen` (with `stamp`)
-/// the xor of the values at `first_p + stride_p * (k - lo)` over the
-/// parts `p` (`places`), for each `k` of `ks`, read from the window's
-/// bytes and, past 250, its 16-bit codes (`bytes`); options with a part
-/// that holds no value there go to `slow`.
+/// The hot loop of take-and-break games: marks in `marks` the xor of the
+/// values at `first_p + stride_p * (k - lo)` over the parts `p`
+/// (`places`), for each `k` of `ks`, read from the window's bytes and,
+/// past 250, its 16-bit codes; options with a part that holds no value
+/// there go to `slow`.
 pub(super) fn scan_sum(
     window: &Window<'_>,
     places: &[(usize, isize)],

@@ -345,23 +345,9 @@ impl SgSink {
             };
             // The other arguments are the position's own, the frame's last.
             let own = ints[ints.len() - args.len() + i];
-            self.slow.clear();
-            let memo = inst.memo.borrow();
-            if let Some((window, first, _)) = memo.line_run(at, (i, own), x, x, 0) {
-                self.scan_walk(
-                    &window,
-                    &Strided {
-                        first,
-                        stride: 0,
-                        n: 1,
-                    },
-                    0..1,
-                );
-                if self.slow.is_empty() {
-                    return Ok(true);
-                }
+            if self.scan_line(inst, (i, own), (x, 0), 0..1, at) && self.slow.is_empty() {
+                return Ok(true);
             }
-            drop(memo);
         }
         match self.part_at(env, (instance, inst), kernel, args, ints)? {
             Some(Lookup::Value(v)) => self.add(v),

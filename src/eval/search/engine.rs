@@ -627,6 +627,7 @@ impl SgSink {
     /// those it cannot, and returns the options it did not reach, or
     /// `None` (false, nothing marked) when the run does not fit it. Those
     /// left are then looked up with the keys `write_key` writes.
+    #[inline(always)]
     pub(super) fn read_run(
         &mut self,
         env: &mut Env,

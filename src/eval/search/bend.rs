@@ -205,29 +205,23 @@ impl SgSink {
         cuts.sort_unstable();
         // Every piece read through the window, placed once for the run;
         // then the options it could not answer one by one.
-        self.slow.clear();
-        let mut all = 0..0;
-        {
-            let memo = inst.memo.borrow();
-            let window = memo.window(run.shape);
-            let placed = (window.as_ref()).map(|w| (w, w.run(run.bases, run.coefs, lo, hi)));
+        let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
+            let placed = window.map(|w| (w, w.run(run.bases, run.coefs, lo, hi)));
             let mut p = lo;
             for q in cuts.iter().copied().chain([hi]) {
                 if p >= q {
                     continue;
                 }
-                let walked = placed.is_some_and(|(w, at)| self.walk(w, run, at, &evaluated, p..q));
-                if !walked {
-                    // The rest one by one.
-                    all = p..hi;
-                    break;
+                if !placed.is_some_and(|(w, at)| sink.walk(w, run, at, &evaluated, p..q)) {
+                    return Some(p..hi);
                 }
                 p = q;
             }
-        }
+            Some(0..0)
+        };
         let n = run.bases.len();
         let mut coords = [0i64; MAX_ARGS as usize];
-        self.look_up_slow_then(env, run.instance, all, |k, key| {
+        self.read_run(env, (inst, run), scan, |k, key| {
             // The piece of `k` starts at the last cut at or before it.
             let start = (cuts.iter().copied().filter(|&c| c <= k).max()).unwrap_or(lo);
             for ((x, &base), &coef) in coords.iter_mut().zip(run.bases).zip(run.coefs) {
@@ -238,8 +232,7 @@ impl SgSink {
                 coords[c] = arg.at(k);
             }
             key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
-        })?;
-        Ok(true)
+        })
     }
 
     /// Marks the options `ks` of a piece of `run` (its bends `evaluated`)

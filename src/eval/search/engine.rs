@@ -622,6 +622,27 @@ impl SgSink {
         self.look_up_slow_then(env, run.instance, 0..0, |k, key| run.key_at(k, key))
     }
 
+    /// Reads the options of `run` through the memo's window (`None`: its
+    /// shape has none): `scan` marks those it answers, leaves in `slow`
+    /// those it cannot, and returns the options it did not reach, or
+    /// `None` (false, nothing marked) when the run does not fit it. Those
+    /// left are then looked up with the keys `write_key` writes.
+    #[inline(always)]
+    pub(super) fn read_run(
+        &mut self,
+        env: &mut Env,
+        (inst, run): (&Instance, &AffineRun<'_>),
+        scan: impl FnOnce(&mut Self, Option<&Window<'_>>) -> Option<Range<i64>>,
+        write_key: impl FnMut(i64, &mut Key),
+    ) -> Fallible<bool> {
+        self.slow.clear();
+        let Some(rest) = scan(self, inst.memo.borrow().window(run.shape).as_ref()) else {
+            return Ok(false);
+        };
+        self.look_up_slow_then(env, run.instance, rest, write_key)?;
+        Ok(true)
+    }
+
     /// Looks up one by one the options listed in `slow`, then those of
     /// `more` (`write_key` puts option `k`'s key in the key it is given),
     /// marking the values known; `slow` is kept for reuse either way.

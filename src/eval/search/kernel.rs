@@ -8,14 +8,14 @@ use std::ops::Range;
 use super::engine::{Lookup, SgSink};
 use super::pick::{pick, Pick};
 use super::settings::run_range;
-use super::sum_scan::{scan_pairs, unit_windows};
+use super::sum_scan::{scan_sum, MAX_PARTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
     affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
-    LoopMove, MovePlan, Narrowed, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    LoopMove, MovePlan, Narrowed, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
-use crate::eval::memo::scan::{full_code, seen_slot, Strided, Walk, WIDE_SLOTS};
-use crate::eval::memo::{Key, Located, Window, BIG, MAX_ARGS};
+use crate::eval::memo::scan::{Strided, Walk};
+use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -286,55 +286,35 @@ impl SgSink {
         gather: &Gather<'_>,
     ) -> Fallible<bool> {
         let run = gather.run;
-        self.slow.clear();
-        let mut all = 0..0;
-        {
-            let memo = inst.memo.borrow();
-            // The affine arguments step through the window with a stride
-            // (the per-option ones are 0 there); the others add their bits.
-            let window = memo.window(run.shape);
-            let placed = window.as_ref().and_then(|w| {
-                let (first, stride) = w.run(run.bases, run.coefs, run.lo, run.hi)?;
-                Some((w, first, stride))
-            });
-            // Without a window every option goes one by one (none listed).
-            match placed {
-                Some((window, first, stride)) => self.gather_in(window, (first, stride), gather),
-                None => all = run.lo..run.hi,
-            }
-        }
+        // The affine arguments step through the window with a stride (the
+        // per-option ones are 0 there); the others add their bits. Without
+        // a window every option goes one by one (none listed).
+        let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
+            let placed =
+                window.and_then(|w| Some((w, w.run(run.bases, run.coefs, run.lo, run.hi)?)));
+            let Some((w, (first, stride))) = placed else {
+                return Some(run.lo..run.hi);
+            };
+            let walk = GatherWalk {
+                affine: Strided {
+                    first,
+                    stride,
+                    n: 0,
+                },
+                places: (gather.per_option.iter())
+                    .map(|(c, _)| w.place(*c))
+                    .collect(),
+                values: gather.values,
+            };
+            sink.scan_walk(w, &walk, run.lo..run.hi);
+            Some(0..0)
+        };
         let n = run.bases.len();
         let mut coords = [0i64; MAX_ARGS as usize];
-        self.look_up_slow_then(env, run.instance, all, |k, key| {
+        self.read_run(env, (inst, run), scan, |k, key| {
             gather.coords(k, &mut coords[..n]);
             key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
-        })?;
-        Ok(true)
-    }
-
-    /// Marks the options of `gather` whose affine arguments are at `first
-    /// + stride * (k - lo)` in `window`; those the window cannot answer go
-    /// to `slow`.
-    fn gather_in(
-        &mut self,
-        window: &Window<'_>,
-        (first, stride): (usize, isize),
-        gather: &Gather<'_>,
-    ) {
-        let walk = GatherWalk {
-            affine: Strided {
-                first,
-                stride,
-                n: 0,
-            },
-            places: gather
-                .per_option
-                .iter()
-                .map(|(c, _)| window.place(*c))
-                .collect(),
-            values: gather.values,
-        };
-        self.scan_walk(window, &walk, gather.run.lo..gather.run.hi);
+        })
     }
 
     /// Marks the option of a move without bindings.
@@ -365,31 +345,36 @@ impl SgSink {
             };
             // The other arguments are the position's own, the frame's last.
             let own = ints[ints.len() - args.len() + i];
-            self.slow.clear();
-            let memo = inst.memo.borrow();
-            if let Some((window, first, _)) = memo.line_run(at, (i, own), x, x, 0) {
-                self.scan_walk(
-                    &window,
-                    &Strided {
-                        first,
-                        stride: 0,
-                        n: 1,
-                    },
-                    0..1,
-                );
-                if self.slow.is_empty() {
-                    return Ok(true);
-                }
+            if self.scan_line(inst, (i, own), (x, 0), 0..1, at) && self.slow.is_empty() {
+                return Ok(true);
             }
-            drop(memo);
         }
+        match self.part_at(env, (instance, inst), kernel, args, ints)? {
+            Some(Lookup::Value(v)) => self.add(v),
+            Some(_) => {}
+            None => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The value of the option (or part) of `kernel`'s game with arguments
+    /// `args` on `frame`; `None` where an argument's code fails.
+    #[inline(always)]
+    fn part_at(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        args: &[Operand<[i64]>],
+        frame: &[i64],
+    ) -> Fallible<Option<Lookup>> {
+        let n = kernel.n_params;
         let mut coords = [0i64; MAX_ARGS as usize];
-        let n = args.len();
         for (x, arg) in coords.iter_mut().zip(args) {
-            match arg.eval(ints) {
+            match arg.eval(frame) {
                 Some(v) => *x = v,
-                None => return Ok(false),
-            };
+                None => return Ok(None),
+            }
         }
         let state = inst
             .memo
@@ -397,10 +382,8 @@ impl SgSink {
             .get_coords(kernel.shape, &coords[..n]);
         let write_key =
             |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-        if let Lookup::Value(v) = self.part_of_option(env, instance, state, write_key)? {
-            self.add(v);
-        }
-        Ok(true)
+        self.part_of_option(env, instance, state, write_key)
+            .map(Some)
     }
 }
 
@@ -493,9 +476,6 @@ impl Walk for GatherWalk<'_> {
     }
 }
 
-/// The most parts of a sum a kernel reads in one go.
-const MAX_PARTS: usize = 8;
-
 impl SgSink {
     /// Marks the options of a take-and-break run: for each `k`, the xor of
     /// the values of its parts, each part read from the memo's window with
@@ -558,7 +538,7 @@ impl SgSink {
             });
             // Without a window every option goes one by one (none listed).
             match placed {
-                Some(window) => self.scan_sum(&window, &places[..n_parts], a..b),
+                Some(w) => scan_sum(&w, &places[..n_parts], a..b, &mut self.seen, &mut self.slow),
                 None => all = a..b,
             }
         }
@@ -586,55 +566,6 @@ impl SgSink {
         }
         self.slow = slow;
         Ok(true)
-    }
-
-    /// The hot loop of take-and-break games: marks `xor` of the values
-    /// at `first_p + stride_p * (k - lo)` over the parts `p`, for each
-    /// `k`, read from the window's bytes and, past 250, its 16-bit codes;
-    /// options with a part that holds no value there go to `slow`.
-    fn scan_sum(&mut self, window: &Window<'_>, places: &[(usize, isize)], ks: Range<i64>) {
-        let (dense, wide) = (window.dense(), window.wide());
-        let (seen, stamp) = self.seen.slots_mut(WIDE_SLOTS);
-        let seen: &mut [u32; WIDE_SLOTS] = seen.try_into().expect("slots");
-        if let [(f1, s1), (f2, s2)] = *places {
-            if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
-                let wide = (!wide.is_empty())
-                    .then(|| unit_windows(wide, (f1, s1), (f2, s2), ks.clone()))
-                    .flatten();
-                let slow = &mut self.slow;
-                let top = match (s1 < 0, s2 < 0) {
-                    (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
-                    (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
-                    (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
-                    (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
-                };
-                self.seen.marked_up_to(top);
-                return;
-            }
-        }
-        // A part's code: its byte's, or its 16-bit code where the byte is
-        // `BIG` (`BIG` itself where that is kept past 16 bits: no value
-        // here, as bytes 0 to 3).
-        let code = |i: usize| full_code(dense[i], wide.get(i).copied().unwrap_or(0)) as usize;
-        let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
-        let mut top = 0;
-        for k in ks {
-            let (mut x, mut bad) = (0usize, false);
-            for (i, p) in at.iter_mut().zip(places) {
-                let c = code(*i as usize);
-                x ^= c.wrapping_sub(4);
-                bad |= (c < 4) | (c == BIG as usize);
-                *i += p.1;
-            }
-            if bad {
-                self.slow.push(k);
-            } else {
-                let slot = seen_slot(x as u64);
-                top |= slot;
-                seen[slot & (WIDE_SLOTS - 1)] = stamp;
-            }
-        }
-        self.seen.marked_up_to(top);
     }
 
     /// Marks the options of a `LoopMove`, one by one on a frame of
@@ -673,27 +604,15 @@ impl SgSink {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
         };
-        let n = kernel.n_params;
         let mark = self.option_mark();
         let mut x = 0;
         let mut known = true;
         // Part by part: an argument the general path must compute sends the
         // whole position there (`start` forgets what this one pushed).
         for args in &result.parts {
-            let mut coords = [0i64; MAX_ARGS as usize];
-            for (c, arg) in coords.iter_mut().zip(args) {
-                match arg.eval(frame) {
-                    Some(v) => *c = v,
-                    None => return Ok(false),
-                }
-            }
-            let state = inst
-                .memo
-                .borrow_mut()
-                .get_coords(kernel.shape, &coords[..n]);
-            let write_key =
-                |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-            let part = self.part_of_option(env, instance, state, write_key)?;
+            let Some(part) = self.part_at(env, (instance, inst), kernel, args, frame)? else {
+                return Ok(false);
+            };
             if !self.fold_part(part, mark, &mut x, &mut known) {
                 return Ok(true);
             }

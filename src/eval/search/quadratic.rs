@@ -9,7 +9,7 @@ use super::engine::SgSink;
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Env, Instance, Quadratic};
 use crate::eval::memo::scan::Walk;
-use crate::eval::memo::{Key, MAX_ARGS};
+use crate::eval::memo::{Window, MAX_ARGS};
 
 /// Largest binding and coefficient a walk takes: every term of every
 /// argument then stays below 2^62, as the general path computes it.
@@ -87,19 +87,15 @@ impl SgSink {
         {
             return Ok(false);
         }
-        self.slow.clear();
-        {
-            let memo = inst.memo.borrow();
-            let Some(window) = memo.window(run.shape) else {
-                return Ok(false);
-            };
+        let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
+            let window = window?;
             let (ends, strides) = window.layout();
             // The index of option `k` is `i0 + i1 * k + i2 * k * k`.
             let (mut i0, mut i1, mut i2) = (0isize, 0isize, 0isize);
             for (c, p) in polys.iter().enumerate() {
                 let (least, most) = p.extremes(lo, hi);
                 if least < 0 || most as u64 >= ends[c] {
-                    return Ok(false);
+                    return None;
                 }
                 // Wrapping: the terms may pass 2^63 where their sum, an
                 // index in the window, does not.
@@ -119,13 +115,12 @@ impl SgSink {
                 step: (index_of(lo + 1) as isize).wrapping_sub(index_of(lo) as isize),
                 growth: i2.wrapping_mul(2),
             };
-            self.scan_walk(&window, &walk, lo..hi);
-        }
-        let write_key = |k: i64, key: &mut Key| {
-            key.set_raw(run.shape, run.n_args, polys.iter().map(|p| p.at(k)))
+            sink.scan_walk(window, &walk, lo..hi);
+            Some(0..0)
         };
-        self.look_up_slow_then(env, run.instance, 0..0, write_key)?;
-        Ok(true)
+        self.read_run(env, (inst, run), scan, |k, key| {
+            key.set_raw(run.shape, run.n_args, polys.iter().map(|p| p.at(k)))
+        })
     }
 }
 

@@ -1,11 +1,70 @@
-//! The scans of take-and-break runs: the values of two parts of each
+//! The scans of take-and-break runs: the values of the parts of each
 //! option read from the memo's dense window and xored (a single part is
 //! `memo::scan`'s).
 
 use std::ops::Range;
 
-use crate::eval::memo::scan::{seen_slot, Strided, WIDE_SLOTS};
-use crate::eval::memo::BIG;
+use smallvec::SmallVec;
+
+use crate::eval::memo::scan::{full_code, seen_slot, Marks, Strided, WIDE_SLOTS};
+use crate::eval::memo::{Window, BIG};
+
+/// The most parts of a sum a kernel reads in one go.
+pub(super) const MAX_PARTS: usize = 8;
+
+/// The hot loop of take-and-break games: marks in `marks` the xor of the
+/// values at `first_p + stride_p * (k - lo)` over the parts `p`
+/// (`places`), for each `k` of `ks`, read from the window's bytes and,
+/// past 250, its 16-bit codes; options with a part that holds no value
+/// there go to `slow`.
+pub(super) fn scan_sum(
+    window: &Window<'_>,
+    places: &[(usize, isize)],
+    ks: Range<i64>,
+    marks: &mut Marks,
+    slow: &mut Vec<i64>,
+) {
+    let (dense, wide) = (window.dense(), window.wide());
+    let (seen, stamp) = marks.slots_mut(WIDE_SLOTS);
+    let seen: &mut [u32; WIDE_SLOTS] = seen.try_into().expect("slots");
+    if let [(f1, s1), (f2, s2)] = *places {
+        if let Some(ab) = unit_windows(dense, (f1, s1), (f2, s2), ks.clone()) {
+            let wide = (!wide.is_empty())
+                .then(|| unit_windows(wide, (f1, s1), (f2, s2), ks.clone()))
+                .flatten();
+            let top = match (s1 < 0, s2 < 0) {
+                (false, false) => scan_pairs::<false, false>(ab, wide, ks, stamp, seen, slow),
+                (false, true) => scan_pairs::<false, true>(ab, wide, ks, stamp, seen, slow),
+                (true, false) => scan_pairs::<true, false>(ab, wide, ks, stamp, seen, slow),
+                (true, true) => scan_pairs::<true, true>(ab, wide, ks, stamp, seen, slow),
+            };
+            return marks.marked_up_to(top);
+        }
+    }
+    // A part's code: its byte's, or its 16-bit code where the byte is
+    // `BIG` (`BIG` itself where that is kept past 16 bits: no value
+    // here, as bytes 0 to 3).
+    let code = |i: usize| full_code(dense[i], wide.get(i).copied().unwrap_or(0)) as usize;
+    let mut at: SmallVec<[isize; MAX_PARTS]> = places.iter().map(|p| p.0 as isize).collect();
+    let mut top = 0;
+    for k in ks {
+        let (mut x, mut bad) = (0usize, false);
+        for (i, p) in at.iter_mut().zip(places) {
+            let c = code(*i as usize);
+            x ^= c.wrapping_sub(4);
+            bad |= (c < 4) | (c == BIG as usize);
+            *i += p.1;
+        }
+        if bad {
+            slow.push(k);
+        } else {
+            let slot = seen_slot(x as u64);
+            top |= slot;
+            seen[slot & (WIDE_SLOTS - 1)] = stamp;
+        }
+    }
+    marks.marked_up_to(top);
+}
 
 /// The `len` items of `w` from the `j`-th in walking order (backwards
 /// from the end where `rev`), in memory order.
@@ -41,7 +100,7 @@ fn wide_codes<const REV: bool>(bytes: &[u8], wide: &[u16], out: &mut [u16]) {
 /// walk with a stride of 1 or -1 (as `G(a) + G(n - a)` does) and stay in
 /// `dense`: each as the slice it covers, in memory order. `None`
 /// otherwise (the caller walks the indices one by one).
-pub(super) fn unit_windows<T>(
+fn unit_windows<T>(
     dense: &[T],
     (f1, s1): (usize, isize),
     (f2, s2): (usize, isize),
@@ -65,7 +124,7 @@ pub(super) fn unit_windows<T>(
 /// return is the highest slot of `seen` marked past the first 512 (0 if
 /// none).
 #[inline(never)]
-pub(super) fn scan_pairs<const REV_A: bool, const REV_B: bool>(
+fn scan_pairs<const REV_A: bool, const REV_B: bool>(
     (a, b): (&[u8], &[u8]),
     wide: Option<(&[u16], &[u16])>,
     ks: Range<i64>,

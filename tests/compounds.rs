@@ -614,6 +614,81 @@ fn compound_queries_asked_again_in_other_orders_and_forms_match_their_definition
 }
 
 #[test]
+fn tables_whose_bodies_choose_between_compound_queries_match_their_definition() {
+    // A comprehension whose body is an SG query, or a choice between such
+    // in a function put in place (`histogram(v(a, b, c, p) for ...)`),
+    // hands its values to the aggregate as integers
+    // (`Compiler::sg_code`), and a compound of one part of up to four
+    // components is read at its rank with no key written
+    // (`ProductTables::small_part_value`), its components' atoms kept
+    // per position along the loops. Histograms, sums, maxima and lists,
+    // with terminal components, two passes, four components and five
+    // (past the dense tables), each asked twice, against the definition,
+    // with the fast plans on and off.
+    let takes = [2, 3];
+    let asked = "print histogram(v(a, b, c, p) for p in 0..=1, a in 0..=6, b in 0..=6, c in 0..=6)
+        print sum(v(a, b, c, p) for p in 0..=1, c in 0..=6, b in 0..=6, a in 0..=6)
+        print max(sg(pass(H(a) + H(b) + H(c), 2)) for a in 0..=5, b in 0..=5, c in 0..=5)
+        print [w(a, b, c, d) for a in 0..=5, b in 0..=4, c in 0..=4, d in 0..=4]";
+    let text = format!(
+        "game H(n) where n >= 0 {{ move take(k in {{2, 3}}) if k <= n -> H(n - k) }}
+        fn v(a, b, c, p) = if p == 1 then sg(pass(H(a) + H(b) + H(c)))
+                           else sg(H(a) + H(b) + H(c))
+        fn w(a, b, c, d) = if a < 3 then sg(pass(H(a) + H(b) + H(c) + H(d)))
+                           else sg(pass(H(d) + H(c) + H(b) + H(a) + H(a - 3)))
+        {asked}
+        {asked}"
+    );
+    let mut memo = std::collections::HashMap::new();
+    let mut v = |hs: &[usize], passes| brute_pass_of_subtraction(hs, passes, &takes, &mut memo);
+    let (mut histogram, mut sum, mut max, mut list) = (Vec::<u64>::new(), 0, 0, Vec::new());
+    for p in 0..=1 {
+        for a in 0..=6 {
+            for b in 0..=6 {
+                for c in 0..=6 {
+                    let x = v(&[a, b, c], p) as usize;
+                    if histogram.len() <= x {
+                        histogram.resize(x + 1, 0);
+                    }
+                    histogram[x] += 1;
+                    sum += x;
+                }
+            }
+        }
+    }
+    for a in 0..=5 {
+        for b in 0..=5 {
+            for c in 0..=5 {
+                max = max.max(v(&[a, b, c], 2));
+            }
+        }
+    }
+    for a in 0..=5 {
+        for b in 0..=4 {
+            for c in 0..=4 {
+                for d in 0..=4 {
+                    let hs: Vec<usize> = match a < 3 {
+                        true => vec![a, b, c, d],
+                        false => vec![d, c, b, a, a - 3],
+                    };
+                    list.push(v(&hs, 1).to_string());
+                }
+            }
+        }
+    }
+    let histogram: Vec<String> = histogram.iter().map(|c| c.to_string()).collect();
+    let round = format!(
+        "[{}]\n{sum}\n{max}\n[{}]",
+        histogram.join(", "),
+        list.join(", ")
+    );
+    for fast in [true, false] {
+        let out = common::run(&text, fast);
+        assert_eq!(out.trim(), format!("{round}\n{round}"), "plans on: {fast}");
+    }
+}
+
+#[test]
 fn compound_queries_with_bad_positions_report_as_before() {
     // A position outside its game's `where`, an argument that fails or a
     // bad pass count, in a table whose first queries the key path
@@ -627,6 +702,10 @@ fn compound_queries_with_bad_positions_report_as_before() {
         ("sg(pass(H(a) + H(4 / (2 - b))))", "division by zero"),
         ("sg(H(a) + H(b) + H(4 / (2 - b)))", "division by zero"),
         ("sg(pass(H(a) + H(b), 1 - b))", "pass"),
+        (
+            "if a < 2 then sg(H(a) + H(b)) else sg(pass(H(a) + H(b - a)))",
+            "H(-2) is not a position of H",
+        ),
     ] {
         let text = format!(
             "{game}

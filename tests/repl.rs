@@ -847,6 +847,52 @@ mod pty {
 }
 
 #[test]
+fn compound_queries_after_clear_find_their_atoms_again() {
+    // A compiled query keeps the last atom of each position it asked
+    // (`GamePlan`); `:clear` drops the product tables and their atoms, so
+    // the same compiled function (`t` and `same`, whose comprehensions are
+    // compiled once, not put in place) asked again, the same positions
+    // first, finds them anew: the same values as before, against the
+    // definition; then the game and functions defined again.
+    let mut d = Driver::new();
+    let define = |d: &mut Driver, takes: &str| {
+        d.ok(&format!(
+            "game H(n) where n >= 0 {{ move take(k in {takes}) if k <= n -> H(n - k) }}"
+        ));
+        d.ok("fn v(a, b, c, p) = if p == 1 then sg(pass(H(a) + H(b) + H(c))) else sg(H(a) + H(b) + H(c))");
+        d.ok("fn t(n) = [v(a, b, c, p) for p in 0..=1, a in 0..=n, b in 0..=n, c in 0..=n]");
+        d.ok("fn same(n) = [v(n, n, n, p) for p in 0..=1]");
+    };
+    let expected = |takes: &[usize], hs: &mut dyn Iterator<Item = ([usize; 3], u32)>| {
+        let mut memo = std::collections::HashMap::new();
+        let all: Vec<String> = hs
+            .map(|(hs, p)| {
+                crate::compounds::brute_pass_of_subtraction(&hs, p, takes, &mut memo).to_string()
+            })
+            .collect();
+        format!("[{}]\n", all.join(", "))
+    };
+    let table = |takes: &[usize]| {
+        let mut hs = (0..=1u32).flat_map(|p| {
+            (0..=4)
+                .flat_map(move |a| (0..=4).flat_map(move |b| (0..=4).map(move |c| ([a, b, c], p))))
+        });
+        expected(takes, &mut hs)
+    };
+    let same = |takes: &[usize]| expected(takes, &mut (0..=1u32).map(|p| ([4, 4, 4], p)));
+    define(&mut d, "{1, 2}");
+    assert_eq!(d.ok("t(4)"), table(&[1, 2]));
+    assert_eq!(d.ok("same(4)"), same(&[1, 2]));
+    d.ok(":clear");
+    assert_eq!(d.ok("same(4)"), same(&[1, 2]), "after :clear");
+    assert_eq!(d.ok("t(4)"), table(&[1, 2]), "after :clear");
+    d.ok(":clear");
+    define(&mut d, "{1, 3}");
+    assert_eq!(d.ok("same(4)"), same(&[1, 3]), "a game defined again");
+    assert_eq!(d.ok("t(4)"), table(&[1, 3]), "a game defined again");
+}
+
+#[test]
 fn compound_queries_after_reload_use_the_new_game() {
     // A compound query keeps its components' atoms between queries; after
     // `:reload` changes a `let` the game reads, or the game itself, the

@@ -3,9 +3,7 @@
 
 use std::rc::Rc;
 
-use super::calls::{
-    call_builtin, call_user, call_value, field, game_callable, keyed_sg, make_position,
-};
+use super::calls::{call_builtin, call_user, call_value, field, game_callable, make_position};
 use super::clauses::{
     bind, describe_bindings, pattern_value, run_clauses, run_comprehension, CClause,
 };
@@ -13,7 +11,6 @@ use super::compiler::Compiler;
 use super::int_code::{bool_code, reads_global};
 use super::item_sum::sequence_order;
 use super::kernel::bounds_of;
-use super::moves::ArgWriter;
 use super::rank_fill::fill_order;
 use super::runtime::{eval_all, Code, CompiledBody, CompiledFn, CompiledGame, Env};
 use super::symmetry::clamped_arguments;
@@ -221,42 +218,13 @@ impl<'a> Compiler<'a> {
             IrKind::CallBuiltin {
                 builtin: b @ (Builtin::Sg | Builtin::Outcome),
                 args,
-            } if self.keyed_position(&args[0]).is_some() => {
-                let (game, statics, pargs) = self.keyed_position(&args[0]).expect("checked");
-                let statics = self.exprs(statics);
-                let writers: Vec<ArgWriter> = pargs.iter().map(|a| self.arg_writer(a)).collect();
-                let position = self.expr(&args[0]);
-                let general = move |env: &mut Env| {
-                    let p = position(env)?;
-                    call_builtin(env, Builtin::Sg, &[p], span)
-                };
-                let cached = std::cell::Cell::new(None);
-                let outcome = *b == Builtin::Outcome;
-                // Already-known positions answer from the memo directly: no
-                // position value is built, no `where` evaluated again.
-                Box::new(move |env| {
-                    let site = (game, &statics[..], &cached);
-                    let sets = &env.rt.inf_sets;
-                    Ok(match (keyed_sg(env, site, &writers, span)?, outcome) {
-                        (Some(v), false) => sets.borrow().to_value(v),
-                        (Some(v), true) => Value::Outcome(sets.borrow().outcome(v)),
-                        (None, false) => general(env)?,
-                        (None, true) => {
-                            Value::Outcome(crate::eval::gsg::outcome_of(&general(env)?))
-                        }
-                    })
-                })
-            }
-            IrKind::CallBuiltin {
-                builtin: b @ (Builtin::Sg | Builtin::Outcome),
-                args,
-            } if self.game_plan(&args[0]).is_some() => {
-                let plan = self.game_plan(&args[0]).expect("checked");
+            } if self.query_code(&args[0], span).is_some() => {
+                let query = self.query_code(&args[0], span).expect("checked");
                 let game = self.expr(&args[0]);
                 let b = *b;
-                // Sums and compounds of positions answer from the keys of
-                // their positions: no game value is built.
-                Box::new(move |env| match plan.sg(env, span)? {
+                // Positions, sums and compounds of positions answer from
+                // their keys: no game value is built.
+                Box::new(move |env| match query(env)? {
                     Some(v) if b == Builtin::Sg => Ok(env.rt.inf_sets.borrow().to_value(v)),
                     Some(v) => Ok(Value::Outcome(env.rt.inf_sets.borrow().outcome(v))),
                     None => {

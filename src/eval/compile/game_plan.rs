@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 
-use super::calls::{site_instance, write_keyed};
+use super::calls::{keyed_sg, site_instance, write_keyed};
 use super::compiler::Compiler;
 use super::moves::{sum_terms, ArgWriter};
 use super::runtime::{Code, Env, LayerKind};
@@ -20,6 +20,54 @@ use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 use crate::syntax::Span;
+
+/// Code giving an SG value with no `Value` made: `Ok(None)` when the
+/// general path (the expression's own code) must answer.
+pub(crate) type SgCode = Box<dyn Fn(&mut Env) -> Fallible<Option<u64>>>;
+
+impl Compiler<'_> {
+    /// The SG value of the game `e` from its positions' keys, when it is a
+    /// position of a game whose static arguments are fixed (the memo), or
+    /// a sum or compound of such (`GamePlan`, the product memo): what
+    /// `sg(e)` and `outcome(e)` ask, with no game value built; `span` is
+    /// the query's.
+    pub(crate) fn query_code(&self, e: &IrExpr, span: Span) -> Option<SgCode> {
+        if let Some((game, statics, args)) = self.keyed_position(e) {
+            let statics = self.exprs(statics);
+            let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();
+            let cached = Cell::new(None);
+            return Some(Box::new(move |env| {
+                keyed_sg(env, (game, &statics, &cached), &writers, span)
+            }));
+        }
+        let plan = self.game_plan(e)?;
+        Some(Box::new(move |env| plan.sg(env, span)))
+    }
+
+    /// `e` as an SG value when it is `sg(...)` of what `query_code` answers,
+    /// a choice (`if`) between such, or a call of a function whose body is
+    /// one (put in place): a comprehension's body, handed to its fold as an
+    /// integer (`histogram(value(a, b, c, p) for ...)`).
+    pub(crate) fn sg_code(&self, e: &IrExpr) -> Option<SgCode> {
+        match &e.kind {
+            IrKind::CallBuiltin {
+                builtin: Builtin::Sg,
+                args,
+            } => self.query_code(&args[0], e.span),
+            IrKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (t, o) = (self.sg_code(then)?, self.sg_code(otherwise)?);
+                let c = self.cond_code(cond);
+                Some(Box::new(move |env| if c(env)? { t(env) } else { o(env) }))
+            }
+            IrKind::CallFn { func, args } => self.sg_code(&self.inlined_call(*func, args)?),
+            _ => None,
+        }
+    }
+}
 
 /// A game expression whose leaves are positions of games without static
 /// arguments: one sum, or a compound of sums.
@@ -34,6 +82,10 @@ struct KeyedPosition {
     statics: Vec<Code>,
     cached: Cell<Option<(u32, InstanceId)>>,
     writers: Vec<ArgWriter>,
+    /// The last integer argument `n` whose atom was found, and that atom,
+    /// in the runtime's generation `g`: `(g, n, atom)`. Along a table's
+    /// innermost loop the other positions of a sum stay the same.
+    last: Cell<(u32, i64, u32)>,
 }
 
 impl Compiler<'_> {
@@ -82,6 +134,7 @@ impl Compiler<'_> {
                     statics: self.exprs(statics),
                     cached: Cell::new(None),
                     writers: args.iter().map(|a| self.arg_writer(a)).collect(),
+                    last: Cell::new((0, 0, u32::MAX)),
                 })
             })
             .collect()
@@ -203,8 +256,16 @@ impl KeyedPosition {
             _ => None,
         };
         if let Some(n) = n {
+            // The same position as last time (no static arguments: the
+            // instance is the generation's too).
+            let generation = env.rt.generation.get();
+            let (g, last_n, atom) = self.last.get();
+            if (g, last_n) == (generation, n) && atom != u32::MAX && self.statics.is_empty() {
+                return Ok(Some(atom));
+            }
             let instance = site_instance(env, (self.game, &self.statics, &self.cached), false)?;
             if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
+                self.last.set((generation, n, atom));
                 return Ok(Some(atom));
             }
         }

@@ -39,8 +39,9 @@
 //!    tested without binding them), `moves`
 //!    (move rules -> loops feeding a `Sink`), `calls` (calls and
 //!    positions at run time), `line_sweep` (sweeps a line of positions),
-//!    `sweep` (comprehensions swept along a line), `game_plan`, `explain`,
-//!    `inline`.
+//!    `game_plan` (queries of positions, sums and compounds answered from
+//!    their keys, and a comprehension's body as an SG value), `sweep`
+//!    (comprehensions swept along a line), `explain`, `inline`.
 //! 5. `expr`: expressions -> `Code`, and the entry points compiling a
 //!    function and a game; then `specialize` (a game compiled for one
 //!    instance's static arguments, reached from the runtime through

@@ -400,7 +400,8 @@ pub struct Runtime {
     pub product: RefCell<ProductTables>,
     /// Positions stored over all memo tables.
     pub stored: Cell<usize>,
-    /// Bumped whenever instance ids are forgotten, so caches of them expire.
+    /// Bumped whenever instance ids or the product tables' atoms are
+    /// forgotten (`clear_memos`), so caches of them expire.
     pub generation: Cell<u32>,
     /// Heap values of `octal_game` instances, computed by the dedicated
     /// engine (`crate::takebreak`).
@@ -693,6 +694,7 @@ impl Runtime {
             *inst.memo.borrow_mut() = Memo::default();
         }
         *self.product.borrow_mut() = Default::default();
+        self.generation.set(self.generation.get().wrapping_add(1));
         self.takebreak.borrow_mut().clear();
         self.stored.set(0);
     }

@@ -18,6 +18,7 @@ use super::clauses::{run_comprehension, CClause};
 use super::compiler::Compiler;
 use super::filter::ListFilter;
 use super::fold::{Collect, Fold};
+use super::game_plan::SgCode;
 use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
@@ -38,6 +39,9 @@ use smallvec::SmallVec;
 pub(crate) struct Comp {
     clauses: Vec<CClause>,
     body: Code,
+    /// The body as an SG value (`Compiler::sg_code`), handed to the fold
+    /// with no `Value` made, when it is not swept.
+    sg_body: Option<SgCode>,
     sweep: Option<SweepCode>,
     /// The last `for` over a collection and its `if`s (`clauses[from..]`),
     /// when the body or a condition tests its items without binding them
@@ -215,9 +219,13 @@ impl Compiler<'_> {
             clauses.pop();
         }
         let filter = (sweep.is_none()).then(|| self.list_filter(comp)).flatten();
+        let sg_body = (sweep.is_none() && filter.is_none())
+            .then(|| self.sg_code(&comp.body))
+            .flatten();
         Comp {
             clauses,
             body: self.expr(&comp.body),
+            sg_body,
             sweep,
             filter,
         }
@@ -376,6 +384,11 @@ impl Comp {
         }
         let Some(sweep) = &self.sweep else {
             return run_comprehension(env, &self.clauses, &mut |env| {
+                if let Some(sg) = &self.sg_body {
+                    if let Some(v) = sg(env)? {
+                        return f.sg(env, v);
+                    }
+                }
                 let v = (self.body)(env)?;
                 f.value(env, v)
             });

@@ -13,7 +13,7 @@ use super::table::{self, merge_without, InlineReplacing, KeyTable, ParentImage};
 use crate::eval::open_table::{Prefetcher, SlotAt};
 
 /// Components of a key a dense table takes at most.
-const DENSE_LEN: usize = 4;
+pub(super) const DENSE_LEN: usize = 4;
 /// Entries a dense table may grow to (4 bytes each).
 const DENSE_CAP: u64 = 1 << 24;
 
@@ -91,7 +91,15 @@ fn rank(atoms: &[u32]) -> Option<usize> {
     // the rank is the sum of C(b_i, i + 1) (the colex rank of a multiset),
     // so every multiset of components below n ranks below C(n + k - 1, k):
     // a table only grows as components are interned.
-    let rank: u64 = atoms.iter().enumerate().map(|(i, &a)| term(i, a)).sum();
+    // Unrolled: each place reads its own column.
+    let rank = match *atoms {
+        [] => 0,
+        [a] => term(0, a),
+        [a, b] => term(0, a) + term(1, b),
+        [a, b, c] => term(0, a) + term(1, b) + term(2, c),
+        [a, b, c, d] => term(0, a) + term(1, b) + term(2, c) + term(3, d),
+        _ => DENSE_CAP,
+    };
     (rank < DENSE_CAP).then_some(rank as usize)
 }
 
@@ -159,6 +167,28 @@ impl ProductMemo {
                 byte_value(byte, on_path, || self.hashed.get(key, hash))
             }
             Place::Hashed => self.hashed.get(key, hash()),
+        }
+    }
+
+    /// What `get_lazy` gives the canonical one-part key of `sorted` (its
+    /// components, at most `DENSE_LEN`) of kind `code` with `counter`, from
+    /// its dense table: `Some(None)` unknown or on the search path; `None`
+    /// when that table cannot tell (past its cap, or a value kept in the
+    /// hash table), for the key's own way.
+    #[inline]
+    pub(crate) fn dense_value(
+        &self,
+        code: u32,
+        counter: u32,
+        sorted: &[u32],
+    ) -> Option<Option<u64>> {
+        let rank = rank(sorted)?;
+        let table = table_id(code, counter, sorted.len());
+        let t = self.dense.iter().find(|(id, _)| *id == table);
+        match t.and_then(|(_, t)| t.get(rank)) {
+            None | Some(&UNKNOWN) | Some(&ON_PATH_CODE) => Some(None),
+            Some(&IN_HASH) => None,
+            Some(&code) => Some(Some(code as u64 - 2)),
         }
     }
 
@@ -1035,5 +1065,63 @@ mod tests {
             memo.get(&keys[2], key_hash(&keys[2]), on_path),
             Some(2_000_000_000)
         );
+    }
+
+    #[test]
+    fn dense_values_are_what_get_reads_where_the_dense_table_tells() {
+        // Every sorted multiset of up to 4 components below 7, and some
+        // whose components pass the binomial columns: unknown, valued,
+        // valued too large for a dense entry, on the path. `dense_value`
+        // (what a query of one part reads with no key written) gives what
+        // `get` gives of the key, or `None` where the key is not dense or
+        // its value is kept in the hash table.
+        let mut parts: Vec<Vec<u32>> = Vec::new();
+        for k in 0..=4usize {
+            let mut atoms = vec![0u32; k];
+            loop {
+                parts.push(atoms.clone());
+                let Some(i) = (0..k).rev().find(|&i| atoms[i] < 6) else {
+                    break;
+                };
+                let v = atoms[i] + 1;
+                atoms[i..].iter_mut().for_each(|a| *a = v);
+            }
+        }
+        parts.extend([
+            vec![6000],
+            vec![3, 6000],
+            vec![0, 1, 600],
+            vec![1, 2, 3, 200],
+        ]);
+        let (mut memo, on_path) = (ProductMemo::default(), u64::MAX);
+        let large = 1u64 << 40;
+        for (i, p) in parts.iter().enumerate() {
+            let k = key(p);
+            match i % 4 {
+                0 => {}
+                1 => store(&mut memo, &k, i as u64, on_path),
+                2 if i % 3 == 0 => store(&mut memo, &k, large + i as u64, on_path),
+                2 => store(&mut memo, &k, 0, on_path),
+                _ => {
+                    memo.mark_on_path(&k, key_hash(&k), on_path);
+                }
+            }
+        }
+        let mut told = 0;
+        for p in &parts {
+            let k = key(p);
+            let got = memo.get(&k, key_hash(&k), on_path);
+            match memo.dense_value(0, 1, p) {
+                Some(v) => {
+                    assert_eq!(v, got.filter(|&v| v != on_path), "{p:?}");
+                    told += 1;
+                }
+                None => assert!(
+                    !matches!(place(&k), Place::Dense(..)) || got.is_some_and(|v| v >= large),
+                    "{p:?}: {got:?}"
+                ),
+            }
+        }
+        assert!(told > parts.len() * 3 / 4, "{told} of {}", parts.len());
     }
 }

@@ -235,6 +235,13 @@ impl ProductTables {
             }
             return Some(x);
         }
+        if let &[code, counter, 1, len, ref atoms @ ..] = &key[..] {
+            if atoms.len() == len as usize {
+                if let Some(v) = self.small_part_value(code, counter, atoms) {
+                    return v;
+                }
+            }
+        }
         if !self.canonical_in_place(key) {
             return None;
         }
@@ -243,6 +250,38 @@ impl ProductTables {
             Some(u64::MAX) => None,
             v => v,
         }
+    }
+}
+
+impl ProductTables {
+    /// `known_value` of a one-part key of up to four `atoms`, in
+    /// registers: the listed ones but the terminal ones sorted as they are
+    /// met, and read from their dense table at their rank
+    /// (`ProductMemo::dense_value`), with no key rewritten; `None` for more
+    /// atoms or where that table cannot tell.
+    #[inline]
+    fn small_part_value(&self, code: u32, counter: u32, atoms: &[u32]) -> Option<Option<u64>> {
+        let mut sorted = [0u32; memo::DENSE_LEN];
+        if atoms.len() > sorted.len() {
+            return None;
+        }
+        let mut n = 0;
+        for &a in atoms {
+            match &self.atoms[a as usize].options {
+                // Listed once the search asks for them.
+                None => return Some(None),
+                Some(o) if o.is_empty() => continue,
+                Some(_) => {}
+            }
+            let mut j = n;
+            while j > 0 && sorted[j - 1] > a {
+                sorted[j] = sorted[j - 1];
+                j -= 1;
+            }
+            sorted[j] = a;
+            n += 1;
+        }
+        self.memo.dense_value(code, counter, &sorted[..n])
     }
 }
 

@@ -841,6 +841,59 @@ fn box_graphs_breadth_first_graphs_and_the_brute_force_agree() {
     );
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    #[test]
+    fn box_rows_shared_along_a_line_and_the_told_reach_match_the_brute_force(
+        w in 65usize..90, t in 1usize..4, s in 1usize..4, p in 2usize..8, r in 0usize..8,
+        first in 0usize..3,
+    ) {
+        // Boxes past the size always labelled whole, whose lines share one
+        // row of options (take from x along the line, take from y
+        // shifted, the puts never there) but on their ends and the lines
+        // of the puts; the first root reaches a little of the box, a
+        // corner of it, or all of it (the walk over cells tells which),
+        // the table then labels the rest around positions known already.
+        let r = r % p;
+        let game = format!(
+            "game H(x, y) where 0 <= x < {w} and 0 <= y < {w} {{\n\
+             move take_x(k in 1..={t}) if k <= x -> H(x - k, y)\n\
+             move take_y(k in 1..={s}) if k <= y -> H(x, y - k)\n\
+             move put_y if x % {p} == {r} and y + 1 < {w} -> H(x, y + 1)\n\
+             move put_x if x % {p} == {r} and y % 3 == 0 and x + 1 < {w} -> H(x + 1, y)\n}}\n"
+        );
+        let root = [(1, 1), (w / 3, w / 3), (w - 1, w - 1)][first];
+        let text = format!(
+            "{game}print sg(H({}, {}))\nprint [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n",
+            root.0, root.1
+        );
+        let out = dense_and_hashed(&text);
+        let id = |x: usize, y: usize| x * w + y;
+        let mut adj = vec![Vec::new(); w * w];
+        for x in 0..w {
+            for y in 0..w {
+                let ws: &mut Vec<usize> = &mut adj[id(x, y)];
+                ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y)));
+                ws.extend((1..=s).filter(|&k| k <= y).map(|k| id(x, y - k)));
+                if x % p == r && y + 1 < w {
+                    ws.push(id(x, y + 1));
+                }
+                if x % p == r && y % 3 == 0 && x + 1 < w {
+                    ws.push(id(x + 1, y));
+                }
+                ws.sort_unstable();
+                ws.dedup();
+            }
+        }
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+        // The corner reaches the whole box, listed as such at once.
+        if first == 2 {
+            prop_assert_eq!(labelled_counts(&text).first().copied(), Some(w * w));
+        }
+    }
+}
+
 #[test]
 fn tables_of_a_labelled_game_read_its_infinite_values() {
     // After one labelling, a table of `sg` (a sweep along its last

@@ -55,11 +55,12 @@ enum Body {
     Code,
 }
 
-/// A `Compare`'s other side, evaluated once per pass; a set of small
-/// integers as its bit mask for `in`.
-struct Side {
-    value: Value,
-    mask: Option<u64>,
+/// A `Compare`'s other side, evaluated once per pass: a set of small
+/// integers as its bit mask for `in`, an integer as itself.
+enum Side {
+    Mask(u64),
+    Int(i64),
+    Value(Value),
 }
 
 impl Compiler<'_> {
@@ -184,10 +185,40 @@ impl ListFilter {
         Ok(())
     }
 
-    /// Whether the test holds for `item`; its other side is evaluated the
-    /// first time it is asked.
-    #[inline]
+    /// Whether the test holds for `item`: an integer or a mask compared
+    /// inline, anything else out of line (`holds_slow`).
+    #[inline(always)]
     fn holds(
+        &self,
+        env: &mut Env,
+        t: &Test,
+        side: &mut Option<Side>,
+        item: &Value,
+        bound: &mut bool,
+    ) -> Fallible<bool> {
+        if let (Test::Compare { op, item_left, .. }, Some(side)) = (t, &*side) {
+            match (side, item) {
+                // Only an integer equals an integer: a mask answers any item.
+                (Side::Mask(mask), _) => {
+                    let found = matches!(*item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
+                    return Ok(found == (*op == BinaryOp::In));
+                }
+                (Side::Int(y), Value::Int(x)) => {
+                    let (a, b) = if *item_left { (*x, *y) } else { (*y, *x) };
+                    if let Some(holds) = int_compare(*op, a, b) {
+                        return Ok(holds);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.holds_slow(env, t, side, item, bound)
+    }
+
+    /// `holds` the general way; the other side is evaluated the first
+    /// time it is asked.
+    #[inline(never)]
+    fn holds_slow(
         &self,
         env: &mut Env,
         t: &Test,
@@ -209,22 +240,30 @@ impl ListFilter {
         };
         if side.is_none() {
             let value = other(env)?;
-            let mask = match &value {
-                Value::Set(xs) if matches!(op, BinaryOp::In | BinaryOp::NotIn) => bit_mask(xs),
-                _ => None,
-            };
-            *side = Some(Side { value, mask });
+            *side = Some(match &value {
+                Value::Set(xs) if matches!(op, BinaryOp::In | BinaryOp::NotIn) => {
+                    bit_mask(xs).map_or(Side::Value(value), Side::Mask)
+                }
+                Value::Int(y) => Side::Int(*y),
+                _ => Side::Value(value),
+            });
         }
-        let side = side.as_ref().expect("evaluated");
-        // Only an integer equals an integer: a mask answers any item.
-        if let Some(mask) = side.mask {
-            let found =
-                matches!(*item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
-            return Ok(found == (op == BinaryOp::In));
-        }
+        let int;
+        let other = match side.as_ref().expect("evaluated") {
+            Side::Mask(mask) => {
+                let found =
+                    matches!(*item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
+                return Ok(found == (op == BinaryOp::In));
+            }
+            Side::Int(y) => {
+                int = Value::Int(*y);
+                &int
+            }
+            Side::Value(v) => v,
+        };
         let (a, b) = match item_left {
-            true => (item, &side.value),
-            false => (&side.value, item),
+            true => (item, other),
+            false => (other, item),
         };
         if let (Value::Int(x), Value::Int(y)) = (a, b) {
             if let Some(holds) = int_compare(op, *x, *y) {

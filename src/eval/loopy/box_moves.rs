@@ -17,7 +17,9 @@
 //! reads that coordinate and its guard holds inside the box
 //! (`RunMove::guard_in_where`: `k <= y`), on the stretch of the line
 //! where the box clips none of its options (`OnLine::Shifted`); the
-//! cells near the line's ends list it per cell.
+//! cells near the line's ends list it per cell. Where no move of a line
+//! is listed per cell, its cells share one row of options, offsets from
+//! the cell, copied per cell (`LineRuns::same_row`).
 
 use super::cell_box::CellBox;
 use crate::eval::compile::{
@@ -83,6 +85,48 @@ pub(crate) struct LineRuns {
     runs: Vec<(isize, isize, usize)>,
     /// Per move, in order.
     moves: Vec<OnLine>,
+    /// The cells `lo..hi` along the line where every move's options are
+    /// its runs here (none listed per cell): their options as `offsets`
+    /// from the cell, a row to copy.
+    same: (usize, usize),
+    offsets: Vec<isize>,
+}
+
+impl LineRuns {
+    /// The options of cell `u` of the line as offsets from `u`, when they
+    /// are the line's same row.
+    #[inline]
+    pub fn same_row(&self, u: usize) -> Option<&[isize]> {
+        let j = u - self.start;
+        (self.same.0 <= j && j < self.same.1).then_some(&self.offsets[..])
+    }
+
+    /// Finds the stretch of the line where no move is listed per cell,
+    /// and the row its cells share.
+    fn find_same_row(&mut self, size: usize) {
+        let (mut lo, mut hi) = (0, size);
+        let uniform = self.moves.iter().all(|m| match *m {
+            OnLine::Listed(..) | OnLine::Never => true,
+            OnLine::Shifted(_, _, a, b) => {
+                (lo, hi) = (lo.max(a), hi.min(b));
+                true
+            }
+            OnLine::PerCell(_) => false,
+        });
+        self.offsets.clear();
+        self.same = (0, 0);
+        if !uniform || lo >= hi {
+            return;
+        }
+        for m in &self.moves {
+            if let OnLine::Listed(from, to) | OnLine::Shifted(from, to, ..) = *m {
+                for &(offset, step, count) in &self.runs[from..to] {
+                    (self.offsets).extend((0..count as isize).map(|j| offset + j * step));
+                }
+            }
+        }
+        self.same = (lo, hi);
+    }
 }
 
 impl<'k> BoxMoves<'k> {
@@ -181,6 +225,7 @@ impl<'k> BoxMoves<'k> {
             };
             line.moves.push(on_line);
         }
+        line.find_same_row(*self.cells.size().last().expect("a coordinate") as usize);
     }
 
     /// A shifted move on the line from cell `u`: its runs at the first
@@ -263,6 +308,13 @@ impl<'k> BoxMoves<'k> {
             OnLine::PerCell(conjunct) => self.list_move(m, conjunct, frame, run),
             OnLine::Never => true,
         })
+    }
+
+    /// Calls `run` for the runs of cells that are the options of the
+    /// position whose frame is `frame`, nothing decided for its line;
+    /// false as `list` says.
+    pub fn list_cell(&self, frame: &mut [i64], run: &mut impl FnMut(usize, isize, usize)) -> bool {
+        (self.moves.iter()).all(|m| self.list_move(m, 0, frame, run))
     }
 
     /// Lists one move's runs, its guard decided from conjunct `conjunct`

@@ -23,6 +23,7 @@ use super::cell_box::CellBox;
 use super::graph::Graph;
 use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
+use super::reach::reaches_more_than;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
 use crate::eval::gsg::is_infinite;
@@ -264,7 +265,13 @@ pub fn build(
         ..Builder::new(main.clone(), whole, reach, span)
     };
     let switch_at = whole.map(|b| b.cells() / REACHED_SHARE);
-    let found = match whole.filter(|b| b.cells() <= SMALL_BOX) {
+    let told = match (whole, &main) {
+        (Some(b), Some(m)) if b.cells() > SMALL_BOX => {
+            reaches_share(env, m, b, root.1, reach, span)?
+        }
+        _ => None,
+    };
+    let found = match whole.filter(|b| b.cells() <= SMALL_BOX || told == Some(true)) {
         Some(b) => new(Some(b)).expand(env, root, None)?,
         None => match new(None).expand(env, root, switch_at)? {
             None => new(whole).expand(env, root, None)?,
@@ -283,6 +290,42 @@ const SMALL_BOX: usize = 1 << 12;
 /// The breadth-first listing turns to the whole box once it has reached
 /// one cell in this many.
 const REACHED_SHARE: usize = 32;
+
+/// Whether the root at `key` reaches more than one cell in
+/// `REACHED_SHARE` of the box, by a walk over its cells
+/// (`reaches_more_than`) when the kernel lists its options as runs of
+/// cells: the positions whose value the memo holds end it as they end
+/// the graph (`Reach::ToKnown`).
+fn reaches_share(
+    env: &Env,
+    m: &MainGame,
+    cells: CellBox,
+    key: &Key,
+    reach: Reach,
+    span: Span,
+) -> Fallible<Option<bool>> {
+    let Rules::User(g) = &m.inst.rules;
+    let s = m.statics.len();
+    let moves = (g.kernel.as_ref()).and_then(|k| BoxMoves::new(k, cells, s));
+    let (Some(moves), Some(root)) = (moves, cells.cell(key.coords())) else {
+        return Ok(None);
+    };
+    let mut frame = [0i64; KERNEL_FRAME];
+    frame[..s].copy_from_slice(&m.statics);
+    let mut memo = m.inst.memo.borrow_mut();
+    let mut known = |coords: &[i64]| match memo.get_coords(m.shape, coords) {
+        State::Value(_) => true,
+        State::OnPath => {
+            let mut infinite = m.inst.infinite.borrow_mut();
+            infinite.get_coords(m.shape, coords).is_some()
+        }
+        _ => false,
+    };
+    let fixed = |coords: &[i64]| reach == Reach::ToKnown && known(coords);
+    let limit = cells.cells() / REACHED_SHARE;
+    let check = || env.rt.check_interrupt(span);
+    reaches_more_than(&moves, cells, (&mut frame, s), root, limit, fixed, check)
+}
 
 /// The main game's box of positions, when its `where` is bounds on every
 /// argument, every cell a position, and the box fits the memory and
@@ -478,7 +521,9 @@ impl Builder {
             // A line without fixed cells asks none.
             let all_free = self.out.graph.none_fixed(start, start + line_len);
             for u in start..start + line_len {
-                if all_free || self.out.graph.fixed(u).is_none() {
+                if let (true, Some(row)) = (all_free, line.same_row(u)) {
+                    self.out.graph.push_offsets(u, row);
+                } else if all_free || self.out.graph.fixed(u).is_none() {
                     let graph = &mut self.out.graph;
                     let by_runs = moves.list(&mut frame, u, &line, &mut |first, step, count| {
                         graph.push_run(first, step, count)
@@ -525,32 +570,56 @@ impl Builder {
     }
 
     /// Adds a vertex per cell of the whole box, in order: fixed where the
-    /// memo holds the position's value (the root aside).
+    /// memo holds the position's value (the root aside). A line the
+    /// memo's window shows all unknown is added at once, its bytes read
+    /// in a row; the others ask the memo per cell.
     fn add_cells(&mut self, env: &mut Env, root: &Key) -> Fallible<()> {
         let b = self.out.whole.expect("a whole box");
         let m = self.out.main.as_ref().expect("a main game");
         let root_cell = b.cell(root.coords());
+        let (n, len) = (m.n, *b.size().last().expect("a coordinate") as usize);
         let mut coords = [0i64; MAX_ARGS as usize];
-        coords[..m.n].copy_from_slice(b.lo());
         let mut key = Key::default();
         let mut memo = m.inst.memo.borrow_mut();
-        for cell in 0..b.cells() {
-            if cell % (1 << 16) == 0 {
+        if self.reach == Reach::ToKnown {
+            // The window takes the box now, as storing the labels would.
+            let hi: SmallVec<[i64; 4]> = (b.lo().iter().zip(b.size()))
+                .map(|(&l, &s)| l + (s as i64 - 1))
+                .collect();
+            memo.reserve_new(m.shape, b.lo());
+            memo.reserve_new(m.shape, &hi);
+        }
+        for start in (0..b.cells()).step_by(len.max(1)) {
+            if start % (1 << 16) < len {
                 env.rt.check_interrupt(self.span)?;
             }
-            if cell > 0 {
-                b.advance(&mut coords[..m.n]);
+            b.coords_of(start, &mut coords[..n]);
+            let x0 = coords[n - 1];
+            let line = memo.line(m.shape, &coords[..n], n - 1);
+            let unknown = line.is_some_and(|l| {
+                let Some(bytes) = memo.line_bytes(&l) else {
+                    return false;
+                };
+                (x0..x0 + len as i64).all(|x| l.index(x).is_some_and(|i| bytes[i] == 0))
+            });
+            if unknown {
+                self.out.graph.add_vertices(len);
+                continue;
             }
-            let known = match memo.get_coords(m.shape, &coords[..m.n]) {
-                State::Value(v) => Some(v),
-                State::OnPath => {
-                    key.set_coords(m.shape, m.n as u8, &coords[..m.n]);
-                    m.inst.infinite.borrow_mut().get(&key)
-                }
-                _ => None,
-            };
-            let fixed = known.filter(|_| self.reach == Reach::ToKnown && Some(cell) != root_cell);
-            self.out.graph.add_vertex(fixed);
+            for cell in start..start + len {
+                coords[n - 1] = x0 + (cell - start) as i64;
+                let known = match memo.get_coords(m.shape, &coords[..n]) {
+                    State::Value(v) => Some(v),
+                    State::OnPath => {
+                        key.set_coords(m.shape, m.n as u8, &coords[..n]);
+                        m.inst.infinite.borrow_mut().get(&key)
+                    }
+                    _ => None,
+                };
+                let fixed =
+                    known.filter(|_| self.reach == Reach::ToKnown && Some(cell) != root_cell);
+                self.out.graph.add_vertex(fixed);
+            }
         }
         Ok(())
     }

@@ -51,6 +51,16 @@ impl Graph {
         id
     }
 
+    /// `count` new vertices, none fixed.
+    pub fn add_vertices(&mut self, count: usize) {
+        self.len += count;
+        self.is_fixed
+            .resize(self.is_fixed.len().max(self.len.div_ceil(64)), 0);
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+    }
+
     /// The vertices closed so far: the next one to close is this one.
     pub fn closed(&self) -> usize {
         self.start.len().saturating_sub(1)
@@ -66,6 +76,13 @@ impl Graph {
         // One reservation for the run, not a check per follower.
         let first = first as isize;
         (self.succ).extend((0..count as isize).map(|j| (first + j * step) as u32));
+    }
+
+    /// Pushes the followers `u + o` for the offsets `o`.
+    #[inline]
+    pub fn push_offsets(&mut self, u: usize, offsets: &[isize]) {
+        let u = u as isize;
+        (self.succ).extend(offsets.iter().map(|&o| (u + o) as u32));
     }
 
     /// Drops the followers pushed since the last `close`.

@@ -10,7 +10,8 @@
 //! Children, in layers: `graph` (the digraph in compressed rows),
 //! `kernel_options` (a position's options listed by its game's kernel)
 //! and `numbering` (vertex numbers of positions by their integers), then
-//! `label` (the labelling and the remoteness on it) and `build` (the
+//! `label` (the labelling and the remoteness on it), `reach` (how much
+//! of a box a root reaches, by a walk over its cells) and `build` (the
 //! graph of a game's positions).
 
 pub mod box_moves;
@@ -20,6 +21,7 @@ pub mod graph;
 mod kernel_options;
 pub mod label;
 pub mod numbering;
+mod reach;
 
 use crate::diag::{Diag, ErrorKind, Fallible};
 use std::rc::Rc;

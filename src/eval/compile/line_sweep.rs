@@ -8,7 +8,8 @@
 //! entry with no search stack and no move code run. The plain loop goes
 //! in blocks: within one, every element's options lie at the same
 //! distances, no interrupt check falls and the state limit cannot be
-//! reached, so an element costs a few reads, its mex and a store. Any
+//! reached, so an element costs a few reads, its mex and a store (on a
+//! line laid out by rank, its known lists are read at their ranks). Any
 //! position that is not that plain case (outside the window, not a
 //! position, an option without a value yet, ...) is handed back to the
 //! caller, which asks it the general way; an unknown position of a game
@@ -186,8 +187,10 @@ pub fn sweep_line<S: LineSink>(
                 Some(x) => sweep.value(env, x)?,
                 None => None,
             };
-            // Not again where the window has no line.
-            plain = (sweep.strides.is_some() || sweep.known) && sweep.placed.is_some();
+            // Not again where the window has no line (a line by rank:
+            // while its lists are known).
+            plain = (sweep.strides.is_some() || sweep.known) && sweep.placed.is_some()
+                || sweep.known && sweep.column.is_some();
             let go = match v {
                 Some(v) => sink.value(env, k, v)?,
                 None => sink.general(env, k)?,
@@ -602,6 +605,9 @@ impl Sweeper<'_> {
         sink: &mut S,
         tick_span: Span,
     ) -> Fallible<Run> {
+        if let Some(line) = self.column {
+            return self.run_ranked(env, &line, ks, map, sink, tick_span);
+        }
         let (inst, coord, strides) = (self.inst, self.coord, self.strides.is_some());
         // A loopy game's positions of infinite value, read from its own
         // table's line.
@@ -805,9 +811,14 @@ impl Sweeper<'_> {
                 None => {
                     self.placed = None;
                     self.column = memo.ranked_line(self.shape, self.coords, self.coord);
-                    let state = memo.get_coords(self.shape, self.coords);
+                    // Read at its rank on the line, not ranked again.
+                    let on_line = (self.column.as_ref()).and_then(|l| memo.ranked_line_state(l, x));
+                    let (state, at) = match on_line {
+                        Some((state, at)) => (state, Some(at)),
+                        None => (memo.get_coords(self.shape, self.coords), None),
+                    };
                     drop(memo);
-                    return self.by_key(state, None);
+                    return self.by_key(state, at);
                 }
             }
         }
@@ -928,5 +939,39 @@ impl Sweeper<'_> {
         dense[index] = v as u8 + 4;
         memo.stored += 1;
         Some(v)
+    }
+}
+
+impl Sweeper<'_> {
+    /// The plain loop on a line laid out by rank (`RankedLine`): each
+    /// element's list read at its rank while it has a value (a filled
+    /// level, `fill_ranked`), ticked as the asking loop would; stops at
+    /// the first other, which goes the slow way.
+    fn run_ranked<S: LineSink>(
+        &mut self,
+        env: &mut Env,
+        line: &RankedLine,
+        ks: Range<i64>,
+        map: Affine,
+        sink: &mut S,
+        tick_span: Span,
+    ) -> Fallible<Run> {
+        // The sink runs the comprehension's aggregate, which does not
+        // read the memo.
+        let memo = self.inst.memo.borrow();
+        let mut k = ks.start;
+        while k < ks.end {
+            let state = map.at(k).and_then(|x| memo.ranked_line_state(line, x));
+            let Some((State::Value(v), _)) = state else {
+                break;
+            };
+            sink.reached(k);
+            env.tick(tick_span)?;
+            if !sink.value(env, k, v)? {
+                return Ok(Run::Stopped);
+            }
+            k += 1;
+        }
+        Ok(Run::At(k, false))
     }
 }

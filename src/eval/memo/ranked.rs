@@ -330,18 +330,28 @@ impl Ranking {
             return None;
         }
         let Some(items) = self.sorted_items() else {
-            // By sum: the rank of the items before, then `C(next + x, n)`.
-            let mut first = [0; MAX_COORDS];
-            first[..n - 1].copy_from_slice(&coords[..n - 1]);
-            let at = self.place(&first[..n]).filter(|_| coord == n - 1)?;
-            let (origin, next) = ((n - 1) * self.rows + at.c[n - 1], at.c[n - 1]);
+            // By sum: the rank of the items before, then `C(next + x, n)`
+            // with `next` their sum plus `n - 1`.
+            if coord != n - 1 || self.flip.is_some() {
+                return None;
+            }
+            let (mut fixed, mut sum) = (0usize, 0usize);
+            for (j, &x) in coords[..n - 1].iter().enumerate() {
+                // `sum` is below `rows` here and `x` below 2^63: no overflow.
+                sum += usize::try_from(x).ok()?;
+                let m = sum + j;
+                if m >= self.rows {
+                    return None;
+                }
+                fixed += self.binom[j * self.rows + m];
+            }
+            let next = sum + (n - 1);
+            if next >= self.rows {
+                return None;
+            }
+            let origin = (n - 1) * self.rows + next;
             let hi = (self.rows - next - 1) as i64;
-            return Some(Ranking::line(
-                at.rank - self.binom[origin],
-                origin as isize,
-                1,
-                (0, hi),
-            ));
+            return Some(Ranking::line(fixed, origin as isize, 1, (0, hi)));
         };
         let distinct = items.distinct() as i64;
         let mut fixed = 0usize;

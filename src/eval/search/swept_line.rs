@@ -42,11 +42,6 @@ struct LineKernel {
     fell_back: bool,
     /// Per move, what is kept of its set-up for the line.
     held: Vec<RunHeld>,
-    /// No position of the line valued yet: the sink's carried pieces
-    /// are another line's.
-    fresh: bool,
-    /// Some move is a run with bends, whose pieces may be carried.
-    bends: bool,
 }
 
 impl LineKernel {
@@ -93,9 +88,6 @@ impl LineKernel {
             twins: kernel.swappable.is_some() || !kernel.clamps.is_empty(),
             fell_back: false,
             held: kernel.moves.iter().map(|_| RunHeld::default()).collect(),
-            fresh: true,
-            bends: (kernel.moves.iter())
-                .any(|m| matches!(m, MovePlan::Kernel(KernelMove::Run(r)) if r.bends.is_some())),
         }
     }
 }
@@ -135,31 +127,15 @@ pub fn value_on_line(
     let ints = &line.frame[..line.width];
     // Past the slots a move's reads are known for: none kept.
     let moving = 1u64.checked_shl(line.slot as u32).unwrap_or(u64::MAX);
-    if line.fresh {
-        sink.carry.new_line(line.bends && env.rt.limits.plans.carried_pieces);
-        line.fresh = false;
-    }
-    // Twice at most: again without the carried pieces where one broke off.
-    let mut value = None;
-    for _ in 0..2 {
-        sink.start_on_line(on.span);
-        sink.carry.start();
-        let mut all = true;
-        for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
-            let inst = (instance, inst);
-            let marked = sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving));
-            if !marked.inspect_err(|_| sink.carry.pause())? {
-                all = false;
-                break;
-            }
-        }
-        if !all || sink.carry.finish() {
-            value = all.then(|| sink.line_value()).flatten();
-            break;
+    sink.start_on_line(on.span);
+    for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
+        let inst = (instance, inst);
+        if !sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving))? {
+            line.fell_back = true;
+            return Ok(None);
         }
     }
-    sink.carry.pause();
-    match value {
+    match sink.line_value() {
         Some(v) => store(env, inst, at, (on, g.n_params), v).map(Some),
         None => {
             line.fell_back = true;

@@ -655,7 +655,10 @@ fn bend_pieces_along_a_line_grow_shrink_or_move() {
     // off and each off in turn.
     let n = 7;
     for (name, shrink) in [
-        ("with shrink", "move shrink(k in c..a) -> H(a - 1, min(b, (k + a) / 3), 0)"),
+        (
+            "with shrink",
+            "move shrink(k in c..a) -> H(a - 1, min(b, (k + a) / 3), 0)",
+        ),
         ("without shrink", ""),
     ] {
         let game = format!(
@@ -668,10 +671,26 @@ fn bend_pieces_along_a_line_grow_shrink_or_move() {
         let g = growing(n, !shrink.is_empty());
         type At = fn(usize, [usize; 3]) -> [usize; 3];
         let cases: [(&str, &str, At); 4] = [
-            ("a in 0..=N, b in 0..=N, c in 0..=N", "H(a, b, c)", |_, [i, j, l]| [i, j, l]),
-            ("a in 0..=N, b in 0..=N, c in 0..=N", "H(a, b, N - c)", |n, [i, j, l]| [i, j, n - l]),
-            ("a in 0..=N, c in 0..=N, b in 0..=N", "H(a, b, c)", |_, [i, j, l]| [i, l, j]),
-            ("b in 0..=N, c in 0..=N, a in 0..=N", "H(a, b, c)", |_, [i, j, l]| [l, i, j]),
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "H(a, b, c)",
+                |_, [i, j, l]| [i, j, l],
+            ),
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "H(a, b, N - c)",
+                |n, [i, j, l]| [i, j, n - l],
+            ),
+            (
+                "a in 0..=N, c in 0..=N, b in 0..=N",
+                "H(a, b, c)",
+                |_, [i, j, l]| [i, l, j],
+            ),
+            (
+                "b in 0..=N, c in 0..=N, a in 0..=N",
+                "H(a, b, c)",
+                |_, [i, j, l]| [l, i, j],
+            ),
         ];
         for (loops, asked, at) in cases {
             let text =
@@ -690,4 +709,3 @@ fn bend_pieces_along_a_line_grow_shrink_or_move() {
         }
     }
 }
-

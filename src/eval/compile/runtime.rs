@@ -272,10 +272,6 @@ plans! {
     /// and lists filtered with their items tested in place
     /// (`compile::filter`).
     sweeps,
-    /// A swept line's pieces of runs whose options stay where they are
-    /// along the line, their values kept in the line's own set and
-    /// extended by the options each position adds (`search/carried.rs`).
-    carried_pieces,
     /// `pass(G(x), n)` and `misere(G(x))` searched as layers of `G`, on
     /// its kernel when it has one (`search/layered.rs`), not by the
     /// product search.

@@ -10,10 +10,10 @@
 
 use std::ops::Range;
 
-use super::carried::{PieceWalk, QuotPart};
 use super::engine::SgSink;
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, BatchCode, Bend, Env, Instance, Limit};
+use crate::eval::memo::scan::{mark_each, Strided, Walk};
 use crate::eval::memo::{Window, MAX_ARGS};
 use smallvec::SmallVec;
 
@@ -270,33 +270,75 @@ impl SgSink {
             if (from as u64).max(to as u64) >= end {
                 return false;
             }
+            first = first.wrapping_add((from as usize).wrapping_mul(unit));
             match arg {
                 Arg::Affine(_, coef) => {
-                    first = first.wrapping_add((from as usize).wrapping_mul(unit));
-                    stride = stride.wrapping_add((coef as isize).wrapping_mul(unit as isize));
+                    stride = stride.wrapping_add((coef as isize).wrapping_mul(unit as isize))
                 }
-                Arg::Quot(q) => {
-                    quot = Some(QuotPart {
-                        unit: unit as isize,
-                        num: q.num,
-                        a: q.a,
-                        d: q.d,
-                        a_div: q.a_div,
-                        a_rem: q.a_rem,
-                    })
-                }
+                Arg::Quot(q) => quot = Some((unit as isize, q)),
             }
         }
-        let walk = PieceWalk {
-            origin: first.wrapping_add_signed(stride.wrapping_mul(lo as isize).wrapping_neg()),
-            stride,
-            quot,
+        let n = (hi - lo) as usize;
+        let Some((unit, q)) = quot else {
+            self.scan_walk(window, &Strided { first, stride, n }, ks);
+            return true;
         };
-        match &mut self.carry {
-            Some(carry) => carry.scan(window, (walk, ks), &mut self.seen, &mut self.slow),
-            None => walk.scan(window, ks, &mut self.seen, &mut self.slow),
-        }
+        // From one k to the next the quotient grows by `a_div`, and by one
+        // more when the remainder passes `d`.
+        let rem = (q.num + q.a * lo).rem_euclid(q.d);
+        let walk = QuotWalk {
+            first,
+            step: stride.wrapping_add((q.a_div as isize).wrapping_mul(unit)),
+            unit,
+            rem: (rem, q.a_rem, q.d),
+        };
+        self.scan_walk(window, &walk, ks);
         true
+    }
+}
+
+/// A walk through the window whose index steps by `step`, plus `unit`
+/// when the remainder `rem.0` (growing by `rem.1`) passes `rem.2`.
+#[derive(Clone, Copy)]
+struct QuotWalk {
+    first: usize,
+    step: isize,
+    unit: isize,
+    rem: (i64, i64, i64),
+}
+
+impl Walk for QuotWalk {
+    fn indices(&self, n: usize) -> impl Iterator<Item = usize> {
+        let (mut at, (mut r, ra, d)) = (self.first as isize, self.rem);
+        let (step, unit) = (self.step, self.unit);
+        (0..n).map(move |_| {
+            let i = at as usize;
+            r += ra;
+            let carry = r >= d;
+            r -= if carry { d } else { 0 };
+            at += step + if carry { unit } else { 0 };
+            i
+        })
+    }
+
+    fn mark_bytes(&self, bytes: &[u8], n: usize, stamp: u32, seen: &mut [u32; 256]) {
+        let d = self.rem.2 as usize;
+        if n < d.saturating_mul(4) {
+            return mark_each(self.indices(n), bytes, stamp, seen);
+        }
+        // The remainder repeats every `d` options, and so do the index's
+        // steps: the options `s + p * d` (phase `s`) are a strided run over
+        // `p`, whose index grows by `advance` a period (the remainder
+        // passes `d` exactly `ra` times in `d` steps).
+        let advance = d as isize * self.step + self.rem.1 as isize * self.unit;
+        for (s, first) in self.indices(d).enumerate() {
+            let phase = Strided {
+                first,
+                stride: advance,
+                n: (n - s).div_ceil(d),
+            };
+            phase.mark_bytes(bytes, phase.n, stamp, seen);
+        }
     }
 }
 

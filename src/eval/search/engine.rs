@@ -9,7 +9,6 @@ use std::any::Any;
 use std::ops::Range;
 use std::rc::Rc;
 
-use super::carried::Carry;
 use super::key_walk::{self, WalkScratch};
 use super::marked::Marked;
 use super::run_key::RunScratch;
@@ -212,10 +211,6 @@ pub(super) struct SgSink {
     pub(super) slow: Vec<i64>,
     /// Reused buffer: a kernel run's arguments computed per option.
     pub(super) batch: Vec<i64>,
-    /// A swept line's pieces of runs carried from one position to the
-    /// next (`carried.rs`), made for the first line with bend runs; off
-    /// but on a line.
-    pub(super) carry: Option<Box<Carry>>,
     /// Reused buffers of keyed kernels' runs (`run_key.rs`, filled by `key_run.rs`).
     pub(super) run_scratch: Option<Box<RunScratch>>,
     pub(super) span: Span,
@@ -848,7 +843,7 @@ impl SgSink {
     /// cycle, or is off a layer (the search values it).
     pub(super) fn line_value(&self) -> Option<u64> {
         (self.pending.is_empty() && self.cycle_at.is_none() && !self.off_layer)
-            .then(|| (self.carry.as_ref()).map_or_else(|| self.seen.mex(), |c| c.mex(&self.seen)))
+            .then(|| self.seen.mex())
     }
 }
 

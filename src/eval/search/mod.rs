@@ -13,9 +13,7 @@
 //!    `pick` (the result a kernel move's option takes), `settings` (the
 //!    values a binding takes: run ranges, the walk of a keyed binding's
 //!    settings), then `key_walk` (the lean search of games whose moves
-//!    are all keyed kernel loops), `carried` (a swept line's pieces of
-//!    runs carried from one position to the next, their values in the
-//!    line's own set).
+//!    are all keyed kernel loops).
 //! 2. `engine`: the walk and `SgSink`, which collects options' values
 //!    (they call each other, so they are one module).
 //! 3. `kernel`, `key_kernel`, `bend`, `quadratic`, `sorted_run`,
@@ -30,7 +28,6 @@
 //!    with no search.
 
 mod bend;
-mod carried;
 mod engine;
 mod kernel;
 mod key_kernel;

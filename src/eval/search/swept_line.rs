@@ -9,7 +9,7 @@
 
 use std::any::Any;
 
-use super::engine::{line_buffers, twin_value, SgSink};
+use super::engine::{line_buffers, twin_value};
 use super::kernel::RunHeld;
 use crate::diag::Fallible;
 use crate::eval::compile::{
@@ -17,7 +17,6 @@ use crate::eval::compile::{
 };
 use crate::eval::memo::{coords_weight, int_shape, Key, Located, State, MAX_COORDS};
 use crate::eval::value::InstanceId;
-use crate::syntax::Span;
 
 /// What a line keeps between its positions.
 struct LineKernel {
@@ -43,11 +42,6 @@ struct LineKernel {
     fell_back: bool,
     /// Per move, what is kept of its set-up for the line.
     held: Vec<RunHeld>,
-    /// No position of the line valued yet: the sink's carried pieces
-    /// are another line's.
-    fresh: bool,
-    /// Some move is a run with bends, whose pieces may be carried.
-    bends: bool,
 }
 
 impl LineKernel {
@@ -94,9 +88,6 @@ impl LineKernel {
             twins: kernel.swappable.is_some() || !kernel.clamps.is_empty(),
             fell_back: false,
             held: kernel.moves.iter().map(|_| RunHeld::default()).collect(),
-            fresh: true,
-            bends: (kernel.moves.iter())
-                .any(|m| matches!(m, MovePlan::Kernel(KernelMove::Run(r)) if r.bends.is_some())),
         }
     }
 }
@@ -133,79 +124,24 @@ pub fn value_on_line(
         return store(env, inst, at, (on, g.n_params), v).map(Some);
     }
     line.frame[line.slot] = on.coords[on.coord];
-    let inst = (instance, inst);
-    let value = if line.bends && env.rt.limits.plans.carried_pieces {
-        carried_value(env, sink, inst, kernel, line, (at, on.span))?
-    } else {
-        sink.carry = None;
-        let all = mark_moves(env, sink, inst, kernel, line, (at, on.span))?;
-        all.then(|| sink.line_value()).flatten()
-    };
-    match value {
-        Some(v) => store(env, inst.1, at, (on, g.n_params), v).map(Some),
+    let ints = &line.frame[..line.width];
+    // Past the slots a move's reads are known for: none kept.
+    let moving = 1u64.checked_shl(line.slot as u32).unwrap_or(u64::MAX);
+    sink.start_on_line(on.span);
+    for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
+        let inst = (instance, inst);
+        if !sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving))? {
+            line.fell_back = true;
+            return Ok(None);
+        }
+    }
+    match sink.line_value() {
+        Some(v) => store(env, inst, at, (on, g.n_params), v).map(Some),
         None => {
             line.fell_back = true;
             Ok(None)
         }
     }
-}
-
-/// Marks the options of the line's position at `at` (its moving
-/// coordinate set in the line's frame), move by move: false where a
-/// move needs the general path.
-fn mark_moves(
-    env: &mut Env,
-    sink: &mut SgSink,
-    inst: (InstanceId, &Instance),
-    kernel: &Kernel,
-    line: &mut LineKernel,
-    (at, span): (Located, Span),
-) -> Fallible<bool> {
-    let ints = &line.frame[..line.width];
-    // Past the slots a move's reads are known for: none kept.
-    let moving = 1u64.checked_shl(line.slot as u32).unwrap_or(u64::MAX);
-    sink.start_on_line(span);
-    for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
-        if !sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving))? {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
-/// The value of the line's position at `at` with its bend runs' pieces
-/// carried from the line's last position (`carried.rs`); `None` where
-/// the search must value it.
-fn carried_value(
-    env: &mut Env,
-    sink: &mut SgSink,
-    inst: (InstanceId, &Instance),
-    kernel: &Kernel,
-    line: &mut LineKernel,
-    (at, span): (Located, Span),
-) -> Fallible<Option<u64>> {
-    let carry = sink.carry.get_or_insert_with(Default::default);
-    if std::mem::replace(&mut line.fresh, false) {
-        carry.new_line(true);
-    }
-    // Twice at most: again without the carried pieces where one broke off.
-    let mut value = None;
-    for _ in 0..2 {
-        if let Some(c) = sink.carry.as_mut() {
-            c.start();
-        }
-        let moves = mark_moves(env, sink, inst, kernel, line, (at, span));
-        let carry = sink.carry.as_mut().expect("made above");
-        let all = moves.inspect_err(|_| carry.pause())?;
-        if !all || carry.finish() {
-            value = all.then(|| sink.line_value()).flatten();
-            break;
-        }
-    }
-    if let Some(c) = sink.carry.as_mut() {
-        c.pause();
-    }
-    Ok(value)
 }
 
 /// Stores the value `v` of the position `on` (of a game of `n_params`

@@ -621,3 +621,91 @@ fn bend_runs_along_a_line_agree_with_the_definition() {
         );
     }
 }
+
+/// The game of `bend_pieces_along_a_line_grow_shrink_or_move` by its
+/// definition (with its `shrink` move or without): `g[a][b][c]` for `a,
+/// b, c <= n`.
+fn growing(n: usize, shrink: bool) -> Vec<Vec<Vec<u64>>> {
+    let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            for c in 0..=n {
+                let mut options = Vec::new();
+                options.extend((0..c).map(|k| g[a.min((k + b) / 2)][b][k]));
+                if shrink {
+                    options.extend((c..a).map(|k| g[a - 1][b.min((k + a) / 3)][0]));
+                }
+                options.extend((0..b).map(|k| g[a][k][c.min((k + a) / 2)]));
+                g[a][b][c] = (0..).find(|v| !options.contains(v)).expect("a mex");
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn bend_pieces_along_a_line_grow_shrink_or_move() {
+    // Along `c`, `grow`'s pieces and `drift`'s quotient piece list the
+    // same options at every position, more of them as `c` grows (the
+    // pieces a line could carry from one position to the next, marking
+    // only what each adds); `drift`'s clamped piece moves with `c`, and
+    // `shrink`'s pieces lose an option a position. Swept along `c` up
+    // and down (`N - c`: every such piece shrinks), along `b` and along
+    // `a`, against the definition and the general path, every plan on,
+    // off and each off in turn.
+    let n = 7;
+    for (name, shrink) in [
+        (
+            "with shrink",
+            "move shrink(k in c..a) -> H(a - 1, min(b, (k + a) / 3), 0)",
+        ),
+        ("without shrink", ""),
+    ] {
+        let game = format!(
+            "game H(a, b, c) where a >= 0 and b >= 0 and c >= 0 {{
+                move grow(k in 0..c) -> H(min(a, (k + b) / 2), b, k)
+                {shrink}
+                move drift(k in 0..b) -> H(a, k, min(c, (k + a) / 2))
+            }}"
+        );
+        let g = growing(n, !shrink.is_empty());
+        type At = fn(usize, [usize; 3]) -> [usize; 3];
+        let cases: [(&str, &str, At); 4] = [
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "H(a, b, c)",
+                |_, [i, j, l]| [i, j, l],
+            ),
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "H(a, b, N - c)",
+                |n, [i, j, l]| [i, j, n - l],
+            ),
+            (
+                "a in 0..=N, c in 0..=N, b in 0..=N",
+                "H(a, b, c)",
+                |_, [i, j, l]| [i, l, j],
+            ),
+            (
+                "b in 0..=N, c in 0..=N, a in 0..=N",
+                "H(a, b, c)",
+                |_, [i, j, l]| [l, i, j],
+            ),
+        ];
+        for (loops, asked, at) in cases {
+            let text =
+                format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+            let out = same_every_way(&text, Limits::default());
+            let want: Vec<String> = (0..=n)
+                .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
+                .map(|ijl| at(n, ijl))
+                .map(|[a, b, c]| g[a][b][c].to_string())
+                .collect();
+            assert_eq!(
+                out.trim(),
+                format!("[{}]", want.join(", ")),
+                "{name}: {loops}, {asked}"
+            );
+        }
+    }
+}

@@ -603,7 +603,10 @@ impl SweepCode {
                 span: self.sg_span,
             };
             let to_m = ks.start..m.saturating_add(1);
-            if !matches!(sweep_line(env, line, to_m, Affine { scale: 1, add: 0 }, &mut Ahead), Ok(true)) {
+            if !matches!(
+                sweep_line(env, line, to_m, Affine { scale: 1, add: 0 }, &mut Ahead),
+                Ok(true)
+            ) {
                 return;
             }
         }

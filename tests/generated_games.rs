@@ -276,6 +276,47 @@ fn pair_program() -> impl Strategy<Value = String> {
         })
 }
 
+/// Pairs of moves, each the other with `a` and `b` renamed: a game made
+/// of them may swap its arguments (`compile/symmetry.rs`), and its
+/// splits trade one for the other, so a square table of it is filled in
+/// shells (`compile/sweep.rs`, `fill_shells`).
+fn twin_moves() -> impl Strategy<Value = (&'static str, &'static str)> {
+    prop_oneof![
+        Just(("(k in 1..b) -> S(k, b - k)", "(k in 1..a) -> S(k, a - k)")),
+        Just(("(k in 1..b) -> S(b - k, k)", "(k in 1..a) -> S(a - k, k)")),
+        Just((
+            "(k in 2..b) -> S(k - 1, b - k)",
+            "(k in 2..a) -> S(k - 1, a - k)"
+        )),
+        Just((
+            "(k in 1..=min(a, b)) -> S(a - k, b)",
+            "(k in 1..=min(b, a)) -> S(a, b - k)"
+        )),
+        Just((
+            "(k in 1..b) -> S(a, k) + S(0, b - k)",
+            "(k in 1..a) -> S(k, b) + S(a - k, 0)"
+        )),
+        Just(("if a > b -> S(b, b)", "if b > a -> S(a, a)")),
+    ]
+}
+
+fn twin_program() -> impl Strategy<Value = String> {
+    (proptest::collection::vec(twin_moves(), 1..4), 3i64..16).prop_map(|(moves, n)| {
+        let mut text = String::from("game S(a, b) where a >= 0 and b >= 0 {\n");
+        for (i, (x, y)) in moves.iter().enumerate() {
+            text.push_str(&format!("    move x{i}{x}\n    move y{i}{y}\n"));
+        }
+        text.push_str("}\n");
+        text.push_str(&format!(
+            "print [sg(S(a, b)) for a in 0..={n}, b in 0..={n}]\n\
+             print [sg(S(a, b)) for b in 0..={n}, a in 0..={n}]\n\
+             print [sg(pass(S(a, b))) for a in 0..={n}, b in 0..={n}]\n\
+             print [sg(S(a, b)) for a in 1..={n}, b in 1..={n}]\n"
+        ));
+        text
+    })
+}
+
 /// One move of the list game `L(xs)`.
 fn list_move() -> impl Strategy<Value = &'static str> {
     prop_oneof![
@@ -446,6 +487,11 @@ proptest! {
     }
 
     #[test]
+    fn squares_of_twin_games_agree_with_the_general_path(text in twin_program()) {
+        agree(&text);
+    }
+
+    #[test]
     fn list_games_agree_with_the_general_path(text in list_program()) {
         agree(&text);
     }
@@ -471,6 +517,7 @@ fn generated_programs_compute_values() {
     for strategy in [
         int_program().boxed(),
         pair_program().boxed(),
+        twin_program().boxed(),
         list_program().boxed(),
         set_program().boxed(),
         static_program().boxed(),

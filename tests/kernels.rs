@@ -1090,6 +1090,83 @@ fn games_that_may_swap_two_arguments_value_one_of_each_pair() {
 }
 
 #[test]
+fn squares_of_games_that_trade_their_arguments_are_filled_in_shells() {
+    // A square table of a game whose arguments swap and whose runs trade
+    // one for the other is valued in shells of its first argument
+    // (`compile/sweep.rs`, `fill_shells`), the runs reading the twins in
+    // those shells (`search/kernel.rs`, `canonical_half`): `ED`'s runs
+    // read their second halves, `Flip`'s (`Flip(b - k, k)`) their first,
+    // and `Flip` has runs that trade nothing beside them. Asked in both
+    // loop orders, under a pass (the layer below filled first), on a
+    // rectangle (not filled) and on squares of odd and even sides:
+    // values against a brute force. `Bad` fails at (3, 4) and (4, 3):
+    // the filling stops there, and the lines meet the same error as
+    // with the fast paths off.
+    let program = "game ED(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> ED(k, b - k)
+            move split_a(k in 1..a) -> ED(k, a - k)
+        }
+        game Flip(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> Flip(b - k, k)
+            move split_a(k in 1..a) -> Flip(a - k, k)
+            move take_a(k in 2..a) -> Flip(a - k, b)
+            move take_b(k in 2..b) -> Flip(a, b - k)
+        }
+        print [sg(ED(a, b)) for a in 1..=31, b in 1..=31]
+        print [sg(ED(a, b)) for b in 1..=30, a in 1..=30]
+        print [sg(Flip(a, b)) for a in 1..=21, b in 1..=21]
+        print [sg(pass(ED(a, b))) for a in 1..=20, b in 1..=20]
+        print [sg(ED(a, b)) for a in 1..=12, b in 1..=30]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    type P = (i64, i64, i64);
+    let valid = |&(a, b, _): &P| a >= 1 && b >= 1;
+    let ed = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..b).map(|k| (k, b - k, p)).collect();
+        o.extend((1..a).map(|k| (k, a - k, p)));
+        // One pass left: a move to the same position with none, but from
+        // a terminal position.
+        if p == 1 && !o.is_empty() {
+            o.push((a, b, 0));
+        }
+        o
+    };
+    let flip = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..b).map(|k| (b - k, k, p)).collect();
+        o.extend((1..a).map(|k| (a - k, k, p)));
+        o.extend((2..a).map(|k| (a - k, b, p)));
+        o.extend((2..b).map(|k| (a, b - k, p)));
+        o
+    };
+    let table = |rows: std::ops::RangeInclusive<i64>,
+                 cols: std::ops::RangeInclusive<i64>,
+                 at: &dyn Fn(i64, i64) -> P,
+                 options: &dyn Fn(&P) -> Vec<P>| {
+        let mut memo = std::collections::HashMap::new();
+        let values: Vec<i64> = (rows.flat_map(|x| cols.clone().map(move |y| (x, y))))
+            .map(|(x, y)| brute_sg(&at(x, y), options, &valid, &mut memo))
+            .collect();
+        shown(&values)
+    };
+    assert_eq!(lines[0], table(1..=31, 1..=31, &|a, b| (a, b, 0), &ed));
+    assert_eq!(lines[1], table(1..=30, 1..=30, &|b, a| (a, b, 0), &ed));
+    assert_eq!(lines[2], table(1..=21, 1..=21, &|a, b| (a, b, 0), &flip));
+    assert_eq!(lines[3], table(1..=20, 1..=20, &|a, b| (a, b, 1), &ed));
+    assert_eq!(lines[4], table(1..=12, 1..=30, &|a, b| (a, b, 0), &ed));
+    let bad = "game Bad(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> Bad(k, b - k)
+            move split_a(k in 1..a) -> Bad(k, a - k)
+            move odd if a * b == 12 -> Bad(1, 1 / (a + b - 7))
+        }
+        print [sg(Bad(a, b)) for a in 1..=9, b in 1..=9]";
+    let out = same_both_ways(bad);
+    assert!(out.contains("failure"), "{out}");
+    let how = explain(program);
+    assert_eq!(how.matches("arguments a and b swap").count(), 2, "{how}");
+}
+
+#[test]
 fn games_symmetric_once_their_results_arguments_are_exchanged_read_twins() {
     // Three-heap Nim with one pass written out (`benches/nim3pass.game`):
     // renaming `a` and `b` turns `take_a` into `take_b` once the results'

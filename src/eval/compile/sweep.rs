@@ -23,7 +23,8 @@ use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
-use super::runtime::{Code, Env, Layer, LayerKind, Progress};
+use super::runtime::{Code, Env, Layer, LayerKind, Progress, Rules};
+use super::symmetry::traded_pair;
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
 use crate::eval::gsg::{is_infinite, InfSets};
@@ -80,6 +81,19 @@ pub(crate) struct SweepCode {
     /// `sg(pass(G(..), n))` or `sg(misere(G(..)))`: the line swept on the
     /// compound's layer of `G` (`search/layered.rs`), when it has one.
     layer: Option<LayerCode>,
+    /// A square of two coordinates, this loop's and the one just outside
+    /// it, over the same constant range: filled in shells when the game
+    /// trades them (`fill_shells`).
+    square: Option<Square>,
+}
+
+/// The loop just outside the swept one, binding coordinate `partner`
+/// itself, with its range's code.
+struct Square {
+    partner: usize,
+    start: Code,
+    end: Code,
+    inclusive: bool,
 }
 
 /// The compound around a swept position.
@@ -286,6 +300,7 @@ impl Compiler<'_> {
             return None;
         }
         let (coord, moving) = moving?;
+        let square = self.square(comp, pargs, (start, end), &moving);
         let mut order: SmallVec<[u8; MAX_COORDS]> =
             default_order(shape, fixed.len())[..fixed.len()].into();
         order.sort_by_key(|&c| std::cmp::Reverse(depth[c as usize]));
@@ -308,6 +323,35 @@ impl Compiler<'_> {
             sg_span: comp.body.span,
             reading,
             layer,
+            square,
+        })
+    }
+
+    /// The `Square` of a sweep whose moving coordinate is its binding
+    /// itself, when the clause before it is a loop over a constant range
+    /// (the same as its own, checked as the sweep runs) whose binding is
+    /// another coordinate, bare: its lines then cover the square,
+    /// whatever order its positions are valued in.
+    fn square(
+        &self,
+        comp: &IrComp,
+        pargs: &[IrExpr],
+        (start, end): (&IrExpr, &IrExpr),
+        moving: &Moving,
+    ) -> Option<Square> {
+        let [.., IrClause::For(outer), _] = &comp.clauses[..] else {
+            return None;
+        };
+        let (slot, o_start, o_end, o_inclusive) = kernel::slot_range(outer)?;
+        // Constant ranges: the sweep compares their values once.
+        let same = matches!(moving, Moving::Same)
+            && [start, end, o_start, o_end].iter().all(|e| constant(e));
+        let partner = (pargs.iter()).position(|a| matches!(a.kind, IrKind::Local(s) if s == slot));
+        Some(Square {
+            partner: partner.filter(|_| same)?,
+            start: self.expr(o_start),
+            end: self.expr(o_end),
+            inclusive: o_inclusive,
         })
     }
 
@@ -453,6 +497,23 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
     }
 }
 
+/// The positions of a square filled ahead of its lines (`fill_shells`):
+/// their values are stored in the memo, nothing else; an element the
+/// sweep hands back stops the filling.
+struct Ahead;
+
+impl LineSink for Ahead {
+    fn value(&mut self, _: &mut Env, _: i64, _: u64) -> Fallible<bool> {
+        Ok(true)
+    }
+
+    fn general(&mut self, _: &mut Env, _: i64) -> Fallible<bool> {
+        Ok(false)
+    }
+
+    fn reached(&mut self, _: i64) {}
+}
+
 /// Every element of `ks` asked the general way, ticked as the asking
 /// loop ticks.
 fn sweep_general<S: LineSink>(
@@ -474,7 +535,8 @@ fn sweep_general<S: LineSink>(
 impl SweepCode {
     /// The instance of the compound `layer` of `base`'s positions, laid
     /// out as the sweep lays out its own window (the position below a
-    /// pass is read at the same coordinates); `None` when the compound
+    /// pass is read at the same coordinates), with the instance below a
+    /// pass; `None` when the compound
     /// has no layer (`Runtime::layer_refusal`): the query asks the
     /// product search.
     fn layered(
@@ -482,7 +544,7 @@ impl SweepCode {
         env: &mut Env,
         layer: &LayerCode,
         base: InstanceId,
-    ) -> Fallible<Option<InstanceId>> {
+    ) -> Fallible<Option<(InstanceId, Option<InstanceId>)>> {
         let Some(kind) = layer.kind(env)? else {
             return Ok(None);
         };
@@ -502,7 +564,65 @@ impl SweepCode {
             let inst = env.rt.instance(below);
             inst.memo.borrow_mut().lay_out(self.shape, &self.order);
         }
-        Ok(Some(env.rt.layered_instance(layer)))
+        Ok(Some((env.rt.layered_instance(layer), below)))
+    }
+
+    /// At the first line of a square (`Square`) of a game that trades
+    /// its two coordinates (`traded_pair`: an option of `G(a, b)` may lie
+    /// in any row up to `max(a, b)`, as a split's do), values the square's
+    /// positions with `G`'s first argument at least its second, in shells
+    /// of the first: each one's options are then valued already, and
+    /// its runs read the twins in these shells (`search/kernel.rs`,
+    /// `canonical_half`), a few lines of memory per shell. Swept row by
+    /// row instead, a row's positions ask for options in every row after
+    /// it, searched one by one. The lines then read these values, or
+    /// their twins'. Filling stops at the first position it cannot value
+    /// plainly, or an error, which the lines then meet as they would.
+    fn fill_shells(
+        &self,
+        env: &mut Env,
+        (square, instance): (&Square, InstanceId),
+        coords: &[i64],
+        ks: std::ops::Range<i64>,
+    ) {
+        let ints = |c: &Code, env: &mut Env| match c(env) {
+            Ok(Value::Int(x)) => Some(x),
+            _ => None,
+        };
+        let outer = ints(&square.start, env).zip(ints(&square.end, env));
+        let outer = outer.map(|(a, b)| a..b.saturating_add(i64::from(square.inclusive)));
+        if outer != Some(ks.clone()) || coords[square.partner] != ks.start {
+            return;
+        }
+        let pair = {
+            let inst = env.rt.instance(instance);
+            let Rules::User(g) = &inst.rules;
+            g.kernel.as_ref().and_then(traded_pair)
+        };
+        let (p, c) = (square.partner, self.coord);
+        let Some((i, j)) = pair.filter(|&pair| pair == (p.min(c), p.max(c))) else {
+            return;
+        };
+        let mut shell: SmallVec<[i64; MAX_COORDS]> = coords.into();
+        for m in ks.clone() {
+            shell[i] = m;
+            let line = SweepLine {
+                instance,
+                shape: self.shape,
+                n_args: self.n_args,
+                coords: &mut shell,
+                coord: j,
+                tick_span: self.clause_span,
+                span: self.sg_span,
+            };
+            let to_m = ks.start..m.saturating_add(1);
+            if !matches!(
+                sweep_line(env, line, to_m, Affine { scale: 1, add: 0 }, &mut Ahead),
+                Ok(true)
+            ) {
+                return;
+            }
+        }
     }
 
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
@@ -563,9 +683,10 @@ impl SweepCode {
             return sweep_general(env, ks, sink, self.clause_span);
         };
         let mut instance = site_instance(env, (self.game, &self.statics, &self.cached), true)?;
+        let mut below = None;
         if let Some(layer) = &self.layer {
             match self.layered(env, layer, instance)? {
-                Some(id) => instance = id,
+                Some((id, under)) => (instance, below) = (id, under),
                 None => return sweep_general(env, ks, sink, self.clause_span),
             }
         }
@@ -577,8 +698,10 @@ impl SweepCode {
                 }
             }
         }
-        {
-            let inst = env.rt.instance(instance);
+        // The layer below a pass is read at every position of the line:
+        // its window is reserved too.
+        for id in [Some(instance), below].into_iter().flatten() {
+            let inst = env.rt.instance(id);
             let mut memo = inst.memo.borrow_mut();
             memo.lay_out(self.shape, &self.order);
             // The window takes the whole line, and the outer loops' box
@@ -588,6 +711,13 @@ impl SweepCode {
             if let Some(Some((x, y))) = ends {
                 far[self.coord] = x.max(y);
                 memo.reserve(self.shape, &far[..n]);
+            }
+        }
+        if let Some(square) = &self.square {
+            // The layer below first, as its own table: the layer's
+            // positions then read it in place, one window at a time.
+            for id in [below, Some(instance)].into_iter().flatten() {
+                self.fill_shells(env, (square, id), &coords[..n], ks.clone());
             }
         }
         let line = SweepLine {

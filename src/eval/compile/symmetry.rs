@@ -21,7 +21,7 @@ use crate::syntax::ast::BinaryOp;
 use super::compiler::Compiler;
 use super::guaranteed::substitute_params;
 use super::int_code::{map_locals, mentions};
-use super::kernel::Bound;
+use super::kernel::{Bound, Kernel, KernelMove, MovePlan, RunMove};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 
@@ -144,6 +144,21 @@ impl Compiler<'_> {
             _ => {}
         }
     }
+}
+
+/// The arguments the kernel's game swaps (`Kernel::swappable`) when one
+/// of its runs trades them, `k` from one for `k` to the other
+/// (`G(k, b - k)`): a position's options then lie along anti-diagonals,
+/// in rows past its own.
+pub(crate) fn traded_pair(kernel: &Kernel) -> Option<(usize, usize)> {
+    let (i, j) = kernel.swappable?;
+    let trades = |r: &RunMove| match (r.coefs.get(i), r.coefs.get(j)) {
+        (Some(&x), Some(&y)) => x != 0 && x.checked_neg() == Some(y),
+        _ => false,
+    };
+    (kernel.moves.iter())
+        .any(|m| matches!(m, MovePlan::Kernel(KernelMove::Run(r)) if trades(r)))
+        .then_some((i, j))
 }
 
 /// Whether every local `e` reads is below `width` (none is a binding).

@@ -192,12 +192,9 @@ impl SgSink {
         }
         let mut run = run(&set_up.bases[..n]);
         if per_option.is_empty() {
-            if kernel
-                .swappable
-                .is_some_and(|pair| swapped_pairs(pair, &run))
-            {
+            if let Some(pair) = kernel.swappable.filter(|&pair| swapped_pairs(pair, &run)) {
                 // Options `k` and `lo + hi - 1 - k` are twins: one value.
-                run.hi = run.lo + (run.hi - run.lo + 1) / 2;
+                (run.lo, run.hi) = canonical_half(pair, &run);
             }
             return self.scan_in(env, inst, &run);
         }
@@ -634,6 +631,20 @@ fn swapped_pairs((i, j): (usize, usize), run: &AffineRun<'_>) -> bool {
         && coefs[i].checked_neg() == Some(coefs[j])
         && at_far(i) == Some(bases[j])
         && at_far(j) == Some(bases[i])
+}
+
+/// The half of a run of twins (`swapped_pairs`) whose options have
+/// argument `i` at least argument `j`, the middle option in both halves:
+/// the twins a table filled in shells of `i` (`compile/sweep.rs`) has
+/// valued, and which a position valued from its twin reads in place.
+fn canonical_half((i, j): (usize, usize), run: &AffineRun<'_>) -> (i64, i64) {
+    let (lo, hi) = (run.lo, run.hi);
+    // `i - j` at `lo`; it changes sign once, at the middle of the run.
+    let at = |m: usize| run.bases[m].wrapping_add(run.coefs[m].wrapping_mul(lo));
+    match at(i) >= at(j) {
+        true => (lo, lo + (hi - lo + 1) / 2),
+        false => (lo + (hi - lo) / 2, hi),
+    }
 }
 
 /// Whether two affine parts `bases + coefs * k` trade places between

@@ -80,18 +80,22 @@ fn within_layer(
     span: Span,
     search: impl FnOnce(&mut Env) -> Fallible<Option<u64>>,
 ) -> Fallible<Option<u64>> {
-    let this = (layer, key.clone());
-    if env.rt.layering.borrow().contains(&this) {
+    // Compared in place, and dropped in place: a key is copied once.
+    let asked = |(l, k): &(Layer, Key)| *l == layer && k == key;
+    if env.rt.layering.borrow().iter().any(asked) {
         return Ok(None);
     }
-    env.rt.layering.borrow_mut().push(this);
+    env.rt.layering.borrow_mut().push((layer, key.clone()));
     let searched = (|| {
         if let LayerKind::Pass(n) = layer.kind {
             below_first(env, (layer.base, n), key, span)?;
         }
         search(env)
     })();
-    env.rt.layering.borrow_mut().pop();
+    let mut layering = env.rt.layering.borrow_mut();
+    let below = layering.len().saturating_sub(1);
+    layering.truncate(below);
+    drop(layering);
     let result = match searched {
         Err(e) if is_limit(e.kind) => return Err(e),
         Ok(v) => v,
@@ -104,9 +108,9 @@ fn within_layer(
 /// Notes for `--explain` how the compound `layer` was valued: as layers
 /// (`layered`), or handed to the product search.
 fn note_plan(env: &Env, layer: Layer, layered: bool) {
-    let inst = env.rt.instance(layer.base);
-    let Rules::User(g) = &inst.rules;
     env.rt.note_compound_plan(|| {
+        let inst = env.rt.instance(layer.base);
+        let Rules::User(g) = &inst.rules;
         let on = match g.kernel {
             Some(_) => "on its kernel",
             None => "on its general path",

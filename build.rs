@@ -1,7 +1,8 @@
 //! Generates one test per example rule file (tests/examples.rs includes
 //! them), so that a failing example is named by its test; and links the
 //! grundy binary with its functions in the order a run executes them
-//! (`link/function-order.txt`) and its relocations packed.
+//! (`link/function-order.txt`), the constants they read first
+//! (`link/rodata-order.ld`), and its relocations packed.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -85,6 +86,29 @@ fn order_functions(root: &Path) {
     }
 }
 
+/// The constants the same runs read (jump tables, strings, tables) put
+/// first, before the rest of `.rodata`, by `link/rodata-order.ld` (made
+/// by `link/order_functions.py` too): spread over the 400 KB of
+/// `.rodata`, the few KB a run reads had the kernel map most of it. A
+/// section the list names and the binary lacks is skipped. The linker
+/// map written beside the build script's output is what the script reads
+/// the sections' names from.
+fn order_constants(root: &Path) {
+    println!("cargo:rerun-if-changed=link/rodata-order.ld");
+    if !links_with_lld() {
+        return;
+    }
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    println!(
+        "cargo:rustc-link-arg-bins=-Wl,-Map={}",
+        out.join("grundy.map").display()
+    );
+    let order = root.join("link/rodata-order.ld");
+    if order.exists() {
+        println!("cargo:rustc-link-arg-bins=-Wl,-T,{}", order.display());
+    }
+}
+
 /// Whether the C library here (the one the binary runs with, for a build
 /// on the machine that runs it) reads packed relative relocations
 /// (`DT_RELR`): glibc 2.36 and later.
@@ -115,6 +139,7 @@ fn pack_relocations() {
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     order_functions(&root);
+    order_constants(&root);
     pack_relocations();
     println!("cargo:rerun-if-changed=examples");
     let mut files = Vec::new();

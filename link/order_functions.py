@@ -24,9 +24,18 @@ toolchain and the dependencies: run this again after changing any of
 them (the bench prints how many of the listed symbols the binary has).
 
     cargo build --release && python3 link/order_functions.py
+
+It also writes link/rodata-order.ld: the read-only constants the same
+games read (jump tables, strings, tables; traced by valgrind's lackey at
+small sizes) put first, in an output section `.rodata.hot` before
+`.rodata` (build.rs passes it to lld). Without it those few KB lay spread
+over the 400 KB of `.rodata`, and a run mapped most of it. Section names
+come from the linker map build.rs asks for (`grundy.map` in the build
+script's OUT_DIR, found beside the binary, or `--map`).
 """
 
 import argparse
+import bisect
 import collections
 import os
 import random
@@ -34,6 +43,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "..", "shared", "bench", "rules")
@@ -74,6 +84,147 @@ RUNS = [
         "sg(H(5))\ntable(sg(H(n)) for n in 0..10)\noutcome(H(3) + H(3))\n:quit\n",
     ),
 ]
+
+
+# Sizes for the constants' trace (lackey writes every memory access, so
+# the games are run small; the constants a game reads hardly depend on
+# its size), by rule file; a run not listed keeps its arguments.
+SMALL_N = {
+    "nim3pass.game": 8,
+    "emptydivide.game": 60,
+    "welter4.game": 10,
+    "chocolate3d.game": 12,
+    "dawson.game": 1000,
+    "subtract125.game": 10000,
+    "grundy.game": 1000,
+    "cram.game": 4,
+    "kayles_misere.game": 12,
+    "subtract_squares.game": 10000,
+    "fibonacci_nim.game": 60,
+    "staircase.game": 10,
+    "pass_emptydivide.game": 60,
+    "geography.game": 4,
+    "officers.game": 1000,
+    "subtract_fib.game": 10000,
+    "loopy_grid.game": 10,
+    "wythoff.game": 30,
+    # past 250, values are kept in more than a byte: another path
+    "take_split.game": 400,
+    "node_kayles.game": 4,
+    "stair_jump.game": 8,
+}
+
+
+# The longest a run's trace may take, in seconds.
+TRACE_SECONDS = 300
+
+
+def shrunk(args):
+    """`args` with the game's N made small (SMALL_N)."""
+    small = next((SMALL_N[os.path.basename(a)] for a in args if os.path.basename(a) in SMALL_N), None)
+    if small is None:
+        return args
+    return [f"N={small}" if a.startswith("N=") else a for a in args]
+
+
+def sections_of(map_file, output):
+    """(address, size, name) of the input sections of `output` in a linker
+    map written by lld, sorted by address."""
+    found, inside = [], False
+    # columns: address, load address, size, alignment, then the name,
+    # indented by 0 (an output section), 8 (an input section) or 16 (a
+    # symbol)
+    row = re.compile(r"^\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+ ( *)(\S+)$")
+    with open(map_file) as f:
+        for line in f:
+            m = row.match(line)
+            if not m:
+                continue
+            depth, name = len(m.group(3)), m.group(4)
+            if depth == 0:
+                inside = name == output
+            elif inside and depth == 8 and name.endswith(")") and ":(" in name:
+                found.append((int(m.group(1), 16), int(m.group(2), 16), name.split(":(")[-1][:-1]))
+    return sorted(found)
+
+
+def constants_read(binary, args, stdin, lo, hi):
+    """Addresses in [lo, hi) of the binary that one run reads (lackey; the
+    binary is a position-independent executable, which valgrind loads at
+    0x108000)."""
+    base = 0x108000
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        ["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-fd={write_end}", binary] + args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write_end,),
+    )
+    os.close(write_end)
+    # A run that outlasts its trace's time (`grundy test` has waited on a
+    # thread under lackey) gives what it read until then.
+    timer = threading.Timer(TRACE_SECONDS, proc.kill)
+    timer.start()
+    if stdin:
+        proc.stdin.write(stdin.encode())
+    proc.stdin.close()
+    seen = set()
+    with os.fdopen(read_end, "rb", buffering=1 << 20) as trace:
+        for line in trace:
+            if line[:3] in (b" L ", b" M "):
+                address = int(line[3 : line.index(b",")], 16) - base
+                if lo <= address < hi:
+                    seen.add(address)
+    proc.wait()
+    timer.cancel()
+    return seen
+
+
+def write_rodata_order(binary, map_file, out):
+    """Writes the linker script that puts first the constants the runs read
+    (see the top); returns how many input sections and bytes it lists."""
+    sections = sections_of(map_file, ".rodata")
+    if not sections:
+        sys.exit(f"no .rodata input sections in {map_file}")
+    starts = [a for a, _, _ in sections]
+    lo, hi = starts[0], sections[-1][0] + sections[-1][1]
+    order, listed = [], set()
+    with tempfile.TemporaryDirectory() as workdir:
+        floor_file = os.path.join(workdir, "floor.game")
+        with open(floor_file, "w") as f:
+            f.write(FLOOR)
+        runs = [(["run", floor_file], None)] + [(shrunk(a), s) for a, s in RUNS]
+        for i, (args, stdin) in enumerate(runs):
+            for address in sorted(constants_read(binary, args, stdin, lo, hi)):
+                start, size, name = sections[bisect.bisect_right(starts, address) - 1]
+                if start <= address < start + max(size, 1) and name not in listed:
+                    listed.add(name)
+                    order.append((name, size))
+            print(f"constants {i + 1}/{len(runs)}: {' '.join(args)[:60]}", file=sys.stderr)
+    with open(out, "w") as f:
+        f.write("/* Made by link/order_functions.py; read by build.rs. */\n")
+        f.write("SECTIONS {\n  .rodata.hot : {\n")
+        for name, _ in order:
+            f.write(f"    *({name})\n")
+        f.write("  }\n} INSERT BEFORE .rodata;\n\n")
+        # lld would otherwise put the exception tables (220 KB, read only
+        # when a panic unwinds) first when the list names `.rodata.cst8`.
+        f.write("SECTIONS {\n  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }\n")
+        f.write("} INSERT AFTER .rodata;\n")
+    return len(order), sum(size for _, size in order)
+
+
+def default_map(binary):
+    """The linker map build.rs asked for in the newest build of `binary`."""
+    build = os.path.join(os.path.dirname(os.path.abspath(binary)), "build")
+    maps = []
+    if os.path.isdir(build):
+        for d in os.listdir(build):
+            m = os.path.join(build, d, "out", "grundy.map")
+            if d.startswith("grundy-") and os.path.exists(m):
+                maps.append((os.path.getmtime(m), m))
+    return max(maps)[1] if maps else None
 
 
 def executed(binary, args, stdin, workdir):
@@ -170,6 +321,10 @@ def main():
     parser.add_argument(
         "--tries", type=int, default=200_000, help="changes the local search tries"
     )
+    parser.add_argument("--map", help="the binary's linker map (default: build.rs's)")
+    parser.add_argument(
+        "--rodata-out", default=os.path.join(ROOT, "link/rodata-order.ld")
+    )
     opts = parser.parse_args()
     listed = subprocess.run(
         ["nm", "--defined-only", "--print-size", opts.binary],
@@ -219,6 +374,11 @@ def main():
         f.write("# Made by link/order_functions.py; read by build.rs.\n")
         f.write("\n".join(order) + "\n")
     print(f"{len(order)} functions written to {opts.out}", file=sys.stderr)
+    map_file = opts.map or default_map(opts.binary)
+    if map_file is None:
+        sys.exit("no linker map of the binary found: pass --map")
+    count, size = write_rodata_order(opts.binary, map_file, opts.rodata_out)
+    print(f"{count} constants ({size} bytes) written to {opts.rodata_out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -176,7 +176,15 @@ pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
     if refused == 0 && now.saturating_add(extra) <= limit {
         return Ok(());
     }
-    let (_, default) = caps::default_limit();
+    Err(out_of_memory(limit, extra, span, now, refused))
+}
+
+/// The error of [`check`], in its own function: the messages are most of
+/// its code, and a run that fits never executes them.
+#[cold]
+#[inline(never)]
+fn out_of_memory(limit: usize, extra: usize, span: Span, now: usize, refused: usize) -> Box<Diag> {
+    let default = caps::default_described();
     if refused > 0 {
         return Diag::new(
             ErrorKind::OutOfMemory,
@@ -192,7 +200,7 @@ pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
         .help(format!(
             "raise the limit with --max-memory SIZE (default: {default}), or compute something smaller"
         ))
-        .err();
+        .boxed();
     }
     let needs = if extra > 0 {
         format!("{} more needed, {} in use", human(extra), human(now))
@@ -208,7 +216,7 @@ pub fn check(limit: usize, extra: usize, span: Span) -> Fallible<()> {
     .help(format!(
         "raise the limit with --max-memory SIZE (default: {default}), or compute something smaller"
     ))
-    .err()
+    .boxed()
 }
 
 /// Pushes `item` onto `items`, first checking that a growth of the vector
@@ -265,7 +273,7 @@ pub fn peak() -> usize {
 /// The default `--max-memory`: the tightest of the caps on this process
 /// (see [`caps`]).
 pub fn default_limit() -> usize {
-    caps::default_limit().0
+    caps::default_limit()
 }
 
 /// A size in bytes for people: `1.5 GiB`, `300 MiB`.

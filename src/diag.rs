@@ -62,6 +62,9 @@ pub struct Diag {
 pub type Fallible<T> = Result<T, Box<Diag>>;
 
 impl Diag {
+    // Errors are cold: their construction stays out of the code of the
+    // functions that may raise them (and off the pages a good run maps).
+    #[cold]
     pub fn new(kind: ErrorKind, span: Span, message: impl Into<String>) -> Diag {
         Diag {
             kind,
@@ -73,25 +76,30 @@ impl Diag {
         }
     }
 
+    #[cold]
     pub fn label(mut self, label: impl Into<String>) -> Diag {
         self.label = label.into();
         self
     }
 
+    #[cold]
     pub fn help(mut self, help: impl Into<String>) -> Diag {
         self.help = Some(help.into());
         self
     }
 
+    #[cold]
     pub fn note(mut self, span: Span, text: impl Into<String>) -> Diag {
         self.notes.push((span, text.into()));
         self
     }
 
+    #[cold]
     pub fn boxed(self) -> Box<Diag> {
         Box::new(self)
     }
 
+    #[cold]
     pub fn err<T>(self) -> Fallible<T> {
         Err(Box::new(self))
     }

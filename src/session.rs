@@ -411,13 +411,7 @@ impl Session {
         result.installed = true;
         self.rt.explaining.set(self.explain_games);
         if self.explain_games {
-            for (id, _) in &lowered.games {
-                if let Some(Some(g)) = self.rt.games.get(*id as usize) {
-                    for line in &g.explanation {
-                        let _ = writeln!(out, "{}", self.show_spans(line));
-                    }
-                }
-            }
+            self.explain_installed(&lowered, out);
         }
         for stmt in &lowered.stmts {
             if let IrStmt::Let { global, .. } = stmt {
@@ -439,29 +433,53 @@ impl Session {
             }
         }
         if self.explain_games {
-            // Instances compiled for their static arguments exist once used.
-            for (id, _) in &lowered.games {
-                for line in self.rt.specialized_explanations(*id) {
-                    let _ = writeln!(out, "{}", self.show_spans(&line));
-                }
-            }
-            // What each loopy labelling of this text built and held.
-            for line in self.rt.loopy_runs.borrow().iter() {
-                let _ = writeln!(out, "{line}");
-            }
-            // How its compounds of one position were valued.
-            for line in self.rt.compound_plans.borrow().iter() {
-                let _ = writeln!(out, "{line}");
-            }
+            self.explain_ran(&lowered, out);
         }
         self.rt.loopy_runs.borrow_mut().clear();
         self.rt.compound_plans.borrow_mut().clear();
         result
     }
 
+    /// `--explain`'s plans of the games a text defines. Its own function,
+    /// like [`Session::explain_ran`]: a run that does not ask never
+    /// executes it, and its code stays off that run's pages.
+    #[cold]
+    #[inline(never)]
+    fn explain_installed(&self, lowered: &Lowered, out: &mut dyn Write) {
+        for (id, _) in &lowered.games {
+            if let Some(Some(g)) = self.rt.games.get(*id as usize) {
+                for line in &g.explanation {
+                    let _ = writeln!(out, "{}", self.show_spans(line));
+                }
+            }
+        }
+    }
+
+    /// `--explain`'s account of what the text's statements ran.
+    #[cold]
+    #[inline(never)]
+    fn explain_ran(&self, lowered: &Lowered, out: &mut dyn Write) {
+        // Instances compiled for their static arguments exist once used.
+        for (id, _) in &lowered.games {
+            for line in self.rt.specialized_explanations(*id) {
+                let _ = writeln!(out, "{}", self.show_spans(&line));
+            }
+        }
+        // What each loopy labelling of this text built and held.
+        for line in self.rt.loopy_runs.borrow().iter() {
+            let _ = writeln!(out, "{line}");
+        }
+        // How its compounds of one position were valued.
+        for line in self.rt.compound_plans.borrow().iter() {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
     /// A limit (time, memory, Ctrl-C) stops deep inside a computation; its
     /// message also names the statement's expression, which may be in
     /// another text (a REPL entry calling a function of a file).
+    #[cold]
+    #[inline(never)]
     fn name_the_statement(&self, e: &mut Diag, stmt: &IrStmt) {
         if !matches!(
             e.kind,

@@ -24,27 +24,49 @@ const FALLBACK: u64 = 4 << 30;
 /// One cap on this process's memory and the budget it allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cap {
-    /// How the budget follows from the cap, for messages: "70% of this
-    /// machine's 23 GiB".
-    pub what: String,
+    /// What sets the cap.
+    pub source: Source,
+    /// The cap, in bytes.
+    pub bytes: u64,
     /// The bytes the budget may use under it.
     pub allows: u64,
+}
+
+/// What sets a [`Cap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Machine,
+    Cgroup,
+    /// `ulimit -v` or `ulimit -d`, by its name.
+    Rlimit(&'static str),
+}
+
+impl Cap {
+    /// How the budget follows from the cap, for messages: "70% of this
+    /// machine's 23 GiB". Written only when a message asks: every run
+    /// reads the caps, few print them, and the text pulls in float
+    /// formatting.
+    pub fn what(&self) -> String {
+        let bytes = human_u64(self.bytes);
+        match self.source {
+            Source::Machine => format!("{MACHINE_SHARE}% of this machine's {bytes}"),
+            Source::Cgroup => format!("{MACHINE_SHARE}% of the cgroup's limit of {bytes}"),
+            Source::Rlimit(name) => format!(
+                "{RLIMIT_SHARE}% of {name} of {bytes} less {} for stacks and code",
+                human_u64(reserved(Some(self.bytes)))
+            ),
+        }
+    }
 }
 
 /// Every cap that can be read here.
 pub fn caps() -> Vec<Cap> {
     let mut caps = Vec::new();
     if let Some(total) = physical_memory() {
-        caps.push(share_of(
-            total,
-            &format!("this machine's {}", human_u64(total)),
-        ));
+        caps.push(share_of(Source::Machine, total));
     }
     if let Some(c) = cgroup_limit() {
-        caps.push(share_of(
-            c,
-            &format!("the cgroup's limit of {}", human_u64(c)),
-        ));
+        caps.push(share_of(Source::Cgroup, c));
     }
     for (resource, name) in [
         (libc::RLIMIT_AS, "the address-space limit (ulimit -v)"),
@@ -53,11 +75,8 @@ pub fn caps() -> Vec<Cap> {
         if let Some(limit) = rlimit(resource) {
             let usable = limit.saturating_sub(reserved(Some(limit)));
             caps.push(Cap {
-                what: format!(
-                    "{RLIMIT_SHARE}% of {name} of {} less {} for stacks and code",
-                    human_u64(limit),
-                    human_u64(reserved(Some(limit)))
-                ),
+                source: Source::Rlimit(name),
+                bytes: limit,
                 allows: usable / 100 * RLIMIT_SHARE,
             });
         }
@@ -65,9 +84,10 @@ pub fn caps() -> Vec<Cap> {
     caps
 }
 
-fn share_of(bytes: u64, what: &str) -> Cap {
+fn share_of(source: Source, bytes: u64) -> Cap {
     Cap {
-        what: format!("{MACHINE_SHARE}% of {what}"),
+        source,
+        bytes,
         allows: bytes / 100 * MACHINE_SHARE,
     }
 }
@@ -77,11 +97,20 @@ pub fn tightest() -> Option<Cap> {
     caps().into_iter().min_by_key(|c| c.allows)
 }
 
-/// The default `--max-memory` and how it was found.
-pub fn default_limit() -> (usize, String) {
+/// The default `--max-memory`.
+pub fn default_limit() -> usize {
     match tightest() {
-        Some(c) => (c.allows.try_into().unwrap_or(usize::MAX).max(1), c.what),
-        None => (FALLBACK as usize, human_u64(FALLBACK)),
+        Some(c) => c.allows.try_into().unwrap_or(usize::MAX).max(1),
+        None => FALLBACK as usize,
+    }
+}
+
+/// How the default `--max-memory` was found, for messages.
+#[cold]
+pub fn default_described() -> String {
+    match tightest() {
+        Some(c) => c.what(),
+        None => human_u64(FALLBACK),
     }
 }
 
@@ -162,10 +191,36 @@ mod tests {
     }
 
     #[test]
+    fn a_cap_is_described_only_when_asked_and_names_its_share() {
+        let gib = 1u64 << 30;
+        let machine = share_of(Source::Machine, 8 * gib);
+        assert_eq!(machine.allows, 8 * gib / 100 * MACHINE_SHARE);
+        let text = machine.what();
+        assert!(
+            text.starts_with(&format!("{MACHINE_SHARE}% of this machine's")),
+            "{text}"
+        );
+        assert!(text.ends_with(&human_u64(8 * gib)), "{text}");
+        let limit = Cap {
+            source: Source::Rlimit("the data limit (ulimit -d)"),
+            bytes: 2 * gib,
+            allows: 0,
+        };
+        let text = limit.what();
+        assert!(text.contains(&human_u64(reserved(Some(2 * gib)))), "{text}");
+        assert!(text.contains("ulimit -d"), "{text}");
+    }
+
+    #[test]
     fn the_default_is_the_tightest_cap() {
-        let (limit, _) = default_limit();
+        let limit = default_limit();
         for cap in caps() {
             assert!(limit as u64 <= cap.allows.max(1), "{cap:?}");
+        }
+        let described = default_described();
+        match tightest() {
+            Some(c) => assert_eq!(described, c.what()),
+            None => assert_eq!(described, human_u64(FALLBACK)),
         }
     }
 }

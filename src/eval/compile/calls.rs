@@ -259,6 +259,8 @@ fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Va
     })
 }
 
+// Once a statement, one arm of `call_builtin`: kept out of its caller.
+#[inline(never)]
 fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
     let mut h: Vec<u64> = Vec::new();
     let instance = match g {
@@ -309,6 +311,7 @@ fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
 }
 
 /// `subtraction(S)` and `octal(code)`: members of the prelude's families.
+#[inline(never)]
 pub(crate) fn family(env: &mut Env, game: &str, statics: Value, span: Span) -> Fallible<Value> {
     let Some((_, id)) = env.rt.prelude.iter().find(|(n, _)| *n == game) else {
         return Diag::new(

@@ -226,6 +226,9 @@ struct OpLeft<S> {
 
 impl<S: SetSink> WithRead for OpLeft<S> {
     type Out = S::Out;
+    // Code generation, once a compile: its own function for each kind of
+    // leaf, so that the kinds a run does not meet stay out of its pages.
+    #[inline(never)]
     fn with<A: Read>(self, a: A) -> S::Out {
         let (op, sink) = (self.op, self.sink);
         self.b.read_as(OpRight { op, a, sink })
@@ -241,6 +244,7 @@ struct OpRight<A, S> {
 impl<A: Read, S: SetSink> WithRead for OpRight<A, S> {
     type Out = S::Out;
     /// The operator's code for the two readers, one closure an operator.
+    #[inline(never)]
     fn with<B: Read>(self, b: B) -> S::Out {
         let (a, sink) = (self.a, self.sink);
         match self.op {
@@ -261,6 +265,7 @@ struct Steps<S> {
 
 impl<S: SetSink> WithRead for Steps<S> {
     type Out = S::Out;
+    #[inline(never)]
     fn with<A: Read>(mut self, base: A) -> S::Out {
         // Step `x + c`, `insert` a constant in each closure.
         #[inline(always)]

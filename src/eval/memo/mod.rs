@@ -1180,6 +1180,8 @@ impl ShapeTable {
     /// Widens a ranked window to the level of `coords`, if they are
     /// naturals of its kind and the budget lets it, at least doubling it:
     /// ranks stay, the new indices come after the old ones.
+    // Only for ranked lists: kept out of `try_grow`.
+    #[inline(never)]
     fn grow_ranked(&mut self, coords: &[i64]) {
         let Some(ranking) = &self.ranked else {
             return;

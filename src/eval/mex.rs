@@ -13,12 +13,20 @@ impl StampedMex {
     /// The least value not among `values`.
     #[inline]
     pub(crate) fn mex(&mut self, values: &[u64]) -> u64 {
-        let n = values.len();
-        // Fewer than 64 values: their mex is below 64, one word of marks.
-        if n < 64 {
+        // Fewer than 64 values: their mex is below 64, one word of marks,
+        // inline in the caller (as a call, saving and restoring the
+        // registers the stamped marks need cost more than the marks).
+        if values.len() < 64 {
             let mark = |m: u64, &v: &u64| if v < 64 { m | 1 << v } else { m };
             return (!values.iter().fold(0, mark)).trailing_zeros() as u64;
         }
+        self.stamped(values)
+    }
+
+    /// `mex` of 64 values or more, by the stamped marks.
+    #[inline(never)]
+    fn stamped(&mut self, values: &[u64]) -> u64 {
+        let n = values.len();
         if self.seen.len() <= n {
             self.seen.resize(n + 1, 0);
         }

@@ -127,9 +127,9 @@ def shrunk(args):
     return [f"N={small}" if a.startswith("N=") else a for a in args]
 
 
-def sections_of(map_file, output):
-    """(address, size, name) of the input sections of `output` in a linker
-    map written by lld, sorted by address."""
+def sections_of(map_file, outputs):
+    """(address, size, name) of the input sections of the output sections
+    `outputs` in a linker map written by lld, sorted by address."""
     found, inside = [], False
     # columns: address, load address, size, alignment, then the name,
     # indented by 0 (an output section), 8 (an input section) or 16 (a
@@ -142,7 +142,7 @@ def sections_of(map_file, output):
                 continue
             depth, name = len(m.group(3)), m.group(4)
             if depth == 0:
-                inside = name == output
+                inside = name in outputs
             elif inside and depth == 8 and name.endswith(")") and ":(" in name:
                 found.append((int(m.group(1), 16), int(m.group(2), 16), name.split(":(")[-1][:-1]))
     return sorted(found)
@@ -184,7 +184,9 @@ def constants_read(binary, args, stdin, lo, hi):
 def write_rodata_order(binary, map_file, out):
     """Writes the linker script that puts first the constants the runs read
     (see the top); returns how many input sections and bytes it lists."""
-    sections = sections_of(map_file, ".rodata")
+    # A binary linked with an earlier list has those constants in
+    # `.rodata.hot`: they are read there, and must stay listed.
+    sections = sections_of(map_file, (".rodata.hot", ".rodata"))
     if not sections:
         sys.exit(f"no .rodata input sections in {map_file}")
     starts = [a for a, _, _ in sections]

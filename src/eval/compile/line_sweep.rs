@@ -940,9 +940,7 @@ impl Sweeper<'_> {
         memo.stored += 1;
         Some(v)
     }
-}
 
-impl Sweeper<'_> {
     /// The plain loop on a line laid out by rank (`RankedLine`): each
     /// element's list read at its rank while it has a value (a filled
     /// level, `fill_ranked`), ticked as the asking loop would; stops at

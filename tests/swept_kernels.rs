@@ -709,3 +709,146 @@ fn bend_pieces_along_a_line_grow_shrink_or_move() {
         }
     }
 }
+
+/// The chocolate moves on a bar whose `y` has no top (`H(x, y, z)`, `y
+/// >= 0`): `g[x][z][y]` for `x, z <= n`, `y <= top`.
+fn open_chocolate(n: usize, top: usize) -> Vec<Vec<Vec<u64>>> {
+    let f = |x: usize, z: usize| (x + z) / 3;
+    let mut g = vec![vec![vec![0u64; top + 1]; n + 1]; n + 1];
+    for x in 0..=n {
+        for z in 0..=n {
+            for y in 0..=top {
+                let mut options = Vec::new();
+                options.extend((0..x).map(|u| g[u][z][y.min(f(u, z))]));
+                options.extend((0..y).map(|v| g[x][z][v]));
+                options.extend((0..z).map(|w| g[x][w][y.min(f(x, w))]));
+                g[x][z][y] = (0..).find(|v| !options.contains(v)).expect("a mex");
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn a_swept_end_read_off_the_outer_loops_or_not() {
+    // The swept `y`'s range ends at code of the outer loops' variables:
+    // rising with them (`F(x, z)`, `min(x, z) + 1`, an outer loop with an
+    // exclusive end, a `let ... in`), where the window is reserved at
+    // once for the box (`compile/swept_end.rs`), or not rising (`N - x`,
+    // `2 * x - z`, `(x * z) % 5`), where it grows line by line. Against
+    // the definition and the general path.
+    let n = 7;
+    let g = open_chocolate(n, 2 * n + 1);
+    let game = "fn F(x, z) = (x + z) / 3
+        game H(x, y, z) where x >= 0 and z >= 0 and y >= 0 {
+            move cut_x(u in 0..x) -> H(u, min(F(u, z), y), z)
+            move cut_y(v in 0..y) -> H(x, v, z)
+            move cut_z(w in 0..z) -> H(x, min(y, F(x, w)), w)
+        }";
+    type End = fn(usize, usize, usize) -> i64;
+    let cases: [(&str, &str, End); 7] = [
+        ("0..=N", "0..=F(x, z)", |_, x, z| ((x + z) / 3) as i64),
+        ("0..=N", "0..min(x, z) + 1", |_, x, z| x.min(z) as i64),
+        ("0..N", "1..=2 * F(x, z) + 1", |_, x, z| {
+            (2 * ((x + z) / 3) + 1) as i64
+        }),
+        ("0..=N", "0..=N - x", |n, x, _| (n - x) as i64),
+        ("0..=N", "0..=2 * x - z", |_, x, z| 2 * x as i64 - z as i64),
+        ("0..=N", "0..=(x * z) % 5", |_, x, z| ((x * z) % 5) as i64),
+        ("0..=N", "0..=(let t = x + z in t / 2)", |_, x, z| {
+            ((x + z) / 2) as i64
+        }),
+    ];
+    for (outer, swept, end) in cases {
+        let text =
+            format!("{game}\nprint [sg(H(x, y, z)) for x in {outer}, z in 0..=N, y in {swept}]")
+                .replace('N', &n.to_string());
+        let out = same_every_way(&text, Limits::default());
+        let last = if outer.contains("..=") { n } else { n - 1 };
+        let start = |_: usize, _: usize| i64::from(swept.starts_with('1'));
+        let want: Vec<String> = (0..=last)
+            .flat_map(|x| (0..=n).map(move |z| (x, z)))
+            .flat_map(|(x, z)| (start(x, z)..=end(n, x, z)).map(move |y| (x, y as usize, z)))
+            .map(|(x, y, z)| g[x][z][y].to_string())
+            .collect();
+        assert_eq!(
+            out.trim(),
+            format!("[{}]", want.join(", ")),
+            "{outer}, {swept}"
+        );
+    }
+}
+
+/// The game of `runs_of_four_bends_and_of_five` by its definition:
+/// `g[a][b][c][d][e][f]` for each coordinate at most `n`, flattened.
+fn five_bends(n: usize) -> Vec<u64> {
+    let m = n + 1;
+    let at = |p: [usize; 6]| p.iter().fold(0, |i, &x| i * m + x);
+    let mut g = vec![0u64; m.pow(6)];
+    for i in 0..m.pow(6) {
+        let mut p = [0usize; 6];
+        let mut r = i;
+        for x in p.iter_mut().rev() {
+            *x = r % m;
+            r /= m;
+        }
+        let [a, b, c, d, e, f] = p;
+        let mut options = Vec::new();
+        options.extend((0..a).map(|k| {
+            g[at([
+                k,
+                b.min(k),
+                c.min(k + 1),
+                d.min(2 * k),
+                e.min((k + a) / 2),
+                f.saturating_sub(k),
+            ])]
+        }));
+        options.extend((0..a).map(|k| {
+            g[at([
+                k,
+                b.min(k),
+                c.min(k + 1),
+                d.min(2 * k),
+                e.min((k + a) / 2),
+                f,
+            ])]
+        }));
+        options.extend((0..f).map(|k| g[at([a, b, c, d, e, k])]));
+        g[i] = (0..).find(|v| !options.contains(v)).expect("a mex");
+    }
+    g
+}
+
+#[test]
+fn runs_of_four_bends_and_of_five() {
+    // Runs of four and five clamped arguments (`search/bend.rs`: a cut
+    // or more for each, sorted, the run's end after them; pieces with
+    // no cut, one and several), swept along the last coordinate and
+    // asked from the top. Against the definition and the general path.
+    let n = 2;
+    let g = five_bends(n);
+    let game = "game G(a, b, c, d, e, f) where a >= 0 and b >= 0 and c >= 0 and d >= 0 and e >= 0 and f >= 0 {
+            move five(k in 0..a) -> G(k, min(b, k), min(c, k + 1), min(d, 2 * k), min(e, (k + a) / 2), max(f - k, 0))
+            move four(k in 0..a) -> G(k, min(b, k), min(c, k + 1), min(d, 2 * k), min(e, (k + a) / 2), f)
+            move take(k in 0..f) -> G(a, b, c, d, e, k)
+        }";
+    let loops = "a in 0..=N, b in 0..=N, c in 0..=N, d in 0..=N, e in 0..=N, f in 0..=N";
+    for asked in ["G(a, b, c, d, e, f)", "G(N - a, b, c, d, e, N - f)"] {
+        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+        let out = same_every_way(&text, Limits::default());
+        let m = n + 1;
+        let want: Vec<String> = (0..m.pow(6))
+            .map(|i| match asked.contains("N - a") {
+                // `a` and `f` read from the top.
+                true => {
+                    let (a, f) = (i / m.pow(5), i % m);
+                    i - a * m.pow(5) - f + (n - a) * m.pow(5) + (n - f)
+                }
+                false => i,
+            })
+            .map(|i| g[i].to_string())
+            .collect();
+        assert_eq!(out.trim(), format!("[{}]", want.join(", ")), "{asked}");
+    }
+}

@@ -40,7 +40,8 @@
 //!    (move rules -> loops feeding a `Sink`), `calls` (calls and
 //!    positions at run time), `line_sweep` (sweeps a line of positions),
 //!    `game_plan` (queries of positions, sums and compounds answered from
-//!    their keys, and a comprehension's body as an SG value), `sweep`
+//!    their keys, and a comprehension's body as an SG value), `swept_end`
+//!    (the far end of a swept coordinate bound by outer loops), `sweep`
 //!    (comprehensions swept along a line), `explain`, `inline`.
 //! 5. `expr`: expressions -> `Code`, and the entry points compiling a
 //!    function and a game; then `specialize` (a game compiled for one
@@ -77,6 +78,7 @@ mod refusal;
 pub mod runtime;
 mod specialize;
 mod sweep;
+mod swept_end;
 mod symmetry;
 mod where_check;
 mod where_line;

@@ -28,7 +28,7 @@ use super::symmetry::traded_pair;
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
 use crate::eval::gsg::{is_infinite, InfSets};
-use crate::eval::memo::{default_order, shape_push, Shape, Tag, MAX_ARGS, MAX_COORDS};
+use crate::eval::memo::{default_order, shape_push, Shape, Tag, Window, MAX_ARGS, MAX_COORDS};
 use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -260,8 +260,26 @@ impl Compiler<'_> {
         // How deep the loop binding each coordinate is (0: none).
         let (mut depth, mut box_ends) = (Vec::new(), Vec::new());
         // Whether the box is known: integer coordinates, each constant or
-        // bound by a loop up to a constant, the swept one too.
-        let mut whole = constant(end);
+        // bound by a loop up to a constant, the swept one too (or up to
+        // code of those loops' variables that rises with them).
+        let outer = |s: Slot| {
+            let local = IrExpr {
+                kind: IrKind::Local(s),
+                span: end.span,
+            };
+            let d = loop_depth(&comp.clauses, &local).checked_sub(1)?;
+            let IrClause::For(b) = &comp.clauses[d] else {
+                return None;
+            };
+            kernel::slot_range(b)
+                .filter(|&(_, _, end, _)| constant(end))
+                .map(|(_, _, end, _)| end.clone())
+        };
+        let mut swept_end = match constant(end) {
+            true => None,
+            false => self.swept_far_end(end, &outer),
+        };
+        let mut whole = constant(end) || swept_end.is_some();
         for (i, a) in pargs.iter().enumerate() {
             let (items, tag) = match &a.kind {
                 IrKind::List(items) => (&items[..], Tag::List(items.len() as u32)),
@@ -288,7 +306,7 @@ impl Compiler<'_> {
                     continue;
                 }
                 depth.push(comp.clauses.len() + 1);
-                box_ends.push(None);
+                box_ends.push(swept_end.take().map(|end| (end, true)));
                 if moving.is_some() {
                     return None;
                 }
@@ -662,6 +680,18 @@ impl SweepCode {
         result
     }
 
+    /// `far` (a line's far corner) taken out to the box's ends where
+    /// they are known (`box_ends`).
+    fn box_far(&self, env: &mut Env, far: &mut [i64; MAX_COORDS]) {
+        for (x, end) in far.iter_mut().zip(&self.box_ends) {
+            if let Some((end, inclusive)) = end {
+                if let Ok(Value::Int(end)) = end(env) {
+                    *x = (*x).max(end.saturating_sub(i64::from(!inclusive)));
+                }
+            }
+        }
+    }
+
     fn sweep<F: Fold>(
         &self,
         env: &mut Env,
@@ -690,27 +720,35 @@ impl SweepCode {
                 None => return sweep_general(env, ks, sink, self.clause_span),
             }
         }
+        // The window takes the whole line, and the box where the loops'
+        // ranges are known, at once, not by doublings that copy it (and
+        // hold the old copy beside the new); the box's ends are evaluated
+        // only for a line the window does not hold yet. The layer below a
+        // pass is read at every position of the line: reserved too.
         let mut far = coords;
-        for (x, end) in far.iter_mut().zip(&self.box_ends) {
-            if let Some((end, inclusive)) = end {
-                if let Ok(Value::Int(end)) = end(env) {
-                    *x = (*x).max(end.saturating_sub(i64::from(!inclusive)));
-                }
-            }
+        let line_far = match (!ks.is_empty()).then(|| map.at(ks.start).zip(map.at(ks.end - 1))) {
+            Some(Some((x, y))) => Some(x.max(y)),
+            _ => None,
+        };
+        let mut boxed = false;
+        if let Some(x) = line_far {
+            far[self.coord] = x;
         }
-        // The layer below a pass is read at every position of the line:
-        // its window is reserved too.
         for id in [Some(instance), below].into_iter().flatten() {
             let inst = env.rt.instance(id);
-            let mut memo = inst.memo.borrow_mut();
-            memo.lay_out(self.shape, &self.order);
-            // The window takes the whole line, and the outer loops' box
-            // where their ranges are known, at once, not by doublings that
-            // copy it (and hold the old copy beside the new).
-            let ends = (!ks.is_empty()).then(|| map.at(ks.start).zip(map.at(ks.end - 1)));
-            if let Some(Some((x, y))) = ends {
-                far[self.coord] = x.max(y);
-                memo.reserve(self.shape, &far[..n]);
+            let held = {
+                let mut memo = inst.memo.borrow_mut();
+                memo.lay_out(self.shape, &self.order);
+                let place = |w: &Window<'_>, c: usize| (far[c] as u64) < w.place(c).0;
+                line_far.is_none()
+                    || (memo.window(self.shape)).is_some_and(|w| (0..n).all(|c| place(&w, c)))
+            };
+            if !held {
+                if !boxed {
+                    boxed = true;
+                    self.box_far(env, &mut far);
+                }
+                inst.memo.borrow_mut().reserve(self.shape, &far[..n]);
             }
         }
         if let Some(square) = &self.square {

@@ -119,6 +119,7 @@ fn clamp_cuts(q: Quot, line: Line, (lo, hi): (i64, i64), cuts: &mut Cuts) -> Opt
     Some(())
 }
 
+/// The cuts of a run, then its end.
 type Cuts = SmallVec<[i64; 4]>;
 
 /// The first `k` where `floor((num + a * k) / d) >= c` changes truth (the
@@ -202,13 +203,17 @@ impl SgSink {
         if quotients > 1 {
             return Ok(false);
         }
-        cuts.sort_unstable();
+        if cuts.len() > 1 {
+            cuts.sort_unstable();
+        }
+        // The pieces' ends: the cuts, then the run's end.
+        cuts.push(hi);
         // Every piece read through the window, placed once for the run;
         // then the options it could not answer one by one.
         let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
             let placed = window.map(|w| (w, w.run(run.bases, run.coefs, lo, hi)));
             let mut p = lo;
-            for q in cuts.iter().copied().chain([hi]) {
+            for &q in &cuts {
                 if p >= q {
                     continue;
                 }
@@ -220,8 +225,9 @@ impl SgSink {
             Some(0..0)
         };
         let n = run.bases.len();
-        let mut coords = [0i64; MAX_ARGS as usize];
         self.read_run(env, (inst, run), scan, |k, key| {
+            // Options the window cannot answer are rare: no array a run.
+            let mut coords = [0i64; MAX_ARGS as usize];
             // The piece of `k` starts at the last cut at or before it.
             let start = (cuts.iter().copied().filter(|&c| c <= k).max()).unwrap_or(lo);
             for ((x, &base), &coef) in coords.iter_mut().zip(run.bases).zip(run.coefs) {
@@ -347,7 +353,10 @@ impl Walk for QuotWalk {
 #[inline]
 fn piece_arg(&(coord, q, clamp): &Evaluated, k: i64) -> (usize, Arg) {
     // The run's ends fit (`kernel_bends`); `c * d` may not.
-    let above = |c: i64| i128::from(q.num + q.a * k) >= i128::from(c) * i128::from(q.d);
+    let above = |c: i64| match c.checked_mul(q.d) {
+        Some(cd) => q.num + q.a * k >= cd,
+        None => i128::from(q.num + q.a * k) >= i128::from(c) * i128::from(q.d),
+    };
     let bound = clamp.and_then(|(min, line)| {
         let (base, coef) = line.piece_at(k);
         (above(base + coef * k) == min).then_some((base, coef))

@@ -1177,7 +1177,7 @@ fn squares_asked_at_min_and_max_of_triangle_games_are_filled_in_shells() {
     // other way round (outside the `where`: an error, as with the fast
     // paths off), of a game whose `where` orders nothing (read, not
     // filled), on a rectangle and with one `min` alone: values against a
-    // brute force.
+    // brute force. Squares of twins are read from the half they fill.
     let program = "game Tri(a, b) where 1 <= a <= b {
             move eat_a(k in 1..=b / 2) -> Tri(k, b - k)
             move eat_b(k in 1..=a / 2) -> Tri(k, a - k)
@@ -1277,6 +1277,50 @@ fn squares_asked_at_min_and_max_of_triangle_games_are_filled_in_shells() {
     assert_eq!(
         lines[7],
         table(square(0..=9, 0..=9, &clamped), &free, &in_free)
+    );
+    // A square of twins filled whole reads its lines from the half
+    // filled (`(max, min)`): asked twice, then a larger square over the
+    // same memo, then a rectangle, and under a pass.
+    let out = same_both_ways(
+        "game ED(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> ED(k, b - k)
+            move split_a(k in 1..a) -> ED(k, a - k)
+        }
+        print [sg(ED(a, b)) for a in 1..=14, b in 1..=14]
+        print [sg(ED(a, b)) for a in 1..=14, b in 1..=14]
+        print [sg(ED(a, b)) for b in 1..=19, a in 1..=19]
+        print [sg(ED(a, b)) for a in 1..=7, b in 1..=19]
+        print [sg(pass(ED(a, b))) for a in 1..=15, b in 1..=15]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let ed = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..b).map(|k| (k, b - k, p)).collect();
+        o.extend((1..a).map(|k| (k, a - k, p)));
+        if p == 1 && !o.is_empty() {
+            o.push((a, b, 0));
+        }
+        o
+    };
+    let in_ed = |&(a, b, _): &P| a >= 1 && b >= 1;
+    let plain = |p: i64| move |x: i64, y: i64| Some((x, y, p));
+    let swapped = |x: i64, y: i64| Some((y, x, 0));
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(
+        lines[0],
+        table(square(1..=14, 1..=14, &plain(0)), &ed, &in_ed)
+    );
+    assert_eq!(lines[1], lines[0]);
+    assert_eq!(
+        lines[2],
+        table(square(1..=19, 1..=19, &swapped), &ed, &in_ed)
+    );
+    assert_eq!(
+        lines[3],
+        table(square(1..=7, 1..=19, &plain(0)), &ed, &in_ed)
+    );
+    assert_eq!(
+        lines[4],
+        table(square(1..=15, 1..=15, &plain(1)), &ed, &in_ed)
     );
     // The other way round: `Tri(2, 1)` is outside the `where`, an error
     // with the fast paths on as off.

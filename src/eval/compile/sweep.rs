@@ -84,6 +84,9 @@ pub(crate) struct SweepCode {
     /// it, over the same constant range: filled in shells when the game
     /// trades them or keeps them ordered (`fill_shells`).
     square: Option<Square>,
+    /// The square's `(hi, lo)` when its first line filled the half of a
+    /// game that trades them whole: its lines read that half.
+    twins: Cell<Option<(usize, usize)>>,
 }
 
 /// How the line's coordinates follow its binding `k`.
@@ -367,6 +370,7 @@ impl Compiler<'_> {
             reading,
             layer,
             square,
+            twins: Cell::new(None),
         })
     }
 
@@ -713,7 +717,7 @@ impl SweepCode {
         (hi, lo): (usize, usize),
         coords: &[i64],
         ks: std::ops::Range<i64>,
-    ) {
+    ) -> bool {
         let mut shell: SmallVec<[i64; MAX_COORDS]> = coords.into();
         for m in ks.clone() {
             shell[hi] = m;
@@ -740,9 +744,10 @@ impl SweepCode {
                 sweep_line(env, line, to_m, Affine { scale: 1, add: 0 }, &mut Ahead),
                 Ok(true)
             ) {
-                return;
+                return false;
             }
         }
+        true
     }
 
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
@@ -855,7 +860,7 @@ impl SweepCode {
         }
         // The layer below a pass is read at every position of the line:
         // its window is reserved too.
-        for id in [below, Some(instance)].into_iter().flatten() {
+        for id in [Some(instance), below].into_iter().flatten() {
             let inst = env.rt.instance(id);
             let mut memo = inst.memo.borrow_mut();
             memo.lay_out(self.shape, &order);
@@ -866,45 +871,64 @@ impl SweepCode {
                 memo.reserve(self.shape, &far[..n]);
             }
         }
+        let square = self.square.as_ref();
+        let sorted = square.is_some_and(|s| s.sorted);
+        if square.is_some_and(|s| matches!(env.local(s.outer), Value::Int(x) if *x == ks.start)) {
+            self.twins.set(None);
+        }
         if let Some(pair) = shells {
             // The layer below first, as its own table: the layer's
             // positions then read it in place, one window at a time.
+            let mut filled = !sorted;
             for id in [below, Some(instance)].into_iter().flatten() {
-                self.fill_shells(env, id, pair, &coords[..n], ks.clone());
+                filled &= self.fill_shells(env, id, pair, &coords[..n], ks.clone());
             }
+            self.twins.set(shells.filter(|_| filled));
         }
-        let (coord, pieces) = match &self.follow {
-            Follow::One(coord, _) => (*coord, None),
-            Follow::Pieces(ps) => (0, Some(ps)),
-        };
-        let Some(pieces) = pieces else {
-            let line = SweepLine {
-                instance,
-                shape: self.shape,
-                n_args: self.n_args,
-                coords: &mut coords[..n],
-                coord,
-                tick_span: self.clause_span,
-                span: self.sg_span,
-            };
-            return sweep_line(env, line, ks, map, sink);
+        // The line's cuts: `(coordinate, max, e)` for `max(k, e)` (or
+        // `min`). A square of twins filled whole is read in the half
+        // filled, at `(max(k, e), min(k, e))`, `e` the outer binding: a
+        // twin has the position's value, and both are positions or
+        // neither.
+        let cuts: SmallVec<[(usize, bool, i64); 2]> = match (&self.follow, self.twins.get()) {
+            (Follow::Pieces(ps), _) => (ps.iter().zip(&es))
+                .map(|(p, &e)| (p.coord, p.max, e))
+                .collect(),
+            (Follow::One(coord, _), Some((hi, lo))) => {
+                let e = coords[hi + lo - coord];
+                [(hi, true, e), (lo, false, e)].into_iter().collect()
+            }
+            (Follow::One(coord, _), _) => {
+                let line = SweepLine {
+                    instance,
+                    shape: self.shape,
+                    n_args: self.n_args,
+                    coords: &mut coords[..n],
+                    coord: *coord,
+                    tick_span: self.clause_span,
+                    span: self.sg_span,
+                };
+                return sweep_line(env, line, ks, map, sink);
+            }
         };
         // The line cut where `k` reaches an `e`: on each piece every
         // `min(k, e)` and `max(k, e)` is `k` throughout or `e` throughout.
-        let mut cuts: SmallVec<[i64; MAX_COORDS]> =
-            es.iter().copied().filter(|e| ks.contains(e)).collect();
-        cuts.push(ks.end);
-        cuts.sort_unstable();
+        let mut ends: SmallVec<[i64; MAX_COORDS]> = (cuts.iter())
+            .map(|c| c.2)
+            .filter(|e| ks.contains(e))
+            .collect();
+        ends.push(ks.end);
+        ends.sort_unstable();
         let mut from = ks.start;
-        for to in cuts {
+        for to in ends {
             if from >= to {
                 continue;
             }
             let mut moving = SmallVec::<[usize; 2]>::new();
-            for (p, &e) in pieces.iter().zip(&es) {
-                match if p.max { from >= e } else { to <= e } {
-                    true => moving.push(p.coord),
-                    false => coords[p.coord] = e,
+            for &(coord, max, e) in &cuts {
+                match if max { from >= e } else { to <= e } {
+                    true => moving.push(coord),
+                    false => coords[coord] = e,
                 }
             }
             let done = match moving[..] {

@@ -1167,6 +1167,183 @@ fn squares_of_games_that_trade_their_arguments_are_filled_in_shells() {
 }
 
 #[test]
+fn squares_asked_at_min_and_max_of_triangle_games_are_filled_in_shells() {
+    // A game whose `where` keeps two arguments ordered (`1 <= a <= b`,
+    // `0 <= a and a < b`, `b >= a`) asked over a square at
+    // `(min(a, b), max(a, b))` (`compile/sweep.rs`, `Piece`): its lines
+    // are cut at the diagonal, and its triangle is filled first in shells
+    // of the larger argument (`fill_shells`), under a pass the layer
+    // below first. Asked in both loop orders, with the arguments the
+    // other way round (outside the `where`: an error, as with the fast
+    // paths off), of a game whose `where` orders nothing (read, not
+    // filled), on a rectangle and with one `min` alone: values against a
+    // brute force. Squares of twins are read from the half they fill.
+    let program = "game Tri(a, b) where 1 <= a <= b {
+            move eat_a(k in 1..=b / 2) -> Tri(k, b - k)
+            move eat_b(k in 1..=a / 2) -> Tri(k, a - k)
+        }
+        game Low(a, b) where a >= 0 and b > a {
+            move down_a(k in 1..=a) -> Low(a - k, b)
+            move down_b(k in 1..b) -> Low(a, b - k)
+            move cut(k in 1..b) -> Low(k / 2, b - k)
+        }
+        game Free(a, b) where a >= 0 and b >= 0 {
+            move down_a(k in 1..=a) -> Free(a - k, b)
+            move half_b(k in 1..=b / 2) -> Free(a, b - 2 * k)
+        }
+        print [sg(Tri(min(a, b), max(a, b))) for a in 1..=29, b in 1..=29]
+        print [sg(Tri(min(b, a), max(b, a))) for b in 1..=24, a in 1..=24]
+        print [sg(pass(Tri(min(a, b), max(a, b)))) for a in 1..=20, b in 1..=20]
+        print [sg(Low(min(a, b), max(a, b) + 1)) for a in 0..=17, b in 0..=17]
+        print [sg(Low(min(a, b), max(a, b))) for a in 0..=17, b in 0..=17 if a != b]
+        print [sg(Free(min(a, b), max(a, b))) for a in 0..=15, b in 0..=15]
+        print [sg(Tri(min(a, b), max(a, b))) for a in 1..=9, b in 1..=25]
+        print [sg(Free(min(a, 5), b)) for a in 0..=9, b in 0..=9]";
+    let out = same_both_ways(program);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    type P = (i64, i64, i64);
+    let tri = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..=b / 2).map(|k| (k, b - k, p)).collect();
+        o.extend((1..=a / 2).map(|k| (k, a - k, p)));
+        // One pass left: a move to the same position with none, but from
+        // a terminal position.
+        if p == 1 && !o.is_empty() {
+            o.push((a, b, 0));
+        }
+        o
+    };
+    let low = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..=a).map(|k| (a - k, b, p)).collect();
+        o.extend((1..b).map(|k| (a, b - k, p)));
+        o.extend((1..b).map(|k| (k / 2, b - k, p)));
+        o
+    };
+    let free = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..=a).map(|k| (a - k, b, p)).collect();
+        o.extend((1..=b / 2).map(|k| (a, b - 2 * k, p)));
+        o
+    };
+    let in_tri = |&(a, b, _): &P| 1 <= a && a <= b;
+    let in_low = |&(a, b, _): &P| a >= 0 && b > a;
+    let in_free = |&(a, b, _): &P| a >= 0 && b >= 0;
+    type Options<'a> = &'a dyn Fn(&P) -> Vec<P>;
+    let table = |cells: Vec<P>, options: Options, valid: &dyn Fn(&P) -> bool| {
+        let mut memo = std::collections::HashMap::new();
+        let values: Vec<i64> = (cells.iter())
+            .map(|p| brute_sg(p, options, valid, &mut memo))
+            .collect();
+        shown(&values)
+    };
+    let square = |rows: std::ops::RangeInclusive<i64>,
+                  cols: std::ops::RangeInclusive<i64>,
+                  at: &dyn Fn(i64, i64) -> Option<P>| {
+        (rows.flat_map(|x| cols.clone().map(move |y| (x, y))))
+            .filter_map(|(x, y)| at(x, y))
+            .collect::<Vec<P>>()
+    };
+    let sorted = |p: i64| move |x: i64, y: i64| Some((x.min(y), x.max(y), p));
+    assert_eq!(
+        lines[0],
+        table(square(1..=29, 1..=29, &sorted(0)), &tri, &in_tri)
+    );
+    assert_eq!(
+        lines[1],
+        table(square(1..=24, 1..=24, &sorted(0)), &tri, &in_tri)
+    );
+    assert_eq!(
+        lines[2],
+        table(square(1..=20, 1..=20, &sorted(1)), &tri, &in_tri)
+    );
+    let above = |x: i64, y: i64| Some((x.min(y), x.max(y) + 1, 0));
+    assert_eq!(
+        lines[3],
+        table(square(0..=17, 0..=17, &above), &low, &in_low)
+    );
+    let apart = |x: i64, y: i64| (x != y).then_some((x.min(y), x.max(y), 0));
+    assert_eq!(
+        lines[4],
+        table(square(0..=17, 0..=17, &apart), &low, &in_low)
+    );
+    assert_eq!(
+        lines[5],
+        table(square(0..=15, 0..=15, &sorted(0)), &free, &in_free)
+    );
+    assert_eq!(
+        lines[6],
+        table(square(1..=9, 1..=25, &sorted(0)), &tri, &in_tri)
+    );
+    let clamped = |x: i64, y: i64| Some((x.min(5), y, 0));
+    assert_eq!(
+        lines[7],
+        table(square(0..=9, 0..=9, &clamped), &free, &in_free)
+    );
+    // A square of twins filled whole reads its lines from the half
+    // filled (`(max, min)`): asked twice, then a larger square over the
+    // same memo, then a rectangle, and under a pass.
+    let out = same_both_ways(
+        "game ED(a, b) where a >= 1 and b >= 1 {
+            move split_b(k in 1..b) -> ED(k, b - k)
+            move split_a(k in 1..a) -> ED(k, a - k)
+        }
+        print [sg(ED(a, b)) for a in 1..=14, b in 1..=14]
+        print [sg(ED(a, b)) for a in 1..=14, b in 1..=14]
+        print [sg(ED(a, b)) for b in 1..=19, a in 1..=19]
+        print [sg(ED(a, b)) for a in 1..=7, b in 1..=19]
+        print [sg(pass(ED(a, b))) for a in 1..=15, b in 1..=15]",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let ed = |&(a, b, p): &P| -> Vec<P> {
+        let mut o: Vec<P> = (1..b).map(|k| (k, b - k, p)).collect();
+        o.extend((1..a).map(|k| (k, a - k, p)));
+        if p == 1 && !o.is_empty() {
+            o.push((a, b, 0));
+        }
+        o
+    };
+    let in_ed = |&(a, b, _): &P| a >= 1 && b >= 1;
+    let plain = |p: i64| move |x: i64, y: i64| Some((x, y, p));
+    let swapped = |x: i64, y: i64| Some((y, x, 0));
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(
+        lines[0],
+        table(square(1..=14, 1..=14, &plain(0)), &ed, &in_ed)
+    );
+    assert_eq!(lines[1], lines[0]);
+    assert_eq!(
+        lines[2],
+        table(square(1..=19, 1..=19, &swapped), &ed, &in_ed)
+    );
+    assert_eq!(
+        lines[3],
+        table(square(1..=7, 1..=19, &plain(0)), &ed, &in_ed)
+    );
+    assert_eq!(
+        lines[4],
+        table(square(1..=15, 1..=15, &plain(1)), &ed, &in_ed)
+    );
+    // The other way round: `Tri(2, 1)` is outside the `where`, an error
+    // with the fast paths on as off.
+    let out = same_both_ways(
+        "game Tri(a, b) where 1 <= a <= b {
+            move eat_a(k in 1..=b / 2) -> Tri(k, b - k)
+            move eat_b(k in 1..=a / 2) -> Tri(k, a - k)
+        }
+        print [sg(Tri(max(a, b), min(a, b))) for a in 1..=6, b in 1..=6]",
+    );
+    assert!(out.contains("failure"), "{out}");
+    // A strict order: the triangle is filled off the diagonal, which the
+    // square then asks, outside the `where`: the same error.
+    let out = same_both_ways(
+        "game Low(a, b) where a >= 0 and b > a {
+            move down_b(k in 1..b) -> Low(a, b - k)
+        }
+        print [sg(Low(min(a, b), max(a, b))) for a in 0..=6, b in 0..=6]",
+    );
+    assert!(out.contains("failure"), "{out}");
+}
+
+#[test]
 fn games_symmetric_once_their_results_arguments_are_exchanged_read_twins() {
     // Three-heap Nim with one pass written out (`benches/nim3pass.game`):
     // renaming `a` and `b` turns `take_a` into `take_b` once the results'

@@ -71,8 +71,7 @@ pub(crate) struct SweepCode {
     /// by an outer loop: its range's end (and whether it is inclusive),
     /// so that the window is reserved once for the box.
     box_ends: Vec<Option<(Code, bool)>>,
-    coord: usize,
-    moving: Moving,
+    follow: Follow,
     /// The coordinates in the order the comprehension's loops move them,
     /// the fastest first: the memo window's layout (`Memo::lay_out`).
     order: SmallVec<[u8; MAX_COORDS]>,
@@ -83,14 +82,52 @@ pub(crate) struct SweepCode {
     layer: Option<LayerCode>,
     /// A square of two coordinates, this loop's and the one just outside
     /// it, over the same constant range: filled in shells when the game
-    /// trades them (`fill_shells`).
+    /// trades them or keeps them ordered (`fill_shells`).
     square: Option<Square>,
+    /// The square's `(hi, lo)` when its first line filled the half of a
+    /// game that trades them whole: its lines read that half.
+    twins: Cell<Option<(usize, usize)>>,
 }
 
-/// The loop just outside the swept one, binding coordinate `partner`
-/// itself, with its range's code.
+/// How the line's coordinates follow its binding `k`.
+enum Follow {
+    /// One coordinate moves, as `Moving` says.
+    One(usize, Moving),
+    /// Arguments `min(k, e)` and `max(k, e)` (`Piece`), the others fixed:
+    /// the line is cut where `k` passes an `e`, and on each piece one
+    /// coordinate moves as `k` or none does.
+    Pieces(Vec<Piece>),
+}
+
+/// An argument `min(k, e)` (or `max(k, e)`), `e` fixed for the line.
+struct Piece {
+    coord: usize,
+    max: bool,
+    other: Operand,
+    /// The end of the loop binding `e`, when `e` is that binding and its
+    /// range's end is constant: the window is reserved for the box.
+    other_end: Option<(Code, bool)>,
+}
+
+impl Piece {
+    /// The coordinate at `k`, with `e` at `e`.
+    fn at(&self, k: i64, e: i64) -> i64 {
+        if self.max {
+            k.max(e)
+        } else {
+            k.min(e)
+        }
+    }
+}
+
+/// The loop just outside the swept one and its range's code, the two
+/// together moving the coordinates `pair`: the outer loop's and the
+/// swept one's, or, `sorted`, those of `max(k, e)` and `min(k, e)`, `e`
+/// the outer binding (the body asks the triangle `pair.0 >= pair.1`).
 struct Square {
-    partner: usize,
+    outer: Slot,
+    pair: (usize, usize),
+    sorted: bool,
     start: Code,
     end: Code,
     inclusive: bool,
@@ -257,6 +294,7 @@ impl Compiler<'_> {
             return None;
         }
         let (mut fixed, mut moving, mut shape) = (Vec::new(), None, 0);
+        let mut pieces = Vec::new();
         // How deep the loop binding each coordinate is (0: none).
         let (mut depth, mut box_ends) = (Vec::new(), Vec::new());
         // Whether the box is known: integer coordinates, each constant or
@@ -306,6 +344,12 @@ impl Compiler<'_> {
                     continue;
                 }
                 depth.push(comp.clauses.len() + 1);
+                if let Some(piece) = self.piece(&comp.clauses, e, slot, fixed.len()) {
+                    box_ends.push(None);
+                    pieces.push(piece);
+                    fixed.push(None);
+                    continue;
+                }
                 box_ends.push(swept_end.take().map(|end| (end, true)));
                 if moving.is_some() {
                     return None;
@@ -317,8 +361,12 @@ impl Compiler<'_> {
         if fixed.len() > MAX_COORDS {
             return None;
         }
-        let (coord, moving) = moving?;
-        let square = self.square(comp, pargs, (start, end), &moving);
+        let follow = match (moving, pieces.is_empty()) {
+            (Some((coord, moving)), true) => Follow::One(coord, moving),
+            (None, false) => Follow::Pieces(pieces),
+            _ => return None,
+        };
+        let square = self.square(comp, pargs, (start, end), &follow);
         let mut order: SmallVec<[u8; MAX_COORDS]> =
             default_order(shape, fixed.len())[..fixed.len()].into();
         order.sort_by_key(|&c| std::cmp::Reverse(depth[c as usize]));
@@ -335,41 +383,92 @@ impl Compiler<'_> {
             n_args: pargs.len() as u8,
             fixed,
             box_ends: if whole { box_ends } else { Vec::new() },
-            coord,
-            moving,
+            follow,
             order,
             sg_span: comp.body.span,
             reading,
             layer,
             square,
+            twins: Cell::new(None),
         })
     }
 
-    /// The `Square` of a sweep whose moving coordinate is its binding
-    /// itself, when the clause before it is a loop over a constant range
-    /// (the same as its own, checked as the sweep runs) whose binding is
-    /// another coordinate, bare: its lines then cover the square,
-    /// whatever order its positions are valued in.
+    /// The `Square` of a sweep when the clause before it is a loop over
+    /// a constant range (the same as its own, checked as the sweep runs)
+    /// and either the moving coordinate is the binding itself and the
+    /// outer binding another coordinate, bare, or the arguments are
+    /// `min` and `max` of the two bindings: its lines then cover the
+    /// square (or its triangle), whatever order its positions are valued
+    /// in.
     fn square(
         &self,
         comp: &IrComp,
         pargs: &[IrExpr],
         (start, end): (&IrExpr, &IrExpr),
-        moving: &Moving,
+        follow: &Follow,
     ) -> Option<Square> {
         let [.., IrClause::For(outer), _] = &comp.clauses[..] else {
             return None;
         };
         let (slot, o_start, o_end, o_inclusive) = kernel::slot_range(outer)?;
         // Constant ranges: the sweep compares their values once.
-        let same = matches!(moving, Moving::Same)
-            && [start, end, o_start, o_end].iter().all(|e| constant(e));
-        let partner = (pargs.iter()).position(|a| matches!(a.kind, IrKind::Local(s) if s == slot));
+        if ![start, end, o_start, o_end].iter().all(|e| constant(e)) {
+            return None;
+        }
+        let (pair, sorted) = match follow {
+            Follow::One(coord, Moving::Same) => {
+                let bare = |a: &IrExpr| matches!(a.kind, IrKind::Local(s) if s == slot);
+                ((pargs.iter().position(bare)?, *coord), false)
+            }
+            Follow::One(..) => return None,
+            Follow::Pieces(pieces) => {
+                let of = |max: bool| {
+                    let outer = |p: &&Piece| matches!(p.other, Operand::Local(s) if s == slot);
+                    let mut it = pieces.iter().filter(outer).filter(|p| p.max == max);
+                    it.next().map(|p| p.coord)
+                };
+                ((of(true)?, of(false)?), true)
+            }
+        };
         Some(Square {
-            partner: partner.filter(|_| same)?,
+            outer: slot,
+            pair,
+            sorted,
             start: self.expr(o_start),
             end: self.expr(o_end),
             inclusive: o_inclusive,
+        })
+    }
+
+    /// `e` as a `Piece` of coordinate `coord`: `min` or `max` of the
+    /// binding `k` and code free of it.
+    fn piece(&self, clauses: &[IrClause], e: &IrExpr, k: Slot, coord: usize) -> Option<Piece> {
+        let IrKind::CallBuiltin {
+            builtin: b @ (Builtin::Min | Builtin::Max),
+            args,
+        } = &e.kind
+        else {
+            return None;
+        };
+        let is_k = |a: &IrExpr| matches!(a.kind, IrKind::Local(s) if s == k);
+        let other = match &args[..] {
+            [x, o] | [o, x] if is_k(x) && !mentions(o, k) => o,
+            _ => return None,
+        };
+        let other_end = match loop_depth(clauses, other)
+            .checked_sub(1)
+            .map(|d| &clauses[d])
+        {
+            Some(IrClause::For(b)) => (kernel::slot_range(b))
+                .filter(|&(_, _, end, _)| constant(end))
+                .map(|(_, _, end, inclusive)| (self.expr(end), inclusive)),
+            _ => None,
+        };
+        Some(Piece {
+            coord,
+            max: *b == Builtin::Max,
+            other: self.operand(other)?,
+            other_end,
         })
     }
 
@@ -562,6 +661,7 @@ impl SweepCode {
         env: &mut Env,
         layer: &LayerCode,
         base: InstanceId,
+        order: &[u8],
     ) -> Fallible<Option<(InstanceId, Option<InstanceId>)>> {
         let Some(kind) = layer.kind(env)? else {
             return Ok(None);
@@ -580,67 +680,93 @@ impl SweepCode {
         };
         if let Some(below) = below {
             let inst = env.rt.instance(below);
-            inst.memo.borrow_mut().lay_out(self.shape, &self.order);
+            inst.memo.borrow_mut().lay_out(self.shape, order);
         }
         Ok(Some((env.rt.layered_instance(layer), below)))
     }
 
-    /// At the first line of a square (`Square`) of a game that trades
-    /// its two coordinates (`traded_pair`: an option of `G(a, b)` may lie
-    /// in any row up to `max(a, b)`, as a split's do), values the square's
-    /// positions with `G`'s first argument at least its second, in shells
-    /// of the first: each one's options are then valued already, and
-    /// its runs read the twins in these shells (`search/kernel.rs`,
-    /// `canonical_half`), a few lines of memory per shell. Swept row by
-    /// row instead, a row's positions ask for options in every row after
-    /// it, searched one by one. The lines then read these values, or
-    /// their twins'. Filling stops at the first position it cannot value
-    /// plainly, or an error, which the lines then meet as they would.
-    fn fill_shells(
+    /// The coordinates `(hi, lo)` of a square (`Square`) to fill in
+    /// shells of `hi`, each a line of `lo` up to it, at the square's
+    /// first line: when `G` trades the two coordinates (`traded_pair`: an
+    /// option of `G(a, b)` may lie in any row up to `max(a, b)`, as a
+    /// split's do), the half with its first argument at least its second,
+    /// whose twins its runs read (`search/kernel.rs`, `canonical_half`);
+    /// when the body asks `G(.., min(a, b), .., max(a, b))` of a `G` whose
+    /// `where` keeps the two ordered, that triangle, each of whose
+    /// positions the square asks twice. Swept row by row instead, a row's
+    /// positions ask for options in rows after it, searched one by one.
+    fn shells(
         &self,
         env: &mut Env,
-        (square, instance): (&Square, InstanceId),
-        coords: &[i64],
-        ks: std::ops::Range<i64>,
-    ) {
+        square: &Square,
+        instance: InstanceId,
+        ks: &std::ops::Range<i64>,
+    ) -> Option<(usize, usize)> {
         let ints = |c: &Code, env: &mut Env| match c(env) {
             Ok(Value::Int(x)) => Some(x),
             _ => None,
         };
         let outer = ints(&square.start, env).zip(ints(&square.end, env));
         let outer = outer.map(|(a, b)| a..b.saturating_add(i64::from(square.inclusive)));
-        if outer != Some(ks.clone()) || coords[square.partner] != ks.start {
-            return;
+        let first = matches!(env.local(square.outer), Value::Int(x) if *x == ks.start);
+        if outer.as_ref() != Some(ks) || !first {
+            return None;
         }
-        let pair = {
-            let inst = env.rt.instance(instance);
-            let Rules::User(g) = &inst.rules;
-            g.kernel.as_ref().and_then(traded_pair)
-        };
-        let (p, c) = (square.partner, self.coord);
-        let Some((i, j)) = pair.filter(|&pair| pair == (p.min(c), p.max(c))) else {
-            return;
-        };
+        let inst = env.rt.instance(instance);
+        let Rules::User(g) = &inst.rules;
+        let (p, c) = square.pair;
+        if let Some(pair) = g.kernel.as_ref().and_then(traded_pair) {
+            return (pair == (p.min(c), p.max(c))).then_some(pair);
+        }
+        let ordered = g.where_line.as_ref().is_some_and(|w| w.orders(c, p));
+        (square.sorted && ordered).then_some((p, c))
+    }
+
+    /// Values the positions of `instance` with coordinate `hi` at least
+    /// `lo`, in shells of `hi` (`shells`), each shell a line of `lo` swept
+    /// up to `hi` within the `where`: each position's options are then
+    /// valued already, a few lines of memory per shell. The lines then
+    /// read these values, or their twins'. Filling stops at the first
+    /// position it cannot value plainly, or an error, which the lines
+    /// then meet as they would.
+    fn fill_shells(
+        &self,
+        env: &mut Env,
+        instance: InstanceId,
+        (hi, lo): (usize, usize),
+        coords: &[i64],
+        ks: std::ops::Range<i64>,
+    ) -> bool {
         let mut shell: SmallVec<[i64; MAX_COORDS]> = coords.into();
         for m in ks.clone() {
-            shell[i] = m;
+            shell[hi] = m;
+            let mut to_m = ks.start..m.saturating_add(1);
+            let within = {
+                let inst = env.rt.instance(instance);
+                let Rules::User(g) = &inst.rules;
+                let w = g.where_line.as_ref().filter(|_| g.where_clause.is_some());
+                w.and_then(|w| w.interval(&shell, lo))
+            };
+            if let Some((a, b)) = within {
+                to_m = to_m.start.max(a)..to_m.end.min(b.saturating_add(1));
+            }
             let line = SweepLine {
                 instance,
                 shape: self.shape,
                 n_args: self.n_args,
                 coords: &mut shell,
-                coord: j,
+                coord: lo,
                 tick_span: self.clause_span,
                 span: self.sg_span,
             };
-            let to_m = ks.start..m.saturating_add(1);
             if !matches!(
                 sweep_line(env, line, to_m, Affine { scale: 1, add: 0 }, &mut Ahead),
                 Ok(true)
             ) {
-                return;
+                return false;
             }
         }
+        true
     }
 
     /// Runs the swept clause, as `run_clauses` would run it (`track`: it is
@@ -708,14 +834,31 @@ impl SweepCode {
                 Some(e) => e.eval(env.frame()).map(|v| *x = v).is_some(),
                 None => true,
             });
-        let (Some(map), true) = (self.moving.at(env.frame()), fixed) else {
+        // The moving coordinate's map, or the pieces' `e`s.
+        let (map, es): (_, Option<SmallVec<[i64; MAX_COORDS]>>) = match &self.follow {
+            Follow::One(_, moving) => (moving.at(env.frame()), Some(SmallVec::new())),
+            Follow::Pieces(ps) => {
+                let es = ps.iter().map(|p| p.other.eval(env.frame()));
+                (Some(Affine { scale: 1, add: 0 }), es.collect())
+            }
+        };
+        let (Some(map), Some(es), true) = (map, es, fixed) else {
             // Not integers: every element the general way.
             return sweep_general(env, ks, sink, self.clause_span);
         };
         let mut instance = site_instance(env, (self.game, &self.statics, &self.cached), true)?;
+        // A layer has its game's rules: asked of the game itself.
+        let shells = (self.square.as_ref()).and_then(|sq| self.shells(env, sq, instance, &ks));
+        // A square filled in shells is laid out with its shells' lines
+        // along the fastest coordinate.
+        let mut order = self.order.clone();
+        if let Some((_, lo)) = shells {
+            order.retain(|c| *c as usize != lo);
+            order.insert(0, lo as u8);
+        }
         let mut below = None;
         if let Some(layer) = &self.layer {
-            match self.layered(env, layer, instance)? {
+            match self.layered(env, layer, instance, &order)? {
                 Some((id, under)) => (instance, below) = (id, under),
                 None => return sweep_general(env, ks, sink, self.clause_span),
             }
@@ -726,21 +869,33 @@ impl SweepCode {
         // only for a line the window does not hold yet. The layer below a
         // pass is read at every position of the line: reserved too.
         let mut far = coords;
-        let line_far = match (!ks.is_empty()).then(|| map.at(ks.start).zip(map.at(ks.end - 1))) {
-            Some(Some((x, y))) => Some(x.max(y)),
-            _ => None,
-        };
-        let mut boxed = false;
-        if let Some(x) = line_far {
-            far[self.coord] = x;
+        let ends = (!ks.is_empty()).then(|| map.at(ks.start).zip(map.at(ks.end - 1)));
+        match &self.follow {
+            Follow::One(coord, _) => {
+                if let Some(Some((x, y))) = ends {
+                    far[*coord] = x.max(y);
+                }
+            }
+            Follow::Pieces(ps) => {
+                for (p, &e) in ps.iter().zip(&es) {
+                    let box_end =
+                        (p.other_end.as_ref()).and_then(|(end, inclusive)| match end(env) {
+                            Ok(Value::Int(end)) => Some(end.saturating_sub(i64::from(!inclusive))),
+                            _ => None,
+                        });
+                    far[p.coord] = p.at(ks.end.saturating_sub(1), e.max(box_end.unwrap_or(e)));
+                }
+            }
         }
+        let line_known = matches!(ends, Some(Some(_)));
+        let mut boxed = false;
         for id in [Some(instance), below].into_iter().flatten() {
             let inst = env.rt.instance(id);
             let held = {
                 let mut memo = inst.memo.borrow_mut();
-                memo.lay_out(self.shape, &self.order);
+                memo.lay_out(self.shape, &order);
                 let place = |w: &Window<'_>, c: usize| (far[c] as u64) < w.place(c).0;
-                line_far.is_none()
+                !line_known
                     || (memo.window(self.shape)).is_some_and(|w| (0..n).all(|c| place(&w, c)))
             };
             if !held {
@@ -751,22 +906,87 @@ impl SweepCode {
                 inst.memo.borrow_mut().reserve(self.shape, &far[..n]);
             }
         }
-        if let Some(square) = &self.square {
+        let square = self.square.as_ref();
+        let sorted = square.is_some_and(|s| s.sorted);
+        if square.is_some_and(|s| matches!(env.local(s.outer), Value::Int(x) if *x == ks.start)) {
+            self.twins.set(None);
+        }
+        if let Some(pair) = shells {
             // The layer below first, as its own table: the layer's
             // positions then read it in place, one window at a time.
+            let mut filled = !sorted;
             for id in [below, Some(instance)].into_iter().flatten() {
-                self.fill_shells(env, (square, id), &coords[..n], ks.clone());
+                filled &= self.fill_shells(env, id, pair, &coords[..n], ks.clone());
             }
+            self.twins.set(shells.filter(|_| filled));
         }
-        let line = SweepLine {
-            instance,
-            shape: self.shape,
-            n_args: self.n_args,
-            coords: &mut coords[..n],
-            coord: self.coord,
-            tick_span: self.clause_span,
-            span: self.sg_span,
+        // The line's cuts: `(coordinate, max, e)` for `max(k, e)` (or
+        // `min`). A square of twins filled whole is read in the half
+        // filled, at `(max(k, e), min(k, e))`, `e` the outer binding: a
+        // twin has the position's value, and both are positions or
+        // neither.
+        let cuts: SmallVec<[(usize, bool, i64); 2]> = match (&self.follow, self.twins.get()) {
+            (Follow::Pieces(ps), _) => (ps.iter().zip(&es))
+                .map(|(p, &e)| (p.coord, p.max, e))
+                .collect(),
+            (Follow::One(coord, _), Some((hi, lo))) => {
+                let e = coords[hi + lo - coord];
+                [(hi, true, e), (lo, false, e)].into_iter().collect()
+            }
+            (Follow::One(coord, _), _) => {
+                let line = SweepLine {
+                    instance,
+                    shape: self.shape,
+                    n_args: self.n_args,
+                    coords: &mut coords[..n],
+                    coord: *coord,
+                    tick_span: self.clause_span,
+                    span: self.sg_span,
+                };
+                return sweep_line(env, line, ks, map, sink);
+            }
         };
-        sweep_line(env, line, ks, map, sink)
+        // The line cut where `k` reaches an `e`: on each piece every
+        // `min(k, e)` and `max(k, e)` is `k` throughout or `e` throughout.
+        let mut ends: SmallVec<[i64; MAX_COORDS]> = (cuts.iter())
+            .map(|c| c.2)
+            .filter(|e| ks.contains(e))
+            .collect();
+        ends.push(ks.end);
+        ends.sort_unstable();
+        let mut from = ks.start;
+        for to in ends {
+            if from >= to {
+                continue;
+            }
+            let mut moving = SmallVec::<[usize; 2]>::new();
+            for &(coord, max, e) in &cuts {
+                match if max { from >= e } else { to <= e } {
+                    true => moving.push(coord),
+                    false => coords[coord] = e,
+                }
+            }
+            let done = match moving[..] {
+                [coord] => {
+                    let line = SweepLine {
+                        instance,
+                        shape: self.shape,
+                        n_args: self.n_args,
+                        coords: &mut coords[..n],
+                        coord,
+                        tick_span: self.clause_span,
+                        span: self.sg_span,
+                    };
+                    sweep_line(env, line, from..to, map, sink)?
+                }
+                // No coordinate moves, or two: the general way.
+                _ => sweep_general(env, from..to, sink, self.clause_span)?,
+            };
+            if !done {
+                return Ok(false);
+            }
+            from = to;
+        }
+        Ok(true)
     }
 }

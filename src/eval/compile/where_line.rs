@@ -152,6 +152,20 @@ impl WhereLine {
 }
 
 impl WhereLine {
+    /// Whether one of the conjuncts says `lo <= hi` or `lo < hi` (either
+    /// way round) of the slots `lo` and `hi`: the game's positions are
+    /// then one half of their square, the triangle `lo <= hi`.
+    pub(crate) fn orders(&self, lo: usize, hi: usize) -> bool {
+        let is = |o: &Operand<[i64]>, s: usize| matches!(o, Operand::Local(x) if *x as usize == s);
+        self.conjuncts.iter().any(|c| match &c.compare {
+            Some((BinaryOp::Le | BinaryOp::Lt, (l, _), (r, _))) => is(l, lo) && is(r, hi),
+            Some((BinaryOp::Ge | BinaryOp::Gt, (l, _), (r, _))) => is(l, hi) && is(r, lo),
+            _ => false,
+        })
+    }
+}
+
+impl WhereLine {
     /// The slot of the list a `where` that keeps one list sorted reads.
     pub(crate) fn sorted_list(&self) -> Option<Slot> {
         self.sorted.map(|(slot, _)| slot)

@@ -513,8 +513,9 @@ type ArgFn = Box<dyn Fn(&KeyFrame, &mut OptionKey) -> Option<Tag>>;
 /// its set code and leaves inside it.
 pub(crate) enum ArgCode {
     Slot(Slot),
-    Int(Operand<KeyFrame>),
-    Bits(SetCode),
+    /// An integer if there is integer code and it gives one, else a bit
+    /// set if there is set code (`a - b` on locals is either).
+    Scalar(Option<Operand<KeyFrame>>, Option<SetCode>),
     Code(ArgFn),
 }
 
@@ -522,8 +523,9 @@ impl ArgCode {
     pub(crate) fn new(arg: KeyArg) -> ArgCode {
         match arg {
             KeyArg::Local(slot) => ArgCode::Slot(slot),
-            KeyArg::Int(op) => ArgCode::Int(op),
-            KeyArg::Set(set) => ArgCode::Bits(set_code(set)),
+            KeyArg::Int(op) => ArgCode::Scalar(Some(op), None),
+            KeyArg::Set(set) => ArgCode::Scalar(None, Some(set_code(set))),
+            KeyArg::IntOrSet(op, set) => ArgCode::Scalar(Some(op), Some(set_code(set))),
             arg => ArgCode::Code(arg_fn(arg)),
         }
     }
@@ -545,10 +547,10 @@ impl ArgCode {
                 SlotKind::Bits => f.bits(*slot).map(|m| (m as i64, Tag::Bits)),
                 SlotKind::Items(..) | SlotKind::Unset => return Err(()),
             },
-            ArgCode::Int(op) => op.eval(f).map(|x| (x, Tag::Int)),
-            ArgCode::Bits(set) => set(f)
-                .and_then(Mask::key_bits)
-                .map(|m| (m as i64, Tag::Bits)),
+            ArgCode::Scalar(int, set) => match int.as_ref().and_then(|op| op.eval(f)) {
+                Some(x) => Some((x, Tag::Int)),
+                None => set.as_ref().and_then(|set| bits_of(set, f)),
+            },
             ArgCode::Code(_) => return Err(()),
         })
     }
@@ -566,39 +568,29 @@ impl ArgCode {
     pub(crate) fn coords(&self, f: &KeyFrame, out: &mut OptionKey) -> Option<Tag> {
         match self {
             ArgCode::Slot(slot) => out.slot(f, *slot),
-            ArgCode::Int(op) => {
-                out.push(op.eval(f)?)?;
-                Some(Tag::Int)
-            }
-            ArgCode::Bits(set) => {
-                out.push(set(f)?.key_bits()? as i64)?;
-                Some(Tag::Bits)
-            }
             ArgCode::Code(code) => code(f, out),
+            scalar => {
+                let (c, tag) = scalar.scalar(f).ok()??;
+                out.push(c)?;
+                Some(tag)
+            }
         }
     }
+}
+
+/// The bit set `set` gives in `f` as one coordinate, if it is one.
+#[inline(always)]
+fn bits_of(set: &SetCode, f: &KeyFrame) -> Option<(i64, Tag)> {
+    Some((set(f)?.key_bits()? as i64, Tag::Bits))
 }
 
 /// The closure writing `arg`: a slot, an integer or a set in place, a
 /// sequence around the closures of the sequences it is written from.
 fn arg_fn(arg: KeyArg) -> ArgFn {
     match arg {
-        KeyArg::Local(_) | KeyArg::Int(_) | KeyArg::Set(_) => {
+        KeyArg::Local(_) | KeyArg::Int(_) | KeyArg::Set(_) | KeyArg::IntOrSet(..) => {
             let code = ArgCode::new(arg);
             Box::new(move |f, out| code.coords(f, out))
-        }
-        KeyArg::IntOrSet(op, set) => {
-            let set = set_code(set);
-            Box::new(move |f, out| match op.eval(f) {
-                Some(n) => {
-                    out.push(n)?;
-                    Some(Tag::Int)
-                }
-                None => {
-                    out.push(set(f)?.key_bits()? as i64)?;
-                    Some(Tag::Bits)
-                }
-            })
         }
         KeyArg::Update(inner, index, value) => {
             let inner = arg_fn(*inner);

@@ -469,6 +469,45 @@ fn set_program() -> impl Strategy<Value = String> {
     })
 }
 
+/// One move of the vertex game `V(v, seen)` (geography and its kin):
+/// options of an integer and a set, one coordinate each, which the walk
+/// makes in registers, and forms it leaves to the key path (a list) or
+/// to the general path (an item past 63). Moves that shrink `seen` as
+/// well as grow it make some games loopy.
+fn vertex_move() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just("(u in adj[v] - seen) -> V(u, seen | {u})"),
+        Just("(u in adj[v]) if u not in seen -> V(u, insert(seen, u))"),
+        Just("(u in adj[v] & seen) if u < v -> V(u, seen - {u})"),
+        Just("(u in seen) if u > v and v < 5 -> V(v + 1, seen - {u})"),
+        Just("(k in 1..3) if k <= v -> V(v - k, seen)"),
+        Just("(u in adj[v] - seen) if v == 0 -> V(u, seen | {u + 64})"),
+        Just("(u in adj[v] - seen) -> W(u, [u] + [w for w in seen])"),
+    ]
+}
+
+fn vertex_program() -> impl Strategy<Value = String> {
+    proptest::collection::vec(vertex_move(), 1..4).prop_map(|moves| {
+        let mut text =
+            String::from("let adj = [{1, 3}, {0, 2, 4}, {1, 5}, {0, 4}, {1, 3, 5}, {2, 4}]\n");
+        // `W`: a list position, its options' keys written.
+        text.push_str(
+            "game W(v, xs) {\n    move w(u in adj[v]) if u not in xs -> W(u, xs + [u])\n}\n",
+        );
+        text.push_str("game V(v, seen) {\n");
+        for (i, m) in moves.iter().enumerate() {
+            text.push_str(&format!("    move m{i}{m}\n"));
+        }
+        text.push_str("}\n");
+        text.push_str(
+            "print [sg(V(v, {v})) for v in 0..6]\n\
+             print [sg(V(v, set(0..6) - {v})) for v in 0..6]\n\
+             print [sg(V(v, {v}) + V(5 - v, {5 - v})) for v in 0..6]\n",
+        );
+        text
+    })
+}
+
 /// A game with a static argument (a set or a bound) read by its moves.
 fn static_program() -> impl Strategy<Value = String> {
     (
@@ -545,6 +584,11 @@ proptest! {
     }
 
     #[test]
+    fn vertex_games_agree_with_the_general_path(text in vertex_program()) {
+        agree(&text);
+    }
+
+    #[test]
     fn games_with_static_arguments_agree_with_the_general_path(text in static_program()) {
         agree(&text);
     }
@@ -564,6 +608,7 @@ fn generated_programs_compute_values() {
         triangle_program().boxed(),
         list_program().boxed(),
         set_program().boxed(),
+        vertex_program().boxed(),
         static_program().boxed(),
         helper_program().boxed(),
     ] {

@@ -312,3 +312,61 @@ fn the_general_path_writes_by_key_code_the_keys_values_write() {
         }
     }
 }
+
+/// `sg(n, s)` of the game whose move takes an item `i <= n` of `s` out of
+/// both (`n - i`, `s - {i}`), by a plain memoised search.
+fn distinct_takes(n: i64, s: u64, memo: &mut std::collections::HashMap<(i64, u64), u64>) -> u64 {
+    if let Some(&x) = memo.get(&(n, s)) {
+        return x;
+    }
+    let mut values = Vec::new();
+    let mut rest = s;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as i64;
+        rest &= rest - 1;
+        if i <= n {
+            values.push(distinct_takes(n - i, s & !(1 << i), memo));
+        }
+    }
+    let x = (0..).find(|x| !values.contains(x)).expect("a gap");
+    memo.insert((n, s), x);
+    x
+}
+
+#[test]
+fn options_of_one_coordinate_each_are_made_in_registers_and_sequences_keep_their_keys() {
+    // `T`'s option is integer code, set code and a slot passed on: one
+    // coordinate each while `t` is a bit set (made in registers), a
+    // sequence of items when `t` holds 70 (its key written, and the
+    // option looked up the same). `L` writes a list: always its key.
+    let program = "game T(n, s, t) {
+            move m(i in s) if i <= n -> T(n - i, s - {i}, t)
+        }
+        game L(xs, s) {
+            move m(i in s) if len(xs) < 2 -> L(xs + [i], s - {i})
+        }
+        print [sg(T(n, set(1..8), {5})) for n in 0..20]
+        print [sg(T(n, set(1..8), {5, 70})) for n in 0..20]
+        print [sg(L([], set(0..k))) for k in 0..5]";
+    let out = same_both_ways(program);
+    let mut memo = std::collections::HashMap::new();
+    let want: Vec<u64> = (0..20)
+        .map(|n| distinct_takes(n, 0b1111_1110, &mut memo))
+        .collect();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], format!("{want:?}"), "{out}");
+    assert_eq!(lines[1], format!("{want:?}"), "{out}");
+    // `L`: a list of at most two of the k items, then no move: 0 if none
+    // is left to take (k = 0), else the parity of the moves left.
+    assert_eq!(lines[2], "[0, 1, 0, 0, 0]", "{out}");
+    let explained = common::explain(program);
+    assert!(
+        explained.contains("each option made in registers"),
+        "{explained}"
+    );
+    assert!(
+        explained.contains("options of m written as keys"),
+        "{explained}"
+    );
+}

@@ -69,13 +69,27 @@ impl Compiler<'_> {
                 g.name
             ),
         });
-        if kernel.is_some_and(|k| k.walk_moves(g.where_clause.is_some()).is_some()) {
-            lines.push(
+        if let Some(walked) = kernel.and_then(|k| k.walk_moves(g.where_clause.is_some())) {
+            let keyed: Vec<_> = (moves.iter().zip(&walked))
+                .filter(|(_, m)| !m.scalar)
+                .map(|(m, _)| m.label.to_string())
+                .collect();
+            let made = match &keyed[..] {
+                [] => "each option made in registers (every argument one coordinate: an \
+                       integer or a bit set), its key written only if not solved yet"
+                    .to_string(),
+                names => format!(
+                    "options of {} written as keys (an argument is a sequence, \
+                     not one coordinate)",
+                    names.join(", ")
+                ),
+            };
+            lines.push(format!(
                 "  search: a lean walk (stacks of positions, options and values: each \
                  position's options written by the kernel's code, each read once from the \
-                 memo); a position the code cannot run, or a cycle, goes to the general search"
-                    .to_string(),
-            );
+                 memo; {made}); a position the code cannot run, or a cycle, goes to the \
+                 general search"
+            ));
         }
         match planned {
             Err(NoKernel::NoArguments) => {

@@ -46,6 +46,10 @@ pub(crate) struct KeyLoopMove {
     /// That binding's options read as one run of masks (no guard left
     /// to run per option).
     pub bits_run: Option<BitsRun>,
+    /// Every argument of every result may be one coordinate
+    /// (`ArgCode::may_be_scalar`), at most `SCALAR_ARGS`: the walk makes such an option in
+    /// registers, its key written only if it is not solved yet.
+    pub scalar: bool,
 }
 
 /// One sum a `KeyLoopMove` may give.
@@ -323,10 +327,12 @@ impl Compiler<'_> {
         let key_arg = |a: &IrExpr| self.key_arg(a).ok();
         if let Some(alternatives) = self.expanded_result(&m.result) {
             let arg_code = |a: &IrExpr| key_arg(a).map(ArgCode::new);
+            let results = self.choices(game, g, &alternatives, arg_code)?;
             return Some(KeyLoopMove {
                 bindings,
                 guard,
-                results: self.choices(game, g, &alternatives, arg_code)?,
+                scalar: scalar(&results),
+                results,
                 run: None,
                 filter,
                 bits_run: None,
@@ -343,6 +349,7 @@ impl Compiler<'_> {
                 run: Some(run),
                 filter: None,
                 bits_run: None,
+                scalar: false,
             });
         }
         let result = self.plain_result(game, n_statics, &m.result, key_arg)?;
@@ -364,10 +371,12 @@ impl Compiler<'_> {
             body_where: result.body_where,
             from_body: result.from_body,
         };
+        let results = vec![result];
         Some(KeyLoopMove {
             bindings,
             guard,
-            results: vec![result],
+            scalar: scalar(&results),
+            results,
             run: None,
             filter,
             bits_run,
@@ -556,6 +565,17 @@ impl Compiler<'_> {
         let updates = chain.into_iter().map(update).collect::<Option<_>>()?;
         Some(AffineItems { list, updates })
     }
+}
+
+/// Most arguments of an option made in registers (`KeyLoopMove::scalar`):
+/// its coordinates are copied whole, with no loop and no call.
+pub(crate) const SCALAR_ARGS: usize = 4;
+
+/// Whether every argument of `results` may be one coordinate, at most
+/// `SCALAR_ARGS` a part.
+fn scalar(results: &[KeyResult]) -> bool {
+    let parts = || results.iter().flat_map(|r| r.parts.iter());
+    parts().all(|p| p.len() <= SCALAR_ARGS && p.iter().all(ArgCode::may_be_scalar))
 }
 
 /// The bits of a range with constant ends within 0..63 (`0..40`,

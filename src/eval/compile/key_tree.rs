@@ -8,9 +8,9 @@
 //! (`int_tree.rs`), and refused with its `NotIntCode`. The nodes are read
 //! at compile time, then generated into closures (`set_code`, `ArgCode`):
 //! one a node, the operands that are leaves (a slot, a constant, a table
-//! read) read inside the node's closure and a set argument's code inside
-//! the argument's, so that the common chains are one call of straight-line
-//! code; a set node reading a single integer local (`{v} | adj[v]`,
+//! read) read inside the node's closure, and an argument that is one
+//! integer or one bit set read by its caller (`ArgCode::scalar`), so that
+//! the common chains are one call of straight-line code; a set node reading a single integer local (`{v} | adj[v]`,
 //! `adj(v)`) is read from a table of what it gives for that local's values
 //! 0..63.
 
@@ -186,7 +186,7 @@ impl Leaf {
 
     /// Calls `k` with this leaf as a reader of its own kind, so that the
     /// code `k` generates reads it with no `match` on the kind.
-    fn read_as<K: WithRead>(self, k: K) -> K::Out {
+    fn read_as<K: WithRead>(self, k: K) -> SetCode {
         match self {
             Leaf::Local(s) => k.with(move |f: &KeyFrame| Some(Mask::bits(f.bits(s)?))),
             Leaf::Const(m) => k.with(move |_: &KeyFrame| Some(m)),
@@ -212,61 +212,54 @@ impl<R: Fn(&KeyFrame) -> Option<Mask> + 'static> Read for R {}
 
 /// Code generated around a leaf's reader (`Leaf::read_as`).
 trait WithRead {
-    type Out;
-    fn with<A: Read>(self, a: A) -> Self::Out;
+    fn with<A: Read>(self, a: A) -> SetCode;
 }
 
 /// An operator's code once its left operand's reader is known: reads
 /// the right one's kind next.
-struct OpLeft<S> {
+struct OpLeft {
     op: BinaryOp,
     b: Leaf,
-    sink: S,
 }
 
-impl<S: SetSink> WithRead for OpLeft<S> {
-    type Out = S::Out;
+impl WithRead for OpLeft {
     // Code generation, once a compile: its own function for each kind of
     // leaf, so that the kinds a run does not meet stay out of its pages.
     #[inline(never)]
-    fn with<A: Read>(self, a: A) -> S::Out {
-        let (op, sink) = (self.op, self.sink);
-        self.b.read_as(OpRight { op, a, sink })
+    fn with<A: Read>(self, a: A) -> SetCode {
+        let op = self.op;
+        self.b.read_as(OpRight { op, a })
     }
 }
 
-struct OpRight<A, S> {
+struct OpRight<A> {
     op: BinaryOp,
     a: A,
-    sink: S,
 }
 
-impl<A: Read, S: SetSink> WithRead for OpRight<A, S> {
-    type Out = S::Out;
+impl<A: Read> WithRead for OpRight<A> {
     /// The operator's code for the two readers, one closure an operator.
     #[inline(never)]
-    fn with<B: Read>(self, b: B) -> S::Out {
-        let (a, sink) = (self.a, self.sink);
+    fn with<B: Read>(self, b: B) -> SetCode {
+        let a = self.a;
         match self.op {
-            BinaryOp::Sub => sink.take(move |f| Mask::apply(BinaryOp::Sub, a(f)?, b(f)?)),
-            BinaryOp::BitAnd => sink.take(move |f| Mask::apply(BinaryOp::BitAnd, a(f)?, b(f)?)),
-            BinaryOp::BitOr => sink.take(move |f| Mask::apply(BinaryOp::BitOr, a(f)?, b(f)?)),
-            op => sink.take(move |f| Mask::apply(op, a(f)?, b(f)?)),
+            BinaryOp::Sub => Box::new(move |f| Mask::apply(BinaryOp::Sub, a(f)?, b(f)?)),
+            BinaryOp::BitAnd => Box::new(move |f| Mask::apply(BinaryOp::BitAnd, a(f)?, b(f)?)),
+            BinaryOp::BitOr => Box::new(move |f| Mask::apply(BinaryOp::BitOr, a(f)?, b(f)?)),
+            op => Box::new(move |f| Mask::apply(op, a(f)?, b(f)?)),
         }
     }
 }
 
 /// `(insert, item)` steps on a base's reader (none: the base as it is);
 /// one step `x + c` is straight-line code.
-struct Steps<S> {
+struct Steps {
     steps: Vec<(bool, ChainItem)>,
-    sink: S,
 }
 
-impl<S: SetSink> WithRead for Steps<S> {
-    type Out = S::Out;
+impl WithRead for Steps {
     #[inline(never)]
-    fn with<A: Read>(mut self, base: A) -> S::Out {
+    fn with<A: Read>(mut self, base: A) -> SetCode {
         // Step `x + c`, `insert` a constant in each closure.
         #[inline(always)]
         fn one(base: &impl Read, f: &KeyFrame, insert: bool, (x, c): (Slot, i64)) -> Option<Mask> {
@@ -274,17 +267,17 @@ impl<S: SetSink> WithRead for Steps<S> {
             chain_step(m, insert, f.int(x)?.checked_add(c)?).map(Mask::bits)
         }
         match (self.steps.len(), self.steps.pop()) {
-            (0, _) => self.sink.take(base),
+            (0, _) => Box::new(base),
             (1, Some((true, ChainItem::Offset(x, c)))) => {
-                self.sink.take(move |f| one(&base, f, true, (x, c)))
+                Box::new(move |f| one(&base, f, true, (x, c)))
             }
             (1, Some((false, ChainItem::Offset(x, c)))) => {
-                self.sink.take(move |f| one(&base, f, false, (x, c)))
+                Box::new(move |f| one(&base, f, false, (x, c)))
             }
             (_, last) => {
                 let mut steps = self.steps;
                 steps.extend(last);
-                self.sink.take(move |f| {
+                Box::new(move |f| {
                     let mut m = base(f)?.key_bits()?;
                     for (insert, item) in &steps {
                         m = chain_step(m, *insert, item.eval(f)?)?;
@@ -296,58 +289,24 @@ impl<S: SetSink> WithRead for Steps<S> {
     }
 }
 
-/// What the closure of a set node is made into: set code, or an
-/// argument written as its bit mask (`AsBits`), the node's code inside
-/// the argument's closure.
-trait SetSink {
-    type Out;
-    fn take(self, code: impl Fn(&KeyFrame) -> Option<Mask> + 'static) -> Self::Out;
-}
-
-struct AsSet;
-
-impl SetSink for AsSet {
-    type Out = SetCode;
-    fn take(self, code: impl Fn(&KeyFrame) -> Option<Mask> + 'static) -> SetCode {
-        Box::new(code)
-    }
-}
-
-struct AsBits;
-
-impl SetSink for AsBits {
-    type Out = ArgFn;
-    fn take(self, code: impl Fn(&KeyFrame) -> Option<Mask> + 'static) -> ArgFn {
-        Box::new(move |f, out| {
-            out.push(code(f)?.key_bits()? as i64)?;
-            Some(Tag::Bits)
-        })
-    }
-}
-
-/// The code of `node`.
+/// The code of `node`: a chain of one step and an operator on two
+/// leaves are straight-line code.
 pub(crate) fn set_code(node: SetNode) -> SetCode {
-    set_fn(node, AsSet)
-}
-
-/// The closure of `node`, made into `sink`'s output: a chain of one
-/// step and an operator on two leaves are straight-line code.
-fn set_fn<S: SetSink>(node: SetNode, sink: S) -> S::Out {
     match node {
-        SetNode::Chain(base, steps) => Leaf::of(*base).read_as(Steps { steps, sink }),
+        SetNode::Chain(base, steps) => Leaf::of(*base).read_as(Steps { steps }),
         SetNode::Op(op, a, b) => {
             let b = Leaf::of(*b);
-            Leaf::of(*a).read_as(OpLeft { op, b, sink })
+            Leaf::of(*a).read_as(OpLeft { op, b })
         }
-        SetNode::Literal(items) => sink.take(move |f| Mask::of(items.iter().map(|x| x.eval(f)))),
-        SetNode::Comp(steps, body) => sink.take(move |f| {
+        SetNode::Literal(items) => Box::new(move |f| Mask::of(items.iter().map(|x| x.eval(f)))),
+        SetNode::Comp(steps, body) => Box::new(move |f| {
             let (mut frame, mut m) = (f.clone(), Mask::EMPTY);
             comp_items(&steps, &body, &mut frame, &mut m)?;
             Some(m)
         }),
         SetNode::Call(params, body) => {
             let body = set_code(*body);
-            sink.take(move |f| {
+            Box::new(move |f| {
                 let mut frame = KeyFrame::empty();
                 for (i, p) in params.iter().enumerate() {
                     frame.set_int(i as Slot, p.eval(f)?);
@@ -355,10 +314,7 @@ fn set_fn<S: SetSink>(node: SetNode, sink: S) -> S::Out {
                 body(&frame)
             })
         }
-        leaf => Leaf::of(leaf).read_as(Steps {
-            steps: Vec::new(),
-            sink,
-        }),
+        leaf => Leaf::of(leaf).read_as(Steps { steps: Vec::new() }),
     }
 }
 
@@ -551,10 +507,15 @@ type ArgFn = Box<dyn Fn(&KeyFrame, &mut OptionKey) -> Option<Tag>>;
 
 /// How an argument of an option is written, generated from its
 /// `KeyArg`: a slot as it is (the commonest argument: the binding, an
-/// argument passed on) copied in the caller's code, any other one
-/// closure, its set code and leaves inside it.
+/// argument passed on) copied in the caller's code, an integer or a bit
+/// set as one coordinate (`scalar`: an option whose every argument is one
+/// is made in registers, `search/key_walk.rs`), any other one closure,
+/// its set code and leaves inside it.
 pub(crate) enum ArgCode {
     Slot(Slot),
+    /// An integer if there is integer code and it gives one, else a bit
+    /// set if there is set code (`a - b` on locals is either).
+    Scalar(Option<Operand<KeyFrame>>, Option<SetCode>),
     Code(ArgFn),
 }
 
@@ -562,8 +523,36 @@ impl ArgCode {
     pub(crate) fn new(arg: KeyArg) -> ArgCode {
         match arg {
             KeyArg::Local(slot) => ArgCode::Slot(slot),
+            KeyArg::Int(op) => ArgCode::Scalar(Some(op), None),
+            KeyArg::Set(set) => ArgCode::Scalar(None, Some(set_code(set))),
+            KeyArg::IntOrSet(op, set) => ArgCode::Scalar(Some(op), Some(set_code(set))),
             arg => ArgCode::Code(arg_fn(arg)),
         }
+    }
+
+    /// Whether the argument may be one coordinate (`scalar`): a slot
+    /// holding an integer or a bit set, integer code or set code.
+    pub(crate) fn may_be_scalar(&self) -> bool {
+        !matches!(self, ArgCode::Code(_))
+    }
+
+    /// The argument as one coordinate and its tag; `Err(())` if it is
+    /// none (a slot holding a sequence, or a closure: `coords` writes
+    /// it), `Ok(None)` if its code fails (the general path).
+    #[inline(always)]
+    pub(crate) fn scalar(&self, f: &KeyFrame) -> Result<Option<(i64, Tag)>, ()> {
+        Ok(match self {
+            ArgCode::Slot(slot) => match f.kind(*slot) {
+                SlotKind::Int => f.int(*slot).map(|x| (x, Tag::Int)),
+                SlotKind::Bits => f.bits(*slot).map(|m| (m as i64, Tag::Bits)),
+                SlotKind::Items(..) | SlotKind::Unset => return Err(()),
+            },
+            ArgCode::Scalar(int, set) => match int.as_ref().and_then(|op| op.eval(f)) {
+                Some(x) => Some((x, Tag::Int)),
+                None => set.as_ref().and_then(|set| bits_of(set, f)),
+            },
+            ArgCode::Code(_) => return Err(()),
+        })
     }
 
     /// Writes the argument into `out`; `None` sends the position to the
@@ -580,36 +569,28 @@ impl ArgCode {
         match self {
             ArgCode::Slot(slot) => out.slot(f, *slot),
             ArgCode::Code(code) => code(f, out),
+            scalar => {
+                let (c, tag) = scalar.scalar(f).ok()??;
+                out.push(c)?;
+                Some(tag)
+            }
         }
     }
+}
+
+/// The bit set `set` gives in `f` as one coordinate, if it is one.
+#[inline(always)]
+fn bits_of(set: &SetCode, f: &KeyFrame) -> Option<(i64, Tag)> {
+    Some((set(f)?.key_bits()? as i64, Tag::Bits))
 }
 
 /// The closure writing `arg`: a slot, an integer or a set in place, a
 /// sequence around the closures of the sequences it is written from.
 fn arg_fn(arg: KeyArg) -> ArgFn {
     match arg {
-        KeyArg::Local(slot) => Box::new(move |f, out| out.slot(f, slot)),
-        KeyArg::Int(Operand::Local(x)) => Box::new(move |f, out| {
-            out.push(f.int(x)?)?;
-            Some(Tag::Int)
-        }),
-        KeyArg::Int(op) => Box::new(move |f, out| {
-            out.push(op.eval(f)?)?;
-            Some(Tag::Int)
-        }),
-        KeyArg::Set(set) => set_fn(set, AsBits),
-        KeyArg::IntOrSet(op, set) => {
-            let set = set_code(set);
-            Box::new(move |f, out| match op.eval(f) {
-                Some(n) => {
-                    out.push(n)?;
-                    Some(Tag::Int)
-                }
-                None => {
-                    out.push(set(f)?.key_bits()? as i64)?;
-                    Some(Tag::Bits)
-                }
-            })
+        KeyArg::Local(_) | KeyArg::Int(_) | KeyArg::Set(_) | KeyArg::IntOrSet(..) => {
+            let code = ArgCode::new(arg);
+            Box::new(move |f, out| code.coords(f, out))
         }
         KeyArg::Update(inner, index, value) => {
             let inner = arg_fn(*inner);

@@ -95,7 +95,9 @@ pub(crate) use kernel::{
     Bend, Kernel, KernelMove, Limit, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,
 };
 pub(crate) use key_kernel::RunEnd;
-pub(crate) use key_kernel::{BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings};
+pub(crate) use key_kernel::{
+    ArgCode, BitsRun, KeyLoopMove, KeyRun, KeySource, OptionKey, RunArg, Settings, SCALAR_ARGS,
+};
 pub use line_sweep::{sweep_line, Affine, LineSink, SweepLine};
 pub(crate) use moves::affine_fits;
 pub(crate) use rank_fill::FillOrder;

@@ -607,12 +607,20 @@ impl SparseTable {
         };
         match self.packing {
             Some(_) => {
+                // Every slot's byte counted with no branch (most slots of
+                // a large table are read here, vacant ones too); those
+                // of `BIG_BYTE` are the codes `big` holds.
+                let mut bytes = [0u64; 256];
                 for e in self.slots.all() {
-                    match e.byte() {
-                        BIG_BYTE => other(self.big[&e.key()]),
-                        byte => counts[byte as usize] += 1,
+                    bytes[e.byte() as usize] += 1;
+                }
+                for (byte, n) in bytes.into_iter().enumerate().take(BIG_BYTE as usize) {
+                    match counts.get_mut(byte) {
+                        Some(c) => *c += n,
+                        None => (0..n).for_each(|_| other(byte as u64)),
                     }
                 }
+                self.big.values().for_each(|&code| other(code));
             }
             None => (self.rows.get(self.n..).unwrap_or_default())
                 .iter()

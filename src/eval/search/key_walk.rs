@@ -18,9 +18,9 @@ use super::pick::{pick, Pick};
 use super::settings::{each_bit, each_setting};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    BoolCode, Env, Instance, KeyFrame, KeyLoopMove, OptionKey, Rules, Runtime,
+    ArgCode, BoolCode, Env, Instance, KeyFrame, KeyLoopMove, OptionKey, Rules, Runtime, SCALAR_ARGS,
 };
-use crate::eval::memo::{coords_weight, Key, Located, Memo, Probe, Shape, State};
+use crate::eval::memo::{coords_weight, shape_push, Key, Located, Memo, Probe, Shape, State};
 use crate::eval::mex::StampedMex;
 use crate::eval::value::Value;
 use crate::syntax::Span;
@@ -312,31 +312,60 @@ impl Lister<'_, '_> {
             self.s.values.push(0);
             return Ok(true);
         };
-        // Written in place: a key is a few hundred bytes.
-        let (out, probe) = self.s.next_option();
-        for a in args {
-            if a.write(frame, out).is_none() {
-                return Ok(false);
-            }
-        }
-        // An option solved already is read now, not held: most options
-        // of a game whose positions are reached many ways.
-        let solved = match self.memo.probe(out.shape, out.coords()) {
-            Probe::Found(state @ (State::Value(_) | State::Invalid | State::OnPath), _) => state,
-            found => {
-                *probe = found;
-                State::Unknown
+        // An option of one coordinate an argument is made in registers
+        // and held only if not solved yet; any other is written in place
+        // on the option stack (a key is a few hundred bytes).
+        let mut scalar = [0i64; SCALAR_ARGS];
+        let in_registers = match m.scalar {
+            true => match scalar_coords(args, frame, &mut scalar) {
+                Ok(Some(shape)) => Some(shape),
+                Ok(None) => return Ok(false),
+                Err(()) => None,
+            },
+            false => None,
+        };
+        let (shape, coords) = match in_registers {
+            Some(shape) => (shape, &scalar[..args.len()]),
+            None => {
+                let (out, _) = self.s.next_option();
+                for a in args {
+                    if a.write(frame, out).is_none() {
+                        return Ok(false);
+                    }
+                }
+                let out = &self.s.options[self.s.n_options - 1].0;
+                (out.shape, out.coords())
             }
         };
-        match solved {
-            State::Value(v) => {
-                self.s.n_options -= 1;
+        // An option solved already is read now, not held: most options
+        // of a game whose positions are reached many ways.
+        let found = self.memo.probe(shape, coords);
+        let held = in_registers.is_none() as usize;
+        match found {
+            Probe::Found(State::Value(v), _) => {
+                self.s.n_options -= held;
                 self.s.values.push(v);
             }
-            State::Invalid => self.s.n_options -= 1,
-            State::OnPath => return Ok(false),
-            State::Unknown | State::Valid => {}
+            Probe::Found(State::Invalid, _) => self.s.n_options -= held,
+            Probe::Found(State::OnPath, _) => return Ok(false),
+            found => match in_registers {
+                Some(shape) => {
+                    let n = args.len();
+                    let (out, probe) = self.s.next_option();
+                    // Copied whole: a fixed size, no call.
+                    out.coords[..SCALAR_ARGS].copy_from_slice(&scalar);
+                    (out.len, out.shape, out.n_args) = (n, shape, n as u8);
+                    *probe = found;
+                }
+                None => self.s.options[self.s.n_options - 1].1 = found,
+            },
         }
+        self.check_limits()
+    }
+
+    /// The limits, checked every 4096 options held.
+    #[inline]
+    fn check_limits(&self) -> Fallible<bool> {
         if self.s.n_options.is_multiple_of(4096) {
             let (rt, span) = (self.rt, self.walker.span);
             let waiting = self.s.n_options + self.s.nodes.len();
@@ -346,4 +375,28 @@ impl Lister<'_, '_> {
         }
         Ok(true)
     }
+}
+
+/// The coordinates of an option whose arguments `args` are each one
+/// coordinate, into `out`, and its shape; `Ok(None)` if their code fails
+/// (the general path), `Err(())` if one is no one coordinate in this
+/// frame (a slot holding a sequence).
+#[inline(always)]
+fn scalar_coords(
+    args: &[ArgCode],
+    frame: &KeyFrame,
+    out: &mut [i64; SCALAR_ARGS],
+) -> Result<Option<Shape>, ()> {
+    let mut shape = 0;
+    for (n, a) in args.iter().enumerate() {
+        let Some((c, tag)) = a.scalar(frame)? else {
+            return Ok(None);
+        };
+        out[n] = c;
+        let Some(pushed) = shape_push(shape, n as u8, tag) else {
+            return Ok(None);
+        };
+        shape = pushed;
+    }
+    Ok(Some(shape))
 }

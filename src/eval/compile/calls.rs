@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::moves::ArgWriter;
-use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, LayerKind, Rules};
+use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, LayerKind};
 use super::where_check::satisfies_where;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
@@ -95,7 +95,7 @@ pub(crate) fn call_value(
         }
         Callable::Game { instance, .. } => {
             let inst = env.rt.instance(*instance);
-            let Rules::User(g) = &inst.rules;
+            let g = &inst.game;
             if args.len() != g.n_params {
                 return Err(arity_error(g.n_params, args.len()));
             }

@@ -100,8 +100,8 @@ pub(crate) use rank_fill::FillOrder;
 pub(crate) use rank_shift::{RankShift, Steps};
 pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,
-    Instance, Layer, LayerKind, Limits, MoveCode, OnLine, Plans, Progress, Rules, Runtime, Sink,
-    Target, MOST_LAYERED_PASSES,
+    Instance, Layer, LayerKind, Limits, MoveCode, OnLine, Plans, Progress, Runtime, Sink, Target,
+    MOST_LAYERED_PASSES,
 };
 pub use specialize::specialized_game;
 pub(crate) use where_check::is_keyed_position;

@@ -23,7 +23,7 @@ use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
-use super::runtime::{Code, Env, Layer, LayerKind, Progress, Rules};
+use super::runtime::{Code, Env, Layer, LayerKind, Progress};
 use super::symmetry::traded_pair;
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
@@ -596,7 +596,7 @@ impl SweepCode {
         }
         let pair = {
             let inst = env.rt.instance(instance);
-            let Rules::User(g) = &inst.rules;
+            let g = &inst.game;
             g.kernel.as_ref().and_then(traded_pair)
         };
         let (p, c) = (square.partner, self.coord);

@@ -142,7 +142,6 @@ impl SgSink {
         at: Option<Located>,
     ) -> Fallible<bool> {
         let RunMove {
-            slot,
             bases,
             coefs,
             per_option,
@@ -161,7 +160,6 @@ impl SgSink {
         let mut coords = [0i64; MAX_ARGS as usize];
         let run = |coords| AffineRun {
             instance,
-            slot: *slot,
             lo: a,
             hi: b,
             shape: kernel.shape,
@@ -365,7 +363,6 @@ impl SgSink {
         args: &[Operand<[i64]>],
         frame: &[i64],
     ) -> Fallible<Option<Lookup>> {
-        let n = kernel.n_params;
         let mut coords = [0i64; MAX_ARGS as usize];
         for (x, arg) in coords.iter_mut().zip(args) {
             match arg.eval(frame) {
@@ -373,14 +370,24 @@ impl SgSink {
                 None => return Ok(None),
             }
         }
-        let state = inst
-            .memo
-            .borrow_mut()
-            .get_coords(kernel.shape, &coords[..n]);
-        let write_key =
-            |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-        self.part_of_option(env, instance, state, write_key)
+        let coords = &coords[..kernel.n_params];
+        self.part_of_coords(env, (instance, inst), kernel, coords)
             .map(Some)
+    }
+
+    /// The value of the position of `kernel`'s game at `coords`.
+    #[inline(always)]
+    fn part_of_coords(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        coords: &[i64],
+    ) -> Fallible<Lookup> {
+        let state = inst.memo.borrow_mut().get_coords(kernel.shape, coords);
+        let write_key =
+            |key: &mut Key| key.set_raw(kernel.shape, coords.len() as u8, coords.iter().copied());
+        self.part_of_option(env, instance, state, write_key)
     }
 }
 
@@ -542,24 +549,18 @@ impl SgSink {
         if self.slow.is_empty() && all.is_empty() {
             return Ok(true);
         }
+        // As a loop's options (`loop_option`), part by part.
         let slow = std::mem::take(&mut self.slow);
-        let mut key = Key::default();
         let mut coords = [0i64; MAX_ARGS as usize];
-        'options: for k in slow.iter().copied().chain(all) {
-            let mark = self.option_mark();
-            let mut x = 0;
-            let mut known = true;
-            for (p, (_, coefs)) in m.parts.iter().enumerate() {
-                for ((c, &base), &coef) in coords.iter_mut().zip(&bases[p][..n]).zip(coefs) {
+        for k in slow.iter().copied().chain(all) {
+            self.option_of_parts(env, n_parts, |this, env, p| {
+                for ((c, &base), &coef) in coords.iter_mut().zip(&bases[p][..n]).zip(&m.parts[p].1)
+                {
                     *c = base + coef * k;
                 }
-                key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                let part = self.lookup(env, instance, &key)?;
-                if !self.fold_part(part, mark, &mut x, &mut known) {
-                    continue 'options;
-                }
-            }
-            self.add_parts(x, known, m.parts.len());
+                this.part_of_coords(env, (instance, inst), kernel, &coords[..n])
+                    .map(Some)
+            })?;
         }
         self.slow = slow;
         Ok(true)
@@ -601,21 +602,11 @@ impl SgSink {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
         };
-        let mark = self.option_mark();
-        let mut x = 0;
-        let mut known = true;
         // Part by part: an argument the general path must compute sends the
         // whole position there (`start` forgets what this one pushed).
-        for args in &result.parts {
-            let Some(part) = self.part_at(env, (instance, inst), kernel, args, frame)? else {
-                return Ok(false);
-            };
-            if !self.fold_part(part, mark, &mut x, &mut known) {
-                return Ok(true);
-            }
-        }
-        self.add_parts(x, known, result.parts.len());
-        Ok(true)
+        self.option_of_parts(env, result.parts.len(), |this, env, p| {
+            this.part_at(env, (instance, inst), kernel, &result.parts[p], frame)
+        })
     }
 }
 

@@ -78,12 +78,7 @@ fn prelude_ints(env: &Env, instance: InstanceId, game: &str) -> Option<Vec<i64>>
         return None;
     }
     let items = inst.statics.first()?.items()?;
-    (items.iter())
-        .map(|d| match d {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        })
-        .collect()
+    items.iter().map(Value::as_int).collect()
 }
 
 /// The value of heap `key` when `instance` is an `octal_game`, by the engine.

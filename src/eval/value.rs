@@ -200,6 +200,15 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
 
+    /// The integer this value is, if it is one.
+    #[inline]
+    pub fn as_int(&self) -> Option<i64> {
+        match *self {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// A set from any items: sorts and removes repeats.
     pub fn set(mut items: Vec<Value>) -> Value {
         items.sort();

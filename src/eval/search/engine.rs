@@ -786,13 +786,7 @@ pub(super) fn swept_finite(
     at: Located,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    // Taken at the line's first position, with no line's decision in it.
-    let scratch = searched(held.get_or_insert_with(|| {
-        let mut scratch = take_scratch(env);
-        searched(&mut scratch).line_walks = None;
-        searched(&mut scratch).line = None;
-        scratch
-    }));
+    let scratch = held_scratch(env, held);
     // Whether the lean walk takes the line's game is decided at its first
     // position, not asked again for each.
     let walks = match scratch.line_walks {
@@ -812,13 +806,19 @@ pub(super) fn line_buffers<'h>(
     env: &mut Env,
     held: &'h mut Option<Box<dyn Any>>,
 ) -> (&'h mut SgSink, &'h mut Option<Box<dyn Any>>) {
-    let scratch = searched(held.get_or_insert_with(|| {
+    let scratch = held_scratch(env, held);
+    (&mut scratch.sink, &mut scratch.line)
+}
+
+/// The search buffers a sweep holds for its line, taken at the line's
+/// first position with no line's decision in them.
+fn held_scratch<'h>(env: &mut Env, held: &'h mut Option<Box<dyn Any>>) -> &'h mut SearchScratch {
+    searched(held.get_or_insert_with(|| {
         let mut scratch = take_scratch(env);
         searched(&mut scratch).line_walks = None;
         searched(&mut scratch).line = None;
         scratch
-    }));
-    (&mut scratch.sink, &mut scratch.line)
+    }))
 }
 
 impl SgSink {

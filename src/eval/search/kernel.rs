@@ -615,13 +615,9 @@ impl SgSink {
 /// - 1 - k`.
 fn swapped_pairs((i, j): (usize, usize), run: &AffineRun<'_>) -> bool {
     let (bases, coefs) = (run.bases, run.coefs);
-    let c = run.lo + run.hi - 1;
-    let at_far = |m: usize| bases[m].checked_add(coefs[m].checked_mul(c)?);
-    let others_fixed = (0..bases.len()).all(|m| m == i || m == j || coefs[m] == 0);
-    others_fixed
-        && coefs[i].checked_neg() == Some(coefs[j])
-        && at_far(i) == Some(bases[j])
-        && at_far(j) == Some(bases[i])
+    let arg = |m: usize| (&bases[m..=m], &coefs[m..=m]);
+    (0..bases.len()).all(|m| m == i || m == j || coefs[m] == 0)
+        && mirrored(arg(i), arg(j), run.lo + run.hi - 1)
 }
 
 /// The half of a run of twins (`swapped_pairs`) whose options have

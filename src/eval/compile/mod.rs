@@ -87,7 +87,7 @@ pub use compiler::Compiler;
 pub(crate) use expand::MoveResult;
 pub use explain::show_spans;
 pub(crate) use frame::{int_frame, KeyFrame, KERNEL_FRAME};
-pub(crate) use guard_bounds::{LoopGuard, Narrowed};
+pub(crate) use guard_bounds::Narrowed;
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
     Bend, Kernel, KernelMove, Limit, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,

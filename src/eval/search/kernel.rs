@@ -11,8 +11,8 @@ use super::settings::run_range;
 use super::sum_scan::{scan_sum, MAX_PARTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
-    LoopMove, MovePlan, Narrowed, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopMove,
+    MovePlan, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{Strided, Walk};
 use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
@@ -407,7 +407,7 @@ impl RunSetUp {
     #[inline(always)]
     fn fill(&mut self, m: &RunMove, ints: &[i64]) {
         self.range = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
-            .and_then(|range| narrowed(&m.guard, ints, range));
+            .and_then(|range| m.guard.narrowed_run(ints, range, true));
         self.failed = 0;
         if self.range.is_some_and(|(a, b)| a < b) {
             for (i, (x, base)) in self.bases.iter_mut().zip(&m.bases).enumerate() {
@@ -494,7 +494,7 @@ impl SgSink {
         ints: &[i64],
     ) -> Fallible<bool> {
         let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
-            .and_then(|range| narrowed(&m.guard, ints, range))
+            .and_then(|range| m.guard.narrowed_run(ints, range, true))
         else {
             return Ok(false);
         };
@@ -641,18 +641,4 @@ fn mirrored((b0, c0): (&[i64], &[i64]), (b1, c1): (&[i64], &[i64]), c: i64) -> b
     let far = |base: i64, coef: i64| base.checked_add(coef.checked_mul(c)?);
     (b0.iter().zip(c0).zip(b1.iter().zip(c1)))
         .all(|((&x0, &k0), (&x1, &k1))| k1.checked_neg() == Some(k0) && far(x0, k0) == Some(x1))
-}
-
-/// The range `a..b` of a run's binding narrowed by its guard's bounds
-/// (`None`: a bound cannot be decided here; the general path decides).
-pub(crate) fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
-    if guard.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
-        return Some((a, b));
-    }
-    let mut frame = [0i64; KERNEL_FRAME];
-    frame[..ints.len()].copy_from_slice(ints);
-    match guard.narrow(0, &mut frame, (a, b), None) {
-        Narrowed::Range(a, b) => Some((a, b)),
-        Narrowed::Unknown => None,
-    }
 }

@@ -362,39 +362,15 @@ impl Hash for Value {
                     row.hash(state);
                 }
             }
-            Value::Int(n) => {
-                0u8.hash(state);
-                n.hash(state)
-            }
+            Value::Int(n) => (0u8, n).hash(state),
             // Never equal to an integer (ordinals are infinite).
-            Value::Ordinal(o) => {
-                11u8.hash(state);
-                o.hash(state)
-            }
-            Value::Infinite(k) => {
-                12u8.hash(state);
-                k.hash(state)
-            }
-            Value::Bool(b) => {
-                1u8.hash(state);
-                b.hash(state)
-            }
-            Value::Str(s) => {
-                2u8.hash(state);
-                s.hash(state)
-            }
-            Value::List(xs) => {
-                3u8.hash(state);
-                xs.hash(state)
-            }
-            Value::Set(xs) => {
-                4u8.hash(state);
-                xs.hash(state)
-            }
-            Value::Tuple(xs) => {
-                5u8.hash(state);
-                xs.hash(state)
-            }
+            Value::Ordinal(o) => (11u8, o).hash(state),
+            Value::Infinite(k) => (12u8, k).hash(state),
+            Value::Bool(b) => (1u8, b).hash(state),
+            Value::Str(s) => (2u8, s).hash(state),
+            Value::List(xs) => (3u8, xs).hash(state),
+            Value::Set(xs) => (4u8, xs).hash(state),
+            Value::Tuple(xs) => (5u8, xs).hash(state),
             Value::Outcome(o) => o.hash(state),
             Value::Game(g) => g.hash(state),
             Value::Func(f) => f.hash(state),

@@ -246,8 +246,6 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
     }
 }
 
-/// `memo_histogram(G)`: the values the memo holds for the game of `G` (a
-/// game, a position of it) or for compounds of `G`'s kind.
 /// `.preperiod`, `.period`, `.saltus`, `.proven` of a periodicity.
 fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Value> {
     Some(match name {
@@ -259,6 +257,8 @@ fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Va
     })
 }
 
+/// `memo_histogram(G)`: the values the memo holds for the game of `G` (a
+/// game, a position of it) or for compounds of `G`'s kind.
 // Once a statement, one arm of `call_builtin`: kept out of its caller.
 #[inline(never)]
 fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {

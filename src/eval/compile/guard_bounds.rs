@@ -298,6 +298,7 @@ impl LoopGuard {
     /// `ints` narrowed by its steps (`with_where`: those from the result's
     /// `where` too; `narrow_by_guard`'s callers check it themselves).
     /// `None`: a bound cannot be decided here, the general path decides.
+    #[inline]
     pub(crate) fn narrowed_run(
         &self,
         ints: &[i64],

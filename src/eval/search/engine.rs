@@ -811,7 +811,9 @@ pub(super) fn line_buffers<'h>(
 }
 
 /// The search buffers a sweep holds for its line, taken at the line's
-/// first position with no line's decision in them.
+/// first position with no line's decision in them. Asked at every
+/// position of the line: kept inline.
+#[inline(always)]
 fn held_scratch<'h>(env: &mut Env, held: &'h mut Option<Box<dyn Any>>) -> &'h mut SearchScratch {
     searched(held.get_or_insert_with(|| {
         let mut scratch = take_scratch(env);

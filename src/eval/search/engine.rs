@@ -786,7 +786,13 @@ pub(super) fn swept_finite(
     at: Located,
     span: Span,
 ) -> Fallible<Option<u64>> {
-    let scratch = held_scratch(env, held);
+    // Taken at the line's first position, with no line's decision in it.
+    let scratch = searched(held.get_or_insert_with(|| {
+        let mut scratch = take_scratch(env);
+        searched(&mut scratch).line_walks = None;
+        searched(&mut scratch).line = None;
+        scratch
+    }));
     // Whether the lean walk takes the line's game is decided at its first
     // position, not asked again for each.
     let walks = match scratch.line_walks {
@@ -806,21 +812,13 @@ pub(super) fn line_buffers<'h>(
     env: &mut Env,
     held: &'h mut Option<Box<dyn Any>>,
 ) -> (&'h mut SgSink, &'h mut Option<Box<dyn Any>>) {
-    let scratch = held_scratch(env, held);
-    (&mut scratch.sink, &mut scratch.line)
-}
-
-/// The search buffers a sweep holds for its line, taken at the line's
-/// first position with no line's decision in them. Asked at every
-/// position of the line: kept inline.
-#[inline(always)]
-fn held_scratch<'h>(env: &mut Env, held: &'h mut Option<Box<dyn Any>>) -> &'h mut SearchScratch {
-    searched(held.get_or_insert_with(|| {
+    let scratch = searched(held.get_or_insert_with(|| {
         let mut scratch = take_scratch(env);
         searched(&mut scratch).line_walks = None;
         searched(&mut scratch).line = None;
         scratch
-    }))
+    }));
+    (&mut scratch.sink, &mut scratch.line)
 }
 
 impl SgSink {

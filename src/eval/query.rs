@@ -4,8 +4,8 @@
 use std::rc::Rc;
 
 use super::builtins::Builtin;
+use super::compile::Env;
 use super::compile::{is_keyed_position, CompiledBody, Sink, Target};
-use super::compile::{Env, Rules};
 use super::compound::ordinal_sum;
 use super::gsg::keeps_draw;
 use super::memo::Key;
@@ -214,7 +214,7 @@ impl MoveSink for RecordSink<'_> {
 
 fn position_options(env: &mut Env, p: &Position, span: Span) -> Fallible<Vec<(RawMove, Game)>> {
     let inst = env.rt.instance(p.instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let CompiledBody::Moves(moves) = &g.body else {
         unreachable!("aliases are expanded when built")
     };

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 
 use super::builtins::type_error;
 use super::compile::family;
-use super::compile::{Env, Rules, Runtime};
+use super::compile::{Env, Runtime};
 use super::memo::{int_shape, Key};
 use super::value::{Callable, InstanceId, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
@@ -73,17 +73,12 @@ fn code_of(env: &Env, instance: InstanceId) -> Option<Code> {
 fn prelude_ints(env: &Env, instance: InstanceId, game: &str) -> Option<Vec<i64>> {
     let (_, id) = env.rt.prelude.iter().find(|(n, _)| *n == game)?;
     let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     if g.id != *id {
         return None;
     }
     let items = inst.statics.first()?.items()?;
-    (items.iter())
-        .map(|d| match d {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        })
-        .collect()
+    items.iter().map(Value::as_int).collect()
 }
 
 /// The value of heap `key` when `instance` is an `octal_game`, by the engine.

@@ -200,6 +200,15 @@ impl Value {
         Value::Tuple(Rc::new(items))
     }
 
+    /// The integer this value is, if it is one.
+    #[inline]
+    pub fn as_int(&self) -> Option<i64> {
+        match *self {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// A set from any items: sorts and removes repeats.
     pub fn set(mut items: Vec<Value>) -> Value {
         items.sort();
@@ -353,39 +362,15 @@ impl Hash for Value {
                     row.hash(state);
                 }
             }
-            Value::Int(n) => {
-                0u8.hash(state);
-                n.hash(state)
-            }
+            Value::Int(n) => (0u8, n).hash(state),
             // Never equal to an integer (ordinals are infinite).
-            Value::Ordinal(o) => {
-                11u8.hash(state);
-                o.hash(state)
-            }
-            Value::Infinite(k) => {
-                12u8.hash(state);
-                k.hash(state)
-            }
-            Value::Bool(b) => {
-                1u8.hash(state);
-                b.hash(state)
-            }
-            Value::Str(s) => {
-                2u8.hash(state);
-                s.hash(state)
-            }
-            Value::List(xs) => {
-                3u8.hash(state);
-                xs.hash(state)
-            }
-            Value::Set(xs) => {
-                4u8.hash(state);
-                xs.hash(state)
-            }
-            Value::Tuple(xs) => {
-                5u8.hash(state);
-                xs.hash(state)
-            }
+            Value::Ordinal(o) => (11u8, o).hash(state),
+            Value::Infinite(k) => (12u8, k).hash(state),
+            Value::Bool(b) => (1u8, b).hash(state),
+            Value::Str(s) => (2u8, s).hash(state),
+            Value::List(xs) => (3u8, xs).hash(state),
+            Value::Set(xs) => (4u8, xs).hash(state),
+            Value::Tuple(xs) => (5u8, xs).hash(state),
             Value::Outcome(o) => o.hash(state),
             Value::Game(g) => g.hash(state),
             Value::Func(f) => f.hash(state),

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::moves::ArgWriter;
-use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, LayerKind, Rules};
+use super::runtime::{eval_all, Code, CompiledBody, CompiledGame, Env, LayerKind};
 use super::where_check::satisfies_where;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{self, expect_bool, type_error, Builtin};
@@ -95,7 +95,7 @@ pub(crate) fn call_value(
         }
         Callable::Game { instance, .. } => {
             let inst = env.rt.instance(*instance);
-            let Rules::User(g) = &inst.rules;
+            let g = &inst.game;
             if args.len() != g.n_params {
                 return Err(arity_error(g.n_params, args.len()));
             }
@@ -246,8 +246,6 @@ pub(crate) fn field(v: &Value, name: &str, span: Span) -> Fallible<Value> {
     }
 }
 
-/// `memo_histogram(G)`: the values the memo holds for the game of `G` (a
-/// game, a position of it) or for compounds of `G`'s kind.
 /// `.preperiod`, `.period`, `.saltus`, `.proven` of a periodicity.
 fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Value> {
     Some(match name {
@@ -259,6 +257,8 @@ fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Va
     })
 }
 
+/// `memo_histogram(G)`: the values the memo holds for the game of `G` (a
+/// game, a position of it) or for compounds of `G`'s kind.
 // Once a statement, one arm of `call_builtin`: kept out of its caller.
 #[inline(never)]
 fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {

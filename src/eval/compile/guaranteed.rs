@@ -334,8 +334,8 @@ pub(super) fn substitute_params(e: &IrExpr, n_statics: usize, args: &[IrExpr]) -
 /// The integers of a literal whose items are all integer constants.
 fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
     xs.iter()
-        .map(|x| match x.kind {
-            IrKind::Const(Value::Int(n)) => Some(n),
+        .map(|x| match &x.kind {
+            IrKind::Const(v) => v.as_int(),
             _ => None,
         })
         .collect()
@@ -345,13 +345,9 @@ fn const_ints(xs: &[IrExpr]) -> Option<Vec<i64>> {
 /// ascending order, without repeats).
 pub(super) fn const_items(e: &IrExpr) -> Option<Vec<i64>> {
     let items = match &e.kind {
-        IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => xs
-            .iter()
-            .map(|x| match x {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?,
+        IrKind::Const(Value::List(xs) | Value::Set(xs) | Value::Tuple(xs)) => {
+            xs.iter().map(Value::as_int).collect::<Option<Vec<_>>>()?
+        }
         IrKind::List(xs) | IrKind::Tuple(xs) => const_ints(xs)?,
         IrKind::Set(xs) => {
             let mut v = const_ints(xs)?;

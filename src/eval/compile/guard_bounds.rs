@@ -294,6 +294,28 @@ impl LoopGuard {
         self.narrow_steps(level, frame, range, values, false)
     }
 
+    /// The range `a..b` of a run's binding (level 0) at the position
+    /// `ints` narrowed by its steps (`with_where`: those from the result's
+    /// `where` too; `narrow_by_guard`'s callers check it themselves).
+    /// `None`: a bound cannot be decided here, the general path decides.
+    #[inline]
+    pub(crate) fn narrowed_run(
+        &self,
+        ints: &[i64],
+        (a, b): (i64, i64),
+        with_where: bool,
+    ) -> Option<(i64, i64)> {
+        if self.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
+            return Some((a, b));
+        }
+        let mut frame = [0i64; KERNEL_FRAME];
+        frame[..ints.len()].copy_from_slice(ints);
+        match self.narrow_steps(0, &mut frame, (a, b), None, with_where) {
+            Narrowed::Range(a, b) => Some((a, b)),
+            Narrowed::Unknown => None,
+        }
+    }
+
     fn narrow_steps(
         &self,
         level: usize,

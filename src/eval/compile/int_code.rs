@@ -46,10 +46,7 @@ pub(crate) enum Seq {
 impl Locals for [Value] {
     #[inline]
     fn int(&self, slot: Slot) -> Option<i64> {
-        match self[slot as usize] {
-            Value::Int(n) => Some(n),
-            _ => None,
-        }
+        self[slot as usize].as_int()
     }
 
     #[inline]
@@ -186,10 +183,7 @@ pub(crate) fn int_code<L: Locals + ?Sized>(node: &IntNode) -> IntCode<L> {
                     };
                 }
                 match x.value(slot)? {
-                    Value::List(xs) | Value::Tuple(xs) => match xs.get(i)? {
-                        Value::Int(n) => Some(*n),
-                        _ => None,
-                    },
+                    Value::List(xs) | Value::Tuple(xs) => xs.get(i)?.as_int(),
                     _ => None,
                 }
             })

@@ -483,13 +483,7 @@ fn list_side(e: &IrExpr) -> Option<(Slot, bool)> {
 /// The items of `e` if it is a constant list or tuple of integers.
 fn const_ints(e: &IrExpr) -> Option<Rc<[i64]>> {
     match &e.kind {
-        IrKind::Const(Value::List(xs) | Value::Tuple(xs)) => xs
-            .iter()
-            .map(|x| match x {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect(),
+        IrKind::Const(Value::List(xs) | Value::Tuple(xs)) => xs.iter().map(Value::as_int).collect(),
         _ => None,
     }
 }

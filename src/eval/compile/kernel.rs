@@ -288,7 +288,6 @@ pub(crate) enum LoopSource {
 /// k`, except those in `per_option` (their base and coefficient are 0);
 /// the guard (if any) wholly loop bounds (`k * k <= n`).
 pub(crate) struct RunMove {
-    pub slot: Slot,
     pub lo: Operand<[i64]>,
     pub hi: Operand<[i64]>,
     pub inclusive: bool,
@@ -1063,7 +1062,6 @@ impl Compiler<'_> {
         }
         let moving: Vec<usize> = (0..coefs.len()).filter(|&j| coefs[j] != 0).collect();
         Some(KernelMove::Run(RunMove {
-            slot,
             lo: self.operand(start)?,
             hi: self.operand(end)?,
             inclusive,

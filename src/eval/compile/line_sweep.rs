@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use super::frame::KeyFrame;
 use super::kernel::{Bound, StrideMove};
-use super::runtime::{CompiledBody, CompiledGame, Env, Instance, OnLine, Rules};
+use super::runtime::{CompiledBody, CompiledGame, Env, Instance, OnLine};
 use super::where_check::satisfies_where;
 use crate::diag::Fallible;
 use crate::eval::gsg::INFINITE;
@@ -105,7 +105,7 @@ pub fn sweep_line<S: LineSink>(
     sink: &mut S,
 ) -> Fallible<bool> {
     let inst = env.rt.instance(line.instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let n = line.coords.len();
     let usable = env.rt.limits.plans.sweeps
         && g.n_statics == 0
@@ -866,7 +866,7 @@ impl Sweeper<'_> {
             return Ok((lo..=hi).contains(&self.coords[self.coord]));
         }
         let inst = self.inst;
-        let Rules::User(g) = &inst.rules;
+        let g = &inst.game;
         if self.ints {
             if let Some(holds) = g.where_flat.as_ref().and_then(|w| w(self.coords)) {
                 return Ok(holds);

@@ -89,7 +89,7 @@ pub use compiler::Compiler;
 pub(crate) use expand::MoveResult;
 pub use explain::show_spans;
 pub(crate) use frame::{int_frame, KeyFrame, KERNEL_FRAME};
-pub(crate) use guard_bounds::{LoopGuard, Narrowed};
+pub(crate) use guard_bounds::Narrowed;
 pub(crate) use int_code::{BoolCode, Locals, Operand, Seq};
 pub(crate) use kernel::{
     Bend, Kernel, KernelMove, Limit, LoopMove, MovePlan, Quadratic, RunMove, SingleMove, SumRunMove,
@@ -104,8 +104,8 @@ pub(crate) use rank_fill::FillOrder;
 pub(crate) use rank_shift::{RankShift, Steps};
 pub use runtime::{
     eval_all, Above, AffineRun, Code, CompiledBody, CompiledFn, CompiledGame, CompiledMove, Env,
-    Instance, Layer, LayerKind, Limits, MoveCode, OnLine, Plans, Progress, Rules, Runtime, Sink,
-    Target, MOST_LAYERED_PASSES,
+    Instance, Layer, LayerKind, Limits, MoveCode, OnLine, Plans, Progress, Runtime, Sink, Target,
+    MOST_LAYERED_PASSES,
 };
 pub use specialize::specialized_game;
 pub(crate) use where_check::is_keyed_position;

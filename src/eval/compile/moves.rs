@@ -12,7 +12,7 @@ use super::frame::{KeyFrame, KERNEL_FRAME};
 use super::int_code::{map_locals, IntCode};
 use super::key_tree::{ArgCode, OptionKey};
 use super::linear::operands;
-use super::runtime::{eval_all, Code, CompiledMove, Env, MoveCode, Rules, Target};
+use super::runtime::{eval_all, Code, CompiledMove, Env, MoveCode, Target};
 use super::where_check::is_keyed_position;
 use crate::diag::{ErrorKind, Fallible};
 use crate::eval::builtins::expect_bool;
@@ -378,7 +378,7 @@ impl PositionWriter {
 /// Whether the game of `instance` has a `where` (asked at run time: a
 /// session may define the game anew after this move was compiled).
 fn has_where(env: &Env, instance: InstanceId) -> bool {
-    let Rules::User(g) = &env.rt.instance(instance).rules;
+    let g = &env.rt.instance(instance).game;
     g.where_clause.is_some()
 }
 

@@ -116,7 +116,6 @@ pub trait Sink {
 #[derive(Clone, Copy)]
 pub struct AffineRun<'a> {
     pub instance: InstanceId,
-    pub slot: Slot,
     pub lo: i64,
     pub hi: i64,
     pub shape: Shape,
@@ -139,15 +138,10 @@ impl AffineRun<'_> {
 /// A game and its static arguments.
 type InstanceKey = (GameId, Rc<[Value]>);
 
-/// How a game instance generates its options.
-#[derive(Clone)]
-pub enum Rules {
-    User(Rc<CompiledGame>),
-}
-
 /// One game instance: a game with its static arguments, and its memo.
 pub struct Instance {
-    pub rules: Rules,
+    /// Its compiled moves: how it generates its options.
+    pub game: Rc<CompiledGame>,
     pub statics: Rc<[Value]>,
     pub name: Rc<str>,
     pub memo: RefCell<Memo>,
@@ -209,7 +203,7 @@ impl Instance {
     /// (`Above::specialize`), which puts them in as constants.
     #[inline]
     pub fn frame_statics(&self) -> &[Value] {
-        let Rules::User(g) = &self.rules;
+        let g = &self.game;
         &self.statics[..g.n_statics]
     }
 }
@@ -558,7 +552,7 @@ impl Runtime {
         let mut list = self.instances.borrow_mut();
         let id = InstanceId(list.len() as u32);
         list.push(Rc::new(Instance {
-            rules: Rules::User(g),
+            game: g,
             statics: key.1.clone(),
             name,
             memo: RefCell::new(memo),
@@ -590,7 +584,7 @@ impl Runtime {
         let mut list = self.instances.borrow_mut();
         let id = InstanceId(list.len() as u32);
         list.push(Rc::new(Instance {
-            rules: base.rules.clone(),
+            game: base.game.clone(),
             statics: base.statics.clone(),
             name: base.name.clone(),
             memo: RefCell::new(Memo::default()),
@@ -610,7 +604,7 @@ impl Runtime {
             return Some("Plans::compound_layers off");
         }
         let inst = self.instance(layer.base);
-        let Rules::User(g) = &inst.rules;
+        let g = &inst.game;
         match &g.kernel {
             _ if inst.layer.is_some() => Some("a compound of a compound's layer"),
             Some(k) if !k.moves_to_single_positions() => {
@@ -659,7 +653,7 @@ impl Runtime {
         let mut plans: Vec<(&CompiledGame, Vec<&str>, usize)> = Vec::new();
         let instances = self.instances.borrow();
         for inst in instances.iter() {
-            let Rules::User(g) = &inst.rules;
+            let g = &inst.game;
             if g.id != game || Rc::ptr_eq(g, generic) || inst.layer.is_some() {
                 continue;
             }

@@ -23,7 +23,7 @@ use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
-use super::runtime::{Code, Env, Layer, LayerKind, Progress, Rules};
+use super::runtime::{Code, Env, Layer, LayerKind, Progress};
 use super::symmetry::traded_pair;
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
@@ -713,7 +713,7 @@ impl SweepCode {
             return None;
         }
         let inst = env.rt.instance(instance);
-        let Rules::User(g) = &inst.rules;
+        let g = &inst.game;
         let (p, c) = square.pair;
         if let Some(pair) = g.kernel.as_ref().and_then(traded_pair) {
             return (pair == (p.min(c), p.max(c))).then_some(pair);
@@ -743,7 +743,7 @@ impl SweepCode {
             let mut to_m = ks.start..m.saturating_add(1);
             let within = {
                 let inst = env.rt.instance(instance);
-                let Rules::User(g) = &inst.rules;
+                let g = &inst.game;
                 let w = g.where_line.as_ref().filter(|_| g.where_clause.is_some());
                 w.and_then(|w| w.interval(&shell, lo))
             };

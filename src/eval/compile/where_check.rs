@@ -2,7 +2,7 @@
 //! code where it can, memo first where the memo may know.
 
 use super::frame::{int_frame, KeyFrame};
-use super::runtime::{Env, Rules};
+use super::runtime::Env;
 use crate::diag::Fallible;
 use crate::eval::builtins::expect_bool;
 use crate::eval::memo::{int_shape, Key, State};
@@ -17,7 +17,7 @@ pub fn satisfies_where(
     span: Span,
 ) -> Fallible<bool> {
     let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let Some(cond) = &g.where_clause else {
         return Ok(true);
     };

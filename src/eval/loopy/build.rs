@@ -25,7 +25,7 @@ use super::kernel_options::{list_options, Listed};
 use super::numbering::{Numbering, NEW, NOT_A_POSITION};
 use super::reach::reaches_more_than;
 use crate::diag::{Diag, ErrorKind, Fallible};
-use crate::eval::compile::{satisfies_where, Env, Instance, Rules, Sink, Target, KERNEL_FRAME};
+use crate::eval::compile::{satisfies_where, Env, Instance, Sink, Target, KERNEL_FRAME};
 use crate::eval::gsg::is_infinite;
 use crate::eval::memo::{int_shape, words_hash, Key, Shape, State, MAX_ARGS};
 use crate::eval::search::{enumerate, sg_of_game, MoveSink};
@@ -304,7 +304,7 @@ fn reaches_share(
     reach: Reach,
     span: Span,
 ) -> Fallible<Option<bool>> {
-    let Rules::User(g) = &m.inst.rules;
+    let g = &m.inst.game;
     let s = m.statics.len();
     let moves = (g.kernel.as_ref()).and_then(|k| BoxMoves::new(k, cells, s));
     let (Some(moves), Some(root)) = (moves, cells.cell(key.coords())) else {
@@ -331,7 +331,7 @@ fn reaches_share(
 /// argument, every cell a position, and the box fits the memory and
 /// state limits as a graph.
 fn whole_box(env: &Env, m: &MainGame, span: Span) -> Option<CellBox> {
-    let Rules::User(g) = &m.inst.rules;
+    let g = &m.inst.game;
     let bounds = g.where_bounds.as_deref()?;
     let s = m.statics.len();
     let (mut lo, mut size) = (Vec::with_capacity(m.n), Vec::with_capacity(m.n));
@@ -363,7 +363,7 @@ fn main_game(env: &Env, instance: InstanceId, key: &Key) -> Option<MainGame> {
         return None;
     }
     let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let (n, shape) = (g.n_params, int_shape(g.n_params));
     // A game of no arguments has one position: nothing to number.
     if n == 0 || n > MAX_ARGS as usize {
@@ -495,7 +495,7 @@ impl Builder {
         let (Some(cells), Some(m)) = (self.out.whole, self.out.main.clone()) else {
             return Ok(0);
         };
-        let Rules::User(g) = &m.inst.rules;
+        let g = &m.inst.game;
         let s = m.statics.len();
         let Some(moves) = (g.kernel.as_ref()).and_then(|k| BoxMoves::new(k, cells, s)) else {
             return Ok(0);
@@ -653,7 +653,7 @@ impl Builder {
             return Ok(false);
         }
         let inst = m.inst.clone();
-        let Rules::User(g) = &inst.rules;
+        let g = &inst.game;
         let Some(kernel) = g.kernel.as_ref() else {
             return Ok(false);
         };
@@ -1004,7 +1004,7 @@ impl Builder {
 /// by its integer code (`None`: it has none that decides; no `where`:
 /// true).
 fn where_on_frame(inst: &Instance, statics: &[i64], coords: &[i64]) -> Option<bool> {
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     if g.where_clause.is_none() {
         return Some(true);
     }

@@ -6,8 +6,7 @@
 //! value read from the memo.
 
 use crate::eval::compile::{
-    affine_fits, Kernel, KernelMove, LoopGuard, LoopMove, MovePlan, Narrowed, Operand, RunMove,
-    SingleMove, KERNEL_FRAME,
+    affine_fits, Kernel, KernelMove, LoopMove, MovePlan, Operand, RunMove, SingleMove, KERNEL_FRAME,
 };
 use crate::eval::memo::MAX_ARGS;
 use crate::eval::search::{pick, run_range, Pick};
@@ -86,7 +85,7 @@ fn kernel_move(kernel: &Kernel, m: &KernelMove, ints: &[i64], out: &mut Listed) 
 /// computed over the whole run by batched code.
 fn run(kernel: &Kernel, m: &RunMove, ints: &[i64], out: &mut Listed) -> bool {
     let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
-        .and_then(|range| guard_range(&m.guard, ints, range))
+        .and_then(|range| m.guard.narrowed_run(ints, range, false))
     else {
         return false;
     };
@@ -136,21 +135,6 @@ fn run(kernel: &Kernel, m: &RunMove, ints: &[i64], out: &mut Listed) -> bool {
     }
     out.batch = batch;
     computed
-}
-
-/// The range `a..b` of a run's binding narrowed by its guard's bounds
-/// (`None`: a bound cannot be decided here). The bounds from the result's
-/// `where` are left out: the graph checks each option's position.
-fn guard_range(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
-    if guard.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
-        return Some((a, b));
-    }
-    let mut frame = [0i64; KERNEL_FRAME];
-    frame[..ints.len()].copy_from_slice(ints);
-    match guard.narrow_by_guard(0, &mut frame, (a, b), None) {
-        Narrowed::Range(a, b) => Some((a, b)),
-        Narrowed::Unknown => None,
-    }
 }
 
 /// The option of a move without bindings, if its guard holds.

@@ -82,7 +82,6 @@ pub const MAX_ARGS: u8 = 8;
 
 /// The shape of a key: one tag code per argument, the first one highest.
 pub type Shape = u64;
-pub type Coords = SmallVec<[i64; 8]>;
 
 /// A position key: flattened into integers when every argument flattens
 /// (and fits), else the argument values themselves.

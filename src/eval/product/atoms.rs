@@ -16,7 +16,7 @@ use super::keys::{
 };
 use super::nesting::{unbounded_nesting, Nesting};
 use crate::diag::{Diag, ErrorKind, Fallible};
-use crate::eval::compile::{CompiledBody, Env, Rules};
+use crate::eval::compile::{CompiledBody, Env};
 use crate::eval::memo::Key;
 use crate::eval::product_tables::{
     atom_term, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
@@ -276,13 +276,9 @@ fn nested_without_end(env: &mut Env, n: &Nesting, span: Span) -> Box<Diag> {
             |(_, m, to)| (Some(m.label.clone()), to.clone()),
         );
     let at = match (&game, &label) {
-        (Game::Position(p), Some(label)) => match &env.rt.instance(p.instance).rules {
-            Rules::User(g) => match &g.body {
-                CompiledBody::Moves(moves) => {
-                    moves.iter().find(|m| m.label == *label).map(|m| m.span)
-                }
-                CompiledBody::Alias(_) => None,
-            },
+        (Game::Position(p), Some(label)) => match &env.rt.instance(p.instance).game.body {
+            CompiledBody::Moves(moves) => moves.iter().find(|m| m.label == *label).map(|m| m.span),
+            CompiledBody::Alias(_) => None,
         },
         _ => None,
     };

@@ -14,7 +14,7 @@ use super::marked::Marked;
 use super::run_key::RunScratch;
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{affine_fits, satisfies_where, AffineRun, CompiledBody, Sink, Target};
-use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind, Rules};
+use crate::eval::compile::{int_frame, Env, Instance, Kernel, Layer, LayerKind};
 use crate::eval::memo::scan::{scan, Marks, Strided, Walk};
 use crate::eval::memo::{Key, Located, Memo, PackedKey, State, Window, MAX_ARGS};
 use crate::eval::value::{Game, InstanceId, Position};
@@ -59,7 +59,7 @@ fn run_moves(
     sink: &mut dyn MoveSink,
 ) -> Fallible<()> {
     let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let CompiledBody::Moves(moves) = &g.body else {
         unreachable!("aliases are expanded when built")
     };
@@ -284,18 +284,42 @@ impl SgSink {
         }
     }
 
-    /// Marks an option of `parts` positions, of value `x` if every part
-    /// was `known`. One position waiting reports its value to the marks
-    /// (`marked`) itself; a sum of several waiting does not.
-    #[inline]
-    pub(super) fn add_parts(&mut self, x: u64, known: bool, parts: usize) {
-        if parts == 0 {
+    /// Marks an option of `n_parts` positions, `part(self, env, p)` the
+    /// lookup of part `p` (`None`: its code needs the general path; then
+    /// false, the option left half listed for the caller to drop). Its
+    /// value is the xor of its parts' once all are known; one position
+    /// waiting reports its value to the marks (`marked`) itself, a sum of
+    /// several waiting does not. A part that is no position drops the
+    /// whole option (`drop_option`), so a sum holding the position itself
+    /// and a part that is no position is no cycle.
+    #[inline(always)]
+    pub(super) fn option_of_parts(
+        &mut self,
+        env: &mut Env,
+        n_parts: usize,
+        mut part: impl FnMut(&mut Self, &mut Env, usize) -> Fallible<Option<Lookup>>,
+    ) -> Fallible<bool> {
+        let mark = self.option_mark();
+        let (mut x, mut known) = (0, true);
+        for p in 0..n_parts {
+            match part(self, env, p)? {
+                None => return Ok(false),
+                Some(Lookup::Value(v)) => x ^= v,
+                Some(Lookup::Pending) => known = false,
+                Some(Lookup::Invalid) => {
+                    self.drop_option(mark);
+                    return Ok(true);
+                }
+            }
+        }
+        if n_parts == 0 {
             self.add(self.zero_value());
         } else if known {
             self.add(x);
-        } else if parts > 1 {
+        } else if n_parts > 1 {
             self.sum_waits = true;
         }
+        Ok(true)
     }
 
     /// The value of an option that is the zero game.
@@ -334,7 +358,7 @@ impl SgSink {
                 Ok(Lookup::Pending)
             }
             State::Unknown => {
-                let Rules::User(g) = &inst.rules;
+                let g = &inst.game;
                 if g.where_clause.is_none() || satisfies_where(env, instance, key, self.span)? {
                     // Found missing from a sparse table: its vacant slot
                     // goes with it, and it is first stored when expanded
@@ -462,10 +486,8 @@ impl SgSink {
     }
 
     /// Forgets what an option's parts asked since `mark` (a part on the
-    /// search path, parts put on the stack): a part outside its game's
-    /// `where` drops the whole option, as if it had never been listed, so
-    /// a sum holding the position itself and a part that is no position
-    /// is no cycle.
+    /// search path, parts put on the stack), as if it had never been
+    /// listed.
     pub(super) fn drop_option(&mut self, mark: OptionMark) {
         self.pending.truncate(mark.pending);
         self.pending_full.truncate(mark.pending_full);
@@ -495,45 +517,17 @@ impl SgSink {
         }
     }
 
-    /// Folds one part of a sum option into its value `x` (`known`: every
-    /// part's value is); false, the option dropped (`drop_option`), when
-    /// the part is no position.
-    pub(super) fn fold_part(
-        &mut self,
-        part: Lookup,
-        mark: OptionMark,
-        x: &mut u64,
-        known: &mut bool,
-    ) -> bool {
-        match part {
-            Lookup::Value(v) => *x ^= v,
-            Lookup::Pending => *known = false,
-            Lookup::Invalid => {
-                self.drop_option(mark);
-                return false;
-            }
-        }
-        true
-    }
-
     /// An option that is a sum of positions: its value once every part's
     /// is known; dropped (`drop_option`) when a part is no position.
     fn sum_option<'k>(
         &mut self,
         env: &mut Env,
-        parts: impl ExactSizeIterator<Item = (InstanceId, std::borrow::Cow<'k, Key>)>,
+        mut parts: impl ExactSizeIterator<Item = (InstanceId, std::borrow::Cow<'k, Key>)>,
     ) -> Fallible<()> {
-        let n_parts = parts.len();
-        let mark = self.option_mark();
-        let mut x = 0;
-        let mut known = true;
-        for (instance, key) in parts {
-            let part = self.lookup(env, instance, &key)?;
-            if !self.fold_part(part, mark, &mut x, &mut known) {
-                return Ok(());
-            }
-        }
-        self.add_parts(x, known, n_parts);
+        self.option_of_parts(env, parts.len(), |this, env, _| match parts.next() {
+            Some((instance, key)) => this.lookup(env, instance, &key).map(Some),
+            None => Ok(None),
+        })?;
         Ok(())
     }
 }
@@ -851,7 +845,7 @@ impl SgSink {
 /// its own choice of games (`Kernel::walk_moves`), read once per swept
 /// line. A position it would refuse for its key alone goes to it anyway.
 fn walks_game(env: &Env, inst: &Instance) -> bool {
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     env.rt.limits.plans.kernels
         && inst.layer.is_none()
         && (g.kernel.as_ref()).is_some_and(|k| k.walk_moves(g.where_clause.is_some()).is_some())
@@ -961,7 +955,7 @@ fn value_directly(
     at: Option<Located>,
     span: Span,
 ) -> Fallible<Direct> {
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let Some(kernel) = &g.kernel else {
         return Ok(Direct::Search);
     };
@@ -1141,7 +1135,7 @@ fn run_search(
         }
         let key = &stack.key;
         sink.layer = inst.layer.map(|l| (instance, l));
-        let Rules::User(g) = &inst.rules;
+        let g = &inst.game;
         let kernel = g.kernel.as_ref();
         let kernel = kernel.filter(|k| env.rt.limits.plans.kernels && k.accepts(key));
         if let Some(v) = kernel.and_then(|k| twin_value(&inst, k, key.coords())) {

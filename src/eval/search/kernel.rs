@@ -11,8 +11,8 @@ use super::settings::run_range;
 use super::sum_scan::{scan_sum, MAX_PARTS};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopGuard,
-    LoopMove, MovePlan, Narrowed, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
+    affine_fits, int_frame, AffineRun, BatchCode, Env, Instance, Kernel, KernelMove, LoopMove,
+    MovePlan, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{Strided, Walk};
 use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
@@ -142,7 +142,6 @@ impl SgSink {
         at: Option<Located>,
     ) -> Fallible<bool> {
         let RunMove {
-            slot,
             bases,
             coefs,
             per_option,
@@ -161,7 +160,6 @@ impl SgSink {
         let mut coords = [0i64; MAX_ARGS as usize];
         let run = |coords| AffineRun {
             instance,
-            slot: *slot,
             lo: a,
             hi: b,
             shape: kernel.shape,
@@ -365,7 +363,6 @@ impl SgSink {
         args: &[Operand<[i64]>],
         frame: &[i64],
     ) -> Fallible<Option<Lookup>> {
-        let n = kernel.n_params;
         let mut coords = [0i64; MAX_ARGS as usize];
         for (x, arg) in coords.iter_mut().zip(args) {
             match arg.eval(frame) {
@@ -373,14 +370,24 @@ impl SgSink {
                 None => return Ok(None),
             }
         }
-        let state = inst
-            .memo
-            .borrow_mut()
-            .get_coords(kernel.shape, &coords[..n]);
-        let write_key =
-            |key: &mut Key| key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-        self.part_of_option(env, instance, state, write_key)
+        let coords = &coords[..kernel.n_params];
+        self.part_of_coords(env, (instance, inst), kernel, coords)
             .map(Some)
+    }
+
+    /// The value of the position of `kernel`'s game at `coords`.
+    #[inline(always)]
+    fn part_of_coords(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        coords: &[i64],
+    ) -> Fallible<Lookup> {
+        let state = inst.memo.borrow_mut().get_coords(kernel.shape, coords);
+        let write_key =
+            |key: &mut Key| key.set_raw(kernel.shape, coords.len() as u8, coords.iter().copied());
+        self.part_of_option(env, instance, state, write_key)
     }
 }
 
@@ -400,7 +407,7 @@ impl RunSetUp {
     #[inline(always)]
     fn fill(&mut self, m: &RunMove, ints: &[i64]) {
         self.range = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
-            .and_then(|range| narrowed(&m.guard, ints, range));
+            .and_then(|range| m.guard.narrowed_run(ints, range, true));
         self.failed = 0;
         if self.range.is_some_and(|(a, b)| a < b) {
             for (i, (x, base)) in self.bases.iter_mut().zip(&m.bases).enumerate() {
@@ -487,7 +494,7 @@ impl SgSink {
         ints: &[i64],
     ) -> Fallible<bool> {
         let Some((a, b)) = run_range(m.lo.eval(ints), m.hi.eval(ints), m.inclusive)
-            .and_then(|range| narrowed(&m.guard, ints, range))
+            .and_then(|range| m.guard.narrowed_run(ints, range, true))
         else {
             return Ok(false);
         };
@@ -542,24 +549,18 @@ impl SgSink {
         if self.slow.is_empty() && all.is_empty() {
             return Ok(true);
         }
+        // As a loop's options (`loop_option`), part by part.
         let slow = std::mem::take(&mut self.slow);
-        let mut key = Key::default();
         let mut coords = [0i64; MAX_ARGS as usize];
-        'options: for k in slow.iter().copied().chain(all) {
-            let mark = self.option_mark();
-            let mut x = 0;
-            let mut known = true;
-            for (p, (_, coefs)) in m.parts.iter().enumerate() {
-                for ((c, &base), &coef) in coords.iter_mut().zip(&bases[p][..n]).zip(coefs) {
+        for k in slow.iter().copied().chain(all) {
+            self.option_of_parts(env, n_parts, |this, env, p| {
+                for ((c, &base), &coef) in coords.iter_mut().zip(&bases[p][..n]).zip(&m.parts[p].1)
+                {
                     *c = base + coef * k;
                 }
-                key.set_raw(kernel.shape, n as u8, coords[..n].iter().copied());
-                let part = self.lookup(env, instance, &key)?;
-                if !self.fold_part(part, mark, &mut x, &mut known) {
-                    continue 'options;
-                }
-            }
-            self.add_parts(x, known, m.parts.len());
+                this.part_of_coords(env, (instance, inst), kernel, &coords[..n])
+                    .map(Some)
+            })?;
         }
         self.slow = slow;
         Ok(true)
@@ -601,21 +602,11 @@ impl SgSink {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
         };
-        let mark = self.option_mark();
-        let mut x = 0;
-        let mut known = true;
         // Part by part: an argument the general path must compute sends the
         // whole position there (`start` forgets what this one pushed).
-        for args in &result.parts {
-            let Some(part) = self.part_at(env, (instance, inst), kernel, args, frame)? else {
-                return Ok(false);
-            };
-            if !self.fold_part(part, mark, &mut x, &mut known) {
-                return Ok(true);
-            }
-        }
-        self.add_parts(x, known, result.parts.len());
-        Ok(true)
+        self.option_of_parts(env, result.parts.len(), |this, env, p| {
+            this.part_at(env, (instance, inst), kernel, &result.parts[p], frame)
+        })
     }
 }
 
@@ -624,13 +615,9 @@ impl SgSink {
 /// - 1 - k`.
 fn swapped_pairs((i, j): (usize, usize), run: &AffineRun<'_>) -> bool {
     let (bases, coefs) = (run.bases, run.coefs);
-    let c = run.lo + run.hi - 1;
-    let at_far = |m: usize| bases[m].checked_add(coefs[m].checked_mul(c)?);
-    let others_fixed = (0..bases.len()).all(|m| m == i || m == j || coefs[m] == 0);
-    others_fixed
-        && coefs[i].checked_neg() == Some(coefs[j])
-        && at_far(i) == Some(bases[j])
-        && at_far(j) == Some(bases[i])
+    let arg = |m: usize| (&bases[m..=m], &coefs[m..=m]);
+    (0..bases.len()).all(|m| m == i || m == j || coefs[m] == 0)
+        && mirrored(arg(i), arg(j), run.lo + run.hi - 1)
 }
 
 /// The half of a run of twins (`swapped_pairs`) whose options have
@@ -654,18 +641,4 @@ fn mirrored((b0, c0): (&[i64], &[i64]), (b1, c1): (&[i64], &[i64]), c: i64) -> b
     let far = |base: i64, coef: i64| base.checked_add(coef.checked_mul(c)?);
     (b0.iter().zip(c0).zip(b1.iter().zip(c1)))
         .all(|((&x0, &k0), (&x1, &k1))| k1.checked_neg() == Some(k0) && far(x0, k0) == Some(x1))
-}
-
-/// The range `a..b` of a run's binding narrowed by its guard's bounds
-/// (`None`: a bound cannot be decided here; the general path decides).
-pub(crate) fn narrowed(guard: &LoopGuard, ints: &[i64], (a, b): (i64, i64)) -> Option<(i64, i64)> {
-    if guard.levels.first().is_none_or(|steps| steps.is_empty()) || a >= b {
-        return Some((a, b));
-    }
-    let mut frame = [0i64; KERNEL_FRAME];
-    frame[..ints.len()].copy_from_slice(ints);
-    match guard.narrow(0, &mut frame, (a, b), None) {
-        Narrowed::Range(a, b) => Some((a, b)),
-        Narrowed::Unknown => None,
-    }
 }

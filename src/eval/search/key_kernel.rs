@@ -209,25 +209,18 @@ impl SgSink {
             Pick::None => return Ok(true),
             Pick::GeneralPath => return Ok(false),
         };
-        let mark = self.option_mark();
-        let mut x = 0;
-        let mut known = true;
-        for args in &result.parts {
+        self.option_of_parts(env, result.parts.len(), |this, env, p| {
             let mut out = OptionKey::default();
-            for a in args {
+            for a in &result.parts[p] {
                 if a.write(frame, &mut out).is_none() {
-                    return Ok(false);
+                    return Ok(None);
                 }
             }
             let state = inst.memo.borrow_mut().get_coords(out.shape, out.coords());
             let write_key = |key: &mut Key| out.key(key);
-            let part = self.part_of_option(env, instance, state, write_key)?;
-            if !self.fold_part(part, mark, &mut x, &mut known) {
-                return Ok(true);
-            }
-        }
-        self.add_parts(x, known, result.parts.len());
-        Ok(true)
+            this.part_of_option(env, instance, state, write_key)
+                .map(Some)
+        })
     }
 }
 

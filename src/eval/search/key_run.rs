@@ -55,7 +55,7 @@ impl SgSink {
             return Ok(true);
         }
         if let (Ok(shift), true) = (&run.shift, env.rt.limits.plans.rank_shifts) {
-            if self.shifted_run(env, (instance, inst), (run.slot, shift), frame, ks)? {
+            if self.shifted_run(env, (instance, inst), shift, frame, ks)? {
                 return Ok(true);
             }
         }
@@ -106,7 +106,6 @@ impl SgSink {
             }
             let affine = AffineRun {
                 instance,
-                slot: run.slot,
                 lo,
                 hi,
                 shape: key.out.shape,

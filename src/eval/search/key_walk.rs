@@ -18,7 +18,7 @@ use super::pick::{pick, Pick};
 use super::settings::{each_bit, each_setting};
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    ArgCode, BoolCode, Env, Instance, KeyFrame, KeyLoopMove, OptionKey, Rules, Runtime, SCALAR_ARGS,
+    ArgCode, BoolCode, Env, Instance, KeyFrame, KeyLoopMove, OptionKey, Runtime, SCALAR_ARGS,
 };
 use crate::eval::memo::{coords_weight, shape_push, Key, Located, Memo, Probe, Shape, State};
 use crate::eval::mex::StampedMex;
@@ -83,7 +83,7 @@ pub(super) fn walk(
     if !env.rt.limits.plans.kernels || key.generic.is_some() {
         return Ok(None);
     }
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let walked = g.kernel.as_ref().filter(|_| inst.layer.is_none());
     let Some(moves) = walked.and_then(|k| k.walk_moves(g.where_clause.is_some())) else {
         return Ok(None);

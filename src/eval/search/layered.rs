@@ -17,7 +17,7 @@ use std::any::Any;
 
 use super::engine::{search_finite, swept_finite};
 use crate::diag::{ErrorKind, Fallible};
-use crate::eval::compile::{Env, Instance, Layer, LayerKind, Rules};
+use crate::eval::compile::{Env, Instance, Layer, LayerKind};
 use crate::eval::memo::{Key, Located, State};
 use crate::eval::value::InstanceId;
 use crate::syntax::Span;
@@ -110,7 +110,7 @@ fn within_layer(
 fn note_plan(env: &Env, layer: Layer, layered: bool) {
     env.rt.note_compound_plan(|| {
         let inst = env.rt.instance(layer.base);
-        let Rules::User(g) = &inst.rules;
+        let g = &inst.game;
         let on = match g.kernel {
             Some(_) => "on its kernel",
             None => "on its general path",

@@ -19,7 +19,7 @@ use super::settings::run_range;
 use crate::diag::Fallible;
 use crate::eval::compile::{
     Env, FillOrder, KernelMove, KeyFrame, KeyLoopMove, KeyRun, Locals, MovePlan, Operand,
-    RankShift, Rules, RunEnd, Settings,
+    RankShift, RunEnd, Settings,
 };
 use crate::eval::memo::scan::{byte_value, mark_each, Walk, NO_VALUE_BYTES};
 use crate::eval::memo::{Binomials, Key, Placed, RankedFill, BIG};
@@ -37,7 +37,7 @@ pub fn fill_ranked(env: &mut Env, instance: InstanceId, key: &Key, span: Span) -
         return Ok(false);
     }
     let inst = env.rt.instance(instance);
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let (Some(kernel), Some(order)) = (&g.kernel, g.fill_order) else {
         return Ok(false);
     };

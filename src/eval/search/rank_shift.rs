@@ -12,11 +12,10 @@ use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, Locals, RankShift
 use crate::eval::memo::scan::scan;
 use crate::eval::memo::{shape_push, Binomials, Placed, RankedRun, Tag, MAX_COORDS};
 use crate::eval::value::InstanceId;
-use crate::ir::ir::Slot;
 use smallvec::SmallVec;
 
 impl SgSink {
-    /// Marks the options `k` in `a..b` (not empty, `k` in `slot`) of a
+    /// Marks the options `k` in `a..b` (not empty) of a
     /// move through its `shift`, if the memo keeps the position's lists by
     /// rank and every option lies in the ranking: those with a value from
     /// the window, the others looked up one by one. False, with nothing
@@ -26,7 +25,7 @@ impl SgSink {
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
-        (slot, shift): (Slot, &RankShift),
+        shift: &RankShift,
         frame: &KeyFrame,
         (a, b): (i64, i64),
     ) -> Fallible<bool> {
@@ -73,7 +72,6 @@ impl SgSink {
         }
         let run = AffineRun {
             instance,
-            slot,
             lo: a,
             hi: b,
             shape,

@@ -60,7 +60,7 @@ impl SgSink {
         if self.mark_placed(target.1, shape, list, settings.clone()) {
             return Ok(true);
         }
-        self.finish_sorted(env, target, (run.slot, shape), list, settings)
+        self.finish_sorted(env, target, shape, list, settings)
     }
 
     /// The runs of `settings` placed in the list's window, whichever its
@@ -107,7 +107,7 @@ impl SgSink {
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
-        (slot, shape): (Slot, Shape),
+        shape: Shape,
         (xs, skips): SortedList<'_>,
         settings: impl SettingsOf,
     ) -> Fallible<bool> {
@@ -146,7 +146,6 @@ impl SgSink {
                 self.unvalued(&inst.memo.borrow(), shape, &bases[..n], (c, lo..hi));
                 let run = AffineRun {
                     instance,
-                    slot,
                     lo,
                     hi,
                     shape,

@@ -13,7 +13,7 @@ use super::engine::{line_buffers, twin_value};
 use super::kernel::RunHeld;
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    int_frame, Env, Instance, Kernel, KernelMove, MovePlan, OnLine, Rules, KERNEL_FRAME,
+    int_frame, Env, Instance, Kernel, KernelMove, MovePlan, OnLine, KERNEL_FRAME,
 };
 use crate::eval::memo::{coords_weight, int_shape, Key, Located, State, MAX_COORDS};
 use crate::eval::value::InstanceId;
@@ -101,7 +101,7 @@ pub fn value_on_line(
     (instance, inst): (InstanceId, &Instance),
     on: &OnLine<'_>,
 ) -> Fallible<Option<u64>> {
-    let Rules::User(g) = &inst.rules;
+    let g = &inst.game;
     let Some(kernel) = &g.kernel else {
         return Ok(None);
     };

@@ -2,7 +2,7 @@
 //! calls: strided and ranked runs mark the values the memo's key API reads
 //! and list the options it cannot answer, runs past the window included.
 
-use grundy::eval::memo::scan::{mark_runs, scan, seen_slot, Marks, Strided, NO_VALUE_BYTES};
+use grundy::eval::memo::scan::{mark_bytes, scan, seen_slot, Marks, Strided, NO_VALUE_BYTES};
 use grundy::eval::memo::{int_shape, Key, Memo, Order, RankedRun, State};
 use grundy::eval::value::Value;
 
@@ -141,14 +141,17 @@ fn runs_past_the_window_are_not_answered() {
         .collect();
     want.extend([12, 13]);
     assert_eq!(slow, want);
-    assert!(!mark_runs(&window, &[walk], &mut marks));
+    let dense = window.dense();
+    let mark =
+        |run: Strided| move |seen: &mut [u32; 256], stamp| run.mark_window(dense, stamp, seen);
+    assert!(!mark_bytes(&mut marks, mark(walk)));
     let inside = Strided {
         first: 0,
         stride: 1,
         n: 3,
     };
     marks.start();
-    assert!(mark_runs(&window, &[inside], &mut marks));
+    assert!(mark_bytes(&mut marks, mark(inside)));
     assert_eq!(marks.mex(), 3);
 }
 

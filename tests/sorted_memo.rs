@@ -5,7 +5,10 @@
 //! general path's (which keeps them in the box window and sparse table)
 //! and as theorems give them.
 
-use crate::common::{explain, same_both_ways};
+use std::collections::HashMap;
+
+use crate::common::{explain, run_with, same_both_ways};
+use grundy::{Limits, Plans};
 
 /// Welter's game: coins on distinct squares, one slid to a lower free
 /// square.
@@ -135,4 +138,188 @@ fn where_conditions_comparing_a_list_with_its_sorted_self_agree_with_the_value_p
     assert!(out.contains("is not a position of T"), "{out}");
     // U([1, 0, 0]) has no option left unsorted ([0, 0, 0] is sorted).
     assert!(out.starts_with("[0, "), "{out}");
+}
+
+/// Welter's game on `coins` (ascending, distinct) by the definition: a
+/// coin slid to any lower free square, the values kept by list.
+fn welter(coins: &[u32], memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
+    if let Some(&v) = memo.get(coins) {
+        return v;
+    }
+    let mut seen = Vec::new();
+    for (i, &x) in coins.iter().enumerate() {
+        for t in (0..x).filter(|t| !coins.contains(t)) {
+            let mut option = coins.to_vec();
+            option[i] = t;
+            option.sort_unstable();
+            seen.push(welter(&option, memo));
+        }
+    }
+    let v = (0..).find(|v| !seen.contains(v)).expect("a mex");
+    memo.insert(coins.to_vec(), v);
+    v
+}
+
+/// The ascending lists of `n` distinct squares below `m`, the first item
+/// varying fastest (`first_fastest`) or the last.
+fn ascending(n: usize, m: u32, first_fastest: bool) -> Vec<Vec<u32>> {
+    let mut all: Vec<Vec<u32>> = vec![vec![]];
+    for _ in 0..n {
+        all = all
+            .into_iter()
+            .flat_map(|xs| {
+                let from = xs.last().map_or(0, |&x| x + 1);
+                (from..m).map(move |x| [xs.clone(), vec![x]].concat())
+            })
+            .collect();
+    }
+    if first_fastest {
+        all.sort_by(|a, b| a.iter().rev().cmp(b.iter().rev()));
+    }
+    all
+}
+
+#[test]
+fn sorted_runs_marked_as_placed_agree_with_a_brute_force_for_three_to_five_coins() {
+    // Each setting's runs are marked as they are placed, in a window by
+    // rank of sets (flipped when the last coin varies fastest) and by
+    // coordinates (`distinct` alone), for three, four and five coins,
+    // the tables asked bottom-up (every option known: the marked runs
+    // alone) and largest first (positions finished place by place).
+    // Against the definition, with every plan, none, and each off in turn.
+    let boxed = "
+        game B(coins) where distinct(coins) {
+            move slide(i in 0..len(coins), t in 0..coins[i]) -> B(sorted(update(coins, i, t)))
+        }";
+    let tables = [
+        (
+            "W",
+            "a, b, c",
+            "a in 0..16, b in a + 1..16, c in b + 1..16",
+            3,
+            16,
+            false,
+        ),
+        (
+            "W",
+            "a, b, c, d",
+            "d in 3..11, c in 2..d, b in 1..c, a in 0..b",
+            4,
+            11,
+            true,
+        ),
+        (
+            "B",
+            "a, b, c, d",
+            "d in 3..11, c in 2..d, b in 1..c, a in 0..b",
+            4,
+            11,
+            true,
+        ),
+        (
+            "W",
+            "a, b, c, d, e",
+            "a in 0..10, b in a + 1..10, c in b + 1..10, d in c + 1..10, e in d + 1..10",
+            5,
+            10,
+            false,
+        ),
+        (
+            "B",
+            "a, b, c, d, e",
+            "e in 4..10, d in 3..e, c in 2..d, b in 1..c, a in 0..b",
+            5,
+            10,
+            true,
+        ),
+    ];
+    let mut memo = HashMap::new();
+    for (game, items, bindings, n, m, first_fastest) in tables {
+        let lists = ascending(n, m, first_fastest);
+        let values: Vec<String> = lists
+            .iter()
+            .map(|xs| welter(xs, &mut memo).to_string())
+            .collect();
+        let expected = format!("[{}]", values.join(", "));
+        let values: Vec<String> = values.into_iter().rev().collect();
+        let reversed = format!("[{}]", values.join(", "));
+        let table = format!("[sg({game}([{items}])) for {bindings}]");
+        // Largest first: every range reversed reverses the table.
+        let down = format!("[sg({game}([{items}])) for {}]", largest_first(bindings));
+        for (asked, want) in [(table, &expected), (down, &reversed)] {
+            let program = format!("{WELTER}\n{boxed}\nprint {asked}");
+            let run = |plans: Plans| {
+                run_with(
+                    &program,
+                    Limits {
+                        plans,
+                        ..Limits::default()
+                    },
+                )
+            };
+            let all = run(Plans::ALL);
+            assert_eq!(
+                all.trim(),
+                want.as_str(),
+                "{asked}: every plan against the definition"
+            );
+            assert_eq!(run(Plans::NONE), all, "{asked}: no plan against every plan");
+            for (name, plans) in Plans::each_off() {
+                assert_eq!(run(plans), all, "{asked}: {name} off against every plan");
+            }
+        }
+    }
+    // Lists the runs refuse (a repeat, not ascending, a negative coin,
+    // coins past the window): values or errors as the general path's.
+    let program = format!(
+        "{WELTER}\n{boxed}
+        print [sg(W([a, b, c])) for a in 0..6, b in a + 1..7, c in b + 1..8]
+        print [sg(B([9, 2, 5])), sg(B([70, 3, 1])), sg(B([300, 40, 2, 1]))]
+        print sg(W([1, 4, 4]))
+        # A coin below the window moves nowhere: the other two play alone.
+        assert sg(B([-1, 3, 5])) == sg(B([3, 5]))"
+    );
+    let run = |plans: Plans| {
+        run_with(
+            &program,
+            Limits {
+                plans,
+                ..Limits::default()
+            },
+        )
+    };
+    let none = run(Plans::NONE);
+    assert_eq!(none.matches("failure").count(), 1, "{none}");
+    assert!(
+        none.contains("W([1, 4, 4]) is not a position of W"),
+        "{none}"
+    );
+    // Unsorted roots play as their sorted sets.
+    let unsorted = format!(
+        "[{}, {}, ",
+        welter(&[2, 5, 9], &mut memo),
+        welter(&[1, 3, 70], &mut memo)
+    );
+    assert!(
+        none.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with(&unsorted)),
+        "{none}"
+    );
+    assert_eq!(run(Plans::ALL), none, "every plan against none");
+    for (name, plans) in Plans::each_off() {
+        assert_eq!(run(plans), none, "{name} off against none");
+    }
+}
+
+/// `bindings` with each range's items taken largest first.
+fn largest_first(bindings: &str) -> String {
+    bindings
+        .split(", ")
+        .map(|b| {
+            let (name, range) = b.split_once(" in ").expect("a binding");
+            format!("{name} in reversed(list({range}))")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

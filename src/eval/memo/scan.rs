@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use super::ranked::RankedRun;
-use super::{RankedWindow, SortedItems, Window, BIG};
+use super::{RankedWindow, Window, BIG};
 
 /// Where `Marks` marks the value `v`: at its dense memo byte (`v + 4`)
 /// while that is a value byte, past the `BIG` byte above. Bytes that are
@@ -420,57 +420,15 @@ fn collect(
     }
 }
 
-/// Marks the values of several runs at once (the few short runs of a
-/// position with a list), without collecting: true if every option lies
-/// in the window with its value in its byte. Otherwise only values of
-/// options were marked, and the caller reads the runs again one by one.
-#[inline(never)]
-pub fn mark_runs(window: &Window<'_>, runs: &[Strided], marks: &mut Marks) -> bool {
-    let bytes = window.dense();
+/// Marks the dense bytes `mark` reads, through the slots of the bytes
+/// and the stamp (`seen[byte] = stamp`): true if `mark` read every
+/// option (it says) and none was without a value. The runs of a sorted
+/// list's settings mark their bytes as they are placed (`sorted_run.rs`).
+#[inline(always)]
+pub fn mark_bytes(marks: &mut Marks, mark: impl FnOnce(&mut [u32; 256], u32) -> bool) -> bool {
     let (seen, stamp) = marks.byte_slots();
-    let mut inside = true;
-    for r in runs {
-        inside &= r.mark_window(bytes, stamp, seen);
-    }
+    let inside = mark(seen, stamp);
     !marks.take_missing() && inside
-}
-
-/// `mark_runs` for runs of sorted lists in a window laid out by rank
-/// (`Column`s of `items`' binomials).
-#[inline(never)]
-pub fn mark_columns(
-    window: &RankedWindow<'_>,
-    items: &SortedItems<'_>,
-    runs: &[Column],
-    marks: &mut Marks,
-) -> bool {
-    let (bytes, binom) = (window.dense(), items.binom());
-    let (seen, stamp) = marks.byte_slots();
-    let mut inside = true;
-    for r in runs {
-        let parts = &binom[r.first..r.first + r.n];
-        // Binomials rise down a column: the last part is the farthest.
-        let Some(&far) = parts.last() else {
-            continue;
-        };
-        let Some(bytes) = bytes.get(r.base..=r.base + far) else {
-            inside = false;
-            continue;
-        };
-        for &p in parts {
-            seen[bytes[p] as usize] = stamp;
-        }
-    }
-    !marks.take_missing() && inside
-}
-
-/// A run of `n` sorted lists in a window laid out by rank, one item
-/// moving: the `j`-th at `base + binom[first + j]` (`SortedItems`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Column {
-    pub base: usize,
-    pub first: usize,
-    pub n: usize,
 }
 
 /// A run of `n` options whose indices are `first + stride * j`.
@@ -500,7 +458,7 @@ impl Strided {
     /// Marks the slot of every byte of the run; false, marking nothing,
     /// if it leaves `bytes`.
     #[inline(always)]
-    fn mark_window(self, bytes: &[u8], stamp: u32, seen: &mut [u32; 256]) -> bool {
+    pub fn mark_window(self, bytes: &[u8], stamp: u32, seen: &mut [u32; 256]) -> bool {
         if self.n == 0 {
             return true;
         }

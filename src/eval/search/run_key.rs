@@ -1,10 +1,9 @@
 //! The buffers of keyed runs kept in the sink between runs (`RunScratch`):
-//! the runs of a sorted list's settings (`sorted_run.rs`) and the key of
+//! the sums of a sorted list's parts (`sorted_run.rs`) and the key of
 //! a run's options as affine runs (`key_run.rs`).
 
-use super::sorted_parts::Runs;
+use super::sorted_parts::Sums;
 use crate::eval::compile::{KeyFrame, KeyRun, Locals, OptionKey, RunArg, Seq};
-use crate::eval::memo::scan::{Column, Strided};
 use crate::eval::memo::{Tag, MAX_COORDS};
 use crate::ir::ir::Slot;
 
@@ -137,10 +136,8 @@ fn sorted_rest(
 /// moved.
 pub(super) struct RunScratch {
     pub(super) key: RunKey,
-    /// The runs of a sorted list's settings (`sorted_run.rs`), to scan
-    /// at once, in a window laid out by coordinates or by rank.
-    pub(super) sorted_runs: Runs<Strided>,
-    pub(super) ranked_runs: Runs<Column>,
+    /// The sums of a sorted list's parts (`sorted_run.rs`).
+    pub(super) sums: Sums,
 }
 
 impl Default for RunScratch {
@@ -152,8 +149,7 @@ impl Default for RunScratch {
                 rest: [0; MAX_COORDS],
                 list: None,
             },
-            sorted_runs: Runs::new(),
-            ranked_runs: Runs::new(),
+            sums: Sums::default(),
         }
     }
 }

@@ -1,12 +1,13 @@
 //! Where the options of a move on a sorted list lie in the memo's
 //! window: `sorted_runs` places every setting's runs from the list's
-//! items, for `sorted_run.rs` to scan at once. A window laid out by
+//! items and marks each run's bytes as it is placed (`Places::mark`), no
+//! run kept to be read back. A window laid out by
 //! coordinates (`Boxed`: an item adds its value times its coordinate's
 //! stride) and one laid out by rank of sorted lists (`SortedItems`: an
 //! item adds a binomial of its coordinate's column) both add one part per
 //! item (`Places`), so the same placement serves both.
 
-use crate::eval::memo::scan::{Column, Strided};
+use crate::eval::memo::scan::Strided;
 use crate::eval::memo::{SortedItems, MAX_COORDS};
 
 /// Set in the part of an item that lies outside the window: dense
@@ -17,11 +18,14 @@ pub(super) const OUTSIDE: usize = 1 << (usize::BITS - 8);
 /// A layout whose index of a list is a sum of one part per item: the part
 /// item `x` adds at coordinate `c` (`OUTSIDE` past the layout), and the
 /// run of one item moving over `lo..hi` at coordinate `c` while the
-/// others add `items`.
+/// others add `items`, whose bytes `mark` marks.
 pub(super) trait Places {
-    type Run: Copy + Default;
     fn at(&self, x: i64, c: usize) -> usize;
-    fn run(&self, items: usize, c: usize, lo_hi: (i64, i64)) -> Option<Self::Run>;
+    /// Marks the bytes of the run `lo..hi` (not empty) in `bytes`
+    /// (`seen[byte] = stamp`): false, marking nothing, if some option
+    /// lies outside the window.
+    fn mark(&self, bytes: &[u8], items: usize, c: usize, lo_hi: (i64, i64), seen: Seen<'_>)
+        -> bool;
     /// Only lists of distinct items have a place (parts of lists with
     /// repeats would name other lists).
     fn distinct(&self) -> bool {
@@ -29,12 +33,14 @@ pub(super) trait Places {
     }
 }
 
+/// The slots of the dense bytes and the stamp a run marks them with
+/// (`scan::mark_bytes`).
+pub(super) type Seen<'s> = (&'s mut [u32; 256], u32);
+
 /// A window laid out by coordinates: its extents and strides.
 pub(super) struct Boxed<'m>(pub(super) (&'m [u64; MAX_COORDS], &'m [usize; MAX_COORDS]));
 
 impl Places for Boxed<'_> {
-    type Run = Strided;
-
     #[inline(always)]
     fn at(&self, x: i64, c: usize) -> usize {
         let (ends, strides) = self.0;
@@ -45,22 +51,28 @@ impl Places for Boxed<'_> {
     }
 
     #[inline(always)]
-    fn run(&self, items: usize, c: usize, (lo, hi): (i64, i64)) -> Option<Strided> {
+    fn mark(
+        &self,
+        bytes: &[u8],
+        items: usize,
+        c: usize,
+        (lo, hi): (i64, i64),
+        seen: Seen<'_>,
+    ) -> bool {
         let (ends, strides) = self.0;
         if items >= OUTSIDE || (lo as u64).max((hi - 1) as u64) >= ends[c] {
-            return None;
+            return false;
         }
-        Some(Strided {
+        let run = Strided {
             first: items + lo as usize * strides[c],
             stride: strides[c] as isize,
             n: (hi - lo) as usize,
-        })
+        };
+        run.mark_window(bytes, seen.1, seen.0)
     }
 }
 
 impl Places for SortedItems<'_> {
-    type Run = Column;
-
     #[inline(always)]
     fn distinct(&self) -> bool {
         SortedItems::distinct(self)
@@ -71,16 +83,43 @@ impl Places for SortedItems<'_> {
         self.part(x, c).unwrap_or(OUTSIDE)
     }
 
+    /// The run's parts, read down the column in rank order: its bytes
+    /// are read forward.
     #[inline(always)]
-    fn run(&self, items: usize, c: usize, lo_hi: (i64, i64)) -> Option<Column> {
-        if items >= OUTSIDE {
-            return None;
-        }
-        Some(Column {
-            base: items,
-            first: self.column(c, lo_hi)?,
-            n: (lo_hi.1 - lo_hi.0) as usize,
-        })
+    fn mark(
+        &self,
+        bytes: &[u8],
+        items: usize,
+        c: usize,
+        lo_hi: (i64, i64),
+        seen: Seen<'_>,
+    ) -> bool {
+        let n = (lo_hi.1 - lo_hi.0) as usize;
+        let parts = match self.column(c, lo_hi) {
+            Some(first) if items < OUTSIDE => self.binom().get(first..first + n),
+            _ => None,
+        };
+        // Binomials rise down a column: the last part is the farthest.
+        let Some((parts, &far)) = parts.and_then(|p| Some((p, p.last()?))) else {
+            return false;
+        };
+        let Some(bytes) = bytes.get(items..=items + far) else {
+            return false;
+        };
+        mark_parts(bytes, parts, seen);
+        true
+    }
+}
+
+/// Marks the bytes at `parts` (each in `bytes`: the caller sliced them
+/// up to the last, the largest): out of line, so that its loop keeps its
+/// slots and stamp in registers, which the placement around it does not
+/// leave free (inlined, the loop reloaded both, 11 instructions an option
+/// against 8).
+#[inline(never)]
+fn mark_parts(bytes: &[u8], parts: &[usize], (seen, stamp): Seen<'_>) {
+    for &p in parts {
+        seen[bytes[p] as usize] = stamp;
     }
 }
 
@@ -124,48 +163,45 @@ impl Default for Settings {
     }
 }
 
-/// The runs of every setting `(i, (a, b))` of a move whose one argument
-/// is `sorted(update(xs, i, k))` (Welter's game), item `i` moving over
-/// `k` in `a..b`, on an ascending list `xs` (`distinct`: `k` equal to
-/// another item gives no option), put in `out` from its start: the number
-/// of runs. One run per place of `k` among the other items: at a place,
+/// Marks the options of every setting `(i, (a, b))` of a move whose one
+/// argument is `sorted(update(xs, i, k))` (Welter's game), item `i`
+/// moving over `k` in `a..b`, on an ascending list `xs` (`distinct`: `k`
+/// equal to another item gives no option), in `bytes` laid out by
+/// `places`. One run per place of `k` among the other items: at a place,
 /// the items below `k` keep their coordinate and those above it sit one
 /// up, so from one place to the next the item passed moves one
 /// coordinate down, and each run's index is the last one's plus that
-/// part's change. `None` (having placed maybe some) if the list is not
-/// ascending or does not fit `places`, an `i` is out of range, or some
-/// option lies outside the window.
+/// part's change. Each run is marked as it is placed. False (having
+/// marked maybe some) if the list is not ascending or does not fit
+/// `places`, an `i` is out of range, or some option lies outside the
+/// window.
 pub(super) fn sorted_runs<P: Places>(
     (xs, distinct): (&[i64], bool),
     settings: impl Iterator<Item = (usize, (i64, i64))>,
-    places: &P,
-    runs: &mut Runs<P::Run>,
-) -> Option<usize> {
+    (places, bytes): (&P, &[u8]),
+    sums: &mut Sums,
+    (seen, stamp): Seen<'_>,
+) -> bool {
     let n = xs.len();
     if n == 0 || n > MAX_COORDS {
-        return None;
+        return false;
     }
     let strict = places.distinct();
     if strict && !distinct {
-        return None;
+        return false;
     }
     let repeat = !distinct as i64;
     let at = |x: i64, c: usize| places.at(x, c);
     // The sums of the items before each at their own coordinate and one
     // up (the last is never below the moving one), in the scratch's
     // arrays: no zeroing per position.
-    let Runs {
-        runs: out,
-        owns,
-        ups,
-        ..
-    } = runs;
+    let Sums { owns, ups } = sums;
     (owns[0], ups[0]) = (0, 0);
     for q in 0..n {
         let mut up = 0;
         if q + 1 < n {
             if xs[q] > xs[q + 1] || (strict && xs[q] == xs[q + 1]) {
-                return None;
+                return false;
             }
             up = at(xs[q], q + 1);
         }
@@ -175,10 +211,12 @@ pub(super) fn sorted_runs<P: Places>(
     // Item `q`'s part at its own coordinate, and one up.
     let own = |q: usize| owns[q + 1].wrapping_sub(owns[q]);
     let up = |q: usize| ups[q + 1].wrapping_sub(ups[q]);
-    let mut n_out = 0;
+    let mut mark = |items: usize, c: usize, lo_hi: (i64, i64)| {
+        places.mark(bytes, items, c, lo_hi, (&mut *seen, stamp))
+    };
     'settings: for (i, (a, b)) in settings {
         if i >= n {
-            return None;
+            return false;
         } else if a >= b {
             continue;
         }
@@ -190,8 +228,8 @@ pub(super) fn sorted_runs<P: Places>(
         // past it, where `q` has moved one coordinate down.
         for (q, &x) in xs.iter().enumerate().take(i) {
             let hi = b.min(x.saturating_add(repeat));
-            if lo < hi {
-                push_run(places, out, &mut n_out, base, q, (lo, hi))?;
+            if lo < hi && !mark(base, q, (lo, hi)) {
+                return false;
             }
             lo = a.max(x.saturating_add(1));
             if lo >= b {
@@ -203,8 +241,8 @@ pub(super) fn sorted_runs<P: Places>(
         // the first place here is the last with options).
         for (q, &x) in xs.iter().enumerate().skip(i + 1) {
             let hi = b.min(x.saturating_add(repeat));
-            if lo < hi {
-                push_run(places, out, &mut n_out, base, q - 1, (lo, hi))?;
+            if lo < hi && !mark(base, q - 1, (lo, hi)) {
+                return false;
             }
             lo = a.max(x.saturating_add(1));
             if lo >= b {
@@ -212,53 +250,24 @@ pub(super) fn sorted_runs<P: Places>(
             }
             base = base.wrapping_add(at(x, q - 1).wrapping_sub(own(q)));
         }
-        push_run(places, out, &mut n_out, base, n - 1, (lo, b))?;
+        if !mark(base, n - 1, (lo, b)) {
+            return false;
+        }
     }
-    Some(n_out)
+    true
 }
 
-/// Puts the run `lo..hi` (not empty) of a place whose other items make
-/// `items`, at coordinate `c` of `places`, at `out[n_out]`; `None` if
-/// some option lies outside the window (or `out` is full).
-#[inline(always)]
-fn push_run<P: Places>(
-    places: &P,
-    out: &mut [P::Run; MAX_RUNS],
-    n_out: &mut usize,
-    items: usize,
-    c: usize,
-    lo_hi: (i64, i64),
-) -> Option<()> {
-    *out.get_mut(*n_out)? = places.run(items, c, lo_hi)?;
-    *n_out += 1;
-    Some(())
-}
-
-/// The most runs of one position: a place for each item, for each
-/// setting.
-pub(super) const MAX_RUNS: usize = MAX_COORDS * MAX_COORDS;
-
-/// The runs of a position's settings, scanned at once: the first `n`.
-pub(super) struct Runs<R> {
-    pub(super) runs: [R; MAX_RUNS],
-    pub(super) n: usize,
-    /// `sorted_runs`' sums of the items' parts, kept between positions.
+/// `sorted_runs`' sums of the items' parts, kept between positions.
+pub(super) struct Sums {
     owns: [usize; MAX_COORDS + 1],
     ups: [usize; MAX_COORDS + 1],
 }
 
-impl<R: Copy + Default> Runs<R> {
-    pub(super) fn new() -> Runs<R> {
-        Runs {
-            runs: [R::default(); MAX_RUNS],
-            n: 0,
+impl Default for Sums {
+    fn default() -> Sums {
+        Sums {
             owns: [0; MAX_COORDS + 1],
             ups: [0; MAX_COORDS + 1],
         }
-    }
-
-    /// The runs added.
-    pub(super) fn get(&self) -> &[R] {
-        &self.runs[..self.n.min(MAX_RUNS)]
     }
 }

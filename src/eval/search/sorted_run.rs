@@ -2,8 +2,8 @@
 //! whose one argument is `sorted(update(xs, i, k))` (Welter's game), the
 //! other items of `xs` in order. Each place of `k` among them is one
 //! strided run, placed from the list's items (`sorted_parts.rs`) and
-//! scanned at once with the runs of every other setting of the item that
-//! moves; no key is written. A position some of whose options lie outside
+//! marked as it is placed, with the runs of every other setting of the
+//! item that moves; no key is written and no run kept. A position some of whose options lie outside
 //! the window or have no value yet is finished place by place, those
 //! options looked up one by one (`finish_sorted`). Other arguments beside
 //! the list, or a list not ascending, are left to `key_run.rs`.
@@ -15,7 +15,7 @@ use super::settings::run_range;
 use super::sorted_parts::{sorted_runs, Boxed, Places, Settings};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
-use crate::eval::memo::scan::{mark_columns, mark_runs, ValueBytes};
+use crate::eval::memo::scan::{mark_bytes, ValueBytes};
 use crate::eval::memo::{shape_push, Memo, Shape, Tag, BIG, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
@@ -64,8 +64,9 @@ impl SgSink {
     }
 
     /// The runs of `settings` placed in the list's window, whichever its
-    /// layout, and scanned at once: true if every option lay there with
-    /// a value. False otherwise, having marked only values of options.
+    /// layout, each marked as it is placed: true if every option lay
+    /// there with a value. False otherwise, having marked only values of
+    /// options.
     fn mark_placed(
         &mut self,
         inst: &Instance,
@@ -73,28 +74,23 @@ impl SgSink {
         list: SortedList<'_>,
         settings: impl SettingsOf,
     ) -> bool {
-        let scratch = self.run_scratch.get_or_insert_with(Box::default);
+        let sums = &mut self.run_scratch.get_or_insert_with(Box::default).sums;
         let memo = inst.memo.borrow();
         if let Some(w) = memo.window(shape).filter(|w| w.n_coords() == list.0.len()) {
-            let runs = &mut scratch.sorted_runs;
-            let Some(n) = sorted_runs(list, settings, &Boxed(w.layout()), runs) else {
-                return false;
-            };
-            runs.n = n;
-            return mark_runs(&w, runs.get(), &mut self.seen);
+            let places = (&Boxed(w.layout()), w.dense());
+            return mark_bytes(&mut self.seen, |seen, stamp| {
+                sorted_runs(list, settings, places, sums, (seen, stamp))
+            });
         }
         let Some(w) = memo.ranked(shape) else {
             return false;
         };
-        let Some(places) = w.sorted_items() else {
+        let Some(items) = w.sorted_items() else {
             return false;
         };
-        let runs = &mut scratch.ranked_runs;
-        let Some(n) = sorted_runs(list, settings, &places, runs) else {
-            return false;
-        };
-        runs.n = n;
-        mark_columns(&w, &places, runs.get(), &mut self.seen)
+        mark_bytes(&mut self.seen, |seen, stamp| {
+            sorted_runs(list, settings, (&items, w.dense()), sums, (seen, stamp))
+        })
     }
 
     /// The options of `settings` one place of `k` at a time (an affine

@@ -13,7 +13,7 @@ use super::table::{self, merge_without, InlineReplacing, KeyTable, ParentImage};
 use crate::eval::open_table::{Prefetcher, SlotAt};
 
 /// Components of a key a dense table takes at most.
-pub(super) const DENSE_LEN: usize = 4;
+pub(crate) const DENSE_LEN: usize = 4;
 /// Entries a dense table may grow to (4 bytes each).
 const DENSE_CAP: u64 = 1 << 24;
 

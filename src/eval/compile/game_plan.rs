@@ -20,7 +20,7 @@ use crate::diag::Fallible;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key};
 use crate::eval::product_tables::{
-    RootKey, CONJUNCTIVE, COUNTER, DENSE_LEN, KIND, MISERE, PASS, SELECTIVE,
+    ProductTables, RootKey, CONJUNCTIVE, COUNTER, DENSE_LEN, KIND, MISERE, PASS, SELECTIVE,
 };
 use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
@@ -69,22 +69,22 @@ impl SgBody {
     }
 
     /// What answers the elements of a line of the innermost binding
-    /// with the outer bindings as they are: the branch its fixed `if`s
-    /// take, a plan's positions that do not move found once. `None` when
-    /// every element goes through `eval` (a condition that reads the
-    /// binding, one position, or anything that fails or needs the
+    /// `slot` with the outer bindings as they are: the branch its fixed
+    /// `if`s take, a plan's positions that do not move found once. `None`
+    /// when every element goes through `eval` (a condition that reads
+    /// the binding, one position, or anything that fails or needs the
     /// general path, which reports it per element).
-    pub(crate) fn line(&self, env: &mut Env) -> Option<PlanLine<'_>> {
+    pub(crate) fn line(&self, env: &mut Env, slot: Slot) -> Option<PlanLine<'_>> {
         match self {
-            SgBody::Plan(plan, span) => plan.line(env, *span),
+            SgBody::Plan(plan, span) => plan.line(env, slot, *span),
             SgBody::If {
                 cond,
                 fixed: true,
                 then,
                 otherwise,
             } => match cond(env).ok()? {
-                true => then.line(env),
-                false => otherwise.line(env),
+                true => then.line(env, slot),
+                false => otherwise.line(env, slot),
             },
             _ => None,
         }
@@ -335,15 +335,19 @@ impl GamePlan {
 
 /// A plan asked along a line of the innermost binding (`SgBody::line`):
 /// the compound's kind and the atoms of the positions that do not move
-/// found once, the key's other places filled per element.
+/// found once, the moving ones' atoms per element.
 pub(crate) struct PlanLine<'p> {
+    /// The key, the moving positions' places left to fill.
     key: RootKey,
-    moving: SmallVec<[Moving<'p>; 2]>,
+    moving: SmallVec<[Moving<'p>; MOST_MOVING]>,
     /// The atoms that do not move, in key order.
     fixed: SmallVec<[u32; 8]>,
     known: Known,
     span: Span,
 }
+
+/// Positions a line lets move (`pass(H(a) + H(c) + H(c + 1))` has two).
+const MOST_MOVING: usize = 4;
 
 /// A position that moves along the line, and where its atom goes.
 struct Moving<'p> {
@@ -351,6 +355,8 @@ struct Moving<'p> {
     p: &'p KeyedPosition,
     /// Its game's instance, when it has no static arguments.
     instance: Option<InstanceId>,
+    /// Whether its one argument is the binding itself.
+    binding: bool,
 }
 
 /// What the positions that do not move give every element, once the
@@ -359,19 +365,25 @@ enum Known {
     /// A plain sum: the xor of their values.
     Sum(Option<u64>),
     /// A one-part compound of at most `DENSE_LEN` components: they,
-    /// terminal ones dropped, sorted, and how many.
-    Small(Option<([u32; DENSE_LEN], usize)>),
+    /// terminal ones dropped, sorted, and how many; and the dense table
+    /// of each number of components, once found (`ProductMemo::dense_in`).
+    Small {
+        fixed: Option<([u32; DENSE_LEN], usize)>,
+        tables: [u32; DENSE_LEN + 1],
+    },
     /// Any other key: looked up whole (`known_value`).
     Key,
 }
 
 impl GamePlan {
-    /// The plan's line for the outer bindings as they are; `None` when
-    /// its elements go one by one (`sg`): a pass or misère compound of
-    /// one position (its layer), a pass count that reads the binding, or
-    /// a position that does not move failing or needing its key's way.
-    /// Nothing is reported here: the element that meets it does.
-    pub(crate) fn line(&self, env: &mut Env, span: Span) -> Option<PlanLine<'_>> {
+    /// The plan's line for the outer bindings as they are, `slot` the
+    /// innermost binding; `None` when its elements go one by one (`sg`):
+    /// a pass or misère compound of one position (its layer), a pass
+    /// count that reads the binding, more than `MOST_MOVING` positions
+    /// that do, or a position that does not move failing or needing its
+    /// key's way. Nothing is reported here: the element that meets it
+    /// does.
+    pub(crate) fn line(&self, env: &mut Env, slot: Slot, span: Span) -> Option<PlanLine<'_>> {
         let layered = matches!(self.compound, Some((Builtin::Pass | Builtin::Misere, _)))
             && matches!(&self.parts[..], [part] if part.len() == 1);
         if layered || self.count_moves {
@@ -384,10 +396,19 @@ impl GamePlan {
             key.push(part.len() as u32);
             for p in part {
                 let atom = if p.moves {
+                    if moving.len() == MOST_MOVING {
+                        return None;
+                    }
                     let instance = (p.statics.is_empty())
                         .then(|| env.rt.plain_instance(p.game, &p.cached));
+                    let binding = matches!(p.writers[..], [ArgWriter::Local(s)] if s == slot);
                     let at = key.len();
-                    moving.push(Moving { at, p, instance });
+                    moving.push(Moving {
+                        at,
+                        p,
+                        instance,
+                        binding,
+                    });
                     u32::MAX
                 } else {
                     let atom = p.atom(env, span).ok()??;
@@ -401,7 +422,10 @@ impl GamePlan {
         (key[KIND], key[COUNTER]) = (code, counter);
         let known = match (code, counter, &self.parts[..]) {
             (PASS, 0, _) => Known::Sum(None),
-            (_, _, [part]) if part.len() <= DENSE_LEN => Known::Small(None),
+            (_, _, [part]) if part.len() <= DENSE_LEN => Known::Small {
+                fixed: None,
+                tables: [u32::MAX; DENSE_LEN + 1],
+            },
             _ => Known::Key,
         };
         Some(PlanLine {
@@ -415,43 +439,78 @@ impl GamePlan {
 }
 
 impl PlanLine<'_> {
-    /// The value of the element whose binding is set, when the product
-    /// tables know it; `None` sends the element the general way.
+    /// The value of the element `k` (the binding set to it), when the
+    /// product tables know it; `None` sends the element the general way.
     #[inline]
-    pub(crate) fn value(&mut self, env: &mut Env) -> Option<u64> {
-        for m in &self.moving {
-            let remembered = match (m.instance, m.p.int_arg(env)) {
-                (Some(instance), Some(n)) => env.rt.product.borrow().plan_atom(instance, n),
-                _ => None,
-            };
-            self.key[m.at] = match remembered {
-                Some(atom) => atom,
-                None => m.p.atom(env, self.span).ok()??,
-            };
+    pub(crate) fn value(&mut self, env: &mut Env, k: i64) -> Option<u64> {
+        let mut atoms = [0; MOST_MOVING];
+        let n = self.moving.len();
+        let t = env.rt.product.borrow();
+        for (m, atom) in self.moving.iter().zip(&mut atoms) {
+            // The atom remembered for the moving position's argument.
+            let arg = if m.binding { Some(k) } else { m.p.int_arg(env) };
+            match m.instance.zip(arg).and_then(|(i, n)| t.plan_atom(i, n)) {
+                Some(a) => *atom = a,
+                None => {
+                    drop(t);
+                    return self.value_found(env);
+                }
+            }
+        }
+        self.value_of(&t, &atoms[..n])
+    }
+
+    /// `value` with the moving positions' atoms found by their keys.
+    #[inline(never)]
+    fn value_found(&mut self, env: &mut Env) -> Option<u64> {
+        let mut atoms = [0; MOST_MOVING];
+        for (m, atom) in self.moving.iter().zip(&mut atoms) {
+            *atom = m.p.atom(env, self.span).ok()??;
         }
         let t = env.rt.product.borrow();
-        let moving = self.moving.iter().map(|m| self.key[m.at]);
+        self.value_of(&t, &atoms[..self.moving.len()])
+    }
+
+    /// The value with the moving positions' `atoms` in place.
+    #[inline]
+    fn value_of(&mut self, t: &ProductTables, atoms: &[u32]) -> Option<u64> {
         match &mut self.known {
             Known::Sum(x) => {
                 let x = match *x {
                     Some(x) => x,
                     None => *x.insert(t.sum_value(self.fixed.iter().copied())?),
                 };
-                Some(x ^ t.sum_value(moving)?)
+                Some(x ^ t.sum_value(atoms.iter().copied())?)
             }
-            Known::Small(sorted) => {
-                let (sorted, n) = match *sorted {
+            Known::Small { fixed, tables } => {
+                let (sorted, n) = match *fixed {
                     Some(s) => s,
-                    None => *sorted.insert(t.listed_sorted(&self.fixed)?),
+                    None => *fixed.insert(t.listed_sorted(&self.fixed)?),
                 };
                 let (code, counter) = (self.key[KIND], self.key[COUNTER]);
-                match t.part_value_with(code, counter, sorted, n, moving) {
-                    Some(v) => v,
-                    None => t.known_value(&mut self.key.clone()),
+                match t.insert_listed(sorted, n, atoms.iter().copied())? {
+                    Some((sorted, n)) => {
+                        match t.memo.dense_in(&mut tables[n], code, counter, &sorted[..n]) {
+                            Some(v) => v,
+                            None => self.whole(t, atoms),
+                        }
+                    }
+                    None => self.whole(t, atoms),
                 }
             }
-            Known::Key => t.known_value(&mut self.key.clone()),
+            Known::Key => self.whole(t, atoms),
         }
+    }
+
+    /// The value of the whole key, the moving positions' `atoms` in
+    /// place (`known_value`).
+    #[inline(never)]
+    fn whole(&self, t: &ProductTables, atoms: &[u32]) -> Option<u64> {
+        let mut key = self.key.clone();
+        for (m, &atom) in self.moving.iter().zip(atoms) {
+            key[m.at] = atom;
+        }
+        t.known_value(&mut key)
     }
 }
 

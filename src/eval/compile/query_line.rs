@@ -126,7 +126,7 @@ impl SgQuery {
             progress.total.store(b.wrapping_sub(a) as u64, Relaxed);
             env.tracking = true;
         }
-        let mut plan = self.body.line(env);
+        let mut plan = self.body.line(env, r.slot);
         let mut result = Ok(true);
         for k in a..b {
             env.set_local_int(r.slot, k);
@@ -138,7 +138,7 @@ impl SgQuery {
                 result = Err(e);
                 break;
             }
-            let step = match plan.as_mut().and_then(|p| p.value(env)) {
+            let step = match plan.as_mut().and_then(|p| p.value(env, k)) {
                 Some(v) => f.sg(env, v),
                 None => self.element(env, body, f),
             };

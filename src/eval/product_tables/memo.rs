@@ -192,6 +192,32 @@ impl ProductMemo {
         }
     }
 
+    /// `dense_value`, the table's place among the dense tables kept in
+    /// `table` (`u32::MAX` until it is made): a line of queries asks the
+    /// same few tables (`compile/game_plan.rs`, `PlanLine`).
+    #[inline]
+    pub(crate) fn dense_in(
+        &self,
+        table: &mut u32,
+        code: u32,
+        counter: u32,
+        sorted: &[u32],
+    ) -> Option<Option<u64>> {
+        let rank = rank(sorted)?;
+        if *table == u32::MAX {
+            let id = table_id(code, counter, sorted.len());
+            match self.dense.iter().position(|(i, _)| *i == id) {
+                Some(i) => *table = i as u32,
+                None => return Some(None),
+            }
+        }
+        match self.dense.get(*table as usize)?.1.get(rank) {
+            None | Some(&UNKNOWN) | Some(&ON_PATH_CODE) => Some(None),
+            Some(&IN_HASH) => None,
+            Some(&code) => Some(Some(code as u64 - 2)),
+        }
+    }
+
     /// The code table of `kind` (`kind_id`), if it has been made.
     #[inline]
     fn code_table(&self, kind: u64) -> Option<&CodeTable> {

@@ -300,7 +300,7 @@ impl ProductTables {
     /// `sorted[..n]` with the listed, non-terminal `atoms` put in place;
     /// `None` when one is not listed, `Some(None)` when they do not fit.
     #[inline]
-    fn insert_listed(
+    pub(crate) fn insert_listed(
         &self,
         mut sorted: [u32; DENSE_LEN],
         mut n: usize,

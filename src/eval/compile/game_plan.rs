@@ -11,8 +11,8 @@ use smallvec::SmallVec;
 
 use super::calls::{keyed_sg, site_instance, write_keyed};
 use super::clauses::CondCode;
-use super::int_tree::mentions;
 use super::compiler::Compiler;
+use super::int_tree::mentions;
 use super::moves::{sum_terms, ArgWriter};
 use super::runtime::{Code, Env, LayerKind};
 use super::where_check::is_keyed_position;
@@ -165,10 +165,6 @@ struct KeyedPosition {
     /// Whether its arguments read the innermost binding of the loop the
     /// plan is asked in.
     moves: bool,
-    /// The last integer argument `n` whose atom was found, and that atom,
-    /// in the runtime's generation `g`: `(g, n, atom)`. Along a table's
-    /// innermost loop the other positions of a sum stay the same.
-    last: Cell<(u32, i64, u32)>,
 }
 
 impl Compiler<'_> {
@@ -226,7 +222,6 @@ impl Compiler<'_> {
                     cached: Cell::new(None),
                     writers: args.iter().map(|a| self.arg_writer(a)).collect(),
                     moves: statics.iter().chain(args).any(reads),
-                    last: Cell::new((0, 0, u32::MAX)),
                 })
             })
             .collect()
@@ -399,8 +394,8 @@ impl GamePlan {
                     if moving.len() == MOST_MOVING {
                         return None;
                     }
-                    let instance = (p.statics.is_empty())
-                        .then(|| env.rt.plain_instance(p.game, &p.cached));
+                    let instance =
+                        (p.statics.is_empty()).then(|| env.rt.plain_instance(p.game, &p.cached));
                     let binding = matches!(p.writers[..], [ArgWriter::Local(s)] if s == slot);
                     let at = key.len();
                     moving.push(Moving {
@@ -522,16 +517,8 @@ impl KeyedPosition {
         // no key written, no `where` asked, no hashing.
         let n = self.int_arg(env);
         if let Some(n) = n {
-            // The same position as last time (no static arguments: the
-            // instance is the generation's too).
-            let generation = env.rt.generation.get();
-            let (g, last_n, atom) = self.last.get();
-            if (g, last_n) == (generation, n) && atom != u32::MAX && self.statics.is_empty() {
-                return Ok(Some(atom));
-            }
             let instance = site_instance(env, (self.game, &self.statics, &self.cached), false)?;
             if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
-                self.last.set((generation, n, atom));
                 return Ok(Some(atom));
             }
         }

@@ -69,15 +69,16 @@ impl SgQuery {
                     span,
                 },
                 outer,
-            )) if self.lines && env.rt.limits.plans.query_lines => {
-                Some((outer, Range {
+            )) if self.lines && env.rt.limits.plans.query_lines => Some((
+                outer,
+                Range {
                     slot: *slot,
                     start,
                     end,
                     inclusive: *inclusive,
                     span: *span,
-                }))
-            }
+                },
+            )),
             _ => None,
         };
         match line {
@@ -132,7 +133,9 @@ impl SgQuery {
             env.set_local_int(r.slot, k);
             if track {
                 let done = k.wrapping_sub(a) as u64;
-                progress.done.store(done, std::sync::atomic::Ordering::Relaxed);
+                progress
+                    .done
+                    .store(done, std::sync::atomic::Ordering::Relaxed);
             }
             if let Err(e) = env.tick(r.span) {
                 result = Err(e);
@@ -149,7 +152,9 @@ impl SgQuery {
         }
         if track {
             env.tracking = false;
-            progress.total.store(0, std::sync::atomic::Ordering::Relaxed);
+            progress
+                .total
+                .store(0, std::sync::atomic::Ordering::Relaxed);
         }
         result
     }

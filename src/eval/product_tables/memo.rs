@@ -883,6 +883,37 @@ mod tests {
     }
 
     #[test]
+    fn dense_in_reads_what_get_reads_with_its_table_found_once() {
+        // Every stored part of up to 4 components (valued, on the path,
+        // too large for a dense entry, missing), asked with one table
+        // place kept per number of components across all of them, as a
+        // line of queries keeps it: a value where `get` has one, unknown
+        // where it has none or the part is on the path, and `None` (the
+        // key's own way) only where the entry is kept in the hash table.
+        let on_path = u64::MAX;
+        let (memo, parts) = small_parts_stored(on_path);
+        let mut tables = [u32::MAX; DENSE_LEN + 1];
+        let mut told = 0;
+        for p in parts.iter().filter(|p| p.len() <= DENSE_LEN) {
+            let k = key(p);
+            let general = memo.get(&k, key_hash(&k), on_path);
+            match memo.dense_in(&mut tables[p.len()], 0, 1, p) {
+                Some(Some(v)) => {
+                    assert_eq!(Some(v), general, "{p:?}");
+                    told += 1;
+                }
+                Some(None) => assert!(matches!(general, None | Some(u64::MAX)), "{p:?}"),
+                None => assert!(general.is_some_and(|v| v > u64::from(u32::MAX)), "{p:?}"),
+            }
+        }
+        assert!(told > 1000, "{told}");
+        // A table not made yet tells nothing and is looked for again.
+        let mut none = u32::MAX;
+        assert_eq!(memo.dense_in(&mut none, 2, 0, &[1, 2]), Some(None));
+        assert_eq!(none, u32::MAX);
+    }
+
+    #[test]
     fn replacing_reads_what_get_replaced_reads() {
         let on_path = u64::MAX;
         let (memo, parts) = small_parts_stored(on_path);

@@ -82,7 +82,7 @@ impl SgQuery {
             _ => None,
         };
         match line {
-            Some((outer, range)) if outer.is_empty() => {
+            Some(([], range)) => {
                 let track = !env.tracking;
                 self.line(env, &range, body, f, track)
             }

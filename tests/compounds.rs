@@ -721,3 +721,143 @@ fn compound_queries_with_bad_positions_report_as_before() {
         );
     }
 }
+
+#[test]
+fn tables_run_along_their_innermost_loop_match_their_definition() {
+    // A comprehension whose body is a sum or compound query runs its
+    // innermost range as one loop per line (`compile/query_line.rs`):
+    // the `if` between two queries decided once per line where its
+    // condition does not read the binding, the positions that do not
+    // move found once. Moving positions written through expressions, two
+    // of them, a moving one first, a pass count from an outer binding, a
+    // condition and a pass count that read the binding (element by
+    // element), the only loop of its table, five components (past the
+    // dense tables), each aggregate: against the definition, and every
+    // table the same with the plans off and with only this one off.
+    let takes = [1, 3];
+    let text = "game H(n) where n >= 0 { move take(k in {1, 3}) if k <= n -> H(n - k) }
+        fn v(a, b, c, p) = if p == 1 then sg(pass(H(a) + H(b) + H(c)))
+                           else sg(H(a) + H(b) + H(c))
+        print histogram(v(a, b, c, p) for p in 0..=1, a in 0..=5, b in 0..=5, c in 0..=5)
+        print [sg(pass(H(c + 1) + H(a) + H(5 - c))) for a in 0..=5, c in 0..=5]
+        print [sg(pass(H(c) + H(c) + H(a), q)) for q in 0..=2, a in 0..=4, c in 0..=4]
+        print sum(if c < 3 then sg(pass(H(a) + H(c))) else sg(H(a) + H(c)) for a in 0..=5, c in 0..=5)
+        print [sg(pass(H(a) + H(c), c % 2)) for a in 0..=5, c in 0..=5]
+        print [sg(pass(H(2) + H(c))) for c in 0..=6]
+        print max(sg(pass(H(a) + H(b) + H(a) + H(b) + H(c))) for a in 0..=3, b in 0..=3, c in 0..=4)
+        print min(sg(H(a) + H(b) + H(c) + H(a + 1)) for a in 0..=4, b in 0..=4, c in 0..=4)";
+    let mut memo = std::collections::HashMap::new();
+    let mut v = |hs: &[usize], passes| brute_pass_of_subtraction(hs, passes, &takes, &mut memo);
+    let list = |xs: Vec<u64>| {
+        let xs: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+        format!("[{}]", xs.join(", "))
+    };
+    let mut histogram = vec![0u64; 16];
+    for p in 0..=1 {
+        for a in 0..=5 {
+            for b in 0..=5 {
+                for c in 0..=5 {
+                    histogram[v(&[a, b, c], p) as usize] += 1;
+                }
+            }
+        }
+    }
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    let (mut shifted, mut counted, mut sum, mut parity) = (vec![], vec![], 0, vec![]);
+    for a in 0..=5 {
+        for c in 0..=5 {
+            shifted.push(v(&[c + 1, a, 5 - c], 1));
+            sum += v(&[a, c], u32::from(c < 3));
+            parity.push(v(&[a, c], (c % 2) as u32));
+        }
+    }
+    for q in 0..=2 {
+        for a in 0..=4 {
+            for c in 0..=4 {
+                counted.push(v(&[c, c, a], q));
+            }
+        }
+    }
+    let alone: Vec<u64> = (0..=6).map(|c| v(&[2, c], 1)).collect();
+    let (mut max, mut min) = (0, u64::MAX);
+    for a in 0..=4 {
+        for b in 0..=4 {
+            for c in 0..=4 {
+                if a <= 3 && b <= 3 {
+                    max = max.max(v(&[a, b, a, b, c], 1));
+                }
+                min = min.min(v(&[a, b, c, a + 1], 0));
+            }
+        }
+    }
+    let expected = [
+        list(histogram),
+        list(shifted),
+        list(counted),
+        sum.to_string(),
+        list(parity),
+        list(alone),
+        max.to_string(),
+        min.to_string(),
+    ]
+    .join("\n");
+    let off = grundy::Plans {
+        query_lines: false,
+        ..grundy::Plans::ALL
+    };
+    for plans in [grundy::Plans::ALL, grundy::Plans::NONE, off] {
+        let out = common::run_with(
+            text,
+            Limits {
+                plans,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(out.trim(), expected, "{plans:?}");
+    }
+}
+
+#[test]
+fn tables_along_their_innermost_loop_keep_every_compound_and_error() {
+    // Misère, conjunctive and selective compounds and sums along the
+    // innermost loop, and the errors a line meets (a position that does
+    // not move failing its `where`, a moving one failing it or its
+    // argument failing, a bad pass count from an outer binding), inside
+    // tables whose first elements the lines answer: the same output with
+    // the plans on, off, and with only the lines off.
+    let game = "game H(n) where n >= 0 { move take(k in {1, 2}) if k <= n -> H(n - k) }";
+    let off = grundy::Plans {
+        query_lines: false,
+        ..grundy::Plans::ALL
+    };
+    let mut failures = 0;
+    for table in [
+        "histogram(sg(misere(H(a) + H(b) + H(c))) for a in 0..=4, b in 0..=4, c in 0..=4)",
+        "[sg(conjunctive(H(a), H(b) + H(c))) for a in 0..=3, b in 0..=3, c in 0..=3]",
+        "[sg(selective(H(a) + H(c), H(b))) for a in 0..=3, b in 0..=3, c in 0..=3]",
+        "[sg(misere(H(c) + H(a))) for a in 0..=5, c in 0..=5]",
+        "[sg(pass(H(a) + H(b) + H(c))) for a in 0..=3, b in 0..=3, c in 0..=(3 - b)]",
+        "[sg(pass(H(a - 2) + H(c))) for a in 0..=3, c in 0..=3]",
+        "[sg(pass(H(a) + H(c - 2))) for a in 0..=3, c in 0..=3]",
+        "[sg(H(a) + H(6 / (2 - c))) for a in 0..=3, c in 0..=3]",
+        "[sg(pass(H(a) + H(c), 1 - a)) for a in 0..=3, c in 0..=3]",
+    ] {
+        let text = format!("{game}\nprint {table}");
+        let run = |plans| {
+            common::run_with(
+                &text,
+                Limits {
+                    plans,
+                    ..Limits::default()
+                },
+            )
+        };
+        let on = run(grundy::Plans::ALL);
+        assert_eq!(on, run(grundy::Plans::NONE), "{table}");
+        assert_eq!(on, run(off), "{table}");
+        failures += on.contains("failure") as usize;
+    }
+    assert_eq!(failures, 4, "the last four tables fail");
+}

@@ -8,7 +8,8 @@
 //! guard or an argument integer code cannot read) beside kernel moves;
 //! one and two integers (tables swept under a `where` that is an
 //! interval of the swept argument, or is not), lists (under no `where`,
-//! naturals, or one keeping them sorted, swept along an item) and sets; and compounds (`pass`, `misere`, sums) over them. Each program must
+//! naturals, or one keeping them sorted, swept along an item) and sets; and compounds (`pass`, `misere`, sums) over them, in tables
+//! asked along their innermost loop too (`compile/query_line.rs`). Each program must
 //! print the same values, and fail with the same located errors, with
 //! the fast paths on and off (the general path is the reference).
 
@@ -202,6 +203,15 @@ fn int_program_of(moves: impl Strategy<Value = String>) -> impl Strategy<Value =
                  print [sg(conjunctive(G(a), G(b))) for a in 0..=5, b in 0..=5 if ok(a) and ok(b)]\n\
                  print [sg(selective(G(a), G(b))) for a in 0..=4, b in 0..=4 if ok(a) and ok(b)]\n"
             ));
+            // Tables asked along their innermost loop, which no `if` may
+            // follow: where every `G(c)` is a position.
+            if wh.is_empty() {
+                text.push_str(
+                    "print [sg(misere(G(c) + G(a))) for a in 0..=4 if a != 3 for c in 0..=4]\n\
+                     print histogram(if a % 2 == 0 then sg(pass(G(a) + G(b) + G(c))) \
+                     else sg(G(b) + G(c) + G(a)) for a in 0..=5, b in 0..=5 for c in 0..=5)\n",
+                );
+            }
             text
         })
 }

@@ -7,15 +7,21 @@
 
 use std::cell::Cell;
 
+use smallvec::SmallVec;
+
 use super::calls::{keyed_sg, site_instance, write_keyed};
+use super::clauses::CondCode;
 use super::compiler::Compiler;
+use super::int_tree::mentions;
 use super::moves::{sum_terms, ArgWriter};
 use super::runtime::{Code, Env, LayerKind};
 use super::where_check::is_keyed_position;
 use crate::diag::Fallible;
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key};
-use crate::eval::product_tables::{RootKey, CONJUNCTIVE, COUNTER, KIND, MISERE, PASS, SELECTIVE};
+use crate::eval::product_tables::{
+    ProductTables, RootKey, CONJUNCTIVE, COUNTER, DENSE_LEN, KIND, MISERE, PASS, SELECTIVE,
+};
 use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -25,6 +31,66 @@ use crate::syntax::Span;
 /// general path (the expression's own code) must answer.
 pub(crate) type SgCode = Box<dyn Fn(&mut Env) -> Fallible<Option<u64>>>;
 
+/// A comprehension's body as an SG value (`Compiler::sg_body`): kept as
+/// a tree, so that a loop over its innermost binding (`query_line.rs`)
+/// can decide once per line what does not read that binding.
+pub(crate) enum SgBody {
+    /// `sg` of one position (its memo), asked element by element.
+    Element(SgCode),
+    /// `sg` of a sum or compound of positions.
+    Plan(GamePlan, Span),
+    /// `if cond then A else B`; `fixed` when `cond` does not read the
+    /// innermost binding.
+    If {
+        cond: CondCode,
+        fixed: bool,
+        then: Box<SgBody>,
+        otherwise: Box<SgBody>,
+    },
+}
+
+impl SgBody {
+    /// The value for the current bindings; `Ok(None)` when the body's own
+    /// code must answer.
+    pub(crate) fn eval(&self, env: &mut Env) -> Fallible<Option<u64>> {
+        match self {
+            SgBody::Element(code) => code(env),
+            SgBody::Plan(plan, span) => plan.sg(env, *span),
+            SgBody::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => match cond(env)? {
+                true => then.eval(env),
+                false => otherwise.eval(env),
+            },
+        }
+    }
+
+    /// What answers the elements of a line of the innermost binding
+    /// `slot` with the outer bindings as they are: the branch its fixed
+    /// `if`s take, a plan's positions that do not move found once. `None`
+    /// when every element goes through `eval` (a condition that reads
+    /// the binding, one position, or anything that fails or needs the
+    /// general path, which reports it per element).
+    pub(crate) fn line(&self, env: &mut Env, slot: Slot) -> Option<PlanLine<'_>> {
+        match self {
+            SgBody::Plan(plan, span) => plan.line(env, slot, *span),
+            SgBody::If {
+                cond,
+                fixed: true,
+                then,
+                otherwise,
+            } => match cond(env).ok()? {
+                true => then.line(env, slot),
+                false => otherwise.line(env, slot),
+            },
+            _ => None,
+        }
+    }
+}
+
 impl Compiler<'_> {
     /// The SG value of the game `e` from its positions' keys, when it is a
     /// position of a game whose static arguments are fixed (the memo), or
@@ -32,38 +98,49 @@ impl Compiler<'_> {
     /// `sg(e)` and `outcome(e)` ask, with no game value built; `span` is
     /// the query's.
     pub(crate) fn query_code(&self, e: &IrExpr, span: Span) -> Option<SgCode> {
-        if let Some((game, statics, args)) = self.keyed_position(e) {
-            let statics = self.exprs(statics);
-            let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();
-            let cached = Cell::new(None);
-            return Some(Box::new(move |env| {
-                keyed_sg(env, (game, &statics, &cached), &writers, span)
-            }));
+        if let Some(code) = self.position_code(e, span) {
+            return Some(code);
         }
-        let plan = self.game_plan(e)?;
+        let plan = self.game_plan(e, None)?;
         Some(Box::new(move |env| plan.sg(env, span)))
+    }
+
+    /// `query_code` of one position.
+    fn position_code(&self, e: &IrExpr, span: Span) -> Option<SgCode> {
+        let (game, statics, args) = self.keyed_position(e)?;
+        let statics = self.exprs(statics);
+        let writers: Vec<ArgWriter> = args.iter().map(|a| self.arg_writer(a)).collect();
+        let cached = Cell::new(None);
+        Some(Box::new(move |env| {
+            keyed_sg(env, (game, &statics, &cached), &writers, span)
+        }))
     }
 
     /// `e` as an SG value when it is `sg(...)` of what `query_code` answers,
     /// a choice (`if`) between such, or a call of a function whose body is
     /// one (put in place): a comprehension's body, handed to its fold as an
-    /// integer (`histogram(value(a, b, c, p) for ...)`).
-    pub(crate) fn sg_code(&self, e: &IrExpr) -> Option<SgCode> {
+    /// integer (`histogram(value(a, b, c, p) for ...)`). `line` is the
+    /// comprehension's innermost binding, when it ranges over integers.
+    pub(crate) fn sg_body(&self, e: &IrExpr, line: Option<Slot>) -> Option<SgBody> {
         match &e.kind {
             IrKind::CallBuiltin {
                 builtin: Builtin::Sg,
                 args,
-            } => self.query_code(&args[0], e.span),
+            } => match self.position_code(&args[0], e.span) {
+                Some(code) => Some(SgBody::Element(code)),
+                None => Some(SgBody::Plan(self.game_plan(&args[0], line)?, e.span)),
+            },
             IrKind::If {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let (t, o) = (self.sg_code(then)?, self.sg_code(otherwise)?);
-                let c = self.cond_code(cond);
-                Some(Box::new(move |env| if c(env)? { t(env) } else { o(env) }))
-            }
-            IrKind::CallFn { func, args } => self.sg_code(&self.inlined_call(*func, args)?),
+            } => Some(SgBody::If {
+                then: Box::new(self.sg_body(then, line)?),
+                otherwise: Box::new(self.sg_body(otherwise, line)?),
+                cond: self.cond_code(cond),
+                fixed: line.is_some_and(|s| !mentions(cond, s)),
+            }),
+            IrKind::CallFn { func, args } => self.sg_body(&self.inlined_call(*func, args)?, line),
             _ => None,
         }
     }
@@ -75,6 +152,9 @@ pub(crate) struct GamePlan {
     compound: Option<(Builtin, Option<Code>)>,
     /// The compound's parts; without a compound, the one sum.
     parts: Vec<Vec<KeyedPosition>>,
+    /// Whether the pass count reads the innermost binding of the loop
+    /// the plan is asked in (`query_line.rs`).
+    count_moves: bool,
 }
 
 struct KeyedPosition {
@@ -82,39 +162,42 @@ struct KeyedPosition {
     statics: Vec<Code>,
     cached: Cell<Option<(u32, InstanceId)>>,
     writers: Vec<ArgWriter>,
-    /// The last integer argument `n` whose atom was found, and that atom,
-    /// in the runtime's generation `g`: `(g, n, atom)`. Along a table's
-    /// innermost loop the other positions of a sum stay the same.
-    last: Cell<(u32, i64, u32)>,
+    /// Whether its arguments read the innermost binding of the loop the
+    /// plan is asked in.
+    moves: bool,
 }
 
 impl Compiler<'_> {
     /// The plan of `e`, if it is a sum of two or more positions or a
-    /// compound (`pass`, `misere`, `conjunctive`, `selective`) of sums.
-    pub(crate) fn game_plan(&self, e: &IrExpr) -> Option<GamePlan> {
+    /// compound (`pass`, `misere`, `conjunctive`, `selective`) of sums;
+    /// `line` is the innermost binding of the loop asking it, if any.
+    pub(crate) fn game_plan(&self, e: &IrExpr, line: Option<Slot>) -> Option<GamePlan> {
+        let reads = |e: &IrExpr| line.is_some_and(|s| mentions(e, s));
         match &e.kind {
             IrKind::Binary {
                 op: BinaryOp::Add, ..
             } => Some(GamePlan {
                 compound: None,
-                parts: vec![self.sum_leaves(e)?],
+                parts: vec![self.sum_leaves(e, &reads)?],
+                count_moves: false,
             }),
             IrKind::CallBuiltin {
                 builtin:
                     b @ (Builtin::Pass | Builtin::Misere | Builtin::Conjunctive | Builtin::Selective),
                 args,
             } => {
-                let (parts, passes) = match b {
-                    Builtin::Pass => (&args[..1], args.get(1).map(|n| self.expr(n))),
+                let (parts, count) = match b {
+                    Builtin::Pass => (&args[..1], args.get(1)),
                     _ => (&args[..], None),
                 };
                 let parts = parts
                     .iter()
-                    .map(|p| self.sum_leaves(p))
+                    .map(|p| self.sum_leaves(p, &reads))
                     .collect::<Option<Vec<_>>>()?;
                 Some(GamePlan {
-                    compound: Some((*b, passes)),
+                    compound: Some((*b, count.map(|n| self.expr(n)))),
                     parts,
+                    count_moves: count.is_some_and(reads),
                 })
             }
             _ => None,
@@ -122,7 +205,11 @@ impl Compiler<'_> {
     }
 
     /// The positions of a sum of positions, in order.
-    fn sum_leaves(&self, e: &IrExpr) -> Option<Vec<KeyedPosition>> {
+    fn sum_leaves(
+        &self,
+        e: &IrExpr,
+        reads: &dyn Fn(&IrExpr) -> bool,
+    ) -> Option<Vec<KeyedPosition>> {
         let mut terms = Vec::new();
         sum_terms(e, &mut terms);
         terms
@@ -134,7 +221,7 @@ impl Compiler<'_> {
                     statics: self.exprs(statics),
                     cached: Cell::new(None),
                     writers: args.iter().map(|a| self.arg_writer(a)).collect(),
-                    last: Cell::new((0, 0, u32::MAX)),
+                    moves: statics.iter().chain(args).any(reads),
                 })
             })
             .collect()
@@ -241,31 +328,197 @@ impl GamePlan {
     }
 }
 
+/// A plan asked along a line of the innermost binding (`SgBody::line`):
+/// the compound's kind and the atoms of the positions that do not move
+/// found once, the moving ones' atoms per element.
+pub(crate) struct PlanLine<'p> {
+    /// The key, the moving positions' places left to fill.
+    key: RootKey,
+    moving: SmallVec<[Moving<'p>; MOST_MOVING]>,
+    /// The atoms that do not move, in key order.
+    fixed: SmallVec<[u32; 8]>,
+    known: Known,
+    span: Span,
+}
+
+/// Positions a line lets move (`pass(H(a) + H(c) + H(c + 1))` has two).
+const MOST_MOVING: usize = 4;
+
+/// A position that moves along the line, and where its atom goes.
+struct Moving<'p> {
+    at: usize,
+    p: &'p KeyedPosition,
+    /// Its game's instance, when it has no static arguments.
+    instance: Option<InstanceId>,
+    /// Whether its one argument is the binding itself.
+    binding: bool,
+}
+
+/// What the positions that do not move give every element, once the
+/// product tables know it.
+enum Known {
+    /// A plain sum: the xor of their values.
+    Sum(Option<u64>),
+    /// A one-part compound of at most `DENSE_LEN` components: they,
+    /// terminal ones dropped, sorted, and how many; and the dense table
+    /// of each number of components, once found (`ProductMemo::dense_in`).
+    Small {
+        fixed: Option<([u32; DENSE_LEN], usize)>,
+        tables: [u32; DENSE_LEN + 1],
+    },
+    /// Any other key: looked up whole (`known_value`).
+    Key,
+}
+
+impl GamePlan {
+    /// The plan's line for the outer bindings as they are, `slot` the
+    /// innermost binding; `None` when its elements go one by one (`sg`):
+    /// a pass or misère compound of one position (its layer), a pass
+    /// count that reads the binding, more than `MOST_MOVING` positions
+    /// that do, or a position that does not move failing or needing its
+    /// key's way. Nothing is reported here: the element that meets it
+    /// does.
+    pub(crate) fn line(&self, env: &mut Env, slot: Slot, span: Span) -> Option<PlanLine<'_>> {
+        let layered = matches!(self.compound, Some((Builtin::Pass | Builtin::Misere, _)))
+            && matches!(&self.parts[..], [part] if part.len() == 1);
+        if layered || self.count_moves {
+            return None;
+        }
+        let mut key = RootKey::new();
+        let (mut moving, mut fixed) = (SmallVec::new(), SmallVec::new());
+        key.extend([0, 0, self.parts.len() as u32]);
+        for part in &self.parts {
+            key.push(part.len() as u32);
+            for p in part {
+                let atom = if p.moves {
+                    if moving.len() == MOST_MOVING {
+                        return None;
+                    }
+                    let instance =
+                        (p.statics.is_empty()).then(|| env.rt.plain_instance(p.game, &p.cached));
+                    let binding = matches!(p.writers[..], [ArgWriter::Local(s)] if s == slot);
+                    let at = key.len();
+                    moving.push(Moving {
+                        at,
+                        p,
+                        instance,
+                        binding,
+                    });
+                    u32::MAX
+                } else {
+                    let atom = p.atom(env, span).ok()??;
+                    fixed.push(atom);
+                    atom
+                };
+                key.push(atom);
+            }
+        }
+        let (code, counter) = self.kind(env).ok()??;
+        (key[KIND], key[COUNTER]) = (code, counter);
+        let known = match (code, counter, &self.parts[..]) {
+            (PASS, 0, _) => Known::Sum(None),
+            (_, _, [part]) if part.len() <= DENSE_LEN => Known::Small {
+                fixed: None,
+                tables: [u32::MAX; DENSE_LEN + 1],
+            },
+            _ => Known::Key,
+        };
+        Some(PlanLine {
+            key,
+            moving,
+            fixed,
+            known,
+            span,
+        })
+    }
+}
+
+impl PlanLine<'_> {
+    /// The value of the element `k` (the binding set to it), when the
+    /// product tables know it; `None` sends the element the general way.
+    #[inline]
+    pub(crate) fn value(&mut self, env: &mut Env, k: i64) -> Option<u64> {
+        let mut atoms = [0; MOST_MOVING];
+        let n = self.moving.len();
+        let t = env.rt.product.borrow();
+        for (m, atom) in self.moving.iter().zip(&mut atoms) {
+            // The atom remembered for the moving position's argument.
+            let arg = if m.binding { Some(k) } else { m.p.int_arg(env) };
+            match m.instance.zip(arg).and_then(|(i, n)| t.plan_atom(i, n)) {
+                Some(a) => *atom = a,
+                None => {
+                    drop(t);
+                    return self.value_found(env);
+                }
+            }
+        }
+        self.value_of(&t, &atoms[..n])
+    }
+
+    /// `value` with the moving positions' atoms found by their keys.
+    #[inline(never)]
+    fn value_found(&mut self, env: &mut Env) -> Option<u64> {
+        let mut atoms = [0; MOST_MOVING];
+        for (m, atom) in self.moving.iter().zip(&mut atoms) {
+            *atom = m.p.atom(env, self.span).ok()??;
+        }
+        let t = env.rt.product.borrow();
+        self.value_of(&t, &atoms[..self.moving.len()])
+    }
+
+    /// The value with the moving positions' `atoms` in place.
+    #[inline]
+    fn value_of(&mut self, t: &ProductTables, atoms: &[u32]) -> Option<u64> {
+        match &mut self.known {
+            Known::Sum(x) => {
+                let x = match *x {
+                    Some(x) => x,
+                    None => *x.insert(t.sum_value(self.fixed.iter().copied())?),
+                };
+                Some(x ^ t.sum_value(atoms.iter().copied())?)
+            }
+            Known::Small { fixed, tables } => {
+                let (sorted, n) = match *fixed {
+                    Some(s) => s,
+                    None => *fixed.insert(t.listed_sorted(&self.fixed)?),
+                };
+                let (code, counter) = (self.key[KIND], self.key[COUNTER]);
+                match t.insert_listed(sorted, n, atoms.iter().copied())? {
+                    Some((sorted, n)) => {
+                        match t.memo.dense_in(&mut tables[n], code, counter, &sorted[..n]) {
+                            Some(v) => v,
+                            None => self.whole(t, atoms),
+                        }
+                    }
+                    None => self.whole(t, atoms),
+                }
+            }
+            Known::Key => self.whole(t, atoms),
+        }
+    }
+
+    /// The value of the whole key, the moving positions' `atoms` in
+    /// place (`known_value`).
+    #[inline(never)]
+    fn whole(&self, t: &ProductTables, atoms: &[u32]) -> Option<u64> {
+        let mut key = self.key.clone();
+        for (m, &atom) in self.moving.iter().zip(atoms) {
+            key[m.at] = atom;
+        }
+        t.known_value(&mut key)
+    }
+}
+
 impl KeyedPosition {
     /// The position's atom; `None` if its arguments do not flatten or it
     /// fails its `where`.
     fn atom(&self, env: &mut Env, span: Span) -> Fallible<Option<u32>> {
         // One integer argument, met before: the atom is remembered, with
         // no key written, no `where` asked, no hashing.
-        let n = match &self.writers[..] {
-            [ArgWriter::Local(slot)] => match env.local(*slot) {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            },
-            [ArgWriter::Int(code)] => code(env.frame()),
-            _ => None,
-        };
+        let n = self.int_arg(env);
         if let Some(n) = n {
-            // The same position as last time (no static arguments: the
-            // instance is the generation's too).
-            let generation = env.rt.generation.get();
-            let (g, last_n, atom) = self.last.get();
-            if (g, last_n) == (generation, n) && atom != u32::MAX && self.statics.is_empty() {
-                return Ok(Some(atom));
-            }
             let instance = site_instance(env, (self.game, &self.statics, &self.cached), false)?;
             if let Some(atom) = env.rt.product.borrow().plan_atom(instance, n) {
-                self.last.set((generation, n, atom));
                 return Ok(Some(atom));
             }
         }
@@ -273,6 +526,19 @@ impl KeyedPosition {
         let atom = self.atom_by_key(env, n, &mut key, span);
         env.keys.push(key);
         atom
+    }
+
+    /// The position's one integer argument, if that is what it has.
+    #[inline]
+    fn int_arg(&self, env: &Env) -> Option<i64> {
+        match &self.writers[..] {
+            [ArgWriter::Local(slot)] => match env.local(*slot) {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            },
+            [ArgWriter::Int(code)] => code(env.frame()),
+            _ => None,
+        }
     }
 
     /// `atom` by the position's key (and remembered when it has one

@@ -40,8 +40,10 @@
 //!    (move rules -> loops feeding a `Sink`), `calls` (calls and
 //!    positions at run time), `line_sweep` (sweeps a line of positions),
 //!    `game_plan` (queries of positions, sums and compounds answered from
-//!    their keys, and a comprehension's body as an SG value), `swept_end`
-//!    (the far end of a swept coordinate bound by outer loops), `sweep`
+//!    their keys, and a comprehension's body as an SG value),
+//!    `query_line` (such a body's innermost loop run line by line),
+//!    `swept_end` (the far end of a swept coordinate bound by outer
+//!    loops), `sweep`
 //!    (comprehensions swept along a line), `explain`, `inline`.
 //! 5. `expr`: expressions -> `Code`, and the entry points compiling a
 //!    function and a game; then `specialize` (a game compiled for one
@@ -72,6 +74,7 @@ mod key_tree;
 mod line_sweep;
 mod linear;
 mod moves;
+mod query_line;
 mod rank_fill;
 mod rank_shift;
 mod refusal;

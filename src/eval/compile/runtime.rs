@@ -270,6 +270,10 @@ plans! {
     /// its kernel when it has one (`search/layered.rs`), not by the
     /// product search.
     compound_layers,
+    /// Tables of sums and compounds of positions asked along their
+    /// innermost range, what does not move decided once per line
+    /// (`compile::query_line`).
+    query_lines,
     /// Options of a list kept by rank read from the position's own items
     /// and the move's changes (`compile::rank_shift`), no key written.
     rank_shifts,

@@ -18,11 +18,11 @@ use super::clauses::{run_comprehension, CClause};
 use super::compiler::Compiler;
 use super::filter::ListFilter;
 use super::fold::{Collect, Fold};
-use super::game_plan::SgCode;
 use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
 use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
+use super::query_line::SgQuery;
 use super::runtime::{Code, Env, Layer, LayerKind, Progress};
 use super::symmetry::traded_pair;
 use crate::diag::Fallible;
@@ -40,9 +40,9 @@ use smallvec::SmallVec;
 pub(crate) struct Comp {
     clauses: Vec<CClause>,
     body: Code,
-    /// The body as an SG value (`Compiler::sg_code`), handed to the fold
-    /// with no `Value` made, when it is not swept.
-    sg_body: Option<SgCode>,
+    /// The body as an SG value (`Compiler::sg_body`), handed to the fold
+    /// with no `Value` made, when it is not swept (`query_line.rs`).
+    sg_body: Option<SgQuery>,
     sweep: Option<SweepCode>,
     /// The last `for` over a collection and its `if`s (`clauses[from..]`),
     /// when the body or a condition tests its items without binding them
@@ -271,7 +271,7 @@ impl Compiler<'_> {
         }
         let filter = (sweep.is_none()).then(|| self.list_filter(comp)).flatten();
         let sg_body = (sweep.is_none() && filter.is_none())
-            .then(|| self.sg_code(&comp.body))
+            .then(|| self.sg_query(comp))
             .flatten();
         Comp {
             clauses,
@@ -544,12 +544,10 @@ impl Comp {
             return run_comprehension(env, outer, &mut |env| filter.run(env, &self.body, f));
         }
         let Some(sweep) = &self.sweep else {
+            if let Some(sg) = &self.sg_body {
+                return sg.run(env, &self.clauses, &self.body, f);
+            }
             return run_comprehension(env, &self.clauses, &mut |env| {
-                if let Some(sg) = &self.sg_body {
-                    if let Some(v) = sg(env)? {
-                        return f.sg(env, v);
-                    }
-                }
                 let v = (self.body)(env)?;
                 f.value(env, v)
             });

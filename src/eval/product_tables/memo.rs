@@ -13,7 +13,7 @@ use super::table::{self, merge_without, InlineReplacing, KeyTable, ParentImage};
 use crate::eval::open_table::{Prefetcher, SlotAt};
 
 /// Components of a key a dense table takes at most.
-pub(super) const DENSE_LEN: usize = 4;
+pub(crate) const DENSE_LEN: usize = 4;
 /// Entries a dense table may grow to (4 bytes each).
 const DENSE_CAP: u64 = 1 << 24;
 
@@ -186,6 +186,32 @@ impl ProductMemo {
         let table = table_id(code, counter, sorted.len());
         let t = self.dense.iter().find(|(id, _)| *id == table);
         match t.and_then(|(_, t)| t.get(rank)) {
+            None | Some(&UNKNOWN) | Some(&ON_PATH_CODE) => Some(None),
+            Some(&IN_HASH) => None,
+            Some(&code) => Some(Some(code as u64 - 2)),
+        }
+    }
+
+    /// `dense_value`, the table's place among the dense tables kept in
+    /// `table` (`u32::MAX` until it is made): a line of queries asks the
+    /// same few tables (`compile/game_plan.rs`, `PlanLine`).
+    #[inline]
+    pub(crate) fn dense_in(
+        &self,
+        table: &mut u32,
+        code: u32,
+        counter: u32,
+        sorted: &[u32],
+    ) -> Option<Option<u64>> {
+        let rank = rank(sorted)?;
+        if *table == u32::MAX {
+            let id = table_id(code, counter, sorted.len());
+            match self.dense.iter().position(|(i, _)| *i == id) {
+                Some(i) => *table = i as u32,
+                None => return Some(None),
+            }
+        }
+        match self.dense.get(*table as usize)?.1.get(rank) {
             None | Some(&UNKNOWN) | Some(&ON_PATH_CODE) => Some(None),
             Some(&IN_HASH) => None,
             Some(&code) => Some(Some(code as u64 - 2)),
@@ -854,6 +880,42 @@ mod tests {
             store(&mut memo, &k, v, on_path);
         }
         (memo, parts)
+    }
+
+    #[test]
+    fn dense_in_reads_what_get_reads_with_its_table_found_once() {
+        // Every stored part of up to 4 components (valued, on the path,
+        // too large for a dense entry, missing), asked with one table
+        // place kept per number of components across all of them, as a
+        // line of queries keeps it: a value where `get` has one, unknown
+        // where it has none or the part is on the path, and `None` (the
+        // key's own way) only past the cap or where the entry is kept in
+        // the hash table.
+        let on_path = u64::MAX;
+        let (memo, parts) = small_parts_stored(on_path);
+        let mut tables = [u32::MAX; DENSE_LEN + 1];
+        let mut told = 0;
+        for p in parts.iter().filter(|p| p.len() <= DENSE_LEN) {
+            let k = key(p);
+            let general = memo.get(&k, key_hash(&k), on_path);
+            match memo.dense_in(&mut tables[p.len()], 0, 1, p) {
+                Some(Some(v)) => {
+                    assert_eq!(Some(v), general, "{p:?}");
+                    told += 1;
+                }
+                Some(None) => assert!(matches!(general, None | Some(u64::MAX)), "{p:?}"),
+                None => {
+                    let past_cap = !matches!(place(&k), Place::Dense(..));
+                    let large = general.is_some_and(|v| v > u64::from(u32::MAX));
+                    assert!(past_cap || large, "{p:?}");
+                }
+            }
+        }
+        assert!(told > 300, "{told}");
+        // A table not made yet tells nothing and is looked for again.
+        let mut none = u32::MAX;
+        assert_eq!(memo.dense_in(&mut none, 2, 0, &[1, 2]), Some(None));
+        assert_eq!(none, u32::MAX);
     }
 
     #[test]

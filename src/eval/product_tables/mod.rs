@@ -18,7 +18,7 @@ use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
 use memo::Mark;
-pub(crate) use memo::{NoProbe, OptionProbe, Parent, ProductMemo, Replacing};
+pub(crate) use memo::{NoProbe, OptionProbe, Parent, ProductMemo, Replacing, DENSE_LEN};
 pub(crate) use table::{atom_term, key_hash, merge_without};
 
 /// The interned atoms and the memo of compound positions, kept for the
@@ -226,18 +226,16 @@ impl ProductTables {
             let mut x = 0;
             for _ in 0..key[N_PARTS] {
                 let len = key[at] as usize;
-                for &a in &key[at + 1..at + 1 + len] {
-                    x ^= self.atoms[a as usize]
-                        .sg
-                        .filter(|v| !crate::eval::gsg::is_infinite(*v))?;
-                }
+                x ^= self.sum_value(key[at + 1..at + 1 + len].iter().copied())?;
                 at += 1 + len;
             }
             return Some(x);
         }
         if let &[code, counter, 1, len, ref atoms @ ..] = &key[..] {
             if atoms.len() == len as usize {
-                if let Some(v) = self.small_part_value(code, counter, atoms) {
+                let none = [0; DENSE_LEN];
+                let v = self.part_value_with(code, counter, none, 0, atoms.iter().copied());
+                if let Some(v) = v {
                     return v;
                 }
             }
@@ -254,24 +252,68 @@ impl ProductTables {
 }
 
 impl ProductTables {
-    /// `known_value` of a one-part key of up to four `atoms`, in
-    /// registers: the listed ones but the terminal ones sorted as they are
-    /// met, and read from their dense table at their rank
-    /// (`ProductMemo::dense_value`), with no key rewritten; `None` for more
-    /// atoms or where that table cannot tell.
+    /// The xor of the SG values of `atoms` (the value of their plain sum),
+    /// when every one is known and finite.
     #[inline]
-    fn small_part_value(&self, code: u32, counter: u32, atoms: &[u32]) -> Option<Option<u64>> {
-        let mut sorted = [0u32; memo::DENSE_LEN];
-        if atoms.len() > sorted.len() {
-            return None;
+    pub(crate) fn sum_value(&self, atoms: impl Iterator<Item = u32>) -> Option<u64> {
+        let mut x = 0;
+        for a in atoms {
+            x ^= self.atoms[a as usize]
+                .sg
+                .filter(|v| !crate::eval::gsg::is_infinite(*v))?;
         }
-        let mut n = 0;
-        for &a in atoms {
+        Some(x)
+    }
+
+    /// `atoms` but the terminal ones, sorted, and how many: what a
+    /// one-part key of them holds; `None` when one is not listed yet or
+    /// they are more than `DENSE_LEN`.
+    pub(crate) fn listed_sorted(&self, atoms: &[u32]) -> Option<([u32; DENSE_LEN], usize)> {
+        let none = [0; DENSE_LEN];
+        self.insert_listed(none, 0, atoms.iter().copied())?
+    }
+
+    /// `known_value` of the one-part key of kind `code` with `counter`
+    /// whose components are the `n` first of `sorted` (`listed_sorted`)
+    /// and `more`, in registers: `more`'s listed but terminal atoms put
+    /// in place as they are met, and the part read from its dense table
+    /// at its rank (`ProductMemo::dense_value`), with no key rewritten;
+    /// `None` for more than `DENSE_LEN` components or where that table
+    /// cannot tell.
+    #[inline]
+    pub(crate) fn part_value_with(
+        &self,
+        code: u32,
+        counter: u32,
+        sorted: [u32; DENSE_LEN],
+        n: usize,
+        more: impl Iterator<Item = u32>,
+    ) -> Option<Option<u64>> {
+        match self.insert_listed(sorted, n, more) {
+            Some(Some((sorted, n))) => self.memo.dense_value(code, counter, &sorted[..n]),
+            Some(None) => None,
+            // Listed once the search asks for them.
+            None => Some(None),
+        }
+    }
+
+    /// `sorted[..n]` with the listed, non-terminal `atoms` put in place;
+    /// `None` when one is not listed, `Some(None)` when they do not fit.
+    #[inline]
+    pub(crate) fn insert_listed(
+        &self,
+        mut sorted: [u32; DENSE_LEN],
+        mut n: usize,
+        atoms: impl Iterator<Item = u32>,
+    ) -> Option<Option<([u32; DENSE_LEN], usize)>> {
+        for a in atoms {
             match &self.atoms[a as usize].options {
-                // Listed once the search asks for them.
-                None => return Some(None),
+                None => return None,
                 Some(o) if o.is_empty() => continue,
                 Some(_) => {}
+            }
+            if n == DENSE_LEN {
+                return Some(None);
             }
             let mut j = n;
             while j > 0 && sorted[j - 1] > a {
@@ -281,7 +323,7 @@ impl ProductTables {
             sorted[j] = a;
             n += 1;
         }
-        self.memo.dense_value(code, counter, &sorted[..n])
+        Some(Some((sorted, n)))
     }
 }
 

@@ -87,6 +87,22 @@ impl Affine {
 pub trait LineSink {
     /// Element `k`'s value; false to stop.
     fn value(&mut self, env: &mut Env, k: i64, v: u64) -> Fallible<bool>;
+    /// Whether it takes the known values as blocks (`values`), where that
+    /// saves it work per value, rather than one by one.
+    fn blocks(&self) -> bool {
+        false
+    }
+    /// The values of elements `k`, `k + 1`, ... (at most `BLOCK`), read
+    /// as a block, in order: how many were taken before one asked to stop
+    /// (`None`: all).
+    fn values(&mut self, env: &mut Env, k: i64, vs: &[u64]) -> Fallible<Option<usize>> {
+        for (j, &v) in vs.iter().enumerate() {
+            if !self.value(env, k + j as i64, v)? {
+                return Ok(Some(j + 1));
+            }
+        }
+        Ok(None)
+    }
     /// Element `k`, to be asked the general way (nothing of it was stored
     /// or counted); false to stop.
     fn general(&mut self, env: &mut Env, k: i64) -> Fallible<bool>;
@@ -475,7 +491,10 @@ impl Block {
     /// the search path from `on_path(k)` (a loopy game's infinite
     /// values), unknown or valid ones from `seen(dense, index)` (the
     /// marks of their options) and stored; stops at the first that needs
-    /// the slow way. Counts the positions stored in `put`.
+    /// the slow way. Counts the positions stored in `put`. The values go
+    /// to a `sink` that takes blocks up to `BLOCK` at a time, so a
+    /// position may be stored, valued, before the sink takes the values
+    /// before it (and stays stored if the sink fails there).
     #[inline(always)]
     fn run<S: LineSink>(
         &self,
@@ -486,6 +505,12 @@ impl Block {
         on_path: impl Fn(i64) -> Option<u64>,
     ) -> Fallible<Ended> {
         let mut index = self.index;
+        let blocks = sink.blocks();
+        let mut held = Held {
+            vs: [0; BLOCK],
+            n: 0,
+            from: 0,
+        };
         for j in 0..self.m {
             let b = dense[index];
             let v = if let Some(v) = byte_value(b) {
@@ -493,11 +518,11 @@ impl Block {
             } else if b == ON_PATH_BYTE {
                 match on_path(self.k + j as i64) {
                     Some(v) => v,
-                    None => return Ok(Ended::At(j)),
+                    None => return held.end(env, &mut **sink, self.k, Ended::At(j)),
                 }
             } else {
                 if !(b == 3 || (b == 0 && self.where_ok)) || **put == self.room {
-                    return Ok(Ended::At(j));
+                    return held.end(env, &mut **sink, self.k, Ended::At(j));
                 }
                 let marks = seen(dense, index);
                 if marks & MISSING != 0 {
@@ -508,12 +533,74 @@ impl Block {
                 **put += 1;
                 v
             };
-            if !sink.value(env, self.k + j as i64, v)? {
-                return Ok(Ended::Stopped(j + 1));
+            if !blocks {
+                if !sink.value(env, self.k + j as i64, v)? {
+                    return Ok(Ended::Stopped(j + 1));
+                }
+            } else {
+                held.vs[held.n] = v;
+                held.n += 1;
+                if held.n == BLOCK {
+                    if let Some(taken) = held.give(env, &mut **sink, self.k)? {
+                        return Ok(Ended::Stopped(taken));
+                    }
+                }
             }
             index = index.wrapping_add_signed(self.stride);
         }
-        Ok(Ended::At(self.m))
+        held.end(env, &mut **sink, self.k, Ended::At(self.m))
+    }
+}
+
+/// How many values a sweep reads before it hands them on as a block
+/// (`LineSink::values`).
+pub const BLOCK: usize = 64;
+
+/// The values a block of the plain loop has read and not yet handed on:
+/// `vs[..n]`, of its elements `from..from + n`.
+struct Held {
+    vs: [u64; BLOCK],
+    n: usize,
+    from: usize,
+}
+
+impl Held {
+    /// Hands the held values to `sink` (`k`: the block's first element):
+    /// how many elements of the block were taken if it asked to stop.
+    /// Out of line: once a block, and the plain loop stays small.
+    #[inline(never)]
+    fn give<S: LineSink>(
+        &mut self,
+        env: &mut Env,
+        sink: &mut S,
+        k: i64,
+    ) -> Fallible<Option<usize>> {
+        let n = std::mem::take(&mut self.n);
+        let from = self.from;
+        self.from += n;
+        if n == 0 {
+            return Ok(None);
+        }
+        Ok((sink.values(env, k + from as i64, &self.vs[..n])?).map(|taken| from + taken))
+    }
+
+    /// `ended`, once the held values are handed on (unless the sink
+    /// stops first).
+    #[inline]
+    fn end<S: LineSink>(
+        &mut self,
+        env: &mut Env,
+        sink: &mut S,
+        k: i64,
+        ended: Ended,
+    ) -> Fallible<Ended> {
+        if self.n == 0 {
+            return Ok(ended);
+        }
+        Ok(match self.give(env, sink, k)? {
+            Some(taken) => Ended::Stopped(taken),
+            None => ended,
+        })
     }
 }
 

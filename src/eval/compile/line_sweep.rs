@@ -87,7 +87,7 @@ impl Affine {
 pub trait LineSink {
     /// Element `k`'s value; false to stop.
     fn value(&mut self, env: &mut Env, k: i64, v: u64) -> Fallible<bool>;
-    /// Whether it takes the known values as blocks (`values`), where that
+    /// Whether it takes known values as blocks (`values`), where that
     /// saves it work per value, rather than one by one.
     fn blocks(&self) -> bool {
         false
@@ -491,10 +491,7 @@ impl Block {
     /// the search path from `on_path(k)` (a loopy game's infinite
     /// values), unknown or valid ones from `seen(dense, index)` (the
     /// marks of their options) and stored; stops at the first that needs
-    /// the slow way. Counts the positions stored in `put`. The values go
-    /// to a `sink` that takes blocks up to `BLOCK` at a time, so a
-    /// position may be stored, valued, before the sink takes the values
-    /// before it (and stays stored if the sink fails there).
+    /// the slow way. Counts the positions stored in `put`.
     #[inline(always)]
     fn run<S: LineSink>(
         &self,
@@ -505,12 +502,6 @@ impl Block {
         on_path: impl Fn(i64) -> Option<u64>,
     ) -> Fallible<Ended> {
         let mut index = self.index;
-        let blocks = sink.blocks();
-        let mut held = Held {
-            vs: [0; BLOCK],
-            n: 0,
-            from: 0,
-        };
         for j in 0..self.m {
             let b = dense[index];
             let v = if let Some(v) = byte_value(b) {
@@ -518,11 +509,11 @@ impl Block {
             } else if b == ON_PATH_BYTE {
                 match on_path(self.k + j as i64) {
                     Some(v) => v,
-                    None => return held.end(env, &mut **sink, self.k, Ended::At(j)),
+                    None => return Ok(Ended::At(j)),
                 }
             } else {
                 if !(b == 3 || (b == 0 && self.where_ok)) || **put == self.room {
-                    return held.end(env, &mut **sink, self.k, Ended::At(j));
+                    return Ok(Ended::At(j));
                 }
                 let marks = seen(dense, index);
                 if marks & MISSING != 0 {
@@ -533,76 +524,55 @@ impl Block {
                 **put += 1;
                 v
             };
-            if !blocks {
-                if !sink.value(env, self.k + j as i64, v)? {
-                    return Ok(Ended::Stopped(j + 1));
-                }
-            } else {
-                held.vs[held.n] = v;
-                held.n += 1;
-                if held.n == BLOCK {
-                    if let Some(taken) = held.give(env, &mut **sink, self.k)? {
-                        return Ok(Ended::Stopped(taken));
-                    }
-                }
+            if !sink.value(env, self.k + j as i64, v)? {
+                return Ok(Ended::Stopped(j + 1));
             }
             index = index.wrapping_add_signed(self.stride);
         }
-        held.end(env, &mut **sink, self.k, Ended::At(self.m))
+        Ok(Ended::At(self.m))
     }
-}
 
-/// How many values a sweep reads before it hands them on as a block
-/// (`LineSink::values`).
-pub const BLOCK: usize = 64;
-
-/// The values a block of the plain loop has read and not yet handed on:
-/// `vs[..n]`, of its elements `from..from + n`.
-struct Held {
-    vs: [u64; BLOCK],
-    n: usize,
-    from: usize,
-}
-
-impl Held {
-    /// Hands the held values to `sink` (`k`: the block's first element):
-    /// how many elements of the block were taken if it asked to stop.
-    /// Out of line: once a block, and the plain loop stays small.
+    /// `run` for a sink that takes blocks (`LineSink::blocks`), of known
+    /// values only: they go to `sink` up to `BLOCK` at a time; stops at
+    /// the first element without a value.
     #[inline(never)]
-    fn give<S: LineSink>(
-        &mut self,
+    fn run_known<S: LineSink>(
+        &self,
         env: &mut Env,
         sink: &mut S,
-        k: i64,
-    ) -> Fallible<Option<usize>> {
-        let n = std::mem::take(&mut self.n);
-        let from = self.from;
-        self.from += n;
-        if n == 0 {
-            return Ok(None);
-        }
-        Ok((sink.values(env, k + from as i64, &self.vs[..n])?).map(|taken| from + taken))
-    }
-
-    /// `ended`, once the held values are handed on (unless the sink
-    /// stops first).
-    #[inline]
-    fn end<S: LineSink>(
-        &mut self,
-        env: &mut Env,
-        sink: &mut S,
-        k: i64,
-        ended: Ended,
+        dense: &[u8],
+        on_path: impl Fn(i64) -> Option<u64>,
     ) -> Fallible<Ended> {
-        if self.n == 0 {
-            return Ok(ended);
+        let (mut index, mut j) = (self.index, 0);
+        while j < self.m {
+            let (from, mut vs) = (j, [0u64; BLOCK]);
+            let mut n = 0;
+            while n < BLOCK && j < self.m {
+                let b = dense[index];
+                let v = match byte_value(b) {
+                    Some(v) => v,
+                    None if b == ON_PATH_BYTE => match on_path(self.k + j as i64) {
+                        Some(v) => v,
+                        None => break,
+                    },
+                    None => break,
+                };
+                (vs[n], n, j) = (v, n + 1, j + 1);
+                index = index.wrapping_add_signed(self.stride);
+            }
+            if let Some(taken) = sink.values(env, self.k + from as i64, &vs[..n])? {
+                return Ok(Ended::Stopped(from + taken));
+            }
+            if n < BLOCK && j < self.m {
+                break; // an element without a value
+            }
         }
-        Ok(match self.give(env, sink, k)? {
-            Some(taken) => Ended::Stopped(taken),
-            None => ended,
-        })
+        Ok(Ended::At(j))
     }
 }
+
+/// How many known values a sweep hands on at once (`LineSink::values`).
+pub const BLOCK: usize = 64;
 
 /// Faults in for writing the window's pages that hold the elements `ks`
 /// (their coordinate within `0..=top`), when those lie less than a page
@@ -762,7 +732,11 @@ impl Sweeper<'_> {
             let mut out = (&mut *sink, &mut put);
             let ended = if !strides || region.outside {
                 // Only known values: an unknown one goes the slow way.
-                block.run(env, &mut out, dense, |_, _| MISSING, on_path)
+                if out.0.blocks() {
+                    block.run_known(env, out.0, dense, on_path)
+                } else {
+                    block.run(env, &mut out, dense, |_, _| MISSING, on_path)
+                }
             } else {
                 // Fixed counts unroll the reads of the options.
                 match *offsets {

@@ -480,17 +480,11 @@ struct Swept<'c, 'f, F> {
 impl<F: Fold> LineSink for Swept<'_, '_, F> {
     #[inline(always)]
     fn value(&mut self, env: &mut Env, _: i64, v: u64) -> Fallible<bool> {
-        match self.reading {
-            Reading::Sg => self.fold.sg(env, v),
-            Reading::Is { .. } => {
-                let t = self.reading.test(&env.rt.inf_sets.borrow(), v);
-                self.fold.bool(env, t)
-            }
-            Reading::Outcome => {
-                let v = self.reading.read(&env.rt.inf_sets.borrow(), v);
-                self.fold.value(env, v)
-            }
+        if let Reading::Sg = self.reading {
+            return self.fold.sg(env, v);
         }
+        let v = self.reading.read(&env.rt.inf_sets.borrow(), v);
+        self.fold.value(env, v)
     }
 
     /// Tests of the values, read with the sets borrowed once, or values

@@ -122,10 +122,7 @@ impl SgQuery {
         }
         let progress = env.rt.progress.clone();
         if track {
-            use std::sync::atomic::Ordering::Relaxed;
-            progress.done.store(0, Relaxed);
-            progress.total.store(b.wrapping_sub(a) as u64, Relaxed);
-            env.tracking = true;
+            env.track_line(b.wrapping_sub(a) as u64);
         }
         let mut plan = self.body.line(env, r.slot);
         let mut result = Ok(true);
@@ -151,10 +148,7 @@ impl SgQuery {
             }
         }
         if track {
-            env.tracking = false;
-            progress
-                .total
-                .store(0, std::sync::atomic::Ordering::Relaxed);
+            env.untrack_line();
         }
         result
     }

@@ -850,6 +850,20 @@ pub struct Env<'r> {
 }
 
 impl<'r> Env<'r> {
+    /// A swept line's progress shown from here: `total` elements.
+    pub fn track_line(&mut self, total: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.rt.progress.done.store(0, Relaxed);
+        self.rt.progress.total.store(total, Relaxed);
+        self.tracking = true;
+    }
+
+    /// The line's progress no longer shown (`track_line`).
+    pub fn untrack_line(&mut self) {
+        self.tracking = false;
+        (self.rt.progress.total).store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
     pub fn new(rt: &'r Runtime) -> Env<'r> {
         Env {
             rt,

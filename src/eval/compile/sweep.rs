@@ -833,12 +833,7 @@ impl SweepCode {
         };
         let progress = env.rt.progress.clone();
         if track {
-            use std::sync::atomic::Ordering::Relaxed;
-            progress.done.store(0, Relaxed);
-            progress
-                .total
-                .store(b.saturating_sub(a).max(0) as u64, Relaxed);
-            env.tracking = true;
+            env.track_line(b.saturating_sub(a).max(0) as u64);
         }
         let mut sink = Swept {
             body,
@@ -849,10 +844,7 @@ impl SweepCode {
         };
         let result = self.sweep(env, a..b, &mut sink);
         if track {
-            env.tracking = false;
-            progress
-                .total
-                .store(0, std::sync::atomic::Ordering::Relaxed);
+            env.untrack_line();
         }
         result
     }

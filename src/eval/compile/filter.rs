@@ -160,20 +160,18 @@ impl ListFilter {
             if !kept {
                 continue;
             }
-            let go = match &self.body {
-                Body::Item => f.value(env, item.clone())?,
+            let v = match &self.body {
+                Body::Item => item.clone(),
                 Body::Test(t) => {
                     let side = sides.last_mut().expect("the body's side");
-                    let holds = self.holds(env, t, side, item, &mut bound)?;
-                    f.bool(env, holds)?
+                    Value::Bool(self.holds(env, t, side, item, &mut bound)?)
                 }
                 Body::Code => {
                     self.bind_once(env, item, &mut bound)?;
-                    let v = body(env)?;
-                    f.value(env, v)?
+                    body(env)?
                 }
             };
-            if !go {
+            if !f.value(env, v)? {
                 return Ok(false);
             }
         }
@@ -277,7 +275,7 @@ impl ListFilter {
 }
 
 /// An integer comparison's answer (`None` for `in`, an error on integers).
-#[inline(always)]
+#[inline]
 fn int_compare(op: BinaryOp, x: i64, y: i64) -> Option<bool> {
     Some(match op {
         BinaryOp::Lt => x < y,

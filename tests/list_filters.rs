@@ -109,3 +109,41 @@ fn errors_of_filters_are_the_general_paths() {
         );
     }
 }
+
+/// Lists past the interrupt checks' 4096 steps: items kept in long runs
+/// and in short ones, a test that runs code after an inline one, and a
+/// failing item far into the list. Against the general path and a filter
+/// in Rust.
+#[test]
+fn long_runs_of_kept_items_match_the_general_path() {
+    let xs: Vec<i64> = (0..10_000)
+        .map(|i| (i * 7919) % 10_007 % 300 - 20)
+        .collect();
+    let text = format!(
+        "let xs = {xs:?}\n\
+         let S = set(0..64)\n\
+         print [x for x in xs]\n\
+         print [x for x in xs if x >= -15]\n\
+         print [x for x in xs if x in S]\n\
+         print [x for x in xs if x >= 0 if x % 3 != 0]\n\
+         print len([x for x in xs if x not in S])\n"
+    );
+    let out = same_both_ways(&text);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let kept = |f: &dyn Fn(i64) -> bool| {
+        let v: Vec<i64> = xs.iter().copied().filter(|&x| f(x)).collect();
+        format!("{v:?}")
+    };
+    assert_eq!(lines[0], kept(&|_| true));
+    assert_eq!(lines[1], kept(&|x| x >= -15));
+    assert_eq!(lines[2], kept(&|x| (0..64).contains(&x)));
+    assert_eq!(lines[3], kept(&|x| x >= 0 && x % 3 != 0));
+    let outside = xs.iter().filter(|&&x| !(0..64).contains(&x)).count();
+    assert_eq!(lines[4], outside.to_string());
+    // A bad item after a long kept run: the same error either way.
+    let bad = "let ys = [i for i in 0..6000] + [\"a\"] + [1, 2]\n\
+               print [y for y in ys if y < 7000]\n";
+    let out = same_both_ways(bad);
+    assert!(out.contains("failure") || out.contains("error"), "{out}");
+}

@@ -993,3 +993,87 @@ fn infinite_values_keep_k_sets_with_large_and_shared_items() {
     assert_eq!(vals[heaps + 1], vals[heaps + 2]);
     assert_eq!(vals[heaps + 3], Gsg::Infinite(vec![1, 65, 66]));
 }
+
+/// Lines longer than the block a sweep hands on at once
+/// (`line_sweep::BLOCK`, 64), with a remainder: a table of `sg`, of
+/// `outcome` and counts of comparisons with constants (read as blocks,
+/// the tests made per block), then the finite values filtered out of the
+/// table by a set (kept runs handed on as slices). Against the brute
+/// force and the definition, and the same with no plan and with each
+/// plan off in turn.
+#[test]
+fn long_lines_of_a_labelled_game_are_read_in_blocks() {
+    use grundy::{Limits, Plans};
+    let (a, b) = (5usize, 150usize);
+    let text = format!(
+        "game H(x, y) where 0 <= x < {a} and 0 <= y < {b} {{\n\
+         move take_y(k in 1..=3) if k <= y -> H(x, y - k)\n\
+         move take_x(k in 1..=2) if k <= x -> H(x - k, y)\n\
+         move put_y if y % 5 == 2 and y + 1 < {b} -> H(x, y + 1)\n\
+         move put_x if y % 7 == 3 and x + 1 < {a} -> H(x + 1, y)\n}}\n\
+         print sg(H({la}, {lb}))\n\
+         let values = [sg(H(x, y)) for x in 0..{a}, y in 0..{b}]\n\
+         print values\n\
+         print [outcome(H(x, y)) for x in 0..{a}, y in 0..{b}]\n\
+         print count(outcome(H(x, y)) == D for x in 0..{a}, y in 0..{b})\n\
+         print count(N != outcome(H(x, y)) for x in 0..{a}, y in 0..{b})\n\
+         print count(sg(H(x, y)) == 1 for x in 0..{a}, y in 0..{b})\n\
+         let S = set(0..64)\n\
+         let finite = [v for v in values if v in S]\n\
+         print finite\n\
+         print [v for v in values if v not in S]\n\
+         print count(v == 0 for v in finite)\n",
+        la = a - 1,
+        lb = b - 1,
+    );
+    let run = |plans: Plans| {
+        common::run_with(
+            &text,
+            Limits {
+                plans,
+                ..Limits::default()
+            },
+        )
+    };
+    let out = run(Plans::ALL);
+    assert_eq!(run(Plans::NONE), out, "every plan against none");
+    for (name, plans) in Plans::each_off() {
+        assert_eq!(run(plans), out, "{name} off against every plan on");
+    }
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    let id = |x: usize, y: usize| x * b + y;
+    let mut adj = vec![Vec::new(); a * b];
+    for x in 0..a {
+        for y in 0..b {
+            let ws = &mut adj[id(x, y)];
+            ws.extend((1..=3).filter(|&k| k <= y).map(|k| id(x, y - k)));
+            ws.extend((1..=2).filter(|&k| k <= x).map(|k| id(x - k, y)));
+            if y % 5 == 2 && y + 1 < b {
+                ws.push(id(x, y + 1));
+            }
+            if y % 7 == 3 && x + 1 < a {
+                ws.push(id(x + 1, y));
+            }
+        }
+    }
+    assert_eq!(check_printed(&adj, lines[1]), Ok(()));
+    let values: Vec<Gsg> = items(lines[1]).into_iter().map(parse_gsg).collect();
+    let outcomes: Vec<Outcome> = items(lines[2]).into_iter().map(parse_outcome).collect();
+    let brute = brute_outcomes(&adj);
+    assert_eq!(outcomes, brute);
+    let count = |o: Outcome| brute.iter().filter(|&&x| x == o).count();
+    assert!(count(Outcome::D) > 0 && count(Outcome::P) > 0, "{out}");
+    assert_eq!(lines[3], count(Outcome::D).to_string());
+    assert_eq!(lines[4], (a * b - count(Outcome::N)).to_string());
+    let ones = values.iter().filter(|&v| *v == Gsg::Finite(1)).count();
+    assert_eq!(lines[5], ones.to_string());
+    // The filters split the table's own printed items, in order.
+    let (finite, infinite): (Vec<&str>, Vec<&str>) =
+        (items(lines[1]).into_iter()).partition(|s| !s.starts_with('∞'));
+    assert!(!infinite.is_empty() && !finite.is_empty(), "{out}");
+    assert_eq!(items(lines[6]), finite);
+    assert_eq!(items(lines[7]), infinite);
+    let zeros = finite.iter().filter(|&&s| s == "0").count();
+    assert_eq!(lines[8], zeros.to_string());
+}

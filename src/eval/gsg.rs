@@ -87,6 +87,7 @@ impl InfSets {
     /// The outcome of a position of value `v`: P iff 0; N iff a positive
     /// nimber or an infinity whose K holds 0 (a move to a P-position);
     /// D (a draw) iff an infinity whose K lacks 0.
+    #[inline]
     pub fn outcome(&self, v: u64) -> Outcome {
         match v {
             0 => Outcome::P,

@@ -160,18 +160,20 @@ impl ListFilter {
             if !kept {
                 continue;
             }
-            let v = match &self.body {
-                Body::Item => item.clone(),
+            let go = match &self.body {
+                Body::Item => f.value(env, item.clone())?,
                 Body::Test(t) => {
                     let side = sides.last_mut().expect("the body's side");
-                    Value::Bool(self.holds(env, t, side, item, &mut bound)?)
+                    let holds = self.holds(env, t, side, item, &mut bound)?;
+                    f.bool(env, holds)?
                 }
                 Body::Code => {
                     self.bind_once(env, item, &mut bound)?;
-                    body(env)?
+                    let v = body(env)?;
+                    f.value(env, v)?
                 }
             };
-            if !f.value(env, v)? {
+            if !go {
                 return Ok(false);
             }
         }
@@ -275,7 +277,7 @@ impl ListFilter {
 }
 
 /// An integer comparison's answer (`None` for `in`, an error on integers).
-#[inline]
+#[inline(always)]
 fn int_compare(op: BinaryOp, x: i64, y: i64) -> Option<bool> {
     Some(match op {
         BinaryOp::Lt => x < y,

@@ -17,10 +17,32 @@ use crate::syntax::Span;
 /// Takes a comprehension's values in order; each call returns false to
 /// stop.
 pub(crate) trait Fold {
+    /// It takes a block of SG values (`sgs`) with less work than one by
+    /// one: a sweep then hands them on as blocks.
+    const BLOCKS: bool = false;
+
     /// The SG value `v` (an integer, or an infinite value of a loopy game).
     fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
         let v = env.rt.inf_sets.borrow().to_value(v);
         self.value(env, v)
+    }
+
+    /// SG values read as a block (a sweep's known values), in order: how
+    /// many were taken before one asked to stop (`None`: all of them).
+    #[inline]
+    fn sgs(&mut self, env: &mut Env, vs: &[u64]) -> Fallible<Option<usize>> {
+        for (j, &v) in vs.iter().enumerate() {
+            if !self.sg(env, v)? {
+                return Ok(Some(j + 1));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A boolean value (a test of an item or of a swept value).
+    #[inline]
+    fn bool(&mut self, env: &mut Env, b: bool) -> Fallible<bool> {
+        self.value(env, Value::Bool(b))
     }
 
     fn value(&mut self, env: &mut Env, v: Value) -> Fallible<bool>;
@@ -34,6 +56,25 @@ pub(crate) struct Collect {
 }
 
 impl Fold for Collect {
+    const BLOCKS: bool = true;
+
+    /// Room for the block made at once (doubling, as `push` grows it),
+    /// the infinite values' sets borrowed once.
+    fn sgs(&mut self, env: &mut Env, vs: &[u64]) -> Fallible<Option<usize>> {
+        let items = &mut self.items;
+        if items.capacity() - items.len() < vs.len() {
+            let more = items.capacity().max(vs.len()).max(4);
+            crate::budget::reserve(items, more, self.span)?;
+        }
+        let sets = env.rt.inf_sets.borrow();
+        items.extend(vs.iter().map(|&v| match is_infinite(v) {
+            false => Value::Int(v as i64),
+            true => sets.to_value(v),
+        }));
+        Ok(None)
+    }
+
+    #[inline(always)]
     fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
         crate::budget::push(&mut self.items, v, self.span)?;
         Ok(true)
@@ -48,6 +89,12 @@ pub(crate) struct CountTrue {
 }
 
 impl Fold for CountTrue {
+    #[inline]
+    fn bool(&mut self, _: &mut Env, b: bool) -> Fallible<bool> {
+        self.n += b as i64;
+        Ok(true)
+    }
+
     fn value(&mut self, _: &mut Env, v: Value) -> Fallible<bool> {
         self.n += builtins::expect_bool(&v, self.span)? as i64;
         Ok(true)

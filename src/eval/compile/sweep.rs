@@ -21,7 +21,7 @@ use super::fold::{Collect, Fold};
 use super::int_code::{mentions, node_operand, Operand};
 use super::int_tree::{IntNode, IntOp};
 use super::kernel;
-use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine};
+use super::line_sweep::{sweep_line, Affine, LineSink, SweepLine, BLOCK};
 use super::query_line::SgQuery;
 use super::runtime::{Code, Env, Layer, LayerKind, Progress};
 use super::symmetry::traded_pair;
@@ -221,16 +221,23 @@ impl Reading {
         match self {
             Reading::Sg => sets.to_value(v),
             Reading::Outcome => Value::Outcome(sets.outcome(v)),
-            Reading::Is { outcome, c, equal } => {
-                let same = match c {
-                    Value::Outcome(o) if *outcome => sets.outcome(v) == *o,
-                    Value::Int(n) if !outcome => !is_infinite(v) && i64::try_from(v) == Ok(*n),
-                    c if *outcome => Value::Outcome(sets.outcome(v)) == *c,
-                    c => sets.to_value(v) == *c,
-                };
-                Value::Bool(same == *equal)
-            }
+            Reading::Is { .. } => Value::Bool(self.test(sets, v)),
         }
+    }
+
+    /// An `Is` reading's answer for the SG value `v`.
+    #[inline]
+    fn test(&self, sets: &InfSets, v: u64) -> bool {
+        let Reading::Is { outcome, c, equal } = self else {
+            unreachable!("a test reads `Is`")
+        };
+        let same = match c {
+            Value::Outcome(o) if *outcome => sets.outcome(v) == *o,
+            Value::Int(n) if !outcome => !is_infinite(v) && i64::try_from(v) == Ok(*n),
+            c if *outcome => Value::Outcome(sets.outcome(v)) == *c,
+            c => sets.to_value(v) == *c,
+        };
+        same == *equal
     }
 }
 
@@ -595,6 +602,40 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
         self.fold.value(env, v)
     }
 
+    /// Tests of the values, read with the sets borrowed once, or values
+    /// a fold takes as blocks.
+    fn blocks(&self) -> bool {
+        !matches!(self.reading, Reading::Sg) || F::BLOCKS
+    }
+
+    /// A block of known values: read with the sets borrowed once, tests
+    /// handed over as booleans.
+    fn values(&mut self, env: &mut Env, _: i64, vs: &[u64]) -> Fallible<Option<usize>> {
+        let tests = match self.reading {
+            Reading::Sg => return self.fold.sgs(env, vs),
+            Reading::Outcome => return self.each(env, vs),
+            reading @ Reading::Is { outcome, c, equal } => {
+                let sets = env.rt.inf_sets.borrow();
+                let mut tests = [false; BLOCK];
+                let tests_of = tests.iter_mut().zip(vs);
+                match c {
+                    // An outcome compared: the test's match made once.
+                    Value::Outcome(o) if *outcome => {
+                        tests_of.for_each(|(t, &v)| *t = (sets.outcome(v) == *o) == *equal)
+                    }
+                    _ => tests_of.for_each(|(t, &v)| *t = reading.test(&sets, v)),
+                }
+                tests
+            }
+        };
+        for (j, &t) in tests[..vs.len()].iter().enumerate() {
+            if !self.fold.bool(env, t)? {
+                return Ok(Some(j + 1));
+            }
+        }
+        Ok(None)
+    }
+
     fn general(&mut self, env: &mut Env, k: i64) -> Fallible<bool> {
         env.set_local_int(self.slot, k);
         let v = (self.body)(env)?;
@@ -609,6 +650,18 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
                 std::sync::atomic::Ordering::Relaxed,
             );
         }
+    }
+}
+
+impl<F: Fold> Swept<'_, '_, F> {
+    /// `vs` one by one, as `value` takes them.
+    fn each(&mut self, env: &mut Env, vs: &[u64]) -> Fallible<Option<usize>> {
+        for (j, &v) in vs.iter().enumerate() {
+            if !self.value(env, 0, v)? {
+                return Ok(Some(j + 1));
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -2261,14 +2261,30 @@ impl Memo {
         };
         let step = table.strides()[coord];
         self.last_shape = s;
+        // A byte stored where none was, on the page the last such store
+        // marked written, is only counted (in `fresh`): `set_dense`
+        // marks each page once, not each byte.
+        let (mut fresh, mut page) = (0, usize::MAX);
         for j in 0..len {
             if let Some(st) = state(j) {
                 if matches!(st, State::Value(_) | State::Invalid) {
                     self.stored += 1;
                 }
-                table.set_dense(at + j * step, st.encode());
+                let (i, code) = (at + j * step, st.encode());
+                let old = table.dense[i];
+                let new = old == 0 && code != 0;
+                if code < BIG as u64 && old != BIG && (!new || i / PAGE == page) {
+                    fresh += new as usize;
+                    table.dense[i] = code as u8;
+                } else {
+                    if new {
+                        page = i / PAGE;
+                    }
+                    table.set_dense(i, code);
+                }
             }
         }
+        table.density.positions += fresh;
         true
     }
 

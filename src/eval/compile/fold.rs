@@ -20,6 +20,10 @@ pub(crate) trait Fold {
     /// It takes a block of SG values (`sgs`) with less work than one by
     /// one: a sweep then hands them on as blocks.
     const BLOCKS: bool = false;
+    /// It takes a boolean (`bool`) with less work than a `Value`: a
+    /// sweep then hands tests on as blocks. Both false, a sweep's code
+    /// for blocks is not made for the fold at all.
+    const BOOLS: bool = false;
 
     /// The SG value `v` (an integer, or an infinite value of a loopy game).
     fn sg(&mut self, env: &mut Env, v: u64) -> Fallible<bool> {
@@ -89,6 +93,8 @@ pub(crate) struct CountTrue {
 }
 
 impl Fold for CountTrue {
+    const BOOLS: bool = true;
+
     #[inline]
     fn bool(&mut self, _: &mut Env, b: bool) -> Fallible<bool> {
         self.n += b as i64;

@@ -113,9 +113,6 @@ pub trait LineSink {
 /// For each `k` of `ks`: one tick of the asking loop, then the value of
 /// the position whose coordinate `coord` is `map.at(k)` to `sink`, or the
 /// element to ask the general way. Stops, false, when `sink` says so.
-/// Inline into its caller, one per sink: outlined, W16's histogram took
-/// 26 instructions more an element.
-#[inline(always)]
 pub fn sweep_line<S: LineSink>(
     env: &mut Env,
     line: SweepLine<'_>,

@@ -605,7 +605,7 @@ impl<F: Fold> LineSink for Swept<'_, '_, F> {
     /// Tests of the values, read with the sets borrowed once, or values
     /// a fold takes as blocks.
     fn blocks(&self) -> bool {
-        !matches!(self.reading, Reading::Sg) || F::BLOCKS
+        F::BLOCKS || (F::BOOLS && !matches!(self.reading, Reading::Sg))
     }
 
     /// A block of known values: read with the sets borrowed once, tests

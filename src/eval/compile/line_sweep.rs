@@ -113,6 +113,9 @@ pub trait LineSink {
 /// For each `k` of `ks`: one tick of the asking loop, then the value of
 /// the position whose coordinate `coord` is `map.at(k)` to `sink`, or the
 /// element to ask the general way. Stops, false, when `sink` says so.
+/// Inlined into its caller, one per sink: on the LTO build W16 ran
+/// 1,125.6M instructions so and 1,220.6M left to the inliner.
+#[inline(always)]
 pub fn sweep_line<S: LineSink>(
     env: &mut Env,
     line: SweepLine<'_>,

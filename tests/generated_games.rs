@@ -86,6 +86,15 @@ fn guard() -> impl Strategy<Value = String> {
         1 => (1i64..5).prop_map(|c| format!(" if k != {c}")),
         1 => Just(" if k <= n and k % 3 != 0".to_string()),
         1 => Just(" if n - k >= k".to_string()),
+        // Comparisons of `k` with code free of it: range ends to the
+        // kernels (`range_bounds.rs`), leading or not, one whose code
+        // fails at n == 3 (the general path evaluates it only where the
+        // range has a `k`).
+        1 => Just(" if k <= n - 2".to_string()),
+        1 => Just(" if n / 3 < k and k * k <= 2 * n".to_string()),
+        1 => (1i64..4).prop_map(|c| format!(" if {c} >= k and k < n")),
+        1 => Just(" if k % 2 == 1 and k <= n - 1".to_string()),
+        1 => Just(" if k <= 12 / (n - 3)".to_string()),
     ]
 }
 
@@ -225,6 +234,10 @@ fn pair_move() -> impl Strategy<Value = String> {
         1 => Just(" if b % 2 == 0".to_string()),
         // A condition through a helper function, put in place.
         1 => Just(" if fits(k, a)".to_string()),
+        // Comparisons of `k` with code free of it, read as range ends.
+        1 => Just(" if k <= b".to_string()),
+        1 => Just(" if b - 1 > k and a % 2 == 0".to_string()),
+        1 => Just(" if k >= a / 2".to_string()),
     ];
     let shape = prop_oneof![
         Just("(k in 1..=a)G -> H(a - k, b)"),
@@ -235,6 +248,9 @@ fn pair_move() -> impl Strategy<Value = String> {
         Just("(k in 1..=a)G -> H(a - k, min(b, k))"),
         Just("(k in 1..=min(a, 3))G -> H(a - k, b + k)"),
         Just("(j in 0..a, k in 0..b)G -> H(j, k)"),
+        // Bounds on two bindings: the inner's by the outer, the outer's
+        // by the position (both range ends to the kernels).
+        Just("(j in 0..a, k in 0..=b) if k <= j and j < b -> H(j, k)"),
         Just("(k in 1..=a)G -> H(a - k, b) + H(0, b / 2)"),
         // Arguments read only through a clamp, and moves that swap roles.
         Just("(k in 1..=min(a, b))G -> H(a - k, 2 * k)"),

@@ -506,3 +506,144 @@ fn cuts_of_the_binding_against_free_code_are_bounds() {
     // Not one value throughout.
     assert!(want.iter().any(|&v| v != want[0]));
 }
+
+#[test]
+fn comparisons_of_a_binding_are_range_ends() {
+    // Fibonacci Nim with its bound as a guard, `if k <= n`, and as the
+    // range's `min(m, n)`: the kernels plan both as the second
+    // (`range_bounds.rs`); both against a brute force.
+    const N: usize = 40;
+    let mut fib = vec![vec![0u64; 2 * N + 2]; N + 1];
+    for n in 0..=N {
+        for m in 1..=2 * N + 1 {
+            fib[n][m] = mex((1..=m.min(n)).map(|k| fib[n - k][(2 * k).min(2 * N + 1)]));
+        }
+    }
+    let want: Vec<u64> = (0..=N)
+        .flat_map(|n| (1..=N).map(move |m| (n, m)))
+        .map(|(n, m)| fib[n][m])
+        .collect();
+    for rule in [
+        "move take(k in 1..=m) if k <= n -> Fib(n - k, 2 * k)",
+        "move take(k in 1..=m) if n >= k -> Fib(n - k, 2 * k)",
+        "move take(k in 1..m + 1) if k < n + 1 -> Fib(n - k, 2 * k)",
+        "move take(k in 1..=min(m, n)) -> Fib(n - k, 2 * k)",
+    ] {
+        let program = format!(
+            "game Fib(n, m) where n >= 0 and m >= 1 {{ {rule} }}
+            print [sg(Fib(n, m)) for n in 0..={N}, m in 1..={N}]"
+        );
+        assert_eq!(
+            same_both_ways(&program),
+            format!("{}\n", list(&want)),
+            "{rule}"
+        );
+    }
+    let how = explain("game Fib(n, m) where n >= 0 and m >= 1 { move take(k in 1..=m) if k <= n -> Fib(n - k, 2 * k) }");
+    assert!(
+        how.contains(
+            "1 guard conjunct(s) comparing a binding with code free of it read as its range's ends"
+        ) && how.contains("argument m is read only through min(m, ...)")
+            && !how.contains("solved into its range"),
+        "{how}"
+    );
+    // Rising and falling bounds, strict or not, either side, leading
+    // conjuncts only (`k % 3 != 0` first keeps `k <= n - 2` a guard),
+    // and one that is no bound (`k * k <= n`, a cut; `k % 2 == 1`).
+    const H: usize = 90;
+    type Holds = fn(i64, i64) -> bool;
+    let cases: [(&str, &str, Holds); 7] = [
+        ("1..=n", "k <= n / 2", |n, k| k <= n / 2),
+        ("1..=n", "n / 3 < k", |n, k| n / 3 < k),
+        ("1..n", "k >= n - 7 and k <= n / 2 + 1", |n, k| {
+            k >= n - 7 && k <= n / 2 + 1
+        }),
+        ("0..=n", "k > 0 and 5 > k and k * k <= n", |n, k| {
+            k > 0 && 5 > k && k * k <= n
+        }),
+        ("1..=n", "k % 3 != 0 and k <= n - 2", |n, k| {
+            k % 3 != 0 && k <= n - 2
+        }),
+        ("1..=n", "k <= n - 2 and k % 2 == 1", |n, k| {
+            k <= n - 2 && k % 2 == 1
+        }),
+        (
+            "1..=n",
+            "(k - 5) * (k - 5) >= n and k < 2 * n / 3",
+            |n, k| (k - 5) * (k - 5) >= n && k < 2 * n / 3,
+        ),
+    ];
+    for (range, guard, holds) in cases {
+        let want = heap_values(H, |n| {
+            let n = n as i64;
+            let all: Vec<i64> = match range {
+                "1..=n" => (1..=n).collect(),
+                "1..n" => (1..n).collect(),
+                _ => (0..=n).collect(),
+            };
+            (all.into_iter())
+                .filter(|&k| holds(n, k))
+                .map(|k| (n - k) as usize)
+                .collect()
+        });
+        let program = format!(
+            "game H(n) where n >= 0 {{ move take(k in {range}) if {guard} -> H(n - k) }}
+            print [sg(H(n)) for n in 0..={H}]"
+        );
+        assert_eq!(
+            same_both_ways(&program),
+            format!("{}\n", list(&want)),
+            "{guard}"
+        );
+    }
+    // Bounds on two bindings: the inner's by the outer binding, the
+    // outer's by the position.
+    const T: usize = 40;
+    let want = heap_values(T, |n| {
+        let mut out = Vec::new();
+        for a in 1..=n {
+            for b in 0..=n {
+                if b <= a && 2 * a <= n + 1 && a + b / 2 <= n {
+                    out.push(n - a - b / 2);
+                }
+            }
+        }
+        out
+    });
+    let program = format!(
+        "game T(n) where n >= 0 {{
+            move m(a in 1..=n, b in 0..=n) if b <= a and a <= (n + 1) / 2 -> T(n - a - b / 2)
+        }}
+        print [sg(T(n)) for n in 0..={T}]"
+    );
+    assert_eq!(same_both_ways(&program), format!("{}\n", list(&want)));
+    assert!(explain(&program).contains("2 guard conjunct(s) comparing a binding"));
+    // A bound whose code fails: where the range has a `k`, the general
+    // path's error; where it has none, no error.
+    let out = same_both_ways(
+        "game D(n) where n >= 0 { move t(k in 1..=n) if k <= 12 / (n - 3) -> D(n - k) }
+        print sg(D(3))",
+    );
+    assert!(out.contains("division by zero"), "{out}");
+    let out = same_both_ways(
+        "game D(n) where n >= 0 { move t(k in n..=2) if k <= 12 / (n - 3) -> D(n - 1) }
+        print [sg(D(n)) for n in 0..=8]",
+    );
+    assert!(!out.contains("failure"), "{out}");
+    // `k <= f` with `f` at the top of the integers: `f + 1` overflows in
+    // the kernel's end, which then leaves the move to the general path.
+    let out = same_both_ways(
+        "game W(n) where n >= 0 { move t(k in 1..3) if k <= 9223372036854775807 - n -> W(n - k) }
+        print [sg(W(n)) for n in 0..=6]",
+    );
+    assert_eq!(
+        out,
+        format!(
+            "{}\n",
+            list(&heap_values(6, |n| (1..3)
+                .filter(|&k| k <= n)
+                .map(|k| n - k)
+                .collect()))
+        )
+    );
+}

@@ -157,7 +157,7 @@ impl Compiler<'_> {
         for (i, m) in moves.iter().enumerate() {
             let how = match (kernel, planned) {
                 (Some(k), _) => match &k.moves[i] {
-                    MovePlan::Kernel(k) => describe(k),
+                    MovePlan::Kernel(k) => describe(k) + &ranged_words(self.ranged(m).1),
                     MovePlan::General(why) => self.general_text(m, why),
                 },
                 (None, Err(NoKernel::NoMove(why))) => self.general_text(m, &why[i]),
@@ -312,6 +312,18 @@ fn describe(k: &KernelMove) -> String {
         KernelMove::SumRun(r) => plan + &bounds_words(&r.guard),
         KernelMove::Loop(l) => plan + &bounds_words(&l.bounds),
         _ => plan,
+    }
+}
+
+/// How many leading guard conjuncts the kernels read as the ends of a
+/// binding's range (`range_bounds.rs`), if any.
+fn ranged_words(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        n => format!(
+            "; {n} guard conjunct(s) comparing a binding with code free of it read as its \
+             range's ends (no code per option)"
+        ),
     }
 }
 

@@ -47,14 +47,17 @@ impl<'a> Compiler<'a> {
             Some(_) => where_tree.as_ref().and_then(|w| bounds_of(w, width)),
             None => Some(Vec::new()),
         };
-        let planned = self.kernel(id, g).map(|mut k| {
+        // The kernels plan the moves with their guards' bounds in their
+        // ranges (`range_bounds.rs`); the general path runs them as written.
+        let ranged = self.ranged_game(g);
+        let planned = self.kernel(id, &ranged).map(|mut k| {
             // A general move's code is not read for its symmetries: only
             // a game whose moves are all in kernel form is assumed to have
             // them.
             if !k.keyed && k.all_kernel() {
-                k.swappable = self.swappable_arguments(id, g, bounds.as_deref());
-                let clamps = clamped_arguments(g);
-                let clamped = (self.clamped_options(id, g, &clamps, bounds.as_deref()))
+                k.swappable = self.swappable_arguments(id, &ranged, bounds.as_deref());
+                let clamps = clamped_arguments(&ranged);
+                let clamped = (self.clamped_options(id, &ranged, &clamps, bounds.as_deref()))
                     .and_then(|c| self.kernel(id, &c).ok())
                     .filter(|c| !c.keyed && c.all_kernel());
                 if let Some(c) = clamped {

@@ -41,6 +41,7 @@ use super::guaranteed::{substitute_params, Facts};
 use super::int_code::{bool_code, int_code, BoolCode, IntCode};
 use super::int_tree::{BoolNode, IntNode};
 use super::linear::{conjuncts, degree, quadratic_coefs};
+use super::range_bounds::conjunction;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -511,20 +512,6 @@ impl Cut {
         self.last.set(hi);
         Some(if at_a { (a, hi) } else { (hi, b) })
     }
-}
-
-/// `x and y and ...` of the conjuncts again (`None` for none).
-fn conjunction(parts: &[&IrExpr]) -> Option<IrExpr> {
-    let (first, rest) = parts.split_first()?;
-    Some(rest.iter().fold((*first).clone(), |acc, x| IrExpr {
-        span: acc.span.to(x.span),
-        kind: IrKind::Binary {
-            op: BinaryOp::And,
-            op_span: x.span,
-            lhs: Box::new(acc),
-            rhs: Box::new((*x).clone()),
-        },
-    }))
 }
 
 impl Compiler<'_> {

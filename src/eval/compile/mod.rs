@@ -16,7 +16,9 @@
 //!    of locals), then
 //!    `constants` (static arguments and top-level constants put in IR),
 //!    `guaranteed` (conjuncts of a result's `where` a move guarantees),
-//!    `guard_bounds` (a guard's leading conjuncts as loop bounds), `expand` (move results with their function calls expanded),
+//!    `range_bounds` (a guard's leading comparisons of a binding put in
+//!    its range), `guard_bounds` (a guard's leading conjuncts as loop
+//!    bounds), `expand` (move results with their function calls expanded),
 //!    `batch_code`, `frame` (`KeyFrame`: a position as integers),
 //!    `refusal` (why a move or game has no kernel form), `item_sum`
 //!    (list games whose moves never raise the sum of the items),
@@ -75,6 +77,7 @@ mod line_sweep;
 mod linear;
 mod moves;
 mod query_line;
+mod range_bounds;
 mod rank_fill;
 mod rank_shift;
 mod refusal;

@@ -22,6 +22,7 @@ use super::compiler::Compiler;
 use super::guaranteed::substitute_params;
 use super::int_code::{map_locals, mentions};
 use super::kernel::{Bound, Kernel, KernelMove, MovePlan, RunMove};
+use super::range_bounds::call;
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 
@@ -210,7 +211,8 @@ fn only_clamped<'e>(e: &'e IrExpr, x: Slot, bound: &mut Option<&'e IrExpr>) -> b
 
 /// The arguments that the moves read only as `min(x, bound)`, `bound`
 /// the same code of the position's arguments everywhere (Fibonacci Nim's
-/// `k in 1..=min(m, n)`): a position with `x` above `bound` has the
+/// `k in 1..=min(m, n)`, or `k in 1..=m if k <= n` as the kernels read
+/// it, `range_bounds.rs`): a position with `x` above `bound` has the
 /// options of the one with `x = bound`, so the two have one value once
 /// both are positions. Each as its index and its bound.
 pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
@@ -218,7 +220,6 @@ pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
         return Vec::new();
     };
     let width = (g.n_statics + g.n_params) as Slot;
-    let moves: Vec<_> = moves.iter().map(guard_clamped).collect();
     (0..g.n_params)
         .filter_map(|i| {
             let x = (g.n_statics + i) as Slot;
@@ -231,77 +232,6 @@ pub(crate) fn clamped_arguments(g: &IrGame) -> Vec<(usize, IrExpr)> {
             Some((i, bound.clone()))
         })
         .collect()
-}
-
-/// The move with each range `k in lo..=x` whose guard has a conjunct
-/// `k <= b` (or `b >= k`; `k < b` for `lo..x`) read as `k in lo..=min(x,
-/// b)`: the same options, since no `k` past `b` passes the guard. So
-/// Fibonacci Nim written `take(k in 1..=m) if k <= n` reads `m` only as
-/// `min(m, n)`, as when written with the `min`. The conjunct stays in
-/// the guard. Only the guard's leading conjunct counts: for `k` past `b`
-/// the general path evaluates no other (which could fail).
-fn guard_clamped(m: &IrMove) -> std::borrow::Cow<'_, IrMove> {
-    let Some(guard) = &m.guard else {
-        return std::borrow::Cow::Borrowed(m);
-    };
-    let mut conj = Vec::new();
-    super::linear::conjuncts(guard, &mut conj);
-    let mut out = std::borrow::Cow::Borrowed(m);
-    for (i, b) in m.bindings.iter().enumerate() {
-        let (
-            IrPattern::Slot { slot: k, .. },
-            IrKind::Range {
-                start,
-                end,
-                inclusive,
-            },
-        ) = (&b.pattern, &b.iterable.kind)
-        else {
-            continue;
-        };
-        if !matches!(end.kind, IrKind::Local(_)) {
-            continue;
-        }
-        // The leading conjunct only: `and` evaluates no later one (which
-        // could fail) for a `k` past `b`.
-        let Some(limit) = conj.first().and_then(|c| upper_bound_of(c, *k, *inclusive)) else {
-            continue;
-        };
-        if mentions(limit, *k) || same(limit, end, false) {
-            continue;
-        }
-        out.to_mut().bindings[i].iterable.kind = IrKind::Range {
-            start: start.clone(),
-            end: Box::new(call(Builtin::Min, (**end).clone(), limit.clone())),
-            inclusive: *inclusive,
-        };
-    }
-    out
-}
-
-/// `b` of a conjunct `k <= b` or `b >= k` (with `inclusive`), or `k < b`
-/// or `b > k` (without).
-fn upper_bound_of(c: &IrExpr, k: Slot, inclusive: bool) -> Option<&IrExpr> {
-    let IrKind::Binary { op, lhs, rhs, .. } = &c.kind else {
-        return None;
-    };
-    let is_k = |e: &IrExpr| matches!(e.kind, IrKind::Local(s) if s == k);
-    match (op, inclusive) {
-        (BinaryOp::Le, true) | (BinaryOp::Lt, false) if is_k(lhs) => Some(rhs),
-        (BinaryOp::Ge, true) | (BinaryOp::Gt, false) if is_k(rhs) => Some(lhs),
-        _ => None,
-    }
-}
-
-/// `builtin(a, b)`, spanning `a`.
-fn call(builtin: Builtin, a: IrExpr, b: IrExpr) -> IrExpr {
-    IrExpr {
-        span: a.span,
-        kind: IrKind::CallBuiltin {
-            builtin,
-            args: vec![a, b],
-        },
-    }
 }
 
 impl Compiler<'_> {

@@ -1,7 +1,8 @@
 //! Guards read as range ends. A move's leading guard conjuncts that
 //! compare a binding with integer code free of it (`k <= n`, `j > i`,
 //! `2 >= k`; the binding the innermost one the conjunct reads, its range
-//! `lo..hi` or `lo..=hi`) become ends of that binding's range:
+//! `lo..hi` or `lo..=hi`, the end bounded not a constant) become ends of
+//! that binding's range:
 //! `take(k in 1..=m) if k <= n` is planned as `take(k in 1..=min(m, n))`
 //! and `k >= f` as `k in max(lo, f)..hi`, the conjunct taken out of the
 //! guard. Every kernel plan that takes a range (runs, sums of runs,
@@ -85,6 +86,16 @@ impl Compiler<'_> {
             else {
                 break;
             };
+            // A constant end stays one: plans read a range free of the
+            // position (the loopy box shifts such a run along a line, its
+            // guard left to the box), and the conjunct stays a cut.
+            let bounded = match end {
+                End::Upper(..) => hi,
+                End::Lower(..) => start,
+            };
+            if matches!(bounded.kind, IrKind::Const(_)) {
+                break;
+            }
             let inclusive = *inclusive;
             let (start, hi) = match end {
                 End::Upper(f, le) => {

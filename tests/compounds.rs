@@ -492,11 +492,11 @@ fn brute_pass_of_sum(
 #[test]
 fn pass_of_sums_matches_its_definition_whatever_order_components_are_met_in() {
     // The options of a dense key are read with the added component's
-    // place carried from one option to the next: components interned
-    // from the largest heap down (their options then come in ascending
-    // order) or from the smallest up (descending), moves listed out of
-    // order, and a split whose option adds two components (read the
-    // general way) must all give the definition's values.
+    // place counted against the others: components interned from the
+    // largest heap down (their options then come in ascending order) or
+    // from the smallest up (descending), moves listed out of order, and
+    // a split whose option adds two components (ranked with both put in
+    // place) must all give the definition's values.
     let game = "game G(n) where n >= 0 {
             move take(k in {3, 1, 2}) if k <= n -> G(n - k)
             move split if n >= 4 -> G(1) + G(n - 4)
@@ -860,4 +860,152 @@ fn tables_along_their_innermost_loop_keep_every_compound_and_error() {
         failures += on.contains("failure") as usize;
     }
     assert_eq!(failures, 4, "the last four tables fail");
+}
+
+/// The value of `misere(...)` (with `misere`) or `pass(...)` (one pass)
+/// of the sum of components `hs`, each a heap whose moves `moves` lists
+/// (each option the heaps it leaves; 0 is no heap), by its definition:
+/// under misère play a terminal position has value 1; a pass may be made
+/// while any component can move.
+fn brute_compound(
+    hs: &[usize],
+    misere: bool,
+    passes: u32,
+    moves: &dyn Fn(usize) -> Vec<Vec<usize>>,
+    memo: &mut std::collections::HashMap<(Vec<usize>, u32, bool), u64>,
+) -> u64 {
+    let mut key: Vec<usize> = hs.iter().copied().filter(|&h| h > 0).collect();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&(key.clone(), passes, misere)) {
+        return v;
+    }
+    let mut values = Vec::new();
+    for (i, &h) in key.iter().enumerate() {
+        for parts in moves(h) {
+            let mut o = key.clone();
+            o.remove(i);
+            o.extend(parts);
+            values.push(brute_compound(&o, misere, passes, moves, memo));
+        }
+    }
+    let movable = !values.is_empty();
+    if passes > 0 && movable {
+        values.push(brute_compound(&key, misere, passes - 1, moves, memo));
+    }
+    let v = match misere && !movable {
+        true => 1,
+        false => (0..).find(|v| !values.contains(v)).expect("a mex"),
+    };
+    memo.insert((key, passes, misere), v);
+    v
+}
+
+#[test]
+fn compounds_of_five_components_and_more_read_their_dense_options_once_per_component() {
+    // A one-part key of five components is past the dense tables, and an
+    // option that clears a component (Kayles' rows of 1 and 2, a heap
+    // taken whole) is a key of four, read from its dense table by an
+    // entry found once per component; a key of four reads its options'
+    // values from one number each. Kayles under misère play and Nim with
+    // a pass, of up to six components, repeated ones, heaps met in either
+    // order, a two-integer game standing for two heaps and the empty sum:
+    // against the definition, with the plans on and off.
+    let kayles = |h: usize| -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for k in 1..=h.min(2) {
+            for a in 0..=h - k {
+                out.push(vec![a, h - k - a]);
+            }
+        }
+        out
+    };
+    let nim = |h: usize| -> Vec<Vec<usize>> { (0..h).map(|x| vec![x]).collect() };
+    let text = "game Kayles(n) where n >= 0 {
+            move knock(k in {1, 2}, a in 0..=n - k) -> Kayles(a) + Kayles(n - k - a)
+        }
+        game Heap(n) where n >= 0 { move take(k in 1..=n) -> Heap(n - k) }
+        game Two(a, b) where a >= 0 and b >= 0 {
+            move x(k in 1..=a) -> Two(a - k, b)
+            move y(k in 1..=b) -> Two(a, b - k)
+        }
+        print [sg(misere(Kayles(a) + Kayles(b) + Kayles(c) + Kayles(d) + Kayles(e)))
+               for a in 0..=3, b in 0..=3, c in 0..=3, d in 0..=3, e in reversed(list(0..=3))]
+        print [sg(misere(Kayles(a) + Kayles(a) + Kayles(a) + Kayles(b) + Kayles(b) + Kayles(7)))
+               for a in 0..=3, b in 0..=3]
+        print [sg(pass(Heap(a) + Heap(b) + Heap(c) + Heap(d) + Heap(e)))
+               for a in reversed(list(0..=3)), b in 0..=3, c in 0..=2, d in 0..=2, e in 0..=2]
+        print [sg(misere(Two(a, b) + Heap(c) + Heap(d) + Heap(2))) for a in 0..=3, b in 0..=3, c in 0..=3, d in 0..=2]
+        print [sg(pass(Two(a, b) + Two(c, d) + Heap(1))) for a in 0..=2, b in 0..=2, c in 0..=2, d in 0..=2]
+        print [sg(misere(Kayles(0) + Kayles(0))), sg(pass(Heap(0) + Heap(0))), sg(misere(Heap(0)))]";
+    let out = common::same_both_ways(text);
+    let mut memo = std::collections::HashMap::new();
+    let mut mk = |hs: &[usize]| brute_compound(hs, true, 0, &kayles, &mut memo);
+    let list = |xs: Vec<u64>| {
+        let xs: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+        format!("[{}]", xs.join(", "))
+    };
+    let mut lines = Vec::new();
+    let mut five = Vec::new();
+    for a in 0..=3 {
+        for b in 0..=3 {
+            for c in 0..=3 {
+                for d in 0..=3 {
+                    for e in (0..=3).rev() {
+                        five.push(mk(&[a, b, c, d, e]));
+                    }
+                }
+            }
+        }
+    }
+    lines.push(list(five));
+    let mut six = Vec::new();
+    for a in 0..=3 {
+        for b in 0..=3 {
+            six.push(mk(&[a, a, a, b, b, 7]));
+        }
+    }
+    lines.push(list(six));
+    let mut memo = std::collections::HashMap::new();
+    let mut pn =
+        |hs: &[usize], misere: bool, passes| brute_compound(hs, misere, passes, &nim, &mut memo);
+    let mut heaps = Vec::new();
+    for a in (0..=3).rev() {
+        for b in 0..=3 {
+            for c in 0..=2 {
+                for d in 0..=2 {
+                    for e in 0..=2 {
+                        heaps.push(pn(&[a, b, c, d, e], false, 1));
+                    }
+                }
+            }
+        }
+    }
+    lines.push(list(heaps));
+    // `Two(a, b)` plays as the heaps `a` and `b`.
+    let mut two = Vec::new();
+    for a in 0..=3 {
+        for b in 0..=3 {
+            for c in 0..=3 {
+                for d in 0..=2 {
+                    two.push(pn(&[a, b, c, d, 2], true, 0));
+                }
+            }
+        }
+    }
+    lines.push(list(two));
+    let mut twos = Vec::new();
+    for a in 0..=2 {
+        for b in 0..=2 {
+            for c in 0..=2 {
+                for d in 0..=2 {
+                    twos.push(pn(&[a, b, c, d, 1], false, 1));
+                }
+            }
+        }
+    }
+    lines.push(list(twos));
+    // The empty sum: terminal, so 1 under misère play and 0 with a pass
+    // (none can be made).
+    lines.push(list(vec![1, 0, 1]));
+    assert_eq!(out.trim(), lines.join("\n"), "{out}");
 }

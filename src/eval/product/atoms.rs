@@ -19,7 +19,7 @@ use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::compile::{CompiledBody, Env};
 use crate::eval::memo::Key;
 use crate::eval::product_tables::{
-    atom_term, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
+    atom_term, single, Atom, AtomLists, AtomOf, Canonical, PositionKey, ProductTables,
 };
 use crate::eval::query::game_options;
 use crate::eval::search::sg_of_game;
@@ -446,7 +446,12 @@ pub(super) fn canonical_options(env: &mut Env, atom: u32, span: Span) -> Fallibl
         .iter()
         .map(|o| o.iter().fold(0u64, |h, &b| h.wrapping_add(atom_term(0, b))))
         .collect();
-    let canonical = Rc::new(Canonical { options, terms });
+    let singles = options.iter().map(single).collect();
+    let canonical = Rc::new(Canonical {
+        options,
+        terms,
+        singles,
+    });
     t.atoms[atom as usize].canonical = Some(canonical.clone());
     Ok(canonical)
 }

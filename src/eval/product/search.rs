@@ -287,7 +287,7 @@ impl Search {
             let values = &mut self.values;
             let missing = match &fast {
                 Some(Replacing::Dense(p)) => {
-                    p.push_known(opts.options.packed(), next, values);
+                    p.push_known(&opts.singles, next, values);
                     walk.run(p, next, prefetched, values)
                 }
                 Some(Replacing::Coded(p)) => walk.run(p, next, prefetched, values),

@@ -311,6 +311,9 @@ impl ProductMemo {
             after: [0; DENSE_LEN + 1],
             fewer: self.table(table_id(code, counter, n)),
             same: self.table(table_id(code, counter, n + 1)),
+            more: (n + 2 <= DENSE_LEN)
+                .then(|| self.table(table_id(code, counter, n + 2)))
+                .flatten(),
         };
         for (i, &a) in part.iter().enumerate() {
             if i != skip {
@@ -647,6 +650,22 @@ impl OptionProbe for HashedProbe<'_> {
     }
 }
 
+/// `Canonical::singles` of an option that drops the component, and of
+/// one that adds more than one (no atom reaches these ids: the atoms
+/// would fill memory first).
+const DROPS: u32 = u32::MAX - 1;
+const SEVERAL: u32 = u32::MAX;
+
+/// An option's atoms as one number: its atom when it has one, else
+/// `DROPS` or `SEVERAL`.
+pub(crate) fn single(option: &[u32]) -> u32 {
+    match *option {
+        [] => DROPS,
+        [a] => a,
+        _ => SEVERAL,
+    }
+}
+
 /// The other components of a one-part key, fixed while the options of
 /// one component are read: the option that puts `x` at sorted place `p`
 /// ranks at `before[p] + term(p, x) + after[p]`, one that drops the
@@ -658,9 +677,10 @@ pub(crate) struct DenseReplacing<'m> {
     /// `rest[p..]` one place further.
     before: [u64; DENSE_LEN + 1],
     after: [u64; DENSE_LEN + 1],
-    /// The tables of `n` and `n + 1` components, if made.
+    /// The tables of `n`, `n + 1` and `n + 2` components, if made.
     fewer: Option<&'m [u32]>,
     same: Option<&'m [u32]>,
+    more: Option<&'m [u32]>,
 }
 
 /// `C(b, i + 1)` by the place `i` of a component past the first: the
@@ -668,87 +688,88 @@ pub(crate) struct DenseReplacing<'m> {
 static COLUMNS: [&[u32]; DENSE_LEN - 1] = [&C2, &C3, &C4];
 
 impl DenseReplacing<'_> {
-    /// Pushes the values of the options `next..` (packed as
-    /// `AtomLists::packed` gives them: `ends[i]` where option `i`'s
-    /// components end in `atoms`) while each drops
-    /// the component or replaces it by one and its entry holds a value,
-    /// and leaves `*next` at the first it cannot tell (for `get` and
-    /// `get_replaced`). The added component's sorted place is carried
-    /// from the option before, counted again only when the component
-    /// leaves the interval that keeps it (a component's options mostly
-    /// come in order), and its term read from that place's column: no
-    /// term chosen by a `match`, no hash. Kept out of line, its state in
-    /// registers: inlined into the search's frame loop, it lived on the
-    /// stack.
+    /// Pushes the values of the options `next..` (each as one number,
+    /// `Canonical::singles`) while each drops the component or replaces
+    /// it by one and its entry holds a value, and leaves `*next` at the
+    /// first it cannot tell (for `get` and `get_replaced`). The added
+    /// component's sorted place is the number of the others below it,
+    /// compared with them padded by `u32::MAX`, its rank that place's
+    /// offset plus the term read from its column: no key, no hash, no
+    /// merge. Kept out of line and short, its state in registers: a loop
+    /// over the packed option lists that carried the place from option to
+    /// option spilled a dozen values to the stack, about 55 instructions
+    /// an option.
     #[inline(never)]
-    pub(crate) fn push_known(
-        &self,
-        (atoms, ends): (&[u32], &[u32]),
-        next: &mut usize,
-        values: &mut Vec<u64>,
-    ) {
-        let (rest, n) = (&self.rest[..self.n], self.n);
+    pub(crate) fn push_known(&self, singles: &[u32], next: &mut usize, values: &mut Vec<u64>) {
+        let n = self.n;
         let same = self.same.unwrap_or(&[]);
-        let dropped = self
-            .fewer
-            .and_then(|t| t.get(usize::try_from(self.before[n]).ok()?));
-        let mut i = *next;
-        let mut start = match i.checked_sub(1) {
-            Some(j) if j < ends.len() => ends[j] as usize,
-            _ => 0,
-        };
-        // The place `p` of the last component added, the components `x`
-        // that take it (`lo <= x <= hi`), and their ranks: `off + x` at
-        // place 0, else `off + col[x]` (`col[x] = C(x + p, p + 1)`).
-        let (mut lo, mut hi) = (1, 0);
-        let (mut off, mut col): (u64, &[u32]) = (0, &[]);
-        let mut out = std::mem::take(values);
-        while let Some(&end) = ends.get(i) {
-            let end = end as usize;
-            let code = match atoms.get(start..end) {
-                Some([]) => dropped,
-                Some(&[x]) => {
-                    if x < lo || x > hi {
-                        let p = rest.iter().filter(|&&a| a < x).count();
-                        lo = p.checked_sub(1).map_or(0, |q| rest[q].saturating_add(1));
-                        hi = rest.get(p).map_or(u32::MAX, |&a| a);
-                        off = self.before[p] + self.after[p];
-                        col = match p {
-                            0 => &[],
-                            _ => &COLUMNS[p - 1][p..],
-                        };
-                    }
-                    let term = match col.is_empty() {
-                        true => x as u64,
-                        false => col.get(x as usize).map_or(DENSE_CAP, |&c| c as u64),
-                    };
-                    same.get(usize::try_from(off + term).unwrap_or(usize::MAX))
-                }
-                _ => None,
+        let dropped = (self.fewer)
+            .and_then(|t| t.get(usize::try_from(self.before[n]).ok()?))
+            .map_or(UNKNOWN, |&c| c);
+        let mut bound = [u32::MAX; DENSE_LEN - 1];
+        bound[..n].copy_from_slice(&self.rest[..n]);
+        let off: [u64; DENSE_LEN] = std::array::from_fn(|p| self.before[p] + self.after[p]);
+        let from = *next;
+        let todo = singles.get(from..).unwrap_or_default();
+        values.reserve(todo.len());
+        let spare = &mut values.spare_capacity_mut()[..todo.len()];
+        let mut pushed = 0;
+        for (&x, out) in todo.iter().zip(spare) {
+            let code = if x < DROPS {
+                let p = bound.iter().map(|&b| (x > b) as usize).sum::<usize>();
+                let term = match p {
+                    0 => x as u64,
+                    _ => (COLUMNS[p - 1].get(x as usize + p)).map_or(DENSE_CAP, |&c| c as u64),
+                };
+                same.get((off[p] + term) as usize).map_or(UNKNOWN, |&c| c)
+            } else if x == DROPS {
+                dropped
+            } else {
+                break;
             };
-            match code {
-                Some(&c) if c != UNKNOWN && c != ON_PATH_CODE && c != IN_HASH => {
-                    out.push(c as u64 - 2)
-                }
-                _ => break,
+            // Unknown, on the path and kept in the hash table wrap past
+            // every value.
+            let v = code.wrapping_sub(2);
+            if v >= IN_HASH - 2 {
+                break;
             }
-            (start, i) = (end, i + 1);
+            out.write(v as u64);
+            pushed += 1;
         }
-        *values = out;
-        *next = i;
+        // SAFETY: the first `pushed` slots of the spare capacity were
+        // just written.
+        unsafe { values.set_len(values.len() + pushed) };
+        *next = from + pushed;
     }
 }
 
 impl OptionProbe for DenseReplacing<'_> {
-    /// Cannot tell for more than one component added, a key past the cap,
-    /// or a value kept in the hash table.
+    /// Cannot tell for an option past the dense tables (more than two
+    /// components added, or two past `DENSE_LEN`), a key past the cap, or
+    /// a value kept in the hash table. An option adding two (a split,
+    /// Kayles' `K(a) + K(b)`) is ranked from the others and the two put
+    /// in place, with no key built.
     #[inline]
     fn get(&self, add: &[u32], _: u64, on_path: u64) -> Option<Option<u64>> {
-        let (rank, table) = match add {
-            [] => (self.before[self.n], self.fewer),
-            &[x] => {
-                let p = self.rest[..self.n].iter().filter(|&&a| a < x).count();
+        let n = self.n;
+        let (rank, table) = match *add {
+            [] => (self.before[n], self.fewer),
+            [x] => {
+                let p = self.rest[..n].iter().filter(|&&a| a < x).count();
                 (self.before[p] + term(p, x) + self.after[p], self.same)
+            }
+            [x, y] if n + 2 <= DENSE_LEN => {
+                let mut atoms = [0u32; DENSE_LEN];
+                atoms[..n].copy_from_slice(&self.rest[..n]);
+                for (len, a) in [(n, x), (n + 1, y)] {
+                    let mut j = len;
+                    while j > 0 && atoms[j - 1] > a {
+                        atoms[j] = atoms[j - 1];
+                        j -= 1;
+                    }
+                    atoms[j] = a;
+                }
+                (rank(&atoms[..n + 2])? as u64, self.more)
             }
             _ => return None,
         };
@@ -964,13 +985,7 @@ mod tests {
         ];
         let (mut told, mut stops) = (0, 0);
         for options in orders {
-            let atoms: Vec<u32> = options.concat();
-            let ends: Vec<u32> = (options.iter())
-                .scan(0, |end, o| {
-                    *end += o.len() as u32;
-                    Some(*end)
-                })
-                .collect();
+            let singles: Vec<u32> = options.iter().map(|o| single(o)).collect();
             for p in parts
                 .iter()
                 .filter(|p| !p.is_empty() && p.len() <= DENSE_LEN)
@@ -987,15 +1002,23 @@ mod tests {
                     let mut next = 0;
                     while next < options.len() {
                         let (from, mut values) = (next, Vec::new());
-                        r.push_known((&atoms, &ends), &mut next, &mut values);
+                        r.push_known(&singles, &mut next, &mut values);
                         let general: Vec<u64> = (from..next).map(|i| read(i).unwrap()).collect();
                         assert_eq!(values, general, "{p:?} {skip} from {from}");
                         assert!(!values.contains(&on_path), "{p:?} {skip}");
                         told += values.len();
                         if next < options.len() {
-                            // The probe tells no value there either.
+                            // The probe tells no value there either, but
+                            // for a split, left to the probe, which reads
+                            // what `get_replaced` reads.
                             let v = r.get(options[next], 0, on_path);
-                            assert!(!matches!(v, Some(Some(v)) if v != on_path), "{p:?} {skip}");
+                            match options[next].len() {
+                                2 => assert!(v.is_none_or(|v| v == read(next)), "{p:?} {skip}"),
+                                _ => assert!(
+                                    !matches!(v, Some(Some(v)) if v != on_path),
+                                    "{p:?} {skip}"
+                                ),
+                            }
                             (next, stops) = (next + 1, stops + 1);
                         }
                     }

@@ -18,7 +18,7 @@ use smallvec::SmallVec;
 
 use super::value::{Game, InstanceId};
 use memo::Mark;
-pub(crate) use memo::{NoProbe, OptionProbe, Parent, ProductMemo, Replacing, DENSE_LEN};
+pub(crate) use memo::{single, NoProbe, OptionProbe, Parent, ProductMemo, Replacing, DENSE_LEN};
 pub(crate) use table::{atom_term, key_hash, merge_without};
 
 /// The interned atoms and the memo of compound positions, kept for the
@@ -89,6 +89,9 @@ pub(crate) enum AtomOf {
 pub(crate) struct Canonical {
     pub(crate) options: AtomLists,
     pub(crate) terms: Box<[u64]>,
+    /// Each option as one number (`single`): what a dense frame's walk
+    /// reads, one load an option.
+    pub(crate) singles: Box<[u32]>,
 }
 
 /// Lists of atoms packed in one array: an atom's options, each the atoms
@@ -123,12 +126,6 @@ impl AtomLists {
 
     pub(crate) fn len(&self) -> usize {
         self.ends.len()
-    }
-
-    /// The atoms of all the lists, one after another, and where each
-    /// list ends among them.
-    pub(crate) fn packed(&self) -> (&[u32], &[u32]) {
-        (&self.atoms, &self.ends)
     }
 
     pub(crate) fn is_empty(&self) -> bool {

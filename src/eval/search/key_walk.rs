@@ -7,7 +7,10 @@
 //! table past the cache), one stack of the options not solved yet, each
 //! read again from the memo when its turn comes (a new one searched
 //! above its parent at once), and one stack of the values found, whose
-//! mex is the position's value, stored once.
+//! mex is the position's value, stored once. A position is marked on
+//! the path only after its options are listed, and only if one is held:
+//! one whose options all have values then (every leaf of a tree of
+//! positions) is stored with its value at once, one store, no mark.
 //!
 //! At a position the kernel's code cannot run (it needs the general
 //! path, which reports any error) or on a cycle, the walk stops with

@@ -1049,8 +1049,9 @@ impl ShapeTable {
     /// at `coords` outside it, by the checks that read neither the
     /// window nor the sparse table: judged thin until the memo doubles
     /// (`judged_thin`, `thin`), a negative coordinate, or past
-    /// `MAX_DENSE_BITS`. False: `try_grow` must judge.
-    #[inline]
+    /// `MAX_DENSE_BITS`. False: `try_grow` must judge. Inlined: every
+    /// store into a vacant sparse slot asks it (a call was a third of it).
+    #[inline(always)]
     fn stays(&self, coords: &[i64], stored: usize) -> bool {
         // Outside a window past `FREE_DENSE_BITS`, a position needs more
         // bits still: `thin` holds until the memo doubles, unasked.

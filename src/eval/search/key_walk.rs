@@ -7,7 +7,10 @@
 //! table past the cache), one stack of the options not solved yet, each
 //! read again from the memo when its turn comes (a new one searched
 //! above its parent at once), and one stack of the values found, whose
-//! mex is the position's value, stored once.
+//! mex is the position's value, stored once. A position is marked on
+//! the path only after its options are listed, and only if one is held:
+//! one whose options all have values then (every leaf of a tree of
+//! positions) is stored with its value at once, one store, no mark.
 //!
 //! At a position the kernel's code cannot run (it needs the general
 //! path, which reports any error) or on a cycle, the walk stops with
@@ -156,8 +159,10 @@ impl Walker<'_> {
             frame: KeyFrame::empty(),
             shape: None,
         };
-        if !self.push(env, memo, s, &mut frame, (0, at))? {
-            return Ok(None);
+        match self.push(env, memo, s, &mut frame, (0, at))? {
+            Pushed::Stopped => return Ok(None),
+            Pushed::Solved(v) => return Ok(Some(v)),
+            Pushed::Listed => {}
         }
         let mut steps = 0u32;
         loop {
@@ -178,8 +183,10 @@ impl Walker<'_> {
                             let name = &self.inst.name;
                             env.rt.check_states(s.nodes.len(), self.span, name)?;
                         }
-                        if !self.push(env, memo, s, &mut frame, (i, at))? {
-                            return Ok(None);
+                        match self.push(env, memo, s, &mut frame, (i, at))? {
+                            Pushed::Stopped => return Ok(None),
+                            Pushed::Solved(v) => s.values.push(v),
+                            Pushed::Listed => {}
                         }
                     }
                 }
@@ -195,8 +202,7 @@ impl Walker<'_> {
                 key.key(&mut s.key);
                 memo.set_located(at, &s.key, State::Value(v));
             }
-            let weight = coords_weight(key.len);
-            env.rt.count_stored_n(weight, self.span, &self.inst.name)?;
+            self.count_stored(env, key)?;
             if s.nodes.is_empty() {
                 return Ok(Some(v));
             }
@@ -204,8 +210,11 @@ impl Walker<'_> {
         }
     }
 
-    /// Marks the position of option `option` (found unsolved at `at`) on
-    /// the path and lists its options above it.
+    /// Lists the options of the position of option `option` (found
+    /// unsolved at `at`); one whose options all had values when listed
+    /// is solved at once and stored with its value, one store and no
+    /// mark on the path (in a tree of positions, every leaf); any other
+    /// is marked on the path, its options held above it.
     fn push(
         &self,
         env: &Env,
@@ -213,7 +222,7 @@ impl Walker<'_> {
         s: &mut WalkScratch,
         loaded: &mut Loaded,
         (option, at): (usize, Option<Located>),
-    ) -> Fallible<bool> {
+    ) -> Fallible<Pushed> {
         let position = &s.options[option].0;
         if loaded.shape == Some(position.shape) {
             let n_args = position.n_args as usize;
@@ -223,32 +232,15 @@ impl Walker<'_> {
             loaded.frame = KeyFrame::empty();
             loaded.shape = None;
             if !loaded.frame.load(self.statics, &s.key) {
-                return Ok(false);
+                return Ok(Pushed::Stopped);
             }
             loaded.shape = Some(position.shape);
         }
-        // Marked at its place (held, or the vacant slot its lookup ended
-        // at), with no key built; else through the key.
-        let coords = position.coords();
-        let placed = at.and_then(|at| match at.holds() {
-            true => memo.set_at(at, State::OnPath).then_some(at),
-            false => memo.put_vacant(at, coords, State::OnPath),
-        });
-        let at = match placed {
-            Some(at) => Some(at),
-            None => {
-                position.key(&mut s.key);
-                memo.set_located(at, &s.key, State::OnPath)
-            }
-        };
+        // Listing stores nothing (`Memo::probe` only reads), so `at`
+        // stays good through it. An option that is this position itself
+        // is held, unsolved, and found on the path when its turn comes.
+        let (first, values) = (s.n_options, s.values.len());
         let frame = &mut loaded.frame;
-        s.nodes.push(Node {
-            option: option as u32,
-            at,
-            first: s.n_options as u32,
-            next: s.n_options as u32,
-            values: s.values.len() as u32,
-        });
         for m in self.moves {
             let mut lister = Lister {
                 memo,
@@ -257,10 +249,71 @@ impl Walker<'_> {
                 walker: self,
             };
             if !lister.level(m, frame, 0)? {
-                return Ok(false);
+                return Ok(Pushed::Stopped);
             }
         }
-        Ok(true)
+        // One store either way (one call site, inlined).
+        let state = match s.n_options == first {
+            true => State::Value(s.mex.mex(&s.values[values..])),
+            false => State::OnPath,
+        };
+        let at = store(memo, s, option, at, state);
+        if let State::Value(v) = state {
+            s.values.truncate(values);
+            self.count_stored(env, &s.options[option].0)?;
+            return Ok(Pushed::Solved(v));
+        }
+        s.nodes.push(Node {
+            option: option as u32,
+            at,
+            first: first as u32,
+            next: first as u32,
+            values: values as u32,
+        });
+        Ok(Pushed::Listed)
+    }
+
+    /// Counts a position stored with its value against the state limit.
+    #[inline]
+    fn count_stored(&self, env: &Env, position: &OptionKey) -> Fallible<()> {
+        let weight = coords_weight(position.len);
+        env.rt.count_stored_n(weight, self.span, &self.inst.name)
+    }
+}
+
+/// What `Walker::push` made of a position.
+enum Pushed {
+    /// The walk stops (the general path runs the position).
+    Stopped,
+    /// Its options all had values: its own, stored.
+    Solved(u64),
+    /// On the path, its unsolved options held above it.
+    Listed,
+}
+
+/// Stores `state` for the position of option `option`, found at `at`:
+/// at its place (held, or the vacant slot its lookup ended at) with no
+/// key built, else through the key; where it is now.
+#[inline(always)]
+fn store(
+    memo: &mut Memo,
+    s: &mut WalkScratch,
+    option: usize,
+    at: Option<Located>,
+    state: State,
+) -> Option<Located> {
+    let position = &s.options[option].0;
+    let coords = position.coords();
+    let placed = at.and_then(|at| match at.holds() {
+        true => memo.set_at(at, state).then_some(at),
+        false => memo.put_vacant(at, coords, state),
+    });
+    match placed {
+        Some(at) => Some(at),
+        None => {
+            position.key(&mut s.key);
+            memo.set_located(at, &s.key, state)
+        }
     }
 }
 

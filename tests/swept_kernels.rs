@@ -852,3 +852,89 @@ fn runs_of_four_bends_and_of_five() {
         assert_eq!(out.trim(), format!("[{}]", want.join(", ")), "{asked}");
     }
 }
+
+/// The game of `bends_kept_for_a_line_or_evaluated_at_each_position` by
+/// its definition: `g[a][b][c]` for `a, b, c <= n`.
+fn kept_bends(n: usize) -> Vec<Vec<Vec<u64>>> {
+    let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
+    for a in 0..=n {
+        for b in 0..=n {
+            for c in 0..=n {
+                let mut options = Vec::new();
+                options.extend((0..a).map(|k| g[k][((k + 2 * b) / 3).min(b)][k.min(c)]));
+                options.extend((0..a).map(|k| g[k][b][((k + 2 * c) / 3).min(c)]));
+                options.extend((0..a).map(|k| g[k][((k + a) / 2).min(b)][0]));
+                options.extend((0..a).map(|k| g[k][((k + 5) / 3).min(2)][c.min(k)]));
+                options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
+                options.extend((0..c).map(|k| g[a][b][k]));
+                g[a][b][c] = (0..).find(|v| !options.contains(v)).expect("a mex");
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn bends_kept_for_a_line_or_evaluated_at_each_position() {
+    // Runs whose range and affine arguments read only `a`: along `b` or
+    // `c` a line keeps their set-up (`search/kernel.rs`, `RunHeld`), and
+    // with it each bend's quotient that does not read the moving
+    // coordinate and the run's place in the window (`search/bend.rs`,
+    // `BendHeld`). `p`'s quotient reads `b` (evaluated at each position
+    // along `b`, kept along `c`) and its second bend's clamp `c`, `r`'s
+    // quotient and clamp read `c` (with its quotient kept along `c`, the
+    // sweep along `c` fails); `q`'s
+    // quotient reads `a` (kept along `b` and `c`) and its clamp `b`;
+    // `s`'s first quotient and clamp are constants; `u` has two
+    // quotients that are not affine, which `kernel_bends` refuses (the
+    // batched code values it) at every position. Swept along each
+    // coordinate and asked from the top (positions waiting for their
+    // options), against the definition and the general path.
+    let n = 7;
+    let g = kept_bends(n);
+    let game = "game H(a, b, c) where a >= 0 and b >= 0 and c >= 0 {
+            move p(k in 0..a) -> H(k, min((k + 2 * b) / 3, b), min(k, c))
+            move r(k in 0..a) -> H(k, b, min((k + 2 * c) / 3, c))
+            move q(k in 0..a) -> H(k, min((k + a) / 2, b), 0)
+            move s(k in 0..a) -> H(k, min((k + 5) / 3, 2), min(c, k))
+            move u(k in 0..a) -> H(k, min((k + b) / 2, b), min(c, k / 2))
+            move t(k in 0..c) -> H(a, b, k)
+        }";
+    type At = fn(usize, [usize; 3]) -> [usize; 3];
+    let cases: [(&str, &str, At); 4] = [
+        (
+            "a in 0..=N, c in 0..=N, b in 0..=N",
+            "H(a, b, c)",
+            |_, [i, j, l]| [i, l, j],
+        ),
+        (
+            "a in 0..=N, b in 0..=N, c in 0..=N",
+            "H(a, b, c)",
+            |_, [i, j, l]| [i, j, l],
+        ),
+        (
+            "b in 0..=N, c in 0..=N, a in 0..=N",
+            "H(a, b, c)",
+            |_, [i, j, l]| [l, i, j],
+        ),
+        (
+            "a in 0..=N, c in 0..=N, b in 0..=N",
+            "H(N - a, N - b, c)",
+            |n, [i, j, l]| [n - i, n - l, j],
+        ),
+    ];
+    for (loops, asked, at) in cases {
+        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+        let out = same_every_way(&text, Limits::default());
+        let want: Vec<String> = (0..=n)
+            .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
+            .map(|ijl| at(n, ijl))
+            .map(|[a, b, c]| g[a][b][c].to_string())
+            .collect();
+        assert_eq!(
+            out.trim(),
+            format!("[{}]", want.join(", ")),
+            "{loops}, {asked}"
+        );
+    }
+}

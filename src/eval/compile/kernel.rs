@@ -339,6 +339,10 @@ pub(crate) struct Bend {
     pub coef_div: i64,
     pub coef_rem: i64,
     pub clamp: Option<(bool, Limit)>,
+    /// The frame slots `base` reads, a bit each (as `RunMove::reads`):
+    /// along a swept line that moves none of them, the quotient is
+    /// worked out once for the line.
+    pub reads: u64,
 }
 
 /// The bound of a `Bend`'s clamp: `base + coef * k`, itself maybe clamped
@@ -350,15 +354,18 @@ pub(crate) struct Limit {
 }
 
 impl Bend {
-    fn new(base: Operand<[i64]>, (coef, div): (i64, i64), clamp: Option<(bool, Limit)>) -> Self {
-        Bend {
+    /// The bend of `moving` (`floor((base + coef * k) / div)`), clamped.
+    fn new(moving: &IntNode, k: Slot, clamp: Option<(bool, Limit)>) -> Option<Self> {
+        let (base, coef, div) = floor_affine(moving, k)?;
+        Some(Bend {
             base,
             coef,
             div,
             coef_div: coef.div_euclid(div),
             coef_rem: coef.rem_euclid(div),
             clamp,
-        }
+            reads: slots_read(k, |s| moving.reads(s)),
+        })
     }
 }
 
@@ -456,14 +463,10 @@ fn quadratic_of(e: &IntNode, k: Slot) -> Option<Quadratic> {
 /// `e` as a `Bend` over the binding `k`, if it is one.
 fn bend_of(e: &IntNode, k: Slot) -> Option<Bend> {
     let Some((min, sides)) = clamp_sides(e) else {
-        let (base, coef, div) = floor_affine(e, k)?;
-        return Some(Bend::new(base, (coef, div), None));
+        return Bend::new(e, k, None);
     };
-    let side = |(moving, bound): (&IntNode, &IntNode)| {
-        let (base, coef, div) = floor_affine(moving, k)?;
-        let clamp = Some((min, limit(bound, k)?));
-        Some(Bend::new(base, (coef, div), clamp))
-    };
+    let side =
+        |(moving, bound): (&IntNode, &IntNode)| Bend::new(moving, k, Some((min, limit(bound, k)?)));
     side(sides[0]).or_else(|| side(sides[1]))
 }
 

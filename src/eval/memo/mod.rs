@@ -1516,6 +1516,13 @@ impl<'m> Window<'m> {
     pub fn n_coords(&self) -> usize {
         self.table.n_coords
     }
+
+    /// Which layout of which window this is: a placement (`run`) made in
+    /// a window with the same stamp still holds.
+    #[inline]
+    pub fn stamp(&self) -> (usize, u32) {
+        (self.table.dense.as_ptr() as usize, self.table.layout)
+    }
 }
 
 /// A read-only view of one shape's window laid out by rank of sum

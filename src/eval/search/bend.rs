@@ -163,10 +163,42 @@ fn quot_of(b: &Bend, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Quot> {
     })
 }
 
+/// What a swept line keeps of a bend run whose range and affine
+/// arguments it does not move (`RunMove::reads`): each bend's quotient
+/// whose base it does not move either (`Bend::reads`), and where the run's
+/// affine arguments lie in the window, for as long as its layout holds.
+#[derive(Default)]
+pub(super) struct BendHeld {
+    quots: SmallVec<[Option<Quot>; 4]>,
+    placed: Option<((usize, u32), Placed)>,
+}
+
+/// Where a run's first option lies in a window and the stride between
+/// its options, if they all lie in it (`Window::run`).
+type Placed = Option<(usize, isize)>;
+
+impl BendHeld {
+    /// `run`'s placement in `window`, kept while its stamp holds.
+    #[inline]
+    fn placed(&mut self, window: &Window<'_>, run: &AffineRun<'_>) -> Placed {
+        let stamp = window.stamp();
+        match self.placed {
+            Some((held, at)) if held == stamp => at,
+            _ => {
+                let at = window.run(run.bases, run.coefs, run.lo, run.hi);
+                self.placed = Some((stamp, at));
+                at
+            }
+        }
+    }
+}
+
 impl SgSink {
     /// Marks the options of a run whose per-option arguments are `bends`,
     /// piece by piece. False, with nothing marked, if the run does not fit
-    /// this form; the caller then goes through the batched code.
+    /// this form; the caller then goes through the batched code. `line`:
+    /// on a swept line that moves none of the run's set-up, what the line
+    /// keeps of it, and the moving frame slot (a bit).
     pub(super) fn kernel_bends(
         &mut self,
         env: &mut Env,
@@ -174,15 +206,26 @@ impl SgSink {
         run: &AffineRun<'_>,
         (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
         ints: &[i64],
+        line: Option<(&mut BendHeld, u64)>,
     ) -> Fallible<bool> {
         let (lo, hi) = (run.lo, run.hi);
         let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
         let mut cuts = Cuts::new();
         let mut quotients = 0;
-        for (&(coord, _), b) in per_option.iter().zip(bends) {
-            let Some(q) = quot_of(b, ints, (lo, hi)) else {
+        let (mut held, moving) = match line {
+            Some((held, moving)) => (Some(held), moving),
+            None => (None, u64::MAX),
+        };
+        for (i, (&(coord, _), b)) in per_option.iter().zip(bends).enumerate() {
+            let kept = held
+                .as_ref()
+                .and_then(|h| h.quots.get(i).copied().flatten());
+            let Some(q) = kept.or_else(|| quot_of(b, ints, (lo, hi))) else {
                 return Ok(false);
             };
+            if let Some(h) = held.as_mut().filter(|h| h.quots.len() == i) {
+                h.quots.push((b.reads & moving == 0).then_some(q));
+            }
             // A quotient that is not affine: at most one, walked with a
             // remainder.
             quotients += usize::from(q.a_rem != 0);
@@ -208,10 +251,17 @@ impl SgSink {
         }
         // The pieces' ends: the cuts, then the run's end.
         cuts.push(hi);
-        // Every piece read through the window, placed once for the run;
-        // then the options it could not answer one by one.
+        // Every piece read through the window, placed once for the run
+        // (once for the line where it keeps the run); then the options it
+        // could not answer one by one.
         let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
-            let placed = window.map(|w| (w, w.run(run.bases, run.coefs, lo, hi)));
+            let placed = window.map(|w| {
+                let at = match held {
+                    Some(h) => h.placed(w, run),
+                    None => w.run(run.bases, run.coefs, lo, hi),
+                };
+                (w, at)
+            });
             let mut p = lo;
             for &q in &cuts {
                 if p >= q {

@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+use super::bend::BendHeld;
 use super::engine::{Lookup, SgSink};
 use super::pick::{pick, Pick};
 use super::settings::run_range;
@@ -100,15 +101,19 @@ impl SgSink {
         let MovePlan::Kernel(KernelMove::Run(m)) = plan else {
             return self.kernel_move(env, (instance, inst), kernel, plan, ints, Some(at));
         };
-        if m.reads & moving != 0 || !held.filled {
+        let moves = m.reads & moving != 0;
+        if moves || !held.filled {
             held.set_up.fill(m, ints);
             held.filled = true;
         }
+        // A set-up the line does not move keeps its bends' too (a line's
+        // `RunHeld` starts empty).
+        let bends = (!moves).then_some((&mut held.bends, moving));
         self.run_from(
             env,
             (instance, inst),
             kernel,
-            (m, &held.set_up),
+            (m, &held.set_up, bends),
             ints,
             Some(at),
         )
@@ -127,17 +132,18 @@ impl SgSink {
     ) -> Fallible<bool> {
         let mut set_up = RunSetUp::default();
         set_up.fill(m, ints);
-        self.run_from(env, (instance, inst), kernel, (m, &set_up), ints, at)
+        self.run_from(env, (instance, inst), kernel, (m, &set_up, None), ints, at)
     }
 
-    /// Marks the options of a run move from its set-up.
+    /// Marks the options of a run move from its set-up (and what a swept
+    /// line keeps of its bends, `kernel_bends`).
     #[inline(always)]
     fn run_from(
         &mut self,
         env: &mut Env,
         (instance, inst): (InstanceId, &Instance),
         kernel: &Kernel,
-        (m, set_up): (&RunMove, &RunSetUp),
+        (m, set_up, line): (&RunMove, &RunSetUp, Option<(&mut BendHeld, u64)>),
         ints: &[i64],
         at: Option<Located>,
     ) -> Fallible<bool> {
@@ -197,7 +203,7 @@ impl SgSink {
             return self.scan_in(env, inst, &run);
         }
         if let Some(bends) = bends {
-            if self.kernel_bends(env, inst, &run, (per_option, bends), ints)? {
+            if self.kernel_bends(env, inst, &run, (per_option, bends), ints, line)? {
                 return Ok(true);
             }
         }
@@ -421,11 +427,12 @@ impl RunSetUp {
 }
 
 /// What a swept line keeps of one of its kernel's moves: a run's set-up
-/// (`kernel_move_held`), once `filled`.
+/// (`kernel_move_held`), once `filled`, and of its bends.
 #[derive(Default)]
 pub(super) struct RunHeld {
     set_up: RunSetUp,
     filled: bool,
+    bends: BendHeld,
 }
 
 /// A run of a kernel with arguments computed per option: those of `run`

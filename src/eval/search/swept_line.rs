@@ -15,17 +15,14 @@ use crate::diag::Fallible;
 use crate::eval::compile::{
     int_frame, Env, Instance, Kernel, KernelMove, MovePlan, OnLine, KERNEL_FRAME,
 };
-use crate::eval::memo::{coords_weight, int_shape, Key, Located, State, MAX_COORDS};
+use crate::eval::memo::{coords_weight, int_shape, Key, Located, State};
 use crate::eval::value::InstanceId;
 
-/// What a line keeps between its positions.
+/// What a line keeps between its positions. The buffers that hold it
+/// are the sweep's for one line (`sweep_line`'s, their `line` emptied
+/// when taken, `line_buffers`): every position asked with them lies on
+/// the line it was loaded for, so none is checked.
 struct LineKernel {
-    instance: InstanceId,
-    /// The line's coordinates (the moving one as last set), to know it
-    /// again.
-    coords: [i64; MAX_COORDS],
-    n_coords: usize,
-    coord: usize,
     /// The frame of the line's positions (static arguments, then the
     /// coordinates), its width, and the slot of the moving coordinate.
     frame: [i64; KERNEL_FRAME],
@@ -45,20 +42,9 @@ struct LineKernel {
 }
 
 impl LineKernel {
-    /// Whether `on` lies on the line this was loaded for.
-    fn holds(&self, instance: InstanceId, on: &OnLine<'_>) -> bool {
-        let n = on.coords.len();
-        self.instance == instance
-            && self.n_coords == n
-            && self.coord == on.coord
-            && (0..n).all(|c| c == on.coord || self.coords[c] == on.coords[c])
-    }
-
     /// Loaded for the line of `on`.
-    fn load(instance: InstanceId, inst: &Instance, kernel: &Kernel, on: &OnLine<'_>) -> Self {
+    fn load(inst: &Instance, kernel: &Kernel, on: &OnLine<'_>) -> Self {
         let n = on.coords.len();
-        let mut coords = [0i64; MAX_COORDS];
-        coords[..n].copy_from_slice(on.coords);
         let frame = int_frame(inst.frame_statics(), on.coords);
         let plain = |m: &MovePlan| {
             matches!(
@@ -77,10 +63,6 @@ impl LineKernel {
             && kernel.moves.iter().all(plain);
         let (frame, width) = frame.unwrap_or(([0; KERNEL_FRAME], 0));
         LineKernel {
-            instance,
-            coords,
-            n_coords: n,
-            coord: on.coord,
             frame,
             width,
             slot: width.saturating_sub(n) + on.coord,
@@ -107,9 +89,9 @@ pub fn value_on_line(
     };
     let (sink, kept) = line_buffers(env, held);
     let line = match kept.as_mut().and_then(|b| b.downcast_mut::<LineKernel>()) {
-        Some(line) if line.holds(instance, on) => line,
-        _ => {
-            let line = LineKernel::load(instance, inst, kernel, on);
+        Some(line) => line,
+        None => {
+            let line = LineKernel::load(inst, kernel, on);
             kept.insert(Box::new(line) as Box<dyn Any>)
                 .downcast_mut()
                 .expect("a line kernel")

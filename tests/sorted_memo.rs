@@ -323,3 +323,130 @@ fn largest_first(bindings: &str) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// The value of the sorted list `coins` (distinct items) in the game
+/// whose move slides item `x` to a free square of `moves(x)`, by the
+/// definition.
+fn slide_value(
+    coins: &[i64],
+    moves: &dyn Fn(i64) -> std::ops::Range<i64>,
+    memo: &mut HashMap<Vec<i64>, u32>,
+) -> u32 {
+    if let Some(&v) = memo.get(coins) {
+        return v;
+    }
+    let mut seen = Vec::new();
+    for (i, &x) in coins.iter().enumerate() {
+        for t in moves(x).filter(|t| !coins.contains(t)) {
+            let mut option = coins.to_vec();
+            option[i] = t;
+            option.sort_unstable();
+            seen.push(slide_value(&option, moves, memo));
+        }
+    }
+    let v = (0..).find(|v| !seen.contains(v)).expect("a mex");
+    memo.insert(coins.to_vec(), v);
+    v
+}
+
+#[test]
+fn runs_proved_once_a_position_only_where_moves_lower_an_item() {
+    // The runs of a setting that lowers its item are marked without
+    // their checks once the position's own place proves them
+    // (`sorted_parts.rs`, `Places::far`): coins slid down at most three
+    // squares (settings from code, `a > 0`) take that path; coins slid
+    // up (options past the position: the checks kept) must not. Both by
+    // rank of sets (flipped: the last coin fastest) and by coordinates
+    // (`distinct` alone), asked bottom-up and largest first, against the
+    // definition, with every plan, none, and each off in turn.
+    let games = [
+        ("down3", "max(0, coins[i] - 3)..coins[i]", 0),
+        ("up", "coins[i] + 1..12", 1),
+    ];
+    let ranges: [&dyn Fn(i64) -> std::ops::Range<i64>; 2] =
+        [&|x| (x - 3).max(0)..x, &|x| x + 1..12];
+    for ((name, range, up), moves) in games.into_iter().zip(ranges) {
+        let rules = format!(
+            "
+            game R(coins) where distinct(coins) and coins == sorted(coins) {{
+                move slide(i in 0..len(coins), t in {range}) if t not in coins ->
+                    R(sorted(update(coins, i, t)))
+            }}
+            game B(coins) where distinct(coins) {{
+                move slide(i in 0..len(coins), t in {range}) -> B(sorted(update(coins, i, t)))
+            }}"
+        );
+        let mut memo = HashMap::new();
+        for (items, bindings, n) in [
+            ("a, b, c", "a in 0..12, b in a + 1..12, c in b + 1..12", 3),
+            (
+                "a, b, c, d",
+                "a in 0..11, b in a + 1..11, c in b + 1..11, d in c + 1..11",
+                4,
+            ),
+        ] {
+            let m = if n == 3 { 12 } else { 11 };
+            let lists = ascending(n, m, false);
+            let values: Vec<String> = lists
+                .iter()
+                .map(|xs| {
+                    let xs: Vec<i64> = xs.iter().map(|&x| x as i64).collect();
+                    slide_value(&xs, moves, &mut memo).to_string()
+                })
+                .collect();
+            let expected = format!("[{}]", values.join(", "));
+            let reversed: Vec<String> = values.into_iter().rev().collect();
+            let reversed = format!("[{}]", reversed.join(", "));
+            for game in ["R", "B"] {
+                let table = format!("[sg({game}([{items}])) for {bindings}]");
+                let down = format!("[sg({game}([{items}])) for {}]", largest_first(bindings));
+                for (asked, want) in [(table, &expected), (down, &reversed)] {
+                    let program = format!("{rules}\nprint {asked}");
+                    let run = |plans: Plans| {
+                        run_with(
+                            &program,
+                            Limits {
+                                plans,
+                                ..Limits::default()
+                            },
+                        )
+                    };
+                    let all = run(Plans::ALL);
+                    assert_eq!(all.trim(), want.as_str(), "{name} {asked}: every plan");
+                    assert_eq!(run(Plans::NONE), all, "{name} {asked}: no plan");
+                    for (off, plans) in Plans::each_off() {
+                        assert_eq!(run(plans), all, "{name} {asked}: {off} off");
+                    }
+                }
+            }
+        }
+        // Past the window a table laid out (a coin past the flipped
+        // bound), and a repeat: as the general path, the repeat an error.
+        let past: Vec<i64> = if up == 0 {
+            vec![1, 4, 20]
+        } else {
+            vec![1, 4, 11]
+        };
+        let want = slide_value(&past, moves, &mut memo);
+        let program = format!(
+            "{rules}
+            print histogram(sg(R([a, b, c])) for a in 0..8, b in a + 1..9, c in b + 1..10)
+            print sg(R({past:?})), sg(B({past:?}))
+            print sg(R([2, 2, 5]))"
+        );
+        let all = run_with(&program, Limits::default());
+        assert!(all.contains(&format!("{want} {want}")), "{name}: {all}");
+        assert!(
+            all.contains("R([2, 2, 5]) is not a position of R"),
+            "{name}: {all}"
+        );
+        let none = run_with(
+            &program,
+            Limits {
+                plans: Plans::NONE,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(none, all, "{name}: no plan against every plan");
+    }
+}

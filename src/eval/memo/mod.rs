@@ -1527,6 +1527,13 @@ impl<'m> Window<'m> {
 
 /// A read-only view of one shape's window laid out by rank of sum
 /// (`Memo::ranked`).
+/// A shape's dense window, laid out by coordinates or by rank
+/// (`Memo::dense_of`).
+pub enum DenseOf<'m> {
+    Boxed(Window<'m>),
+    Ranked(RankedWindow<'m>),
+}
+
 pub struct RankedWindow<'m> {
     table: &'m ShapeTable,
     ranking: &'m Ranking,
@@ -1918,6 +1925,17 @@ impl Memo {
         let s = self.shape_of(shape)?;
         Some(Window {
             table: self.shapes[s].1.boxed()?,
+        })
+    }
+
+    /// `window` or `ranked`, whichever lays out `shape`, from one lookup
+    /// of the shape (a sorted run's placement asks it once a position).
+    #[inline]
+    pub fn dense_of(&self, shape: Shape) -> Option<DenseOf<'_>> {
+        let table = &self.shapes[self.shape_of(shape)?].1;
+        Some(match &table.ranked {
+            Some(ranking) => DenseOf::Ranked(RankedWindow { table, ranking }),
+            None => DenseOf::Boxed(Window { table }),
         })
     }
 

@@ -16,7 +16,7 @@ use super::sorted_parts::{sorted_runs, Boxed, Places, Settings};
 use crate::diag::Fallible;
 use crate::eval::compile::{AffineRun, Env, Instance, KeyFrame, KeyRun, Locals, RunArg, Seq};
 use crate::eval::memo::scan::{mark_bytes, ValueBytes};
-use crate::eval::memo::{shape_push, Memo, Shape, Tag, BIG, MAX_COORDS};
+use crate::eval::memo::{shape_push, DenseOf, Memo, Shape, Tag, BIG, MAX_COORDS};
 use crate::eval::value::InstanceId;
 use crate::ir::ir::Slot;
 
@@ -76,21 +76,23 @@ impl SgSink {
     ) -> bool {
         let sums = &mut self.run_scratch.get_or_insert_with(Box::default).sums;
         let memo = inst.memo.borrow();
-        if let Some(w) = memo.window(shape).filter(|w| w.n_coords() == list.0.len()) {
-            let places = (&Boxed(w.layout()), w.dense());
-            return mark_bytes(&mut self.seen, |seen, stamp| {
-                sorted_runs(list, settings, places, sums, (seen, stamp))
-            });
+        match memo.dense_of(shape) {
+            Some(DenseOf::Boxed(w)) if w.n_coords() == list.0.len() => {
+                let places = (&Boxed(w.layout()), w.dense());
+                mark_bytes(&mut self.seen, |seen, stamp| {
+                    sorted_runs(list, settings, places, sums, (seen, stamp))
+                })
+            }
+            Some(DenseOf::Ranked(w)) => {
+                let Some(items) = w.sorted_items() else {
+                    return false;
+                };
+                mark_bytes(&mut self.seen, |seen, stamp| {
+                    sorted_runs(list, settings, (&items, w.dense()), sums, (seen, stamp))
+                })
+            }
+            _ => false,
         }
-        let Some(w) = memo.ranked(shape) else {
-            return false;
-        };
-        let Some(items) = w.sorted_items() else {
-            return false;
-        };
-        mark_bytes(&mut self.seen, |seen, stamp| {
-            sorted_runs(list, settings, (&items, w.dense()), sums, (seen, stamp))
-        })
     }
 
     /// The options of `settings` one place of `k` at a time (an affine
@@ -160,13 +162,15 @@ impl SgSink {
     /// at coordinate `c` that the memo's window holds; puts the others in
     /// `slow`.
     fn unvalued(&mut self, memo: &Memo, shape: Shape, items: &[i64], (c, ks): (usize, Range<i64>)) {
-        if let Some(w) = memo.window(shape).filter(|w| w.n_coords() == items.len()) {
-            return self.unvalued_in(&w, &Boxed(w.layout()), items, (c, ks));
-        }
-        let ranked = memo.ranked(shape);
-        match ranked.as_ref().and_then(|w| Some((w, w.sorted_items()?))) {
-            Some((w, places)) => self.unvalued_in(w, &places, items, (c, ks)),
-            None => self.slow.extend(ks),
+        match memo.dense_of(shape) {
+            Some(DenseOf::Boxed(w)) if w.n_coords() == items.len() => {
+                self.unvalued_in(&w, &Boxed(w.layout()), items, (c, ks))
+            }
+            Some(DenseOf::Ranked(w)) => match w.sorted_items() {
+                Some(places) => self.unvalued_in(&w, &places, items, (c, ks)),
+                None => self.slow.extend(ks),
+            },
+            _ => self.slow.extend(ks),
         }
     }
 

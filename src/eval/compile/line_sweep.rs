@@ -914,7 +914,9 @@ impl Sweeper<'_> {
     }
 
     /// `find` for a position the window has no line for, from its state
-    /// (and its place, on a line laid out by rank).
+    /// (and its place, on a line laid out by rank). Inlined: `find` reads
+    /// each element of a line by rank through it.
+    #[inline(always)]
     fn by_key(&self, state: State, at: Option<Located>) -> Found {
         match state {
             State::Value(v) => Found::Value(v),

@@ -312,3 +312,38 @@ fn lines_by_rank_read_back_known_lists_in_order() {
     );
     assert_eq!(lines[3], lines[6]);
 }
+
+#[test]
+fn known_lines_by_rank_stop_and_tick_within_their_blocks() {
+    // Lines of up to 301 lists by rank (Nim on two piles, its table
+    // filled), read back in blocks: folds that stop inside a block at a
+    // list found late (`any`, `all`), a timeout whose first interrupt
+    // check falls inside a line, and a state limit, each the same with the
+    // fill off and with every plan off, and against Nim's theorem.
+    let game =
+        "game T(xs) { move take(i in 0..len(xs), k in 1..=xs[i]) -> T(update(xs, i, xs[i] - k)) }";
+    let asks = "
+        print [sg(T([a, b])) for a in 0..=300, b in 0..=300 - a]
+            == [a ^ b for a in 0..=300, b in 0..=300 - a]
+        print any(sg(T([a, b])) == 300 for a in 0..=300, b in 0..=300 - a),
+              any(sg(T([a, b])) == 511 for a in 0..=300, b in 0..=300 - a)
+        print all(sg(T([a, b])) != 297 for a in 0..=300, b in 0..=300 - a)
+        print count(sg(T([a, b])) == 0 for a in 0..=300, b in 0..=300 - a)";
+    let out = same_three_ways(&format!("{game}{asks}"), Limits::default());
+    // `a ^ b == 300` at (0, 300); never 511 (both below 512 and a + b at
+    // most 300 < 511); 297 at (0, 297); zero on the diagonal a = b.
+    assert_eq!(out, "true\ntrue false\nfalse\n151\n", "{out}");
+    for limits in [
+        Limits {
+            timeout: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        },
+        Limits {
+            max_states: 20_000,
+            ..Limits::default()
+        },
+    ] {
+        let stopped = same_three_ways(&format!("{game}{asks}{asks}"), limits);
+        assert!(stopped.contains("failure"), "{stopped}");
+    }
+}

@@ -592,3 +592,60 @@ fn aggregates_fold_values_as_the_built_ins_fold_their_list() {
         "{out}"
     );
 }
+
+#[test]
+fn range_ends_of_bindings_and_constants_read_as_integer_code() {
+    // The ends of a comprehension's ranges, arithmetic of its outer
+    // bindings and top-level constants, are run as integer code with the
+    // constants' values put in; each program is checked against the same
+    // ends read through value code (wrapped in `max(.., ..)`, which is not
+    // arithmetic), kernels on and off, and against a count by hand.
+    let game = "game S(n) { move m(k in 1..=3) if k <= n -> S(n - k) }\n";
+    let forms = [
+        ("N - a", "N - a - b"),
+        ("max(N - a, -1)", "max(N - a - b, -1)"),
+    ];
+    let mut shown = Vec::new();
+    for (b_end, c_end) in forms {
+        shown.push(steps_same_both_ways(
+            &[
+                &format!("{game}let N = 7"),
+                &format!(
+                    "print [sg(S(a + 2 * b + c)) for a in 0..=N, b in 0..={b_end}, c in 0..={c_end}]
+                     print count(true for a in 0..=N, b in 0..={b_end}, c in 0..={c_end})"
+                ),
+                // The constant defined again: the ends read its new value.
+                "let N = 4",
+                &format!("print count(true for a in 0..=N, b in 0..={b_end}, c in 0..={c_end})"),
+                // An end past the integers, and one not an integer.
+                "let M = 9223372036854775807",
+                "print [sg(S(b)) for a in 0..=2, b in 0..M + a - M]",
+                "let L = [1, 2]",
+                "print [sg(S(b)) for a in 0..=2, b in 0..L - a]",
+            ],
+            Limits::default(),
+        ));
+    }
+    assert_eq!(
+        shown[0], shown[1],
+        "integer code (left), value code (right)"
+    );
+    let lines: Vec<&str> = shown[0].lines().collect();
+    // C(N + 3, 3) triples with sum at most N; S's values are n mod 4.
+    let values: Vec<String> = (0..=7i64)
+        .flat_map(|a| (0..=7 - a).flat_map(move |b| (0..=7 - a - b).map(move |c| a + 2 * b + c)))
+        .map(|n| (n % 4).to_string())
+        .collect();
+    assert_eq!(lines[0], format!("[{}]", values.join(", ")));
+    assert_eq!(lines[1..3], ["120", "35"], "{}", shown[0]);
+    assert!(
+        lines[3].starts_with("failure") && lines[3].contains("overflow"),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        lines[4].starts_with("failure") && lines[4].contains("integer"),
+        "{}",
+        shown[0]
+    );
+}

@@ -1,9 +1,12 @@
 //! The clauses of comprehensions and move rules (`for` bindings and `if`
 //! guards): compiled once into `CClause`s, run as nested loops.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::compiler::Compiler;
+use super::int_code::Operand;
 use super::runtime::{Code, Env};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::eval::builtins::{expect_bool, expect_int, type_error};
@@ -227,6 +230,62 @@ pub(super) fn describe_bindings(env: &Env, clauses: &[CClause]) -> String {
 }
 
 impl Compiler<'_> {
+    /// A range's end (or start): integer code of the outer bindings and
+    /// the top-level constants run first, with no value made (a line's
+    /// `N - a - b` cost hundreds of instructions through value code); the
+    /// value code where that fails (not integers, an overflow), so values
+    /// and errors are the same. The constants' values are put in at the
+    /// first run, and again if one has changed since.
+    pub(crate) fn range_end(&self, e: &IrExpr) -> Code {
+        let code = self.expr(e);
+        let mut reads = Vec::new();
+        if !arithmetic(e, &mut reads) {
+            return code;
+        }
+        if reads.is_empty() {
+            return match self.operand::<[Value]>(e) {
+                Some(Operand::Const(_)) | None => code,
+                Some(int) => Box::new(move |env| match int.eval(env.frame()) {
+                    Some(x) => Ok(Value::Int(x)),
+                    None => code(env),
+                }),
+            };
+        }
+        let e = e.clone();
+        // The constants' values read and the code made with them.
+        type Made = (Vec<i64>, Option<Operand>);
+        let made: RefCell<Option<Made>> = RefCell::new(None);
+        Box::new(move |env| {
+            {
+                let globals = env.rt.globals.borrow();
+                let read = |g: usize| match globals.get(g) {
+                    Some(Some(Value::Int(x))) => Some(*x),
+                    _ => None,
+                };
+                let mut made = made.borrow_mut();
+                let current = |(values, _): &Made| {
+                    (reads.iter().zip(values)).all(|(&g, &v)| read(g) == Some(v))
+                };
+                if !made.as_ref().is_some_and(current) {
+                    let aliases = HashSet::new();
+                    let with = Compiler {
+                        globals: &globals,
+                        ..Compiler::new(&aliases, &[])
+                    };
+                    // A constant not an integer: no integer code.
+                    let values: Option<Vec<i64>> = reads.iter().map(|&g| read(g)).collect();
+                    let int = values.as_ref().and_then(|_| with.operand(&e));
+                    *made = Some((values.unwrap_or_default(), int));
+                }
+                let int = made.as_ref().and_then(|(_, int)| int.as_ref());
+                if let Some(x) = int.and_then(|int| int.eval(env.frame())) {
+                    return Ok(Value::Int(x));
+                }
+            }
+            code(env)
+        })
+    }
+
     pub(crate) fn clause_for(&self, b: &IrBinding) -> CClause {
         let iter = match &b.iterable.kind {
             IrKind::Range {
@@ -234,8 +293,8 @@ impl Compiler<'_> {
                 end,
                 inclusive,
             } if matches!(b.pattern, IrPattern::Slot { .. }) => IterCode::Range {
-                start: self.expr(start),
-                end: self.expr(end),
+                start: self.range_end(start),
+                end: self.range_end(end),
                 inclusive: *inclusive,
             },
             _ => IterCode::Values(self.expr(&b.iterable)),
@@ -255,6 +314,21 @@ impl Compiler<'_> {
                 IrClause::If(e) => CClause::If(self.expr(e), e.span),
             })
             .collect()
+    }
+}
+
+/// Whether `e` is arithmetic of locals, integers and top-level constants
+/// (`reads` gets the constants it reads); integer code decides the rest.
+fn arithmetic(e: &IrExpr, reads: &mut Vec<usize>) -> bool {
+    match &e.kind {
+        IrKind::Local(_) | IrKind::Const(Value::Int(_)) => true,
+        IrKind::Global(g) => {
+            reads.push(*g as usize);
+            true
+        }
+        IrKind::Unary(_, x) => arithmetic(x, reads),
+        IrKind::Binary { lhs, rhs, .. } => arithmetic(lhs, reads) && arithmetic(rhs, reads),
+        _ => false,
     }
 }
 

@@ -28,7 +28,7 @@ use super::symmetry::traded_pair;
 use crate::diag::Fallible;
 use crate::eval::builtins::{expect_int, Builtin};
 use crate::eval::gsg::{is_infinite, InfSets};
-use crate::eval::memo::{default_order, shape_push, Shape, Tag, Window, MAX_ARGS, MAX_COORDS};
+use crate::eval::memo::{default_order, shape_push, Shape, Tag, MAX_ARGS, MAX_COORDS};
 use crate::eval::value::{InstanceId, Value};
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -342,7 +342,7 @@ impl Compiler<'_> {
                     let box_end = match d.checked_sub(1).map(|d| &comp.clauses[d]) {
                         Some(IrClause::For(b)) => (kernel::slot_range(b))
                             .filter(|&(_, _, end, _)| constant(end))
-                            .map(|(_, _, end, inclusive)| (self.expr(end), inclusive)),
+                            .map(|(_, _, end, inclusive)| (self.range_end(end), inclusive)),
                         _ => None,
                     };
                     whole &= box_end.is_some() || constant(e);
@@ -379,8 +379,8 @@ impl Compiler<'_> {
         order.sort_by_key(|&c| std::cmp::Reverse(depth[c as usize]));
         Some(SweepCode {
             slot,
-            start: self.expr(start),
-            end: self.expr(end),
+            start: self.range_end(start),
+            end: self.range_end(end),
             inclusive,
             clause_span: b.iterable.span,
             game,
@@ -894,14 +894,19 @@ impl SweepCode {
         let shells = (self.square.as_ref()).and_then(|sq| self.shells(env, sq, instance, &ks));
         // A square filled in shells is laid out with its shells' lines
         // along the fastest coordinate.
-        let mut order = self.order.clone();
-        if let Some((_, lo)) = shells {
-            order.retain(|c| *c as usize != lo);
-            order.insert(0, lo as u8);
-        }
+        let mut shell_order;
+        let order = match shells {
+            Some((_, lo)) => {
+                shell_order = self.order.clone();
+                shell_order.retain(|c| *c as usize != lo);
+                shell_order.insert(0, lo as u8);
+                &shell_order[..]
+            }
+            None => &self.order[..],
+        };
         let mut below = None;
         if let Some(layer) = &self.layer {
-            match self.layered(env, layer, instance, &order)? {
+            match self.layered(env, layer, instance, order)? {
                 Some((id, under)) => (instance, below) = (id, under),
                 None => return sweep_general(env, ks, sink, self.clause_span),
             }
@@ -936,10 +941,8 @@ impl SweepCode {
             let inst = env.rt.instance(id);
             let held = {
                 let mut memo = inst.memo.borrow_mut();
-                memo.lay_out(self.shape, &order);
-                let place = |w: &Window<'_>, c: usize| (far[c] as u64) < w.place(c).0;
-                !line_known
-                    || (memo.window(self.shape)).is_some_and(|w| (0..n).all(|c| place(&w, c)))
+                memo.lay_out(self.shape, order);
+                !line_known || memo.holds(self.shape, &far[..n])
             };
             if !held {
                 if !boxed {

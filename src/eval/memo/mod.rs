@@ -2062,6 +2062,20 @@ impl Memo {
         Some((State::decode(table.get_dense(index)), at))
     }
 
+    /// The bytes of a `line`'s window laid out by rank and its ranking's
+    /// binomials (`RankedLine::rank`), while its layout is current: to
+    /// read many lists of the line. A byte `BIG` is read with
+    /// `ranked_line_state`.
+    #[inline]
+    pub fn ranked_line_bytes(&self, line: &RankedLine) -> Option<(&[u8], &[usize])> {
+        let table = &self.shapes.get(line.table)?.1;
+        let ranking = table
+            .ranked
+            .as_ref()
+            .filter(|_| table.layout == line.layout)?;
+        Some((&table.dense[..], ranking.binomials().table))
+    }
+
     /// The dense bytes of `line`'s window, while its layout is current:
     /// 4..=254 are values 0..=250, `BIG` a value kept elsewhere
     /// (`State::encode`). A value written here must be counted in
@@ -2336,6 +2350,21 @@ impl Memo {
         self.shapes.push((shape, table));
         self.shape_ids.insert(shape, self.shapes.len() - 1);
         self.shapes.len() - 1
+    }
+
+    /// Whether the window of `shape` holds the position `coords` already,
+    /// so that `reserve` would change nothing: a sweep asks once a line.
+    #[inline]
+    pub fn holds(&self, shape: Shape, coords: &[i64]) -> bool {
+        let Some(s) = self.shape_of(shape) else {
+            return false;
+        };
+        let table = &self.shapes[s].1;
+        match &table.ranked {
+            _ if coords.len() != table.n_coords => false,
+            Some(ranking) => ranking.holds(coords),
+            None => (coords.iter().zip(table.ends())).all(|(&x, &end)| (x as u64) < end),
+        }
     }
 
     /// Widens the dense window of `shape`, if it has one, to take the

@@ -214,6 +214,22 @@ impl Ranking {
         }
     }
 
+    /// Whether `coords` have a rank (`index`): by sum, told by their sum
+    /// alone (its last prefix sum within the rows ranked), no rank added.
+    pub(super) fn holds(&self, coords: &[i64]) -> bool {
+        if self.order != Order::Sums || self.flip.is_some() || coords.len() != self.n {
+            return self.index(coords).is_some();
+        }
+        let mut sum = 0u64;
+        for &x in coords {
+            if x < 0 {
+                return false;
+            }
+            sum = sum.saturating_add(x as u64);
+        }
+        sum.saturating_add(self.n as u64 - 1) < self.rows as u64
+    }
+
     /// The place of `coords` (`n` of them) ranked by sum, if its items are
     /// naturals and its level is ranked: `c_j` is the prefix sum plus `j`,
     /// so each item only adds (no order to check, as `index_of` does).
@@ -302,11 +318,11 @@ pub struct RankedLine {
 impl RankedLine {
     /// The rank of the list with the item at `x`, if ranked.
     #[inline]
-    pub(super) fn rank(&self, binom: &[usize], x: i64) -> Option<usize> {
+    pub fn rank(&self, binom: &[usize], x: i64) -> Option<usize> {
         if x < self.lo || x > self.hi {
             return None;
         }
-        Some(self.fixed + binom[(self.origin + self.per_x * x as isize) as usize])
+        Some(self.fixed + binom.get((self.origin + self.per_x * x as isize) as usize)?)
     }
 
     /// The binomials of its first `most` lists (at least one), in the

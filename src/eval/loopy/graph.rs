@@ -256,7 +256,7 @@ impl Graph {
         4 * (self.start.capacity() + 2 * self.succ.capacity() + self.len() + 1)
             + 8 * self.is_fixed.capacity()
             + 16 * self.fixed.capacity()
-            + (16 + 4 + 8 + 8) * self.len()
+            + (16 + 4 + 8) * self.len()
     }
 }
 

@@ -53,7 +53,8 @@ struct Vertex {
     value: Label,
     /// The level + 1 at which it was last hit (a follower labelled then).
     hit: u32,
-    /// Open followers not hit yet, this level.
+    /// Open followers not hit yet, this level; of an ∞ vertex, its K as
+    /// a bit mask (below).
     count: u32,
     /// Followers still open (unlabelled or ∞), kept up to date as they
     /// are labelled.
@@ -109,16 +110,16 @@ pub fn label(
     // The K of each ∞ vertex as a bit mask, built as the levels run: a
     // vertex still unlabelled after level i had a follower labelled i,
     // and one labelled ∞ gains bit i when a follower is labelled i.
-    // Past 64 levels, or with fixed values no level reached, K is read
+    // The mask is the ∞ vertex's `count`, which no level reads again.
+    // Past 32 levels, or with fixed values no level reached, K is read
     // from the followers at the end instead.
-    let mut k_mask: Vec<u64> = vec![0; n];
     let mut queue: Vec<u32> = Vec::new();
     let mut newly_hit: Vec<u32> = Vec::new();
     let mut level: u32 = 0;
     while !active.is_empty() {
         check()?;
         let stamp = level + 1;
-        let bit = 1u64.checked_shl(level).unwrap_or(0);
+        let bit = 1u32.checked_shl(level).unwrap_or(0);
         // Every hit the fixed vertices cause, before anything is labelled:
         // a follower labelled i disqualifies a vertex whatever the order.
         newly_hit.clear();
@@ -132,7 +133,7 @@ pub fn label(
                         x.hit = stamp;
                         newly_hit.push(p);
                         if x.value == INF {
-                            k_mask[p as usize] |= bit;
+                            x.count |= bit;
                         }
                     }
                 }
@@ -169,7 +170,7 @@ pub fn label(
                 if x.hit != stamp {
                     x.hit = stamp;
                     if x.value == INF {
-                        k_mask[p as usize] |= bit;
+                        x.count |= bit;
                     }
                     on_hit(p, &preds, level, &mut vs, &mut queue);
                 }
@@ -187,7 +188,7 @@ pub fn label(
             if x.hit != stamp {
                 x.value = INF;
                 // Hit at every level before this one.
-                k_mask[u as usize] = bit.wrapping_sub(1);
+                x.count = bit.wrapping_sub(1);
                 continue;
             }
             x.count = x.open_left;
@@ -198,7 +199,7 @@ pub fn label(
         level += 1;
     }
     drop((queue, newly_hit, preds));
-    let masks_whole = level <= 64 && next_leaf == finite_leaves.len();
+    let masks_whole = level <= 32 && next_leaf == finite_leaves.len();
     // The values: fixed ones as given, the K of each ∞ its followers'
     // finite values.
     let mut out: Vec<u64> = (vs.iter())
@@ -231,7 +232,7 @@ pub fn label(
                 .filter(|&v| !is_infinite(v))
         };
         let mask = match masks_whole {
-            true => Some(k_mask[u]),
+            true => Some(x.count as u64),
             false => finite().try_fold(0u64, |m, v| (v < 64).then(|| m | 1 << v)),
         };
         k.clear();

@@ -1077,3 +1077,65 @@ fn long_lines_of_a_labelled_game_are_read_in_blocks() {
     let zeros = finite.iter().filter(|&&s| s == "0").count();
     assert_eq!(lines[8], zeros.to_string());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    #[test]
+    fn moves_bounded_on_a_line_by_their_guards_match_the_brute_force(
+        w in 20usize..75, t in 1usize..3, p in 2usize..6, r in 0usize..6, a in 1usize..3,
+        b in 1usize..3, c in 0usize..5, e in 0usize..75, swap in any::<bool>(),
+    ) {
+        // Moves without bindings whose guards bound the last coordinate
+        // (`y + a < w`, `b <= y`, `y < x + c`, `y == e`, `x < y`, with
+        // conjuncts that do not read it before and after), each decided
+        // once per line of the box as a stretch of cells; a swap whose
+        // first argument reads `y` is listed per cell.
+        let (r, e) = (r % p, e % w);
+        let swap_move = if swap { "move swap if y < x -> H(y, x)\n" } else { "" };
+        let game = format!(
+            "game H(x, y) where 0 <= x < {w} and 0 <= y < {w} {{\n\
+             move take_x(k in 1..={t}) if k <= x -> H(x - k, y)\n\
+             move take_y(k in 1..=2) if k <= y -> H(x, y - k)\n\
+             move up if y + {a} < {w} and x % {p} == {r} -> H(x, y + {a})\n\
+             move down if x % 3 == 1 and {b} <= y and y < x + {c} -> H(x, y - {b})\n\
+             move hop if y == {e} and x + 1 < {w} -> H(x + 1, y)\n\
+             move back if x < y and x % 2 == 1 -> H(x - 1, y + 1)\n\
+             {swap_move}}}\n"
+        );
+        let text = format!(
+            "{game}print sg(H({0}, {0}))\nprint [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n",
+            w - 1
+        );
+        let out = dense_and_hashed(&text);
+        let id = |x: usize, y: usize| x * w + y;
+        let mut adj = vec![Vec::new(); w * w];
+        for x in 0..w {
+            for y in 0..w {
+                let ws: &mut Vec<usize> = &mut adj[id(x, y)];
+                ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y)));
+                ws.extend((1..=2).filter(|&k| k <= y).map(|k| id(x, y - k)));
+                if y + a < w && x % p == r {
+                    ws.push(id(x, y + a));
+                }
+                if x % 3 == 1 && b <= y && y < x + c {
+                    ws.push(id(x, y - b));
+                }
+                if y == e && x + 1 < w {
+                    ws.push(id(x + 1, y));
+                }
+                if x < y && x % 2 == 1 && y + 1 < w {
+                    ws.push(id(x - 1, y + 1));
+                }
+                if swap && y < x {
+                    ws.push(id(y, x));
+                }
+                ws.sort_unstable();
+                ws.dedup();
+            }
+        }
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+        // The corner reaches the whole box, listed as such at once.
+        prop_assert_eq!(labelled_counts(&text).first().copied(), Some(w * w));
+    }
+}

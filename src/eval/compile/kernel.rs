@@ -23,7 +23,9 @@ use super::guard_bounds::{Implied, LoopGuard};
 use super::int_code::{bool_code, mentions, node_operand, BoolCode, Locals, Operand};
 use super::int_tree::{BoolNode, IntFn, IntNode, IntOp};
 use super::key_kernel::KeyLoopMove;
-use super::linear::{affine, node_local_plus, nonnegative, quadratic_coefs, Linear, Term};
+use super::linear::{
+    affine, local_plus_constant, node_local_plus, nonnegative, quadratic_coefs, Linear, Term,
+};
 use super::refusal::{NoKernel, Refusal};
 use crate::eval::builtins::Builtin;
 use crate::eval::memo::{int_shape, Key, Shape, MAX_ARGS};
@@ -397,6 +399,39 @@ pub(crate) struct SingleMove {
     pub varies: Option<usize>,
     /// As for runs (`translated_along`).
     pub translated: u64,
+    /// Per guard conjunct, its reading as an `Order` where it is one: a
+    /// caller may decide it as a bound on a local, for many positions.
+    pub orders: Vec<Option<Order>>,
+    /// Per argument, `(x, c)` where it is the local `x` plus the constant
+    /// `c` (`node_local_plus`).
+    pub shifts: Vec<Option<(Slot, i64)>>,
+}
+
+/// A comparison `l op r` (`op` an order or `==`) whose sides are each a
+/// local plus a constant (`(Some(x), c)`) or a constant (`(None, c)`):
+/// where no side overflows it holds exactly when the bound it sets holds.
+#[derive(Clone, Copy)]
+pub(crate) struct Order {
+    pub op: BinaryOp,
+    pub l: (Option<Slot>, i64),
+    pub r: (Option<Slot>, i64),
+}
+
+/// A conjunct as an `Order`, if it is one.
+fn order_of(c: &BoolNode) -> Option<Order> {
+    use BinaryOp::{Eq, Ge, Gt, Le, Lt};
+    let BoolNode::Compare(op @ (Lt | Le | Gt | Ge | Eq), l, r) = c else {
+        return None;
+    };
+    let side = |e: &IntNode| match *e {
+        IntNode::Const(c) => Some((None, c)),
+        _ => node_local_plus(e).map(|(x, c)| (Some(x), c)),
+    };
+    Some(Order {
+        op: *op,
+        l: side(l)?,
+        r: side(r)?,
+    })
 }
 
 impl SingleMove {
@@ -1003,6 +1038,10 @@ impl Compiler<'_> {
             guard: (guard.iter().flat_map(|e| e.conjuncts()))
                 .map(|c| (reads(c), bool_code(c)))
                 .collect(),
+            orders: (guard.iter().flat_map(|e| e.conjuncts()))
+                .map(order_of)
+                .collect(),
+            shifts: ir_args.iter().map(local_plus_constant).collect(),
             varies: (0..args.len())
                 .find(|&j| !own(&args, n_statics, j))
                 .and_then(|i| varies_only(&args, n_statics, i)),

@@ -27,6 +27,7 @@ use crate::eval::compile::{
 };
 use crate::eval::memo::MAX_COORDS;
 use crate::eval::search::run_range;
+use crate::syntax::ast::BinaryOp;
 
 /// A kernel's moves read as runs of cells of `cells`.
 pub(crate) struct BoxMoves<'k> {
@@ -48,6 +49,11 @@ struct BoxMove<'k> {
     /// How many leading conjuncts of its guard (a move without bindings)
     /// do not read the innermost coordinate: decided once per line.
     line_conjuncts: usize,
+    /// A move without bindings decided per line as a stretch of cells
+    /// (`BoxMoves::start_bounded`): its conjuncts that read the innermost
+    /// coordinate are orders (bounds on it), its last argument is that
+    /// coordinate plus a constant and no other argument reads it.
+    bounded: bool,
 }
 
 enum MoveKind<'k> {
@@ -67,6 +73,9 @@ enum OnLine {
     /// Its runs are `LineRuns::runs[from..to]` for the cells `lo..hi`
     /// along the line, listed per cell at the others.
     Shifted(usize, usize, usize, usize),
+    /// Its runs are `LineRuns::runs[from..to]` for the cells `lo..hi`
+    /// along the line, and it has no option at the others.
+    Only(usize, usize, usize, usize),
     /// Listed per cell, its guard's conjuncts from this one on (those
     /// before hold all along the line).
     PerCell(usize),
@@ -87,18 +96,17 @@ pub(crate) struct LineRuns {
     moves: Vec<OnLine>,
     /// The cells `lo..hi` along the line where every move's options are
     /// its runs here (none listed per cell): their options as `offsets`
-    /// from the cell, a row to copy.
+    /// from the cell (wrapping, in 32 bits as vertices are), a row to copy.
     same: (usize, usize),
-    offsets: Vec<isize>,
+    offsets: Vec<u32>,
 }
 
 impl LineRuns {
-    /// The options of cell `u` of the line as offsets from `u`, when they
-    /// are the line's same row.
+    /// The stretch `lo..hi` of the line's cells (from its first) whose
+    /// options are one row of `offsets` from the cell, and that row.
     #[inline]
-    pub fn same_row(&self, u: usize) -> Option<&[isize]> {
-        let j = u - self.start;
-        (self.same.0 <= j && j < self.same.1).then_some(&self.offsets[..])
+    pub fn same_row(&self) -> ((usize, usize), &[u32]) {
+        (self.same, &self.offsets)
     }
 
     /// Finds the stretch of the line where no move is listed per cell,
@@ -107,7 +115,7 @@ impl LineRuns {
         let (mut lo, mut hi) = (0, size);
         let uniform = self.moves.iter().all(|m| match *m {
             OnLine::Listed(..) | OnLine::Never => true,
-            OnLine::Shifted(_, _, a, b) => {
+            OnLine::Shifted(_, _, a, b) | OnLine::Only(_, _, a, b) => {
                 (lo, hi) = (lo.max(a), hi.min(b));
                 true
             }
@@ -119,9 +127,12 @@ impl LineRuns {
             return;
         }
         for m in &self.moves {
-            if let OnLine::Listed(from, to) | OnLine::Shifted(from, to, ..) = *m {
+            if let OnLine::Listed(from, to)
+            | OnLine::Shifted(from, to, ..)
+            | OnLine::Only(from, to, ..) = *m
+            {
                 for &(offset, step, count) in &self.runs[from..to] {
-                    (self.offsets).extend((0..count as isize).map(|j| offset + j * step));
+                    (self.offsets).extend((0..count as isize).map(|j| (offset + j * step) as u32));
                 }
             }
         }
@@ -167,6 +178,7 @@ impl<'k> BoxMoves<'k> {
                         along_lines,
                         shifted,
                         line_conjuncts: 0,
+                        bounded: false,
                     })
                 }
                 MovePlan::Kernel(KernelMove::Single(m)) => Some(BoxMove {
@@ -176,6 +188,7 @@ impl<'k> BoxMoves<'k> {
                     line_conjuncts: (m.guard.iter())
                         .take_while(|(reads, _)| reads & inner == 0)
                         .count(),
+                    bounded: bounded_single(m, first_arg + n - 1),
                 }),
                 _ => None,
             })
@@ -214,7 +227,12 @@ impl<'k> BoxMoves<'k> {
                     OnLine::PerCell(0)
                 }
             } else {
+                let bounded = match &m.kind {
+                    MoveKind::Single(s) if m.bounded => self.start_bounded(s, frame, line),
+                    _ => None,
+                };
                 match &m.kind {
+                    _ if bounded.is_some() => bounded.expect("decided"),
                     MoveKind::Single(s) => match s.holds(0..m.line_conjuncts, &frame[..width]) {
                         Some(true) => OnLine::PerCell(m.line_conjuncts),
                         Some(false) => OnLine::Never,
@@ -277,6 +295,77 @@ impl<'k> BoxMoves<'k> {
         OnLine::Shifted(from, line.runs.len(), lo, hi)
     }
 
+    /// A bounded move without bindings (`BoxMove::bounded`) on the line
+    /// from cell `u`: the conjuncts that do not read the innermost
+    /// coordinate decided once (in any order: an order cannot fail, the
+    /// others read nothing that changes along the line), each order that
+    /// reads it a stretch of the line, its option one offset from the
+    /// cell where the box holds it. `None` where some code does not
+    /// evaluate or a side could overflow: the cells list it then.
+    fn start_bounded(&self, m: &SingleMove, frame: &[i64], line: &mut LineRuns) -> Option<OnLine> {
+        let n = self.cells.lo().len();
+        let inner = self.first_arg + n - 1;
+        let ints = &frame[..inner + 1];
+        let size = *self.cells.size().last()? as i128;
+        let y0 = ints[inner] as i128;
+        // The cells `lo..hi` of the line where every bound holds.
+        let (mut lo, mut hi) = (0i128, size);
+        // A side `x + c` at cell `j`: `a * j + b`; exact only where the
+        // code's own `x + c` fits 64 bits at both ends of the line.
+        let side = |(x, c): (Option<usize>, i64)| -> Option<(i128, i128)> {
+            let fits = |v: i128| i64::try_from(v).is_ok();
+            match x {
+                None => Some((0, c as i128)),
+                Some(x) if x == inner => {
+                    let b = y0 + c as i128;
+                    (fits(b) && fits(b + size - 1)).then_some((1, b))
+                }
+                Some(x) => Some((0, ints.get(x)?.checked_add(c)? as i128)),
+            }
+        };
+        for (&(reads, ref code), order) in m.guard.iter().zip(&m.orders) {
+            let inner_read = reads >> (n - 1) & 1 == 1;
+            if !inner_read {
+                if !code(ints)? {
+                    return Some(OnLine::Never);
+                }
+                continue;
+            }
+            let o = (*order)?;
+            let (l, r) = (
+                side((o.l.0.map(|s| s as usize), o.l.1))?,
+                side((o.r.0.map(|s| s as usize), o.r.1))?,
+            );
+            // `a * j + b` against 0.
+            let (a, b) = (l.0 - r.0, l.1 - r.1);
+            let (from, to) = holds_on(o.op, a, b, size)?;
+            (lo, hi) = (lo.max(from), hi.min(to));
+        }
+        // The option: the cell's own with its last coordinate moved by `c`
+        // and the others' fixed along the line.
+        let (Some((_, c)), Some((_, outer))) = (m.shifts.last()?, m.args.split_last()) else {
+            return None;
+        };
+        let mut offset = *c as i128;
+        let lo_box = self.cells.lo();
+        for (i, arg) in outer.iter().enumerate() {
+            let x = arg.eval(ints)? as i128;
+            if !(lo_box[i] as i128..lo_box[i] as i128 + self.cells.size()[i] as i128).contains(&x) {
+                return Some(OnLine::Never);
+            }
+            offset += (x - ints[self.first_arg + i] as i128) * self.cells.strides()[i] as i128;
+        }
+        // The option's last coordinate `y0 + j + c` in the box.
+        let from_lo = lo_box[n - 1] as i128 - y0 - *c as i128;
+        (lo, hi) = (lo.max(from_lo), hi.min(from_lo + size));
+        if lo >= hi {
+            return Some(OnLine::Never);
+        }
+        let from = line.runs.len();
+        line.runs.push((isize::try_from(offset).ok()?, 0, 1));
+        Some(OnLine::Only(from, from + 1, lo as usize, hi as usize))
+    }
+
     /// Calls `run(first, step, count)` for the runs of cells that are the
     /// options of the position of cell `u`, whose frame (static
     /// arguments, then its integers, then room for bindings) is `frame`,
@@ -305,6 +394,14 @@ impl<'k> BoxMoves<'k> {
                 true
             }
             OnLine::Shifted(..) => self.list_move(m, 0, frame, run),
+            OnLine::Only(from, to, lo, hi) => {
+                if (lo..hi).contains(&(u - line.start)) {
+                    for &(offset, step, count) in &line.runs[from..to] {
+                        run((u as isize + offset) as usize, step, count);
+                    }
+                }
+                true
+            }
             OnLine::PerCell(conjunct) => self.list_move(m, conjunct, frame, run),
             OnLine::Never => true,
         })
@@ -452,4 +549,53 @@ pub fn clip(d: i64, c: i64, size: i64, (a, b): (i64, i64)) -> Option<(i64, i64)>
 #[inline]
 fn ceil_div(x: i64, c: i64) -> Option<i64> {
     x.checked_neg()?.div_euclid(c).checked_neg()
+}
+
+/// Whether a move without bindings can be decided per line of the box
+/// (`BoxMove::bounded`), `inner` the innermost coordinate's slot.
+fn bounded_single(m: &SingleMove, inner: usize) -> bool {
+    let Some(bit) = (m.args.len().checked_sub(1)).and_then(|i| 1u64.checked_shl(i as u32)) else {
+        return false;
+    };
+    let reads_inner = |a: &Operand<[i64]>, shift: &Option<(u32, i64)>| match (a, shift) {
+        (Operand::Const(_), _) => false,
+        (Operand::Local(s), _) => *s as usize == inner,
+        (_, Some((s, _))) => *s as usize == inner,
+        (Operand::Code(_), None) => true,
+    };
+    let Some(((_, outer), (last_shift, outer_shifts))) =
+        m.args.split_last().zip(m.shifts.split_last())
+    else {
+        return false;
+    };
+    (m.guard.iter().zip(&m.orders)).all(|((reads, _), o)| reads & bit == 0 || o.is_some())
+        && matches!(last_shift, Some((s, _)) if *s as usize == inner)
+        && (outer.iter().zip(outer_shifts)).all(|(a, s)| !reads_inner(a, s))
+}
+
+/// The cells `j` in `0..size` where `a * j + b op 0` holds (`a` in -1..=1),
+/// as a range; `None` for an operator that is no order.
+fn holds_on(op: BinaryOp, a: i128, b: i128, size: i128) -> Option<(i128, i128)> {
+    use BinaryOp::{Eq, Ge, Gt, Le, Lt};
+    let all = |holds: bool| if holds { (0, size) } else { (0, 0) };
+    Some(match (a, op) {
+        (0, Lt) => all(b < 0),
+        (0, Le) => all(b <= 0),
+        (0, Gt) => all(b > 0),
+        (0, Ge) => all(b >= 0),
+        (0, Eq) => all(b == 0),
+        // `j + b op 0`.
+        (1, Lt) => (0, -b),
+        (1, Le) => (0, -b + 1),
+        (1, Gt) => (-b + 1, size),
+        (1, Ge) => (-b, size),
+        (1, Eq) => (-b, -b + 1),
+        // `b - j op 0`.
+        (-1, Lt) => (b + 1, size),
+        (-1, Le) => (b, size),
+        (-1, Gt) => (0, b),
+        (-1, Ge) => (0, b + 1),
+        (-1, Eq) => (b, b + 1),
+        _ => return None,
+    })
 }

@@ -502,9 +502,9 @@ impl Builder {
         };
         let mut frame = [0i64; KERNEL_FRAME];
         frame[..s].copy_from_slice(&m.statics);
-        frame[s..s + m.n].copy_from_slice(cells.lo());
         let mut general = [0i64; KERNEL_FRAME];
         let line_len = *cells.size().last().expect("a coordinate") as usize;
+        let inner = s + m.n - 1;
         let mut line = LineRuns::default();
         let mut unchecked = 0;
         for start in (0..cells.cells()).step_by(line_len.max(1)) {
@@ -517,13 +517,31 @@ impl Builder {
                 env.rt.check_interrupt(self.span)?;
                 env.rt.check_memory(self.out.bytes(), self.span)?;
             }
+            cells.coords_of(start, &mut frame[s..s + m.n]);
+            let x0 = frame[inner];
             moves.start_line(&mut frame, start, &mut line);
-            // A line without fixed cells asks none.
+            // A line without fixed cells asks none; its stretch of cells
+            // sharing a row is pushed at once.
             let all_free = self.out.graph.none_fixed(start, start + line_len);
-            for u in start..start + line_len {
-                if let (true, Some(row)) = (all_free, line.same_row(u)) {
-                    self.out.graph.push_offsets(u, row);
-                } else if all_free || self.out.graph.fixed(u).is_none() {
+            let ((a, b), row) = line.same_row();
+            if start == 0 {
+                // The rows of the whole box at once, as long as the first
+                // line's shared row (realloc copies no more).
+                let rows = cells.cells();
+                self.out
+                    .graph
+                    .reserve(rows + 1, rows.saturating_mul(row.len()));
+            }
+            let mut j = 0;
+            while j < line_len {
+                let u = start + j;
+                if all_free && j == a && a < b {
+                    self.out.graph.push_shared_rows(u, b - a, row);
+                    j = b;
+                    continue;
+                }
+                frame[inner] = x0 + j as i64;
+                if all_free || self.out.graph.fixed(u).is_none() {
                     let graph = &mut self.out.graph;
                     let by_runs = moves.list(&mut frame, u, &line, &mut |first, step, count| {
                         graph.push_run(first, step, count)
@@ -537,7 +555,7 @@ impl Builder {
                 if self.stopped() {
                     return Ok(cells.cells());
                 }
-                cells.advance(&mut frame[s..s + m.n]);
+                j += 1;
             }
         }
         Ok(cells.cells())

@@ -67,19 +67,6 @@ impl CellBox {
         &self.stride[..self.n]
     }
 
-    /// Moves `coords` (`n` of them, in the box) to the next cell's, in
-    /// cell order (past the last cell: back to the first).
-    #[inline]
-    pub fn advance(&self, coords: &mut [i64]) {
-        for i in (0..self.n).rev() {
-            coords[i] += 1;
-            if coords[i] - self.lo[i] < self.size[i] as i64 {
-                return;
-            }
-            coords[i] = self.lo[i];
-        }
-    }
-
     /// The cell of `coords`, if they lie in the box.
     #[inline]
     pub fn cell(&self, coords: &[i64]) -> Option<usize> {

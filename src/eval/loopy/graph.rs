@@ -51,6 +51,12 @@ impl Graph {
         id
     }
 
+    /// Room for `vertices` rows more and `edges` followers more.
+    pub fn reserve(&mut self, vertices: usize, edges: usize) {
+        self.start.reserve(vertices);
+        self.succ.reserve(edges);
+    }
+
     /// `count` new vertices, none fixed.
     pub fn add_vertices(&mut self, count: usize) {
         self.len += count;
@@ -78,11 +84,23 @@ impl Graph {
         (self.succ).extend((0..count as isize).map(|j| (first + j * step) as u32));
     }
 
-    /// Pushes the followers `u + o` for the offsets `o`.
-    #[inline]
-    pub fn push_offsets(&mut self, u: usize, offsets: &[isize]) {
-        let u = u as isize;
-        (self.succ).extend(offsets.iter().map(|&o| (u + o) as u32));
+    /// The rows of the `cells` vertices from `first` on, each closed, each
+    /// the followers `u + o` for the offsets `o` (wrapping in 32 bits).
+    pub fn push_shared_rows(&mut self, first: usize, cells: usize, offsets: &[u32]) {
+        if offsets.len() > SHORT_ROW {
+            // Long rows are freed of repeats as they close.
+            for u in first..first + cells {
+                (self.succ).extend(offsets.iter().map(|&o| (u as u32).wrapping_add(o)));
+                self.close();
+            }
+            return;
+        }
+        self.succ.reserve(cells * offsets.len());
+        self.start.reserve(cells);
+        for u in first..first + cells {
+            (self.succ).extend(offsets.iter().map(|&o| (u as u32).wrapping_add(o)));
+            self.start.push(self.succ.len() as u32);
+        }
     }
 
     /// Drops the followers pushed since the last `close`.
@@ -139,10 +157,10 @@ impl Graph {
         self.fixed.iter().copied()
     }
 
-    /// How many followers vertex `u` has (edges, repeats counted).
-    #[inline]
-    pub fn degree(&self, u: usize) -> usize {
-        (self.start[u + 1] - self.start[u]) as usize
+    /// How many followers each closed vertex has (edges, repeats
+    /// counted), in order.
+    pub fn degrees(&self) -> impl Iterator<Item = u32> + '_ {
+        self.start.windows(2).map(|w| w[1] - w[0])
     }
 
     pub fn succ(&self, u: usize) -> impl Iterator<Item = u32> + '_ {
@@ -155,8 +173,17 @@ impl Graph {
     pub fn predecessors(&self) -> Preds {
         let n = self.len();
         let mut start = vec![0u32; n + 1];
-        for &w in &self.succ {
-            start[w as usize + 1] += 1;
+        // Each vertex's count one place up (summed below, the rows'
+        // starts); four edges a step, the loop's test paid once for them.
+        let counts = &mut start[1..];
+        let (quads, rest) = self.succ.as_chunks::<4>();
+        for &[a, b, c, d] in quads {
+            for w in [a, b, c, d] {
+                counts[w as usize] += 1;
+            }
+        }
+        for &w in rest {
+            counts[w as usize] += 1;
         }
         for i in 0..n {
             start[i + 1] += start[i];
@@ -229,7 +256,7 @@ impl Graph {
         4 * (self.start.capacity() + 2 * self.succ.capacity() + self.len() + 1)
             + 8 * self.is_fixed.capacity()
             + 16 * self.fixed.capacity()
-            + (4 + 4 + 4 + 4 + 4) * self.len()
+            + (16 + 4 + 8) * self.len()
     }
 }
 

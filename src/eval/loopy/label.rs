@@ -46,6 +46,21 @@ fn open(v: Label) -> bool {
     v >= FIXED_INF
 }
 
+/// A vertex's state while the labelling runs, kept together so that a
+/// step reads one place per vertex.
+#[derive(Clone, Copy)]
+struct Vertex {
+    value: Label,
+    /// The level + 1 at which it was last hit (a follower labelled then).
+    hit: u32,
+    /// Open followers not hit yet, this level; of an ∞ vertex, its K as
+    /// a bit mask (below).
+    count: u32,
+    /// Followers still open (unlabelled or ∞), kept up to date as they
+    /// are labelled.
+    open_left: u32,
+}
+
 /// The generalised value of every vertex of `g`: the fixed ones keep
 /// theirs. `check` is called now and then (time limit, Ctrl-C). Returns
 /// the values and how many levels it took.
@@ -56,12 +71,18 @@ pub fn label(
 ) -> Fallible<(Vec<u64>, u64)> {
     let n = g.len();
     let preds = g.predecessors();
-    let mut value: Vec<Label> = vec![UNLABELLED; n];
+    let blank = Vertex {
+        value: UNLABELLED,
+        hit: 0,
+        count: 0,
+        open_left: 0,
+    };
+    let mut vs: Vec<Vertex> = vec![blank; n];
     // Fixed finite vertices by value, and the fixed infinite ones.
     let mut finite_leaves: Vec<(u64, u32)> = Vec::new();
     let mut infinite_leaves: Vec<(u32, u64)> = Vec::new();
     for (u, v) in g.fixed_vertices() {
-        value[u as usize] = if is_infinite(v) {
+        vs[u as usize].value = if is_infinite(v) {
             infinite_leaves.push((u, v));
             FIXED_INF
         } else {
@@ -70,32 +91,35 @@ pub fn label(
         };
     }
     let mut active: Vec<u32> = (0..n as u32)
-        .filter(|&u| value[u as usize] == UNLABELLED)
+        .filter(|&u| vs[u as usize].value == UNLABELLED)
         .collect();
     finite_leaves.sort_unstable();
     let mut next_leaf = 0;
-    let mut hit = vec![0u32; n];
-    let mut count = vec![0u32; n];
-    // Each vertex's followers still open, kept up to date as they are
-    // labelled (a follower labelled ∞ stays open).
-    // Without fixed finite vertices every follower is open: the degree.
-    let (degrees, closed) = (finite_leaves.is_empty(), g.closed());
-    let mut open_left: Vec<u32> = (0..n)
-        .map(|u| match (u < closed, degrees) {
-            (false, _) => 0,
-            (true, true) => g.degree(u) as u32,
-            (true, false) => g.succ(u).filter(|&w| open(value[w as usize])).count() as u32,
-        })
-        .collect();
+    // Each vertex's open followers, and the first level's counters:
+    // without fixed finite vertices every follower is open, the degree.
+    if finite_leaves.is_empty() {
+        for (x, d) in vs.iter_mut().zip(g.degrees()) {
+            (x.open_left, x.count) = (d, d);
+        }
+    } else {
+        for u in 0..g.closed().min(n) {
+            let open_left = g.succ(u).filter(|&w| open(vs[w as usize].value)).count() as u32;
+            (vs[u].open_left, vs[u].count) = (open_left, open_left);
+        }
+    }
+    // The K of each ∞ vertex as a bit mask, built as the levels run: a
+    // vertex still unlabelled after level i had a follower labelled i,
+    // and one labelled ∞ gains bit i when a follower is labelled i.
+    // The mask is the ∞ vertex's `count`, which no level reads again.
+    // Past 32 levels, or with fixed values no level reached, K is read
+    // from the followers at the end instead.
     let mut queue: Vec<u32> = Vec::new();
     let mut newly_hit: Vec<u32> = Vec::new();
     let mut level: u32 = 0;
     while !active.is_empty() {
         check()?;
         let stamp = level + 1;
-        for &u in &active {
-            count[u as usize] = open_left[u as usize];
-        }
+        let bit = 1u32.checked_shl(level).unwrap_or(0);
         // Every hit the fixed vertices cause, before anything is labelled:
         // a follower labelled i disqualifies a vertex whatever the order.
         newly_hit.clear();
@@ -104,29 +128,34 @@ pub fn label(
             next_leaf += 1;
             if v == level as u64 {
                 for &p in preds.of(w as usize) {
-                    if hit[p as usize] != stamp {
-                        hit[p as usize] = stamp;
+                    let x = &mut vs[p as usize];
+                    if x.hit != stamp {
+                        x.hit = stamp;
                         newly_hit.push(p);
+                        if x.value == INF {
+                            x.count |= bit;
+                        }
                     }
                 }
             }
         }
         for &(w, v) in &infinite_leaves {
-            if sets.k(v).binary_search(&(level as u64)).is_ok() && hit[w as usize] != stamp {
-                hit[w as usize] = stamp;
+            let x = &mut vs[w as usize];
+            if sets.k(v).binary_search(&(level as u64)).is_ok() && x.hit != stamp {
+                x.hit = stamp;
                 newly_hit.push(w);
             }
         }
         queue.clear();
         let mut steps: u32 = 0;
         for &v in &newly_hit {
-            on_hit(v, &preds, level, &mut value, &mut count, &hit, &mut queue);
+            on_hit(v, &preds, level, &mut vs, &mut queue);
         }
         for &u in &active {
-            let u = u as usize;
-            if value[u] == UNLABELLED && count[u] == 0 && hit[u] != stamp {
-                value[u] = level;
-                queue.push(u as u32);
+            let x = &mut vs[u as usize];
+            if x.value == UNLABELLED && x.count == 0 && x.hit != stamp {
+                x.value = level;
+                queue.push(u);
             }
         }
         while let Some(w) = queue.pop() {
@@ -135,28 +164,52 @@ pub fn label(
                 check()?;
             }
             for &p in preds.of(w as usize) {
+                let x = &mut vs[p as usize];
                 // `w`, labelled now, is no longer open.
-                open_left[p as usize] -= 1;
-                if hit[p as usize] != stamp {
-                    hit[p as usize] = stamp;
-                    on_hit(p, &preds, level, &mut value, &mut count, &hit, &mut queue);
+                x.open_left -= 1;
+                if x.hit != stamp {
+                    x.hit = stamp;
+                    if x.value == INF {
+                        x.count |= bit;
+                    }
+                    on_hit(p, &preds, level, &mut vs, &mut queue);
                 }
             }
         }
-        for &u in &active {
-            let u = u as usize;
-            if value[u] == UNLABELLED && hit[u] != stamp {
-                value[u] = INF;
+        // The unlabelled not hit are ∞; those left start the next
+        // level's counters (no follower is labelled between).
+        let mut kept = 0;
+        for i in 0..active.len() {
+            let u = active[i];
+            let x = &mut vs[u as usize];
+            if x.value != UNLABELLED {
+                continue;
             }
+            if x.hit != stamp {
+                x.value = INF;
+                // Hit at every level before this one.
+                x.count = bit.wrapping_sub(1);
+                continue;
+            }
+            x.count = x.open_left;
+            active[kept] = u;
+            kept += 1;
         }
-        active.retain(|&u| value[u as usize] == UNLABELLED);
+        active.truncate(kept);
         level += 1;
     }
-    drop((hit, count, open_left, preds));
+    drop((queue, newly_hit, preds));
+    let masks_whole = level <= 32 && next_leaf == finite_leaves.len();
     // The values: fixed ones as given, the K of each ∞ its followers'
     // finite values.
-    let mut out: Vec<u64> = (value.iter())
-        .map(|&v| if v == INF { INFINITE } else { v as u64 })
+    let mut out: Vec<u64> = (vs.iter())
+        .map(|x| {
+            if x.value == INF {
+                INFINITE
+            } else {
+                x.value as u64
+            }
+        })
         .collect();
     for (v, u) in finite_leaves {
         out[u as usize] = v;
@@ -164,12 +217,13 @@ pub fn label(
     for (u, v) in infinite_leaves {
         out[u as usize] = v;
     }
-    // A K of values below 64 is found as a bit mask, each mask's value
-    // asked of `InfSets` once (many vertices share few sets).
+    // Each mask's value asked of `InfSets` once (many vertices share few
+    // sets), the last one kept at hand.
     let mut by_mask: FxHashMap<u64, u64> = FxHashMap::default();
+    let mut last: Option<(u64, u64)> = None;
     let mut k = Vec::new();
-    for u in 0..n {
-        if value[u] != INF {
+    for (u, x) in vs.iter().enumerate() {
+        if x.value != INF {
             continue;
         }
         let finite = || {
@@ -177,14 +231,22 @@ pub fn label(
                 .map(|w| out[w as usize])
                 .filter(|&v| !is_infinite(v))
         };
-        let mask = finite().try_fold(0u64, |m, v| (v < 64).then(|| m | 1 << v));
+        let mask = match masks_whole {
+            true => Some(x.count as u64),
+            false => finite().try_fold(0u64, |m, v| (v < 64).then(|| m | 1 << v)),
+        };
         k.clear();
-        let v = match mask {
-            Some(mask) => *by_mask.entry(mask).or_insert_with(|| {
-                k.extend((0..64).filter(|&b| mask >> b & 1 == 1));
-                sets.infinite_in(&mut k)
-            }),
-            None => {
+        let v = match (mask, last) {
+            (Some(mask), Some((m, v))) if m == mask => v,
+            (Some(mask), _) => {
+                let v = *by_mask.entry(mask).or_insert_with(|| {
+                    k.extend((0..64).filter(|&b| mask >> b & 1 == 1));
+                    sets.infinite_in(&mut k)
+                });
+                last = Some((mask, v));
+                v
+            }
+            (None, _) => {
                 k.extend(finite());
                 sets.infinite_in(&mut k)
             }
@@ -199,25 +261,17 @@ pub fn label(
 /// one left with none, not hit itself, is labelled `level` and queued.
 /// Inline: it runs once per hit vertex.
 #[inline(always)]
-fn on_hit(
-    v: u32,
-    preds: &Preds,
-    level: u32,
-    value: &mut [Label],
-    count: &mut [u32],
-    hit: &[u32],
-    queue: &mut Vec<u32>,
-) {
-    if !open(value[v as usize]) {
+fn on_hit(v: u32, preds: &Preds, level: u32, vs: &mut [Vertex], queue: &mut Vec<u32>) {
+    if !open(vs[v as usize].value) {
         return;
     }
     for &u in preds.of(v as usize) {
-        let u = u as usize;
-        if value[u] == UNLABELLED {
-            count[u] -= 1;
-            if count[u] == 0 && hit[u] != level + 1 {
-                value[u] = level;
-                queue.push(u as u32);
+        let x = &mut vs[u as usize];
+        if x.value == UNLABELLED {
+            x.count -= 1;
+            if x.count == 0 && x.hit != level + 1 {
+                x.value = level;
+                queue.push(u);
             }
         }
     }

@@ -332,7 +332,7 @@ impl SgSink {
             guard,
             args,
             varies,
-            translated: _,
+            ..
         } = m;
         match m.holds(0..guard.len(), ints) {
             Some(true) => {}

@@ -314,10 +314,10 @@ fn lines_by_rank_read_back_known_lists_in_order() {
 }
 
 #[test]
-fn known_lines_by_rank_stop_and_tick_within_their_blocks() {
+fn known_lines_by_rank_stop_and_tick_as_asked() {
     // Lines of up to 301 lists by rank (Nim on two piles, its table
-    // filled), read back in blocks: folds that stop inside a block at a
-    // list found late (`any`, `all`), a timeout whose first interrupt
+    // filled), read back along their lines: folds that stop at a list
+    // found late (`any`, `all`), a timeout whose first interrupt
     // check falls inside a line, and a state limit, each the same with the
     // fill off and with every plan off, and against Nim's theorem.
     let game =

@@ -581,10 +581,6 @@ impl Block {
 /// How many known values a sweep hands on at once (`LineSink::values`).
 pub const BLOCK: usize = 64;
 
-/// `BLOCK` on a line by rank: its lists are a level's, fewer (the block
-/// is set up per line).
-const RANKED_BLOCK: usize = 16;
-
 /// Faults in for writing the window's pages that hold the elements `ks`
 /// (their coordinate within `0..=top`), when those lie less than a page
 /// apart: the sweep writes each of those pages, after reading an
@@ -1015,11 +1011,10 @@ impl Sweeper<'_> {
         Some(v)
     }
 
-    /// The plain loop on a line laid out by rank (`RankedLine`): the
-    /// elements' lists read at their ranks while they have values (a
-    /// filled level, `fill_ranked`), in blocks up to the next interrupt
-    /// check, each block ticked at once as the asking loop would tick its
-    /// elements; stops at the first other, which goes the slow way.
+    /// The plain loop on a line laid out by rank (`RankedLine`): each
+    /// element's list read at its rank while it has a value (a filled
+    /// level, `fill_ranked`), ticked as the asking loop would; stops at
+    /// the first other, which goes the slow way.
     fn run_ranked<S: LineSink>(
         &mut self,
         env: &mut Env,
@@ -1032,51 +1027,18 @@ impl Sweeper<'_> {
         // The sink runs the comprehension's aggregate, which does not
         // read the memo.
         let memo = self.inst.memo.borrow();
-        let Some((dense, binom)) = memo.ranked_line_bytes(line) else {
-            return Ok(Run::At(ks.start, false));
-        };
-        let read = |k: i64| {
-            let i = line.rank(binom, map.at(k)?)?;
-            byte_value(*dense.get(i)?)
-        };
         let mut k = ks.start;
         while k < ks.end {
-            let Some(first) = read(k) else {
+            let state = map.at(k).and_then(|x| memo.ranked_line_state(line, x));
+            let Some((State::Value(v), _)) = state else {
                 break;
             };
             sink.reached(k);
             env.tick(tick_span)?;
-            let free = 0xfff - (env.ticks & 0xfff) as u64;
-            let m = ((ks.end - k) as u64).min(free + 1).min(RANKED_BLOCK as u64) as usize;
-            let (mut vs, mut n) = ([0u64; RANKED_BLOCK], 1);
-            vs[0] = first;
-            while n < m {
-                match read(k + n as i64) {
-                    Some(v) => (vs[n], n) = (v, n + 1),
-                    None => break,
-                }
-            }
-            let stopped = match sink.blocks() {
-                true => sink.values(env, k, &vs[..n])?,
-                false => {
-                    let mut stopped = None;
-                    for (j, &v) in vs[..n].iter().enumerate() {
-                        if !sink.value(env, k + j as i64, v)? {
-                            stopped = Some(j + 1);
-                            break;
-                        }
-                    }
-                    stopped
-                }
-            };
-            // The ticks of the block's elements after its first, up to
-            // the one that stopped it.
-            if let Some(j) = stopped {
-                env.ticks = env.ticks.wrapping_add(j as u32 - 1);
+            if !sink.value(env, k, v)? {
                 return Ok(Run::Stopped);
             }
-            env.ticks = env.ticks.wrapping_add(n as u32 - 1);
-            k += n as i64;
+            k += 1;
         }
         Ok(Run::At(k, false))
     }

@@ -2062,20 +2062,6 @@ impl Memo {
         Some((State::decode(table.get_dense(index)), at))
     }
 
-    /// The bytes of a `line`'s window laid out by rank and its ranking's
-    /// binomials (`RankedLine::rank`), while its layout is current: to
-    /// read many lists of the line. A byte `BIG` is read with
-    /// `ranked_line_state`.
-    #[inline]
-    pub fn ranked_line_bytes(&self, line: &RankedLine) -> Option<(&[u8], &[usize])> {
-        let table = &self.shapes.get(line.table)?.1;
-        let ranking = table
-            .ranked
-            .as_ref()
-            .filter(|_| table.layout == line.layout)?;
-        Some((&table.dense[..], ranking.binomials().table))
-    }
-
     /// The dense bytes of `line`'s window, while its layout is current:
     /// 4..=254 are values 0..=250, `BIG` a value kept elsewhere
     /// (`State::encode`). A value written here must be counted in

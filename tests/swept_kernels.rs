@@ -529,38 +529,49 @@ fn bends_whose_clamps_read_the_swept_coordinate_or_not() {
     }
 }
 
-/// The game of `bend_runs_along_a_line_agree_with_the_definition`
-/// by its definition: `g[a][b][c]` for `a, b, c <= n`.
-fn sloped(n: usize) -> Vec<Vec<Vec<u64>>> {
+/// A game on `a, b, c <= n` by its definition: `g[a][b][c]` the mex of
+/// `options(g, a, b, c)`, which reads only positions with no coordinate
+/// above the position's and one below (each known before the positions
+/// that reach it, in this order).
+fn cube(n: usize, options: impl Fn(&Cube, usize, usize, usize) -> Vec<u64>) -> Cube {
     let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
-    // Every option has no coordinate above the position's and one below:
-    // in this order, each is known before the positions that reach it.
     for a in 0..=n {
         for b in 0..=n {
             for c in 0..=n {
-                let (ai, bi, ci) = (a as i64, b as i64, c as i64);
-                let mut options = Vec::new();
-                // A quotient of `b` clamped by a bound of slope 3 in `c`
-                // and -1 in `a`.
-                let bound = (3 * ci - ai).max(0);
-                options.extend((0..b).map(|k| g[a][((k + 2 * b) / 3).min(bound as usize)][c]));
-                // A quotient of `b` clamped by `a`.
-                options.extend((0..c).map(|k| g[a.min((k + b) / 2)][b][k]));
-                // `c` clamped by a bound of slope 2 in `b` that moves with
-                // the binding.
-                let bound = |k: usize| (2 * bi - k as i64).max(0) as usize;
-                options.extend((0..a).map(|k| g[k][b][c.min(bound(k))]));
-                // A quotient of `a` and the binding clamped by `b`.
-                options.extend((1..=c).map(|k| g[a][b.min((a + k) / 3)][c - k]));
-                options.extend((0..a).map(|k| g[k][b][c]));
-                // A quotient of the binding and `a` clamped by `b`: reads
-                // neither `c` nor the binding's bounds' other coordinates.
-                options.extend((0..a).map(|k| g[k][b.min((k + a) / 2)][c]));
+                let options = options(&g, a, b, c);
                 g[a][b][c] = (0..).find(|v| !options.contains(v)).expect("a mex");
             }
         }
     }
     g
+}
+
+type Cube = Vec<Vec<Vec<u64>>>;
+
+/// The game of `bend_runs_along_a_line_agree_with_the_definition`
+/// by its definition: `g[a][b][c]` for `a, b, c <= n`.
+fn sloped(n: usize) -> Cube {
+    cube(n, |g, a, b, c| {
+        let mut options = Vec::new();
+        let (ai, bi, ci) = (a as i64, b as i64, c as i64);
+        // A quotient of `b` clamped by a bound of slope 3 in `c`
+        // and -1 in `a`.
+        let bound = (3 * ci - ai).max(0);
+        options.extend((0..b).map(|k| g[a][((k + 2 * b) / 3).min(bound as usize)][c]));
+        // A quotient of `b` clamped by `a`.
+        options.extend((0..c).map(|k| g[a.min((k + b) / 2)][b][k]));
+        // `c` clamped by a bound of slope 2 in `b` that moves with
+        // the binding.
+        let bound = |k: usize| (2 * bi - k as i64).max(0) as usize;
+        options.extend((0..a).map(|k| g[k][b][c.min(bound(k))]));
+        // A quotient of `a` and the binding clamped by `b`.
+        options.extend((1..=c).map(|k| g[a][b.min((a + k) / 3)][c - k]));
+        options.extend((0..a).map(|k| g[k][b][c]));
+        // A quotient of the binding and `a` clamped by `b`: reads
+        // neither `c` nor the binding's bounds' other coordinates.
+        options.extend((0..a).map(|k| g[k][b.min((k + a) / 2)][c]));
+        options
+    })
 }
 
 #[test]
@@ -625,22 +636,16 @@ fn bend_runs_along_a_line_agree_with_the_definition() {
 /// The game of `bend_pieces_along_a_line_grow_shrink_or_move` by its
 /// definition (with its `shrink` move or without): `g[a][b][c]` for `a,
 /// b, c <= n`.
-fn growing(n: usize, shrink: bool) -> Vec<Vec<Vec<u64>>> {
-    let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
-    for a in 0..=n {
-        for b in 0..=n {
-            for c in 0..=n {
-                let mut options = Vec::new();
-                options.extend((0..c).map(|k| g[a.min((k + b) / 2)][b][k]));
-                if shrink {
-                    options.extend((c..a).map(|k| g[a - 1][b.min((k + a) / 3)][0]));
-                }
-                options.extend((0..b).map(|k| g[a][k][c.min((k + a) / 2)]));
-                g[a][b][c] = (0..).find(|v| !options.contains(v)).expect("a mex");
-            }
+fn growing(n: usize, shrink: bool) -> Cube {
+    cube(n, |g, a, b, c| {
+        let mut options = Vec::new();
+        options.extend((0..c).map(|k| g[a.min((k + b) / 2)][b][k]));
+        if shrink {
+            options.extend((c..a).map(|k| g[a - 1][b.min((k + a) / 3)][0]));
         }
-    }
-    g
+        options.extend((0..b).map(|k| g[a][k][c.min((k + a) / 2)]));
+        options
+    })
 }
 
 #[test]
@@ -855,23 +860,17 @@ fn runs_of_four_bends_and_of_five() {
 
 /// The game of `bends_kept_for_a_line_or_evaluated_at_each_position` by
 /// its definition: `g[a][b][c]` for `a, b, c <= n`.
-fn kept_bends(n: usize) -> Vec<Vec<Vec<u64>>> {
-    let mut g = vec![vec![vec![0u64; n + 1]; n + 1]; n + 1];
-    for a in 0..=n {
-        for b in 0..=n {
-            for c in 0..=n {
-                let mut options = Vec::new();
-                options.extend((0..a).map(|k| g[k][((k + 2 * b) / 3).min(b)][k.min(c)]));
-                options.extend((0..a).map(|k| g[k][b][((k + 2 * c) / 3).min(c)]));
-                options.extend((0..a).map(|k| g[k][((k + a) / 2).min(b)][0]));
-                options.extend((0..a).map(|k| g[k][((k + 5) / 3).min(2)][c.min(k)]));
-                options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
-                options.extend((0..c).map(|k| g[a][b][k]));
-                g[a][b][c] = (0..).find(|v| !options.contains(v)).expect("a mex");
-            }
-        }
-    }
-    g
+fn kept_bends(n: usize) -> Cube {
+    cube(n, |g, a, b, c| {
+        let mut options = Vec::new();
+        options.extend((0..a).map(|k| g[k][((k + 2 * b) / 3).min(b)][k.min(c)]));
+        options.extend((0..a).map(|k| g[k][b][((k + 2 * c) / 3).min(c)]));
+        options.extend((0..a).map(|k| g[k][((k + a) / 2).min(b)][0]));
+        options.extend((0..a).map(|k| g[k][((k + 5) / 3).min(2)][c.min(k)]));
+        options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
+        options.extend((0..c).map(|k| g[a][b][k]));
+        options
+    })
 }
 
 #[test]

@@ -257,6 +257,11 @@ pub fn empty_extreme(span: Span) -> Box<Diag> {
         .boxed()
 }
 
+/// An argument outside a built-in's domain: `what` was asked, `why` not.
+fn invalid<T>(span: Span, what: String, why: &str) -> Fallible<T> {
+    Diag::new(ErrorKind::Invalid, span, what).label(why).err()
+}
+
 pub fn sum_ints(items: &[Value], span: Span) -> Fallible<i64> {
     let mut total: i64 = 0;
     for v in items {
@@ -389,18 +394,18 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         Log2 => {
             let n = int(0)?;
             if n < 1 {
-                return Diag::new(ErrorKind::Invalid, span, format!("log2 of {n}"))
-                    .label("log2 needs an integer >= 1")
-                    .err();
+                return invalid(span, format!("log2 of {n}"), "log2 needs an integer >= 1");
             }
             Value::Int(63 - n.leading_zeros() as i64)
         }
         Pow if matches!(args[0], Value::Ordinal(_)) => {
             let (a, e) = (expect_ordinal(&args[0], span)?, int(1)?);
             if e < 0 {
-                return Diag::new(ErrorKind::Invalid, span, format!("pow with exponent {e}"))
-                    .label("the exponent must be >= 0")
-                    .err();
+                return invalid(
+                    span,
+                    format!("pow with exponent {e}"),
+                    "the exponent must be >= 0",
+                );
             }
             Value::ordinal(a.pow(e as u64).ok_or_else(|| {
                 let mut d = overflow(span, &format!("pow({}, {e})", args[0]));
@@ -425,9 +430,11 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         Pow => {
             let (a, e) = (int(0)?, int(1)?);
             if e < 0 {
-                return Diag::new(ErrorKind::Invalid, span, format!("pow with exponent {e}"))
-                    .label("the exponent must be >= 0")
-                    .err();
+                return invalid(
+                    span,
+                    format!("pow with exponent {e}"),
+                    "the exponent must be >= 0",
+                );
             }
             let e = u32::try_from(e).map_err(|_| overflow(span, "pow"))?;
             Value::Int(a.checked_pow(e).ok_or_else(|| overflow(span, "pow"))?)
@@ -436,27 +443,22 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
         Low0 => {
             let n = int(0)?;
             if n < 0 {
-                return Diag::new(ErrorKind::Invalid, span, format!("low0 of {n}"))
-                    .label("low0 needs an integer >= 0")
-                    .err();
+                return invalid(span, format!("low0 of {n}"), "low0 needs an integer >= 0");
             }
             Value::Int((!n).trailing_zeros() as i64)
         }
         Isqrt => {
             let n = int(0)?;
             if n < 0 {
-                return Diag::new(ErrorKind::Invalid, span, format!("isqrt of {n}"))
-                    .label("isqrt needs an integer >= 0")
-                    .err();
+                return invalid(span, format!("isqrt of {n}"), "isqrt needs an integer >= 0");
             }
             Value::Int(n.isqrt())
         }
         NimMul => {
             let (a, b) = (int(0)?, int(1)?);
             if a < 0 || b < 0 {
-                return Diag::new(ErrorKind::Invalid, span, format!("nim_mul({a}, {b})"))
-                    .label("nim multiplication takes integers >= 0")
-                    .err();
+                let why = "nim multiplication takes integers >= 0";
+                return invalid(span, format!("nim_mul({a}, {b})"), why);
             }
             let product = super::nim_mul::nim_mul(a as u64, b as u64);
             Value::Int(
@@ -531,13 +533,8 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             for a in args {
                 let n = expect_int(a, span)?;
                 if n < 0 {
-                    return Diag::new(
-                        ErrorKind::Invalid,
-                        span,
-                        format!("inf({n}): a negative value"),
-                    )
-                    .label("the K of an infinite value holds SG values, which are at least 0")
-                    .err();
+                    let why = "the K of an infinite value holds SG values, which are at least 0";
+                    return invalid(span, format!("inf({n}): a negative value"), why);
                 }
                 k.push(n as u64);
             }
@@ -685,13 +682,8 @@ pub fn histogram(items: &[Value], span: Span) -> Fallible<Value> {
 pub fn count_into(h: &mut Vec<Value>, v: &Value, span: Span) -> Fallible<()> {
     let n = expect_int(v, span)?;
     if !(0..1 << 24).contains(&n) {
-        return Diag::new(
-            ErrorKind::Invalid,
-            span,
-            format!("histogram of the value {n}"),
-        )
-        .label("histogram counts integers from 0 to 2^24")
-        .err();
+        let why = "histogram counts integers from 0 to 2^24";
+        return invalid(span, format!("histogram of the value {n}"), why);
     }
     if h.len() <= n as usize {
         h.resize(n as usize + 1, Value::Int(0));

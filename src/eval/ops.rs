@@ -59,6 +59,20 @@ pub fn int_op(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
     }
 }
 
+/// An integer comparison's answer (`None` for an operator that is none).
+#[inline(always)]
+pub fn int_compare(op: BinaryOp, x: i64, y: i64) -> Option<bool> {
+    Some(match op {
+        BinaryOp::Lt => x < y,
+        BinaryOp::Le => x <= y,
+        BinaryOp::Gt => x > y,
+        BinaryOp::Ge => x >= y,
+        BinaryOp::Eq => x == y,
+        BinaryOp::Ne => x != y,
+        _ => return None,
+    })
+}
+
 /// Floor division and modulo by a positive constant, by multiplication and
 /// shifts instead of a division instruction (integer code divides by the
 /// same constant for every option, as in `(u + z) / 3`).

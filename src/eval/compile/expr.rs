@@ -439,15 +439,6 @@ impl<'a> Compiler<'a> {
                         | BinaryOp::Xor
                         | BinaryOp::BitAnd
                 );
-                let cmp = matches!(
-                    op,
-                    BinaryOp::Lt
-                        | BinaryOp::Le
-                        | BinaryOp::Gt
-                        | BinaryOp::Ge
-                        | BinaryOp::Eq
-                        | BinaryOp::Ne
-                );
                 Box::new(move |env| {
                     let a = l(env)?;
                     let b = r(env)?;
@@ -458,15 +449,8 @@ impl<'a> Compiler<'a> {
                             if let Some(z) = ops::int_op(op, *x, *y) {
                                 return Ok(Value::Int(z));
                             }
-                        } else if cmp {
-                            return Ok(Value::Bool(match op {
-                                BinaryOp::Lt => x < y,
-                                BinaryOp::Le => x <= y,
-                                BinaryOp::Gt => x > y,
-                                BinaryOp::Ge => x >= y,
-                                BinaryOp::Eq => x == y,
-                                _ => x != y,
-                            }));
+                        } else if let Some(holds) = ops::int_compare(op, *x, *y) {
+                            return Ok(Value::Bool(holds));
                         }
                     }
                     ops::binary(op, &a, &b, span)

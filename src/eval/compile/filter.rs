@@ -199,19 +199,8 @@ impl ListFilter {
         bound: &mut bool,
     ) -> Fallible<bool> {
         if let (Test::Compare { op, item_left, .. }, Some(side)) = (t, &*side) {
-            match (side, item) {
-                // Only an integer equals an integer: a mask answers any item.
-                (Side::Mask(mask), _) => {
-                    let found = matches!(*item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
-                    return Ok(found == (*op == BinaryOp::In));
-                }
-                (Side::Int(y), Value::Int(x)) => {
-                    let (a, b) = if *item_left { (*x, *y) } else { (*y, *x) };
-                    if let Some(holds) = int_compare(*op, a, b) {
-                        return Ok(holds);
-                    }
-                }
-                _ => {}
+            if let Some(holds) = compared(*op, *item_left, side, item) {
+                return Ok(holds);
             }
         }
         self.holds_slow(env, t, side, item, bound)
@@ -250,42 +239,39 @@ impl ListFilter {
                 _ => Side::Value(value),
             });
         }
-        let int;
-        let other = match side.as_ref().expect("evaluated") {
-            Side::Mask(mask) => {
-                let found =
-                    matches!(*item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
-                return Ok(found == (op == BinaryOp::In));
-            }
-            Side::Int(y) => {
-                int = Value::Int(*y);
-                &int
-            }
-            Side::Value(v) => v,
-        };
-        let (a, b) = match item_left {
-            true => (item, other),
-            false => (other, item),
-        };
-        if let (Value::Int(x), Value::Int(y)) = (a, b) {
-            if let Some(holds) = int_compare(op, *x, *y) {
-                return Ok(holds);
-            }
+        let side = side.as_ref().expect("evaluated");
+        if let Some(holds) = compared(op, item_left, side, item) {
+            return Ok(holds);
         }
+        let other = match side {
+            Side::Int(y) => &Value::Int(*y),
+            Side::Value(v) => v,
+            Side::Mask(_) => unreachable!("a mask answers every item"),
+        };
+        let (a, b) = if item_left {
+            (item, other)
+        } else {
+            (other, item)
+        };
         expect_bool(&ops::binary(op, a, b, span)?, span)
     }
 }
 
-/// An integer comparison's answer (`None` for `in`, an error on integers).
+/// A comparison of `item` with a side read as an integer or a mask;
+/// `None` for any other.
 #[inline(always)]
-fn int_compare(op: BinaryOp, x: i64, y: i64) -> Option<bool> {
-    Some(match op {
-        BinaryOp::Lt => x < y,
-        BinaryOp::Le => x <= y,
-        BinaryOp::Gt => x > y,
-        BinaryOp::Ge => x >= y,
-        BinaryOp::Eq => x == y,
-        BinaryOp::Ne => x != y,
-        _ => return None,
-    })
+fn compared(op: BinaryOp, item_left: bool, side: &Side, item: &Value) -> Option<bool> {
+    match (side, item) {
+        // Only an integer equals an integer: a mask answers any item.
+        (Side::Mask(mask), _) => {
+            let found =
+                matches!(*item, Value::Int(n) if (0..64).contains(&n) && mask >> n & 1 == 1);
+            Some(found == (op == BinaryOp::In))
+        }
+        (Side::Int(y), Value::Int(x)) => {
+            let (a, b) = if item_left { (*x, *y) } else { (*y, *x) };
+            ops::int_compare(op, a, b)
+        }
+        _ => None,
+    }
 }

@@ -262,42 +262,15 @@ impl LoopGuard {
         values: Option<&[i64]>,
     ) -> (i64, i64, bool) {
         let usable = bounded && values.is_none_or(|v| v.is_sorted_by(|x, y| x < y));
-        match usable.then(|| self.narrow(level, frame, range, values)) {
+        match usable.then(|| self.narrow(level, frame, range, values, true)) {
             Some(Narrowed::Range(x, y)) => (x, y, true),
             _ => (range.0, range.1, false),
         }
     }
 
-    /// Applies level `level`'s steps to the range `a..b` of the binding
-    /// in `slot` (its values `values[i]` for `i` in `a..b` when it runs
-    /// over a constant set; the integers `a..b` otherwise). `frame`
-    /// holds the outer names; the binding's slot is overwritten.
-    pub(crate) fn narrow(
-        &self,
-        level: usize,
-        frame: &mut [i64],
-        range: (i64, i64),
-        values: Option<&[i64]>,
-    ) -> Narrowed {
-        self.narrow_steps(level, frame, range, values, true)
-    }
-
-    /// `narrow` by the guard's own steps, those from the result's `where`
-    /// left out: for a caller that checks every option's position itself
-    /// (the loopy graph, whose box or numbering does).
-    pub(crate) fn narrow_by_guard(
-        &self,
-        level: usize,
-        frame: &mut [i64],
-        range: (i64, i64),
-        values: Option<&[i64]>,
-    ) -> Narrowed {
-        self.narrow_steps(level, frame, range, values, false)
-    }
-
     /// The range `a..b` of a run's binding (level 0) at the position
     /// `ints` narrowed by its steps (`with_where`: those from the result's
-    /// `where` too; `narrow_by_guard`'s callers check it themselves).
+    /// `where` too; callers of `narrow` without them check it themselves).
     /// `None`: a bound cannot be decided here, the general path decides.
     #[inline]
     pub(crate) fn narrowed_run(
@@ -311,13 +284,20 @@ impl LoopGuard {
         }
         let mut frame = [0i64; KERNEL_FRAME];
         frame[..ints.len()].copy_from_slice(ints);
-        match self.narrow_steps(0, &mut frame, (a, b), None, with_where) {
+        match self.narrow(0, &mut frame, (a, b), None, with_where) {
             Narrowed::Range(a, b) => Some((a, b)),
             Narrowed::Unknown => None,
         }
     }
 
-    fn narrow_steps(
+    /// Applies level `level`'s steps to the range `a..b` of the binding
+    /// in `slot` (its values `values[i]` for `i` in `a..b` when it runs
+    /// over a constant set; the integers `a..b` otherwise). `frame`
+    /// holds the outer names; the binding's slot is overwritten. Without
+    /// `with_where`, the steps from the result's `where` are left out: for
+    /// a caller that checks every option's position itself (the loopy
+    /// graph, whose box or numbering does).
+    pub(crate) fn narrow(
         &self,
         level: usize,
         frame: &mut [i64],

@@ -449,7 +449,7 @@ impl<'k> BoxMoves<'k> {
         // The guard's own cuts (none to apply when it holds inside the
         // box); the box stands for the result's `where`.
         if !m.guard_in_where && (m.guard.levels.first()).is_some_and(|steps| !steps.is_empty()) {
-            match m.guard.narrow_by_guard(0, frame, (a, b), None) {
+            match m.guard.narrow(0, frame, (a, b), None, false) {
                 Narrowed::Range(x, y) => (a, b) = (x, y),
                 Narrowed::Unknown => return false,
             }

@@ -401,15 +401,21 @@ fn write_infinite(f: &mut fmt::Formatter<'_>, k: &[u64]) -> fmt::Result {
     write!(f, "{{{}}}", items.join(","))
 }
 
-/// Writes items separated by ", ".
-pub fn write_items(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
+/// Writes items separated by ", " between `open` and `close`.
+fn write_items(
+    f: &mut fmt::Formatter<'_>,
+    open: &str,
+    items: &[Value],
+    close: &str,
+) -> fmt::Result {
+    f.write_str(open)?;
     for (i, v) in items.iter().enumerate() {
         if i > 0 {
             write!(f, ", ")?;
         }
         write!(f, "{v:#}")?;
     }
-    Ok(())
+    f.write_str(close)
 }
 
 impl fmt::Display for Value {
@@ -422,24 +428,9 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Str(s) if f.alternate() => write!(f, "{s:?}"),
             Value::Str(s) => write!(f, "{s}"),
-            Value::List(xs) => {
-                write!(f, "[")?;
-                write_items(f, xs)?;
-                write!(f, "]")
-            }
-            Value::Set(xs) => {
-                write!(f, "{{")?;
-                write_items(f, xs)?;
-                write!(f, "}}")
-            }
-            Value::Tuple(xs) => {
-                write!(f, "(")?;
-                write_items(f, xs)?;
-                if xs.len() == 1 {
-                    write!(f, ",")?;
-                }
-                write!(f, ")")
-            }
+            Value::List(xs) => write_items(f, "[", xs, "]"),
+            Value::Set(xs) => write_items(f, "{", xs, "}"),
+            Value::Tuple(xs) => write_items(f, "(", xs, if xs.len() == 1 { ",)" } else { ")" }),
             Value::Outcome(o) => write!(f, "{o}"),
             Value::Game(g) => write!(f, "{g}"),
             Value::Func(c) => write!(f, "{c}"),
@@ -504,9 +495,8 @@ impl fmt::Display for Game {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}(", self.name)?;
-        write_items(f, &self.args)?;
-        write!(f, ")")
+        write!(f, "{}", self.name)?;
+        write_items(f, "(", &self.args, ")")
     }
 }
 
@@ -516,9 +506,7 @@ impl fmt::Display for Callable {
             Callable::User { name, statics, .. } => {
                 write!(f, "{name}")?;
                 if !statics.is_empty() {
-                    write!(f, "[")?;
-                    write_items(f, statics)?;
-                    write!(f, "]")?;
+                    write_items(f, "[", statics, "]")?;
                 }
                 Ok(())
             }

@@ -5,8 +5,8 @@
 use std::rc::Rc;
 
 use super::ordinal::{self, Ordinal, WelterError};
-use super::value::Value;
 pub use super::value::{expect_bool, expect_ordinal, overflow, type_error};
+use super::value::{invalid, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
@@ -255,11 +255,6 @@ pub fn empty_extreme(span: Span) -> Box<Diag> {
     Diag::new(ErrorKind::Invalid, span, "min/max of an empty collection")
         .label("this is empty")
         .boxed()
-}
-
-/// An argument outside a built-in's domain: `what` was asked, `why` not.
-fn invalid<T>(span: Span, what: String, why: &str) -> Fallible<T> {
-    Diag::new(ErrorKind::Invalid, span, what).label(why).err()
 }
 
 pub fn sum_ints(items: &[Value], span: Span) -> Fallible<i64> {

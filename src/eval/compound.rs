@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::builtins::{expect_int, expect_items, type_error, Builtin};
 use super::ops::{as_game, is_misere};
-use super::value::{Compound, CompoundKind, Game, Value};
+use super::value::{invalid, Compound, CompoundKind, Game, Value};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::Span;
 
@@ -41,13 +41,8 @@ pub fn make(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
                 None => 1,
             };
             if !(0..=1_000_000).contains(&passes) {
-                return Diag::new(
-                    ErrorKind::Invalid,
-                    span,
-                    format!("pass with {passes} passes"),
-                )
-                .label("the number of passes must be from 0 to 1000000")
-                .err();
+                let why = "the number of passes must be from 0 to 1000000";
+                return invalid(span, format!("pass with {passes} passes"), why);
             }
             let part = parts(&args[..1])?.remove(0);
             if passes == 0 {

@@ -5,7 +5,9 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::value::{expect_bool, expect_ordinal, overflow, type_error, CompoundKind, Game, Value};
+use super::value::{
+    expect_bool, expect_ordinal, invalid, overflow, type_error, CompoundKind, Game, Value,
+};
 use crate::diag::{Diag, ErrorKind, Fallible};
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use crate::syntax::Span;
@@ -128,13 +130,8 @@ fn int_binary(op: BinaryOp, a: i64, b: i64, span: Span) -> Fallible<Value> {
         .err();
     }
     if b < 0 && matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-        return Diag::new(
-            ErrorKind::Invalid,
-            span,
-            format!("negative shift `{a} {} {b}`", op.symbol()),
-        )
-        .label("shift by a negative amount")
-        .err();
+        let what = format!("negative shift `{a} {} {b}`", op.symbol());
+        return invalid(span, what, "shift by a negative amount");
     }
     int_op(op, a, b)
         .map(Value::Int)

@@ -632,6 +632,11 @@ pub fn expect_bool(v: &Value, span: Span) -> Fallible<bool> {
     }
 }
 
+/// An argument outside an operation's domain: `what` was asked, `why` not.
+pub(crate) fn invalid<T>(span: Span, what: String, why: &str) -> crate::diag::Fallible<T> {
+    Diag::new(ErrorKind::Invalid, span, what).label(why).err()
+}
+
 pub fn overflow(span: Span, what: &str) -> Box<Diag> {
     Diag::new(
         ErrorKind::Overflow,

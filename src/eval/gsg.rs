@@ -98,16 +98,6 @@ impl InfSets {
     }
 }
 
-/// The outcome of a position whose SG value is `v` (an integer or an
-/// infinite value), as `InfSets::outcome`.
-pub fn outcome_of(v: &Value) -> Outcome {
-    match v {
-        Value::Int(0) => Outcome::P,
-        Value::Infinite(k) if k.first() != Some(&0) => Outcome::D,
-        _ => Outcome::N,
-    }
-}
-
 /// Whether an option of value `to` keeps the draw of a D-position: it is
 /// infinite and its K lacks 0 (so the opponent cannot move to a P-position).
 pub fn keeps_draw(sets: &InfSets, to: u64) -> bool {

@@ -209,7 +209,7 @@ impl<'a> Compiler<'a> {
                 Box::new(move |env| if c(env)? { t(env) } else { o(env) })
             }
             IrKind::CallFn { func, args } => {
-                if let Some(body) = self.inlined_call(*func, args) {
+                if let Some(body) = self.inlined_call(e) {
                     return self.expr(&body);
                 }
                 let (func, args) = (*func, self.exprs(args));

@@ -140,7 +140,7 @@ impl Compiler<'_> {
                 cond: self.cond_code(cond),
                 fixed: line.is_some_and(|s| !mentions(cond, s)),
             }),
-            IrKind::CallFn { func, args } => self.sg_body(&self.inlined_call(*func, args)?, line),
+            IrKind::CallFn { .. } => self.sg_body(&self.inlined_call(e)?, line),
             _ => None,
         }
     }

@@ -11,19 +11,17 @@
 //! reads nothing but its parameters, in the forms `map_locals` rebuilds, without indexing.
 
 use super::compiler::Compiler;
-use super::int_tree::substitute;
 use crate::ir::ir::*;
 
 impl Compiler<'_> {
-    /// The body of `func` with `args` put in, if the call can be compiled
-    /// in place.
-    pub(crate) fn inlined_call(&self, func: FnId, args: &[IrExpr]) -> Option<IrExpr> {
-        let simple = |a: &IrExpr| matches!(a.kind, IrKind::Local(_) | IrKind::Const(_));
-        if !args.iter().all(simple) {
+    /// The body of the call `e` of a user function with its arguments put
+    /// in (`call_body`), if the call can be compiled in place.
+    pub(crate) fn inlined_call(&self, e: &IrExpr) -> Option<IrExpr> {
+        let IrKind::CallFn { args, .. } = &e.kind else {
             return None;
-        }
-        let f = self.fn_ir.get(func as usize)?.as_ref()?;
-        let body = substitute(&f.body, args)?;
+        };
+        let simple = |a: &IrExpr| matches!(a.kind, IrKind::Local(_) | IrKind::Const(_));
+        let body = self.call_body(e).filter(|_| args.iter().all(simple))?;
         (!calls_or_indexes(&body)).then_some(body)
     }
 }

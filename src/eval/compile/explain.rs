@@ -7,7 +7,7 @@ use super::expand::MoveResult;
 use super::guard_bounds::LoopGuard;
 use super::int_tree::{BoolNode, NotIntCode};
 use super::kernel::{Kernel, KernelMove, MovePlan};
-use super::key_kernel::RunArg;
+use super::key_kernel::{KeyRun, RunArg};
 use super::moves::ResultForm;
 use super::rank_fill::{fill_order, FillOrder};
 use super::refusal::{NoKernel, Refusal};
@@ -305,16 +305,6 @@ pub fn show_spans(line: &str, snippet: impl Fn(Span) -> String) -> String {
     out
 }
 
-fn describe(k: &KernelMove) -> String {
-    let plan = describe_plan(k);
-    match k {
-        KernelMove::Run(r) => plan + &bounds_words(&r.guard),
-        KernelMove::SumRun(r) => plan + &bounds_words(&r.guard),
-        KernelMove::Loop(l) => plan + &bounds_words(&l.bounds),
-        _ => plan,
-    }
-}
-
 /// How many leading guard conjuncts the kernels read as the ends of a
 /// binding's range (`range_bounds.rs`), if any.
 fn ranged_words(n: usize) -> String {
@@ -362,8 +352,15 @@ fn bounds_words(g: &LoopGuard) -> String {
     format!("; {}", words.join(", "))
 }
 
-fn describe_plan(k: &KernelMove) -> String {
-    match k {
+/// A kernel plan in words, with how its guard bounds its loops.
+fn describe(k: &KernelMove) -> String {
+    let guard = match k {
+        KernelMove::Run(r) => bounds_words(&r.guard),
+        KernelMove::SumRun(r) => bounds_words(&r.guard),
+        KernelMove::Loop(l) => bounds_words(&l.bounds),
+        _ => String::new(),
+    };
+    let plan: String = match k {
         KernelMove::Single(s) if s.varies.is_some() => {
             "one option, read along the position's own line of the memo (one argument changes)"
                 .into()
@@ -394,16 +391,15 @@ fn describe_plan(k: &KernelMove) -> String {
             r.parts.len()
         ),
         KernelMove::KeyLoop(l) => {
+            let mask = "the binding's set or constant range and its guard's leading conjuncts \
+                        read as one bit mask";
+            let sorted =
+                |r: &KeyRun| (r.args.iter()).any(|a| matches!(a, RunArg::SortedUpdate { .. }));
             match &l.run {
-                Some(r)
-                    if r.args
-                        .iter()
-                        .any(|a| matches!(a, RunArg::SortedUpdate { .. })) =>
-                {
-                    "strided runs through the memo over its last binding, one per place of the \
-                 new item in the sorted list (lists and sets read as integers)"
-                        .into()
-                }
+                Some(r) if sorted(r) => "strided runs through the memo over its last binding, \
+                    one per place of the new item in the sorted list (lists and sets read as \
+                    integers)"
+                    .into(),
                 Some(r) => match &r.shift {
                     Ok(_) => "options of its last binding read by rank from the position's own \
                               list: the items it changes, by amounts affine in the binding, move \
@@ -421,26 +417,20 @@ fn describe_plan(k: &KernelMove) -> String {
                                sets read as integers)"
                         .into(),
                 },
-                None if l.bits_run.is_some() => format!(
+                None if l.bits_run.is_some() => {
+                    format!(
                     "one run of bit masks over its last binding, each option's set computed from \
-                 the position's and read from the memo without writing its key{}",
-                    if l.filter.is_some() {
-                        " (the binding's set or constant range and its guard's leading conjuncts read as one bit mask)"
-                    } else {
-                        ""
-                    }
-                ),
+                     the position's and read from the memo without writing its key{}",
+                    l.filter.as_ref().map_or(String::new(), |_| format!(" ({mask})"))
+                )
+                }
                 None => {
                     format!(
-                "option by option on a frame of integers, lists and sets read as integers and \
-                 options written as keys{}{}",
-                if l.filter.is_some() {
-                    ", the binding's set or constant range and its guard's leading conjuncts read as one bit mask"
-                } else {
-                    ""
-                },
-                results_words(&l.results)
-            )
+                    "option by option on a frame of integers, lists and sets read as integers and \
+                     options written as keys{}{}",
+                    l.filter.as_ref().map_or(String::new(), |_| format!(", {mask}")),
+                    results_words(&l.results)
+                )
                 }
             }
         }
@@ -452,7 +442,8 @@ fn describe_plan(k: &KernelMove) -> String {
             },
             results_words(&l.results)
         ),
-    }
+    };
+    plan + &guard
 }
 
 /// What a Loop form's results are: each one's number of parts, whether

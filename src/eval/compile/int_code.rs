@@ -115,15 +115,10 @@ pub(crate) fn shaped<L: Locals + ?Sized>(
 }
 
 impl Compiler<'_> {
-    /// Integer arithmetic on locals and constants without building values.
-    /// `None` at run time (not an integer, overflow, division by zero) sends
-    /// the caller to the value path, which reports the error properly.
-    pub(crate) fn int_expr<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<IntCode<L>> {
-        Some(int_code(&self.int_tree(e).ok()?))
-    }
-
-    /// `e` as an operand of integer code: a local or a constant as
-    /// written is kept apart (plans read them).
+    /// `e` as an operand of integer code: a local or a constant is kept
+    /// apart (plans read them). `None` at run time (not an integer,
+    /// overflow, division by zero) sends the caller to the value path,
+    /// which reports the error properly.
     pub(crate) fn operand<L: Locals + ?Sized>(&self, e: &IrExpr) -> Option<Operand<L>> {
         self.int_operand(e).ok()
     }
@@ -133,11 +128,7 @@ impl Compiler<'_> {
         &self,
         e: &IrExpr,
     ) -> Result<Operand<L>, NotIntCode> {
-        Ok(match e.kind {
-            IrKind::Local(s) => Operand::Local(s),
-            IrKind::Const(Value::Int(c)) => Operand::Const(c),
-            _ => Operand::Code(int_code(&self.int_tree(e)?)),
-        })
+        Ok(node_operand(&self.int_tree(e)?))
     }
 
     /// Comparisons of integer code joined by `and`, `or`, `not`, without

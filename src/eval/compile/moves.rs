@@ -9,7 +9,7 @@ use std::rc::Rc;
 use super::clauses::{run_clauses, CClause};
 use super::compiler::Compiler;
 use super::frame::{KeyFrame, KERNEL_FRAME};
-use super::int_code::{map_locals, IntCode};
+use super::int_code::{int_code, map_locals, IntCode};
 use super::key_tree::{ArgCode, OptionKey};
 use super::linear::operands;
 use super::runtime::{eval_all, Code, CompiledMove, Env, MoveCode, Target};
@@ -228,9 +228,9 @@ impl Compiler<'_> {
     pub(crate) fn arg_writer(&self, e: &IrExpr) -> ArgWriter {
         match &e.kind {
             IrKind::Local(slot) => ArgWriter::Local(*slot),
-            _ => match self.int_expr(e) {
-                Some(code) => ArgWriter::Int(code),
-                None => ArgWriter::Other(self.writer(e)),
+            _ => match self.int_tree(e) {
+                Ok(node) => ArgWriter::Int(int_code(&node)),
+                Err(_) => ArgWriter::Other(self.writer(e)),
             },
         }
     }

@@ -263,10 +263,17 @@ fn periodicity_field(p: &crate::takebreak::Periodicity, name: &str) -> Option<Va
 #[inline(never)]
 fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
     let mut h: Vec<u64> = Vec::new();
+    let add = |h: &mut Vec<u64>, v: u64, n: u64| {
+        if h.len() <= v as usize {
+            h.resize(v as usize + 1, 0);
+        }
+        h[v as usize] += n;
+    };
+    let not_game = || Err(type_error(span, "a game, a position or a compound", g));
     let instance = match g {
         Value::Func(c) => match **c {
             Callable::Game { instance, .. } => Some(instance),
-            _ => return Err(type_error(span, "a game, a position or a compound", g)),
+            _ => return not_game(),
         },
         Value::Game(game) => match &**game {
             Game::Position(p) => Some(p.instance),
@@ -277,30 +284,21 @@ fn memo_histogram(env: &mut Env, g: &Value, span: Span) -> Fallible<Value> {
                 if let Some(kind) = LayerKind::of(&c.kind) {
                     let same =
                         |l: LayerKind| std::mem::discriminant(&l) == std::mem::discriminant(&kind);
-                    env.rt.for_each_layer_value(same, |v: u64| {
-                        if h.len() <= v as usize {
-                            h.resize(v as usize + 1, 0);
-                        }
-                        h[v as usize] += 1;
-                    });
+                    env.rt
+                        .for_each_layer_value(same, |v: u64| add(&mut h, v, 1));
                 }
                 None
             }
-            _ => return Err(type_error(span, "a game, a position or a compound", g)),
+            _ => return not_game(),
         },
-        _ => return Err(type_error(span, "a game, a position or a compound", g)),
+        _ => return not_game(),
     };
     // A loopy game's positions of infinite value are counted under their
     // values, as `histogram` counts them.
     let mut infinite = Vec::new();
     if let Some(instance) = instance {
         let inst = env.rt.instance(instance);
-        inst.memo.borrow().for_each_value_count(|v: u64, n: u64| {
-            if h.len() <= v as usize {
-                h.resize(v as usize + 1, 0);
-            }
-            h[v as usize] += n;
-        });
+        (inst.memo.borrow()).for_each_value_count(|v: u64, n: u64| add(&mut h, v, n));
         let sets = env.rt.inf_sets.borrow();
         inst.infinite
             .borrow()

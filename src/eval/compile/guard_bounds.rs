@@ -40,7 +40,7 @@ use super::frame::KERNEL_FRAME;
 use super::guaranteed::{substitute_params, Facts};
 use super::int_code::{bool_code, int_code, BoolCode, IntCode};
 use super::int_tree::{BoolNode, IntNode};
-use super::linear::{conjuncts, degree, quadratic_coefs};
+use super::linear::{conjuncts, degree, flipped, quadratic_coefs};
 use super::range_bounds::conjunction;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -333,12 +333,7 @@ impl Cut {
     fn bound(&self, frame: &mut [i64]) -> Option<Option<(i128, i128)>> {
         let (op, other) = match &self.sides {
             [Side::Binding, other] => (self.op, other),
-            [other, Side::Binding] => match self.op {
-                BinaryOp::Lt => (BinaryOp::Gt, other),
-                BinaryOp::Le => (BinaryOp::Ge, other),
-                BinaryOp::Gt => (BinaryOp::Lt, other),
-                _ => (BinaryOp::Le, other),
-            },
+            [other, Side::Binding] => (flipped(self.op), other),
             _ => return None,
         };
         let f = match other {

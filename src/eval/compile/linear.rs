@@ -264,6 +264,17 @@ pub(super) fn affine<L: Locals + ?Sized>(e: &IntNode, k: Slot) -> Option<(IntCod
     Some((int_code(&e.with_local(k, 0)?), coef))
 }
 
+/// `op` with its sides exchanged (`e < x` is `x > e`).
+pub(crate) fn flipped(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        op => op,
+    }
+}
+
 /// The conjuncts of `e` (`x and y and ...`), in order.
 pub(crate) fn conjuncts<'e>(e: &'e IrExpr, out: &mut Vec<&'e IrExpr>) {
     operands(BinaryOp::And, e, out)

@@ -20,7 +20,7 @@
 
 use super::compiler::Compiler;
 use super::int_tree::mentions;
-use super::linear::conjuncts;
+use super::linear::{conjuncts, flipped};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
@@ -149,13 +149,7 @@ fn end_of(c: &IrExpr, k: Slot) -> Option<End<'_>> {
     // `f op k` is `k op' f` with the comparison turned round.
     let (op, f) = match (is_k(lhs), is_k(rhs)) {
         (true, false) => (*op, rhs),
-        (false, true) => match op {
-            BinaryOp::Lt => (BinaryOp::Gt, lhs),
-            BinaryOp::Le => (BinaryOp::Ge, lhs),
-            BinaryOp::Gt => (BinaryOp::Lt, lhs),
-            BinaryOp::Ge => (BinaryOp::Le, lhs),
-            _ => return None,
-        },
+        (false, true) => (flipped(*op), lhs),
         _ => return None,
     };
     if mentions(f, k) {

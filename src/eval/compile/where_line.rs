@@ -10,6 +10,7 @@
 
 use super::int_code::{bool_code, node_operand, BoolCode, Operand};
 use super::int_tree::{BoolNode, IntNode};
+use super::linear::flipped;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
 
@@ -197,16 +198,5 @@ impl WhereLine {
             None => i64::MAX,
         };
         Some((lo, hi))
-    }
-}
-
-/// `op` with its sides exchanged (`e < x` is `x > e`).
-fn flipped(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        op => op,
     }
 }

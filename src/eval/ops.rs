@@ -2,7 +2,6 @@
 //! (`+`, `*`, nim-sum `^`), comparisons, membership, string and list
 //! concatenation, and the disjunctive sum.
 
-use std::cmp::Ordering;
 use std::rc::Rc;
 
 use super::value::{
@@ -265,13 +264,9 @@ fn compare(op: BinaryOp, a: &Value, b: &Value, span: Span) -> Fallible<Value> {
         .help("`<`, `<=`, `>`, `>=` compare two numbers (integers or ordinals), strings, lists, tuples, sets or games (0 is the zero game)")
         .err();
     }
-    let ord = a.cmp(b);
-    Ok(Value::Bool(match op {
-        BinaryOp::Lt => ord == Ordering::Less,
-        BinaryOp::Le => ord != Ordering::Greater,
-        BinaryOp::Gt => ord == Ordering::Greater,
-        _ => ord != Ordering::Less,
-    }))
+    // The order as -1, 0 or 1, compared with 0.
+    let holds = int_compare(op, a.cmp(b) as i64, 0);
+    Ok(Value::Bool(holds.expect("an order")))
 }
 
 /// Applies a binary operator to two evaluated operands. (`and` and `or`

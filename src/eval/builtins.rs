@@ -393,26 +393,9 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             }
             Value::Int(63 - n.leading_zeros() as i64)
         }
-        Pow if matches!(args[0], Value::Ordinal(_)) => {
-            let (a, e) = (expect_ordinal(&args[0], span)?, int(1)?);
-            if e < 0 {
-                return invalid(
-                    span,
-                    format!("pow with exponent {e}"),
-                    "the exponent must be >= 0",
-                );
-            }
-            Value::ordinal(a.pow(e as u64).ok_or_else(|| {
-                let mut d = overflow(span, &format!("pow({}, {e})", args[0]));
-                d.label = "too large".into();
-                d.help = Some(
-                    "ordinals have 64-bit exponents and coefficients and at most 100000 terms"
-                        .into(),
-                );
-                d
-            })?)
-        }
-        Pow if matches!(args[1], Value::Ordinal(_)) => {
+        // An ordinal base takes a natural exponent (an ordinal one is an
+        // integer expected); an integer base no ordinal exponent.
+        Pow if matches!(args[1], Value::Ordinal(_)) && !matches!(args[0], Value::Ordinal(_)) => {
             return Diag::new(
                 ErrorKind::Invalid,
                 span,
@@ -423,14 +406,27 @@ pub fn apply_pure(b: Builtin, args: &[Value], span: Span) -> Fallible<Value> {
             .err();
         }
         Pow => {
-            let (a, e) = (int(0)?, int(1)?);
+            let base = match &args[0] {
+                Value::Ordinal(_) => None,
+                _ => Some(int(0)?),
+            };
+            let e = int(1)?;
             if e < 0 {
-                return invalid(
-                    span,
-                    format!("pow with exponent {e}"),
-                    "the exponent must be >= 0",
-                );
+                let why = "the exponent must be >= 0";
+                return invalid(span, format!("pow with exponent {e}"), why);
             }
+            let Some(a) = base else {
+                let a = expect_ordinal(&args[0], span)?;
+                return Ok(Value::ordinal(a.pow(e as u64).ok_or_else(|| {
+                    let mut d = overflow(span, &format!("pow({}, {e})", args[0]));
+                    d.label = "too large".into();
+                    d.help = Some(
+                        "ordinals have 64-bit exponents and coefficients and at most 100000 terms"
+                            .into(),
+                    );
+                    d
+                })?));
+            };
             let e = u32::try_from(e).map_err(|_| overflow(span, "pow"))?;
             Value::Int(a.checked_pow(e).ok_or_else(|| overflow(span, "pow"))?)
         }

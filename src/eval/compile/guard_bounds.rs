@@ -42,7 +42,6 @@ use super::int_code::{bool_code, int_code, BoolCode, IntCode};
 use super::int_tree::{BoolNode, IntNode};
 use super::linear::{conjuncts, degree, flipped, quadratic_coefs};
 use super::range_bounds::conjunction;
-use crate::eval::ops;
 use crate::eval::value::Value;
 use crate::ir::ir::*;
 use crate::syntax::ast::BinaryOp;
@@ -425,8 +424,15 @@ impl Cut {
             return None;
         }
         let op = self.op;
-        let holds =
-            |i: i64| -> Option<bool> { ops::int_compare(op, diff.at(value(i)? - first)?, 0) };
+        let holds = |i: i64| -> Option<bool> {
+            let d = diff.at(value(i)? - first)?;
+            Some(match op {
+                BinaryOp::Lt => d < 0,
+                BinaryOp::Le => d <= 0,
+                BinaryOp::Gt => d > 0,
+                _ => d >= 0,
+            })
+        };
         // The comparison of a monotone difference changes truth at most
         // once: where it did last time, if it does there now.
         let last = self.last.get();

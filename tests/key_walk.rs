@@ -450,3 +450,30 @@ fn a_position_whose_one_unsolved_option_is_itself_is_found_on_a_cycle() {
     assert!(out.starts_with("0 "), "{out}");
     assert!(out.contains('∞') || out.contains('D'), "{out}");
 }
+
+#[test]
+fn cycles_longer_than_the_unmarked_path_and_entered_below_it_are_found() {
+    // The walk marks its path only at the root and from depth 64 on: a
+    // ring of 80 positions entered away from the root repeats until it
+    // is that deep, and a ring of 3 entered after a chain of 98
+    // positions is met past it; both go to the loopy labelling, the
+    // positions `n % 7 == 0` with an exit to 0.
+    let out = same_both_ways(
+        "game R(n, s) {
+            move up(i in s) if n < 79 -> R(n + 1, s)
+            move wrap(i in s) if n == 79 -> R(0, s)
+            move out(i in s) if n % 7 == 0 -> R(n, {})
+        }
+        game T(n, s) {
+            move up(i in s) if n < 100 -> T(n + 1, s)
+            move back(i in s) if n == 100 -> T(98, s)
+            move out(i in s) if n % 7 == 0 -> T(n, {})
+        }
+        print [outcome(R(n, {0})) for n in [0, 1, 40, 79]]
+        print [outcome(T(n, {0})) for n in [0, 1, 97, 98, 99, 100]]
+        print [sg(R(n, {0})) for n in [0, 1, 40, 79]]
+        print [sg(T(n, {0})) for n in [0, 1, 97, 98, 99, 100]]",
+    );
+    assert!(!out.contains("failure"), "{out}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+}

@@ -197,26 +197,6 @@ impl<T: Vacant> OpenTable<T> {
         self.generation
     }
 
-    /// `insert_unique` into the vacant slot `vacancy` where `locate` (of
-    /// this generation) ended the run of `hash`, when no growth is due:
-    /// no second walk of the run.
-    #[inline]
-    pub(crate) fn insert_at_vacancy(
-        &mut self,
-        hash: u64,
-        vacancy: usize,
-        value: T,
-        hash_of: impl Fn(&T) -> u64,
-    ) -> SlotAt {
-        match self.put_vacant(vacancy, value) {
-            true => SlotAt {
-                index: vacancy,
-                generation: self.generation,
-            },
-            false => self.insert_unique(hash, value, hash_of),
-        }
-    }
-
     /// Stores `value` in the slot `vacancy`, if it is vacant and no growth
     /// is due: where `locate` (of this generation) ended the run of a
     /// value known absent. False: nothing stored.

@@ -551,14 +551,14 @@ impl SparseTable {
         self.rows.push(code as i64);
         let rows = &self.rows;
         let hash_of = |e: &Entry| hash(&rows[e.index() * width..][..width - 1]);
-        let at = match vacancy {
-            Some(v) => self
-                .slots
-                .insert_at_vacancy(h, v, Entry::row(h, i), hash_of),
-            None => self.slots.insert_unique(h, Entry::row(h, i), hash_of),
+        // Into the vacant slot `locate` found (no second walk of the run).
+        let entry = Entry::row(h, i);
+        let at = match vacancy.filter(|&v| self.slots.put_vacant(v, entry)) {
+            Some(v) => v,
+            None => self.slots.insert_unique(h, entry, hash_of).index,
         };
         self.len += 1;
-        Some(at.index)
+        Some(at)
     }
 
     /// Every stored position: its coordinates (the first `n` of the

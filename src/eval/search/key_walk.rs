@@ -7,10 +7,10 @@
 //! table past the cache), one stack of the options not solved yet, each
 //! read again from the memo when its turn comes (a new one searched
 //! above its parent at once), and one stack of the values found, whose
-//! mex is the position's value, stored once. A position is marked on
-//! the path only after its options are listed, and only if one is held:
-//! one whose options all have values then (every leaf of a tree of
-//! positions) is stored with its value at once, one store, no mark.
+//! mex is the position's value, stored once. One whose options all have
+//! values when listed (every leaf of a tree of positions) is stored at
+//! once; one with options held is marked on the path only at the root
+//! or from `MARKED_DEPTH` on (a cycle repeats until then), else no mark.
 //!
 //! At a position the kernel's code cannot run (it needs the general
 //! path, which reports any error) or on a cycle, the walk stops with
@@ -197,12 +197,8 @@ impl Walker<'_> {
             s.values.truncate(values);
             s.n_options = top.first as usize;
             s.nodes.pop();
-            let key = &s.options[option].0;
-            if !at.is_some_and(|at| memo.set_at(at, State::Value(v))) {
-                key.key(&mut s.key);
-                memo.set_located(at, &s.key, State::Value(v));
-            }
-            self.count_stored(env, key)?;
+            store(memo, s, option, at, State::Value(v));
+            self.count_stored(env, &s.options[option].0)?;
             if s.nodes.is_empty() {
                 return Ok(Some(v));
             }
@@ -252,12 +248,18 @@ impl Walker<'_> {
                 return Ok(Pushed::Stopped);
             }
         }
-        // One store either way (one call site, inlined).
+        // With options held, marked on the path only at the root (its
+        // store lays the window out) and from `MARKED_DEPTH` on, where a
+        // cycle repeated so deep meets its mark; stored once at the pop.
         let state = match s.n_options == first {
             true => State::Value(s.mex.mex(&s.values[values..])),
+            false if (1..MARKED_DEPTH).contains(&s.nodes.len()) => State::Unknown,
             false => State::OnPath,
         };
-        let at = store(memo, s, option, at, state);
+        let at = match state {
+            State::Unknown => at,
+            _ => store(memo, s, option, at, state),
+        };
         if let State::Value(v) = state {
             s.values.truncate(values);
             self.count_stored(env, &s.options[option].0)?;
@@ -280,6 +282,10 @@ impl Walker<'_> {
         env.rt.count_stored_n(weight, self.span, &self.inst.name)
     }
 }
+
+/// The depth from which the walk marks its path (below it, only the
+/// root): a mark costs a store, and an acyclic game's walk needs none.
+const MARKED_DEPTH: usize = 64;
 
 /// What `Walker::push` made of a position.
 enum Pushed {

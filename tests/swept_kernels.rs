@@ -868,6 +868,8 @@ fn kept_bends(n: usize) -> Cube {
         options.extend((0..a).map(|k| g[k][((k + a) / 2).min(b)][0]));
         options.extend((0..a).map(|k| g[k][((k + 5) / 3).min(2)][c.min(k)]));
         options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
+        let clamp = |k: usize| (b as i64 - k as i64).min(1);
+        options.extend((0..a).map(|k| g[k][b][(((k + c) / 2) as i64).max(clamp(k)) as usize]));
         options.extend((0..c).map(|k| g[a][b][k]));
         options
     })
@@ -886,7 +888,9 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
     // quotient reads `a` (kept along `b` and `c`) and its clamp `b`;
     // `s`'s first quotient and clamp are constants; `u` has two
     // quotients that are not affine, which `kernel_bends` refuses (the
-    // batched code values it) at every position. Swept along each
+    // batched code values it) at every position; `v`'s quotient reads `c`
+    // and its clamp, itself clamped, `b` (a line's kept bends refresh
+    // their clamps' lines at each position). Swept along each
     // coordinate and asked from the top (positions waiting for their
     // options), against the definition and the general path.
     let n = 7;
@@ -897,6 +901,7 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
             move q(k in 0..a) -> H(k, min((k + a) / 2, b), 0)
             move s(k in 0..a) -> H(k, min((k + 5) / 3, 2), min(c, k))
             move u(k in 0..a) -> H(k, min((k + b) / 2, b), min(c, k / 2))
+            move v(k in 0..a) -> H(k, b, max((k + c) / 2, min(b - k, 1)))
             move t(k in 0..c) -> H(a, b, k)
         }";
     type At = fn(usize, [usize; 3]) -> [usize; 3];

@@ -163,16 +163,13 @@ fn quot_of(b: &Bend, ints: &[i64], (lo, hi): (i64, i64)) -> Option<Quot> {
     })
 }
 
-/// A bend run's bends evaluated on a position's frame. On a swept line
-/// that moves none of the run's set-up (`RunMove::reads`), kept for the
-/// line from its first position: a bend's quotient is evaluated again
-/// only where its base reads the moving slot (`Bend::reads`, bit `i` of
-/// `moving` for bend `i`), each clamp's line at every position; and where
-/// the run's affine arguments lie in the window, while its stamp holds.
+/// What a swept line keeps of a bend run whose range and affine
+/// arguments it does not move (`RunMove::reads`): each bend's quotient
+/// whose base it does not move either (`Bend::reads`), and where the run's
+/// affine arguments lie in the window, for as long as its layout holds.
 #[derive(Default)]
 pub(super) struct BendHeld {
-    evaluated: SmallVec<[Evaluated; 4]>,
-    moving: u64,
+    quots: SmallVec<[Option<Quot>; 4]>,
     placed: Option<((usize, u32), Placed)>,
 }
 
@@ -181,71 +178,17 @@ pub(super) struct BendHeld {
 type Placed = Option<(usize, isize)>;
 
 impl BendHeld {
-    /// The bends of `per_option` on the frame `ints` over `lo..hi`: those
-    /// the line moves, where they are kept, else all (`fill`); `None`
-    /// where a bend's code fails or overflows.
-    #[inline(always)]
-    fn evaluate(
-        &mut self,
-        (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
-        ints: &[i64],
-        (lo, hi): (i64, i64),
-        moving: u64,
-    ) -> Option<()> {
-        if self.evaluated.is_empty() {
-            return self.fill((per_option, bends), ints, (lo, hi), moving);
-        }
-        for (i, (e, b)) in self.evaluated.iter_mut().zip(bends).enumerate() {
-            if self.moving & 1 << i != 0 {
-                e.1 = quot_of(b, ints, (lo, hi))?;
+    /// `run`'s placement in `window`, kept while its stamp holds.
+    #[inline]
+    fn placed(&mut self, window: &Window<'_>, run: &AffineRun<'_>) -> Placed {
+        let stamp = window.stamp();
+        match self.placed {
+            Some((held, at)) if held == stamp => at,
+            _ => {
+                let at = window.run(run.bases, run.coefs, run.lo, run.hi);
+                self.placed = Some((stamp, at));
+                at
             }
-            if let (Some((_, line)), Some((_, limit))) = (&mut e.2, &b.clamp) {
-                *line = Line::of(limit, ints, (lo, hi))?;
-            }
-        }
-        Some(())
-    }
-
-    /// Every bend evaluated, with the bends whose quotient reads the
-    /// moving slot (`moving`, a bit) noted; `None` also where the run has
-    /// two quotients that are not affine (at most one is walked with a
-    /// remainder).
-    #[inline(never)]
-    fn fill(
-        &mut self,
-        (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
-        ints: &[i64],
-        (lo, hi): (i64, i64),
-        moving: u64,
-    ) -> Option<()> {
-        self.moving = 0;
-        for (i, (&(coord, _), b)) in per_option.iter().zip(bends).enumerate() {
-            let clamp = match &b.clamp {
-                Some((min, limit)) => Some((*min, Line::of(limit, ints, (lo, hi))?)),
-                None => None,
-            };
-            self.evaluated
-                .push((coord, quot_of(b, ints, (lo, hi))?, clamp));
-            self.moving |= u64::from(b.reads & moving != 0) << i;
-        }
-        (bends.iter().filter(|b| b.coef_rem != 0).count() <= 1).then_some(())
-    }
-}
-
-/// `run`'s placement in `window`, kept in `held` while its stamp holds.
-#[inline]
-fn placed_in(
-    held: &mut Option<((usize, u32), Placed)>,
-    window: &Window<'_>,
-    run: &AffineRun<'_>,
-) -> Placed {
-    let stamp = window.stamp();
-    match *held {
-        Some((kept, at)) if kept == stamp => at,
-        _ => {
-            let at = window.run(run.bases, run.coefs, run.lo, run.hi);
-            *held = Some((stamp, at));
-            at
         }
     }
 }
@@ -266,25 +209,42 @@ impl SgSink {
         line: Option<(&mut BendHeld, u64)>,
     ) -> Fallible<bool> {
         let (lo, hi) = (run.lo, run.hi);
-        let mut own = BendHeld::default();
-        let (held, moving) = line.unwrap_or((&mut own, u64::MAX));
-        if held
-            .evaluate((per_option, bends), ints, (lo, hi), moving)
-            .is_none()
-        {
-            held.evaluated.clear();
-            return Ok(false);
-        }
-        let BendHeld {
-            evaluated, placed, ..
-        } = held;
+        let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
         let mut cuts = Cuts::new();
-        for &(_, q, clamp) in evaluated.iter() {
-            if let Some((_, line)) = clamp {
-                if clamp_cuts(q, line, (lo, hi), &mut cuts).is_none() {
-                    return Ok(false);
-                }
+        let mut quotients = 0;
+        let (mut held, moving) = match line {
+            Some((held, moving)) => (Some(held), moving),
+            None => (None, u64::MAX),
+        };
+        for (i, (&(coord, _), b)) in per_option.iter().zip(bends).enumerate() {
+            let kept = held
+                .as_ref()
+                .and_then(|h| h.quots.get(i).copied().flatten());
+            let Some(q) = kept.or_else(|| quot_of(b, ints, (lo, hi))) else {
+                return Ok(false);
+            };
+            if let Some(h) = held.as_mut().filter(|h| h.quots.len() == i) {
+                h.quots.push((b.reads & moving == 0).then_some(q));
             }
+            // A quotient that is not affine: at most one, walked with a
+            // remainder.
+            quotients += usize::from(q.a_rem != 0);
+            let clamp = match &b.clamp {
+                Some((min, limit)) => {
+                    let Some(line) = Line::of(limit, ints, (lo, hi)) else {
+                        return Ok(false);
+                    };
+                    if clamp_cuts(q, line, (lo, hi), &mut cuts).is_none() {
+                        return Ok(false);
+                    }
+                    Some((*min, line))
+                }
+                None => None,
+            };
+            evaluated.push((coord, q, clamp));
+        }
+        if quotients > 1 {
+            return Ok(false);
         }
         if cuts.len() > 1 {
             cuts.sort_unstable();
@@ -295,13 +255,19 @@ impl SgSink {
         // (once for the line where it keeps the run); then the options it
         // could not answer one by one.
         let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
-            let placed = window.map(|w| (w, placed_in(placed, w, run)));
+            let placed = window.map(|w| {
+                let at = match held {
+                    Some(h) => h.placed(w, run),
+                    None => w.run(run.bases, run.coefs, lo, hi),
+                };
+                (w, at)
+            });
             let mut p = lo;
             for &q in &cuts {
                 if p >= q {
                     continue;
                 }
-                if !placed.is_some_and(|(w, at)| sink.walk(w, run, at, evaluated, p..q)) {
+                if !placed.is_some_and(|(w, at)| sink.walk(w, run, at, &evaluated, p..q)) {
                     return Some(p..hi);
                 }
                 p = q;
@@ -317,7 +283,7 @@ impl SgSink {
             for ((x, &base), &coef) in coords.iter_mut().zip(run.bases).zip(run.coefs) {
                 *x = base + coef * k;
             }
-            for e in evaluated.iter() {
+            for e in &evaluated {
                 let (c, arg) = piece_arg(e, start);
                 coords[c] = arg.at(k);
             }

@@ -942,3 +942,87 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
         );
     }
 }
+
+/// The game of `a_lines_moves_in_one_pass_or_one_by_one` by its
+/// definition, with its single move or without, and its run of two
+/// quotients or without: `g[a][b][c]` for `a, b, c <= n`.
+fn one_pass(n: usize, single: bool, quotients: bool) -> Cube {
+    cube(n, |g, a, b, c| {
+        let mut options = Vec::new();
+        options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c]));
+        options.extend((0..c).map(|k| g[a][b][k]));
+        options.extend((1..=a.min(b)).map(|k| g[a - k][b - k][c]));
+        options.extend((0..a).map(|k| g[k][b][c.min(3 * k)]));
+        if single && c > 1 {
+            options.push(g[a][b][c - 2]);
+        }
+        if quotients {
+            options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
+        }
+        options
+    })
+}
+
+#[test]
+fn a_lines_moves_in_one_pass_or_one_by_one() {
+    // A line whose every move is a run read whole in the memo's window
+    // (a bend run, the options beside the position, a plain run of two
+    // moving arguments, a clamp by the binding) takes one pass with one
+    // borrow of the memo (`runs_in_window`); a single move, or a run of
+    // two quotients that `kernel_bends` refuses, sends the line's moves
+    // one by one, and so does a table asked from the top (options
+    // without a value yet). Along each coordinate, against the
+    // definition and the general path.
+    let n = 6;
+    let base = "game G(a, b, c) where a >= 0 and b >= 0 and c >= 0 {
+            move m(k in 0..a) -> G(k, min((k + b) / 2, b), c)
+            move t(k in 0..c) -> G(a, b, k)
+            move p(k in 1..=min(a, b)) -> G(a - k, b - k, c)
+            move r(k in 0..a) -> G(k, b, min(c, 3 * k))
+            MORE
+        }";
+    for (single, quotients) in [(false, false), (true, false), (false, true)] {
+        let g = one_pass(n, single, quotients);
+        let more = match (single, quotients) {
+            (true, _) => "move s() if c > 1 -> G(a, b, c - 2)",
+            (_, true) => "move u(k in 0..a) -> G(k, min((k + b) / 2, b), min(c, k / 2))",
+            _ => "",
+        };
+        let game = base.replace("MORE", more);
+        type At = fn(usize, [usize; 3]) -> [usize; 3];
+        let cases: [(&str, &str, At); 4] = [
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "G(a, b, c)",
+                |_, [i, j, l]| [i, j, l],
+            ),
+            (
+                "a in 0..=N, c in 0..=N, b in 0..=N",
+                "G(a, b, c)",
+                |_, [i, j, l]| [i, l, j],
+            ),
+            (
+                "b in 0..=N, c in 0..=N, a in 0..=N",
+                "G(a, b, c)",
+                |_, [i, j, l]| [l, i, j],
+            ),
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "G(N - a, b, N - c)",
+                |n, [i, j, l]| [n - i, j, n - l],
+            ),
+        ];
+        for (loops, asked, at) in cases {
+            let text =
+                format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+            let out = same_every_way(&text, Limits::default());
+            let want: Vec<String> = (0..=n)
+                .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
+                .map(|ijl| at(n, ijl))
+                .map(|[a, b, c]| g[a][b][c].to_string())
+                .collect();
+            let want = format!("[{}]", want.join(", "));
+            assert_eq!(out.trim(), want, "{more}: {loops}, {asked}");
+        }
+    }
+}

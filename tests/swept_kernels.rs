@@ -967,12 +967,12 @@ fn one_pass(n: usize, single: bool, quotients: bool) -> Cube {
 fn a_lines_moves_in_one_pass_or_one_by_one() {
     // A line whose every move is a run read whole in the memo's window
     // (a bend run, the options beside the position, a plain run of two
-    // moving arguments, a clamp by the binding) takes one pass with one
-    // borrow of the memo (`runs_in_window`); a single move, or a run of
-    // two quotients that `kernel_bends` refuses, sends the line's moves
-    // one by one, and so does a table asked from the top (options
-    // without a value yet). Along each coordinate, against the
-    // definition and the general path.
+    // moving arguments, a clamp by the binding); with a single move
+    // beside them, or a run of two quotients that `kernel_bends` refuses
+    // (the batched code values it); and tables asked from the top
+    // (options without a value yet). A one-pass form of the first
+    // (bend19, commit 9552a69) was tried against these. Along each
+    // coordinate, against the definition and the general path.
     let n = 6;
     let base = "game G(a, b, c) where a >= 0 and b >= 0 and c >= 0 {
             move m(k in 0..a) -> G(k, min((k + b) / 2, b), c)

@@ -193,150 +193,102 @@ impl BendHeld {
     }
 }
 
-/// A bend run's pieces on a frame: its bends evaluated, and the pieces'
-/// ends (the cuts, then the run's end).
-type Pieces = (SmallVec<[Evaluated; 4]>, Cuts);
-
-/// The pieces of a run whose per-option arguments are `bends` on the
-/// frame `ints`, written to `out` (in place: a run's pieces are large to
-/// move); `None` if the run does not fit this form. `line`: on a
-/// swept line that moves none of the run's set-up, what the line keeps
-/// of it, and the moving frame slot (a bit).
-#[inline(always)]
-fn pieces(
-    (evaluated, cuts): &mut Pieces,
-    run: &AffineRun<'_>,
-    (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
-    ints: &[i64],
-    held: Option<(&mut BendHeld, u64)>,
-) -> Option<()> {
-    let (lo, hi) = (run.lo, run.hi);
-    let mut quotients = 0;
-    let (mut held, moving) = held.map_or((None, u64::MAX), |(h, m)| (Some(h), m));
-    for (i, (&(coord, _), b)) in per_option.iter().zip(bends).enumerate() {
-        let kept = held
-            .as_ref()
-            .and_then(|h| h.quots.get(i).copied().flatten());
-        let q = kept.or_else(|| quot_of(b, ints, (lo, hi)))?;
-        if let Some(h) = held.as_mut().filter(|h| h.quots.len() == i) {
-            h.quots.push((b.reads & moving == 0).then_some(q));
-        }
-        // A quotient that is not affine: at most one, walked with a
-        // remainder.
-        quotients += usize::from(q.a_rem != 0);
-        let clamp = match &b.clamp {
-            Some((min, limit)) => {
-                let line = Line::of(limit, ints, (lo, hi))?;
-                clamp_cuts(q, line, (lo, hi), cuts)?;
-                Some((*min, line))
-            }
-            None => None,
-        };
-        evaluated.push((coord, q, clamp));
-    }
-    if quotients > 1 {
-        return None;
-    }
-    if cuts.len() > 1 {
-        cuts.sort_unstable();
-    }
-    cuts.push(hi);
-    Some(())
-}
-
 impl SgSink {
     /// Marks the options of a run whose per-option arguments are `bends`,
     /// piece by piece. False, with nothing marked, if the run does not fit
     /// this form; the caller then goes through the batched code. `line`:
-    /// as `pieces`.
+    /// on a swept line that moves none of the run's set-up, what the line
+    /// keeps of it, and the moving frame slot (a bit).
     pub(super) fn kernel_bends(
         &mut self,
         env: &mut Env,
         inst: &Instance,
         run: &AffineRun<'_>,
-        moved: (&[(usize, BatchCode)], &[Bend]),
+        (per_option, bends): (&[(usize, BatchCode)], &[Bend]),
         ints: &[i64],
-        mut line: Option<(&mut BendHeld, u64)>,
+        line: Option<(&mut BendHeld, u64)>,
     ) -> Fallible<bool> {
-        let held = line.as_mut().map(|(h, m)| (&mut **h, *m));
-        let mut pieced = Pieces::default();
-        if pieces(&mut pieced, run, moved, ints, held).is_none() {
+        let (lo, hi) = (run.lo, run.hi);
+        let mut evaluated: SmallVec<[Evaluated; 4]> = SmallVec::new();
+        let mut cuts = Cuts::new();
+        let mut quotients = 0;
+        let (mut held, moving) = match line {
+            Some((held, moving)) => (Some(held), moving),
+            None => (None, u64::MAX),
+        };
+        for (i, (&(coord, _), b)) in per_option.iter().zip(bends).enumerate() {
+            let kept = held
+                .as_ref()
+                .and_then(|h| h.quots.get(i).copied().flatten());
+            let Some(q) = kept.or_else(|| quot_of(b, ints, (lo, hi))) else {
+                return Ok(false);
+            };
+            if let Some(h) = held.as_mut().filter(|h| h.quots.len() == i) {
+                h.quots.push((b.reads & moving == 0).then_some(q));
+            }
+            // A quotient that is not affine: at most one, walked with a
+            // remainder.
+            quotients += usize::from(q.a_rem != 0);
+            let clamp = match &b.clamp {
+                Some((min, limit)) => {
+                    let Some(line) = Line::of(limit, ints, (lo, hi)) else {
+                        return Ok(false);
+                    };
+                    if clamp_cuts(q, line, (lo, hi), &mut cuts).is_none() {
+                        return Ok(false);
+                    }
+                    Some((*min, line))
+                }
+                None => None,
+            };
+            evaluated.push((coord, q, clamp));
+        }
+        if quotients > 1 {
             return Ok(false);
         }
-        let (evaluated, cuts) = &pieced;
+        if cuts.len() > 1 {
+            cuts.sort_unstable();
+        }
+        // The pieces' ends: the cuts, then the run's end.
+        cuts.push(hi);
         // Every piece read through the window, placed once for the run
         // (once for the line where it keeps the run); then the options it
         // could not answer one by one.
         let scan = |sink: &mut Self, window: Option<&Window<'_>>| {
-            let held = line.map(|(h, _)| h);
-            Some(window.map_or(run.lo..run.hi, |w| {
-                sink.walk_pieces(w, run, held, (evaluated, cuts))
-            }))
+            let placed = window.map(|w| {
+                let at = match held {
+                    Some(h) => h.placed(w, run),
+                    None => w.run(run.bases, run.coefs, lo, hi),
+                };
+                (w, at)
+            });
+            let mut p = lo;
+            for &q in &cuts {
+                if p >= q {
+                    continue;
+                }
+                if !placed.is_some_and(|(w, at)| sink.walk(w, run, at, &evaluated, p..q)) {
+                    return Some(p..hi);
+                }
+                p = q;
+            }
+            Some(0..0)
         };
         let n = run.bases.len();
         self.read_run(env, (inst, run), scan, |k, key| {
             // Options the window cannot answer are rare: no array a run.
             let mut coords = [0i64; MAX_ARGS as usize];
             // The piece of `k` starts at the last cut at or before it.
-            let start = (cuts.iter().copied().filter(|&c| c <= k).max()).unwrap_or(run.lo);
+            let start = (cuts.iter().copied().filter(|&c| c <= k).max()).unwrap_or(lo);
             for ((x, &base), &coef) in coords.iter_mut().zip(run.bases).zip(run.coefs) {
                 *x = base + coef * k;
             }
-            for e in evaluated {
+            for e in &evaluated {
                 let (c, arg) = piece_arg(e, start);
                 coords[c] = arg.at(k);
             }
             key.set_raw(run.shape, run.n_args, coords[..n].iter().copied());
         })
-    }
-
-    /// `kernel_bends` in a window a swept line's position borrowed for
-    /// all its moves: true only if every option was marked (none left to
-    /// look up one by one).
-    pub(super) fn bends_in_window(
-        &mut self,
-        window: &Window<'_>,
-        run: &AffineRun<'_>,
-        moved: (&[(usize, BatchCode)], &[Bend]),
-        ints: &[i64],
-        mut line: Option<(&mut BendHeld, u64)>,
-    ) -> bool {
-        let held = line.as_mut().map(|(h, m)| (&mut **h, *m));
-        let mut pieced = Pieces::default();
-        if pieces(&mut pieced, run, moved, ints, held).is_none() {
-            return false;
-        }
-        let (evaluated, cuts) = &pieced;
-        let held = line.map(|(h, _)| h);
-        self.walk_pieces(window, run, held, (evaluated, cuts))
-            .is_empty()
-            && self.slow.is_empty()
-    }
-
-    /// Marks the pieces of `run` (ending at `cuts`) in `window`; the
-    /// options from the first piece it could not walk are returned.
-    fn walk_pieces(
-        &mut self,
-        window: &Window<'_>,
-        run: &AffineRun<'_>,
-        held: Option<&mut BendHeld>,
-        (evaluated, cuts): (&[Evaluated], &[i64]),
-    ) -> Range<i64> {
-        let at = match held {
-            Some(h) => h.placed(window, run),
-            None => window.run(run.bases, run.coefs, run.lo, run.hi),
-        };
-        let mut p = run.lo;
-        for &q in cuts {
-            if p >= q {
-                continue;
-            }
-            if !self.walk(window, run, at, evaluated, p..q) {
-                return p..run.hi;
-            }
-            p = q;
-        }
-        0..0
     }
 
     /// Marks the options `ks` of a piece of `run` (its bends `evaluated`)

@@ -16,7 +16,7 @@ use crate::eval::compile::{
     MovePlan, Operand, RunMove, SingleMove, SumRunMove, KERNEL_FRAME,
 };
 use crate::eval::memo::scan::{Strided, Walk};
-use crate::eval::memo::{Key, Located, Memo, Window, MAX_ARGS};
+use crate::eval::memo::{Key, Located, Window, MAX_ARGS};
 use crate::eval::value::InstanceId;
 use smallvec::SmallVec;
 
@@ -101,82 +101,22 @@ impl SgSink {
         let MovePlan::Kernel(KernelMove::Run(m)) = plan else {
             return self.kernel_move(env, (instance, inst), kernel, plan, ints, Some(at));
         };
-        let (set_up, bends) = held.refresh(m, ints, moving);
-        let set_up = (m, set_up, bends);
-        self.run_from(env, (instance, inst), kernel, set_up, ints, Some(at))
-    }
-
-    /// The run moves of a swept line's position marked in the memo it
-    /// borrowed once for them all (`window`: its kernel shape's): true
-    /// only if every move is a run this reads whole in the window (its
-    /// options beside the position, or a bend run's pieces), each option
-    /// marked; otherwise the position's moves go one by one.
-    pub(super) fn runs_in_window(
-        &mut self,
-        (memo, window): (&Memo, &Window<'_>),
-        (instance, kernel): (InstanceId, &Kernel),
-        (moves, held): (&[MovePlan], &mut [RunHeld]),
-        ints: &[i64],
-        (at, moving): (Located, u64),
-    ) -> bool {
-        let n = kernel.n_params;
-        moves.iter().zip(held).all(|(plan, held)| {
-            let MovePlan::Kernel(KernelMove::Run(m)) = plan else {
-                return false;
-            };
-            let (set_up, line) = held.refresh(m, ints, moving);
-            let Some((lo, hi)) = set_up.range else {
-                return false;
-            };
-            if lo >= hi {
-                return true;
-            }
-            let (bases, coefs) = (&set_up.bases[..n], &m.coefs[..]);
-            self.slow.clear();
-            let run = AffineRun {
-                instance,
-                lo,
-                hi,
-                shape: kernel.shape,
-                n_args: n as u8,
-                bases,
-                coefs,
-            };
-            match (m.varies, &m.bends) {
-                (Some(i), _) if set_up.failed & 1 << i == 0 => {
-                    let end = |k: i64| bases[i].checked_add(coefs[i].checked_mul(k)?);
-                    let own = ints[ints.len() - n + i];
-                    let placed = (end(lo).zip(end(hi - 1)))
-                        .and_then(|(from, to)| memo.line_run(at, (i, own), from, to, coefs[i]));
-                    let Some((w, first, stride)) = placed else {
-                        return false;
-                    };
-                    let walk = Strided {
-                        first,
-                        stride,
-                        n: (hi - lo) as usize,
-                    };
-                    self.scan_walk(&w, &walk, lo..hi);
-                }
-                _ if set_up.failed != 0 => return false,
-                (_, Some(bends)) => {
-                    return self.bends_in_window(window, &run, (&m.per_option, bends), ints, line)
-                }
-                _ if !m.per_option.is_empty() || kernel.swappable.is_some() => return false,
-                _ => match window.run(bases, coefs, lo, hi) {
-                    Some((first, stride)) => {
-                        let walk = Strided {
-                            first,
-                            stride,
-                            n: (hi - lo) as usize,
-                        };
-                        self.scan_walk(window, &walk, lo..hi);
-                    }
-                    None => return false,
-                },
-            }
-            self.slow.is_empty()
-        })
+        let moves = m.reads & moving != 0;
+        if moves || !held.filled {
+            held.set_up.fill(m, ints);
+            held.filled = true;
+        }
+        // A set-up the line does not move keeps its bends' too (a line's
+        // `RunHeld` starts empty).
+        let bends = (!moves).then_some((&mut held.bends, moving));
+        self.run_from(
+            env,
+            (instance, inst),
+            kernel,
+            (m, &held.set_up, bends),
+            ints,
+            Some(at),
+        )
     }
 
     /// Marks the options of a run move.
@@ -493,27 +433,6 @@ pub(super) struct RunHeld {
     set_up: RunSetUp,
     filled: bool,
     bends: BendHeld,
-}
-
-impl RunHeld {
-    /// The run `m`'s set-up at the frame `ints` of a swept line whose
-    /// moving frame slot is `moving` (a bit), worked out again only where
-    /// it reads that slot; and its bends' part kept for the line where it
-    /// does not (a line's `RunHeld` starts empty).
-    #[inline(always)]
-    fn refresh(
-        &mut self,
-        m: &RunMove,
-        ints: &[i64],
-        moving: u64,
-    ) -> (&RunSetUp, Option<(&mut BendHeld, u64)>) {
-        let moves = m.reads & moving != 0;
-        if moves || !self.filled {
-            self.set_up.fill(m, ints);
-            self.filled = true;
-        }
-        (&self.set_up, (!moves).then_some((&mut self.bends, moving)))
-    }
 }
 
 /// A run of a kernel with arguments computed per option: those of `run`

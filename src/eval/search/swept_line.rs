@@ -37,9 +37,6 @@ struct LineKernel {
     /// straight away (in a table not asked in the memo's order, they
     /// would each run the kernel twice).
     fell_back: bool,
-    /// The moves are marked in one pass with one borrow of the memo
-    /// (`runs_in_window`), until a position does not fit it.
-    one_pass: bool,
     /// Per move, what is kept of its set-up for the line.
     held: Vec<RunHeld>,
 }
@@ -72,7 +69,6 @@ impl LineKernel {
             usable,
             twins: kernel.swappable.is_some() || !kernel.clamps.is_empty(),
             fell_back: false,
-            one_pass: true,
             held: kernel.moves.iter().map(|_| RunHeld::default()).collect(),
         }
     }
@@ -114,20 +110,6 @@ pub fn value_on_line(
     // Past the slots a move's reads are known for: none kept.
     let moving = 1u64.checked_shl(line.slot as u32).unwrap_or(u64::MAX);
     sink.start_on_line(on.span);
-    if line.one_pass {
-        let memo = inst.memo.borrow();
-        let window = memo.window(kernel.shape);
-        let moves = (&kernel.moves[..], &mut line.held[..]);
-        line.one_pass = window.is_some_and(|w| {
-            sink.runs_in_window((&memo, &w), (instance, kernel), moves, ints, (at, moving))
-        });
-        if line.one_pass {
-            drop(memo);
-            return finish(env, inst, line, sink.line_value(), (at, on, g.n_params));
-        }
-        // What it marked forgotten; the moves go one by one.
-        sink.start_on_line(on.span);
-    }
     for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
         let inst = (instance, inst);
         if !sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving))? {
@@ -135,20 +117,8 @@ pub fn value_on_line(
             return Ok(None);
         }
     }
-    finish(env, inst, line, sink.line_value(), (at, on, g.n_params))
-}
-
-/// Stores the value of a position whose moves are marked, or notes that
-/// the line fell back to the search.
-fn finish(
-    env: &mut Env,
-    inst: &Instance,
-    line: &mut LineKernel,
-    value: Option<u64>,
-    (at, on, n_params): (Located, &OnLine<'_>, usize),
-) -> Fallible<Option<u64>> {
-    match value {
-        Some(v) => store(env, inst, at, (on, n_params), v).map(Some),
+    match sink.line_value() {
+        Some(v) => store(env, inst, at, (on, g.n_params), v).map(Some),
         None => {
             line.fell_back = true;
             Ok(None)

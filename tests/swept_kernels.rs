@@ -868,6 +868,8 @@ fn kept_bends(n: usize) -> Cube {
         options.extend((0..a).map(|k| g[k][((k + a) / 2).min(b)][0]));
         options.extend((0..a).map(|k| g[k][((k + 5) / 3).min(2)][c.min(k)]));
         options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
+        let clamp = |k: usize| (b as i64 - k as i64).min(1);
+        options.extend((0..a).map(|k| g[k][b][(((k + c) / 2) as i64).max(clamp(k)) as usize]));
         options.extend((0..c).map(|k| g[a][b][k]));
         options
     })
@@ -886,7 +888,9 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
     // quotient reads `a` (kept along `b` and `c`) and its clamp `b`;
     // `s`'s first quotient and clamp are constants; `u` has two
     // quotients that are not affine, which `kernel_bends` refuses (the
-    // batched code values it) at every position. Swept along each
+    // batched code values it) at every position; `v`'s quotient reads `c`
+    // and its clamp, itself clamped, `b` (a line's kept bends refresh
+    // their clamps' lines at each position). Swept along each
     // coordinate and asked from the top (positions waiting for their
     // options), against the definition and the general path.
     let n = 7;
@@ -897,6 +901,7 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
             move q(k in 0..a) -> H(k, min((k + a) / 2, b), 0)
             move s(k in 0..a) -> H(k, min((k + 5) / 3, 2), min(c, k))
             move u(k in 0..a) -> H(k, min((k + b) / 2, b), min(c, k / 2))
+            move v(k in 0..a) -> H(k, b, max((k + c) / 2, min(b - k, 1)))
             move t(k in 0..c) -> H(a, b, k)
         }";
     type At = fn(usize, [usize; 3]) -> [usize; 3];
@@ -935,5 +940,89 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
             format!("[{}]", want.join(", ")),
             "{loops}, {asked}"
         );
+    }
+}
+
+/// The game of `a_lines_moves_in_one_pass_or_one_by_one` by its
+/// definition, with its single move or without, and its run of two
+/// quotients or without: `g[a][b][c]` for `a, b, c <= n`.
+fn one_pass(n: usize, single: bool, quotients: bool) -> Cube {
+    cube(n, |g, a, b, c| {
+        let mut options = Vec::new();
+        options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c]));
+        options.extend((0..c).map(|k| g[a][b][k]));
+        options.extend((1..=a.min(b)).map(|k| g[a - k][b - k][c]));
+        options.extend((0..a).map(|k| g[k][b][c.min(3 * k)]));
+        if single && c > 1 {
+            options.push(g[a][b][c - 2]);
+        }
+        if quotients {
+            options.extend((0..a).map(|k| g[k][((k + b) / 2).min(b)][c.min(k / 2)]));
+        }
+        options
+    })
+}
+
+#[test]
+fn a_lines_moves_in_one_pass_or_one_by_one() {
+    // A line whose every move is a run read whole in the memo's window
+    // (a bend run, the options beside the position, a plain run of two
+    // moving arguments, a clamp by the binding); with a single move
+    // beside them, or a run of two quotients that `kernel_bends` refuses
+    // (the batched code values it); and tables asked from the top
+    // (options without a value yet). A one-pass form of the first
+    // (bend19, commit 9552a69) was tried against these. Along each
+    // coordinate, against the definition and the general path.
+    let n = 6;
+    let base = "game G(a, b, c) where a >= 0 and b >= 0 and c >= 0 {
+            move m(k in 0..a) -> G(k, min((k + b) / 2, b), c)
+            move t(k in 0..c) -> G(a, b, k)
+            move p(k in 1..=min(a, b)) -> G(a - k, b - k, c)
+            move r(k in 0..a) -> G(k, b, min(c, 3 * k))
+            MORE
+        }";
+    for (single, quotients) in [(false, false), (true, false), (false, true)] {
+        let g = one_pass(n, single, quotients);
+        let more = match (single, quotients) {
+            (true, _) => "move s() if c > 1 -> G(a, b, c - 2)",
+            (_, true) => "move u(k in 0..a) -> G(k, min((k + b) / 2, b), min(c, k / 2))",
+            _ => "",
+        };
+        let game = base.replace("MORE", more);
+        type At = fn(usize, [usize; 3]) -> [usize; 3];
+        let cases: [(&str, &str, At); 4] = [
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "G(a, b, c)",
+                |_, [i, j, l]| [i, j, l],
+            ),
+            (
+                "a in 0..=N, c in 0..=N, b in 0..=N",
+                "G(a, b, c)",
+                |_, [i, j, l]| [i, l, j],
+            ),
+            (
+                "b in 0..=N, c in 0..=N, a in 0..=N",
+                "G(a, b, c)",
+                |_, [i, j, l]| [l, i, j],
+            ),
+            (
+                "a in 0..=N, b in 0..=N, c in 0..=N",
+                "G(N - a, b, N - c)",
+                |n, [i, j, l]| [n - i, j, n - l],
+            ),
+        ];
+        for (loops, asked, at) in cases {
+            let text =
+                format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+            let out = same_every_way(&text, Limits::default());
+            let want: Vec<String> = (0..=n)
+                .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
+                .map(|ijl| at(n, ijl))
+                .map(|[a, b, c]| g[a][b][c].to_string())
+                .collect();
+            let want = format!("[{}]", want.join(", "));
+            assert_eq!(out.trim(), want, "{more}: {loops}, {asked}");
+        }
     }
 }

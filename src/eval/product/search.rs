@@ -61,10 +61,13 @@ fn option_key<'c>(
     at: usize,
     add: &[u32],
 ) -> &'c [u32] {
+    let len = part.len() - 1 + add.len();
     child.clear();
-    let len = (part.len() - 1 + add.len()) as u32;
-    child.extend_from_slice(&[code, counter, 1, len]);
-    merge_without(part, at, add, |x| child.push(x));
+    child.resize(4 + len, 0);
+    let (header, atoms) = child.split_at_mut(4);
+    header.copy_from_slice(&[code, counter, 1, len as u32]);
+    let mut k = 0;
+    merge_without(part, at, add, |x| (atoms[k], k) = (x, k + 1));
     child
 }
 

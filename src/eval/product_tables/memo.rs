@@ -296,6 +296,7 @@ impl ProductMemo {
                 more: (n + 2 <= DENSE_LEN)
                     .then(|| self.table(table_id(code, counter, n + 2)))
                     .flatten(),
+                coded: self.code_table(kind_id(code, counter)),
             };
         }
         match parent {
@@ -544,6 +545,7 @@ pub(crate) enum Probes<'a> {
         fewer: Option<&'a [u32]>,
         same: Option<&'a [u32]>,
         more: Option<&'a [u32]>,
+        coded: Option<&'a CodeTable>,
     },
     Coded(&'a CodeTable, &'a ParentCode),
     Hashed(&'a KeyTable, &'a ParentImage),
@@ -557,8 +559,13 @@ impl<'a> Probes<'a> {
     #[inline]
     pub(crate) fn replacing(&self, part: &[u32], skip: usize) -> Option<Replacing<'a>> {
         let n = part.len() - 1;
-        let (fewer, same, more) = match *self {
-            Probes::Dense { fewer, same, more } => (fewer, same, more),
+        let (fewer, same, more, coded) = match *self {
+            Probes::Dense {
+                fewer,
+                same,
+                more,
+                coded,
+            } => (fewer, same, more, coded),
             Probes::Coded(t, p) => {
                 let probe = p.replacing(t, skip);
                 return Some(Replacing::Coded(CodedProbe { probe, n }));
@@ -576,6 +583,7 @@ impl<'a> Probes<'a> {
             fewer,
             same,
             more,
+            coded,
         };
         for (i, &a) in part.iter().enumerate() {
             if i != skip {
@@ -658,10 +666,12 @@ pub(crate) struct DenseReplacing<'m> {
     /// `rest[p..]` one place further.
     before: [u64; DENSE_LEN + 1],
     after: [u64; DENSE_LEN + 1],
-    /// The tables of `n`, `n + 1` and `n + 2` components, if made.
+    /// The tables of `n`, `n + 1` and `n + 2` components, if made, and
+    /// the code table (for a split past them).
     fewer: Option<&'m [u32]>,
     same: Option<&'m [u32]>,
     more: Option<&'m [u32]>,
+    coded: Option<&'m CodeTable>,
 }
 
 /// `C(b, i + 1)` by the place `i` of a component past the first: the
@@ -725,13 +735,13 @@ impl DenseReplacing<'_> {
 }
 
 impl OptionProbe for DenseReplacing<'_> {
-    /// Cannot tell for an option past the dense tables (more than two
-    /// components added, or two past `DENSE_LEN`), a key past the cap, or
-    /// a value kept in the hash table. An option adding two (a split,
-    /// Kayles' `K(a) + K(b)`) is ranked from the others and the two put
-    /// in place, with no key built.
+    /// Cannot tell for an option adding more than two components, a key
+    /// past the cap or without a code, or a value kept in the hash table.
+    /// An option adding two (a split, Kayles' `K(a) + K(b)`) is put in
+    /// place among the others, with no key built: ranked while it stays
+    /// dense, its code read from the code table past them.
     #[inline]
-    fn get(&self, add: &[u32], _: u64, on_path: u64) -> Option<Option<u64>> {
+    fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>> {
         let n = self.n;
         let (rank, table) = match *add {
             [] => (self.before[n], self.fewer),
@@ -739,8 +749,8 @@ impl OptionProbe for DenseReplacing<'_> {
                 let p = self.rest[..n].iter().filter(|&&a| a < x).count();
                 (self.before[p] + term(p, x) + self.after[p], self.same)
             }
-            [x, y] if n + 2 <= DENSE_LEN => {
-                let mut atoms = [0u32; DENSE_LEN];
+            [x, y] => {
+                let mut atoms = [0u32; DENSE_LEN + 1];
                 atoms[..n].copy_from_slice(&self.rest[..n]);
                 for (len, a) in [(n, x), (n + 1, y)] {
                     let mut j = len;
@@ -750,7 +760,16 @@ impl OptionProbe for DenseReplacing<'_> {
                     }
                     atoms[j] = a;
                 }
-                (rank(&atoms[..n + 2])? as u64, self.more)
+                let atoms = &atoms[..n + 2];
+                if n + 2 > DENSE_LEN {
+                    return match self.coded?.get(coded::code_of(atoms)?, hash) {
+                        Some(IN_HASH_BYTE) => None,
+                        byte => {
+                            Some(byte.map(|b| byte_value(b, on_path, || None).unwrap_or(on_path)))
+                        }
+                    };
+                }
+                (rank(atoms)? as u64, self.more)
             }
             _ => return None,
         };
@@ -855,13 +874,14 @@ mod tests {
         }
     }
 
-    /// Every sorted multiset of up to 4 components below 9 (and a few
-    /// large ones, hashed), some valued, some on the path, one with a
-    /// value too large for a dense table: the memo, and the parts.
+    /// Every sorted multiset of up to 5 components below 9 (those of 5
+    /// coded, a split of 4 reads them; and a few large ones, hashed), some
+    /// valued, some on the path, one with a value too large for a dense
+    /// table: the memo, and the parts.
     fn small_parts_stored(on_path: u64) -> (ProductMemo, Vec<Vec<u32>>) {
         let mut memo = ProductMemo::default();
         let mut parts: Vec<Vec<u32>> = vec![vec![3, 70_000], vec![1, 2, 3_000_000]];
-        for k in 0..=4usize {
+        for k in 0..=DENSE_LEN + 1 {
             let mut atoms = vec![0u32; k];
             loop {
                 parts.push(atoms.clone());
@@ -929,6 +949,10 @@ mod tests {
         let nonempty: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
         let fast = probes_agree(&memo, &nonempty, &adds, on_path);
         assert!(fast > 1000, "{fast}");
+        // A split of four components leaves five: read by its code.
+        let fours: Vec<Vec<u32>> = nonempty.into_iter().filter(|p| p.len() == 4).collect();
+        let splits = probes_agree(&memo, &fours, &[&[2, 5], &[0, 8]], on_path);
+        assert!(splits > 1000, "{splits}");
     }
 
     #[test]
@@ -994,7 +1018,8 @@ mod tests {
                             // The probe tells no value there either, but
                             // for a split, left to the probe, which reads
                             // what `get` reads.
-                            let v = r.get(options[next], 0, on_path);
+                            let hash = key_hash(&replaced(p, skip, options[next]));
+                            let v = r.get(options[next], hash, on_path);
                             match options[next].len() {
                                 2 => assert!(v.is_none_or(|v| v == read(next)), "{p:?} {skip}"),
                                 _ => assert!(

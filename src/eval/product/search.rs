@@ -10,7 +10,7 @@ use crate::diag::Fallible;
 use crate::eval::compile::Env;
 use crate::eval::open_table::Prefetcher;
 use crate::eval::product_tables::{
-    atom_term, key_hash, merge_without, Canonical, Frame, NoProbe, OptionProbe, Parent,
+    atom_term, key_hash, merge_without, Atom, Canonical, Frame, NoProbe, OptionProbe, Parent,
     ProductMemo, Replacing, Search, Walk,
 };
 use crate::eval::search::loop_diag;
@@ -32,41 +32,112 @@ const PREFETCH_AHEAD: usize = 8;
 /// shorter one mark by mark (a random probe each).
 const SWEEP_PER_MARK: usize = 16;
 
-/// The options of one component of a one-part key, walked with the memo
-/// borrowed once: their values go to the frame's, up to the first option
-/// the memo lacks.
-struct ComponentWalk<'a, 'o> {
+/// The options of a one-part key's components, walked with the memo
+/// borrowed once: their values go to the frame's, component after
+/// component, up to the first option the memo lacks or the first
+/// component whose options are not listed yet. One call a frame walks
+/// all its components, not one a component: the set-up of a step (the
+/// frame, the borrow, the call) was most of a small component's cost.
+struct PartWalk<'a> {
     memo: &'a ProductMemo,
+    atoms: &'a [Atom],
     header: [u32; 2],
     part: &'a [u32],
-    at: usize,
-    opts: &'o Canonical,
-    /// The key's hash less the component's term.
-    base: u64,
+    parent: Option<&'a Parent>,
+    /// The key's hash.
+    hash: u64,
     /// The prefetcher, and the hashes of the frame's options in walk
     /// order (`Search::ahead`).
     prefetcher: Option<&'a Prefetcher<'a>>,
     hashes: &'a [u64],
 }
 
-/// The first option a walk found the memo lacks: the components it adds,
-/// its hash, and whether it is on the search path.
-type Missing<'o> = (&'o [u32], u64, bool);
+/// The key of the option of the one-part key `[code, counter, 1, ..part]`
+/// that replaces its item `at` by the sorted `add`, written in `child`.
+fn option_key<'c>(
+    child: &'c mut Vec<u32>,
+    [code, counter]: [u32; 2],
+    part: &[u32],
+    at: usize,
+    add: &[u32],
+) -> &'c [u32] {
+    let len = part.len() - 1 + add.len();
+    child.clear();
+    child.resize(4 + len, 0);
+    let (header, atoms) = child.split_at_mut(4);
+    header.copy_from_slice(&[code, counter, 1, len as u32]);
+    let mut k = 0;
+    merge_without(part, at, add, |x| (atoms[k], k) = (x, k + 1));
+    child
+}
 
-impl<'o> ComponentWalk<'_, 'o> {
-    /// Walks the options from `next` on with `probe`, each prefetching
-    /// the slot of `hashes[prefetched]` (then the next). Not inlined, and
-    /// one copy per kind of probe: inlined into the search's frame loop,
-    /// with the probe chosen per option, its state lived on the stack.
-    #[inline(never)]
-    fn run<P: OptionProbe>(
+/// Where a walk of a key's components stopped.
+enum Stop {
+    /// At an option the memo lacks (its key in `Search::child`): its hash,
+    /// and whether it is on the search path.
+    Missing(u64, bool),
+    /// At a component whose options are not listed yet.
+    Unlisted,
+    /// Past the last component.
+    End,
+}
+
+impl<'a> PartWalk<'a> {
+    /// Walks the components from `at`, its options from `next` on; the
+    /// key of an option the memo lacks is left in `child`.
+    fn run(
         &self,
-        probe: &P,
+        at: &mut usize,
         next: &mut usize,
         prefetched: &mut usize,
-        values: &mut Vec<u64>,
-    ) -> Option<Missing<'o>> {
-        let opts = self.opts;
+        (values, child): (&mut Vec<u64>, &mut Vec<u32>),
+    ) -> Stop {
+        let part = self.part;
+        let probes = (self.memo).probes(self.header, part.len().saturating_sub(1), self.parent);
+        loop {
+            let Some(&a) = part.get(*at) else {
+                return Stop::End;
+            };
+            if *next == 0 && *at > 0 && part[*at - 1] == a {
+                *at += 1; // the same component: the same moves
+                continue;
+            }
+            let Some(opts) = self.atoms[a as usize].canonical.as_deref() else {
+                return Stop::Unlisted;
+            };
+            let walk = (opts, self.hash.wrapping_sub(atom_term(0, a)), *at);
+            let out = (&mut *values, &mut *child);
+            let missing = match probes.replacing(part, *at) {
+                Some(Replacing::Dense(p)) => {
+                    p.push_known(&opts.singles, next, out.0);
+                    self.options(&p, walk, next, prefetched, out)
+                }
+                Some(Replacing::Coded(p)) => self.options(&p, walk, next, prefetched, out),
+                Some(Replacing::Hashed(p)) => self.options(&p, walk, next, prefetched, out),
+                None => self.options(&NoProbe, walk, next, prefetched, out),
+            };
+            if let Some((add, hash, on_path)) = missing {
+                option_key(child, self.header, part, *at, add);
+                return Stop::Missing(hash, on_path);
+            }
+            (*at, *next) = (*at + 1, 0);
+        }
+    }
+
+    /// Walks the options from `next` on of the component at `at` (its
+    /// options `opts`, the key's hash less its term `base`) with `probe`,
+    /// each prefetching the slot of `hashes[prefetched]` (then the next).
+    /// One copy per kind of probe, out of line: inlined, with the probe
+    /// chosen per option, its state lived on the stack.
+    #[inline(never)]
+    fn options<P: OptionProbe>(
+        &self,
+        probe: &P,
+        (opts, base, at): (&'a Canonical, u64, usize),
+        next: &mut usize,
+        prefetched: &mut usize,
+        (values, child): (&mut Vec<u64>, &mut Vec<u32>),
+    ) -> Option<(&'a [u32], u64, bool)> {
         let (mut i, mut ahead) = (*next, *prefetched);
         let missing = loop {
             let Some(add) = opts.options.get(i) else {
@@ -76,13 +147,16 @@ impl<'o> ComponentWalk<'_, 'o> {
                 p.prefetch(hash);
                 ahead += 1;
             }
-            let hash = self.base.wrapping_add(opts.terms[i]);
+            let hash = base.wrapping_add(opts.terms[i]);
             i += 1;
             let value = match probe.get(add, hash, ON_PATH) {
                 Some(v) => v,
-                None => {
-                    (self.memo).get_replaced(self.header, self.part, self.at, add, hash, ON_PATH)
-                }
+                // Built, and asked as any key is.
+                None => (self.memo).get(
+                    option_key(child, self.header, self.part, at, add),
+                    hash,
+                    ON_PATH,
+                ),
             };
             match value {
                 Some(ON_PATH) => break Some((add, hash, true)),
@@ -202,10 +276,10 @@ impl Search {
     fn step_replace(&mut self, env: &mut Env, span: Span) -> Fallible<Step> {
         let frame = self.frames.last_mut().expect("a frame");
         let key = &self.keys[frame.key.clone()];
+        let hash = frame.hash;
         let Walk::Replace {
             at,
             next,
-            options,
             passed,
             parent,
             from: _,
@@ -242,28 +316,9 @@ impl Search {
                     None => Ok(Step::Descend(key_hash(&self.child))),
                 };
             }
-            let a = part[*at];
-            let Some(opts) = options else {
-                if *at > 0 && part[*at - 1] == a {
-                    *at += 1; // the same component: the same moves
-                    continue;
-                }
-                *options = Some(canonical_options(env, a, span)?);
-                *next = 0;
-                continue;
-            };
-            if *next == opts.options.len() {
-                *options = None;
-                *at += 1;
-                continue;
-            }
-            // The options of this component already valued go to the
-            // frame's values in one loop, with the memo borrowed once.
-            let base = frame.hash.wrapping_sub(atom_term(0, a));
+            // The options already valued go to the frame's values in one
+            // walk, with the memo borrowed once.
             let t = env.rt.product.borrow();
-            let fast = t
-                .memo
-                .replacing([code, counter], part, *at, parent.as_ref());
             // Each probe prefetches the slot of the option a few ahead in
             // the frame's walk; again those just ahead, after a child's
             // search may have evicted them.
@@ -274,35 +329,27 @@ impl Search {
                     p.prefetch(hash);
                 }
             }
-            let walk = ComponentWalk {
+            let walk = PartWalk {
                 memo: &t.memo,
+                atoms: &t.atoms,
                 header: [code, counter],
                 part,
-                at: *at,
-                opts,
-                base,
+                parent: parent.as_ref(),
+                hash,
                 prefetcher: ahead.as_ref(),
                 hashes: &self.ahead,
             };
-            let values = &mut self.values;
-            let missing = match &fast {
-                Some(Replacing::Dense(p)) => {
-                    p.push_known(&opts.singles, next, values);
-                    walk.run(p, next, prefetched, values)
+            let out = (&mut self.values, &mut self.child);
+            let (hash, on_path) = match walk.run(at, next, prefetched, out) {
+                Stop::End => continue,
+                Stop::Unlisted => {
+                    drop(t);
+                    canonical_options(env, part[*at], span)?;
+                    continue;
                 }
-                Some(Replacing::Coded(p)) => walk.run(p, next, prefetched, values),
-                Some(Replacing::Hashed(p)) => walk.run(p, next, prefetched, values),
-                None => walk.run(&NoProbe, next, prefetched, values),
+                Stop::Missing(hash, on_path) => (hash, on_path),
             };
             drop(t);
-            let Some((add, hash, on_path)) = missing else {
-                continue;
-            };
-            self.child.clear();
-            let len = (part.len() - 1 + add.len()) as u32;
-            self.child.extend_from_slice(&[code, counter, 1, len]);
-            let child = &mut self.child;
-            merge_without(part, *at, add, |x| child.push(x));
             return if on_path {
                 Err(self.loop_error(env, &self.child, span))
             } else {
@@ -364,7 +411,6 @@ impl Search {
                 Walk::Replace {
                     at: 0,
                     next: 0,
-                    options: None,
                     passed: false,
                     from,
                     prefetched,

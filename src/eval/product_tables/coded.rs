@@ -228,12 +228,12 @@ pub(crate) fn parent_code(code: u128, part: &[u32]) -> Option<ParentCode> {
 
 impl ParentCode {
     /// The probe of the options replacing the component at `skip`.
-    pub(crate) fn replacing<'t>(&self, table: &'t CodeTable, skip: usize) -> CodedReplacing<'t> {
+    pub(crate) fn replacing<'t>(&'t self, table: &'t CodeTable, skip: usize) -> CodedReplacing<'t> {
         let replaced = self.sorted[skip];
         CodedReplacing {
             table,
             rest: take_out(self.code, replaced as u32 + skip as u32),
-            sorted: self.sorted,
+            sorted: &self.sorted,
             replaced,
         }
     }
@@ -246,7 +246,7 @@ pub(crate) struct CodedReplacing<'t> {
     rest: u128,
     /// All the parent's components and the one replaced: a place among
     /// the others is one among all, less one if the replaced one is below.
-    sorted: [u8; 32],
+    sorted: &'t [u8; 32],
     replaced: u8,
 }
 
@@ -259,7 +259,7 @@ impl CodedReplacing<'_> {
         // The bit of `x` put in among the others: `x` plus the number of
         // them below it.
         let at = |x: u32| {
-            let below = count_below(&self.sorted, x as u8) - (self.replaced < x as u8) as usize;
+            let below = count_below(self.sorted, x as u8) - (self.replaced < x as u8) as usize;
             x + below as u32
         };
         // The bits put in are below 120, so none moves past bit 121.
@@ -370,7 +370,8 @@ mod tests {
                 t.insert_new(c, 5, 9);
             }
             let parent = parent_code(code_of(&part).expect("fits"), &part);
-            let probe = parent.expect("short").replacing(&t, skip);
+            let parent = parent.expect("short");
+            let probe = parent.replacing(&t, skip);
             let got = probe.get(&add, 5);
             // An option without a code lives elsewhere: the probe cannot
             // tell, nor for more than two components added.

@@ -9,7 +9,7 @@
 //! updates per option instead of hashing each option's key.
 
 use super::coded::{self, CodeTable, CodedReplacing, ParentCode, IN_HASH_BYTE, ON_PATH_BYTE};
-use super::table::{self, merge_without, InlineReplacing, KeyTable, ParentImage};
+use super::table::{self, InlineReplacing, KeyTable, ParentImage};
 use crate::eval::open_table::{Prefetcher, SlotAt};
 
 /// Components of a key a dense table takes at most.
@@ -279,108 +279,33 @@ impl ProductMemo {
         }
     }
 
-    /// The options that replace the item `skip` of the one-part key
-    /// `[code, counter, 1, part.len()]` (`Replacing`); `parent` is the
-    /// key's `parent`. `None` when they are neither in the dense tables
-    /// nor codes nor inline keys. Kept out of line: inlined into the
-    /// search loop, the arrays made that loop spill registers.
-    #[inline(never)]
-    pub(crate) fn replacing(
-        &self,
-        [code, counter]: [u32; 2],
-        part: &[u32],
-        skip: usize,
-        parent: Option<&Parent>,
-    ) -> Option<Replacing<'_>> {
-        let n = part.len() - 1;
-        if n >= DENSE_LEN {
-            return Some(match parent? {
-                Parent::Inline(p) => {
-                    Replacing::Hashed(HashedProbe(p.replacing(&self.hashed, skip, n)))
-                }
-                Parent::Coded(p) => Replacing::Coded(CodedProbe {
-                    probe: p.replacing(self.code_table(kind_id(code, counter))?, skip),
-                    n,
-                }),
-            });
-        }
-        let mut r = DenseReplacing {
-            rest: [0; DENSE_LEN],
-            n,
-            before: [0; DENSE_LEN + 1],
-            after: [0; DENSE_LEN + 1],
-            fewer: self.table(table_id(code, counter, n)),
-            same: self.table(table_id(code, counter, n + 1)),
-            more: (n + 2 <= DENSE_LEN)
-                .then(|| self.table(table_id(code, counter, n + 2)))
-                .flatten(),
-        };
-        for (i, &a) in part.iter().enumerate() {
-            if i != skip {
-                let j = i - (i > skip) as usize;
-                r.rest[j] = a;
-            }
-        }
-        for i in 0..n {
-            r.before[i + 1] = r.before[i] + term(i, r.rest[i]);
-        }
-        for i in (0..n).rev() {
-            r.after[i] = r.after[i + 1] + term(i + 1, r.rest[i]);
-        }
-        Some(Replacing::Dense(r))
-    }
-
-    /// `get` of the one-part key `[code, counter, 1, len]` whose
-    /// components are `part` without its item `skip`, with the sorted `add`
-    /// merged in; `hash` is its hash. The key is not built (but for a
-    /// value too large for a dense table).
+    /// The tables the options of the components of the one-part key
+    /// `[code, counter, 1, n + 1]` are read from (`parent` its `parent`),
+    /// found once for all its components (`Probes::replacing`).
     #[inline]
-    pub(crate) fn get_replaced(
-        &self,
+    pub(crate) fn probes<'a>(
+        &'a self,
         [code, counter]: [u32; 2],
-        part: &[u32],
-        skip: usize,
-        add: &[u32],
-        hash: u64,
-        on_path: u64,
-    ) -> Option<u64> {
-        let len = part.len() - 1 + add.len();
-        let header = [code, counter, 1, len as u32];
-        let in_hash = || self.hashed.get_replaced(&header, (part, skip, add), hash);
-        if len > DENSE_LEN {
-            let mut coder = coded::Coder::new();
-            merge_without(part, skip, add, |x| coder.push(x));
-            return match coder.code() {
-                Some(c) => {
-                    let byte = self.code_table(kind_id(code, counter))?.get(c, hash)?;
-                    byte_value(byte, on_path, in_hash)
-                }
-                None => in_hash(),
+        n: usize,
+        parent: Option<&'a Parent>,
+    ) -> Probes<'a> {
+        if n < DENSE_LEN {
+            return Probes::Dense {
+                fewer: self.table(table_id(code, counter, n)),
+                same: self.table(table_id(code, counter, n + 1)),
+                more: (n + 2 <= DENSE_LEN)
+                    .then(|| self.table(table_id(code, counter, n + 2)))
+                    .flatten(),
+                coded: self.code_table(kind_id(code, counter)),
             };
         }
-        // The components, merged on the stack (equal ones: `part`'s first).
-        let mut atoms = [0u32; DENSE_LEN];
-        let (mut n, mut j) = (0, 0);
-        for (i, &a) in part.iter().enumerate() {
-            if i == skip {
-                continue;
-            }
-            while j < add.len() && add[j] < a {
-                atoms[n] = add[j];
-                (n, j) = (n + 1, j + 1);
-            }
-            atoms[n] = a;
-            n += 1;
-        }
-        for &b in &add[j..] {
-            atoms[n] = b;
-            n += 1;
-        }
-        let atoms = &atoms[..len];
-        match rank(atoms) {
-            Some(rank) => self.get_dense(table_id(code, counter, len), rank, on_path, in_hash),
-            // Past the cap: components too large for a code as well.
-            None => self.get_lazy(&[&header[..], atoms].concat(), || hash, on_path),
+        match parent {
+            Some(Parent::Inline(p)) => Probes::Hashed(&self.hashed, p),
+            Some(Parent::Coded(p)) => match self.code_table(kind_id(code, counter)) {
+                Some(t) => Probes::Coded(t, p),
+                None => Probes::None,
+            },
+            None => Probes::None,
         }
     }
 
@@ -584,12 +509,12 @@ pub(crate) enum Replacing<'m> {
 /// Reads the memo for the options of one component of a one-part key.
 pub(crate) trait OptionProbe {
     /// The memo's answer for the option adding the sorted `add` (hash
-    /// `hash`), as `ProductMemo::get_replaced` gives it; `None` when this
-    /// cannot tell: the caller asks `get_replaced`.
+    /// `hash`), as `ProductMemo::get` gives it of the option's key; `None`
+    /// when this cannot tell: the caller builds the key and asks `get`.
     fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>>;
 }
 
-/// No probe: every option is asked of `get_replaced`.
+/// No probe: every option's key is built and asked of `get`.
 pub(crate) struct NoProbe;
 
 impl OptionProbe for NoProbe {
@@ -612,9 +537,73 @@ impl OptionProbe for Replacing<'_> {
     }
 }
 
+/// Where the options of a one-part key's components are read: the dense
+/// tables of one component fewer, as many and one more, the code table
+/// and the key's code, the hash table and the key's image, or nowhere.
+pub(crate) enum Probes<'a> {
+    Dense {
+        fewer: Option<&'a [u32]>,
+        same: Option<&'a [u32]>,
+        more: Option<&'a [u32]>,
+        coded: Option<&'a CodeTable>,
+    },
+    Coded(&'a CodeTable, &'a ParentCode),
+    Hashed(&'a KeyTable, &'a ParentImage),
+    None,
+}
+
+impl<'a> Probes<'a> {
+    /// The probe of the options that replace the item `skip` of `part`
+    /// (`Replacing`); `None` when they are neither in the dense tables
+    /// nor codes nor inline keys.
+    #[inline]
+    pub(crate) fn replacing(&self, part: &[u32], skip: usize) -> Option<Replacing<'a>> {
+        let n = part.len() - 1;
+        let (fewer, same, more, coded) = match *self {
+            Probes::Dense {
+                fewer,
+                same,
+                more,
+                coded,
+            } => (fewer, same, more, coded),
+            Probes::Coded(t, p) => {
+                let probe = p.replacing(t, skip);
+                return Some(Replacing::Coded(CodedProbe { probe, n }));
+            }
+            Probes::Hashed(t, p) => {
+                return Some(Replacing::Hashed(HashedProbe(p.replacing(t, skip, n))))
+            }
+            Probes::None => return None,
+        };
+        let mut r = DenseReplacing {
+            rest: [0; DENSE_LEN],
+            n,
+            before: [0; DENSE_LEN + 1],
+            after: [0; DENSE_LEN + 1],
+            fewer,
+            same,
+            more,
+            coded,
+        };
+        for (i, &a) in part.iter().enumerate() {
+            if i != skip {
+                let j = i - (i > skip) as usize;
+                r.rest[j] = a;
+            }
+        }
+        for i in 0..n {
+            r.before[i + 1] = r.before[i] + term(i, r.rest[i]);
+        }
+        for i in (0..n).rev() {
+            r.after[i] = r.after[i + 1] + term(i + 1, r.rest[i]);
+        }
+        Some(Replacing::Dense(r))
+    }
+}
+
 /// Options with codes. `n`: the other components' number (past
 /// `DENSE_LEN` but for an option that only drops one, which the caller
-/// asks `get_replaced`).
+/// asks `get` with the key built).
 pub(crate) struct CodedProbe<'m> {
     probe: CodedReplacing<'m>,
     n: usize,
@@ -677,10 +666,12 @@ pub(crate) struct DenseReplacing<'m> {
     /// `rest[p..]` one place further.
     before: [u64; DENSE_LEN + 1],
     after: [u64; DENSE_LEN + 1],
-    /// The tables of `n`, `n + 1` and `n + 2` components, if made.
+    /// The tables of `n`, `n + 1` and `n + 2` components, if made, and
+    /// the code table (for a split past them).
     fewer: Option<&'m [u32]>,
     same: Option<&'m [u32]>,
     more: Option<&'m [u32]>,
+    coded: Option<&'m CodeTable>,
 }
 
 /// `C(b, i + 1)` by the place `i` of a component past the first: the
@@ -691,7 +682,7 @@ impl DenseReplacing<'_> {
     /// Pushes the values of the options `next..` (each as one number,
     /// `Canonical::singles`) while each drops the component or replaces
     /// it by one and its entry holds a value, and leaves `*next` at the
-    /// first it cannot tell (for `get` and `get_replaced`). The added
+    /// first it cannot tell (for `get` and the key built). The added
     /// component's sorted place is the number of the others below it,
     /// compared with them padded by `u32::MAX`, its rank that place's
     /// offset plus the term read from its column: no key, no hash, no
@@ -744,13 +735,13 @@ impl DenseReplacing<'_> {
 }
 
 impl OptionProbe for DenseReplacing<'_> {
-    /// Cannot tell for an option past the dense tables (more than two
-    /// components added, or two past `DENSE_LEN`), a key past the cap, or
-    /// a value kept in the hash table. An option adding two (a split,
-    /// Kayles' `K(a) + K(b)`) is ranked from the others and the two put
-    /// in place, with no key built.
+    /// Cannot tell for an option adding more than two components, a key
+    /// past the cap or without a code, or a value kept in the hash table.
+    /// An option adding two (a split, Kayles' `K(a) + K(b)`) is put in
+    /// place among the others, with no key built: ranked while it stays
+    /// dense, its code read from the code table past them.
     #[inline]
-    fn get(&self, add: &[u32], _: u64, on_path: u64) -> Option<Option<u64>> {
+    fn get(&self, add: &[u32], hash: u64, on_path: u64) -> Option<Option<u64>> {
         let n = self.n;
         let (rank, table) = match *add {
             [] => (self.before[n], self.fewer),
@@ -758,8 +749,8 @@ impl OptionProbe for DenseReplacing<'_> {
                 let p = self.rest[..n].iter().filter(|&&a| a < x).count();
                 (self.before[p] + term(p, x) + self.after[p], self.same)
             }
-            [x, y] if n + 2 <= DENSE_LEN => {
-                let mut atoms = [0u32; DENSE_LEN];
+            [x, y] => {
+                let mut atoms = [0u32; DENSE_LEN + 1];
                 atoms[..n].copy_from_slice(&self.rest[..n]);
                 for (len, a) in [(n, x), (n + 1, y)] {
                     let mut j = len;
@@ -769,7 +760,16 @@ impl OptionProbe for DenseReplacing<'_> {
                     }
                     atoms[j] = a;
                 }
-                (rank(&atoms[..n + 2])? as u64, self.more)
+                let atoms = &atoms[..n + 2];
+                if n + 2 > DENSE_LEN {
+                    return match self.coded?.get(coded::code_of(atoms)?, hash) {
+                        Some(IN_HASH_BYTE) => None,
+                        byte => {
+                            Some(byte.map(|b| byte_value(b, on_path, || None).unwrap_or(on_path)))
+                        }
+                    };
+                }
+                (rank(atoms)? as u64, self.more)
             }
             _ => return None,
         };
@@ -815,9 +815,8 @@ mod tests {
     }
 
     /// Checks every option (each item of each part replaced by each of
-    /// `adds`): `get_replaced` reads what `get` reads of the key built,
-    /// and the `replacing` probe, where it can tell, the same. Returns how
-    /// many the probe told.
+    /// `adds`): the `replacing` probe, where it can tell, reads what `get`
+    /// reads of the key built. Returns how many the probe told.
     fn probes_agree(
         memo: &ProductMemo,
         parts: &[Vec<u32>],
@@ -832,12 +831,14 @@ mod tests {
                     Place::Coded(_, code) => Some(code),
                     _ => None,
                 };
-                let r = memo.replacing([0, 1], p, skip, memo.parent(&k, code).as_ref());
+                let parent = memo.parent(&k, code);
+                let r = memo
+                    .probes([0, 1], p.len() - 1, parent.as_ref())
+                    .replacing(p, skip);
                 for &add in adds {
                     let k = replaced(p, skip, add);
                     let hash = key_hash(&k);
-                    let general = memo.get_replaced([0, 1], p, skip, add, hash, on_path);
-                    assert_eq!(general, memo.get(&k, hash, on_path), "{p:?} {skip} {add:?}");
+                    let general = memo.get(&k, hash, on_path);
                     if let Some(v) = r.as_ref().and_then(|r| r.get(add, hash, on_path)) {
                         assert_eq!(v, general, "{p:?} {skip} {add:?}");
                         fast += 1;
@@ -873,13 +874,14 @@ mod tests {
         }
     }
 
-    /// Every sorted multiset of up to 4 components below 9 (and a few
-    /// large ones, hashed), some valued, some on the path, one with a
-    /// value too large for a dense table: the memo, and the parts.
+    /// Every sorted multiset of up to 5 components below 9 (those of 5
+    /// coded, a split of 4 reads them; and a few large ones, hashed), some
+    /// valued, some on the path, one with a value too large for a dense
+    /// table: the memo, and the parts.
     fn small_parts_stored(on_path: u64) -> (ProductMemo, Vec<Vec<u32>>) {
         let mut memo = ProductMemo::default();
         let mut parts: Vec<Vec<u32>> = vec![vec![3, 70_000], vec![1, 2, 3_000_000]];
-        for k in 0..=4usize {
+        for k in 0..=DENSE_LEN + 1 {
             let mut atoms = vec![0u32; k];
             loop {
                 parts.push(atoms.clone());
@@ -940,17 +942,21 @@ mod tests {
     }
 
     #[test]
-    fn replacing_reads_what_get_replaced_reads() {
+    fn replacing_reads_what_get_reads_of_the_key_built() {
         let on_path = u64::MAX;
         let (memo, parts) = small_parts_stored(on_path);
         let adds: [&[u32]; 6] = [&[], &[0], &[4], &[8], &[2, 5], &[9]];
         let nonempty: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
         let fast = probes_agree(&memo, &nonempty, &adds, on_path);
         assert!(fast > 1000, "{fast}");
+        // A split of four components leaves five: read by its code.
+        let fours: Vec<Vec<u32>> = nonempty.into_iter().filter(|p| p.len() == 4).collect();
+        let splits = probes_agree(&memo, &fours, &[&[2, 5], &[0, 8]], on_path);
+        assert!(splits > 500, "{splits}");
     }
 
     #[test]
-    fn pushed_values_are_what_get_replaced_reads_up_to_the_first_it_cannot_tell() {
+    fn pushed_values_are_what_get_reads_up_to_the_first_it_cannot_tell() {
         // Options in descending order (a heap's), ascending, and mixed,
         // with drops, pairs, and components past the binomial columns; each
         // walk resumed after each stop, as the search resumes it.
@@ -991,13 +997,14 @@ mod tests {
                 .filter(|p| !p.is_empty() && p.len() <= DENSE_LEN)
             {
                 for skip in 0..p.len() {
-                    let Some(Replacing::Dense(r)) = memo.replacing([0, 1], p, skip, None) else {
+                    let probes = memo.probes([0, 1], p.len() - 1, None);
+                    let Some(Replacing::Dense(r)) = probes.replacing(p, skip) else {
                         panic!("{p:?} not dense");
                     };
                     let read = |i: usize| {
                         let add = options[i];
                         let hash = key_hash(&replaced(p, skip, add));
-                        memo.get_replaced([0, 1], p, skip, add, hash, on_path)
+                        memo.get(&replaced(p, skip, add), hash, on_path)
                     };
                     let mut next = 0;
                     while next < options.len() {
@@ -1010,8 +1017,9 @@ mod tests {
                         if next < options.len() {
                             // The probe tells no value there either, but
                             // for a split, left to the probe, which reads
-                            // what `get_replaced` reads.
-                            let v = r.get(options[next], 0, on_path);
+                            // what `get` reads.
+                            let hash = key_hash(&replaced(p, skip, options[next]));
+                            let v = r.get(options[next], hash, on_path);
                             match options[next].len() {
                                 2 => assert!(v.is_none_or(|v| v == read(next)), "{p:?} {skip}"),
                                 _ => assert!(
@@ -1029,7 +1037,7 @@ mod tests {
     }
 
     #[test]
-    fn probes_past_the_dense_tables_read_what_get_replaced_reads() {
+    fn probes_past_the_dense_tables_read_what_get_reads() {
         // Parts of 5 to 24 components (up to past the inline keys), with
         // repeats, some with a number too large for a byte, some with one
         // on either side of the codes' limit; options adding none, one or

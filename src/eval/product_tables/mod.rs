@@ -412,7 +412,6 @@ pub(crate) enum Walk {
     Replace {
         at: usize,
         next: usize,
-        options: Option<Rc<Canonical>>,
         passed: bool,
         /// The key's code or image, where its options' probes start.
         parent: Option<Parent>,

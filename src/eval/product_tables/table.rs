@@ -252,27 +252,6 @@ fn inline_image(key: &[u32]) -> Option<Image> {
     small.then(|| image_of(&bytes))
 }
 
-/// The inline image of the one-part key `KeyTable::get_replaced`
-/// describes, if it is kept inline.
-fn inline_replaced(header: &[u32; 4], part: &[u32], skip: usize, add: &[u32]) -> Option<Image> {
-    let len = 4 + header[3] as usize;
-    if len > INLINE || len + 1 != 4 + part.len() + add.len() {
-        return None;
-    }
-    let mut bytes = [0u8; 8 * WORDS];
-    bytes[0] = len as u8;
-    let mut k = 1;
-    let mut small = true;
-    let mut put = |x: u32| {
-        bytes[k] = x as u8;
-        k += 1;
-        small &= x < IN_ARENA as u32;
-    };
-    header.iter().for_each(|&h| put(h));
-    merge_without(part, skip, add, put);
-    small.then(|| image_of(&bytes))
-}
-
 /// `BELOW[p]`: the image with its bytes below `p` set; past `WORDS * 8`
 /// for a lane no place reaches (an absent addition).
 static BELOW: [Image; 8 * WORDS + 3] = {
@@ -403,7 +382,7 @@ impl InlineReplacing<'_> {
     }
 
     /// The value stored for the option adding the sorted `add` (its hash
-    /// `hash`), as `KeyTable::get_replaced` gives it; `None` when this
+    /// `hash`), as `KeyTable::get` gives it of the option's key; `None` when this
     /// cannot tell (more than two components added, a key not inline).
     #[inline]
     pub(crate) fn get(&self, add: &[u32], hash: u64) -> Option<Option<u64>> {
@@ -468,29 +447,6 @@ impl KeyTable {
         self.slots
             .find(hash, |s| s.key(arena).equals(key))
             .map(|s| s.value)
-    }
-
-    /// The value stored for the one-part key `header` (`[kind, counter, 1,
-    /// len]`) whose components are `part` without its item `skip`, with the
-    /// sorted `add` merged in; its hash is `hash`. The key is not built in
-    /// full.
-    pub(crate) fn get_replaced(
-        &self,
-        header: &[u32; 4],
-        (part, skip, add): (&[u32], usize, &[u32]),
-        hash: u64,
-    ) -> Option<u64> {
-        // Most keys are inline: their bytes are built once and each
-        // candidate slot costs one fixed-size compare.
-        if let Some(image) = inline_replaced(header, part, skip, add) {
-            return (self.slots)
-                .find(hash, |s| same_image(&s.image, image))
-                .map(|s| s.value);
-        }
-        let mut key = smallvec::SmallVec::<[u32; 64]>::new();
-        key.extend_from_slice(header);
-        merge_without(part, skip, add, |x| key.push(x));
-        self.get(&key, hash)
     }
 
     /// Stores `value` for `key`, replacing what was there.
@@ -594,60 +550,6 @@ mod tests {
             key_hash(&[2, 0, 2, 1, 4, 1, 7]),
             key_hash(&[2, 0, 2, 1, 7, 1, 4])
         );
-    }
-
-    /// The one-part key `get_replaced` describes, built.
-    fn replaced(header: [u32; 3], part: &[u32], skip: usize, add: &[u32]) -> Vec<u32> {
-        let mut atoms: Vec<u32> = (part.iter().enumerate())
-            .filter(|&(i, _)| i != skip)
-            .map(|(_, &a)| a)
-            .chain(add.iter().copied())
-            .collect();
-        atoms.sort_unstable();
-        let mut key = header.to_vec();
-        key.push(atoms.len() as u32);
-        key.extend(atoms);
-        key
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn a_replaced_key_compared_in_place_is_found_as_the_built_one(
-            part in proptest::collection::vec(0u32..6, 1..30),
-            skip_at in 0usize..30,
-            add in proptest::collection::vec(0u32..8, 0..3),
-            wide in proptest::bool::ANY,
-            stored in proptest::bool::ANY,
-        ) {
-            // Numbers past 255 are kept wide, in the arena.
-            let lift = |xs: &[u32]| -> Vec<u32> {
-                let mut v: Vec<u32> = xs.iter().map(|&x| if wide { x + 300 } else { x }).collect();
-                v.sort_unstable();
-                v
-            };
-            let (part, add) = (lift(&part), lift(&add));
-            let skip = skip_at % part.len();
-            let key = replaced([2, 1, 1], &part, skip, &add);
-            let mut t = KeyTable::default();
-            // Neighbours of the key: one number more, one less, one changed.
-            for other in [
-                replaced([2, 1, 1], &part, part.len(), &add),
-                replaced([2, 1, 1], &part, skip, &add[..add.len().saturating_sub(1)]),
-                replaced([2, 1, 1], &part, skip, &[add.as_slice(), &[7]].concat()),
-                replaced([2, 0, 1], &part, skip, &add),
-            ] {
-                if other != key {
-                    t.insert(&other, key_hash(&other), 1);
-                }
-            }
-            if stored {
-                t.insert(&key, key_hash(&key), 5);
-            }
-            let header = [2, 1, 1, (key.len() - 4) as u32];
-            let found = t.get_replaced(&header, (&part, skip, &add), key_hash(&key));
-            proptest::prop_assert_eq!(found, t.get(&key, key_hash(&key)));
-            proptest::prop_assert_eq!(found, stored.then_some(5));
-        }
     }
 
     #[test]

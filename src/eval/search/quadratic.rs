@@ -32,13 +32,13 @@ impl Poly {
 
     /// The least and the greatest value over `lo..hi` (not empty): at the
     /// ends, and next to the vertex where the step `p(k + 1) - p(k)`,
-    /// linear in `k`, changes sign between them (only then a division).
+    /// linear in `k`, changes sign between them (only then a division, floored).
     fn extremes(self, lo: i64, hi: i64) -> (i64, i64) {
         let (a, b) = (self.at(lo), self.at(hi - 1));
         let mut span = (a.min(b), a.max(b));
         let step = |k: i64| self.c1 + self.c2 * (2 * k + 1);
         if step(lo).signum() * step(hi - 2).signum() < 0 {
-            let v = (-self.c1).div_euclid(2 * self.c2);
+            let v = (-self.c1 * self.c2.signum()).div_euclid(2 * self.c2.abs());
             for x in [v, v + 1].map(|k| self.at(k.clamp(lo, hi - 1))) {
                 span = (span.0.min(x), span.1.max(x));
             }

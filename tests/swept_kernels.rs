@@ -82,6 +82,39 @@ fn wythoff_swept_in_order_and_asked_sparsely_agrees_with_the_definition() {
 }
 
 #[test]
+fn a_quadratic_run_over_its_vertex_with_values_past_255_agrees_with_the_definition() {
+    // `hump`'s options rise then fall over its range (the run's extremes
+    // found next to the vertex, `search/quadratic.rs`); below n = 26 some
+    // are no position and the run goes to the batched code. `all` lifts
+    // the values past 255 (the window's 16-bit codes). Swept in order,
+    // then asked from the top (every option unknown when listed).
+    let n = 420;
+    let mut g: Vec<usize> = Vec::new();
+    for m in 0..=n {
+        let all = (0..m).filter(|j| j % 3 != 1).map(|j| g[j]);
+        let hump = (0..=10).filter_map(|k: usize| (m + 10 * k).checked_sub(26 + k * k));
+        let options: Vec<usize> = all.chain(hump.map(|j| g[j])).collect();
+        g.push((0..).find(|v| !options.contains(v)).expect("a mex"));
+    }
+    assert!(g.iter().any(|&v| v > 255));
+    let game = "game V(n) where n >= 0 {
+            move all(j in 0..n) if j % 3 != 1 -> V(j)
+            move hump(k in 0..=10) -> V(n - 1 - (k - 5) * (k - 5))
+        }";
+    let how = common::explain(game);
+    assert!(
+        how.contains("move hump: a run through the memo, 1 argument(s) quadratic"),
+        "{how}"
+    );
+    let asked = format!("{game}\nprint [sg(V(m)) for m in 0..={n}]\nprint sg(V({n}))");
+    let want: Vec<String> = g.iter().map(|v| v.to_string()).collect();
+    let out = same_every_way(&asked, Limits::default());
+    assert_eq!(out, format!("[{}]\n{}\n", want.join(", "), g[n]));
+    let top = same_every_way(&format!("{game}\nprint sg(V({n}))"), Limits::default());
+    assert_eq!(top, format!("{}\n", g[n]));
+}
+
+#[test]
 fn tables_asked_backwards_and_moves_off_the_kernel_agree() {
     // Backwards: every position's options are unknown when it is reached,
     // so the sweep's position goes on into the search. A move the kernel

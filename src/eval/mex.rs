@@ -27,9 +27,7 @@ impl StampedMex {
     #[inline(never)]
     fn stamped(&mut self, values: &[u64]) -> u64 {
         let n = values.len();
-        if self.seen.len() <= n {
-            self.seen.resize(n + 1, 0);
-        }
+        self.seen.resize(self.seen.len().max(n + 1), 0);
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);

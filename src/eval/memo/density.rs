@@ -18,14 +18,11 @@ pub(super) struct Density {
 impl Density {
     /// Nothing written yet in a window of `bytes` bytes.
     pub(super) fn new(bytes: usize) -> Density {
-        Density {
-            pages: vec![0; bytes.div_ceil(PAGE).div_ceil(64)],
-            n_pages: 0,
-            positions: 0,
-        }
+        let mut density = Density::default();
+        density.grow(bytes);
+        density
     }
 
-    /// A position stored at byte `i`, where none was.
     /// Counts for a window lengthened to `bytes`, its pages where they
     /// were.
     pub(super) fn grow(&mut self, bytes: usize) {
@@ -35,6 +32,7 @@ impl Density {
         }
     }
 
+    /// A position stored at byte `i`, where none was.
     #[inline]
     pub(super) fn stored(&mut self, i: usize) {
         self.positions += 1;

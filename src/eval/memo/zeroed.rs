@@ -58,17 +58,14 @@ impl<T: Zero> Zeroed<T> {
         if len <= self.len() {
             return;
         }
-        match self {
-            #[cfg(target_os = "linux")]
-            Zeroed::Mapped(m) => {
-                if m.grow(len) {
-                    return;
-                }
+        #[cfg(target_os = "linux")]
+        if let Zeroed::Mapped(m) = self {
+            if m.grow(len) {
+                return;
             }
-            // Not `Vec::resize`, which writes the zeros of the new part:
-            // the allocator's zeroed memory leaves its pages untouched.
-            Zeroed::Heap(_) => {}
         }
+        // Not `Vec::resize`, which writes the zeros of the new part:
+        // the allocator's zeroed memory leaves its pages untouched.
         let mut longer = Zeroed::new(len);
         longer[..self.len()].copy_from_slice(self);
         *self = longer;

@@ -70,26 +70,16 @@ impl Marked {
 
     /// The least value not marked.
     pub(super) fn mex(&self) -> u64 {
-        // Values start at slot 4; slot 255 is `BIG`'s, no value's
-        // (`seen_slot`).
-        let marked = |i: usize| {
-            i == 255
-                || self
-                    .bits
-                    .get(i / 64)
-                    .is_some_and(|w| w >> (i % 64) & 1 == 1)
-        };
-        let first_word = (0..self.bits.len())
-            .find(|&w| self.bits[w] != u64::MAX)
-            .unwrap_or(self.bits.len());
-        let free = (4.max(first_word * 64)..)
-            .find(|&i| !marked(i))
+        // Slots 0..4 and 255 (`BIG`'s) are no value's (`seen_slot`): read
+        // as marked, the first word not full has the free slot.
+        let fixed = |w: usize| [0b1111, 0, 0, 1 << 63].get(w).copied().unwrap_or(0);
+        let word = |w: usize| self.bits.get(w).copied().unwrap_or(0) | fixed(w);
+        let (w, bits) = (0..)
+            .map(|w| (w, word(w)))
+            .find(|&(_, b)| b != u64::MAX)
             .expect("a free slot");
-        if free < 255 {
-            free as u64 - 4
-        } else {
-            free as u64 - 5
-        }
+        let free = w as u64 * 64 + bits.trailing_ones() as u64;
+        free - if free < 255 { 4 } else { 5 }
     }
 }
 

@@ -30,20 +30,20 @@ impl Poly {
         self.c0 + self.c1 * k + self.c2 * k * k
     }
 
-    /// The least and the greatest value over `lo..hi` (not empty): at
-    /// an end, or at the integer points next to the vertex.
+    /// The least and the greatest value over `lo..hi` (not empty): at the
+    /// ends, and next to the vertex where the step `p(k + 1) - p(k)`,
+    /// linear in `k`, changes sign between them (only then a division, floored).
     fn extremes(self, lo: i64, hi: i64) -> (i64, i64) {
-        let mut points = [lo, hi - 1, lo, lo];
-        if self.c2 != 0 {
-            let v = (-self.c1).div_euclid(2 * self.c2);
-            points[2] = v.clamp(lo, hi - 1);
-            points[3] = (v + 1).clamp(lo, hi - 1);
+        let (a, b) = (self.at(lo), self.at(hi - 1));
+        let mut span = (a.min(b), a.max(b));
+        let step = |k: i64| self.c1 + self.c2 * (2 * k + 1);
+        if step(lo).signum() * step(hi - 2).signum() < 0 {
+            let v = (-self.c1 * self.c2.signum()).div_euclid(2 * self.c2.abs());
+            for x in [v, v + 1].map(|k| self.at(k.clamp(lo, hi - 1))) {
+                span = (span.0.min(x), span.1.max(x));
+            }
         }
-        let values = points.map(|k| self.at(k));
-        (
-            *values.iter().min().expect("four points"),
-            *values.iter().max().expect("four points"),
-        )
+        span
     }
 }
 
@@ -141,5 +141,22 @@ impl Walk for GrowingWalk {
             step = step.wrapping_add(growth);
             i
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Poly;
+
+    #[test]
+    fn extremes_agree_with_every_point_of_the_range() {
+        // Vertices inside, outside and at the ends; ranges of 1 to 9 integers.
+        let ranges = (-6..=6).flat_map(|lo| (1..=9).map(move |n| lo..lo + n));
+        let polys = (-9..=9).flat_map(|c1| (-3..=3).map(move |c2| Poly { c0: 5, c1, c2 }));
+        for (p, ks) in polys.flat_map(|p| ranges.clone().map(move |ks| (p, ks))) {
+            let values = ks.clone().map(|k| p.at(k));
+            let brute = (values.clone().min().unwrap(), values.max().unwrap());
+            assert_eq!(p.extremes(ks.start, ks.end), brute, "{ks:?}");
+        }
     }
 }

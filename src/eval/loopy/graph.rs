@@ -199,31 +199,32 @@ impl Graph {
     /// The followers reversed: each vertex's predecessors. A shared
     /// stretch adds one to a range of vertices per offset (a difference
     /// at each end) and fills them offset by offset; only the other rows
-    /// are read edge by edge.
+    /// and the stretches' extras are read edge by edge.
     pub fn predecessors(&self) -> Preds {
         let n = self.len();
-        let rows = self.closed();
-        // The stretches, then an empty one at the end: the rows between
-        // two are the ones read by edge.
-        let last = (rows as u32, 0, 0, 0);
-        let stretches = || self.shared.iter().chain([&last]);
+        // The rows before each stretch (and after the last) as a stretch
+        // of no shared offsets: all their followers extras.
+        let mut u = 0;
+        let last = (self.closed() as u32, 0, 0, 0);
+        let parts: Vec<_> = (self.shared.iter().chain([&last]))
+            .flat_map(|&(first, cells, from, to)| {
+                let gap = (u, first - u, 0, 0);
+                u = first + cells;
+                [gap, (first, cells, from, to)]
+            })
+            .collect();
+        // Each vertex's count one place up, summed below (the rows' starts).
         let mut start = vec![0u32; n + 1];
         let mut ranges = vec![0u32; n + 1];
-        let mut u = 0;
-        for &(first, cells, from, to) in stretches() {
-            // Each vertex's count one place up (summed below, the rows'
-            // starts): the rows between stretches and the extras by edge.
-            let between = &self.succ[self.start[u] as usize..self.start[first as usize] as usize];
-            let extras = self.extras(first, cells, to - from).flat_map(|(_, e)| e);
-            for &w in between.iter().chain(extras) {
-                start[w as usize + 1] += 1;
-            }
+        for &(first, cells, from, to) in &parts {
             for &o in &self.offsets[from as usize..to as usize] {
                 let w = first.wrapping_add(o) as usize;
                 ranges[w] = ranges[w].wrapping_add(1);
                 ranges[w + cells as usize] = ranges[w + cells as usize].wrapping_sub(1);
             }
-            u = (first + cells) as usize;
+            for &w in self.extras(first, cells, to - from).flat_map(|(_, e)| e) {
+                start[w as usize + 1] += 1;
+            }
         }
         let mut open = 0u32;
         for i in 0..n {
@@ -233,15 +234,7 @@ impl Graph {
         drop(ranges);
         let mut fill = start.clone();
         let mut pred = vec![0u32; self.succ.len()];
-        let mut u = 0;
-        for &(first, cells, from, to) in stretches() {
-            for (v, row) in self.start[u..first as usize + 1].windows(2).enumerate() {
-                for &w in &self.succ[row[0] as usize..row[1] as usize] {
-                    let at = &mut fill[w as usize];
-                    pred[*at as usize] = (u + v) as u32;
-                    *at += 1;
-                }
-            }
+        for &(first, cells, from, to) in &parts {
             for &o in &self.offsets[from as usize..to as usize] {
                 let w = first.wrapping_add(o) as usize;
                 for (at, v) in fill[w..w + cells as usize].iter_mut().zip(first..) {
@@ -256,7 +249,6 @@ impl Graph {
                     *at += 1;
                 }
             }
-            u = (first + cells) as usize;
         }
         Preds { start, pred }
     }

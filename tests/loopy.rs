@@ -693,21 +693,16 @@ proptest! {
             fall = if c == 1 { "z - k" } else { "z - 2 * k" },
         );
         let out = dense_and_hashed(&text);
-        let id = |x: usize, z: usize| x * w + z;
-        let mut adj = vec![Vec::new(); w * w];
-        for x in 0..w {
-            for z in 0..w {
-                let ws: &mut Vec<usize> = &mut adj[id(x, z)];
-                ws.extend((1..=2).filter(|&k| k <= x).map(|k| id(x - k, z)));
-                ws.extend((1..=t).filter(|&k| keep(k, x, z) && c * k <= z).map(|k| id(x, z - c * k)));
-                ws.extend((1..=2).filter(|&k| z + k < w).map(|k| id(x, z + k)));
+        let adj = box_options(w, |x, z| {
+            let mut ws = Vec::new();
+                ws.extend((1..=2).filter(|&k| k <= x).map(|k| (x - k, z)));
+                ws.extend((1..=t).filter(|&k| keep(k, x, z) && c * k <= z).map(|k| (x, z - c * k)));
+                ws.extend((1..=2).filter(|&k| z + k < w).map(|k| (x, z + k)));
                 if x % p == r && x + 1 < w {
-                    ws.push(id(x + 1, z));
+                    ws.push((x + 1, z));
                 }
-                ws.sort_unstable();
-                ws.dedup();
-            }
-        }
+            ws
+        });
         prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
     }
 }
@@ -745,23 +740,32 @@ fn take_put_swap_grid(
     put: impl Fn(usize, usize) -> bool,
     q: usize,
 ) -> Vec<Vec<usize>> {
-    let id = |x: usize, y: usize| x * w + y;
-    let mut adj = vec![Vec::new(); w * w];
-    for x in 0..w {
-        for y in 0..w {
-            let ws = &mut adj[id(x, y)];
-            ws.extend((1..=take).filter(|&k| k <= x).map(|k| id(x - k, y)));
-            if put(x, y) {
-                ws.push(id(x, y + 1));
-            }
-            if (x + y) % q == 0 {
-                ws.push(id(y, x));
-            }
+    box_options(w, |x, y| {
+        let mut ws = Vec::new();
+        ws.extend((1..=take).filter(|&k| k <= x).map(|k| (x - k, y)));
+        if put(x, y) {
+            ws.push((x, y + 1));
+        }
+        if (x + y) % q == 0 {
+            ws.push((y, x));
+        }
+        ws
+    })
+}
+
+/// The options of each cell `x * w + y` of a `w` by `w` box, as
+/// `options(x, y)` lists them by their coordinates: sorted, no repeats.
+fn box_options(w: usize, options: impl Fn(usize, usize) -> Vec<(usize, usize)>) -> Vec<Vec<usize>> {
+    (0..w * w)
+        .map(|u| {
+            let mut ws: Vec<usize> = (options(u / w, u % w).into_iter())
+                .map(|(x, y)| x * w + y)
+                .collect();
             ws.sort_unstable();
             ws.dedup();
-        }
-    }
-    adj
+            ws
+        })
+        .collect()
 }
 
 /// The positions one labelling reports (`--explain`), per labelling.
@@ -869,23 +873,18 @@ proptest! {
             root.0, root.1
         );
         let out = dense_and_hashed(&text);
-        let id = |x: usize, y: usize| x * w + y;
-        let mut adj = vec![Vec::new(); w * w];
-        for x in 0..w {
-            for y in 0..w {
-                let ws: &mut Vec<usize> = &mut adj[id(x, y)];
-                ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y)));
-                ws.extend((1..=s).filter(|&k| k <= y).map(|k| id(x, y - k)));
+        let adj = box_options(w, |x, y| {
+            let mut ws = Vec::new();
+                ws.extend((1..=t).filter(|&k| k <= x).map(|k| (x - k, y)));
+                ws.extend((1..=s).filter(|&k| k <= y).map(|k| (x, y - k)));
                 if x % p == r && y + 1 < w {
-                    ws.push(id(x, y + 1));
+                    ws.push((x, y + 1));
                 }
                 if x % p == r && y % 3 == 0 && x + 1 < w {
-                    ws.push(id(x + 1, y));
+                    ws.push((x + 1, y));
                 }
-                ws.sort_unstable();
-                ws.dedup();
-            }
-        }
+            ws
+        });
         prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
         // The corner reaches the whole box, listed as such at once.
         if first == 2 {
@@ -1108,34 +1107,90 @@ proptest! {
             w - 1
         );
         let out = dense_and_hashed(&text);
-        let id = |x: usize, y: usize| x * w + y;
-        let mut adj = vec![Vec::new(); w * w];
-        for x in 0..w {
-            for y in 0..w {
-                let ws: &mut Vec<usize> = &mut adj[id(x, y)];
-                ws.extend((1..=t).filter(|&k| k <= x).map(|k| id(x - k, y)));
-                ws.extend((1..=2).filter(|&k| k <= y).map(|k| id(x, y - k)));
+        let adj = box_options(w, |x, y| {
+            let mut ws = Vec::new();
+                ws.extend((1..=t).filter(|&k| k <= x).map(|k| (x - k, y)));
+                ws.extend((1..=2).filter(|&k| k <= y).map(|k| (x, y - k)));
                 if y + a < w && x % p == r {
-                    ws.push(id(x, y + a));
+                    ws.push((x, y + a));
                 }
                 if x % 3 == 1 && b <= y && y < x + c {
-                    ws.push(id(x, y - b));
+                    ws.push((x, y - b));
                 }
                 if y == e && x + 1 < w {
-                    ws.push(id(x + 1, y));
+                    ws.push((x + 1, y));
                 }
                 if x < y && x % 2 == 1 && y + 1 < w {
-                    ws.push(id(x - 1, y + 1));
+                    ws.push((x - 1, y + 1));
                 }
                 if swap && y < x {
-                    ws.push(id(y, x));
+                    ws.push((y, x));
                 }
-                ws.sort_unstable();
-                ws.dedup();
-            }
-        }
+            ws
+        });
         prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
         // The corner reaches the whole box, listed as such at once.
         prop_assert_eq!(labelled_counts(&text).first().copied(), Some(w * w));
+    }
+
+    #[test]
+    fn moves_tested_per_cell_on_a_line_match_the_brute_force(
+        w in 20usize..75, p in 2usize..6, q in 2usize..5, s in 0usize..5, a in 1usize..3,
+        d in 0usize..75, divide in any::<bool>(),
+    ) {
+        // Moves without bindings whose guards test the last coordinate
+        // with conjuncts that are no orders (`y % q == s`, `(x + y) % 4`),
+        // before and after orders and conjuncts that do not read it: the
+        // line's shared row plus the cells whose tests hold (`tick` off
+        // the box at `x = w - 1`, an order after a test in `tock`). With
+        // `divide`, a test divides by zero at `y == d` on some lines,
+        // where the general path must say so: the same output both ways.
+        use grundy::{Limits, Plans};
+        let (s, d) = (s % q, d % w);
+        let split = if divide {
+            format!("move split if x % 5 == 4 and 12 / (y - {d}) != 99 -> H(x, y)\n")
+        } else {
+            String::new()
+        };
+        let game = format!(
+            "game H(x, y) where 0 <= x < {w} and 0 <= y < {w} {{\n\
+             move take_x(k in 1..=3) if k <= x -> H(x - k, y)\n\
+             move take_y(k in 1..=2) if k <= y -> H(x, y - k)\n\
+             move tick if x % {p} == 1 and y % {q} == {s} -> H(x + 1, y)\n\
+             move tock if y % {q} != {s} and y + {a} < {w} and x % 3 == 0 -> H(x, y + {a})\n\
+             move tuck if 1 <= y and (x + y) % 4 == 1 and x % 2 == 1 -> H(x, y - 1)\n\
+             {split}}}\n"
+        );
+        let text = format!(
+            "{game}print sg(H({0}, {0}))\nprint [sg(H(x, y)) for x in 0..{w}, y in 0..{w}]\n",
+            w - 1
+        );
+        let out = same_both_ways(&text);
+        if divide {
+            prop_assert!(out.contains("failure"), "{}", out);
+            return Ok(());
+        }
+        let adj = box_options(w, |x, y| {
+            let mut ws = Vec::new();
+                ws.extend((1..=3).filter(|&k| k <= x).map(|k| (x - k, y)));
+                ws.extend((1..=2).filter(|&k| k <= y).map(|k| (x, y - k)));
+                if x % p == 1 && y % q == s && x + 1 < w {
+                    ws.push((x + 1, y));
+                }
+                if y % q != s && y + a < w && x % 3 == 0 {
+                    ws.push((x, y + a));
+                }
+                if 1 <= y && (x + y) % 4 == 1 && x % 2 == 1 {
+                    ws.push((x, y - 1));
+                }
+            ws
+        });
+        prop_assert_eq!(check_printed(&adj, out.lines().last().unwrap_or("")), Ok(()));
+        prop_assert_eq!(labelled_counts(&text).first().copied(), Some(w * w));
+        // Each plan off in turn: the same values.
+        for (name, plans) in Plans::each_off() {
+            let limits = Limits { plans, ..Limits::default() };
+            prop_assert_eq!(&common::run_with(&text, limits), &out, "{} off", name);
+        }
     }
 }

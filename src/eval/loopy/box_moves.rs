@@ -46,13 +46,11 @@ struct BoxMove<'k> {
     /// where the box does not clip them (a run changing that coordinate
     /// by the binding, nothing else reading it).
     shifted: bool,
-    /// How many leading conjuncts of its guard (a move without bindings)
-    /// do not read the innermost coordinate: decided once per line.
-    line_conjuncts: usize,
     /// A move without bindings decided per line as a stretch of cells
     /// (`BoxMoves::start_bounded`): its conjuncts that read the innermost
-    /// coordinate are orders (bounds on it), its last argument is that
-    /// coordinate plus a constant and no other argument reads it.
+    /// coordinate orders (bounds on it) or tests made per cell, its last
+    /// argument that coordinate plus a constant and no other argument
+    /// reading it.
     bounded: bool,
 }
 
@@ -76,9 +74,11 @@ enum OnLine {
     /// Its runs are `LineRuns::runs[from..to]` for the cells `lo..hi`
     /// along the line, and it has no option at the others.
     Only(usize, usize, usize, usize),
-    /// Listed per cell, its guard's conjuncts from this one on (those
-    /// before hold all along the line).
-    PerCell(usize),
+    /// As `Only` where its conjuncts that read the innermost coordinate
+    /// and are no orders hold, tested per cell (`BoxMoves::extras`).
+    Tested(usize, usize, usize, usize),
+    /// Listed per cell.
+    PerCell,
     /// Its guard fails all along the line.
     Never,
 }
@@ -109,17 +109,22 @@ impl LineRuns {
         (self.same, &self.offsets)
     }
 
+    /// Whether a move is tested per cell on the line (`BoxMoves::extras`).
+    pub fn tested(&self) -> bool {
+        self.moves.iter().any(|m| matches!(m, OnLine::Tested(..)))
+    }
+
     /// Finds the stretch of the line where no move is listed per cell,
-    /// and the row its cells share.
+    /// and the row its cells share (tested moves aside: `extras`).
     fn find_same_row(&mut self, size: usize) {
         let (mut lo, mut hi) = (0, size);
         let uniform = self.moves.iter().all(|m| match *m {
-            OnLine::Listed(..) | OnLine::Never => true,
+            OnLine::Listed(..) | OnLine::Never | OnLine::Tested(..) => true,
             OnLine::Shifted(_, _, a, b) | OnLine::Only(_, _, a, b) => {
                 (lo, hi) = (lo.max(a), hi.min(b));
                 true
             }
-            OnLine::PerCell(_) => false,
+            OnLine::PerCell => false,
         });
         self.offsets.clear();
         self.same = (0, 0);
@@ -177,7 +182,6 @@ impl<'k> BoxMoves<'k> {
                         kind: MoveKind::Run { m, step },
                         along_lines,
                         shifted,
-                        line_conjuncts: 0,
                         bounded: false,
                     })
                 }
@@ -185,9 +189,6 @@ impl<'k> BoxMoves<'k> {
                     kind: MoveKind::Single(m),
                     along_lines: m.translated & inner != 0,
                     shifted: false,
-                    line_conjuncts: (m.guard.iter())
-                        .take_while(|(reads, _)| reads & inner == 0)
-                        .count(),
                     bounded: bounded_single(m, first_arg + n - 1),
                 }),
                 _ => None,
@@ -203,20 +204,18 @@ impl<'k> BoxMoves<'k> {
     /// Decides, for the line of cells starting at cell `u` (its first
     /// cell, whose frame is `frame`), what can be decided once for the
     /// line: the runs of the moves that move with the position along it,
-    /// and the leading conjuncts of the other moves' guards that do not
-    /// read the innermost coordinate.
+    /// and the stretches of the line the others' guards allow.
     pub fn start_line(&self, frame: &mut [i64], u: usize, line: &mut LineRuns) {
         line.runs.clear();
         line.moves.clear();
         line.start = u;
-        let width = self.first_arg + self.cells.lo().len();
         for m in &self.moves {
             let on_line = if m.shifted {
                 self.start_shifted(m, frame, u, line)
             } else if m.along_lines {
                 let from = line.runs.len();
                 let runs = &mut line.runs;
-                let listed = self.list_move(m, 0, frame, &mut |first, step, count| {
+                let listed = self.list_move(m, frame, &mut |first, step, count| {
                     runs.push((first as isize - u as isize, step, count))
                 });
                 // Code that does not evaluate: the cells ask it again.
@@ -224,22 +223,14 @@ impl<'k> BoxMoves<'k> {
                     OnLine::Listed(from, line.runs.len())
                 } else {
                     line.runs.truncate(from);
-                    OnLine::PerCell(0)
+                    OnLine::PerCell
                 }
             } else {
                 let bounded = match &m.kind {
                     MoveKind::Single(s) if m.bounded => self.start_bounded(s, frame, line),
                     _ => None,
                 };
-                match &m.kind {
-                    _ if bounded.is_some() => bounded.expect("decided"),
-                    MoveKind::Single(s) => match s.holds(0..m.line_conjuncts, &frame[..width]) {
-                        Some(true) => OnLine::PerCell(m.line_conjuncts),
-                        Some(false) => OnLine::Never,
-                        None => OnLine::PerCell(0),
-                    },
-                    MoveKind::Run { .. } => OnLine::PerCell(0),
-                }
+                bounded.unwrap_or(OnLine::PerCell)
             };
             line.moves.push(on_line);
         }
@@ -257,14 +248,14 @@ impl<'k> BoxMoves<'k> {
         line: &mut LineRuns,
     ) -> OnLine {
         let MoveKind::Run { m: run, .. } = m.kind else {
-            return OnLine::PerCell(0);
+            return OnLine::PerCell;
         };
         let ints = &frame[..self.first_arg + self.cells.lo().len()];
         let range = run_range(run.lo.eval(ints), run.hi.eval(ints), run.inclusive);
         let (Some((a, b)), Some(&c), Some(&size)) =
             (range, run.coefs.last(), self.cells.size().last())
         else {
-            return OnLine::PerCell(0);
+            return OnLine::PerCell;
         };
         if a >= b {
             return OnLine::Never;
@@ -275,7 +266,7 @@ impl<'k> BoxMoves<'k> {
         let lo = (-ends[0]).max(-ends[1]).max(0);
         let hi = (size as i128 - ends[0].max(ends[1])).min(size as i128);
         if lo >= hi {
-            return OnLine::PerCell(0);
+            return OnLine::PerCell;
         }
         let (lo, hi) = (lo as usize, hi as usize);
         let inner = self.first_arg + self.cells.lo().len() - 1;
@@ -284,13 +275,13 @@ impl<'k> BoxMoves<'k> {
         let from = line.runs.len();
         let at = u + lo;
         let runs = &mut line.runs;
-        let listed = self.list_move(m, 0, frame, &mut |cell, step, count| {
+        let listed = self.list_move(m, frame, &mut |cell, step, count| {
             runs.push((cell as isize - at as isize, step, count))
         });
         frame[inner] = first;
         if !listed {
             line.runs.truncate(from);
-            return OnLine::PerCell(0);
+            return OnLine::PerCell;
         }
         OnLine::Shifted(from, line.runs.len(), lo, hi)
     }
@@ -323,15 +314,22 @@ impl<'k> BoxMoves<'k> {
                 Some(x) => Some((0, ints.get(x)?.checked_add(c)? as i128)),
             }
         };
+        // A conjunct reading the coordinate that is no order is tested per
+        // cell; past the first, no cell of the orders' stretch may be
+        // dropped (the cell's own listing would evaluate the tests there).
+        let mut tested = false;
         for (&(reads, ref code), order) in m.guard.iter().zip(&m.orders) {
             let inner_read = reads >> (n - 1) & 1 == 1;
             if !inner_read {
                 if !code(ints)? {
-                    return Some(OnLine::Never);
+                    return (!tested).then_some(OnLine::Never);
                 }
                 continue;
             }
-            let o = (*order)?;
+            let Some(o) = order.filter(|_| !tested) else {
+                tested = true;
+                continue;
+            };
             let (l, r) = (
                 side((o.l.0.map(|s| s as usize), o.l.1))?,
                 side((o.r.0.map(|s| s as usize), o.r.1))?,
@@ -351,19 +349,27 @@ impl<'k> BoxMoves<'k> {
         for (i, arg) in outer.iter().enumerate() {
             let x = arg.eval(ints)? as i128;
             if !(lo_box[i] as i128..lo_box[i] as i128 + self.cells.size()[i] as i128).contains(&x) {
-                return Some(OnLine::Never);
+                return (!tested || lo >= hi).then_some(OnLine::Never);
             }
             offset += (x - ints[self.first_arg + i] as i128) * self.cells.strides()[i] as i128;
         }
         // The option's last coordinate `y0 + j + c` in the box.
         let from_lo = lo_box[n - 1] as i128 - y0 - *c as i128;
+        let orders = (lo, hi);
         (lo, hi) = (lo.max(from_lo), hi.min(from_lo + size));
-        if lo >= hi {
+        if lo >= hi && !(tested && orders.0 < orders.1) {
             return Some(OnLine::Never);
+        }
+        if tested && (lo, hi) != orders {
+            return None;
         }
         let from = line.runs.len();
         line.runs.push((isize::try_from(offset).ok()?, 0, 1));
-        Some(OnLine::Only(from, from + 1, lo as usize, hi as usize))
+        let (lo, hi) = (lo as usize, hi as usize);
+        Some(match tested {
+            true => OnLine::Tested(from, from + 1, lo, hi),
+            false => OnLine::Only(from, from + 1, lo, hi),
+        })
     }
 
     /// Calls `run(first, step, count)` for the runs of cells that are the
@@ -380,54 +386,90 @@ impl<'k> BoxMoves<'k> {
         line: &LineRuns,
         run: &mut impl FnMut(usize, isize, usize),
     ) -> bool {
-        (self.moves.iter().zip(&line.moves)).all(|(m, on_line)| match *on_line {
-            OnLine::Listed(from, to) => {
-                for &(offset, step, count) in &line.runs[from..to] {
+        (self.moves.iter().zip(&line.moves)).all(|(m, on_line)| {
+            let (from, to, lo, hi) = match *on_line {
+                OnLine::Listed(from, to) => (from, to, 0, usize::MAX),
+                OnLine::Shifted(from, to, lo, hi)
+                | OnLine::Only(from, to, lo, hi)
+                | OnLine::Tested(from, to, lo, hi) => (from, to, lo, hi),
+                OnLine::PerCell => return self.list_move(m, frame, run),
+                OnLine::Never => return true,
+            };
+            let held = match (on_line, &m.kind) {
+                // Off its stretch a shifted move is listed by the cell.
+                _ if !(lo..hi).contains(&(u - line.start)) => {
+                    return !matches!(on_line, OnLine::Shifted(..)) || self.list_move(m, frame, run)
+                }
+                (OnLine::Tested(..), MoveKind::Single(s)) => self.tests_hold(s, frame),
+                _ => Some(true),
+            };
+            for &(offset, step, count) in &line.runs[from..to] {
+                if held == Some(true) {
                     run((u as isize + offset) as usize, step, count);
                 }
-                true
             }
-            OnLine::Shifted(from, to, lo, hi) if (lo..hi).contains(&(u - line.start)) => {
-                for &(offset, step, count) in &line.runs[from..to] {
-                    run((u as isize + offset) as usize, step, count);
-                }
-                true
-            }
-            OnLine::Shifted(..) => self.list_move(m, 0, frame, run),
-            OnLine::Only(from, to, lo, hi) => {
-                if (lo..hi).contains(&(u - line.start)) {
-                    for &(offset, step, count) in &line.runs[from..to] {
-                        run((u as isize + offset) as usize, step, count);
-                    }
-                }
-                true
-            }
-            OnLine::PerCell(conjunct) => self.list_move(m, conjunct, frame, run),
-            OnLine::Never => true,
+            held.is_some()
         })
+    }
+
+    /// Pushes the options of cell `u` (frame `frame`) of a line's shared
+    /// stretch that its tested moves add to the shared row: false if a
+    /// test does not evaluate (the cell is then listed the usual way).
+    #[inline]
+    pub fn extras(&self, frame: &[i64], u: usize, line: &LineRuns, succ: &mut Vec<u32>) -> bool {
+        let ints = &frame[..self.first_arg + self.cells.lo().len()];
+        (self.moves.iter().zip(&line.moves)).all(|(m, on_line)| {
+            let (OnLine::Tested(from, _, lo, hi), MoveKind::Single(s)) = (*on_line, &m.kind) else {
+                return true;
+            };
+            if !(lo..hi).contains(&(u - line.start)) {
+                return true;
+            }
+            let Some(held) = self.tests_hold(s, ints) else {
+                return false;
+            };
+            if held {
+                succ.push((u as isize + line.runs[from].0) as u32);
+            }
+            true
+        })
+    }
+
+    /// Whether a bounded move's conjuncts that read the innermost
+    /// coordinate, from the first that is no order on, hold at the cell
+    /// whose integers are `ints`; `None` when one does not evaluate.
+    #[inline]
+    fn tests_hold(&self, m: &SingleMove, ints: &[i64]) -> Option<bool> {
+        let inner = 1u64 << (self.cells.lo().len() - 1);
+        let mut tested = false;
+        for ((reads, code), order) in m.guard.iter().zip(&m.orders) {
+            tested |= reads & inner != 0 && order.is_none();
+            if tested && reads & inner != 0 && !code(ints)? {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// Calls `run` for the runs of cells that are the options of the
     /// position whose frame is `frame`, nothing decided for its line;
     /// false as `list` says.
     pub fn list_cell(&self, frame: &mut [i64], run: &mut impl FnMut(usize, isize, usize)) -> bool {
-        (self.moves.iter()).all(|m| self.list_move(m, 0, frame, run))
+        (self.moves.iter()).all(|m| self.list_move(m, frame, run))
     }
 
-    /// Lists one move's runs, its guard decided from conjunct `conjunct`
-    /// on (a move without bindings).
+    /// Lists one move's runs.
     #[inline]
     fn list_move(
         &self,
         m: &BoxMove,
-        conjunct: usize,
         frame: &mut [i64],
         run: &mut impl FnMut(usize, isize, usize),
     ) -> bool {
         let width = self.first_arg + self.cells.lo().len();
         match m.kind {
             MoveKind::Run { m, step } => self.run(m, step, frame, width, run),
-            MoveKind::Single(m) => self.single(m, conjunct, &frame[..width], run),
+            MoveKind::Single(m) => self.single(m, &frame[..width], run),
         }
     }
 
@@ -494,11 +536,10 @@ impl<'k> BoxMoves<'k> {
     fn single(
         &self,
         m: &SingleMove,
-        conjunct: usize,
         ints: &[i64],
         run: &mut impl FnMut(usize, isize, usize),
     ) -> bool {
-        match m.holds(conjunct..m.guard.len(), ints) {
+        match m.holds(0..m.guard.len(), ints) {
             Some(true) => {}
             Some(false) => return true,
             None => return false,
@@ -554,9 +595,6 @@ fn ceil_div(x: i64, c: i64) -> Option<i64> {
 /// Whether a move without bindings can be decided per line of the box
 /// (`BoxMove::bounded`), `inner` the innermost coordinate's slot.
 fn bounded_single(m: &SingleMove, inner: usize) -> bool {
-    let Some(bit) = (m.args.len().checked_sub(1)).and_then(|i| 1u64.checked_shl(i as u32)) else {
-        return false;
-    };
     let reads_inner = |a: &Operand<[i64]>, shift: &Option<(u32, i64)>| match (a, shift) {
         (Operand::Const(_), _) => false,
         (Operand::Local(s), _) => *s as usize == inner,
@@ -568,8 +606,7 @@ fn bounded_single(m: &SingleMove, inner: usize) -> bool {
     else {
         return false;
     };
-    (m.guard.iter().zip(&m.orders)).all(|((reads, _), o)| reads & bit == 0 || o.is_some())
-        && matches!(last_shift, Some((s, _)) if *s as usize == inner)
+    matches!(last_shift, Some((s, _)) if *s as usize == inner)
         && (outer.iter().zip(outer_shifts)).all(|(a, s)| !reads_inner(a, s))
 }
 

@@ -534,12 +534,22 @@ impl Builder {
             }
             let mut j = 0;
             while j < line_len {
-                let u = start + j;
                 if all_free && j == a && a < b {
-                    self.out.graph.push_shared_rows(u, b - a, row);
-                    j = b;
-                    continue;
+                    // Its tested moves' options added per cell; a cell
+                    // whose test does not evaluate is listed below.
+                    let graph = &mut self.out.graph;
+                    j += match line.tested() {
+                        true => graph.push_shared_rows((start + a, b - a), row, |u, succ| {
+                            frame[inner] = x0 + (u - start) as i64;
+                            moves.extras(&frame, u, &line, succ)
+                        }),
+                        false => graph.push_shared_rows((start + a, b - a), row, |_, _| true),
+                    };
+                    if j == b {
+                        continue;
+                    }
                 }
+                let u = start + j;
                 frame[inner] = x0 + j as i64;
                 if all_free || self.out.graph.fixed(u).is_none() {
                     let graph = &mut self.out.graph;

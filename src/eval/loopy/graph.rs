@@ -18,6 +18,12 @@ pub struct Graph {
     /// values, in order (few: a labelling's graph ends at them).
     is_fixed: Vec<u64>,
     fixed: Vec<(u32, u64)>,
+    /// The stretches of rows pushed as one row of offsets
+    /// (`push_shared_rows`), in order: first vertex, cells, and the
+    /// offsets' range in `offsets`; their predecessors are found by
+    /// stretch, not by edge.
+    shared: Vec<(u32, u32, u32, u32)>,
+    offsets: Vec<u32>,
 }
 
 impl Graph {
@@ -85,22 +91,43 @@ impl Graph {
     }
 
     /// The rows of the `cells` vertices from `first` on, each closed, each
-    /// the followers `u + o` for the offsets `o` (wrapping in 32 bits).
-    pub fn push_shared_rows(&mut self, first: usize, cells: usize, offsets: &[u32]) {
-        if offsets.len() > SHORT_ROW {
-            // Long rows are freed of repeats as they close.
-            for u in first..first + cells {
-                (self.succ).extend(offsets.iter().map(|&o| (u as u32).wrapping_add(o)));
-                self.close();
-            }
-            return;
-        }
+    /// the followers `u + o` for the offsets `o` (wrapping in 32 bits),
+    /// then those `extra(u, row)` pushes. How many rows it pushed: it
+    /// stops at a vertex `extra` refuses (false), whose row it drops.
+    pub fn push_shared_rows(
+        &mut self,
+        (first, cells): (usize, usize),
+        offsets: &[u32],
+        mut extra: impl FnMut(usize, &mut Vec<u32>) -> bool,
+    ) -> usize {
+        let long = offsets.len() > SHORT_ROW;
         self.succ.reserve(cells * offsets.len());
         self.start.reserve(cells);
         for u in first..first + cells {
             (self.succ).extend(offsets.iter().map(|&o| (u as u32).wrapping_add(o)));
-            self.start.push(self.succ.len() as u32);
+            if !extra(u, &mut self.succ) {
+                self.discard_row();
+                return self.shared_stretch(first, u, offsets, long);
+            }
+            // Long rows are freed of repeats as they close.
+            match long {
+                true => self.close(),
+                false => self.start.push(self.succ.len() as u32),
+            }
         }
+        self.shared_stretch(first, first + cells, offsets, long)
+    }
+
+    /// Notes the rows `first..end` pushed sharing `offsets` (short rows
+    /// only: long ones were sorted); `end - first`.
+    fn shared_stretch(&mut self, first: usize, end: usize, offsets: &[u32], long: bool) -> usize {
+        if !long && end > first {
+            let from = self.offsets.len() as u32;
+            self.offsets.extend_from_slice(offsets);
+            let to = self.offsets.len() as u32;
+            (self.shared).push((first as u32, (end - first) as u32, from, to));
+        }
+        end - first
     }
 
     /// Drops the followers pushed since the last `close`.
@@ -169,35 +196,70 @@ impl Graph {
             .copied()
     }
 
-    /// The followers reversed: each vertex's predecessors.
+    /// The followers reversed: each vertex's predecessors. A shared
+    /// stretch adds one to a range of vertices per offset (a difference
+    /// at each end) and fills them offset by offset; only the other rows
+    /// and the stretches' extras are read edge by edge.
     pub fn predecessors(&self) -> Preds {
         let n = self.len();
+        // The rows before each stretch (and after the last) as a stretch
+        // of no shared offsets: all their followers extras.
+        let mut u = 0;
+        let last = (self.closed() as u32, 0, 0, 0);
+        let parts: Vec<_> = (self.shared.iter().chain([&last]))
+            .flat_map(|&(first, cells, from, to)| {
+                let gap = (u, first - u, 0, 0);
+                u = first + cells;
+                [gap, (first, cells, from, to)]
+            })
+            .collect();
+        // Each vertex's count one place up, summed below (the rows' starts).
         let mut start = vec![0u32; n + 1];
-        // Each vertex's count one place up (summed below, the rows'
-        // starts); four edges a step, the loop's test paid once for them.
-        let counts = &mut start[1..];
-        let (quads, rest) = self.succ.as_chunks::<4>();
-        for &[a, b, c, d] in quads {
-            for w in [a, b, c, d] {
-                counts[w as usize] += 1;
+        let mut ranges = vec![0u32; n + 1];
+        for &(first, cells, from, to) in &parts {
+            for &o in &self.offsets[from as usize..to as usize] {
+                let w = first.wrapping_add(o) as usize;
+                ranges[w] = ranges[w].wrapping_add(1);
+                ranges[w + cells as usize] = ranges[w + cells as usize].wrapping_sub(1);
+            }
+            for &w in self.extras(first, cells, to - from).flat_map(|(_, e)| e) {
+                start[w as usize + 1] += 1;
             }
         }
-        for &w in rest {
-            counts[w as usize] += 1;
-        }
+        let mut open = 0u32;
         for i in 0..n {
-            start[i + 1] += start[i];
+            open = open.wrapping_add(ranges[i]);
+            start[i + 1] = start[i + 1].wrapping_add(start[i]).wrapping_add(open);
         }
+        drop(ranges);
         let mut fill = start.clone();
         let mut pred = vec![0u32; self.succ.len()];
-        for (u, row) in self.start.windows(2).enumerate() {
-            for &w in &self.succ[row[0] as usize..row[1] as usize] {
-                let at = &mut fill[w as usize];
-                pred[*at as usize] = u as u32;
-                *at += 1;
+        for &(first, cells, from, to) in &parts {
+            for &o in &self.offsets[from as usize..to as usize] {
+                let w = first.wrapping_add(o) as usize;
+                for (at, v) in fill[w..w + cells as usize].iter_mut().zip(first..) {
+                    pred[*at as usize] = v;
+                    *at += 1;
+                }
+            }
+            for (v, extra) in self.extras(first, cells, to - from) {
+                for &w in extra {
+                    let at = &mut fill[w as usize];
+                    pred[*at as usize] = v;
+                    *at += 1;
+                }
             }
         }
         Preds { start, pred }
+    }
+
+    /// The followers a shared stretch's rows have past their `k` shared
+    /// ones, by vertex: none without a row longer than `k`.
+    fn extras(&self, first: u32, cells: u32, k: u32) -> impl Iterator<Item = (u32, &[u32])> {
+        let rows = &self.start[first as usize..(first + cells) as usize + 1];
+        let some = rows[cells as usize] - rows[0] != cells * k;
+        (rows.windows(2).zip(first..).filter(move |_| some))
+            .map(move |(r, v)| (v, &self.succ[(r[0] + k) as usize..r[1] as usize]))
     }
 
     /// The strongly connected component of each vertex, numbered as each

@@ -90,9 +90,13 @@ pub fn label(
             Label::try_from(v).map_or(FIXED_LARGE, |l| l.min(FIXED_LARGE))
         };
     }
-    let mut active: Vec<u32> = (0..n as u32)
-        .filter(|&u| vs[u as usize].value == UNLABELLED)
-        .collect();
+    // The runs of vertices between fixed ones, each extended at once.
+    let mut active: Vec<u32> = Vec::with_capacity(n);
+    let mut next = 0;
+    for (u, _) in g.fixed_vertices().chain([(n as u32, 0)]) {
+        active.extend(next..u);
+        next = u + 1;
+    }
     finite_leaves.sort_unstable();
     let mut next_leaf = 0;
     // Each vertex's open followers, and the first level's counters:

@@ -175,7 +175,6 @@ impl Default for Settings {
 /// marked maybe some) if the list is not ascending or does not fit
 /// `places`, an `i` is out of range, or some option lies outside the
 /// window.
-
 pub(super) fn sorted_runs<P: Places>(
     (xs, distinct): (&[i64], bool),
     settings: impl Iterator<Item = (usize, (i64, i64))>,

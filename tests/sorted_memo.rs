@@ -248,25 +248,7 @@ fn sorted_runs_marked_as_placed_agree_with_a_brute_force_for_three_to_five_coins
         let down = format!("[sg({game}([{items}])) for {}]", largest_first(bindings));
         for (asked, want) in [(table, &expected), (down, &reversed)] {
             let program = format!("{WELTER}\n{boxed}\nprint {asked}");
-            let run = |plans: Plans| {
-                run_with(
-                    &program,
-                    Limits {
-                        plans,
-                        ..Limits::default()
-                    },
-                )
-            };
-            let all = run(Plans::ALL);
-            assert_eq!(
-                all.trim(),
-                want.as_str(),
-                "{asked}: every plan against the definition"
-            );
-            assert_eq!(run(Plans::NONE), all, "{asked}: no plan against every plan");
-            for (name, plans) in Plans::each_off() {
-                assert_eq!(run(plans), all, "{asked}: {name} off against every plan");
-            }
+            agrees_under_every_plan(&program, want, &asked);
         }
     }
     // Lists the runs refuse (a repeat, not ascending, a negative coin,
@@ -312,6 +294,94 @@ fn sorted_runs_marked_as_placed_agree_with_a_brute_force_for_three_to_five_coins
     }
 }
 
+/// Runs `program` with every plan, none, and each off in turn: each
+/// prints `want` (what the definition gives).
+fn agrees_under_every_plan(program: &str, want: &str, what: &str) {
+    let run = |plans: Plans| {
+        run_with(
+            program,
+            Limits {
+                plans,
+                ..Limits::default()
+            },
+        )
+    };
+    let all = run(Plans::ALL);
+    assert_eq!(
+        all.trim(),
+        want,
+        "{what}: every plan against the definition"
+    );
+    assert_eq!(run(Plans::NONE), all, "{what}: no plan against every plan");
+    for (name, plans) in Plans::each_off() {
+        assert_eq!(run(plans), all, "{what}: {name} off against every plan");
+    }
+}
+
+#[test]
+fn a_keyed_kernel_values_a_swept_line_on_one_frame_beside_other_moves_and_games() {
+    // A swept line of lists is valued on the keyed kernel's frame, loaded
+    // once a line (`swept_line.rs`). Welter's game with a second move to
+    // a sum of two smaller games (its options of another shape), and two
+    // layouts of Welter's game asked in one table, position by position
+    // (the sorted runs' scratch shared by both windows): bottom-up and
+    // largest first, against the definition, every plan, none, each off.
+    fn g(xs: &[u32], memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
+        if let Some(&v) = memo.get(xs) {
+            return v;
+        }
+        let mut seen = Vec::new();
+        for (i, &x) in xs.iter().enumerate() {
+            for t in (0..x).filter(|t| !xs.contains(t)) {
+                let mut o = xs.to_vec();
+                o[i] = t;
+                o.sort_unstable();
+                seen.push(g(&o, memo));
+            }
+        }
+        if xs.len() == 3 {
+            seen.push(g(&xs[1..], memo) ^ g(&xs[..2], memo));
+        }
+        let v = (0..).find(|v| !seen.contains(v)).expect("a mex");
+        memo.insert(xs.to_vec(), v);
+        v
+    }
+    let rules = format!(
+        "{WELTER}
+        game B(coins) where distinct(coins) {{
+            move slide(i in 0..len(coins), t in 0..coins[i]) -> B(sorted(update(coins, i, t)))
+        }}
+        game G(coins) where distinct(coins) and coins == sorted(coins) {{
+            move slide(i in 0..len(coins), t in 0..coins[i]) if t not in coins ->
+                G(sorted(update(coins, i, t)))
+            move drop() if len(coins) == 3 -> G([coins[1], coins[2]]) + G([coins[0], coins[1]])
+        }}"
+    );
+    let bindings = "a in 0..10, b in a + 1..11, c in b + 1..12";
+    let lists = ascending(3, 12, false);
+    let (mut gm, mut wm) = (HashMap::new(), HashMap::new());
+    let gs: Vec<String> = lists.iter().map(|xs| g(xs, &mut gm).to_string()).collect();
+    let both: Vec<String> = lists
+        .iter()
+        .map(|xs| (100 * welter(xs, &mut wm) + welter(xs, &mut wm)).to_string())
+        .collect();
+    for (body, values) in [
+        ("sg(G([a, b, c]))", gs),
+        ("100 * sg(W([a, b, c])) + sg(B([a, b, c]))", both),
+    ] {
+        let want = format!("[{}]", values.join(", "));
+        let rev: Vec<String> = values.into_iter().rev().collect();
+        let rev = format!("[{}]", rev.join(", "));
+        for (asked, want) in [
+            (format!("[{body} for {bindings}]"), &want),
+            (format!("[{body} for {}]", largest_first(bindings)), &rev),
+        ] {
+            let program = format!("{rules}\nprint {asked}");
+            agrees_under_every_plan(&program, want, &asked);
+        }
+    }
+}
+
 /// `bindings` with each range's items taken largest first.
 fn largest_first(bindings: &str) -> String {
     bindings
@@ -350,15 +420,12 @@ fn slide_value(
 }
 
 #[test]
-fn runs_proved_once_a_position_only_where_moves_lower_an_item() {
-    // The runs of a setting that lowers its item are marked without
-    // their checks once the position's own place proves them
-    // (`sorted_parts.rs`, `Places::far`): coins slid down at most three
-    // squares (settings from code, `a > 0`) take that path; coins slid
-    // up (options past the position: the checks kept) must not. Both by
-    // rank of sets (flipped: the last coin fastest) and by coordinates
-    // (`distinct` alone), asked bottom-up and largest first, against the
-    // definition, with every plan, none, and each off in turn.
+fn runs_of_settings_that_lower_or_raise_an_item_agree_with_the_definition() {
+    // Coins slid down at most three squares (settings from code, `a > 0`)
+    // and coins slid up (options past the position), by rank of sets
+    // (flipped: the last coin fastest) and by coordinates (`distinct`
+    // alone), asked bottom-up and largest first, against the definition,
+    // with every plan, none, and each off in turn.
     let games = [
         ("down3", "max(0, coins[i] - 3)..coins[i]", 0),
         ("up", "coins[i] + 1..12", 1),
@@ -402,21 +469,7 @@ fn runs_proved_once_a_position_only_where_moves_lower_an_item() {
                 let down = format!("[sg({game}([{items}])) for {}]", largest_first(bindings));
                 for (asked, want) in [(table, &expected), (down, &reversed)] {
                     let program = format!("{rules}\nprint {asked}");
-                    let run = |plans: Plans| {
-                        run_with(
-                            &program,
-                            Limits {
-                                plans,
-                                ..Limits::default()
-                            },
-                        )
-                    };
-                    let all = run(Plans::ALL);
-                    assert_eq!(all.trim(), want.as_str(), "{name} {asked}: every plan");
-                    assert_eq!(run(Plans::NONE), all, "{name} {asked}: no plan");
-                    for (off, plans) in Plans::each_off() {
-                        assert_eq!(run(plans), all, "{name} {asked}: {off} off");
-                    }
+                    agrees_under_every_plan(&program, want, &format!("{name} {asked}"));
                 }
             }
         }

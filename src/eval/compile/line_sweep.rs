@@ -180,7 +180,7 @@ pub fn sweep_line<S: LineSink>(
         written_ahead: false,
         held: None,
         may_fill: g.fill_order.is_some() && inst.layer.is_none(),
-        on_kernel: kernel.is_some_and(|k| !k.keyed)
+        on_kernel: (kernel.is_some_and(|k| !k.keyed) || g.kernel.as_ref().is_some_and(|k| k.keyed))
             && inst.layer.is_none()
             && env.rt.limits.plans.kernels,
     };
@@ -407,8 +407,9 @@ struct Sweeper<'a> {
     may_fill: bool,
     /// The search's buffers, held for the line (`Above::search_swept`).
     held: Option<Box<dyn Any>>,
-    /// The game has a kernel of the line's integers and no layer: an
-    /// unknown position is valued on it (`Above::value_on_line`).
+    /// The game has a kernel of the line's integers, or a keyed one, and
+    /// no layer: an unknown position is valued on it
+    /// (`Above::value_on_line`).
     on_kernel: bool,
 }
 
@@ -812,13 +813,19 @@ impl Sweeper<'_> {
             env.rt.count_stored(self.span, &self.inst.name)?;
             return Ok(Some(v));
         }
-        // On the game's kernel, with the line's set-up held.
-        if let (true, Some(index), Some(line)) = (self.on_kernel, index, &self.placed) {
+        // On the game's kernel, with the line's set-up held (a list kept
+        // by rank whose level may be filled at once: filled, below).
+        let placed = match index {
+            Some(index) => self.placed.as_ref().map(|line| line.located(index)),
+            None => by_key.filter(|_| !self.may_fill),
+        };
+        if let (true, Some(at)) = (self.on_kernel, placed) {
             let on = OnLine {
-                line,
+                at,
+                shape: self.shape,
+                n_args: self.n_args,
                 coords: self.coords,
                 coord: self.coord,
-                index,
                 span: self.span,
             };
             let inst = (self.instance, self.inst);

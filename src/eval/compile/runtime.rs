@@ -308,14 +308,15 @@ pub type SearchSwept = fn(
     Span,
 ) -> Fallible<Option<u64>>;
 
-/// A position of a swept line for `Above::value_on_line`: the line
-/// (`line`, placed in the window), its coordinates with the moving one,
-/// `coord`, set to the position's, and the position's index there.
+/// A position of a swept line for `Above::value_on_line`: its place in
+/// the window (a line by coordinates or by rank), its shape, its
+/// coordinates with the moving one, `coord`, set to the position's.
 pub struct OnLine<'a> {
-    pub line: &'a crate::eval::memo::Line,
+    pub at: Located,
+    pub shape: Shape,
+    pub n_args: u8,
     pub coords: &'a [i64],
     pub coord: usize,
-    pub index: usize,
     pub span: Span,
 }
 

@@ -447,21 +447,6 @@ impl SortedItems<'_> {
         Some(a.min(b))
     }
 
-    /// `column` for items the caller proved ranked (`0 <= x` and the
-    /// run within the position's own items): no check.
-    #[inline(always)]
-    pub fn column_proved(&self, c: usize, (lo, hi): (i64, i64)) -> usize {
-        let x = if self.per_x > 0 { lo } else { hi - 1 };
-        (self.origin + self.per_c * c as i64 + self.per_x * x) as usize
-    }
-
-    /// Whether an item's part grows with the item (not flipped): the
-    /// farthest of the lists below a list is the list itself.
-    #[inline(always)]
-    pub fn rising(&self) -> bool {
-        self.per_x > 0
-    }
-
     /// Only lists of distinct items are ranked (`Order::Increasing`).
     #[inline(always)]
     pub fn distinct(&self) -> bool {

@@ -844,7 +844,7 @@ impl SgSink {
 /// Whether the lean walk (`key_walk.rs`) may take positions of `inst`:
 /// its own choice of games (`Kernel::walk_moves`), read once per swept
 /// line. A position it would refuse for its key alone goes to it anyway.
-fn walks_game(env: &Env, inst: &Instance) -> bool {
+pub(super) fn walks_game(env: &Env, inst: &Instance) -> bool {
     let g = &inst.game;
     env.rt.limits.plans.kernels
         && inst.layer.is_none()

@@ -24,26 +24,44 @@ impl SgSink {
     pub(super) fn run_key_kernel(
         &mut self,
         env: &mut Env,
-        (instance, inst): (InstanceId, &Instance),
+        target: (InstanceId, &Instance),
         kernel: &Kernel,
         key: &Key,
     ) -> Fallible<bool> {
         let mut frame = KeyFrame::empty();
-        if !frame.load(inst.frame_statics(), key) {
+        if !frame.load(target.1.frame_statics(), key) {
             return Ok(false);
         }
+        self.key_moves(env, target, kernel, &mut frame, Some(key))
+    }
+
+    /// Marks the options of the keyed kernel's moves at the position in
+    /// `frame` (its key `key`): a move that is not a kernel loop, or that
+    /// needs the general path there, runs by its closure; without `key`
+    /// (a swept line's frame) it stops there, false.
+    pub(super) fn key_moves(
+        &mut self,
+        env: &mut Env,
+        (instance, inst): (InstanceId, &Instance),
+        kernel: &Kernel,
+        frame: &mut KeyFrame,
+        key: Option<&Key>,
+    ) -> Fallible<bool> {
         let mut ticks = 0u32;
         for (i, plan) in kernel.moves.iter().enumerate() {
             let mark = self.option_mark();
             let done = match plan {
                 MovePlan::Kernel(KernelMove::KeyLoop(m)) => {
-                    self.key_level(env, (instance, inst), m, &mut frame, 0, &mut ticks)?
+                    self.key_level(env, (instance, inst), m, frame, 0, &mut ticks)?
                 }
                 _ => false,
             };
             if !done {
                 // As in `run_kernel`: this move by its closure.
                 self.drop_option(mark);
+                let Some(key) = key else {
+                    return Ok(false);
+                };
                 self.general_move(env, instance, key, i)?;
             }
         }

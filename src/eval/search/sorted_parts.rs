@@ -26,28 +26,6 @@ pub(super) trait Places {
     /// lies outside the window.
     fn mark(&self, bytes: &[u8], items: usize, c: usize, lo_hi: (i64, i64), seen: Seen<'_>)
         -> bool;
-    /// `mark` for a run `sorted_runs` proved in the layout: only the
-    /// checks that keep the reads in their slices.
-    #[inline(always)]
-    fn mark_proved(
-        &self,
-        bytes: &[u8],
-        items: usize,
-        c: usize,
-        ab: (i64, i64),
-        s: Seen<'_>,
-    ) -> bool {
-        self.mark(bytes, items, c, ab, s)
-    }
-    /// The farthest index of a list whose item at each coordinate `c`
-    /// lies between the lowest an option can hold there (`c` if only
-    /// distinct lists have a place, else 0) and the item of the list
-    /// `xs`, whose own index is `own` (every part in the layout): parts
-    /// are monotone in the item, so it is one of the two ends; rising,
-    /// `own`.
-    fn far(&self, _xs: &[i64], own: usize) -> usize {
-        own
-    }
     /// Only lists of distinct items have a place (parts of lists with
     /// repeats would name other lists).
     fn distinct(&self) -> bool {
@@ -92,26 +70,6 @@ impl Places for Boxed<'_> {
         };
         run.mark_window(bytes, seen.1, seen.0)
     }
-
-    /// The run's own place, its item and base proved in the box.
-    #[inline(always)]
-    fn mark_proved(
-        &self,
-        bytes: &[u8],
-        items: usize,
-        c: usize,
-        ab: (i64, i64),
-        s: Seen<'_>,
-    ) -> bool {
-        let stride = self.0 .1[c];
-        let (first, n) = (items + ab.0 as usize * stride, (ab.1 - ab.0) as usize);
-        let run = Strided {
-            first,
-            stride: stride as isize,
-            n,
-        };
-        run.mark_window(bytes, s.1, s.0)
-    }
 }
 
 impl Places for SortedItems<'_> {
@@ -150,45 +108,6 @@ impl Places for SortedItems<'_> {
         };
         mark_parts(bytes, parts, seen);
         true
-    }
-
-    /// The run's parts from its first row, which the proof put in the
-    /// column; the bytes checked only as a slice.
-    #[inline(always)]
-    fn mark_proved(
-        &self,
-        bytes: &[u8],
-        items: usize,
-        c: usize,
-        lo_hi: (i64, i64),
-        seen: Seen<'_>,
-    ) -> bool {
-        let first = self.column_proved(c, lo_hi);
-        let n = (lo_hi.1 - lo_hi.0) as usize;
-        match (self.binom().get(first..first + n), bytes.get(items..)) {
-            (Some(parts), Some(bytes)) => {
-                mark_parts(bytes, parts, seen);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Flipped, an item's part falls as it rises: the list of the lowest
-    /// items (its parts' sum, `n` binomials read once a position).
-    fn far(&self, xs: &[i64], own: usize) -> usize {
-        if self.rising() {
-            return own;
-        }
-        // The lowest item at `c` is below the position's, which has a
-        // row: its row needs no check.
-        let step = SortedItems::distinct(self) as i64;
-        let part = |c: usize| {
-            let low = c as i64 * step;
-            let row = self.column_proved(c, (low, low + 1));
-            self.binom().get(row).copied().unwrap_or(OUTSIDE)
-        };
-        (0..xs.len()).fold(0usize, |far, c| far.wrapping_add(part(c)))
     }
 }
 
@@ -256,16 +175,6 @@ impl Default for Settings {
 /// marked maybe some) if the list is not ascending or does not fit
 /// `places`, an `i` is out of range, or some option lies outside the
 /// window.
-///
-/// A setting that lowers its item (`0 <= a` and `b <= xs[i] + 1`) has
-/// options whose items lie, coordinate by coordinate, between the
-/// lowest a list can hold and the position's own (the item moved lands
-/// at a coordinate whose item it does not pass, the items it passes
-/// move one up, each to at most the next one's value). Parts are
-/// monotone in the item over ranges that start at 0, so when the
-/// position has a place and the farthest index of that box lies in the
-/// bytes (`Places::far`, once a position), every such option does: its
-/// runs are marked without their checks (`Places::mark_proved`).
 pub(super) fn sorted_runs<P: Places>(
     (xs, distinct): (&[i64], bool),
     settings: impl Iterator<Item = (usize, (i64, i64))>,
@@ -298,19 +207,16 @@ pub(super) fn sorted_runs<P: Places>(
         owns[q + 1] = owns[q].wrapping_add(places.at(xs[q], q));
         ups[q + 1] = ups[q].wrapping_add(up);
     }
-    // The position's place proves its lowering settings' runs (above).
-    let proved = xs[0] >= 0 && owns[n] < OUTSIDE && places.far(xs, owns[n]) < bytes.len();
     // Item `q`'s part at its own coordinate, and one up.
     let own = |q: usize| owns[q + 1].wrapping_sub(owns[q]);
     let up = |q: usize| ups[q + 1].wrapping_sub(ups[q]);
     'settings: for (i, (a, b)) in settings {
-        let Some(&x) = xs.get(i) else {
+        if i >= n {
             return false;
-        };
+        }
         if a >= b {
             continue;
         }
-        let run = (places, bytes, proved && a >= 0 && b <= x.saturating_add(1));
         // The lowest place: the items below `i` one coordinate up, those
         // above it at their own.
         let mut base = ups[i].wrapping_add(owns[n].wrapping_sub(owns[i + 1]));
@@ -319,7 +225,7 @@ pub(super) fn sorted_runs<P: Places>(
         // past it, where `q` has moved one coordinate down.
         for (q, &x) in xs.iter().enumerate().take(i) {
             let hi = b.min(x.saturating_add(repeat));
-            if lo < hi && !mark_run(run, base, q, (lo, hi), (&mut *seen, stamp)) {
+            if lo < hi && !places.mark(bytes, base, q, (lo, hi), (&mut *seen, stamp)) {
                 return false;
             }
             lo = a.max(x.saturating_add(1));
@@ -332,7 +238,7 @@ pub(super) fn sorted_runs<P: Places>(
         // the first place here is the last with options).
         for (q, &x) in xs.iter().enumerate().skip(i + 1) {
             let hi = b.min(x.saturating_add(repeat));
-            if lo < hi && !mark_run(run, base, q - 1, (lo, hi), (&mut *seen, stamp)) {
+            if lo < hi && !places.mark(bytes, base, q - 1, (lo, hi), (&mut *seen, stamp)) {
                 return false;
             }
             lo = a.max(x.saturating_add(1));
@@ -341,27 +247,11 @@ pub(super) fn sorted_runs<P: Places>(
             }
             base = base.wrapping_add(places.at(x, q - 1).wrapping_sub(own(q)));
         }
-        if !mark_run(run, base, n - 1, (lo, b), (&mut *seen, stamp)) {
+        if !places.mark(bytes, base, n - 1, (lo, b), (&mut *seen, stamp)) {
             return false;
         }
     }
     true
-}
-
-/// `Places::mark`, or `mark_proved` for a run `fast` says was proved:
-/// inline (a closure choosing them was called out of line).
-#[inline(always)]
-fn mark_run<P: Places>(
-    (places, bytes, fast): (&P, &[u8], bool),
-    items: usize,
-    c: usize,
-    lo_hi: (i64, i64),
-    seen: Seen<'_>,
-) -> bool {
-    match fast {
-        true => places.mark_proved(bytes, items, c, lo_hi, seen),
-        false => places.mark(bytes, items, c, lo_hi, seen),
-    }
 }
 
 /// `sorted_runs`' sums of the items' parts, kept between positions.

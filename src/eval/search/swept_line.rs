@@ -1,21 +1,23 @@
 //! The unknown positions of a swept line valued on their game's kernel
 //! (`Above::value_on_line`), in place of the search's entry per
 //! position (`search_swept`, `value_directly`, a key written and a frame
-//! loaded from it): the line's frame is loaded once and only its moving
-//! coordinate set per position, the kernel's moves run on it, the mex
-//! stored at the position's index in the window. A position with an
-//! option that has no value yet (or any move that needs the general
-//! path) is left to the search, nothing stored.
+//! loaded from it): the line's frame is loaded once and only its
+//! coordinates set per position, the kernel's moves run on it, the mex
+//! stored at the position's place in the window. A kernel of integers
+//! runs on an array of them; a keyed kernel (lists and sets, not one the
+//! lean walk takes) on a `KeyFrame`. A position with an option that has
+//! no value yet (or any move that needs the general path) is left to the
+//! search, nothing stored.
 
 use std::any::Any;
 
-use super::engine::{line_buffers, twin_value};
+use super::engine::{line_buffers, twin_value, walks_game};
 use super::kernel::RunHeld;
 use crate::diag::Fallible;
 use crate::eval::compile::{
-    int_frame, Env, Instance, Kernel, KernelMove, MovePlan, OnLine, KERNEL_FRAME,
+    int_frame, Env, Instance, Kernel, KernelMove, KeyFrame, MovePlan, OnLine, KERNEL_FRAME,
 };
-use crate::eval::memo::{coords_weight, int_shape, Key, Located, State};
+use crate::eval::memo::{coords_weight, Key, State};
 use crate::eval::value::InstanceId;
 
 /// What a line keeps between its positions. The buffers that hold it
@@ -28,6 +30,8 @@ struct LineKernel {
     frame: [i64; KERNEL_FRAME],
     width: usize,
     slot: usize,
+    /// A keyed kernel's frame, and the slot of its first argument.
+    keyed: Option<(Box<KeyFrame>, usize)>,
     /// The kernel values the line's positions alone: every move of a
     /// kernel form.
     usable: bool,
@@ -43,29 +47,37 @@ struct LineKernel {
 
 impl LineKernel {
     /// Loaded for the line of `on`.
-    fn load(inst: &Instance, kernel: &Kernel, on: &OnLine<'_>) -> Self {
+    fn load(env: &Env, inst: &Instance, kernel: &Kernel, on: &OnLine<'_>) -> Self {
         let n = on.coords.len();
-        let frame = int_frame(inst.frame_statics(), on.coords);
-        let plain = |m: &MovePlan| {
-            matches!(
-                m,
-                MovePlan::Kernel(
-                    KernelMove::Run(_)
-                        | KernelMove::SumRun(_)
-                        | KernelMove::Loop(_)
-                        | KernelMove::Single(_)
-                )
-            )
+        let statics = inst.frame_statics();
+        let frame = int_frame(statics, on.coords).filter(|_| !kernel.keyed);
+        let plain = |m: &MovePlan| match m {
+            MovePlan::Kernel(KernelMove::KeyLoop(_)) => kernel.keyed,
+            MovePlan::Kernel(
+                KernelMove::Run(_)
+                | KernelMove::SumRun(_)
+                | KernelMove::Loop(_)
+                | KernelMove::Single(_),
+            ) => !kernel.keyed,
+            _ => false,
         };
-        let usable = frame.is_some()
-            && !kernel.keyed
-            && kernel.n_params == n
+        // A keyed kernel's frame loaded from the line's first key; a game
+        // the lean walk takes is left to it (`search_in`).
+        let keyed = (kernel.keyed && !walks_game(env, inst)).then(|| {
+            let mut key = Key::default();
+            key.set_coords(on.shape, on.n_args, on.coords);
+            let mut frame = Box::new(KeyFrame::empty());
+            frame.load(statics, &key).then_some((frame, statics.len()))
+        });
+        let usable = (frame.is_some() || keyed.as_ref().is_some_and(Option::is_some))
+            && kernel.n_params == on.n_args as usize
             && kernel.moves.iter().all(plain);
         let (frame, width) = frame.unwrap_or(([0; KERNEL_FRAME], 0));
         LineKernel {
             frame,
             width,
             slot: width.saturating_sub(n) + on.coord,
+            keyed: keyed.flatten(),
             usable,
             twins: kernel.swappable.is_some() || !kernel.clamps.is_empty(),
             fell_back: false,
@@ -91,7 +103,7 @@ pub fn value_on_line(
     let line = match kept.as_mut().and_then(|b| b.downcast_mut::<LineKernel>()) {
         Some(line) => line,
         None => {
-            let line = LineKernel::load(inst, kernel, on);
+            let line = LineKernel::load(env, inst, kernel, on);
             kept.insert(Box::new(line) as Box<dyn Any>)
                 .downcast_mut()
                 .expect("a line kernel")
@@ -100,25 +112,36 @@ pub fn value_on_line(
     if !line.usable || line.fell_back {
         return Ok(None);
     }
-    let at = on.line.located(on.index);
+    let at = on.at;
     let twin = line.twins.then(|| twin_value(inst, kernel, on.coords));
     if let Some(v) = twin.flatten() {
-        return store(env, inst, at, (on, g.n_params), v).map(Some);
+        return store(env, inst, on, v).map(Some);
     }
-    line.frame[line.slot] = on.coords[on.coord];
-    let ints = &line.frame[..line.width];
-    // Past the slots a move's reads are known for: none kept.
-    let moving = 1u64.checked_shl(line.slot as u32).unwrap_or(u64::MAX);
     sink.start_on_line(on.span);
-    for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
-        let inst = (instance, inst);
-        if !sink.kernel_move_held(env, inst, kernel, (plan, held), ints, (at, moving))? {
-            line.fell_back = true;
-            return Ok(None);
+    let target = (instance, inst);
+    let done = match &mut line.keyed {
+        Some((frame, first)) => {
+            frame.reload(*first, on.n_args as usize, on.coords);
+            sink.key_moves(env, target, kernel, frame, None)?
         }
-    }
-    match sink.line_value() {
-        Some(v) => store(env, inst, at, (on, g.n_params), v).map(Some),
+        None => {
+            line.frame[line.slot] = on.coords[on.coord];
+            let ints = &line.frame[..line.width];
+            // Past the slots a move's reads are known for: none kept.
+            let moving = 1u64.checked_shl(line.slot as u32).unwrap_or(u64::MAX);
+            let mut done = true;
+            for (plan, held) in kernel.moves.iter().zip(&mut line.held) {
+                let each = (plan, held);
+                if !sink.kernel_move_held(env, target, kernel, each, ints, (at, moving))? {
+                    done = false;
+                    break;
+                }
+            }
+            done
+        }
+    };
+    match sink.line_value().filter(|_| done) {
+        Some(v) => store(env, inst, on, v).map(Some),
         None => {
             line.fell_back = true;
             Ok(None)
@@ -126,20 +149,14 @@ pub fn value_on_line(
     }
 }
 
-/// Stores the value `v` of the position `on` (of a game of `n_params`
-/// arguments) at `at` and counts it, as `value_directly` does.
-fn store(
-    env: &mut Env,
-    inst: &Instance,
-    at: Located,
-    (on, n_params): (&OnLine<'_>, usize),
-    v: u64,
-) -> Fallible<u64> {
+/// Stores the value `v` of the position `on` at its place and counts
+/// it, as `value_directly` does.
+fn store(env: &mut Env, inst: &Instance, on: &OnLine<'_>, v: u64) -> Fallible<u64> {
     let mut memo = inst.memo.borrow_mut();
-    if !memo.set_at(at, State::Value(v)) {
+    if !memo.set_at(on.at, State::Value(v)) {
         // The window was laid out anew by an option's look-up.
         let mut key = Key::default();
-        key.set_coords(int_shape(on.coords.len()), n_params as u8, on.coords);
+        key.set_coords(on.shape, on.n_args, on.coords);
         memo.set(&key, State::Value(v));
     }
     drop(memo);

@@ -562,6 +562,27 @@ fn bends_whose_clamps_read_the_swept_coordinate_or_not() {
     }
 }
 
+/// Where element (i, j, l) of a table over a cube of side `n + 1` lies,
+/// for one order of its loops and one way of asking.
+type At3 = fn(usize, [usize; 3]) -> [usize; 3];
+
+/// `game`'s table for each of `cases` (the loops, the position asked,
+/// where element (i, j, l) lies) against its definition `g`, with every
+/// plan, none and each off in turn.
+fn valued_in_every_case(game: &str, n: usize, g: &Cube, cases: &[(&str, &str, At3)], label: &str) {
+    for &(loops, asked, at) in cases {
+        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
+        let out = same_every_way(&text, Limits::default());
+        let want: Vec<String> = (0..=n)
+            .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
+            .map(|ijl| at(n, ijl))
+            .map(|[a, b, c]| g[a][b][c].to_string())
+            .collect();
+        let want = format!("[{}]", want.join(", "));
+        assert_eq!(out.trim(), want, "{label}: {loops}, {asked}");
+    }
+}
+
 /// A game on `a, b, c <= n` by its definition: `g[a][b][c]` the mex of
 /// `options(g, a, b, c)`, which reads only positions with no coordinate
 /// above the position's and one below (each known before the positions
@@ -627,8 +648,7 @@ fn bend_runs_along_a_line_agree_with_the_definition() {
             move m6(k in 0..a) -> G(k, min(b, (k + a) / 2), c)
         }";
     // The loops, the position asked, and where element (i, j, l) lies.
-    type At = fn(usize, [usize; 3]) -> [usize; 3];
-    let cases: [(&str, &str, At); 4] = [
+    let cases: [(&str, &str, At3); 4] = [
         (
             "a in 0..=N, b in 0..=N, c in 0..=N",
             "G(a, b, c)",
@@ -650,20 +670,7 @@ fn bend_runs_along_a_line_agree_with_the_definition() {
             |n, [i, j, l]| [n - i, j, n - l],
         ),
     ];
-    for (loops, asked, at) in cases {
-        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
-        let out = same_every_way(&text, Limits::default());
-        let want: Vec<String> = (0..=n)
-            .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
-            .map(|ijl| at(n, ijl))
-            .map(|[a, b, c]| g[a][b][c].to_string())
-            .collect();
-        assert_eq!(
-            out.trim(),
-            format!("[{}]", want.join(", ")),
-            "{loops}, {asked}"
-        );
-    }
+    valued_in_every_case(game, n, &g, &cases, "");
 }
 
 /// The game of `bend_pieces_along_a_line_grow_shrink_or_move` by its
@@ -707,8 +714,7 @@ fn bend_pieces_along_a_line_grow_shrink_or_move() {
             }}"
         );
         let g = growing(n, !shrink.is_empty());
-        type At = fn(usize, [usize; 3]) -> [usize; 3];
-        let cases: [(&str, &str, At); 4] = [
+        let cases: [(&str, &str, At3); 4] = [
             (
                 "a in 0..=N, b in 0..=N, c in 0..=N",
                 "H(a, b, c)",
@@ -730,21 +736,7 @@ fn bend_pieces_along_a_line_grow_shrink_or_move() {
                 |_, [i, j, l]| [l, i, j],
             ),
         ];
-        for (loops, asked, at) in cases {
-            let text =
-                format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
-            let out = same_every_way(&text, Limits::default());
-            let want: Vec<String> = (0..=n)
-                .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
-                .map(|ijl| at(n, ijl))
-                .map(|[a, b, c]| g[a][b][c].to_string())
-                .collect();
-            assert_eq!(
-                out.trim(),
-                format!("[{}]", want.join(", ")),
-                "{name}: {loops}, {asked}"
-            );
-        }
+        valued_in_every_case(&game, n, &g, &cases, name);
     }
 }
 
@@ -937,8 +929,7 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
             move v(k in 0..a) -> H(k, b, max((k + c) / 2, min(b - k, 1)))
             move t(k in 0..c) -> H(a, b, k)
         }";
-    type At = fn(usize, [usize; 3]) -> [usize; 3];
-    let cases: [(&str, &str, At); 4] = [
+    let cases: [(&str, &str, At3); 4] = [
         (
             "a in 0..=N, c in 0..=N, b in 0..=N",
             "H(a, b, c)",
@@ -960,20 +951,7 @@ fn bends_kept_for_a_line_or_evaluated_at_each_position() {
             |n, [i, j, l]| [n - i, n - l, j],
         ),
     ];
-    for (loops, asked, at) in cases {
-        let text = format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
-        let out = same_every_way(&text, Limits::default());
-        let want: Vec<String> = (0..=n)
-            .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
-            .map(|ijl| at(n, ijl))
-            .map(|[a, b, c]| g[a][b][c].to_string())
-            .collect();
-        assert_eq!(
-            out.trim(),
-            format!("[{}]", want.join(", ")),
-            "{loops}, {asked}"
-        );
-    }
+    valued_in_every_case(game, n, &g, &cases, "");
 }
 
 /// The game of `a_lines_moves_in_one_pass_or_one_by_one` by its
@@ -1022,8 +1000,7 @@ fn a_lines_moves_in_one_pass_or_one_by_one() {
             _ => "",
         };
         let game = base.replace("MORE", more);
-        type At = fn(usize, [usize; 3]) -> [usize; 3];
-        let cases: [(&str, &str, At); 4] = [
+        let cases: [(&str, &str, At3); 4] = [
             (
                 "a in 0..=N, b in 0..=N, c in 0..=N",
                 "G(a, b, c)",
@@ -1045,17 +1022,6 @@ fn a_lines_moves_in_one_pass_or_one_by_one() {
                 |n, [i, j, l]| [n - i, j, n - l],
             ),
         ];
-        for (loops, asked, at) in cases {
-            let text =
-                format!("{game}\nprint [sg({asked}) for {loops}]").replace('N', &n.to_string());
-            let out = same_every_way(&text, Limits::default());
-            let want: Vec<String> = (0..=n)
-                .flat_map(|i| (0..=n).flat_map(move |j| (0..=n).map(move |l| [i, j, l])))
-                .map(|ijl| at(n, ijl))
-                .map(|[a, b, c]| g[a][b][c].to_string())
-                .collect();
-            let want = format!("[{}]", want.join(", "));
-            assert_eq!(out.trim(), want, "{more}: {loops}, {asked}");
-        }
+        valued_in_every_case(&game, n, &g, &cases, more);
     }
 }

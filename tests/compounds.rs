@@ -900,6 +900,16 @@ fn brute_compound(
     v
 }
 
+/// Every choice of one item from each of `axes`, the first axis varying
+/// slowest (the order of nested loops).
+fn grid(axes: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    axes.iter().fold(vec![vec![]], |rows, axis| {
+        rows.iter()
+            .flat_map(|row| axis.iter().map(move |&x| [row.clone(), vec![x]].concat()))
+            .collect()
+    })
+}
+
 #[test]
 fn compounds_of_five_components_and_more_read_their_dense_options_once_per_component() {
     // A one-part key of five components is past the dense tables, and an
@@ -945,19 +955,10 @@ fn compounds_of_five_components_and_more_read_their_dense_options_once_per_compo
         format!("[{}]", xs.join(", "))
     };
     let mut lines = Vec::new();
-    let mut five = Vec::new();
-    for a in 0..=3 {
-        for b in 0..=3 {
-            for c in 0..=3 {
-                for d in 0..=3 {
-                    for e in (0..=3).rev() {
-                        five.push(mk(&[a, b, c, d, e]));
-                    }
-                }
-            }
-        }
-    }
-    lines.push(list(five));
+    let up = |n: usize| (0..=n).collect::<Vec<_>>();
+    let down = |n: usize| (0..=n).rev().collect::<Vec<_>>();
+    let five = grid(&[up(3), up(3), up(3), up(3), down(3)]);
+    lines.push(list(five.iter().map(|hs| mk(hs)).collect()));
     let mut six = Vec::new();
     for a in 0..=3 {
         for b in 0..=3 {
@@ -968,42 +969,13 @@ fn compounds_of_five_components_and_more_read_their_dense_options_once_per_compo
     let mut memo = std::collections::HashMap::new();
     let mut pn =
         |hs: &[usize], misere: bool, passes| brute_compound(hs, misere, passes, &nim, &mut memo);
-    let mut heaps = Vec::new();
-    for a in (0..=3).rev() {
-        for b in 0..=3 {
-            for c in 0..=2 {
-                for d in 0..=2 {
-                    for e in 0..=2 {
-                        heaps.push(pn(&[a, b, c, d, e], false, 1));
-                    }
-                }
-            }
-        }
-    }
-    lines.push(list(heaps));
+    let heaps = grid(&[down(3), up(3), up(2), up(2), up(2)]);
+    lines.push(list(heaps.iter().map(|hs| pn(hs, false, 1)).collect()));
     // `Two(a, b)` plays as the heaps `a` and `b`.
-    let mut two = Vec::new();
-    for a in 0..=3 {
-        for b in 0..=3 {
-            for c in 0..=3 {
-                for d in 0..=2 {
-                    two.push(pn(&[a, b, c, d, 2], true, 0));
-                }
-            }
-        }
-    }
-    lines.push(list(two));
-    let mut twos = Vec::new();
-    for a in 0..=2 {
-        for b in 0..=2 {
-            for c in 0..=2 {
-                for d in 0..=2 {
-                    twos.push(pn(&[a, b, c, d, 1], false, 1));
-                }
-            }
-        }
-    }
-    lines.push(list(twos));
+    let two = grid(&[up(3), up(3), up(3), up(2), vec![2]]);
+    lines.push(list(two.iter().map(|hs| pn(hs, true, 0)).collect()));
+    let twos = grid(&[up(2), up(2), up(2), up(2), vec![1]]);
+    lines.push(list(twos.iter().map(|hs| pn(hs, false, 1)).collect()));
     // The empty sum: terminal, so 1 under misère play and 0 with a pass
     // (none can be made).
     lines.push(list(vec![1, 0, 1]));
